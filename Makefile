@@ -1,0 +1,56 @@
+# PSF top-level Makefile.
+#
+# Each component keeps its rules in its own fragment (agent/agent.mk,
+# scorer/scorer.mk, calibrate/calibrate.mk, tests/unit/unit.mk, ...), so the
+# pieces can grow independently; this file holds only what they share.
+#
+#   make                 build everything into build/
+#   make test            unit tests (plain and ASan+UBSan) and integration tests
+#   make unit            unit tests only
+#   make unit-asan       unit tests under AddressSanitizer + UBSan
+#   make integration     integration tests (real JVM runs)
+#   make valgrind        scorer and calibrator under valgrind
+#   make bench           benchmarks under bench/
+#   WERROR=1             turn warnings into errors (CI does)
+#   SANITIZER=address,undefined   build everything with sanitizers
+
+CC       ?= cc
+BUILD    ?= build
+JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v javac))))
+JAVAC    ?= $(JAVA_HOME)/bin/javac
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+OPT      ?= -O2 -g
+CFLAGS   ?=
+CFLAGS   += $(CSTD) $(WARN) $(OPT)
+ifeq ($(WERROR),1)
+CFLAGS   += -Werror
+endif
+ifneq ($(SANITIZER),)
+CFLAGS   += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=$(SANITIZER)
+endif
+
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+
+.PHONY: all test check unit unit-asan integration valgrind bench clean
+all:
+
+include agent/agent.mk
+include $(wildcard scorer/scorer.mk)
+include $(wildcard calibrate/calibrate.mk)
+include $(wildcard tests/unit/unit.mk)
+include $(wildcard tests/integration/integration.mk)
+include $(wildcard bench/bench.mk)
+
+test: unit unit-asan integration
+check: test
+
+$(BUILD):
+	mkdir -p $@
+
+clean:
+	rm -rf $(BUILD)
