@@ -34,7 +34,7 @@ endif
 
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+JNI_CFLAGS := -isystem $(JAVA_HOME)/include -isystem $(JAVA_HOME)/include/linux
 
 .PHONY: all test check unit unit-asan integration valgrind bench clean
 all:

@@ -1,0 +1,173 @@
+/*
+ * agent.h - the counting agent's state: one context struct (struct agent)
+ * plus the types the callbacks share.
+ *
+ * Threads: every Java thread that runs a measured extent owns one
+ * thread_state, reached through a C11 thread-local pointer, and only that
+ * thread writes its counters: the per-bytecode path takes no lock. Shared
+ * tables (methods, keys, classes, invocations, the thread registry) are
+ * changed only under a->lock, on paths that run once per method, class,
+ * invocation or thread.
+ */
+#ifndef PSF_AGENT_H
+#define PSF_AGENT_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "cpool.h"
+#include "names.h"
+#include "options.h"
+
+enum bucket { BUCKET_WORK = 0, BUCKET_OVERHEAD = 1, BUCKETS = 2 };
+
+/* How a method's frame relates to the overhead bucket. */
+enum root_kind {
+    ROOT_NONE = 0,      /* ordinary method */
+    ROOT_ALWAYS,        /* <clinit>, method-handle linkage upcalls: overhead whenever entered */
+    ROOT_IF_UPCALL      /* loadClass(String): overhead when the JVM, not an invoke, entered it */
+};
+
+/* Kinds of dependency keys (what a constant-pool operand names). */
+enum key_kind { KEY_NEW = 0, KEY_INVOKE, KEY_INDY, KEY_ARRAY, KEY_KINDS };
+
+/* One executed method, created on the first step into it and never freed
+ * before the agent unloads. */
+typedef struct method_info {
+    jmethodID id;
+    uint32_t index;         /* dense, 0..methods.count-1 */
+    char *name;             /* "pkg.Class.name(desc)", hidden-class address normalized */
+    uint8_t *code;          /* own copy of the bytecodes */
+    uint32_t code_len;
+    uint32_t *dep;          /* per offset: dependency key index + 1, 0 = none; NULL when the method has none */
+    uint8_t root;           /* enum root_kind */
+} method_info;
+
+/* Interned dependency keys ("new:java.lang.String", ...). */
+typedef struct key_table {
+    char **names;           /* owned strings; the key text without the kind prefix */
+    uint8_t *kind;          /* enum key_kind */
+    uint32_t count, cap;
+    uint32_t *slots;        /* open addressing: key index + 1, 0 = empty */
+    uint32_t nslots;
+} key_table;
+
+/* Per loaded class that owns an executed method: its parsed constant pool. */
+typedef struct class_info {
+    unsigned char *cp_bytes; /* JVMTI memory */
+    cpool cp;
+    int cp_ok;
+} class_info;
+
+/* One outermost invocation of the target, recorded when it ends. */
+typedef struct invocation {
+    char *thread;
+    uint64_t n[BUCKETS];
+    const char *end;        /* "return", "exception", "incomplete" */
+} invocation;
+
+/* JVMTI tags on class objects: kind in the bits above TAG_KIND_SHIFT, index + 1 below. */
+#define TAG_KIND_SHIFT 40
+#define TAG_INDEX_MASK ((1LL << TAG_KIND_SHIFT) - 1)
+enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2 };
+
+#define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
+
+typedef struct mcache_entry {
+    jmethodID id;
+    method_info *m;
+    uint64_t *hist;         /* this thread's [BUCKETS][256] counters for m */
+} mcache_entry;
+
+typedef struct thread_state {
+    struct thread_state *next;  /* registry, under a->lock */
+    char *thread_name;
+    int measuring;              /* inside an outermost invocation */
+    int bucket;                 /* enum bucket of the bytecode now executing */
+    jmethodID root_method;      /* the overhead root frame we wait to pop */
+    uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
+    uint8_t saved_prev_op;      /* prev_op when the overhead root was entered */
+    uint32_t pend_key;          /* invoke key + 1 awaiting the native check */
+    jmethodID pend_method;
+    jlocation pend_next;        /* where the caller resumes if the callee ran no bytecode */
+    uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
+    mcache_entry cache[MCACHE_SIZE];
+    uint64_t **hist;            /* by method index: [BUCKETS][256] counters, lazily allocated */
+    uint32_t hist_cap;
+    uint64_t *dep[BUCKETS];     /* by key index: count */
+    uint64_t *elems[BUCKETS];   /* by key index: array elements */
+    uint8_t *native;            /* by key index: 1 once an invoke of it ran no bytecode */
+    uint32_t dep_cap;
+} thread_state;
+
+/* The agent's whole state. */
+typedef struct agent {
+    jvmtiEnv *jvmti;
+    jrawMonitorID lock;
+    agent_options opts;
+    method_spec spec;
+    int dead;                   /* VMDeath seen: callbacks return at once */
+
+    /* target resolution */
+    int class_seen;             /* a class with the target's name was prepared */
+    int method_found;
+    jmethodID target;
+    char *target_desc;          /* resolved descriptor */
+    char **candidates;          /* overloads when ambiguous */
+    int ncandidates;
+    int ambiguous;
+    char target_problem[512];   /* why a found method cannot be measured (native, abstract) */
+
+    /* first failure of a JVMTI call, reported as status agent_error */
+    char error[512];
+
+    /* JVM identity */
+    char *vm_version, *vm_vendor, *vm_flags;
+
+    /* shared tables */
+    method_info **methods;      /* by index */
+    uint32_t nmethods, methods_cap;
+    method_info **mslots;       /* open addressing by jmethodID */
+    uint32_t nmslots;
+    key_table keys;
+    class_info **classes;       /* by tag - 1 */
+    uint32_t nclasses, classes_cap;
+
+    invocation *invocations;
+    uint32_t ninvocations, invocations_cap;
+    thread_state *threads;
+} agent;
+
+extern agent g_agent;
+
+/* jvmti_util.c */
+int jvmti_check(agent *a, jvmtiError err, const char *call);
+void agent_fail(agent *a, const char *fmt, ...);
+void agent_log(agent *a, const char *fmt, ...);
+void lock_enter(agent *a);
+void lock_exit(agent *a);
+char *xstrdup_jvmti(agent *a, char *s);  /* copy and Deallocate a JVMTI string */
+
+/* keys.c */
+uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name); /* index + 1, 0 on OOM */
+void keys_free(key_table *t);
+
+/* methods.c */
+method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
+void methods_free(agent *a);
+
+/* counting.c */
+void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jboolean by_exception);
+void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size);
+void counting_finish(agent *a);   /* at VMDeath: close invocations still running */
+void counting_free(agent *a);
+
+/* target.c */
+void target_check_class(agent *a, JNIEnv *jni, jclass klass);
+
+/* profile.c */
+int profile_write(agent *a, const char *status, const char *message);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * jvmti_util.c - the one place JVMTI failures are checked and reported, the
+ * agent's log, and the raw-monitor lock.
+ *
+ * A failed call is logged with the call's name and JVMTI's error name, and
+ * the first one is kept in a->error so the profile reports status
+ * agent_error instead of a count that silently misses something. Callbacks
+ * never exit(): they record and return.
+ */
+#include "agent.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vrecord(agent *a, const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "psf-agent: %s\n", msg);
+    if (a->error[0] == '\0')
+        snprintf(a->error, sizeof a->error, "%s", msg);
+}
+
+void agent_fail(agent *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(a, fmt, ap);
+    va_end(ap);
+}
+
+void agent_log(agent *a, const char *fmt, ...)
+{
+    if (!a->opts.verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "psf-agent: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int jvmti_check(agent *a, jvmtiError err, const char *call)
+{
+    if (err == JVMTI_ERROR_NONE)
+        return 0;
+    char *name = NULL;
+    if (a->jvmti == NULL || (*a->jvmti)->GetErrorName(a->jvmti, err, &name) != JVMTI_ERROR_NONE)
+        name = NULL;
+    agent_fail(a, "JVMTI %s failed: %s (%d)", call, name ? name : "unknown error", (int)err);
+    if (name != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+    return -1;
+}
+
+void lock_enter(agent *a)
+{
+    jvmti_check(a, (*a->jvmti)->RawMonitorEnter(a->jvmti, a->lock), "RawMonitorEnter");
+}
+
+void lock_exit(agent *a)
+{
+    jvmti_check(a, (*a->jvmti)->RawMonitorExit(a->jvmti, a->lock), "RawMonitorExit");
+}
+
+char *xstrdup_jvmti(agent *a, char *s)
+{
+    if (s == NULL)
+        return NULL;
+    char *copy = strdup(s);
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)s);
+    if (copy == NULL)
+        agent_fail(a, "out of memory");
+    return copy;
+}

@@ -1,0 +1,300 @@
+/*
+ * methods.c - the once-per-method path: everything the per-bytecode path
+ * needs about a method, computed on the first step into it.
+ *
+ * For each method: its name (for the per-method breakdown), a private copy of
+ * its bytecodes (so a step never calls GetBytecodes), whether its frame is an
+ * overhead root, and for every offset holding new, an invoke or invokedynamic, the
+ * dependency key its constant-pool operand names. Constant pools are read
+ * once per class (GetConstantPool) and remembered through a JVMTI tag on the
+ * class object.
+ */
+#include "agent.h"
+#include "bytecode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t hash_ptr(const void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    v ^= v >> 17;
+    v *= 0x9E3779B1u;
+    return (uint32_t)(v ^ (v >> 15));
+}
+
+static method_info *table_find(agent *a, jmethodID id)
+{
+    if (a->nmslots == 0)
+        return NULL;
+    for (uint32_t s = hash_ptr(id) & (a->nmslots - 1);; s = (s + 1) & (a->nmslots - 1)) {
+        method_info *m = a->mslots[s];
+        if (m == NULL || m->id == id)
+            return m;
+    }
+}
+
+static int table_insert(agent *a, method_info *m)
+{
+    if (a->nmethods == a->methods_cap) {
+        uint32_t cap = a->methods_cap ? a->methods_cap * 2 : 1024;
+        method_info **v = realloc(a->methods, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->methods = v;
+        a->methods_cap = cap;
+    }
+    if ((a->nmethods + 1) * 2 > a->nmslots) {
+        uint32_t n = a->nmslots ? a->nmslots * 2 : 2048;
+        method_info **slots = calloc(n, sizeof *slots);
+        if (slots == NULL)
+            return -1;
+        for (uint32_t i = 0; i < a->nmethods; i++) {
+            uint32_t s = hash_ptr(a->methods[i]->id) & (n - 1);
+            while (slots[s] != NULL)
+                s = (s + 1) & (n - 1);
+            slots[s] = a->methods[i];
+        }
+        free(a->mslots);
+        a->mslots = slots;
+        a->nmslots = n;
+    }
+    m->index = a->nmethods;
+    a->methods[a->nmethods++] = m;
+    uint32_t s = hash_ptr(m->id) & (a->nmslots - 1);
+    while (a->mslots[s] != NULL)
+        s = (s + 1) & (a->nmslots - 1);
+    a->mslots[s] = m;
+    return 0;
+}
+
+/* The parsed constant pool of klass, read on first use. NULL on failure. */
+static class_info *class_get(agent *a, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jlong tag = 0;
+    if (jvmti_check(a, (*jv)->GetTag(jv, klass, &tag), "GetTag") != 0)
+        return NULL;
+    if ((tag >> TAG_KIND_SHIFT) == TAG_CLASS_INFO)
+        return a->classes[(tag & TAG_INDEX_MASK) - 1];
+
+    class_info *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    jint count = 0, len = 0;
+    if (jvmti_check(a, (*jv)->GetConstantPool(jv, klass, &count, &len, &c->cp_bytes), "GetConstantPool") == 0) {
+        char err[256];
+        size_t used = 0;
+        if (count > 0 && count <= 65535 &&
+            cp_parse(&c->cp, (uint16_t)count, c->cp_bytes, (size_t)len, &used, err, sizeof err) == 0)
+            c->cp_ok = 1;
+        else
+            agent_fail(a, "cannot read a constant pool returned by GetConstantPool: %s", err);
+    }
+    if (a->nclasses == a->classes_cap) {
+        uint32_t cap = a->classes_cap ? a->classes_cap * 2 : 256;
+        class_info **v = realloc(a->classes, cap * sizeof *v);
+        if (v == NULL) {
+            free(c);
+            return NULL;
+        }
+        a->classes = v;
+        a->classes_cap = cap;
+    }
+    a->classes[a->nclasses++] = c;
+    jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_CLASS_INFO << TAG_KIND_SHIFT) | (jlong)a->nclasses), "SetTag");
+    return c;
+}
+
+/* "a/b/C" (cp_str) -> "a.b.C" into buf. */
+static void binary_of(cp_str s, char *buf, size_t cap)
+{
+    name_binary(s.ptr, s.len, buf, cap);
+}
+
+/* The dependency key an instruction at code[pc] names, as key index + 1, or 0. */
+static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint32_t pc)
+{
+    uint8_t op = code[pc];
+    uint16_t idx = (uint16_t)(code[pc + 1] << 8 | code[pc + 2]);
+    char owner[1024], key[4096];
+    cp_str o, n, d;
+    switch (op) {
+    case BC_NEW:
+        if (cp_class_name(&c->cp, idx, &o) != 0)
+            return 0;
+        binary_of(o, owner, sizeof owner);
+        return keys_intern(&a->keys, KEY_NEW, owner);
+    case BC_INVOKEVIRTUAL:
+    case BC_INVOKESPECIAL:
+    case BC_INVOKESTATIC:
+    case BC_INVOKEINTERFACE:
+        if (cp_member_ref(&c->cp, idx, &o, &n, &d) != 0)
+            return 0;
+        binary_of(o, owner, sizeof owner);
+        snprintf(key, sizeof key, "%s.%.*s%.*s", owner, (int)n.len, n.ptr, (int)d.len, d.ptr);
+        return keys_intern(&a->keys, KEY_INVOKE, key);
+    case BC_INVOKEDYNAMIC: {
+        uint16_t bsm;
+        if (cp_dynamic(&c->cp, idx, &bsm, &n, &d) != 0)
+            return 0;
+        snprintf(key, sizeof key, "%.*s%.*s", (int)n.len, n.ptr, (int)d.len, d.ptr);
+        return keys_intern(&a->keys, KEY_INDY, key);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Fill m->dep from the method's code and its class's constant pool. */
+static int compute_deps(agent *a, method_info *m, jclass klass)
+{
+    int any = 0;
+    for (uint32_t pc = 0; pc < m->code_len;) {
+        uint32_t len = bc_insn_length(m->code, m->code_len, pc);
+        if (len == 0)
+            break;
+        uint8_t op = m->code[pc];
+        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE))
+            any = 1;
+        pc += len;
+    }
+    if (!any)
+        return 0;
+    class_info *c = class_get(a, klass);
+    if (c == NULL || !c->cp_ok)
+        return -1;
+    m->dep = calloc(m->code_len, sizeof *m->dep);
+    if (m->dep == NULL)
+        return -1;
+    for (uint32_t pc = 0; pc < m->code_len;) {
+        uint32_t len = bc_insn_length(m->code, m->code_len, pc);
+        if (len == 0) {
+            agent_fail(a, "malformed bytecode at offset %u of %s", pc, m->name);
+            return -1;
+        }
+        uint8_t op = m->code[pc];
+        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE)) {
+            m->dep[pc] = key_at(a, c, m->code, pc);
+            if (m->dep[pc] == 0)
+                agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);
+        }
+        pc += len;
+    }
+    return 0;
+}
+
+static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
+{
+    if (strcmp(name, "<clinit>") == 0)
+        return ROOT_ALWAYS;
+    if (strcmp(cls, "java.lang.invoke.MethodHandleNatives") == 0 &&
+        (strcmp(name, "linkCallSite") == 0 || strcmp(name, "linkDynamicConstant") == 0 ||
+         strcmp(name, "linkMethod") == 0 || strcmp(name, "linkMethodHandleConstant") == 0 ||
+         strcmp(name, "findMethodHandleType") == 0))
+        return ROOT_ALWAYS;
+    if (strcmp(name, "loadClass") == 0 && strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0)
+        return ROOT_IF_UPCALL;
+    return ROOT_NONE;
+}
+
+/* Build a method_info (lock held). */
+static method_info *method_create(agent *a, jmethodID id)
+{
+    jvmtiEnv *jv = a->jvmti;
+    char *name = NULL, *desc = NULL, *csig = NULL;
+    jclass klass = NULL;
+    method_info *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->id = id;
+    if (jvmti_check(a, (*jv)->GetMethodName(jv, id, &name, &desc, NULL), "GetMethodName") != 0 ||
+        jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, id, &klass), "GetMethodDeclaringClass") != 0 ||
+        jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &csig, NULL), "GetClassSignature") != 0)
+        goto fail;
+    char cls[1024];
+    if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
+        snprintf(cls, sizeof cls, "%s", csig);
+    size_t need = strlen(cls) + strlen(name) + strlen(desc) + 2;
+    m->name = malloc(need);
+    if (m->name == NULL)
+        goto fail;
+    snprintf(m->name, need, "%s.%s%s", cls, name, desc);
+    m->root = root_kind_of(cls, name, desc);
+
+    jboolean is_native = JNI_FALSE;
+    if (jvmti_check(a, (*jv)->IsMethodNative(jv, id, &is_native), "IsMethodNative") != 0)
+        goto fail;
+    if (!is_native) {
+        jint len = 0;
+        unsigned char *code = NULL;
+        if (jvmti_check(a, (*jv)->GetBytecodes(jv, id, &len, &code), "GetBytecodes") != 0)
+            goto fail;
+        m->code = malloc(len > 0 ? (size_t)len : 1);
+        if (m->code == NULL) {
+            (*jv)->Deallocate(jv, code);
+            goto fail;
+        }
+        memcpy(m->code, code, (size_t)len);
+        m->code_len = (uint32_t)len;
+        (*jv)->Deallocate(jv, code);
+        if (compute_deps(a, m, klass) != 0)
+            agent_fail(a, "dependency keys of %s are incomplete", m->name);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)name);
+    (*jv)->Deallocate(jv, (unsigned char *)desc);
+    (*jv)->Deallocate(jv, (unsigned char *)csig);
+    return m;
+fail:
+    if (name)
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+    if (desc)
+        (*jv)->Deallocate(jv, (unsigned char *)desc);
+    if (csig)
+        (*jv)->Deallocate(jv, (unsigned char *)csig);
+    free(m->name);
+    free(m->code);
+    free(m->dep);
+    free(m);
+    return NULL;
+}
+
+method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
+{
+    (void)jni;
+    lock_enter(a);
+    method_info *m = table_find(a, id);
+    if (m == NULL) {
+        m = method_create(a, id);
+        if (m != NULL && table_insert(a, m) != 0) {
+            agent_fail(a, "out of memory in the method table");
+            m = NULL; /* leaks one method_info; the profile reports agent_error */
+        }
+    }
+    lock_exit(a);
+    return m;
+}
+
+void methods_free(agent *a)
+{
+    for (uint32_t i = 0; i < a->nmethods; i++) {
+        free(a->methods[i]->name);
+        free(a->methods[i]->code);
+        free(a->methods[i]->dep);
+        free(a->methods[i]);
+    }
+    free(a->methods);
+    free(a->mslots);
+    for (uint32_t i = 0; i < a->nclasses; i++) {
+        cp_free(&a->classes[i]->cp);
+        if (a->classes[i]->cp_bytes)
+            (*a->jvmti)->Deallocate(a->jvmti, a->classes[i]->cp_bytes);
+        free(a->classes[i]);
+    }
+    free(a->classes);
+    a->methods = NULL;
+    a->mslots = NULL;
+    a->classes = NULL;
+    a->nmethods = a->nmslots = a->nclasses = 0;
+}

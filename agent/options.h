@@ -1,0 +1,30 @@
+/*
+ * options.h - the agent's option string, "key=value,key=value".
+ *
+ * Pure C (no JVM). Parsed once in Agent_OnLoad into a struct with named
+ * defaults; every problem is collected into one message so the user sees all
+ * of them at once, and the JVM does not start.
+ */
+#ifndef PSF_OPTIONS_H
+#define PSF_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct agent_options {
+    char *method;               /* required: the method spec, see names.h */
+    char *out;                  /* required: where the profile is written */
+    uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once the measured work exceeds it */
+    int verbose;                /* 0 = only errors on stderr, 1 = progress notes */
+} agent_options;
+
+/*
+ * Parse text (may be NULL or empty). Returns 0 when every key is known, every
+ * value valid and the required keys are present; otherwise -1 with a message
+ * listing each problem in err. The struct is filled with whatever parsed and
+ * must be released with agent_options_free in both cases.
+ */
+int agent_options_parse(agent_options *opts, const char *text, char *err, size_t errlen);
+void agent_options_free(agent_options *opts);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * target.c - finding the method to measure.
+ *
+ * The spec names a class by its binary name and a method by name, optionally
+ * with a descriptor. Each prepared class whose signature matches is searched;
+ * a bare name with several overloads is ambiguous (the profile lists their
+ * descriptors), and a unique match gets a breakpoint at offset 0, which is the
+ * only event the agent keeps armed while the JVM runs unmeasured code.
+ */
+#include "agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_candidate(agent *a, const char *desc)
+{
+    char **v = realloc(a->candidates, (size_t)(a->ncandidates + 1) * sizeof *v);
+    if (v == NULL)
+        return;
+    a->candidates = v;
+    a->candidates[a->ncandidates] = strdup(desc);
+    if (a->candidates[a->ncandidates] != NULL)
+        a->ncandidates++;
+}
+
+/* Search one prepared class with the target's name (lock held). */
+static void search_methods(agent *a, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+        return;
+    jmethodID found = NULL;
+    char *found_desc = NULL;
+    int matches = 0;
+    for (jint i = 0; i < n; i++) {
+        char *name = NULL, *desc = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, &desc, NULL), "GetMethodName") != 0)
+            continue;
+        if (strcmp(name, a->spec.name) == 0 &&
+            (a->spec.descriptor == NULL || strcmp(desc, a->spec.descriptor) == 0)) {
+            matches++;
+            add_candidate(a, desc);
+            if (found == NULL) {
+                found = ms[i];
+                found_desc = strdup(desc);
+            }
+        }
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+        (*jv)->Deallocate(jv, (unsigned char *)desc);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    if (matches > 1) {
+        a->ambiguous = 1;
+        free(found_desc);
+        return;
+    }
+    for (int i = 0; i < a->ncandidates; i++)
+        free(a->candidates[i]);
+    free(a->candidates);
+    a->candidates = NULL;
+    a->ncandidates = 0;
+    if (found == NULL)
+        return;
+    jint mods = 0;
+    if (jvmti_check(a, (*jv)->GetMethodModifiers(jv, found, &mods), "GetMethodModifiers") != 0) {
+        free(found_desc);
+        return;
+    }
+    a->target_desc = found_desc;
+    if (mods & (0x0100 | 0x0400)) { /* ACC_NATIVE, ACC_ABSTRACT */
+        snprintf(a->target_problem, sizeof a->target_problem,
+                 "%s%s is %s: it has no bytecode of its own to measure; name a method with a body",
+                 a->opts.method, a->spec.descriptor ? "" : found_desc, (mods & 0x0100) ? "native" : "abstract");
+        return;
+    }
+    a->method_found = 1;
+    if (jvmti_check(a, (*jv)->SetBreakpoint(jv, found, 0), "SetBreakpoint") == 0) {
+        a->target = found;
+        agent_log(a, "measuring %s%s", a->opts.method, found_desc);
+    }
+}
+
+void target_check_class(agent *a, JNIEnv *jni, jclass klass)
+{
+    (void)jni;
+    jvmtiEnv *jv = a->jvmti;
+    char *sig = NULL;
+    if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
+        return;
+    int match = strcmp(sig, a->spec.class_signature) == 0;
+    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    if (!match)
+        return;
+    jint status = 0;
+    if (jvmti_check(a, (*jv)->GetClassStatus(jv, klass, &status), "GetClassStatus") != 0 ||
+        !(status & JVMTI_CLASS_STATUS_PREPARED))
+        return; /* its ClassPrepare event will come */
+    lock_enter(a);
+    if (!a->class_seen) { /* a second class of that name (another loader) is not measured */
+        a->class_seen = 1;
+        search_methods(a, klass);
+    }
+    lock_exit(a);
+}

@@ -1,0 +1,245 @@
+/*
+ * vmentry.c - the agent's entry points: Agent_OnLoad, the capabilities it
+ * asks for, every callback wired in one table, VMInit, ClassPrepare and
+ * VMDeath (where the profile is written).
+ *
+ * Load it with
+ *   java -XX:-UseTLAB -agentpath:build/libpsfagent.so=method=pkg.C.m,out=FILE ...
+ * -XX:-UseTLAB is required: only then does HotSpot report every array
+ * allocation to SampledObjectAlloc, which gives exact array sizes.
+ */
+#include "agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+agent g_agent;
+
+static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jvmti;
+    (void)thread;
+    if (!g_agent.dead && !g_agent.class_seen)
+        target_check_class(&g_agent, jni, klass);
+}
+
+/* Classes loaded before VMInit (java.lang.String, ...) get no ClassPrepare
+ * event that we can act on, so look through them once here. */
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    agent *a = &g_agent;
+    (void)thread;
+    if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
+                    "SetEventNotificationMode(CLASS_PREPARE)") != 0)
+        return;
+    jint n = 0;
+    jclass *classes = NULL;
+    if (jvmti_check(a, (*jvmti)->GetLoadedClasses(jvmti, &n, &classes), "GetLoadedClasses") != 0)
+        return;
+    for (jint i = 0; i < n && !a->class_seen; i++)
+        target_check_class(a, jni, classes[i]);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
+}
+
+static void status_of(agent *a, const char **status, const char **message, char *buf, size_t cap)
+{
+    *message = NULL;
+    int incomplete = 0;
+    for (uint32_t i = 0; i < a->ninvocations; i++)
+        incomplete |= strcmp(a->invocations[i].end, "incomplete") == 0;
+    if (a->error[0] != '\0') {
+        *status = "agent_error";
+        *message = a->error;
+    } else if (!a->class_seen) {
+        *status = "class_not_loaded";
+        snprintf(buf, cap, "class %s was never loaded: check the class path and the spelling (nested classes as Outer$Inner)",
+                 a->opts.method);
+        *message = buf;
+    } else if (a->ambiguous) {
+        *status = "ambiguous_method";
+        snprintf(buf, cap, "%s names %d overloads: add a descriptor, e.g. %s%s", a->opts.method, a->ncandidates,
+                 a->opts.method, a->ncandidates > 0 ? a->candidates[0] : "(...)");
+        *message = buf;
+    } else if (!a->method_found) {
+        *status = "method_not_found";
+        if (a->target_problem[0] != '\0')
+            *message = a->target_problem;
+        else {
+            snprintf(buf, cap, "the class was loaded but has no method %s", a->opts.method);
+            *message = buf;
+        }
+    } else if (a->ninvocations == 0) {
+        *status = "not_invoked";
+        snprintf(buf, cap, "%s exists but was never invoked", a->opts.method);
+        *message = buf;
+    } else if (incomplete) {
+        *status = "incomplete";
+        *message = "the JVM ended while the method was still running (System.exit, Runtime.halt or a crash inside it)";
+    } else {
+        *status = "ok";
+    }
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    agent *a = &g_agent;
+    (void)jvmti;
+    (void)jni;
+    lock_enter(a);
+    if (a->dead) {
+        lock_exit(a);
+        return;
+    }
+    a->dead = 1;
+    lock_exit(a);
+    counting_finish(a);
+    const char *status, *message;
+    char buf[1024];
+    status_of(a, &status, &message, buf, sizeof buf);
+    profile_write(a, status, message);
+}
+
+/* The JVM's -X options (deterministic: no paths), from the command line and
+ * the environment variables the launcher reads. Sets *tlab_off when the last
+ * -XX:[+-]UseTLAB says off. */
+static char *read_vm_flags(int *tlab_off)
+{
+    size_t cap = 1024, len = 0;
+    char *out = calloc(cap, 1);
+    if (out == NULL)
+        return NULL;
+    char raw[65536];
+    size_t n = 0;
+    const char *env = getenv("JAVA_TOOL_OPTIONS");
+    if (env != NULL && strlen(env) < sizeof raw) {
+        /* split on spaces into NUL-separated words */
+        for (const char *p = env; *p; p++)
+            raw[n++] = *p == ' ' ? '\0' : *p;
+        raw[n++] = '\0';
+    }
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (f != NULL) {
+        n += fread(raw + n, 1, sizeof raw - n - 1, f);
+        fclose(f);
+    }
+    raw[n] = '\0';
+    *tlab_off = 0;
+    for (size_t i = 0; i < n; i += strlen(raw + i) + 1) {
+        const char *w = raw + i;
+        if (strncmp(w, "-X", 2) != 0)
+            continue;
+        if (strcmp(w, "-XX:-UseTLAB") == 0)
+            *tlab_off = 1;
+        else if (strcmp(w, "-XX:+UseTLAB") == 0)
+            *tlab_off = 0;
+        size_t wl = strlen(w);
+        if (len + wl + 2 > cap) {
+            while (len + wl + 2 > cap)
+                cap *= 2;
+            char *grown = realloc(out, cap);
+            if (grown == NULL)
+                break;
+            out = grown;
+        }
+        if (len > 0)
+            out[len++] = ' ';
+        memcpy(out + len, w, wl + 1);
+        len += wl;
+    }
+    return out;
+}
+
+static char *system_property(agent *a, const char *name)
+{
+    char *v = NULL;
+    if ((*a->jvmti)->GetSystemProperty(a->jvmti, name, &v) != JVMTI_ERROR_NONE)
+        return NULL;
+    return xstrdup_jvmti(a, v);
+}
+
+static jint setup_jvmti(agent *a)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_single_step_events = 1;
+    caps.can_generate_breakpoint_events = 1;
+    caps.can_generate_frame_pop_events = 1;
+    caps.can_get_bytecodes = 1;
+    caps.can_get_constant_pool = 1;
+    caps.can_tag_objects = 1;
+    caps.can_generate_sampled_object_alloc_events = 1;
+    if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
+        return JNI_ERR;
+
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    cb.ClassPrepare = on_class_prepare;
+    cb.Breakpoint = on_breakpoint;
+    cb.SingleStep = on_single_step;
+    cb.FramePop = on_frame_pop;
+    cb.SampledObjectAlloc = on_sampled_alloc;
+    if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
+        return JNI_ERR;
+    /* Global: VM life cycle and the breakpoint. SingleStep, FramePop and
+     * SampledObjectAlloc are switched on per thread, only inside an extent. */
+    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL), "SetEventNotificationMode(VM_INIT)") != 0 ||
+        jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL), "SetEventNotificationMode(VM_DEATH)") != 0 ||
+        jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_BREAKPOINT, NULL), "SetEventNotificationMode(BREAKPOINT)") != 0 ||
+        jvmti_check(a, (*jv)->SetHeapSamplingInterval(jv, 0), "SetHeapSamplingInterval") != 0 ||
+        jvmti_check(a, (*jv)->CreateRawMonitor(jv, "psf-agent", &a->lock), "CreateRawMonitor") != 0)
+        return JNI_ERR;
+    return JNI_OK;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    agent *a = &g_agent;
+    (void)reserved;
+    memset(a, 0, sizeof *a);
+    if ((*vm)->GetEnv(vm, (void **)&a->jvmti, JVMTI_VERSION_11) != JNI_OK || a->jvmti == NULL) {
+        fprintf(stderr, "psf-agent: this JVM offers no JVMTI 11 environment (JDK 11 or newer is needed)\n");
+        return JNI_ERR;
+    }
+    char err[1024];
+    int bad = agent_options_parse(&a->opts, options, err, sizeof err) != 0;
+    if (!bad && method_spec_parse(&a->spec, a->opts.method, err, sizeof err) != 0)
+        bad = 1;
+    int tlab_off = 0;
+    a->vm_flags = read_vm_flags(&tlab_off);
+    a->vm_version = system_property(a, "java.vm.version");
+    a->vm_vendor = system_property(a, "java.vm.vendor");
+    if (!bad && !tlab_off) {
+        snprintf(err, sizeof err, "the JVM must run with -XX:-UseTLAB: only then is every array allocation reported, "
+                                  "which exact array sizes need");
+        bad = 1;
+    }
+    if (bad) {
+        fprintf(stderr, "psf-agent: %s\n", err);
+        if (a->opts.out != NULL) /* tell the caller why, in the file it waits for */
+            profile_write(a, "bad_options", err);
+        return JNI_ERR;
+    }
+    return setup_jvmti(a);
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+    agent *a = &g_agent;
+    (void)vm;
+    counting_free(a);
+    methods_free(a);
+    keys_free(&a->keys);
+    for (int i = 0; i < a->ncandidates; i++)
+        free(a->candidates[i]);
+    free(a->candidates);
+    free(a->target_desc);
+    free(a->vm_version);
+    free(a->vm_vendor);
+    free(a->vm_flags);
+    method_spec_free(&a->spec);
+    agent_options_free(&a->opts);
+}
