@@ -1,0 +1,31 @@
+# Pure agent modules (bytecode, cpool, classfile, names): their cmocka unit
+# tests and the Java fixtures those tests read. Included by agent/agent.mk,
+# before tests/unit/unit.mk turns UNIT_TESTS into build rules.
+
+JAVAP ?= $(JAVA_HOME)/bin/javap
+
+# Java fixtures: compiled with javac --release 17 into $(BUILD)/fixtures/unit
+# (module-info.java makes it a named module, so the pool of module-info.class
+# holds Module and Package entries). Next to each X.class goes X.javap, the
+# `javap -c -p` listing that test_classfile compares its own decoding with.
+# The stamp stands for the whole tree, which one javac run produces.
+PURE_FIXTURE_SRCS  := $(wildcard tests/fixtures/unit/*.java tests/fixtures/unit/psf/fixtures/*.java)
+PURE_FIXTURE_DIR   := $(BUILD)/fixtures/unit
+PURE_FIXTURE_STAMP := $(PURE_FIXTURE_DIR)/.stamp
+
+$(PURE_FIXTURE_STAMP): $(PURE_FIXTURE_SRCS)
+	rm -rf $(PURE_FIXTURE_DIR)
+	mkdir -p $(PURE_FIXTURE_DIR)
+	$(JAVAC) --release 17 -d $(PURE_FIXTURE_DIR) $(PURE_FIXTURE_SRCS)
+	set -e; cd $(PURE_FIXTURE_DIR) && for c in $$(find . -name '*.class'); do \
+	  $(JAVAP) -c -p "$$c" > "$${c%.class}.javap"; done
+	touch $@
+
+UNIT_TESTS += bytecode
+
+UNIT_SRCS_bytecode  := agent/bytecode.c
+UNIT_SRCS_cpool     := agent/cpool.c
+UNIT_DEPS_cpool     := $(PURE_FIXTURE_STAMP)
+UNIT_SRCS_classfile := agent/classfile.c agent/cpool.c agent/bytecode.c
+UNIT_DEPS_classfile := $(PURE_FIXTURE_STAMP)
+UNIT_SRCS_names     := agent/names.c
