@@ -53,8 +53,10 @@ static void status_of(agent *a, const char **status, const char **message, char 
         *message = a->error;
     } else if (!a->class_seen) {
         *status = "class_not_loaded";
+        char cls[512];
+        name_binary(a->spec.class_internal, strlen(a->spec.class_internal), cls, sizeof cls);
         snprintf(buf, cap, "class %s was never loaded: check the class path and the spelling (nested classes as Outer$Inner)",
-                 a->opts.method);
+                 cls);
         *message = buf;
     } else if (a->ambiguous) {
         *status = "ambiguous_method";
@@ -95,7 +97,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
     lock_exit(a);
     counting_finish(a);
     const char *status, *message;
-    char buf[1024];
+    char buf[2048];
     status_of(a, &status, &message, buf, sizeof buf);
     profile_write(a, status, message);
 }

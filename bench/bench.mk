@@ -1,0 +1,16 @@
+# Benchmarks: ratios measured side by side in one run, never timed assertions.
+BENCH_DIR := $(BUILD)/bench
+
+$(BENCH_DIR)/libbareagent.so: bench/bare_agent.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -o $@ $<
+
+$(BENCH_DIR)/java/.stamp: $(wildcard bench/java/*.java)
+	@mkdir -p $(@D)
+	$(JAVAC) -d $(@D) $^
+	touch $@
+
+.PHONY: bench bench-step
+bench: bench-step
+bench-step: $(AGENT_SO) $(BENCH_DIR)/libbareagent.so $(BENCH_DIR)/java/.stamp
+	bench/step_overhead.sh $(REPEAT)

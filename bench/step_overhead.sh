@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# step_overhead.sh - PSF's per-bytecode cost against a bare SingleStep counter.
+#
+# Runs each workload alternately under the PSF agent and under
+# bench/bare_agent.c (same extent, counter++ per step), REPEAT times each,
+# and prints the median wall time of the measured method for both and their
+# ratio. Target (issue 2): ratio <= 1.10 on loop-heavy and call-heavy work.
+# The machine is shared and noisy: read the medians and the ratio, not one run.
+#
+# Usage: bench/step_overhead.sh [REPEAT]   (default 7)
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+REPEAT=${1:-7}
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off)
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+
+run_psf() {
+  "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=StepBench.$1,out=$TMP/p.xml" \
+    -cp "$BUILD/bench/java" StepBench "$1" "$2" | cut -d' ' -f1
+}
+run_bare() {
+  "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/bench/libbareagent.so=StepBench.$1" \
+    -cp "$BUILD/bench/java" StepBench "$1" "$2" 2>"$TMP/bare.err" | cut -d' ' -f1
+}
+
+printf '%-6s %10s %14s %14s %7s\n' workload bytecodes "psf ms (med)" "bare ms (med)" ratio
+for spec in "loop 400000" "call 26" "alloc 300000"; do
+  set -- $spec
+  : >"$TMP/psf" ; : >"$TMP/bare"
+  for _ in $(seq "$REPEAT"); do
+    run_psf "$1" "$2" >>"$TMP/psf"
+    run_bare "$1" "$2" >>"$TMP/bare"
+  done
+  steps=$(sed -n 's/.*<summary [^>]*work="\([0-9]*\)" overhead="\([0-9]*\)".*/\1 \2/p' "$TMP/p.xml" | awk '{print $1+$2}')
+  bare_steps=$(sed -n 's/bare-agent steps=//p' "$TMP/bare.err")
+  [ "$steps" = "$bare_steps" ] || echo "warning: $1: psf counted $steps bytecodes, the bare agent $bare_steps" >&2
+  p=$(median <"$TMP/psf"); b=$(median <"$TMP/bare")
+  awk -v w="$1" -v s="$steps" -v p="$p" -v b="$b" 'BEGIN { printf "%-6s %10d %14.1f %14.1f %7.3f\n", w, s, p/1e6, b/1e6, p/b }'
+done
