@@ -18,3 +18,6 @@ $(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h)
 	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(XML_LIBS) $(LDFLAGS)
 
 include agent/pure.mk
+
+UNIT_TESTS += options
+UNIT_SRCS_options := agent/options.c

@@ -24,6 +24,11 @@ static void add_candidate(agent *a, const char *desc)
         a->ncandidates++;
 }
 
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
 /* Search one prepared class with the target's name (lock held). */
 static void search_methods(agent *a, jclass klass)
 {
@@ -53,7 +58,8 @@ static void search_methods(agent *a, jclass klass)
     }
     (*jv)->Deallocate(jv, (unsigned char *)ms);
     if (matches > 1) {
-        a->ambiguous = 1;
+        a->ambiguous = 1; /* GetClassMethods' order varies between runs: sort */
+        qsort(a->candidates, (size_t)a->ncandidates, sizeof *a->candidates, cmp_str);
         free(found_desc);
         return;
     }

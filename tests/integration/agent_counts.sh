@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# agent_counts.sh - the agent's profiles on fixtures whose counts are derived
+# by hand from their bytecode (javap -c), not from earlier runs.
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+P=$TEST_TMP/p.xml
+
+op() { xpath "$P" "/psf-profile/opcodes[@bucket='$1']/opcode[@name='$2']/@count"; }
+
+# --- Loops.sum(n): 0 iconst_0, 1 istore_1, 2 iconst_0, 3 istore_2, then the test
+# at 4 iload_2, 5 iload_0, 6 if_icmpge runs n+1 times, the body 9 iload_1,
+# 10 iload_2, 11 iadd, 12 istore_1, 13 iinc, 16 goto runs n times, and
+# 19 iload_1, 20 ireturn once: 4 + 3(n+1) + 6n + 2 = 9n + 9.
+for n in 0 1 10 1000; do
+  run_agent "$P" Loops.sum "$FX" Loops "$n"
+  expect_eq "loops: sum($n) work = 9n+9" "$(xpath "$P" /psf-profile/summary/@work)" $((9 * n + 9))
+done
+expect_eq "loops: status ok" "$(xpath "$P" /psf-profile/@status)" ok
+expect_eq "loops: iload_2 = 2n+1" "$(op work iload_2)" 2001
+expect_eq "loops: if_icmpge = n+1" "$(op work if_icmpge)" 1001
+expect_eq "loops: iinc = n" "$(op work iinc)" 1000
+expect_eq "loops: istore_1 = n+1" "$(op work istore_1)" 1001
+expect_eq "loops: ireturn = 1" "$(op work ireturn)" 1
+expect_eq "loops: 11 distinct opcodes" "$(xpath "$P" "count(/psf-profile/opcodes[@bucket='work']/opcode)")" 11
+expect_eq "loops: no overhead" "$(xpath "$P" /psf-profile/summary/@overhead)" 0
+
+# --- Fib.fib(20): 10,946 base calls (iload_0 iconst_2 if_icmpge iload_0 goto
+# ireturn = 6) and 10,945 recursive calls (iload_0 iconst_2 if_icmpge iload_0
+# iconst_1 isub invokestatic iload_0 iconst_2 isub invokestatic iadd ireturn =
+# 13). Recursion is one outermost invocation.
+run_agent "$P" Fib.fib "$FX" Fib 20
+expect_eq "fib: work = 10946*6 + 10945*13" "$(xpath "$P" /psf-profile/summary/@work)" 207961
+expect_eq "fib: one outermost invocation" "$(xpath "$P" /psf-profile/summary/@invocations)" 1
+expect_eq "fib: invokestatic = 2*10945" "$(op work invokestatic)" 21890
+expect_eq "fib: goto = base calls" "$(op work goto)" 10946
+expect_eq "fib: iconst_2 = 21891 + 10945" "$(op work iconst_2)" 32836
+expect_eq "fib: invoke key counted" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='Fib.fib(I)I']/@count")" 21890
+expect_eq "fib: per-method breakdown" "$(xpath "$P" "/psf-profile/methods/method[@name='Fib.fib(I)I']/@work")" 207961
+
+# --- Exceptions: caught(1) = iload_0 ifle getstatic athrow + handler astore_1
+# iconst_1 ireturn = 7; caught(0) = iload_0 ifle iconst_0 ireturn = 4;
+# escape() = getstatic athrow = 2, ending by exception.
+run_agent "$P" Exceptions.caught "$FX" Exceptions
+expect_eq "exceptions: two invocations" "$(xpath "$P" /psf-profile/summary/@invocations)" 2
+expect_eq "exceptions: caught inside = 7" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@work")" 7
+expect_eq "exceptions: not thrown = 4" "$(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" 4
+expect_eq "exceptions: summed = 11" "$(xpath "$P" /psf-profile/summary/@work)" 11
+expect_eq "exceptions: ended by return" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@end")" return
+run_agent "$P" Exceptions.escape "$FX" Exceptions
+expect_eq "exceptions: escaping = 2" "$(xpath "$P" /psf-profile/summary/@work)" 2
+expect_eq "exceptions: ended by exception" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@end")" exception
+expect_eq "exceptions: athrow counted" "$(op work athrow)" 1
+
+# --- Overloads: a bare name with two overloads is ambiguous; a descriptor picks.
+run_agent "$P" Overloads.twice "$FX" Overloads
+expect_eq "overloads: bare name ambiguous" "$(xpath "$P" /psf-profile/@status)" ambiguous_method
+expect_eq "overloads: candidates listed" "$(xpath "$P" "concat(/psf-profile/candidates/candidate[1]/@descriptor,' ',/psf-profile/candidates/candidate[2]/@descriptor)")" "(I)I (J)J"
+run_agent "$P" 'Overloads.twice(J)J' "$FX" Overloads
+expect_eq "overloads: (J)J invoked twice" "$(xpath "$P" /psf-profile/summary/@invocations)" 2
+expect_eq "overloads: lload_0 lload_0 ladd lreturn, twice" "$(xpath "$P" /psf-profile/summary/@work)" 8
+expect_eq "overloads: ladd = 2" "$(op work ladd)" 2
+expect_eq "overloads: resolved descriptor" "$(xpath "$P" /psf-profile/target/@descriptor)" "(J)J"
+run_agent "$P" 'Overloads.twice(I)I' "$FX" Overloads
+expect_eq "overloads: (I)I invoked once" "$(xpath "$P" /psf-profile/summary/@work)" 4
+run_agent "$P" Overloads.never "$FX" Overloads
+expect_eq "overloads: never invoked" "$(xpath "$P" /psf-profile/@status)" not_invoked
+run_agent "$P" Overloads.missing "$FX" Overloads
+expect_eq "overloads: no such method" "$(xpath "$P" /psf-profile/@status)" method_not_found
+run_agent "$P" NoSuchClass.m "$FX" Overloads
+expect_eq "class never loaded" "$(xpath "$P" /psf-profile/@status)" class_not_loaded
+
+# --- Nested classes are named Outer$Inner: iload_0 iload_0 imul ireturn.
+run_agent "$P" 'Nested$Inner.square' "$FX" Nested
+expect_eq "nested: Outer\$Inner.square = 4" "$(xpath "$P" /psf-profile/summary/@work)" 4
+
+# --- Array sizes, however computed (make(n), javap: 41 bytecodes, plus
+# size() = iconst_5 ireturn): int[n] and new int[n][4] (n more int arrays of
+# 4), long[field=7], char[size()=5], byte[3n+1], String[2], int[][] of n.
+arr() { xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='$1']/@$2"; }
+for n in 0 3 100; do
+  run_agent "$P" ArraySizes.make "$FX" ArraySizes "$n"
+  expect_eq "arrays($n): work = 41 + 2" "$(xpath "$P" /psf-profile/summary/@work)" 43
+  if [ "$n" -eq 0 ]; then want_int_allocs=1; else want_int_allocs=$((n + 1)); fi
+  expect_eq "arrays($n): int allocations" "$(arr int allocations)" "$want_int_allocs"
+  expect_eq "arrays($n): int elements = n + 4n" "$(arr int elements)" $((5 * n))
+  expect_eq "arrays($n): long[field]" "$(arr long elements)" 7
+  expect_eq "arrays($n): char[size()]" "$(arr char elements)" 5
+  expect_eq "arrays($n): byte[3n+1]" "$(arr byte elements)" $((3 * n + 1))
+  expect_eq "arrays($n): String[2]" "$(arr java.lang.String elements)" 2
+  expect_eq "arrays($n): int[][] outer of n" "$(arr 'int[]' elements)" "$n"
+  expect_eq "arrays($n): multianewarray once" "$(op work multianewarray)" 1
+done
+
+# --- Class initializers: init() = new dup invokespecial astore_0 aload_0
+# getfield getstatic iadd ireturn (9) + Lazy.<init> (aload_0 invokespecial
+# aload_0 iconst_1 putfield return = 6) + Object.<init> (return) = 16 work.
+# Lazy.<clinit> (iconst_3 newarray putstatic getstatic iconst_0 iconst_1
+# iastore return = 8), triggered by `new`, is overhead; Quiet.<clinit>,
+# triggered by getstatic, HotSpot does not step at all.
+run_agent "$P" ClassInit.init "$FX" ClassInit
+expect_eq "clinit: work = 16" "$(xpath "$P" /psf-profile/summary/@work)" 16
+expect_eq "clinit: Lazy.<clinit> is overhead (8)" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Lazy.<clinit>()V']/@overhead")" 8
+expect_eq "clinit: Lazy.<clinit> is no work" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Lazy.<clinit>()V']/@work")" 0
+expect_eq "clinit: its array is overhead" "$(xpath "$P" "/psf-profile/dependencies[@bucket='overhead']/array[@elem='int']/@elements")" 3
+expect_eq "clinit: no array in work" "$(xpath "$P" "count(/psf-profile/dependencies[@bucket='work']/array)")" 0
+expect_eq "clinit: new keyed by class" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/new[@class='ClassInit\$Lazy']/@count")" 1
+
+# --- String concatenation (invokedynamic): the method's own bytecodes are
+# iload_0 invokedynamic areturn; the rest is JDK code, the same each call.
+run_agent "$P" Concat.cat "$FX" Concat
+expect_eq "concat: three invocations" "$(xpath "$P" /psf-profile/summary/@invocations)" 3
+expect_eq "concat: own bytecodes = 3 per call" "$(xpath "$P" "/psf-profile/methods/method[@name='Concat.cat(I)Ljava/lang/String;']/@work")" 9
+expect_eq "concat: indy site keyed" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invokedynamic[@site='makeConcatWithConstants(I)Ljava/lang/String;']/@count")" 3
+first=$(xpath "$P" "/psf-profile/invocations/invocation[1]/@work")
+expect_eq "concat: 2nd call = 1st call" "$(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" "$first"
+expect_eq "concat: 3rd call = 1st call" "$(xpath "$P" "/psf-profile/invocations/invocation[3]/@work")" "$first"
+expect_eq "concat: hidden-class names normalized" "$(grep -c '/0x[1-9a-f]' "$P" || true)" 0
+
+# --- Every profile is valid against the schema the scorer uses.
+if [ -f "$PSF_ROOT/config/profile.xsd" ]; then
+  if xmllint --noout --schema "$PSF_ROOT/config/profile.xsd" "$P" 2>"$TEST_TMP/xsd.err"; then
+    pass "profile validates against config/profile.xsd"
+  else
+    fail "profile validates against config/profile.xsd" "$(head -c 300 "$TEST_TMP/xsd.err")"
+  fi
+fi
+
+# --- Bad agent options stop the JVM with a message naming the option.
+if "$JAVA" -XX:-UseTLAB "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,out=$P,colour=red" \
+  -cp "$FX" Loops 1 >/dev/null 2>"$TEST_TMP/err"; then
+  fail "unknown option: JVM does not start"
+else
+  pass "unknown option: JVM does not start"
+fi
+expect_match "unknown option: named" "$(cat "$TEST_TMP/err")" "unknown option 'colour'"
+expect_eq "unknown option: profile says bad_options" "$(xpath "$P" /psf-profile/@status)" bad_options
+if "$JAVA" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,out=$P" -cp "$FX" Loops 1 >/dev/null 2>"$TEST_TMP/err"; then
+  fail "without -XX:-UseTLAB: JVM does not start"
+else
+  pass "without -XX:-UseTLAB: JVM does not start"
+fi
+expect_match "without -XX:-UseTLAB: says why" "$(cat "$TEST_TMP/err")" "UseTLAB"
+
+finish

@@ -1,0 +1,16 @@
+# Integration tests: real JVM runs of the agent and get_score.sh on fixtures
+# under tests/fixtures/agent/. Other components append their own targets to
+# `integration` in their fragments (integration-scorer, ...).
+AGENT_FIXTURE_DIR   := $(BUILD)/fixtures/agent
+AGENT_FIXTURE_STAMP := $(AGENT_FIXTURE_DIR)/.stamp
+
+$(AGENT_FIXTURE_STAMP): $(wildcard tests/fixtures/agent/*.java)
+	rm -rf $(AGENT_FIXTURE_DIR)
+	mkdir -p $(AGENT_FIXTURE_DIR)
+	$(JAVAC) --release 17 -d $(AGENT_FIXTURE_DIR) $^
+	touch $@
+
+.PHONY: integration-agent
+integration: integration-agent
+integration-agent: all $(AGENT_FIXTURE_STAMP)
+	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done

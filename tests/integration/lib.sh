@@ -1,0 +1,47 @@
+# lib.sh - helpers for the integration tests (sourced; bash).
+#
+# Each check prints "ok - NAME" or "FAIL - NAME (details)"; finish prints the
+# plain closing line "N passed, M failed" and exits non-zero on any failure.
+# Tests run from the repository root; PSF_BUILD names the build directory.
+
+PSF_ROOT=${PSF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PSF_BUILD=${PSF_BUILD:-$PSF_ROOT/build}
+case $PSF_BUILD in /*) ;; *) PSF_BUILD=$PSF_ROOT/$PSF_BUILD ;; esac
+export PSF_BUILD
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+PASSED=0
+FAILED=0
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
+trap 'rm -rf "$TEST_TMP"' EXIT
+
+# The pinned flags get_score.sh uses (kept in one place: the script).
+mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+
+pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }
+
+# expect_eq NAME GOT WANT
+expect_eq() {
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
+
+# expect_match NAME TEXT REGEX
+expect_match() {
+  if [[ $2 =~ $3 ]]; then pass "$1"; else fail "$1" "'$2' does not match /$3/"; fi
+}
+
+# xpath FILE EXPR: the string value of an XPath expression over a profile.
+xpath() { xmllint --xpath "string($2)" "$1" 2>/dev/null; }
+
+# run_agent OUT SPEC CLASSPATH MAIN [ARGS...]: the agent alone, pinned flags.
+run_agent() {
+  local out=$1 spec=$2 cp=$3 main=$4
+  shift 4
+  "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out" \
+    -cp "$cp" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
+}
+
+finish() {
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+}
