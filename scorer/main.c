@@ -1,0 +1,267 @@
+/*
+ * main.c - psf-score: score a profile, explain it, or rank several.
+ *
+ * The entry point only wires the pieces together: options -> cost table ->
+ * profile(s) -> score -> writer, and turns the first error into a message and
+ * an exit code (status.c). All output is built in memory and written at the
+ * end, so a failure never leaves half a result on stdout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "costs.h"
+#include "err.h"
+#include "json.h"
+#include "options.h"
+#include "output.h"
+#include "profile.h"
+#include "rank.h"
+#include "score.h"
+#include "status.h"
+#include "xmlload.h"
+
+/* Output under construction. */
+typedef struct outbuf {
+    FILE *f;
+    char *data;
+    size_t len;
+} outbuf;
+
+static void outbuf_open(outbuf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->f = open_memstream(&b->data, &b->len);
+    if (!b->f) {
+        fputs("psf-score: cannot buffer output\n", stderr);
+        exit(70);
+    }
+}
+
+/* Write the buffer to stdout; returns the exit code to use (code, or 70 when
+ * stdout could not take it). */
+static int outbuf_flush(outbuf *b, int code)
+{
+    int bad = fclose(b->f) != 0;
+    if (!bad && b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
+        bad = 1;
+    if (fflush(stdout) != 0)
+        bad = 1;
+    free(b->data);
+    if (bad) {
+        fputs("psf-score: cannot write the result to stdout\n", stderr);
+        return 70;
+    }
+    return code;
+}
+
+/* Report an error that ends the run: JSON on stdout when asked, and always
+ * one line on stderr. */
+static int fail_run(const options *o, const psf_err *err)
+{
+    fprintf(stderr, "psf-score: %s\n", err->msg);
+    if (err->status == ST_USAGE)
+        fputs("try 'psf-score --help'\n", stderr);
+    if (o->format == FMT_JSON) {
+        outbuf b;
+        json *j = out_error_json(status_word(err->status), err->msg);
+        outbuf_open(&b);
+        json_write(b.f, j);
+        json_free(j);
+        return outbuf_flush(&b, status_exit_code(err->status));
+    }
+    return status_exit_code(err->status);
+}
+
+static int load_table(const options *o, cost_table *t, psf_err *err)
+{
+    if (!o->costs)
+        costs_builtin(t);
+    else if (costs_load_file(t, o->costs, err) != 0)
+        return -1;
+    if (o->costs_sha256[0] && strcmp(o->costs_sha256, t->sha256) != 0)
+        return psf_fail(err, ST_BAD_INPUT, "%s: sha256 is %s, not %s as --costs-sha256 says",
+                        t->path, t->sha256, o->costs_sha256);
+    if (o->unit && strcmp(o->unit, t->unit) != 0)
+        return psf_fail(err, ST_BAD_INPUT, "%s: the cost table's unit is \"%s\", not \"%s\" as --unit says",
+                        t->path ? t->path : "built-in table", t->unit, o->unit);
+    return 0;
+}
+
+static int run_status_json(const options *o)
+{
+    psf_status st = status_from_word(o->status_word);
+    outbuf b;
+    json *j;
+
+    if (st == ST_OK) {
+        psf_err err;
+        psf_fail(&err, ST_USAGE, "--status-json needs a failure status, not ok");
+        return fail_run(o, &err);
+    }
+    j = out_error_json(o->status_word, o->status_message);
+    outbuf_open(&b);
+    json_write(b.f, j);
+    json_free(j);
+    return outbuf_flush(&b, status_exit_code(st));
+}
+
+static int run_score(const options *o, const cost_table *t)
+{
+    profile p;
+    score_result r;
+    psf_err err;
+    outcome oc = { 0 };
+    outbuf b;
+    int code;
+
+    if (profile_load_file(&p, o->args[0], &err) != 0)
+        return fail_run(o, &err);
+    oc.path = p.path;
+    oc.prof = &p;
+    oc.status = p.status;
+    oc.status_word = p.status_word;
+    oc.message = p.message;
+    if (p.status == ST_OK) {
+        if (score_profile(&p, t, o->with_overhead, &r, &err) != 0) {
+            profile_free(&p);
+            return fail_run(o, &err);
+        }
+        oc.res = &r;
+    }
+
+    outbuf_open(&b);
+    if (o->format == FMT_JSON) {
+        json *j = out_score_json(o, t, &oc);
+        json_write(b.f, j);
+        json_free(j);
+    } else if (!oc.res) {
+        out_status_text(stderr, &oc);
+    } else if (o->score_only) {
+        out_score_only(b.f, oc.res);
+    } else {
+        out_score_text(b.f, o, t, &oc);
+        if (o->explain)
+            out_explain_text(b.f, o, t, oc.res);
+    }
+    code = outbuf_flush(&b, status_exit_code(oc.status));
+    if (oc.res)
+        score_free(&r);
+    profile_free(&p);
+    return code;
+}
+
+/* One LABEL=PROFILE of --rank and what became of it. */
+typedef struct rank_item {
+    char *label;            /* owned */
+    const char *path;       /* borrowed from argv */
+    profile prof;
+    int loaded;
+    score_result res;
+    int scored;
+    psf_err err;            /* when not loaded or not scored */
+} rank_item;
+
+static int run_rank(const options *o, const cost_table *t)
+{
+    size_t n = (size_t)o->n_args;
+    rank_item *items = xcalloc(n, sizeof *items);
+    rank_entry *order = xcalloc(n, sizeof *order);
+    outcome *rows = xcalloc(n, sizeof *rows);
+    int code = 0;
+    outbuf b;
+
+    for (size_t i = 0; i < n; i++) {
+        rank_item *it = &items[i];
+        const char *eq = strchr(o->args[i], '=');
+        it->label = xmalloc((size_t)(eq - o->args[i]) + 1);
+        memcpy(it->label, o->args[i], (size_t)(eq - o->args[i]));
+        it->label[eq - o->args[i]] = '\0';
+        it->path = eq + 1;
+        it->loaded = profile_load_file(&it->prof, it->path, &it->err) == 0;
+        if (it->loaded && it->prof.status == ST_OK)
+            it->scored = score_profile(&it->prof, t, o->with_overhead, &it->res, &it->err) == 0;
+        if (!it->loaded || (it->prof.status == ST_OK && !it->scored)) {
+            fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
+            code = status_exit_code(ST_BAD_INPUT);
+        }
+        order[i] = (rank_entry){ .label = it->label, .scored = it->scored,
+                                 .score = it->scored ? it->res.score : 0, .index = i };
+    }
+    rank_order(order, n);
+    for (size_t k = 0; k < n; k++) {
+        rank_item *it = &items[order[k].index];
+        outcome *oc = &rows[k];
+        oc->label = it->label;
+        oc->path = it->path;
+        if (it->scored) {
+            oc->status = ST_OK;
+            oc->status_word = "ok";
+            oc->res = &it->res;
+            oc->prof = &it->prof;
+        } else if (it->loaded && it->prof.status != ST_OK) {
+            oc->status = it->prof.status;
+            oc->status_word = it->prof.status_word;
+            oc->message = it->prof.message ? it->prof.message : "";
+            oc->prof = &it->prof;
+        } else {
+            oc->status = it->err.status;
+            oc->status_word = status_word(it->err.status);
+            oc->message = it->err.msg;
+        }
+    }
+    outbuf_open(&b);
+    out_rank(b.f, o, t, order, rows, n);
+    code = outbuf_flush(&b, code);
+
+    for (size_t i = 0; i < n; i++) {
+        free(items[i].label);
+        if (items[i].scored)
+            score_free(&items[i].res);
+        if (items[i].loaded)
+            profile_free(&items[i].prof);
+    }
+    free(items);
+    free(order);
+    free(rows);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    cost_table t;
+    psf_err err;
+    int code;
+
+    memset(&t, 0, sizeof t);
+    if (options_parse(&o, argc, argv, &err) != 0) {
+        code = fail_run(&o, &err);
+        options_free(&o);
+        return code;
+    }
+    switch (o.mode) {
+    case MODE_HELP:
+        fputs(options_usage, stdout);
+        code = fflush(stdout) == 0 ? 0 : 70;
+        break;
+    case MODE_STATUS_JSON:
+        code = run_status_json(&o);
+        break;
+    case MODE_SCORE:
+    case MODE_RANK:
+        if (load_table(&o, &t, &err) != 0) {
+            code = fail_run(&o, &err);
+            break;
+        }
+        code = o.mode == MODE_SCORE ? run_score(&o, &t) : run_rank(&o, &t);
+        break;
+    default:
+        code = 70;
+    }
+    costs_free(&t);
+    options_free(&o);
+    xml_cleanup();
+    return code;
+}

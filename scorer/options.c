@@ -1,0 +1,190 @@
+/*
+ * options.c - command-line parsing (see options.h).
+ *
+ * Every argument is read first, remembering the first problem; the problem
+ * is reported only after parsing finishes, so flags such as --json that
+ * decide how to report it are known.
+ */
+#include "options.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixed.h"
+
+const char options_usage[] =
+    "usage: psf-score [--costs FILE] [--costs-sha256 HEX] [--unit UNIT] [--json]\n"
+    "                 [--explain] [--top N] [--with-overhead] [--score-only] PROFILE\n"
+    "       psf-score --rank [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]\n"
+    "                 [--with-overhead] [--format text|csv|json] LABEL=PROFILE ...\n"
+    "       psf-score --status-json STATUS MESSAGE\n"
+    "\n"
+    "Weights the bytecode counts of a PSF profile with a cost table and prints\n"
+    "a score (lower is better). Without --costs every opcode costs 1, so the\n"
+    "score is the number of work bytecodes. See docs/cost-table.md.\n"
+    "\n"
+    "  --costs FILE         cost table (XML, config/costs.xsd)\n"
+    "  --costs-sha256 HEX   fail unless the table's SHA-256 is HEX\n"
+    "  --unit UNIT          fail unless the table's unit is UNIT (bytecodes, cycles)\n"
+    "  --json               one JSON object on stdout\n"
+    "  --explain            top methods, opcodes and dependency keys by contribution\n"
+    "  --top N              rows per explain list (default 10, 0 = all)\n"
+    "  --with-overhead      add the overhead bucket (class init, linkage) to the score\n"
+    "  --score-only         print only the score (\"~\" first when approximate)\n"
+    "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
+    "  --format FMT         leaderboard as text, csv or json\n"
+    "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
+    "\n"
+    "exit codes: 0 ok, 2 usage, 3 class_not_loaded, 4 method_not_found or\n"
+    "ambiguous_method, 5 not_invoked, 6 incomplete, 7 bad input, 8 class_not_found,\n"
+    "9 program_failed, 70 internal error or agent_error\n";
+
+/* The value of an option: "--opt=value" or the next argument. */
+static const char *value_of(const char *arg, const char *name, int argc, char **argv, int *i)
+{
+    size_t n = strlen(name);
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+/* 1 if arg is --name or --name=... */
+static int is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Keep the first error only. */
+#define FAIL(...) do { if (!failed) { psf_fail(err, ST_USAGE, __VA_ARGS__); failed = 1; } } while (0)
+
+int options_parse(options *o, int argc, char **argv, psf_err *err)
+{
+    int failed = 0, only_args = 0, rank = 0, status_json = 0, help = 0, json = 0;
+    const char *format = NULL;
+
+    memset(o, 0, sizeof *o);
+    o->top = 10;
+    o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (only_args || a[0] != '-' || a[1] == '\0') {
+            o->args[o->n_args++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            only_args = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            help = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--explain") == 0) {
+            o->explain = 1;
+        } else if (strcmp(a, "--with-overhead") == 0) {
+            o->with_overhead = 1;
+        } else if (strcmp(a, "--score-only") == 0) {
+            o->score_only = 1;
+        } else if (strcmp(a, "--rank") == 0) {
+            rank = 1;
+        } else if (strcmp(a, "--status-json") == 0) {
+            /* The next two arguments are taken as they are, even if a
+             * message starts with '-'. */
+            status_json = 1;
+            if (i + 2 < argc) {
+                o->status_word = argv[i + 1];
+                o->status_message = argv[i + 2];
+                i += 2;
+            } else {
+                FAIL("--status-json needs STATUS and MESSAGE");
+                i = argc;
+            }
+        } else if (is_opt(a, "--costs")) {
+            if (!(v = value_of(a, "--costs", argc, argv, &i)) || !*v)
+                FAIL("--costs needs a FILE");
+            else
+                o->costs = v;
+        } else if (is_opt(a, "--costs-sha256")) {
+            v = value_of(a, "--costs-sha256", argc, argv, &i);
+            size_t n = v ? strlen(v) : 0, k;
+            for (k = 0; k < n && isxdigit((unsigned char)v[k]); k++)
+                o->costs_sha256[k] = (char)tolower((unsigned char)v[k]);
+            if (n != 64 || k != 64) {
+                o->costs_sha256[0] = '\0';
+                FAIL("--costs-sha256 needs 64 hex digits");
+            }
+        } else if (is_opt(a, "--unit")) {
+            if (!(v = value_of(a, "--unit", argc, argv, &i)) || !*v)
+                FAIL("--unit needs a UNIT");
+            else
+                o->unit = v;
+        } else if (is_opt(a, "--top")) {
+            uint64_t n;
+            v = value_of(a, "--top", argc, argv, &i);
+            if (!v || fixed_parse_u64(v, &n) != 0 || n > 1000000)
+                FAIL("--top needs a number from 0 to 1000000");
+            else
+                o->top = (unsigned long)n;
+        } else if (is_opt(a, "--format")) {
+            format = value_of(a, "--format", argc, argv, &i);
+            if (!format || (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "json")))
+                FAIL("--format needs text, csv or json");
+        } else {
+            FAIL("unknown option %.100s", a);
+        }
+    }
+
+    if (json || (format && strcmp(format, "json") == 0))
+        o->format = FMT_JSON;
+    else if (format && strcmp(format, "csv") == 0)
+        o->format = FMT_CSV;
+    if (json && format && strcmp(format, "json") != 0)
+        FAIL("--json and --format %s disagree", format);
+
+    o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : rank ? MODE_RANK : MODE_SCORE;
+    if (help + status_json + rank > 1)
+        FAIL("--help, --rank and --status-json exclude each other");
+    switch (o->mode) {
+    case MODE_HELP:
+        break;
+    case MODE_STATUS_JSON:
+        if (o->n_args != 0)
+            FAIL("--status-json takes only STATUS and MESSAGE");
+        o->format = FMT_JSON;
+        break;
+    case MODE_RANK:
+        if (o->explain || o->score_only)
+            FAIL("--explain and --score-only do not apply to --rank");
+        if (o->n_args == 0)
+            FAIL("--rank needs at least one LABEL=PROFILE");
+        for (int k = 0; k < o->n_args; k++) {
+            const char *eq = strchr(o->args[k], '=');
+            if (!eq || eq == o->args[k] || !eq[1])
+                FAIL("--rank: \"%.200s\" is not LABEL=PROFILE", o->args[k]);
+            for (int j = 0; j < k; j++) {
+                const char *eq2 = strchr(o->args[j], '=');
+                if (eq && eq2 && eq - o->args[k] == eq2 - o->args[j] &&
+                    strncmp(o->args[k], o->args[j], (size_t)(eq - o->args[k])) == 0)
+                    FAIL("--rank: label \"%.*s\" given twice", (int)(eq - o->args[k]), o->args[k]);
+            }
+        }
+        break;
+    case MODE_SCORE:
+        if (format)
+            FAIL("--format applies to --rank; use --json");
+        if (o->score_only && (o->explain || o->format == FMT_JSON))
+            FAIL("--score-only excludes --explain and --json");
+        if (o->n_args != 1)
+            FAIL(o->n_args ? "give one PROFILE (use --rank for several)" : "no PROFILE given");
+        break;
+    }
+    if (o->costs_sha256[0] && !o->costs)
+        FAIL("--costs-sha256 needs --costs");
+    return failed ? -1 : 0;
+}
+
+void options_free(options *o)
+{
+    free(o->args);
+    o->args = NULL;
+}

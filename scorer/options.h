@@ -1,0 +1,45 @@
+/*
+ * options.h - the psf-score command line, parsed once into a struct.
+ *
+ *   psf-score [--costs FILE] [--costs-sha256 HEX] [--unit UNIT] [--json]
+ *             [--explain] [--top N] [--with-overhead] [--score-only] PROFILE
+ *   psf-score --rank [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]
+ *             [--with-overhead] [--format text|csv|json] LABEL=PROFILE ...
+ *   psf-score --status-json STATUS MESSAGE
+ *   psf-score --help
+ */
+#ifndef PSF_OPTIONS_H
+#define PSF_OPTIONS_H
+
+#include "err.h"
+
+typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_HELP } run_mode;
+typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+
+typedef struct options {
+    run_mode mode;              /* MODE_SCORE unless --rank, --status-json or --help */
+    const char *costs;          /* --costs FILE; NULL: the built-in table (opcodes 1, rest 0) */
+    char costs_sha256[65];      /* --costs-sha256, lowercased; "" when not given */
+    const char *unit;           /* --unit: the table's unit must be this; NULL: any */
+    out_format format;          /* --json or --format; FMT_TEXT by default */
+    int explain;                /* --explain */
+    int with_overhead;          /* --with-overhead: add the overhead bucket */
+    int score_only;             /* --score-only: print only the score */
+    unsigned long top;          /* --top N: rows per explain list; 10 by default; 0 = all */
+    const char *status_word;    /* --status-json STATUS */
+    const char *status_message; /* --status-json ... MESSAGE */
+    char **args;                /* positional arguments (borrowed from argv) */
+    int n_args;
+} options;
+
+/* Parse argv. On a usage error returns -1 with err status ST_USAGE; o->format
+ * is still set when --json or --format json was seen, so the error can be
+ * reported as JSON. */
+int options_parse(options *o, int argc, char **argv, psf_err *err);
+
+void options_free(options *o);
+
+/* The usage text for --help. */
+extern const char options_usage[];
+
+#endif

@@ -1,0 +1,476 @@
+/*
+ * output.c - text, JSON and CSV writers (see output.h).
+ */
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytecode.h"
+
+/* ---- small formatting helpers ------------------------------------------ */
+
+/* Text for a terminal: control characters become '?'. */
+static void put_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+static const char *micro_str(psf_u128 m, char buf[48])
+{
+    fixed_format_micro(m, buf, 48);
+    return buf;
+}
+
+static const char *u64_str(uint64_t v, char buf[24])
+{
+    snprintf(buf, 24, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+/* Share in percent with one decimal, "12.5". */
+static const char *share_str(psf_u128 part, psf_u128 total, char buf[16])
+{
+    unsigned pm = fixed_share_permille(part, total);
+    snprintf(buf, 16, "%u.%u", pm / 10, pm % 10);
+    return buf;
+}
+
+static json *micro_json(psf_u128 m)
+{
+    char buf[48];
+    return json_number(micro_str(m, buf));
+}
+
+/* Predicted time in whole nanoseconds, or 0 when the table cannot say. */
+static int predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns)
+{
+    if (!r || !t->calibrated || !t->tsc_hz || strcmp(t->unit, "cycles") != 0)
+        return 0;
+    psf_u128 v = ((psf_u128)r->score * 1000000000u * 2 + t->tsc_hz) / ((psf_u128)t->tsc_hz * 2);
+    if (v > UINT64_MAX)
+        return 0;
+    *ns = (uint64_t)v;
+    return 1;
+}
+
+static size_t top_n(const options *o, size_t n)
+{
+    return o->top == 0 || o->top > n ? n : o->top;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+json *out_error_json(const char *status_word, const char *message)
+{
+    json *j = json_object();
+    json_set(j, "status", json_string(status_word));
+    json_set(j, "score", json_null());
+    json_set(j, "message", json_string(message));
+    return j;
+}
+
+static json *table_json(const cost_table *t)
+{
+    json *j, *c;
+
+    if (t->builtin)
+        return json_null();
+    j = json_object();
+    json_set(j, "path", json_string(t->path));
+    json_set(j, "sha256", json_string(t->sha256));
+    json_set(j, "calibrated", json_bool(t->calibrated));
+    json_set(j, "unit", json_string(t->unit));
+    if (!t->calibrated) {
+        json_set(j, "calibration", json_null());
+        return j;
+    }
+    c = json_object();
+    json_set(c, "cpu_model", json_string(t->cpu_model));
+    json_set(c, "tsc_hz", json_u64(t->tsc_hz));
+    json_set(c, "jdk_version", json_string(t->jdk_version));
+    json_set(c, "jvm_flags", json_string(t->jvm_flags));
+    json_set(c, "date", json_string(t->date));
+    json_set(c, "fit_r2", json_number(t->fit_r2));
+    json_set(c, "isolated_core", json_bool(t->isolated_core));
+    json_set(j, "calibration", c);
+    return j;
+}
+
+static json *term_json(const score_term *t, psf_u128 total)
+{
+    char buf[16];
+    json *j = json_object();
+
+    json_set(j, "key", json_string(t->key));
+    json_set(j, "count", json_u64(t->count));
+    json_set(j, "cost", micro_json(t->cost));
+    if (t->kind == TERM_ARRAY) {
+        json_set(j, "elements", json_u64(t->elements));
+        json_set(j, "cost_per_element", micro_json(t->per_element));
+    }
+    json_set(j, "contribution", micro_json(t->contribution));
+    json_set(j, "share", json_number(share_str(t->contribution, total, buf)));
+    json_set(j, "missing", json_bool(t->missing));
+    return j;
+}
+
+static json *explain_json(const options *o, const score_result *r)
+{
+    json *j = json_object(), *methods = json_array();
+    char buf[16];
+    size_t n;
+
+    json_set(j, "top", json_u64(o->top));
+    json_set(j, "total", micro_json(r->total));
+    json_set(j, "opcode_total", micro_json(r->opcode_total));
+    json_set(j, "dependency_total", micro_json(r->dep_total));
+    for (size_t i = 0; i < top_n(o, r->n_methods); i++) {
+        const score_method *m = &r->methods[i];
+        json *e = json_object();
+        json_set(e, "method", json_string(m->name));
+        json_set(e, "bytecodes", json_u64(m->bytecodes));
+        json_set(e, "contribution", micro_json(m->contribution));
+        json_set(e, "share", json_number(share_str(m->contribution, r->total, buf)));
+        json_push(methods, e);
+    }
+    json_set(j, "methods", methods);
+    for (int kind = 1; kind >= 0; kind--) {
+        const score_term **v = score_top_terms(r, kind, &n);
+        json *a = json_array();
+        for (size_t i = 0; i < top_n(o, n); i++)
+            json_push(a, term_json(v[i], r->total));
+        json_set(j, kind ? "opcodes" : "dependencies", a);
+        free((void *)v);
+    }
+    return j;
+}
+
+json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
+{
+    const profile *p = oc->prof;
+    const score_result *r = oc->res;
+    json *j = json_object(), *a;
+    uint64_t ns;
+
+    json_set(j, "status", json_string(oc->status_word));
+    json_set(j, "score", r ? json_u64(r->score) : json_null());
+    json_set(j, "approximate", json_bool(r && r->approximate));
+    json_set(j, "uncalibrated_table", json_bool(!t->builtin && !t->calibrated));
+    a = json_array();
+    for (size_t i = 0; r && i < r->n_missing; i++)
+        json_push(a, json_string(r->missing[i]));
+    json_set(j, "missing", a);
+    json_set(j, "unit", json_string(t->unit));
+    json_set(j, "with_overhead", json_bool(o->with_overhead));
+    json_set(j, "cost_table", table_json(t));
+    json_set(j, "predicted_ns", predicted_ns(t, r, &ns) ? json_u64(ns) : json_null());
+    json_set(j, "profile", json_string(oc->path));
+    if (oc->status != ST_OK)
+        json_set(j, "message", json_string(oc->message ? oc->message : ""));
+
+    if (p) {
+        char *m = profile_method(p);
+        json_set(j, "method", json_string(m));
+        free(m);
+    } else {
+        json_set(j, "method", json_null());
+    }
+    json_set(j, "jdk", json_string(p && p->has_jvm ? p->jvm_version : NULL));
+    json_set(j, "bytecodes", p && p->has_summary ? json_u64(p->work) : json_null());
+    json_set(j, "runtime_bytecodes", p && p->has_summary ? json_u64(p->overhead) : json_null());
+    json_set(j, "invocations", p && p->has_summary ? json_u64(p->invocations) : json_null());
+    a = json_array();
+    for (size_t i = 0; p && i < p->n_inv; i++) {
+        json *e = json_object();
+        json_set(e, "thread", json_string(p->inv[i].thread));
+        json_set(e, "work", json_u64(p->inv[i].work));
+        json_set(e, "overhead", json_u64(p->inv[i].overhead));
+        json_set(e, "end", json_string(p->inv[i].end));
+        json_push(a, e);
+    }
+    json_set(j, "invocation_list", a);
+    a = json_object();
+    for (unsigned op = 0; p && op < 256; op++)
+        if (p->opcodes[BUCKET_WORK][op])
+            json_set(a, bc_mnemonic((uint8_t)op), json_u64(p->opcodes[BUCKET_WORK][op]));
+    json_set(j, "opcodes", a);
+    if (p && p->status == ST_AMBIGUOUS_METHOD) {
+        a = json_array();
+        for (size_t i = 0; i < p->n_candidates; i++) {
+            size_t n = strlen(p->cls) + strlen(p->name) + strlen(p->candidates[i]) + 2;
+            char *c = xmalloc(n);
+            snprintf(c, n, "%s.%s%s", p->cls, p->name, p->candidates[i]);
+            json_push(a, json_string(c));
+            free(c);
+        }
+        json_set(j, "candidates", a);
+    }
+    if (o->explain && r)
+        json_set(j, "explain", explain_json(o, r));
+    return j;
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void table_text(FILE *f, const cost_table *t)
+{
+    if (t->builtin) {
+        fputs("costs     built-in: every opcode 1, dependencies 0 (no --costs)\n", f);
+        return;
+    }
+    fputs("costs     ", f);
+    put_text(f, t->path);
+    fprintf(f, " (%s, unit %s, sha256 %.12s...)\n",
+            t->calibrated ? "calibrated" : "not calibrated", t->unit, t->sha256);
+    if (t->calibrated) {
+        fputs("machine   ", f);
+        put_text(f, t->cpu_model);
+        fprintf(f, ", %llu Hz, JDK ", (unsigned long long)t->tsc_hz);
+        put_text(f, t->jdk_version);
+        fputs(", ", f);
+        put_text(f, t->date);
+        fprintf(f, ", fit r2 %s%s\n", t->fit_r2, t->isolated_core ? ", isolated core" : "");
+    }
+}
+
+void out_score_text(FILE *f, const options *o, const cost_table *t, const outcome *oc)
+{
+    const profile *p = oc->prof;
+    const score_result *r = oc->res;
+    char *m = profile_method(p), b1[24], b2[48];
+    uint64_t ns;
+
+    fputs("method    ", f);
+    put_text(f, m);
+    fputc('\n', f);
+    free(m);
+    fprintf(f, "score     %s%s %s\n", r->approximate ? "~" : "", u64_str(r->score, b1), t->unit);
+    if (r->uncalibrated_table)
+        fputs("          approximate: the cost table is not calibrated (calibrated=\"false\")\n", f);
+    if (r->n_missing) {
+        fprintf(f, "          approximate: %zu key%s without a price, charged the default %s:\n",
+                r->n_missing, r->n_missing == 1 ? "" : "s", micro_str(t->default_cost, b2));
+        for (size_t i = 0; i < r->n_missing; i++) {
+            fputs("            ", f);
+            put_text(f, r->missing[i]);
+            fputc('\n', f);
+        }
+    }
+    if (predicted_ns(t, r, &ns))
+        fprintf(f, "predicted %llu.%09llu s at %llu Hz\n", (unsigned long long)(ns / 1000000000u),
+                (unsigned long long)(ns % 1000000000u), (unsigned long long)t->tsc_hz);
+    fprintf(f, "work      %llu bytecodes in %llu invocation%s\n", (unsigned long long)p->work,
+            (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
+    fprintf(f, "overhead  %llu bytecodes (%s)\n", (unsigned long long)p->overhead,
+            o->with_overhead ? "included: --with-overhead" : "not in the score");
+    table_text(f, t);
+    if (p->has_jvm) {
+        fputs("jvm       ", f);
+        put_text(f, p->jvm_version);
+        fputc('\n', f);
+    }
+}
+
+void out_score_only(FILE *f, const score_result *r)
+{
+    fprintf(f, "%s%llu\n", r->approximate ? "~" : "", (unsigned long long)r->score);
+}
+
+static void term_row(FILE *f, const score_term *t, psf_u128 total, int deps)
+{
+    char c[48], s[16], k[48], pe[48], n[24];
+
+    fprintf(f, "  %14s %6s%% %14s %12s", micro_str(t->contribution, c), share_str(t->contribution, total, s),
+            u64_str(t->count, n), micro_str(t->cost, k));
+    if (deps) {
+        if (t->kind == TERM_ARRAY)
+            fprintf(f, " %12s %12llu", micro_str(t->per_element, pe), (unsigned long long)t->elements);
+        else
+            fprintf(f, " %12s %12s", "-", "-");
+    }
+    fputs("  ", f);
+    put_text(f, deps ? t->key : t->key + strlen("opcode:"));
+    fputs(t->missing ? " *\n" : "\n", f);
+}
+
+void out_explain_text(FILE *f, const options *o, const cost_table *t, const score_result *r)
+{
+    char a[48], b[48], s1[16], s2[16], d[24];
+    size_t n;
+    int any_missing = r->n_missing > 0;
+
+    fprintf(f, "\nwhere the score comes from (%s):\n",
+            r->with_overhead ? "work and overhead buckets" : "work bucket");
+    fprintf(f, "  %s%s %s = opcodes %s (%s%%) + dependencies %s (%s%%), rounded half up\n",
+            r->approximate ? "~" : "", u64_str(r->score, d), t->unit,
+            micro_str(r->opcode_total, a), share_str(r->opcode_total, r->total, s1),
+            micro_str(r->dep_total, b), share_str(r->dep_total, r->total, s2));
+
+    fprintf(f, "\ntop methods (each method's own bytecodes x opcode costs; dependencies are not split by method)\n");
+    fprintf(f, "  %14s %7s %14s  %s\n", "contribution", "share", "bytecodes", "method");
+    for (size_t i = 0; i < top_n(o, r->n_methods); i++) {
+        const score_method *m = &r->methods[i];
+        fprintf(f, "  %14s %6s%% %14s  ", micro_str(m->contribution, a),
+                share_str(m->contribution, r->total, s1), u64_str(m->bytecodes, d));
+        put_text(f, m->name);
+        fputc('\n', f);
+    }
+    if (r->n_methods > top_n(o, r->n_methods))
+        fprintf(f, "  ... %zu more\n", r->n_methods - top_n(o, r->n_methods));
+
+    for (int kind = 1; kind >= 0; kind--) {
+        const score_term **v = score_top_terms(r, kind, &n);
+        if (kind)
+            fprintf(f, "\ntop opcodes\n  %14s %7s %14s %12s  %s\n", "contribution", "share", "count", "cost", "opcode");
+        else
+            fprintf(f, "\ntop dependency keys\n  %14s %7s %14s %12s %12s %12s  %s\n", "contribution", "share",
+                    "count", "cost", "per element", "elements", "key");
+        for (size_t i = 0; i < top_n(o, n); i++)
+            term_row(f, v[i], r->total, !kind);
+        if (n == 0)
+            fputs("  (none)\n", f);
+        if (n > top_n(o, n))
+            fprintf(f, "  ... %zu more\n", n - top_n(o, n));
+        free((void *)v);
+    }
+    if (any_missing)
+        fprintf(f, "\n* no price in the table: charged the default %s\n", micro_str(t->default_cost, a));
+}
+
+void out_status_text(FILE *f, const outcome *oc)
+{
+    fputs("psf-score: ", f);
+    put_text(f, oc->path);
+    fprintf(f, ": %s", oc->status_word);
+    if (oc->message && *oc->message) {
+        fputs(": ", f);
+        put_text(f, oc->message);
+    }
+    fputc('\n', f);
+    if (oc->prof && oc->prof->status == ST_AMBIGUOUS_METHOD)
+        for (size_t i = 0; i < oc->prof->n_candidates; i++) {
+            fputs("  candidate: ", f);
+            put_text(f, oc->prof->cls);
+            fputc('.', f);
+            put_text(f, oc->prof->name);
+            put_text(f, oc->prof->candidates[i]);
+            fputc('\n', f);
+        }
+}
+
+/* ---- leaderboard ---------------------------------------------------------- */
+
+/* One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!s)
+        s = "";
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size_t n)
+{
+    fputs("rank,label,score,approximate,status,message\r\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const outcome *oc = &rows[i];
+        if (order[i].rank)
+            fprintf(f, "%u", order[i].rank);
+        fputc(',', f);
+        csv_field(f, oc->label);
+        fputc(',', f);
+        if (oc->res)
+            fprintf(f, "%llu", (unsigned long long)oc->res->score);
+        fprintf(f, ",%s,", oc->res && oc->res->approximate ? "true" : "false");
+        csv_field(f, oc->status_word);
+        fputc(',', f);
+        csv_field(f, oc->message);
+        fputs("\r\n", f);
+    }
+}
+
+static void rank_json(FILE *f, const options *o, const cost_table *t,
+                      const rank_entry *order, const outcome *rows, size_t n)
+{
+    json *j = json_object(), *entries = json_array();
+
+    json_set(j, "unit", json_string(t->unit));
+    json_set(j, "with_overhead", json_bool(o->with_overhead));
+    json_set(j, "uncalibrated_table", json_bool(!t->builtin && !t->calibrated));
+    json_set(j, "cost_table", table_json(t));
+    for (size_t i = 0; i < n; i++) {
+        const outcome *oc = &rows[i];
+        json *e = json_object(), *miss = json_array();
+        json_set(e, "rank", order[i].rank ? json_u64(order[i].rank) : json_null());
+        json_set(e, "label", json_string(oc->label));
+        json_set(e, "profile", json_string(oc->path));
+        json_set(e, "status", json_string(oc->status_word));
+        json_set(e, "score", oc->res ? json_u64(oc->res->score) : json_null());
+        json_set(e, "approximate", json_bool(oc->res && oc->res->approximate));
+        for (size_t k = 0; oc->res && k < oc->res->n_missing; k++)
+            json_push(miss, json_string(oc->res->missing[k]));
+        json_set(e, "missing", miss);
+        json_set(e, "message", json_string(oc->message));
+        json_push(entries, e);
+    }
+    json_set(j, "entries", entries);
+    json_write(f, j);
+    json_free(j);
+}
+
+static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, const outcome *rows, size_t n)
+{
+    int any_approx = 0;
+    char b[24];
+
+    fprintf(f, "%4s  %-21s  %s\n", "rank", "score", "label");
+    for (size_t i = 0; i < n; i++) {
+        const outcome *oc = &rows[i];
+        if (order[i].rank) {
+            char s[32];
+            snprintf(s, sizeof s, "%s%s", oc->res->approximate ? "~" : "", u64_str(oc->res->score, b));
+            any_approx |= oc->res->approximate;
+            fprintf(f, "%4u  %-21s  ", order[i].rank, s);
+            put_text(f, oc->label);
+        } else {
+            fprintf(f, "%4s  %-21s  ", "-", oc->status_word);
+            put_text(f, oc->label);
+            if (oc->message && *oc->message) {
+                fputs(": ", f);
+                put_text(f, oc->message);
+            }
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "\nunit %s; costs: ", t->unit);
+    if (t->builtin)
+        fputs("built-in (every opcode 1)", f);
+    else {
+        put_text(f, t->path);
+        fputs(t->calibrated ? " (calibrated)" : " (not calibrated)", f);
+    }
+    fputc('\n', f);
+    if (any_approx)
+        fputs("~ approximate: a price was missing or the table is not calibrated\n", f);
+}
+
+void out_rank(FILE *f, const options *o, const cost_table *t,
+              const rank_entry *order, const outcome *rows, size_t n)
+{
+    switch (o->format) {
+    case FMT_CSV:  rank_csv(f, order, rows, n); break;
+    case FMT_JSON: rank_json(f, o, t, order, rows, n); break;
+    case FMT_TEXT: rank_text(f, t, order, rows, n); break;
+    }
+}

@@ -1,0 +1,53 @@
+/*
+ * output.h - the writers: human text, JSON and CSV.
+ *
+ * Writers only format; they never decide a score or a status. Everything
+ * goes to a FILE the caller provides (main buffers it and writes it out
+ * only once the whole output exists).
+ */
+#ifndef PSF_OUTPUT_H
+#define PSF_OUTPUT_H
+
+#include <stdio.h>
+
+#include "costs.h"
+#include "json.h"
+#include "options.h"
+#include "profile.h"
+#include "rank.h"
+#include "score.h"
+
+/* One profile's way through the scorer. */
+typedef struct outcome {
+    const char *label;          /* --rank: the submission's label; NULL otherwise */
+    const char *path;           /* the profile file as given */
+    psf_status status;          /* ST_OK only when res is set */
+    const char *status_word;    /* the word to print: the profile's or the scorer's */
+    const char *message;        /* why not ok; NULL when ok */
+    const profile *prof;        /* NULL when the profile did not load */
+    const score_result *res;    /* NULL unless scored */
+} outcome;
+
+/* {"message": ..., "score": null, "status": ...} */
+json *out_error_json(const char *status_word, const char *message);
+
+/* The full object of a single-profile run (see docs/cost-table.md). */
+json *out_score_json(const options *o, const cost_table *t, const outcome *oc);
+
+/* The short human summary of a scored profile. */
+void out_score_text(FILE *f, const options *o, const cost_table *t, const outcome *oc);
+
+/* "~123\n" or "123\n". */
+void out_score_only(FILE *f, const score_result *r);
+
+/* --explain as text. */
+void out_explain_text(FILE *f, const options *o, const cost_table *t, const score_result *r);
+
+/* A non-ok profile for a person: status, message, candidates. */
+void out_status_text(FILE *f, const outcome *oc);
+
+/* The leaderboard; rows[i] belongs to order[i] (already in rank order). */
+void out_rank(FILE *f, const options *o, const cost_table *t,
+              const rank_entry *order, const outcome *rows, size_t n);
+
+#endif

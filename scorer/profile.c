@@ -1,0 +1,396 @@
+/*
+ * profile.c - load and check a version-1 profile (see profile.h).
+ */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "bytecode.h"
+#include "fixed.h"
+#include "schemas.h"
+#include "xmlload.h"
+
+/* State of one load: where messages point. */
+typedef struct loader {
+    const char *name;       /* the file, as given */
+    psf_err *err;
+} loader;
+
+static char *dup_attr(xmlNodePtr n, const char *attr)
+{
+    char *v = xml_attr(n, attr);
+    char *s = v ? xstrdup(v) : NULL;
+    xmlFree(v);
+    return s;
+}
+
+/* A required count attribute; the schema has checked it is 1-20 digits. */
+static int count_attr(loader *ld, xmlNodePtr n, const char *attr, uint64_t *out)
+{
+    char *v = xml_attr(n, attr);
+    int rc = 0;
+
+    if (!v || fixed_parse_u64(v, out) != 0)
+        rc = psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <%s> %s=\"%.40s\" is not an unsigned 64-bit count",
+                      ld->name, xmlGetLineNo(n), (const char *)n->name, attr, v ? v : "");
+    xmlFree(v);
+    return rc;
+}
+
+/* The opcode named by attribute "name" of n, or -1 with err filled. */
+static int opcode_attr(loader *ld, xmlNodePtr n)
+{
+    char *mn = xml_attr(n, "name");
+    int op = mn ? bc_opcode(mn) : -1;
+
+    if (op < 0 || !(bc_flags((uint8_t)op) & BCF_VALID))
+        psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <opcode name=\"%.100s\">: not a JVMS opcode mnemonic",
+                 ld->name, xmlGetLineNo(n), mn ? mn : "");
+    xmlFree(mn);
+    return op < 0 || !(bc_flags((uint8_t)op) & BCF_VALID) ? -1 : op;
+}
+
+static int bucket_of(xmlNodePtr n)
+{
+    char *b = xml_attr(n, "bucket");
+    int k = b && strcmp(b, "overhead") == 0 ? BUCKET_OVERHEAD : BUCKET_WORK;
+    xmlFree(b);
+    return k;
+}
+
+static int load_target(profile *p, xmlNodePtr n)
+{
+    p->spec = dup_attr(n, "spec");
+    p->cls = dup_attr(n, "class");
+    p->name = dup_attr(n, "name");
+    p->descriptor = dup_attr(n, "descriptor");
+    return 0;
+}
+
+static int load_candidates(profile *p, xmlNodePtr n)
+{
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        xgrow((void **)&p->candidates, &p->cap_candidates, p->n_candidates, sizeof *p->candidates);
+        p->candidates[p->n_candidates++] = dup_attr(c, "descriptor");
+    }
+    return 0;
+}
+
+static int load_invocations(loader *ld, profile *p, xmlNodePtr n)
+{
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        prof_invocation *iv;
+        xgrow((void **)&p->inv, &p->cap_inv, p->n_inv, sizeof *p->inv);
+        iv = &p->inv[p->n_inv++];
+        memset(iv, 0, sizeof *iv);
+        iv->thread = dup_attr(c, "thread");
+        iv->end = dup_attr(c, "end");
+        if (count_attr(ld, c, "index", &iv->index) != 0 ||
+            count_attr(ld, c, "work", &iv->work) != 0 ||
+            count_attr(ld, c, "overhead", &iv->overhead) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_opcodes(loader *ld, profile *p, xmlNodePtr n)
+{
+    int b = bucket_of(n);
+
+    p->has_opcodes[b] = 1;
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        int op = opcode_attr(ld, c);
+        if (op < 0 || count_attr(ld, c, "count", &p->opcodes[b][op]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_deps(loader *ld, profile *p, xmlNodePtr n)
+{
+    int b = bucket_of(n);
+
+    p->has_deps[b] = 1;
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        prof_dep *d;
+        xgrow((void **)&p->deps[b], &p->cap_deps[b], p->n_deps[b], sizeof *p->deps[b]);
+        d = &p->deps[b][p->n_deps[b]++];
+        memset(d, 0, sizeof *d);
+        if (xml_is(c, "array")) {
+            d->kind = DEP_ARRAY;
+            d->key = dup_attr(c, "elem");
+            if (count_attr(ld, c, "allocations", &d->count) != 0 ||
+                count_attr(ld, c, "elements", &d->elements) != 0)
+                return -1;
+            continue;
+        }
+        if (xml_is(c, "invoke")) {
+            char *nat = xml_attr(c, "native");
+            d->kind = DEP_INVOKE;
+            d->key = dup_attr(c, "method");
+            d->native = nat && strcmp(nat, "true") == 0;
+            xmlFree(nat);
+        } else if (xml_is(c, "invokedynamic")) {
+            d->kind = DEP_INDY;
+            d->key = dup_attr(c, "site");
+        } else {
+            d->kind = DEP_NEW;
+            d->key = dup_attr(c, "class");
+        }
+        if (count_attr(ld, c, "count", &d->count) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_methods(loader *ld, profile *p, xmlNodePtr n)
+{
+    p->has_methods = 1;
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        prof_method *m;
+        xgrow((void **)&p->methods, &p->cap_methods, p->n_methods, sizeof *p->methods);
+        m = &p->methods[p->n_methods++];
+        memset(m, 0, sizeof *m);
+        m->name = dup_attr(c, "name");
+        if (count_attr(ld, c, "work", &m->work) != 0 ||
+            count_attr(ld, c, "overhead", &m->overhead) != 0)
+            return -1;
+        for (xmlNodePtr o = xml_first_elem(c); o; o = xml_next_elem(o)) {
+            prof_mop *mo;
+            int op = opcode_attr(ld, o);
+            if (op < 0)
+                return -1;
+            xgrow((void **)&m->ops, &m->cap_ops, m->n_ops, sizeof *m->ops);
+            mo = &m->ops[m->n_ops++];
+            mo->op = (uint8_t)op;
+            if (count_attr(ld, o, "work", &mo->work) != 0 ||
+                count_attr(ld, o, "overhead", &mo->overhead) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Fail unless two totals agree; `where` is the element to point at. */
+static int agree(loader *ld, xmlNodePtr where, const char *what, psf_u128 a, psf_u128 b)
+{
+    char x[48], y[48];
+    if (a == b)
+        return 0;
+    fixed_format_u128(a, x, sizeof x);
+    fixed_format_u128(b, y, sizeof y);
+    return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: inconsistent profile: %s (%s vs %s)",
+                    ld->name, xmlGetLineNo(where), what, x, y);
+}
+
+/*
+ * What a profile with status ok must also satisfy: every section present,
+ * and the totals that the format defines as equal are equal. This catches a
+ * hand-edited or mis-written profile before it becomes a score.
+ */
+static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary, xmlNodePtr methods)
+{
+    static const char *const bname[N_BUCKETS] = { "work", "overhead" };
+    psf_u128 inv[N_BUCKETS] = { 0 }, hist[N_BUCKETS] = { 0 }, meth[N_BUCKETS] = { 0 };
+    psf_u128 per_op[N_BUCKETS][256];
+
+    if (!p->descriptor)
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: status ok but <target> has no descriptor",
+                        ld->name, xmlGetLineNo(root));
+    if (!p->has_jvm || !p->has_summary || !p->has_invocations || !p->has_opcodes[0] || !p->has_opcodes[1] ||
+        !p->has_deps[0] || !p->has_deps[1] || !p->has_methods)
+        return psf_fail(ld->err, ST_BAD_INPUT,
+                        "%s:%ld: status ok needs <jvm>, <summary>, <invocations>, <opcodes> and "
+                        "<dependencies> for both buckets, and <methods>", ld->name, xmlGetLineNo(root));
+    if (agree(ld, summary, "summary invocations vs <invocation> elements", p->invocations, p->n_inv) != 0)
+        return -1;
+    if (p->n_inv == 0)
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: status ok with no invocation",
+                        ld->name, xmlGetLineNo(summary));
+    for (size_t i = 0; i < p->n_inv; i++) {
+        if (strcmp(p->inv[i].end, "incomplete") == 0)
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: status ok but invocation %llu ended \"incomplete\"",
+                            ld->name, (unsigned long long)p->inv[i].index);
+        inv[0] += p->inv[i].work;
+        inv[1] += p->inv[i].overhead;
+    }
+    memset(per_op, 0, sizeof per_op);
+    for (size_t i = 0; i < p->n_methods; i++) {
+        const prof_method *m = &p->methods[i];
+        psf_u128 w = 0, o = 0;
+        for (size_t k = 0; k < m->n_ops; k++) {
+            w += m->ops[k].work;
+            o += m->ops[k].overhead;
+            per_op[0][m->ops[k].op] += m->ops[k].work;
+            per_op[1][m->ops[k].op] += m->ops[k].overhead;
+        }
+        if (w != m->work || o != m->overhead)
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: method %.300s: its opcodes do not add up to its work and overhead",
+                            ld->name, m->name);
+        meth[0] += m->work;
+        meth[1] += m->overhead;
+    }
+    for (int b = 0; b < N_BUCKETS; b++) {
+        char what[120];
+        uint64_t total = b == 0 ? p->work : p->overhead;
+        for (unsigned op = 0; op < 256; op++) {
+            hist[b] += p->opcodes[b][op];
+            if (per_op[b][op] != p->opcodes[b][op]) {
+                snprintf(what, sizeof what, "%s count of %s in <opcodes> vs the sum over <methods>",
+                         bname[b], bc_mnemonic((uint8_t)op));
+                return agree(ld, methods, what, p->opcodes[b][op], per_op[b][op]);
+            }
+        }
+        snprintf(what, sizeof what, "summary %s vs the sum of <invocation> %s", bname[b], bname[b]);
+        if (agree(ld, summary, what, total, inv[b]) != 0)
+            return -1;
+        snprintf(what, sizeof what, "summary %s vs the sum of the %s histogram", bname[b], bname[b]);
+        if (agree(ld, summary, what, total, hist[b]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc), summary = root, methods = root;
+    char *version;
+
+    if (!xml_is(root, "psf-profile"))
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
+                        ld->name, xmlGetLineNo(root), (const char *)root->name);
+    version = xml_attr(root, "version");
+    if (!version || strcmp(version, "1") != 0) {
+        psf_fail(ld->err, ST_BAD_INPUT,
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 1 only",
+                 ld->name, xmlGetLineNo(root), version ? version : "(none)");
+        xmlFree(version);
+        return -1;
+    }
+    xmlFree(version);
+    if (xml_validate(doc, ld->name, psf_profile_xsd, psf_profile_xsd_len, ld->err) != 0)
+        return -1;
+
+    p->status_word = dup_attr(root, "status");
+    p->status = status_from_word(p->status_word);
+    for (xmlNodePtr n = xml_first_elem(root); n; n = xml_next_elem(n)) {
+        int rc = 0;
+        if (xml_is(n, "target"))
+            rc = load_target(p, n);
+        else if (xml_is(n, "candidates"))
+            rc = load_candidates(p, n);
+        else if (xml_is(n, "message")) {
+            xmlChar *t = xmlNodeGetContent(n);
+            p->message = xstrdup(t ? (const char *)t : "");
+            xmlFree(t);
+        } else if (xml_is(n, "jvm")) {
+            p->has_jvm = 1;
+            p->jvm_version = dup_attr(n, "version");
+            p->jvm_vendor = dup_attr(n, "vendor");
+            p->jvm_flags = dup_attr(n, "flags");
+        } else if (xml_is(n, "summary")) {
+            p->has_summary = 1;
+            summary = n;
+            if (count_attr(ld, n, "invocations", &p->invocations) != 0 ||
+                count_attr(ld, n, "work", &p->work) != 0 ||
+                count_attr(ld, n, "overhead", &p->overhead) != 0)
+                return -1;
+        } else if (xml_is(n, "invocations")) {
+            p->has_invocations = 1;
+            rc = load_invocations(ld, p, n);
+        } else if (xml_is(n, "opcodes"))
+            rc = load_opcodes(ld, p, n);
+        else if (xml_is(n, "dependencies"))
+            rc = load_deps(ld, p, n);
+        else if (xml_is(n, "methods")) {
+            methods = n;
+            rc = load_methods(ld, p, n);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    if (p->status == ST_OK)
+        return check_ok(ld, p, root, summary, methods);
+    return 0;
+}
+
+int profile_load_memory(profile *p, const char *name,
+                        const unsigned char *bytes, size_t len, psf_err *err)
+{
+    loader ld = { name, err };
+    xmlDocPtr doc = NULL;
+    int rc;
+
+    memset(p, 0, sizeof *p);
+    p->path = xstrdup(name);
+    rc = xml_parse(name, bytes, len, &doc, err);
+    if (rc == 0)
+        rc = load_doc(&ld, p, doc);
+    xmlFreeDoc(doc);
+    if (rc != 0)
+        profile_free(p);
+    return rc;
+}
+
+int profile_load_file(profile *p, const char *path, psf_err *err)
+{
+    unsigned char *bytes;
+    size_t len;
+    int rc;
+
+    memset(p, 0, sizeof *p);
+    if (xml_read_file(path, &bytes, &len, err) != 0)
+        return -1;
+    rc = profile_load_memory(p, path, bytes, len, err);
+    free(bytes);
+    return rc;
+}
+
+void profile_free(profile *p)
+{
+    free(p->path);
+    free(p->status_word);
+    free(p->message);
+    free(p->spec);
+    free(p->cls);
+    free(p->name);
+    free(p->descriptor);
+    for (size_t i = 0; i < p->n_candidates; i++)
+        free(p->candidates[i]);
+    free(p->candidates);
+    free(p->jvm_version);
+    free(p->jvm_vendor);
+    free(p->jvm_flags);
+    for (size_t i = 0; i < p->n_inv; i++) {
+        free(p->inv[i].thread);
+        free(p->inv[i].end);
+    }
+    free(p->inv);
+    for (int b = 0; b < N_BUCKETS; b++) {
+        for (size_t i = 0; i < p->n_deps[b]; i++)
+            free(p->deps[b][i].key);
+        free(p->deps[b]);
+    }
+    for (size_t i = 0; i < p->n_methods; i++) {
+        free(p->methods[i].name);
+        free(p->methods[i].ops);
+    }
+    free(p->methods);
+    memset(p, 0, sizeof *p);
+}
+
+char *profile_method(const profile *p)
+{
+    if (p->cls && p->name && p->descriptor) {
+        size_t n = strlen(p->cls) + strlen(p->name) + strlen(p->descriptor) + 2;
+        char *s = xmalloc(n);
+        snprintf(s, n, "%s.%s%s", p->cls, p->name, p->descriptor);
+        return s;
+    }
+    return xstrdup(p->spec ? p->spec : "");
+}

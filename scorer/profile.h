@@ -1,0 +1,94 @@
+/*
+ * profile.h - reading a profile written by the counting agent
+ * (docs/profile-format.md, version 1).
+ */
+#ifndef PSF_PROFILE_H
+#define PSF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "status.h"
+
+enum { BUCKET_WORK = 0, BUCKET_OVERHEAD = 1, N_BUCKETS = 2 };
+
+typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW } dep_kind;
+
+typedef struct prof_dep {
+    dep_kind kind;
+    char *key;              /* owned: class, method, call site or element type */
+    uint64_t count;         /* news, calls, sites executed, or array allocations */
+    uint64_t elements;      /* arrays only */
+    int native;             /* invokes only: native="true" */
+} prof_dep;
+
+typedef struct prof_invocation {
+    uint64_t index;
+    char *thread;           /* owned */
+    uint64_t work, overhead;
+    char *end;              /* owned: "return", "exception" or "incomplete" */
+} prof_invocation;
+
+typedef struct prof_mop {
+    uint8_t op;
+    uint64_t work, overhead;
+} prof_mop;
+
+typedef struct prof_method {
+    char *name;             /* owned: owner.name(descriptor) */
+    uint64_t work, overhead;
+    prof_mop *ops;          /* owned */
+    size_t n_ops, cap_ops;
+} prof_method;
+
+typedef struct profile {
+    char *path;             /* owned: as given */
+    psf_status status;
+    char *status_word;      /* owned: as written */
+    char *message;          /* owned, or NULL */
+
+    char *spec, *cls, *name, *descriptor;   /* owned; descriptor NULL when unresolved */
+    char **candidates;      /* owned: descriptors (ambiguous_method) */
+    size_t n_candidates, cap_candidates;
+
+    int has_jvm;
+    char *jvm_version, *jvm_vendor, *jvm_flags;   /* owned */
+
+    int has_summary;
+    uint64_t invocations, work, overhead;
+
+    int has_invocations;
+    prof_invocation *inv;   /* owned */
+    size_t n_inv, cap_inv;
+
+    int has_opcodes[N_BUCKETS];
+    uint64_t opcodes[N_BUCKETS][256];
+
+    int has_deps[N_BUCKETS];
+    prof_dep *deps[N_BUCKETS];  /* owned */
+    size_t n_deps[N_BUCKETS], cap_deps[N_BUCKETS];
+
+    int has_methods;
+    prof_method *methods;   /* owned, in file order */
+    size_t n_methods, cap_methods;
+} profile;
+
+/*
+ * Load a profile: readable, well-formed, root <psf-profile>, version "1"
+ * (checked before the schema so the message says "version"), the XSD, then
+ * opcode mnemonics, 64-bit counts and, for status ok, that every section is
+ * there and the totals agree. On failure p is left empty and err says
+ * "FILE:LINE: ..." with ST_BAD_INPUT. A profile whose status is not ok loads
+ * successfully; the caller looks at p->status.
+ */
+int profile_load_file(profile *p, const char *path, psf_err *err);
+int profile_load_memory(profile *p, const char *name,
+                        const unsigned char *bytes, size_t len, psf_err *err);
+void profile_free(profile *p);
+
+/* The resolved method "pkg.Class.name(desc)", or the spec when the target
+ * never resolved; the caller frees it. */
+char *profile_method(const profile *p);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * score.c - compute a score and its parts (see score.h).
+ */
+#include "score.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytecode.h"
+
+/* A dependency key merged over the buckets being scored. */
+typedef struct dep_ref {
+    dep_kind kind;
+    const char *key;
+    uint64_t count, elements;
+    int native;
+} dep_ref;
+
+static int cmp_dep(const void *a, const void *b)
+{
+    const dep_ref *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+static int overflow(psf_err *err, const profile *p)
+{
+    return psf_fail(err, ST_BAD_INPUT,
+                    "%s: overflow: the score does not fit in 64 bits (2^64-1 units)", p->path);
+}
+
+static score_term *add_term(score_result *r, term_kind kind, const char *prefix, const char *key)
+{
+    score_term *t;
+    size_t n = strlen(prefix) + strlen(key) + 1;
+
+    xgrow((void **)&r->terms, &r->cap_terms, r->n_terms, sizeof *r->terms);
+    t = &r->terms[r->n_terms++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->key = xmalloc(n);
+    snprintf(t->key, n, "%s%s", prefix, key);
+    return t;
+}
+
+/* Price an opcode: the table's, or the default (missing). */
+static psf_micro opcode_price(const cost_table *t, unsigned op, int *missing)
+{
+    *missing = !t->has_opcode[op];
+    return t->has_opcode[op] ? t->opcode[op] : t->default_cost;
+}
+
+static int score_opcodes(const profile *p, const cost_table *t, score_result *r, psf_err *err)
+{
+    for (unsigned op = 0; op < 256; op++) {
+        uint64_t count = p->opcodes[BUCKET_WORK][op];
+        if (r->with_overhead) {
+            if (count > UINT64_MAX - p->opcodes[BUCKET_OVERHEAD][op])
+                return overflow(err, p);
+            count += p->opcodes[BUCKET_OVERHEAD][op];
+        }
+        if (count == 0)
+            continue;
+        const char *mn = bc_mnemonic((uint8_t)op);
+        score_term *term = add_term(r, TERM_OPCODE, "opcode:", mn ? mn : "?");
+        term->count = count;
+        term->cost = opcode_price(t, op, &term->missing);
+        if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
+            fixed_add(&r->opcode_total, term->contribution) != 0)
+            return overflow(err, p);
+    }
+    return 0;
+}
+
+/* Price one merged dependency; returns 0 and leaves no term when it costs
+ * nothing by rule (an unlisted new or non-native invoke, any invokedynamic). */
+static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
+                     score_result *r, psf_err *err)
+{
+    const cost_entry *e = NULL;
+    score_term *term;
+    static const char *const prefix[] = { "array:", "invoke:", "invokedynamic:", "new:" };
+    int missing = 0;
+
+    if (d->kind == DEP_INDY || t->builtin)
+        return 0;
+    switch (d->kind) {
+    case DEP_ARRAY:
+        e = costs_find(&t->arrays, d->key);
+        if (!e && !costs_is_primitive(d->key))
+            e = costs_find(&t->arrays, "reference");
+        missing = !e;
+        break;
+    case DEP_INVOKE:
+        e = costs_find(&t->invokes, d->key);
+        missing = !e && d->native;
+        break;
+    case DEP_NEW:
+        e = costs_find(&t->news, d->key);
+        break;
+    case DEP_INDY:
+        break;
+    }
+    if (!e && !missing)
+        return 0;
+
+    term = add_term(r, d->kind == DEP_ARRAY ? TERM_ARRAY : d->kind == DEP_INVOKE ? TERM_INVOKE : TERM_NEW,
+                    prefix[d->kind], d->key);
+    term->count = d->count;
+    term->elements = d->kind == DEP_ARRAY ? d->elements : 0;
+    term->missing = missing;
+    term->cost = e ? e->cost : t->default_cost;
+    term->per_element = e ? e->per_element : 0;
+    if (fixed_mul_add(&term->contribution, term->count, term->cost) != 0 ||
+        fixed_mul_add(&term->contribution, term->elements, term->per_element) != 0 ||
+        fixed_add(&r->dep_total, term->contribution) != 0)
+        return overflow(err, p);
+    return 0;
+}
+
+static int score_deps(const profile *p, const cost_table *t, score_result *r, psf_err *err)
+{
+    size_t n = 0, cap = p->n_deps[0] + p->n_deps[1];
+    dep_ref *refs = xcalloc(cap ? cap : 1, sizeof *refs);
+    int rc = 0;
+
+    for (int b = 0; b < (r->with_overhead ? 2 : 1); b++)
+        for (size_t i = 0; i < p->n_deps[b]; i++) {
+            const prof_dep *d = &p->deps[b][i];
+            refs[n++] = (dep_ref){ d->kind, d->key, d->count, d->elements, d->native };
+        }
+    qsort(refs, n, sizeof *refs, cmp_dep);
+    for (size_t i = 0; i < n && rc == 0; ) {
+        dep_ref m = refs[i++];
+        /* The same key in both buckets: one term. */
+        while (i < n && cmp_dep(&m, &refs[i]) == 0) {
+            if (m.count > UINT64_MAX - refs[i].count || m.elements > UINT64_MAX - refs[i].elements) {
+                rc = overflow(err, p);
+                break;
+            }
+            m.count += refs[i].count;
+            m.elements += refs[i].elements;
+            m.native |= refs[i].native;
+            i++;
+        }
+        if (rc == 0)
+            rc = score_dep(p, t, &m, r, err);
+    }
+    free(refs);
+    return rc;
+}
+
+static int cmp_method(const void *a, const void *b)
+{
+    const score_method *x = a, *y = b;
+    if (x->contribution != y->contribution)
+        return x->contribution > y->contribution ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int score_methods(const profile *p, const cost_table *t, score_result *r, psf_err *err)
+{
+    r->methods = xcalloc(p->n_methods ? p->n_methods : 1, sizeof *r->methods);
+    r->n_methods = p->n_methods;
+    for (size_t i = 0; i < p->n_methods; i++) {
+        const prof_method *pm = &p->methods[i];
+        score_method *sm = &r->methods[i];
+        int missing;
+        sm->name = pm->name;
+        for (size_t k = 0; k < pm->n_ops; k++) {
+            uint64_t c = pm->ops[k].work;
+            if (r->with_overhead) {
+                if (c > UINT64_MAX - pm->ops[k].overhead)
+                    return overflow(err, p);
+                c += pm->ops[k].overhead;
+            }
+            if (sm->bytecodes > UINT64_MAX - c ||
+                fixed_mul_add(&sm->contribution, c, opcode_price(t, pm->ops[k].op, &missing)) != 0)
+                return overflow(err, p);
+            sm->bytecodes += c;
+        }
+    }
+    if (r->n_methods > 1)
+        qsort(r->methods, r->n_methods, sizeof *r->methods, cmp_method);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect_missing(score_result *r)
+{
+    r->missing = xcalloc(r->n_terms ? r->n_terms : 1, sizeof *r->missing);
+    for (size_t i = 0; i < r->n_terms; i++)
+        if (r->terms[i].missing)
+            r->missing[r->n_missing++] = xstrdup(r->terms[i].key);
+    /* Terms have distinct keys, so sorting is all that is left to do. */
+    qsort(r->missing, r->n_missing, sizeof *r->missing, cmp_str);
+}
+
+int score_profile(const profile *p, const cost_table *t, int with_overhead,
+                  score_result *r, psf_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->with_overhead = with_overhead != 0;
+    if (p->status != ST_OK) {
+        psf_fail(err, ST_INTERNAL_ERROR, "%s: cannot score a profile with status %s",
+                 p->path, p->status_word ? p->status_word : "?");
+        return -1;
+    }
+    if (score_opcodes(p, t, r, err) != 0 || score_deps(p, t, r, err) != 0 ||
+        score_methods(p, t, r, err) != 0)
+        goto fail;
+    r->total = r->opcode_total;
+    if (fixed_add(&r->total, r->dep_total) != 0 || fixed_round(r->total, &r->score) != 0) {
+        overflow(err, p);
+        goto fail;
+    }
+    collect_missing(r);
+    r->uncalibrated_table = !t->builtin && !t->calibrated;
+    r->approximate = r->n_missing > 0 || r->uncalibrated_table;
+    return 0;
+fail:
+    score_free(r);
+    return -1;
+}
+
+void score_free(score_result *r)
+{
+    for (size_t i = 0; i < r->n_terms; i++)
+        free(r->terms[i].key);
+    free(r->terms);
+    for (size_t i = 0; i < r->n_missing; i++)
+        free(r->missing[i]);
+    free(r->missing);
+    free(r->methods);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+    const score_term *x = *(const score_term *const *)a, *y = *(const score_term *const *)b;
+    if (x->contribution != y->contribution)
+        return x->contribution > y->contribution ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+const score_term **score_top_terms(const score_result *r, int kind_opcode, size_t *n)
+{
+    const score_term **v = xcalloc(r->n_terms ? r->n_terms : 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < r->n_terms; i++)
+        if ((r->terms[i].kind == TERM_OPCODE) == (kind_opcode != 0))
+            v[(*n)++] = &r->terms[i];
+    qsort(v, *n, sizeof *v, cmp_term);
+    return v;
+}

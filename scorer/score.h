@@ -1,0 +1,73 @@
+/*
+ * score.h - weighting a profile's counts with a cost table.
+ *
+ * score = sum over opcodes of count x cost
+ *       + sum over dependency keys of count x cost (+ elements x cost_per_element for arrays),
+ * over the work bucket (plus the overhead bucket when asked), in micro-units
+ * with 128-bit overflow-checked sums, rounded once at the end to whole units,
+ * half up. What is priced and what counts as missing is in
+ * docs/cost-table.md ("Approximate scores").
+ */
+#ifndef PSF_SCORE_H
+#define PSF_SCORE_H
+
+#include <stdint.h>
+
+#include "costs.h"
+#include "err.h"
+#include "fixed.h"
+#include "profile.h"
+
+typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW } term_kind;
+
+/* One key's share of the score. */
+typedef struct score_term {
+    char *key;              /* owned: "opcode:iadd", "array:int", "invoke:...", "new:..." */
+    term_kind kind;
+    uint64_t count;         /* executions, calls, news, or array allocations */
+    uint64_t elements;      /* arrays: elements allocated */
+    psf_micro cost;         /* price used per count (the default when missing) */
+    psf_micro per_element;  /* arrays: price used per element */
+    int missing;            /* the table has no price: charged the default */
+    psf_u128 contribution;  /* micro-units */
+} score_term;
+
+/* One method's share: its own bytecodes (not its callees') x opcode prices. */
+typedef struct score_method {
+    const char *name;       /* borrowed from the profile */
+    uint64_t bytecodes;
+    psf_u128 contribution;  /* micro-units */
+} score_method;
+
+typedef struct score_result {
+    int with_overhead;      /* the overhead bucket was added */
+    psf_u128 total;         /* exact, micro-units */
+    uint64_t score;         /* total rounded half up to whole units */
+    psf_u128 opcode_total;  /* part of total from opcodes */
+    psf_u128 dep_total;     /* part of total from dependency keys */
+    int approximate;        /* some key was missing, or the table is uncalibrated */
+    int uncalibrated_table; /* a table from a file with calibrated="false" */
+    char **missing;         /* owned: sorted keys charged the default */
+    size_t n_missing;
+    score_term *terms;      /* owned: opcodes (count > 0), then priced or missing dependency keys */
+    size_t n_terms, cap_terms;
+    score_method *methods;  /* owned: sorted by contribution (descending), then name */
+    size_t n_methods;
+} score_result;
+
+/*
+ * Score a profile whose status is ok. On failure (a sum that overflows, or a
+ * score above 2^64-1 units) returns -1 with err status ST_BAD_INPUT and a
+ * message saying "overflow"; r is then empty.
+ */
+int score_profile(const profile *p, const cost_table *t, int with_overhead,
+                  score_result *r, psf_err *err);
+
+void score_free(score_result *r);
+
+/* Terms sorted for explaining: by contribution (descending), then key. The
+ * caller frees the array (not the terms). kind_opcode selects opcode terms
+ * (1) or dependency terms (0). */
+const score_term **score_top_terms(const score_result *r, int kind_opcode, size_t *n);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * status.c - the one table that maps status words to exit codes.
+ *
+ * Codes 3..6 are outcomes of the student's program (the method was not there
+ * or not run to the end); 7 is input the scorer refuses; 70 (EX_SOFTWARE) is a
+ * fault of the tooling itself. Keep docs/cost-table.md in step with this table.
+ */
+#include "status.h"
+
+#include <string.h>
+
+static const struct {
+    psf_status st;
+    const char *word;
+    int exit_code;
+    int in_profile;   /* may be written by the agent as <psf-profile status> */
+} status_table[] = {
+    { ST_OK,                "ok",               0,  1 },
+    { ST_USAGE,             "usage",            2,  0 },
+    { ST_CLASS_NOT_LOADED,  "class_not_loaded", 3,  1 },
+    { ST_METHOD_NOT_FOUND,  "method_not_found", 4,  1 },
+    { ST_AMBIGUOUS_METHOD,  "ambiguous_method", 4,  1 },
+    { ST_NOT_INVOKED,       "not_invoked",      5,  1 },
+    { ST_INCOMPLETE,        "incomplete",       6,  1 },
+    { ST_BAD_INPUT,         "bad_input",        7,  0 },
+    { ST_CLASS_NOT_FOUND,   "class_not_found",  8,  0 },
+    { ST_PROGRAM_FAILED,    "program_failed",   9,  0 },
+    { ST_AGENT_ERROR,       "agent_error",      70, 1 },
+    { ST_INTERNAL_ERROR,    "internal_error",   70, 0 },
+};
+
+#define N_STATUS (sizeof status_table / sizeof status_table[0])
+
+const char *status_word(psf_status st)
+{
+    for (unsigned i = 0; i < N_STATUS; i++)
+        if (status_table[i].st == st)
+            return status_table[i].word;
+    return "unknown";
+}
+
+psf_status status_from_word(const char *word)
+{
+    for (unsigned i = 0; word && i < N_STATUS; i++)
+        if (strcmp(status_table[i].word, word) == 0)
+            return status_table[i].st;
+    return ST_UNKNOWN;
+}
+
+int status_exit_code(psf_status st)
+{
+    for (unsigned i = 0; i < N_STATUS; i++)
+        if (status_table[i].st == st)
+            return status_table[i].exit_code;
+    return 70;
+}
+
+int status_in_profile(psf_status st)
+{
+    for (unsigned i = 0; i < N_STATUS; i++)
+        if (status_table[i].st == st)
+            return status_table[i].in_profile;
+    return 0;
+}
