@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# install_deps.sh - install what PSF needs on Debian 12 (or Ubuntu) and is
+# missing: a C compiler and make, libxml2 (headers and xmllint), cmocka, a
+# JDK 17+, jq (the tests read JSON with it), bubblewrap (the sandbox) and
+# valgrind. Installs nothing that is already there; uses sudo when not root.
+set -eu
+want=(gcc make pkg-config libxml2-dev libxml2-utils libcmocka-dev jq bubblewrap valgrind)
+have_jdk() {
+  local javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+  command -v "$javac" >/dev/null 2>&1 || return 1
+  local v
+  v=$("$javac" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')
+  [ -n "$v" ] && [ "$v" -ge 17 ]
+}
+have_jdk || want+=(openjdk-17-jdk-headless)
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install_deps.sh: installing ${missing[*]}" >&2
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install_deps.sh: not root and no sudo: install ${missing[*]} yourself" >&2; exit 1; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
