@@ -25,8 +25,9 @@ SCORER=$BUILD/psf-score
 #   -XX:+UseSerialGC              no parallel GC threads whose count depends on the machine
 #   -XX:ActiveProcessorCount=1    thread pools, GC and compiler threads sized the same everywhere
 #   -XX:-UseDynamicNumberOfCompilerThreads  compiler threads created at start, always the same number
-#   -Xshare:off                   no class-data-sharing archive: whether a JDK ships one, and what
-#                                 it holds, changes identity hash codes and class initialization
+#   -Xshare:auto                  the JDK's class-data-sharing archive, when it has one: without
+#                                 it, start-up races change the main thread's identity hash codes
+#                                 (2 runs in 15 differed here); the profile records whether it was used
 #   -Xms/-Xmx                     the same heap everywhere: GC timing and SoftReference clearing
 #   -Xss                          the same stack depth everywhere
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
@@ -35,7 +36,7 @@ PINNED_FLAGS=(
   -XX:+UseSerialGC
   -XX:ActiveProcessorCount=1
   -XX:-UseDynamicNumberOfCompilerThreads
-  -Xshare:off
+  -Xshare:auto
   -Xss1m
   -Duser.language=en -Duser.country=US -Duser.variant=
   -Duser.timezone=UTC

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# agent_get_score.sh - scripts/get_score.sh end to end: JSON, exit codes,
+# nothing in the working directory, score files, concurrency, determinism.
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+GS=$PSF_ROOT/scripts/get_score.sh
+command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
+
+# Run from an empty directory that must stay empty.
+CWD=$TEST_TMP/cwd
+mkdir -p "$CWD"
+cd "$CWD"
+gs() { "$GS" "$@" 2>>"$TEST_TMP/gs.err"; }
+
+# --- JSON: exactly one object, the fields a grading server reads -------------
+out=$(gs --classpath "$FX" --method Noisy.work --json --costs none -- 1000) && rc=0 || rc=$?
+expect_eq "json: exit 0" "$rc" 0
+expect_eq "json: one object on stdout" "$(jq -s 'length' <<<"$out")" 1
+expect_eq "json: status" "$(jq -r .status <<<"$out")" ok
+# Noisy.work(n) is Loops.sum's loop: 9n + 9 bytecodes.
+expect_eq "json: bytecodes = 9n+9" "$(jq -r .bytecodes <<<"$out")" 9009
+expect_eq "json: score = bytecodes without a cost table" "$(jq -r .score <<<"$out")" 9009
+expect_eq "json: exact without a cost table" "$(jq -r .approximate <<<"$out")" false
+expect_eq "json: runtime_bytecodes" "$(jq -r .runtime_bytecodes <<<"$out")" 0
+expect_eq "json: invocations" "$(jq -r .invocations <<<"$out")" 1
+expect_eq "json: opcodes.iinc = n" "$(jq -r .opcodes.iinc <<<"$out")" 1000
+expect_eq "json: method resolved" "$(jq -r .method <<<"$out")" "Noisy.work(I)I"
+expect_match "json: jdk recorded" "$(jq -r .jdk <<<"$out")" '^(17|1[89]|[2-9][0-9])'
+expect_eq "json: program output kept off stdout" "$(grep -c 'score: 1' <<<"$out" || true)" 0
+expect_match "json: program output on stderr" "$(cat "$TEST_TMP/gs.err")" "noise on stderr"
+expect_eq "cwd: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
+
+# --- the default cost table (shipped) -----------------------------------------
+out=$(gs --classpath "$FX" --method Noisy.work --json -- 10) && rc=0 || rc=$?
+expect_eq "default table: exit 0" "$rc" 0
+expect_match "default table: sha256 recorded" "$(jq -r .cost_table.sha256 <<<"$out")" '^[0-9a-f]{64}$'
+expect_eq "default table: path recorded" "$(jq -r .cost_table.path <<<"$out")" "$PSF_ROOT/config/costs.xml"
+
+# --- human output and --program-output ----------------------------------------
+out=$(gs --classpath "$FX" --method Noisy.work --costs none --program-output "$TEST_TMP/prog.txt" -- 10) && rc=0 || rc=$?
+expect_eq "text: exit 0" "$rc" 0
+expect_match "text: shows the score" "$out" "score +99"
+expect_match "text: program output went to the file" "$(cat "$TEST_TMP/prog.txt")" "noise on stderr"
+
+# --- --score-file ---------------------------------------------------------------
+gs --classpath "$FX" --method Noisy.work --costs none --score-file "$TEST_TMP/score" -- 10 >/dev/null
+expect_eq "score file: bare score" "$(cat "$TEST_TMP/score")" 99
+gs --classpath "$FX" --method Noisy.work --score-file "$TEST_TMP/score" -- 10 >/dev/null
+expect_eq "score file: ~ when approximate" "$(cat "$TEST_TMP/score")" "~99"
+expect_eq "score file: no temporary left" "$(ls -A "$TEST_TMP" | grep -c psf-score || true)" 0
+
+# --- exit codes -------------------------------------------------------------------
+code() { gs "$@" >"$TEST_TMP/code.out" && echo 0 || echo $?; }
+expect_eq "usage: no class path" "$(code --method A.b)" 2
+expect_eq "usage: unknown option" "$(code --classpath "$FX" --method A.b --colour)" 2
+expect_eq "usage: spec that does not parse" "$(code --classpath "$FX" --main Loops --method 'Loops.sum(Q)' -- 1)" 2
+expect_eq "class path entry missing" "$(code --classpath "$TEST_TMP/nope" --method Loops.sum -- 1)" 3
+expect_eq "class never loaded" "$(code --classpath "$FX" --main Loops --method Absent.sum -- 1)" 3
+expect_eq "ambiguous overloads" "$(code --classpath "$FX" --method Overloads.twice --json)" 4
+expect_eq "ambiguous: candidates in JSON" "$(jq -c .candidates "$TEST_TMP/code.out")" '["(I)I","(J)J"]'
+expect_eq "method not found" "$(code --classpath "$FX" --method Overloads.nothing)" 4
+expect_eq "never invoked" "$(code --classpath "$FX" --method Overloads.never)" 5
+expect_eq "program failed after the method" "$(code --classpath "$FX" --method Noisy.work --json -- 5 3)" 8
+expect_eq "program failed: no score" "$(jq -r .score "$TEST_TMP/code.out")" null
+expect_eq "unreadable cost table" "$(code --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/none.xml" --json -- 1)" 7
+expect_eq "bad input: status word" "$(jq -r .status "$TEST_TMP/code.out")" bad_input
+expect_eq "JAVA_HOME without java" "$(JAVA_HOME=$TEST_TMP code --classpath "$FX" --method Noisy.work -- 1)" 2
+expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
+
+# --- many runs at once from one directory ---------------------------------------
+for i in 1 2 3 4; do
+  gs --classpath "$FX" --method Noisy.work --json --costs none -- 50 >"$TEST_TMP/par.$i" &
+done
+wait
+for i in 1 2 3 4; do
+  expect_eq "concurrent run $i: score" "$(jq -r .score "$TEST_TMP/par.$i")" 459
+done
+
+# --- determinism: identity hash codes (HashSet<Object>) -----------------------------
+scores=()
+for i in 1 2 3 4 5; do
+  scores+=("$(gs --classpath "$FX" --method Hashing.work --json --costs none | jq -r .score)")
+done
+scores+=("$(taskset -c 0 "$GS" --classpath "$FX" --method Hashing.work --json --costs none 2>/dev/null | jq -r .score)")
+expect_match "determinism: a score" "${scores[0]}" '^[0-9]+$'
+expect_eq "determinism: 5 runs and taskset -c 0 agree" "$(printf '%s\n' "${scores[@]}" | sort -u | wc -l)" 1
+
+finish
