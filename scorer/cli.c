@@ -1,11 +1,11 @@
 /*
- * options.c - command-line parsing (see options.h).
+ * cli.c - command-line parsing (see cli.h).
  *
  * Every argument is read first, remembering the first problem; the problem
  * is reported only after parsing finishes, so flags such as --json that
  * decide how to report it are known.
  */
-#include "options.h"
+#include "cli.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * options.h - the psf-score command line, parsed once into a struct.
+ * cli.h - the psf-score command line, parsed once into a struct.
  *
  *   psf-score [--costs FILE] [--costs-sha256 HEX] [--unit UNIT] [--json]
  *             [--explain] [--top N] [--with-overhead] [--score-only] PROFILE
@@ -8,8 +8,8 @@
  *   psf-score --status-json STATUS MESSAGE
  *   psf-score --help
  */
-#ifndef PSF_OPTIONS_H
-#define PSF_OPTIONS_H
+#ifndef PSF_CLI_H
+#define PSF_CLI_H
 
 #include "err.h"
 

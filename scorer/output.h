@@ -12,8 +12,8 @@
 
 #include "costs.h"
 #include "json.h"
-#include "options.h"
-#include "profile.h"
+#include "cli.h"
+#include "profile_read.h"
 #include "rank.h"
 #include "score.h"
 

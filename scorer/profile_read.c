@@ -1,7 +1,7 @@
 /*
- * profile.c - load and check a version-1 profile (see profile.h).
+ * profile_read.c - load and check a version-1 profile (see profile_read.h).
  */
-#include "profile.h"
+#include "profile_read.h"
 
 #include <stdlib.h>
 #include <string.h>

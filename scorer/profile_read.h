@@ -1,9 +1,9 @@
 /*
- * profile.h - reading a profile written by the counting agent
+ * profile_read.h - reading a profile written by the counting agent
  * (docs/profile-format.md, version 1).
  */
-#ifndef PSF_PROFILE_H
-#define PSF_PROFILE_H
+#ifndef PSF_PROFILE_READ_H
+#define PSF_PROFILE_READ_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -16,7 +16,7 @@
 #include "costs.h"
 #include "err.h"
 #include "fixed.h"
-#include "profile.h"
+#include "profile_read.h"
 
 typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW } term_kind;
 

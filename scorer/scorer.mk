@@ -8,9 +8,9 @@
 PSF_SCORE          := $(BUILD)/psf-score
 SCORER_SCHEMAS_C   := $(BUILD)/scorer/schemas.c
 SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.c \
-                      scorer/profile.c scorer/sha256.c scorer/status.c agent/bytecode.c \
+                      scorer/profile_read.c scorer/sha256.c scorer/status.c agent/bytecode.c \
                       $(SCORER_SCHEMAS_C)
-SCORER_SRCS        := scorer/main.c scorer/options.c scorer/score.c scorer/rank.c \
+SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
@@ -24,3 +24,39 @@ $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) agent/bytecode.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iscorer -Iagent $(XML_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(LDFLAGS)
 
+# ---- unit tests (tests/unit/test_scorer_*.c) ----
+UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
+              scorer_cli scorer_costs scorer_profile scorer_score
+
+UNIT_SRCS_scorer_fixed   := scorer/fixed.c
+UNIT_SRCS_scorer_status  := scorer/status.c
+UNIT_SRCS_scorer_json    := scorer/json.c scorer/err.c
+UNIT_SRCS_scorer_sha256  := scorer/sha256.c
+UNIT_SRCS_scorer_rank    := scorer/rank.c
+UNIT_SRCS_scorer_cli := scorer/cli.c scorer/fixed.c scorer/err.c
+UNIT_SRCS_scorer_costs   := $(SCORER_CORE_SRCS)
+UNIT_SRCS_scorer_profile := $(SCORER_CORE_SRCS)
+UNIT_SRCS_scorer_score   := scorer/score.c $(SCORER_CORE_SRCS)
+UNIT_CFLAGS_scorer_costs   := $(XML_CFLAGS)
+UNIT_CFLAGS_scorer_profile := $(XML_CFLAGS)
+UNIT_CFLAGS_scorer_score   := $(XML_CFLAGS)
+UNIT_LIBS_scorer_costs     := $(XML_LIBS)
+UNIT_LIBS_scorer_profile   := $(XML_LIBS)
+UNIT_LIBS_scorer_score     := $(XML_LIBS)
+
+# ---- integration tests (no JVM needed: hand-written profiles) ----
+SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))
+
+.PHONY: integration-scorer valgrind-scorer
+integration: integration-scorer
+integration-scorer: $(PSF_SCORE)
+	@set -e; for t in $(SCORER_INTEGRATION); do \
+	  echo "== $$t"; rc=0; PSF_SCORE=$(PSF_SCORE) sh $$t || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; \
+	done
+
+# psf-score under valgrind on good and bad inputs: any memory error or leak
+# fails (exit 99 from valgrind), and each run must still give its exit code.
+valgrind: valgrind-scorer
+valgrind-scorer: $(PSF_SCORE)
+	PSF_SCORE=$(PSF_SCORE) sh scorer/valgrind.sh

@@ -99,9 +99,12 @@ int xml_parse(const char *name, const unsigned char *bytes, size_t len,
         return psf_fail(err, ST_BAD_INPUT, "%s: malformed XML", name);
     }
     if (d->intSubset || d->extSubset) {
-        long line = d->intSubset ? xmlGetLineNo((xmlNodePtr)d->intSubset) : 0;
+        /* libxml2 keeps no line for a DTD: count the lines before it. */
+        long line = 1;
+        for (size_t i = 0; i + 9 <= len && memcmp(bytes + i, "<!DOCTYPE", 9) != 0; i++)
+            line += bytes[i] == '\n';
         xmlFreeDoc(d);
-        return psf_fail(err, ST_BAD_INPUT, "%s:%ld: a DOCTYPE is not allowed", name, line > 0 ? line : 1);
+        return psf_fail(err, ST_BAD_INPUT, "%s:%ld: a DOCTYPE is not allowed", name, line);
     }
     if (!xmlDocGetRootElement(d)) {
         xmlFreeDoc(d);

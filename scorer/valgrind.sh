@@ -1,0 +1,46 @@
+#!/bin/sh
+# valgrind.sh - run psf-score under valgrind on good and bad inputs.
+#
+# Every run must be free of memory errors and leaks (valgrind exits 99 if
+# not) and still end with the exit code psf-score gives without valgrind.
+# Used by `make valgrind` (scorer/scorer.mk); PSF_SCORE names the binary.
+set -eu
+SCORE=${PSF_SCORE:-build/psf-score}
+F=tests/fixtures/scorer
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "valgrind not installed: skipped"
+    exit 0
+fi
+failed=0
+# expect: the exit code; then the arguments
+run() {
+    expect=$1
+    shift
+    rc=0
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+        "$SCORE" "$@" >/dev/null 2>"${TMPDIR:-/tmp}/psf-valgrind.$$" || rc=$?
+    if [ "$rc" -ne "$expect" ]; then
+        echo "FAIL (exit $rc, want $expect): psf-score $*"
+        cat "${TMPDIR:-/tmp}/psf-valgrind.$$"
+        failed=1
+    else
+        echo "ok   (exit $rc): psf-score $*"
+    fi
+    rm -f "${TMPDIR:-/tmp}/psf-valgrind.$$"
+}
+run 0 "$F/basic.profile.xml"
+run 0 --costs "$F/known.costs.xml" --explain --top 0 "$F/basic.profile.xml"
+run 0 --costs "$F/known.costs.xml" --json --explain --with-overhead "$F/basic.profile.xml"
+run 0 --costs config/costs.xml --score-only "$F/basic.profile.xml"
+run 0 --rank --costs "$F/known.costs.xml" --format json "a=$F/basic.profile.xml" "b=$F/basic.profile.xml"
+run 7 --rank --format csv "a=$F/basic.profile.xml" "b=$F/missing.xml" "c=$F/not_invoked.profile.xml"
+run 5 --json "$F/not_invoked.profile.xml"
+run 4 --json "$F/ambiguous.profile.xml"
+run 7 --json "$F/version2.profile.xml"
+run 7 "$F/truncated.profile.xml"
+run 7 --costs "$F/truncated.costs.xml" "$F/basic.profile.xml"
+run 7 --costs "$F/negative.costs.xml" --json "$F/basic.profile.xml"
+run 7 "$F/no-such-profile.xml"
+run 2 --json --bogus
+run 9 --status-json program_failed "exit 1"
+exit $failed

@@ -1,0 +1,144 @@
+/*
+ * test_scorer_cli.c - the psf-score command line (scorer/cli.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+
+#define ARGV(...) (char *[]){ "psf-score", __VA_ARGS__, NULL }
+#define ARGC(...) ((int)(sizeof((char *[]){ "psf-score", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(o, e, ...) options_parse((o), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), (e))
+
+static void options_parse__score_flags__set(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--costs", "t.xml", "--json", "--explain", "--top=3",
+                           "--with-overhead", "--unit", "cycles", "p.xml"), 0);
+    assert_int_equal(o.mode, MODE_SCORE);
+    assert_string_equal(o.costs, "t.xml");
+    assert_int_equal(o.format, FMT_JSON);
+    assert_true(o.explain && o.with_overhead);
+    assert_int_equal(o.top, 3);
+    assert_string_equal(o.unit, "cycles");
+    assert_int_equal(o.n_args, 1);
+    assert_string_equal(o.args[0], "p.xml");
+    options_free(&o);
+}
+
+static void options_parse__defaults__builtin_table_top_10(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "p.xml"), 0);
+    assert_null(o.costs);
+    assert_int_equal(o.top, 10);
+    assert_int_equal(o.format, FMT_TEXT);
+    assert_string_equal(o.costs_sha256, "");
+    options_free(&o);
+}
+
+static void options_parse__sha256__lowercased_and_checked(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--costs", "t", "--costs-sha256",
+                           "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855", "p"), 0);
+    assert_string_equal(o.costs_sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--costs", "t", "--costs-sha256", "abc", "p"), -1);
+    assert_int_equal(e.status, ST_USAGE);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--costs-sha256",
+                           "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "p"), -1);
+    assert_non_null(strstr(e.msg, "needs --costs"));
+    options_free(&o);
+}
+
+static void options_parse__usage_errors__rejected_with_json_flag_kept(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--json", "--bogus", "p"), -1);
+    assert_int_equal(e.status, ST_USAGE);
+    assert_non_null(strstr(e.msg, "--bogus"));
+    assert_int_equal(o.format, FMT_JSON);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "a.xml", "b.xml"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--json"), -1);
+    assert_non_null(strstr(e.msg, "no PROFILE"));
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--score-only", "--explain", "p"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--top", "x", "p"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--format", "csv", "p"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--costs"), -1);
+    options_free(&o);
+}
+
+static void options_parse__rank__labels_checked(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--rank", "--format", "csv", "a b=x.xml", "c=d=e.xml"), 0);
+    assert_int_equal(o.mode, MODE_RANK);
+    assert_int_equal(o.format, FMT_CSV);
+    assert_int_equal(o.n_args, 2);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "noequals"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "=p.xml"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "a="), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "a=1.xml", "a=2.xml"), -1);
+    assert_non_null(strstr(e.msg, "given twice"));
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "--explain", "a=1.xml"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "--json", "a=1.xml"), 0);
+    assert_int_equal(o.format, FMT_JSON);
+    options_free(&o);
+}
+
+static void options_parse__status_json__takes_next_two_verbatim(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--status-json", "timeout", "--not-an-option"), 0);
+    assert_int_equal(o.mode, MODE_STATUS_JSON);
+    assert_string_equal(o.status_word, "timeout");
+    assert_string_equal(o.status_message, "--not-an-option");
+    assert_int_equal(o.format, FMT_JSON);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--status-json", "bad_input"), -1);
+    options_free(&o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(options_parse__score_flags__set),
+        cmocka_unit_test(options_parse__defaults__builtin_table_top_10),
+        cmocka_unit_test(options_parse__sha256__lowercased_and_checked),
+        cmocka_unit_test(options_parse__usage_errors__rejected_with_json_flag_kept),
+        cmocka_unit_test(options_parse__rank__labels_checked),
+        cmocka_unit_test(options_parse__status_json__takes_next_two_verbatim),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,298 @@
+/*
+ * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
+ * version 1 only, the schema, and the consistency a status-ok profile owes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bytecode.h"
+#include "profile_read.h"
+#include "xmlload.h"
+
+static const char OK_PROFILE[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                               /* 1 */
+    "<psf-profile version=\"1\" status=\"ok\">\n"                                /* 2 */
+    "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"       /* 3 */
+    "  <jvm version=\"17.0.15\" vendor=\"v\" flags=\"-Xint\"/>\n"                /* 4 */
+    "  <summary invocations=\"1\" work=\"3\" overhead=\"1\"/>\n"                 /* 5 */
+    "  <invocations>\n"                                                          /* 6 */
+    "    <invocation index=\"1\" thread=\"main\" work=\"3\" overhead=\"1\" end=\"return\"/>\n" /* 7 */
+    "  </invocations>\n"                                                         /* 8 */
+    "  <opcodes bucket=\"work\">\n"                                              /* 9 */
+    "    <opcode name=\"iconst_0\" count=\"1\"/>\n"                              /* 10 */
+    "    <opcode name=\"nop\" count=\"1\"/>\n"                                   /* 11 */
+    "    <opcode name=\"return\" count=\"1\"/>\n"                                /* 12 */
+    "  </opcodes>\n"                                                             /* 13 */
+    "  <opcodes bucket=\"overhead\">\n"                                          /* 14 */
+    "    <opcode name=\"pop\" count=\"1\"/>\n"                                   /* 15 */
+    "  </opcodes>\n"                                                             /* 16 */
+    "  <dependencies bucket=\"work\">\n"                                         /* 17 */
+    "    <array elem=\"int\" allocations=\"2\" elements=\"7\"/>\n"               /* 18 */
+    "    <invoke method=\"B.g()V\" count=\"4\" native=\"true\"/>\n"              /* 19 */
+    "  </dependencies>\n"                                                        /* 20 */
+    "  <dependencies bucket=\"overhead\"/>\n"                                    /* 21 */
+    "  <methods>\n"                                                              /* 22 */
+    "    <method name=\"A.f()V\" work=\"3\" overhead=\"1\">\n"                   /* 23 */
+    "      <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n"              /* 24 */
+    "      <opcode name=\"nop\" work=\"1\" overhead=\"0\"/>\n"                   /* 25 */
+    "      <opcode name=\"pop\" work=\"0\" overhead=\"1\"/>\n"                   /* 26 */
+    "      <opcode name=\"return\" work=\"1\" overhead=\"0\"/>\n"                /* 27 */
+    "    </method>\n"
+    "  </methods>\n"
+    "</psf-profile>\n";
+
+/* OK_PROFILE with the first `from` replaced by `to`; caller frees. */
+static char *edit(const char *from, const char *to)
+{
+    const char *at = strstr(OK_PROFILE, from);
+    size_t n = strlen(OK_PROFILE) - strlen(from) + strlen(to) + 1;
+    char *s = malloc(n);
+    assert_non_null(at);
+    snprintf(s, n, "%.*s%s%s", (int)(at - OK_PROFILE), OK_PROFILE, to, at + strlen(from));
+    return s;
+}
+
+static int load(profile *p, const char *xml, psf_err *e)
+{
+    memset(e, 0, sizeof *e);
+    return profile_load_memory(p, "p.xml", (const unsigned char *)xml, strlen(xml), e);
+}
+
+/* Rejected with "p.xml:LINE:" (line > 0) or "p.xml:" (line 0) and `part`. */
+static void rejected_xml(const char *xml, long line, const char *part)
+{
+    profile p;
+    psf_err e;
+    char prefix[32];
+
+    assert_int_equal(load(&p, xml, &e), -1);
+    assert_int_equal(e.status, ST_BAD_INPUT);
+    if (line > 0)
+        snprintf(prefix, sizeof prefix, "p.xml:%ld:", line);
+    else
+        snprintf(prefix, sizeof prefix, "p.xml:");
+    if (strncmp(e.msg, prefix, strlen(prefix)) != 0 || !strstr(e.msg, part))
+        fail_msg("got \"%s\", want prefix \"%s\" and \"%s\"", e.msg, prefix, part);
+    assert_null(p.path);
+    profile_free(&p);
+}
+
+static void rejected(const char *from, const char *to, long line, const char *part)
+{
+    char *xml = edit(from, to);
+    rejected_xml(xml, line, part);
+    free(xml);
+}
+
+static void profile_load__ok_profile__every_section(void **state)
+{
+    profile p;
+    psf_err e;
+    char *m;
+    (void)state;
+
+    assert_int_equal(load(&p, OK_PROFILE, &e), 0);
+    assert_int_equal(p.status, ST_OK);
+    assert_string_equal(p.status_word, "ok");
+    assert_null(p.message);
+    m = profile_method(&p);
+    assert_string_equal(m, "A.f()V");
+    free(m);
+    assert_string_equal(p.jvm_version, "17.0.15");
+    assert_true(p.invocations == 1 && p.work == 3 && p.overhead == 1);
+    assert_int_equal(p.n_inv, 1);
+    assert_string_equal(p.inv[0].thread, "main");
+    assert_string_equal(p.inv[0].end, "return");
+    assert_true(p.opcodes[BUCKET_WORK][bc_opcode("nop")] == 1);
+    assert_true(p.opcodes[BUCKET_OVERHEAD][bc_opcode("pop")] == 1);
+    assert_int_equal(p.n_deps[BUCKET_WORK], 2);
+    assert_int_equal(p.deps[BUCKET_WORK][0].kind, DEP_ARRAY);
+    assert_true(p.deps[BUCKET_WORK][0].count == 2 && p.deps[BUCKET_WORK][0].elements == 7);
+    assert_int_equal(p.deps[BUCKET_WORK][1].kind, DEP_INVOKE);
+    assert_true(p.deps[BUCKET_WORK][1].native);
+    assert_int_equal(p.n_deps[BUCKET_OVERHEAD], 0);
+    assert_int_equal(p.n_methods, 1);
+    assert_int_equal(p.methods[0].n_ops, 4);
+    profile_free(&p);
+}
+
+static void profile_load__fixture_file__loads(void **state)
+{
+    profile p;
+    psf_err e;
+    (void)state;
+    assert_int_equal(profile_load_file(&p, "tests/fixtures/scorer/basic.profile.xml", &e), 0);
+    assert_int_equal(p.n_methods, 3);
+    assert_string_equal(p.methods[2].name, "demo.Sum.<clinit>()V");
+    assert_string_equal(p.inv[1].thread, "worker \"1\"");
+    assert_int_equal(p.n_deps[BUCKET_WORK], 6);
+    profile_free(&p);
+}
+
+static void profile_load__other_version__rejected_by_name(void **state)
+{
+    (void)state;
+    rejected("version=\"1\" status", "version=\"2\" status", 2,
+             "profile format version \"2\"; this scorer reads version 1 only");
+    rejected("version=\"1\" status", "status", 2, "version \"(none)\"");
+}
+
+static void profile_load__not_a_profile__rejected(void **state)
+{
+    (void)state;
+    rejected_xml("<?xml version=\"1.0\"?>\n<costs unit=\"cycles\" calibrated=\"false\"/>\n", 2, "not a PSF profile");
+    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"1\" status=\"ok\">\n  <target", 3, "malformed XML");
+    rejected_xml("", 0, "empty file");
+}
+
+static void profile_load__schema_invalid__rejected_with_line(void **state)
+{
+    (void)state;
+    rejected("status=\"ok\"", "status=\"great\"", 2, "does not match the schema");
+    rejected("<opcode name=\"nop\" count=\"1\"/>", "<opcode name=\"nop\" count=\"-1\"/>", 11, "does not match the schema");
+    rejected("<opcode name=\"nop\" count=\"1\"/>", "<opcode name=\"nop\" count=\"1\" extra=\"x\"/>", 11, "extra");
+    rejected("  <jvm version", "  <bogus/>\n  <jvm version", 4, "does not match the schema");
+    rejected("    <opcode name=\"return\" count=\"1\"/>\n", "    <opcode name=\"return\" count=\"1\"/>\n    <opcode name=\"nop\" count=\"9\"/>\n",
+             13, "Duplicate");
+}
+
+static void profile_load__unknown_mnemonic__rejected_with_line(void **state)
+{
+    (void)state;
+    rejected("<opcode name=\"nop\" count", "<opcode name=\"nope\" count", 11, "<opcode name=\"nope\">: not a JVMS opcode mnemonic");
+    rejected("<opcode name=\"pop\" work", "<opcode name=\"breakpoint\" work", 26, "not a JVMS opcode mnemonic");
+}
+
+static void profile_load__count_above_64_bits__rejected_with_line(void **state)
+{
+    (void)state;
+    rejected("invocations=\"1\" work=\"3\"", "invocations=\"1\" work=\"18446744073709551616\"", 5,
+             "work=\"18446744073709551616\" is not an unsigned 64-bit count");
+}
+
+static void profile_load__inconsistent_totals__rejected(void **state)
+{
+    (void)state;
+    rejected("invocations=\"1\" work=\"3\"", "invocations=\"1\" work=\"4\"", 5, "inconsistent profile: summary work vs the sum of <invocation> work (4 vs 3)");
+    rejected("invocations=\"1\"", "invocations=\"2\"", 5, "summary invocations");
+    rejected("<opcode name=\"iconst_0\" count=\"1\"/>", "<opcode name=\"iconst_0\" count=\"2\"/>", 22,
+             "work count of iconst_0 in <opcodes> vs the sum over <methods> (2 vs 1)");
+    rejected("<opcode name=\"nop\" work=\"1\"", "<opcode name=\"nop\" work=\"2\"", 0, "method A.f()V: its opcodes do not add up");
+}
+
+static void profile_load__ok_with_missing_section__rejected(void **state)
+{
+    (void)state;
+    rejected("  <dependencies bucket=\"overhead\"/>\n", "", 2, "status ok needs");
+    rejected("descriptor=\"()V\"", "", 2, "no descriptor");
+    rejected("end=\"return\"", "end=\"incomplete\"", 0, "invocation 1 ended \"incomplete\"");
+}
+
+static void profile_load__not_invoked__loads_with_message(void **state)
+{
+    profile p;
+    psf_err e;
+    const char *xml =
+        "<?xml version=\"1.0\"?>\n"
+        "<psf-profile version=\"1\" status=\"not_invoked\">\n"
+        "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"
+        "  <message>A.f()V was never invoked</message>\n"
+        "  <jvm version=\"17\" vendor=\"v\" flags=\"\"/>\n"
+        "  <summary invocations=\"0\" work=\"0\" overhead=\"0\"/>\n"
+        "  <invocations/>\n"
+        "  <opcodes bucket=\"work\"/>\n  <opcodes bucket=\"overhead\"/>\n"
+        "  <dependencies bucket=\"work\"/>\n  <dependencies bucket=\"overhead\"/>\n"
+        "  <methods/>\n"
+        "</psf-profile>\n";
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_int_equal(p.status, ST_NOT_INVOKED);
+    assert_string_equal(p.message, "A.f()V was never invoked");
+    profile_free(&p);
+}
+
+static void profile_load__ambiguous__candidates_kept(void **state)
+{
+    profile p;
+    psf_err e;
+    const char *xml =
+        "<?xml version=\"1.0\"?>\n"
+        "<psf-profile version=\"1\" status=\"ambiguous_method\">\n"
+        "  <target spec=\"A.f\" class=\"A\" name=\"f\"/>\n"
+        "  <candidates><candidate descriptor=\"()V\"/><candidate descriptor=\"(I)V\"/></candidates>\n"
+        "  <message>A.f has 2 overloads</message>\n"
+        "</psf-profile>\n";
+    char *m;
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_int_equal(p.status, ST_AMBIGUOUS_METHOD);
+    assert_int_equal(p.n_candidates, 2);
+    assert_string_equal(p.candidates[1], "(I)V");
+    m = profile_method(&p);
+    assert_string_equal(m, "A.f");   /* unresolved: the spec */
+    free(m);
+    profile_free(&p);
+}
+
+static void profile_load__agent_error_without_class__loads(void **state)
+{
+    profile p;
+    psf_err e;
+    const char *xml =
+        "<?xml version=\"1.0\"?>\n"
+        "<psf-profile version=\"1\" status=\"agent_error\">\n"
+        "  <target spec=\"not a spec\"/>\n"
+        "  <message>bad method spec</message>\n"
+        "</psf-profile>\n";
+    char *m;
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_int_equal(p.status, ST_AGENT_ERROR);
+    m = profile_method(&p);
+    assert_string_equal(m, "not a spec");
+    free(m);
+    profile_free(&p);
+}
+
+static void profile_load_file__missing__says_so(void **state)
+{
+    profile p;
+    psf_err e;
+    (void)state;
+    assert_int_equal(profile_load_file(&p, "no/such/profile.xml", &e), -1);
+    assert_string_equal(e.msg, "no/such/profile.xml: cannot open: No such file or directory");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    xml_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(profile_load__ok_profile__every_section),
+        cmocka_unit_test(profile_load__fixture_file__loads),
+        cmocka_unit_test(profile_load__other_version__rejected_by_name),
+        cmocka_unit_test(profile_load__not_a_profile__rejected),
+        cmocka_unit_test(profile_load__schema_invalid__rejected_with_line),
+        cmocka_unit_test(profile_load__unknown_mnemonic__rejected_with_line),
+        cmocka_unit_test(profile_load__count_above_64_bits__rejected_with_line),
+        cmocka_unit_test(profile_load__inconsistent_totals__rejected),
+        cmocka_unit_test(profile_load__ok_with_missing_section__rejected),
+        cmocka_unit_test(profile_load__not_invoked__loads_with_message),
+        cmocka_unit_test(profile_load__ambiguous__candidates_kept),
+        cmocka_unit_test(profile_load__agent_error_without_class__loads),
+        cmocka_unit_test(profile_load_file__missing__says_so),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}

@@ -1,0 +1,469 @@
+/*
+ * test_scorer_score.c - weighting counts with a table (scorer/score.c):
+ * hand-computed scores, missing keys, rounding and overflow.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bytecode.h"
+#include "costs.h"
+#include "profile_read.h"
+#include "score.h"
+#include "xmlload.h"
+
+/* A profile built in memory: status ok, counts set by the helpers below.
+ * Strings point at literals; nothing here is freed with profile_free. */
+typedef struct fake {
+    profile p;
+    prof_dep deps[N_BUCKETS][16];
+    prof_method methods[4];
+    prof_mop mops[4][8];
+} fake;
+
+static void fake_init(fake *f)
+{
+    memset(f, 0, sizeof *f);
+    f->p.path = (char *)"p.xml";
+    f->p.status = ST_OK;
+    f->p.status_word = (char *)"ok";
+    f->p.deps[0] = f->deps[0];
+    f->p.deps[1] = f->deps[1];
+    f->p.methods = f->methods;
+}
+
+static void op(fake *f, int bucket, const char *mn, uint64_t n)
+{
+    int o = bc_opcode(mn);
+    assert_true(o >= 0);
+    f->p.opcodes[bucket][o] = n;
+}
+
+static void dep(fake *f, int bucket, dep_kind kind, const char *key, uint64_t count,
+                uint64_t elements, int native)
+{
+    prof_dep *d = &f->deps[bucket][f->p.n_deps[bucket]++];
+    d->kind = kind;
+    d->key = (char *)key;
+    d->count = count;
+    d->elements = elements;
+    d->native = native;
+}
+
+static void method(fake *f, const char *name, const char *mn, uint64_t work, uint64_t overhead)
+{
+    size_t i;
+    for (i = 0; i < f->p.n_methods; i++)
+        if (strcmp(f->methods[i].name, name) == 0)
+            break;
+    if (i == f->p.n_methods) {
+        f->p.n_methods++;
+        f->methods[i].name = (char *)name;
+        f->methods[i].ops = f->mops[i];
+    }
+    prof_mop *m = &f->methods[i].ops[f->methods[i].n_ops++];
+    m->op = (uint8_t)bc_opcode(mn);
+    m->work = work;
+    m->overhead = overhead;
+}
+
+#define CALIBRATED \
+    "<costs unit=\"cycles\" calibrated=\"true\" cpu_model=\"X\" tsc_hz=\"1000\"" \
+    " jdk_version=\"17\" jvm_flags=\"\" date=\"2025-11-22\" fit_r2=\"1\" isolated_core=\"true\">\n"
+
+static void table(cost_table *t, const char *xml)
+{
+    psf_err e;
+    if (costs_load_memory(t, "t.xml", (const unsigned char *)xml, strlen(xml), &e) != 0)
+        fail_msg("table: %s", e.msg);
+}
+
+static void scored(const fake *f, const cost_table *t, int with_overhead, score_result *r)
+{
+    psf_err e;
+    if (score_profile(&f->p, t, with_overhead, r, &e) != 0)
+        fail_msg("score: %s", e.msg);
+}
+
+static const score_term *term(const score_result *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_terms; i++)
+        if (strcmp(r->terms[i].key, key) == 0)
+            return &r->terms[i];
+    return NULL;
+}
+
+static void score__builtin_table__work_bytecode_count_exact(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "iadd", 30);
+    op(&f, BUCKET_WORK, "nop", 12);
+    op(&f, BUCKET_OVERHEAD, "nop", 1000);
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "int", 3, 99, 0);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "java.lang.Math.sin(D)D", 2, 0, 1);
+    costs_builtin(&t);
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 42);
+    assert_false(r.approximate);
+    assert_false(r.uncalibrated_table);
+    assert_int_equal(r.n_missing, 0);
+    assert_null(term(&r, "array:int"));
+    score_free(&r);
+    scored(&f, &t, 1, &r);
+    assert_true(r.score == 1042);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__hand_computed__exact(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "iadd", 30);          /* 30 x 1.5  = 45 */
+    op(&f, BUCKET_WORK, "newarray", 4);       /*  4 x 0.25 =  1 */
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "int", 4, 100, 0);   /* 4 x 8 + 100 x 0.5 = 82 */
+    dep(&f, BUCKET_WORK, DEP_NEW, "java.lang.StringBuilder", 4, 0, 0);  /* 4 x 6 = 24 */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/>\n"
+          "<opcode name=\"iadd\" cost=\"1.5\"/><opcode name=\"newarray\" cost=\"0.25\"/>\n"
+          "<array elem=\"int\" cost=\"8\" cost_per_element=\"0.5\"/>\n"
+          "<new class=\"java.lang.StringBuilder\" cost=\"6\"/>\n"
+          "</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 152);
+    assert_true(r.total == 152000000);
+    assert_true(r.opcode_total == 46000000);
+    assert_true(r.dep_total == 106000000);
+    assert_false(r.approximate);
+    assert_true(term(&r, "array:int")->contribution == 82000000);
+    assert_true(term(&r, "opcode:iadd")->cost == 1500000);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__missing_opcode__default_and_approximate(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "iadd", 10);
+    op(&f, BUCKET_WORK, "jsr", 2);
+    op(&f, BUCKET_OVERHEAD, "ret", 5);      /* overhead: not scored, not missing */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/><opcode name=\"iadd\" cost=\"1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 10 + 2 * 7);
+    assert_true(r.approximate);
+    assert_false(r.uncalibrated_table);
+    assert_int_equal(r.n_missing, 1);
+    assert_string_equal(r.missing[0], "opcode:jsr");
+    assert_true(term(&r, "opcode:jsr")->missing);
+    score_free(&r);
+
+    scored(&f, &t, 1, &r);                   /* now ret counts, and is missing too */
+    assert_true(r.score == 10 + 2 * 7 + 5 * 7);
+    assert_int_equal(r.n_missing, 2);
+    assert_string_equal(r.missing[0], "opcode:jsr");
+    assert_string_equal(r.missing[1], "opcode:ret");
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__arrays__specific_then_reference_then_missing(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    const score_term *x;
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "int", 1, 10, 0);               /* specific: 2 + 10 x 1 = 12 */
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "java.lang.String", 2, 10, 0);  /* reference: 2 x 3 + 10 x 0.5 = 11 */
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "int[]", 1, 4, 0);              /* reference: 3 + 2 = 5 */
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "demo.Point", 1, 4, 0);         /* its own entry: 100 + 0 */
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "long", 3, 1000, 0);            /* primitive, no entry: missing, 3 x 7 */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"7\"/>\n"
+          "<array elem=\"int\" cost=\"2\" cost_per_element=\"1\"/>\n"
+          "<array elem=\"reference\" cost=\"3\" cost_per_element=\"0.5\"/>\n"
+          "<array elem=\"demo.Point\" cost=\"100\" cost_per_element=\"0\"/>\n"
+          "</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 12 + 11 + 5 + 100 + 21);
+    assert_int_equal(r.n_missing, 1);
+    assert_string_equal(r.missing[0], "array:long");
+    x = term(&r, "array:long");
+    assert_true(x->cost == 7000000 && x->per_element == 0 && x->elements == 1000);
+    assert_true(term(&r, "array:int[]")->cost == 3000000);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__primitive_array__never_priced_as_reference(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "byte", 1, 1, 0);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<array elem=\"reference\" cost=\"3\" cost_per_element=\"0.5\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_int_equal(r.n_missing, 1);
+    assert_string_equal(r.missing[0], "array:byte");
+    assert_true(r.score == 1);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__invokes_and_news__only_native_can_be_missing(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "demo.A.f()V", 100, 0, 0);                 /* unlisted, bytecode: 0 */
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "java.lang.Object.hashCode()I", 3, 0, 1);  /* unlisted native: missing */
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "java.lang.Math.sin(D)D", 2, 0, 1);        /* listed: 2 x 30 */
+    dep(&f, BUCKET_WORK, DEP_NEW, "demo.Big", 50, 0, 0);                        /* unlisted new: 0 */
+    dep(&f, BUCKET_WORK, DEP_NEW, "java.lang.StringBuilder", 2, 0, 0);          /* listed: 2 x 4 */
+    dep(&f, BUCKET_WORK, DEP_INDY, "run()Ljava/lang/Runnable;", 9, 0, 0);       /* informational */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"5\"/>\n"
+          "<invoke method=\"java.lang.Math.sin(D)D\" cost=\"30\"/>\n"
+          "<new class=\"java.lang.StringBuilder\" cost=\"4\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 3 * 5 + 60 + 8);
+    assert_int_equal(r.n_missing, 1);
+    assert_string_equal(r.missing[0], "invoke:java.lang.Object.hashCode()I");
+    assert_null(term(&r, "invoke:demo.A.f()V"));
+    assert_null(term(&r, "new:demo.Big"));
+    assert_null(term(&r, "invokedynamic:run()Ljava/lang/Runnable;"));
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__uncalibrated_table__approximate_without_missing_keys(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "nop", 3);
+    table(&t, "<?xml version=\"1.0\"?>\n<costs unit=\"bytecodes\" calibrated=\"false\">"
+          "<default cost=\"1\"/><opcode name=\"nop\" cost=\"1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 3);
+    assert_true(r.approximate);
+    assert_true(r.uncalibrated_table);
+    assert_int_equal(r.n_missing, 0);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__with_overhead__same_key_merged(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "nop", 1);
+    op(&f, BUCKET_OVERHEAD, "nop", 2);
+    dep(&f, BUCKET_WORK, DEP_ARRAY, "int", 1, 10, 0);
+    dep(&f, BUCKET_OVERHEAD, DEP_ARRAY, "int", 2, 20, 0);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"nop\" cost=\"1\"/><array elem=\"int\" cost=\"1\" cost_per_element=\"1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 1 + 11);
+    score_free(&r);
+    scored(&f, &t, 1, &r);
+    assert_true(r.score == 3 + 33);
+    assert_true(term(&r, "array:int")->count == 3 && term(&r, "array:int")->elements == 30);
+    assert_true(term(&r, "opcode:nop")->count == 3);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__half_unit__rounded_up_once(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    /* 3 x 0.1666665 would round per term; the rule rounds the exact sum once:
+     * 5 x 0.1 + 5 x 0.2 = 1.5 -> 2, and 4 x 0.125 = 0.5 -> 1. */
+    op(&f, BUCKET_WORK, "nop", 5);
+    op(&f, BUCKET_WORK, "pop", 5);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"nop\" cost=\"0.1\"/><opcode name=\"pop\" cost=\"0.2\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.total == 1500000);
+    assert_true(r.score == 2);
+    score_free(&r);
+    costs_free(&t);
+
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "nop", 4);
+    op(&f, BUCKET_WORK, "pop", 1);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"nop\" cost=\"0.124999\"/><opcode name=\"pop\" cost=\"0.000004\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.total == 500000);          /* 0.499996 + 0.000004 */
+    assert_true(r.score == 1);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__too_large__overflow_error(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    psf_err e;
+    (void)state;
+    fake_init(&f);
+    /* (2^64-1) x 10^9 units does not fit in 64 bits of whole units. */
+    op(&f, BUCKET_WORK, "nop", UINT64_MAX);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"nop\" cost=\"1000000000\"/><opcode name=\"pop\" cost=\"1\"/></costs>\n");
+    assert_int_equal(score_profile(&f.p, &t, 0, &r, &e), -1);
+    assert_int_equal(e.status, ST_BAD_INPUT);
+    assert_non_null(strstr(e.msg, "overflow"));
+    assert_int_equal(r.n_terms, 0);
+
+    /* Exactly 2^64-1 units still fits. */
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "pop", UINT64_MAX);
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == UINT64_MAX);
+    score_free(&r);
+
+    /* ... one more unit does not. */
+    op(&f, BUCKET_OVERHEAD, "pop", 1);
+    assert_int_equal(score_profile(&f.p, &t, 1, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "overflow"));
+    costs_free(&t);
+}
+
+static void score__many_max_terms__128_bit_overflow_caught(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    psf_err e;
+    char xml[8192];
+    size_t n = 0;
+    unsigned k = 0;
+    (void)state;
+    /* 202 terms of (2^64-1) x 10^15 micro-units pass 2^128 after about 19. */
+    fake_init(&f);
+    n += (size_t)snprintf(xml + n, sizeof xml - n, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n");
+    for (unsigned o = 0; o < 256 && k < 40; o++)
+        if (bc_flags((uint8_t)o) & BCF_VALID) {
+            f.p.opcodes[BUCKET_WORK][o] = UINT64_MAX;
+            n += (size_t)snprintf(xml + n, sizeof xml - n, "<opcode name=\"%s\" cost=\"1000000000\"/>\n",
+                                  bc_mnemonic((uint8_t)o));
+            k++;
+        }
+    snprintf(xml + n, sizeof xml - n, "</costs>\n");
+    table(&t, xml);
+    assert_int_equal(score_profile(&f.p, &t, 0, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "overflow"));
+    costs_free(&t);
+}
+
+static void score__methods__split_by_own_opcodes(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    size_t n;
+    const score_term **top;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "iadd", 30);
+    op(&f, BUCKET_WORK, "nop", 30);
+    method(&f, "A.run()V", "iadd", 20, 0);
+    method(&f, "A.run()V", "nop", 10, 0);
+    method(&f, "A.help()V", "iadd", 10, 0);
+    method(&f, "A.help()V", "nop", 20, 0);
+    method(&f, "A.<clinit>()V", "nop", 0, 7);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"iadd\" cost=\"1.5\"/><opcode name=\"nop\" cost=\"0.1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_int_equal(r.n_methods, 3);
+    assert_string_equal(r.methods[0].name, "A.run()V");
+    assert_true(r.methods[0].contribution == 31000000);
+    assert_true(r.methods[0].bytecodes == 30);
+    assert_string_equal(r.methods[1].name, "A.help()V");
+    assert_true(r.methods[1].contribution == 17000000);
+    assert_true(r.methods[2].contribution == 0);
+    assert_true(r.methods[0].contribution + r.methods[1].contribution + r.methods[2].contribution == r.opcode_total);
+    top = score_top_terms(&r, 1, &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(top[0]->key, "opcode:iadd");
+    free((void *)top);
+    score_free(&r);
+    costs_free(&t);
+}
+
+static void score__status_not_ok__refused(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    psf_err e;
+    (void)state;
+    fake_init(&f);
+    f.p.status = ST_INCOMPLETE;
+    f.p.status_word = (char *)"incomplete";
+    costs_builtin(&t);
+    assert_int_equal(score_profile(&f.p, &t, 0, &r, &e), -1);
+    assert_int_equal(e.status, ST_INTERNAL_ERROR);
+    costs_free(&t);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    xml_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(score__builtin_table__work_bytecode_count_exact),
+        cmocka_unit_test(score__hand_computed__exact),
+        cmocka_unit_test(score__missing_opcode__default_and_approximate),
+        cmocka_unit_test(score__arrays__specific_then_reference_then_missing),
+        cmocka_unit_test(score__primitive_array__never_priced_as_reference),
+        cmocka_unit_test(score__invokes_and_news__only_native_can_be_missing),
+        cmocka_unit_test(score__uncalibrated_table__approximate_without_missing_keys),
+        cmocka_unit_test(score__with_overhead__same_key_merged),
+        cmocka_unit_test(score__half_unit__rounded_up_once),
+        cmocka_unit_test(score__too_large__overflow_error),
+        cmocka_unit_test(score__many_max_terms__128_bit_overflow_caught),
+        cmocka_unit_test(score__methods__split_by_own_opcodes),
+        cmocka_unit_test(score__status_not_ok__refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
