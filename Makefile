@@ -39,6 +39,7 @@ JNI_CFLAGS := -isystem $(JAVA_HOME)/include -isystem $(JAVA_HOME)/include/linux
 .PHONY: all test check unit unit-asan integration valgrind bench clean
 all:
 
+include common/common.mk
 include agent/agent.mk
 include $(wildcard scorer/scorer.mk)
 include $(wildcard calibrate/calibrate.mk)

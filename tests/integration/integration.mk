@@ -14,3 +14,9 @@ $(AGENT_FIXTURE_STAMP): $(wildcard tests/fixtures/agent/*.java)
 integration: integration-agent
 integration-agent: all $(AGENT_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
+
+# Core isolation scripts, run against fake cgroup trees only.
+.PHONY: integration-isolation
+integration: integration-isolation
+integration-isolation:
+	@echo "== tests/integration/isolation_test.sh"; bash tests/integration/isolation_test.sh

@@ -1,0 +1,42 @@
+/*
+ * mac.h - authenticated result records between the agent and get_score.sh.
+ *
+ * The agent runs inside the submission's process, so any channel it can write
+ * the submission could write too (a raw file descriptor is reachable from
+ * Java through sun.misc.Unsafe). What the submission cannot do is sign: the
+ * agent receives a random 256-bit key on a descriptor that it reads and
+ * closes before any Java code runs, and every result record carries
+ * HMAC-SHA256(key, body). The receiver accepts exactly one record with a
+ * valid MAC; anything else in the stream is ignored, and two valid records
+ * (impossible from the agent, which writes once) are rejected.
+ *
+ * Record: "PSF-RESULT 1 <body length> <64 hex digits of the MAC>\n" + body.
+ */
+#ifndef PSF_MAC_H
+#define PSF_MAC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAC_KEY_BYTES 32
+#define MAC_BYTES 32
+#define MAC_HEADER_MAX 128
+
+/* HMAC-SHA256 of data; 0 on success. */
+int mac_compute(const uint8_t key[MAC_KEY_BYTES], const void *data, size_t len, uint8_t out[MAC_BYTES]);
+
+/* Parse 64 hex digits (surrounding whitespace allowed) into a key; 0 on success. */
+int mac_key_from_hex(const char *hex, size_t len, uint8_t key[MAC_KEY_BYTES]);
+
+/* Write the record header for body into buf (MAC_HEADER_MAX bytes); returns its length or -1. */
+int mac_header(const uint8_t key[MAC_KEY_BYTES], const void *body, size_t len, char *buf);
+
+/*
+ * Find the one authentic record in stream[0..len). Returns 0 and sets
+ * *body and *body_len (pointing into stream) when exactly one record has a valid
+ * MAC; -1 when there is none; -2 when there are several.
+ */
+int mac_find_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *stream, size_t len,
+                    const uint8_t **body, size_t *body_len);
+
+#endif
