@@ -36,9 +36,9 @@ const char options_usage[] =
     "  --format FMT         leaderboard as text, csv or json\n"
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
     "\n"
-    "exit codes: 0 ok, 2 usage, 3 class_not_loaded, 4 method_not_found or\n"
-    "ambiguous_method, 5 not_invoked, 6 incomplete, 7 bad input, 8 class_not_found,\n"
-    "9 program_failed, 70 internal error or agent_error\n";
+    "exit codes: 0 ok, 2 usage, 3 class_not_loaded or class_not_found,\n"
+    "4 method_not_found or ambiguous_method, 5 not_invoked, 6 incomplete,\n"
+    "7 bad input, 8 program_failed, 70 internal_error or agent_error\n";
 
 /* The value of an option: "--opt=value" or the next argument. */
 static const char *value_of(const char *arg, const char *name, int argc, char **argv, int *i)

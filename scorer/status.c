@@ -1,9 +1,11 @@
 /*
  * status.c - the one table that maps status words to exit codes.
  *
- * Codes 3..6 are outcomes of the student's program (the method was not there
- * or not run to the end); 7 is input the scorer refuses; 70 (EX_SOFTWARE) is a
- * fault of the tooling itself. Keep docs/cost-table.md in step with this table.
+ * Codes 3..6 and 8 are outcomes of the student's program (the class or method
+ * was not there, not run, not run to the end, or the program failed); 7 is
+ * input the scorer refuses; 70 (EX_SOFTWARE) is a fault of the tooling
+ * itself. class_not_found (the class path or main class is missing, decided
+ * by scripts/get_score.sh) shares 3 with class_not_loaded. Keep docs/cost-table.md in step with this table.
  */
 #include "status.h"
 
@@ -23,8 +25,8 @@ static const struct {
     { ST_NOT_INVOKED,       "not_invoked",      5,  1 },
     { ST_INCOMPLETE,        "incomplete",       6,  1 },
     { ST_BAD_INPUT,         "bad_input",        7,  0 },
-    { ST_CLASS_NOT_FOUND,   "class_not_found",  8,  0 },
-    { ST_PROGRAM_FAILED,    "program_failed",   9,  0 },
+    { ST_CLASS_NOT_FOUND,   "class_not_found",  3,  0 },
+    { ST_PROGRAM_FAILED,    "program_failed",   8,  0 },
     { ST_AGENT_ERROR,       "agent_error",      70, 1 },
     { ST_INTERNAL_ERROR,    "internal_error",   70, 0 },
 };

@@ -32,7 +32,7 @@ const char *status_word(psf_status st);
 /* The status named by word, or ST_UNKNOWN. */
 psf_status status_from_word(const char *word);
 
-/* The process exit code for a status (0, 2..9, 70). */
+/* The process exit code for a status (0, 2..8, 70). */
 int status_exit_code(psf_status st);
 
 /* 1 if the word may appear as a profile's status attribute. */

@@ -42,5 +42,5 @@ run 7 --costs "$F/truncated.costs.xml" "$F/basic.profile.xml"
 run 7 --costs "$F/negative.costs.xml" --json "$F/basic.profile.xml"
 run 7 "$F/no-such-profile.xml"
 run 2 --json --bogus
-run 9 --status-json program_failed "exit 1"
+run 8 --status-json program_failed "exit 1"
 exit $failed

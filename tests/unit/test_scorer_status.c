@@ -15,7 +15,7 @@ static void status_exit_code__every_word__documented_code(void **state)
     static const struct { const char *word; int code; } want[] = {
         { "ok", 0 }, { "usage", 2 }, { "class_not_loaded", 3 }, { "method_not_found", 4 },
         { "ambiguous_method", 4 }, { "not_invoked", 5 }, { "incomplete", 6 },
-        { "bad_input", 7 }, { "class_not_found", 8 }, { "program_failed", 9 },
+        { "bad_input", 7 }, { "class_not_found", 3 }, { "program_failed", 8 },
         { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# scorer_known_score.sh - psf-score gives the hand-computed score of a fixture.
+#
+# basic.profile.xml with known.costs.xml: the derivation is in
+# tests/fixtures/scorer/README.md (436 cycles, 468 with the overhead).
+set -eu
+SCORE=${PSF_SCORE:-build/psf-score}
+F=tests/fixtures/scorer
+command -v jq >/dev/null 2>&1 || { echo "jq not installed"; exit 77; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
+
+# The plain score, exact (no '~').
+expect "score-only" "$("$SCORE" --costs $F/known.costs.xml --score-only $F/basic.profile.xml)" "436"
+expect "with overhead" "$("$SCORE" --costs $F/known.costs.xml --score-only --with-overhead $F/basic.profile.xml)" "468"
+# Without a table: the number of work bytecodes, exact.
+expect "built-in" "$("$SCORE" --score-only $F/basic.profile.xml)" "100"
+expect "built-in + overhead" "$("$SCORE" --score-only --with-overhead $F/basic.profile.xml)" "110"
+
+# JSON: the same numbers and the fields get_score.sh passes on.
+"$SCORE" --costs $F/known.costs.xml --json --explain $F/basic.profile.xml >"$TMP/a.json"
+j() { jq -r "$1" "$TMP/a.json"; }
+expect "json score" "$(j .score)" 436
+expect "json status" "$(j .status)" ok
+expect "json approximate" "$(j .approximate)" false
+expect "json uncalibrated" "$(j .uncalibrated_table)" false
+expect "json missing" "$(j '.missing | length')" 0
+expect "json unit" "$(j .unit)" cycles
+expect "json bytecodes" "$(j .bytecodes)" 100
+expect "json runtime" "$(j .runtime_bytecodes)" 10
+expect "json invocations" "$(j .invocations)" 2
+expect "json thread" "$(j '.invocation_list[1].thread')" 'worker "1"'
+expect "json end" "$(j '.invocation_list[1].end')" exception
+expect "json opcodes" "$(j '.opcodes.iadd')" 30
+expect "json method" "$(j .method)" 'demo.Sum.run([I)J'
+expect "json jdk" "$(j .jdk)" 17.0.15+6-Debian-1deb12u1
+expect "json sha256" "$(j .cost_table.sha256)" "$(sha256sum $F/known.costs.xml | cut -d' ' -f1)"
+expect "json calibrated" "$(j .cost_table.calibrated)" true
+expect "json predicted" "$(j .predicted_ns)" 218
+expect "json keys sorted" "$(jq -c 'keys_unsorted == (keys_unsorted | sort)' "$TMP/a.json")" true
+# explain: methods and keys with their hand-computed contributions
+expect "explain run" "$(j '.explain.methods[0] | "\(.method) \(.contribution) \(.share)"')" 'demo.Sum.run([I)J 225 51.6'
+expect "explain helper" "$(j '.explain.methods[1] | "\(.method) \(.contribution)"')" 'demo.Sum.helper(I)I 17'
+expect "explain top opcode" "$(j '.explain.opcodes[0] | "\(.key) \(.count) \(.cost) \(.contribution)"')" 'opcode:new 4 20 80'
+expect "explain top dep" "$(j '.explain.dependencies[0] | "\(.key) \(.count) \(.elements) \(.cost) \(.cost_per_element) \(.contribution)"')" 'array:int 4 100 8 0.5 82'
+expect "explain totals" "$(j '.explain | "\(.opcode_total) \(.dependency_total) \(.total)"')" '242 194 436'
+
+# The same inputs give byte-identical output.
+"$SCORE" --costs $F/known.costs.xml --json --explain $F/basic.profile.xml >"$TMP/b.json"
+cmp -s "$TMP/a.json" "$TMP/b.json" || fail "two runs differ"
+
+# Rounding: nop at 0.15 makes the exact total 437.5, which rounds up once.
+sed 's/<opcode name="nop" cost="0.1"\/>/<opcode name="nop" cost="0.15"\/>/' $F/known.costs.xml >"$TMP/half.xml"
+expect "half up" "$("$SCORE" --costs "$TMP/half.xml" --score-only $F/basic.profile.xml)" 438
+"$SCORE" --costs "$TMP/half.xml" --json --explain $F/basic.profile.xml >"$TMP/a.json"
+expect "exact total" "$(j .explain.total)" 437.5
+
+# The text summary names the score and the table.
+"$SCORE" --costs $F/known.costs.xml $F/basic.profile.xml >"$TMP/t.txt"
+grep -q '^score     436 cycles$' "$TMP/t.txt" || fail "text summary: $(cat "$TMP/t.txt")"
+"$SCORE" --costs $F/known.costs.xml --explain $F/basic.profile.xml >"$TMP/t.txt"
+grep -q 'demo.Sum.run(\[I)J$' "$TMP/t.txt" || fail "explain text lacks the method"
+grep -q '82   18.8%.*array:int$' "$TMP/t.txt" || fail "explain text lacks array:int"
+echo "ok"
