@@ -134,7 +134,7 @@ static int check_prices(xmlNodePtr n, const char *name, psf_err *err)
 /* Parse an attribute already known to hold a valid price. */
 static psf_micro price_of(xmlNodePtr n, const char *attr)
 {
-    char *v = xml_attr(n, attr);
+    char *v = xml_attr(n, attr);        /* absent: 0 */
     psf_micro m = 0;
     const char *why;
     if (v && fixed_parse_price(v, &m, &why) != 0)
@@ -246,8 +246,7 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             if (!key)    /* unreachable after the schema */
                 return psf_fail(err, ST_BAD_INPUT, "%s:%ld: unexpected <%s>",
                                 name, xmlGetLineNo(n), (const char *)n->name);
-            push(l, n, key, price_of(n, "cost"),
-                 xml_is(n, "array") ? price_of(n, "cost_per_element") : 0);
+            push(l, n, key, price_of(n, "cost"), price_of(n, "cost_per_element"));
             xmlFree(key);
         }
     }

@@ -18,7 +18,7 @@
 typedef struct cost_entry {
     char *key;              /* owned: class name, method or element type (no prefix) */
     psf_micro cost;         /* per new / call / allocation */
-    psf_micro per_element;  /* arrays only */
+    psf_micro per_element;  /* arrays, and invokes that price elements (0 if not) */
     long line;              /* where the entry is, for messages */
 } cost_entry;
 

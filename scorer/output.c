@@ -106,7 +106,7 @@ static json *term_json(const score_term *t, psf_u128 total)
     json_set(j, "key", json_string(t->key));
     json_set(j, "count", json_u64(t->count));
     json_set(j, "cost", micro_json(t->cost));
-    if (t->kind == TERM_ARRAY) {
+    if (t->kind == TERM_ARRAY || t->elements || t->per_element) {
         json_set(j, "elements", json_u64(t->elements));
         json_set(j, "cost_per_element", micro_json(t->per_element));
     }
@@ -285,7 +285,7 @@ static void term_row(FILE *f, const score_term *t, psf_u128 total, int deps)
     fprintf(f, "  %14s %6s%% %14s %12s", micro_str(t->contribution, c), share_str(t->contribution, total, s),
             u64_str(t->count, n), micro_str(t->cost, k));
     if (deps) {
-        if (t->kind == TERM_ARRAY)
+        if (t->kind == TERM_ARRAY || t->elements || t->per_element)
             fprintf(f, " %12s %12llu", micro_str(t->per_element, pe), (unsigned long long)t->elements);
         else
             fprintf(f, " %12s %12s", "-", "-");

@@ -133,6 +133,9 @@ static int load_deps(loader *ld, profile *p, xmlNodePtr n)
             d->key = dup_attr(c, "method");
             d->native = nat && strcmp(nat, "true") == 0;
             xmlFree(nat);
+            if (xmlHasProp(c, (const xmlChar *)"elements") &&
+                count_attr(ld, c, "elements", &d->elements) != 0)
+                return -1;
         } else if (xml_is(c, "invokedynamic")) {
             d->kind = DEP_INDY;
             d->key = dup_attr(c, "site");

@@ -19,7 +19,7 @@ typedef struct prof_dep {
     dep_kind kind;
     char *key;              /* owned: class, method, call site or element type */
     uint64_t count;         /* news, calls, sites executed, or array allocations */
-    uint64_t elements;      /* arrays only */
+    uint64_t elements;      /* arrays; invokes that report elements (System.arraycopy), else 0 */
     int native;             /* invokes only: native="true" */
 } prof_dep;
 

@@ -109,7 +109,7 @@ static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
     term = add_term(r, d->kind == DEP_ARRAY ? TERM_ARRAY : d->kind == DEP_INVOKE ? TERM_INVOKE : TERM_NEW,
                     prefix[d->kind], d->key);
     term->count = d->count;
-    term->elements = d->kind == DEP_ARRAY ? d->elements : 0;
+    term->elements = d->elements;
     term->missing = missing;
     term->cost = e ? e->cost : t->default_cost;
     term->per_element = e ? e->per_element : 0;

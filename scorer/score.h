@@ -25,9 +25,9 @@ typedef struct score_term {
     char *key;              /* owned: "opcode:iadd", "array:int", "invoke:...", "new:..." */
     term_kind kind;
     uint64_t count;         /* executions, calls, news, or array allocations */
-    uint64_t elements;      /* arrays: elements allocated */
+    uint64_t elements;      /* arrays: elements allocated; invokes: elements handled (arraycopy) */
     psf_micro cost;         /* price used per count (the default when missing) */
-    psf_micro per_element;  /* arrays: price used per element */
+    psf_micro per_element;  /* price used per element (0 when missing) */
     int missing;            /* the table has no price: charged the default */
     psf_u128 contribution;  /* micro-units */
 } score_term;

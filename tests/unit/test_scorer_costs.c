@@ -59,6 +59,8 @@ static void costs_load__minimal_table__loads(void **state)
         "  <array elem=\"reference\" cost=\"3\" cost_per_element=\"1\"/>\n"
         "  <new class=\"java.lang.StringBuilder\" cost=\"4\"/>\n"
         "  <invoke method=\"java.lang.Math.sin(D)D\" cost=\"30\"/>\n"
+        "  <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\""
+        " cost=\"50\" cost_per_element=\"0.5\"/>\n"
         "  <opcode name=\"nop\" cost=\"0\"/>\n"
         END;
     char hex[65];
@@ -82,6 +84,9 @@ static void costs_load__minimal_table__loads(void **state)
     assert_true(costs_find(&t.news, "java.lang.StringBuilder")->cost == 4000000);
     assert_true(costs_find(&t.invokes, "java.lang.Math.sin(D)D")->cost == 30000000);
     assert_null(costs_find(&t.invokes, "java.lang.Math.cos(D)D"));
+    assert_true(costs_find(&t.invokes, "java.lang.Math.sin(D)D")->per_element == 0);
+    assert_true(costs_find(&t.invokes, "java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V")
+                    ->per_element == 500000);
     sha256_hex(xml, strlen(xml), hex);
     assert_string_equal(t.sha256, hex);
     costs_free(&t);

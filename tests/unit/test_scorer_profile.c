@@ -48,15 +48,21 @@ static const char OK_PROFILE[] =
     "  </methods>\n"
     "</psf-profile>\n";
 
+/* text with the first `from` replaced by `to`; caller frees. */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *s = malloc(n);
+    assert_non_null(at);
+    snprintf(s, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return s;
+}
+
 /* OK_PROFILE with the first `from` replaced by `to`; caller frees. */
 static char *edit(const char *from, const char *to)
 {
-    const char *at = strstr(OK_PROFILE, from);
-    size_t n = strlen(OK_PROFILE) - strlen(from) + strlen(to) + 1;
-    char *s = malloc(n);
-    assert_non_null(at);
-    snprintf(s, n, "%.*s%s%s", (int)(at - OK_PROFILE), OK_PROFILE, to, at + strlen(from));
-    return s;
+    return replace(OK_PROFILE, from, to);
 }
 
 static int load(profile *p, const char *xml, psf_err *e)
@@ -121,6 +127,25 @@ static void profile_load__ok_profile__every_section(void **state)
     assert_int_equal(p.n_methods, 1);
     assert_int_equal(p.methods[0].n_ops, 4);
     profile_free(&p);
+}
+
+static void profile_load__optional_agent_attributes__accepted(void **state)
+{
+    profile p;
+    psf_err e;
+    char *a = edit("flags=\"-Xint\"/>", "flags=\"-Xint\" info=\"interpreted mode, sharing\"/>");
+    char *b = replace(a, "overhead=\"1\"/>\n  <invocations>", "overhead=\"1\" threads=\"2\"/>\n  <invocations>");
+    char *c = replace(b, "count=\"4\" native=\"true\"/>", "count=\"4\" native=\"true\" elements=\"40\"/>");
+    char *d = replace(c, "end=\"return\"", "end=\"exception\" exception=\"java.lang.IllegalStateException\"");
+    (void)state;
+    assert_int_equal(load(&p, d, &e), 0);
+    assert_true(p.deps[BUCKET_WORK][1].elements == 40);
+    profile_free(&p);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    rejected("end=\"return\"", "end=\"return\" x=\"1\"", 7, "does not match the schema");
 }
 
 static void profile_load__fixture_file__loads(void **state)
@@ -281,6 +306,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_load__ok_profile__every_section),
+        cmocka_unit_test(profile_load__optional_agent_attributes__accepted),
         cmocka_unit_test(profile_load__fixture_file__loads),
         cmocka_unit_test(profile_load__other_version__rejected_by_name),
         cmocka_unit_test(profile_load__not_a_profile__rejected),

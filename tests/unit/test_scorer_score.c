@@ -258,6 +258,35 @@ static void score__invokes_and_news__only_native_can_be_missing(void **state)
     costs_free(&t);
 }
 
+static void score__invoke_elements__priced_per_element(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    const char *copy = "java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V";
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, copy, 3, 1000, 1);   /* 3 x 50 + 1000 x 0.25 = 400 */
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "java.lang.Math.sin(D)D", 2, 0, 1);  /* 2 x 30, no per-element price */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"5\"/>\n"
+          "<invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\""
+          " cost=\"50\" cost_per_element=\"0.25\"/>\n"
+          "<invoke method=\"java.lang.Math.sin(D)D\" cost=\"30\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 460);
+    assert_false(r.approximate);
+    score_free(&r);
+    costs_free(&t);
+
+    /* Unpriced: the default per call, nothing per element. */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"5\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 3 * 5 + 2 * 5);
+    assert_int_equal(r.n_missing, 2);
+    score_free(&r);
+    costs_free(&t);
+}
+
 static void score__uncalibrated_table__approximate_without_missing_keys(void **state)
 {
     fake f;
@@ -457,6 +486,7 @@ int main(void)
         cmocka_unit_test(score__arrays__specific_then_reference_then_missing),
         cmocka_unit_test(score__primitive_array__never_priced_as_reference),
         cmocka_unit_test(score__invokes_and_news__only_native_can_be_missing),
+        cmocka_unit_test(score__invoke_elements__priced_per_element),
         cmocka_unit_test(score__uncalibrated_table__approximate_without_missing_keys),
         cmocka_unit_test(score__with_overhead__same_key_merged),
         cmocka_unit_test(score__half_unit__rounded_up_once),
