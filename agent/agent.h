@@ -64,7 +64,17 @@ typedef struct invocation {
     char *thread;
     uint64_t n[BUCKETS];
     const char *end;        /* "return", "exception", "incomplete" */
+    char *exception;        /* class of the exception that ended it, or NULL */
 } invocation;
+
+/* Arrays allocated while a call's callee may be native: kept aside until the
+ * next step shows whether the callee ran bytecode (then they belong to it and
+ * were counted there) or not (then the native call allocated them). */
+#define PEND_ALLOCS 8
+typedef struct pend_alloc {
+    uint32_t key;           /* array key index + 1 */
+    uint64_t allocations, elements;
+} pend_alloc;
 
 /* JVMTI tags on class objects: kind in the bits above TAG_KIND_SHIFT, index + 1 below. */
 #define TAG_KIND_SHIFT 40
@@ -90,6 +100,11 @@ typedef struct thread_state {
     uint32_t pend_key;          /* invoke key + 1 awaiting the native check */
     jmethodID pend_method;
     jlocation pend_next;        /* where the caller resumes if the callee ran no bytecode */
+    pend_alloc pend[PEND_ALLOCS]; /* arrays allocated since that invoke */
+    int npend;
+    int helper;                 /* a thread the measured code started: counted for its whole life */
+    jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
+    char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     mcache_entry cache[MCACHE_SIZE];
     uint64_t **hist;            /* by method index: [BUCKETS][256] counters, lazily allocated */
@@ -121,8 +136,20 @@ typedef struct agent {
     /* first failure of a JVMTI call, reported as status agent_error */
     char error[512];
 
+    /* result channel: out= file, or an authenticated record on result_fd */
+    uint8_t *key_page;          /* mmap'd page holding the key, PROT_NONE except while signing */
+    int result_written;         /* the result went out (a limit stop, or VMDeath) */
+    const char *stop_status;    /* a limit that stopped the program: "bytecode_limit", "thread_limit" */
+    char stop_message[256];
+    const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
+
+    /* threads: an extent counts the threads its code starts */
+    int active_extents;         /* threads now inside an outermost invocation (under lock) */
+    uint64_t threads_started;   /* threads started while an extent was active */
+    uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
+
     /* JVM identity */
-    char *vm_version, *vm_vendor, *vm_flags;
+    char *vm_version, *vm_vendor, *vm_flags, *vm_info;
 
     /* shared tables */
     method_info **methods;      /* by index */
@@ -146,7 +173,8 @@ void agent_fail(agent *a, const char *fmt, ...);
 void agent_log(agent *a, const char *fmt, ...);
 void lock_enter(agent *a);
 void lock_exit(agent *a);
-char *xstrdup_jvmti(agent *a, char *s);  /* copy and Deallocate a JVMTI string */
+char *xstrdup_jvmti(agent *a, char *s);  /* copy (as UTF-8) and Deallocate a JVMTI string */
+char *utf8_dup(const char *mutf8);       /* modified UTF-8 to a malloc'd UTF-8 copy */
 
 /* keys.c */
 uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name); /* index + 1, 0 on OOM */
@@ -156,16 +184,33 @@ void keys_free(key_table *t);
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
 void methods_free(agent *a);
 
+/* result.c */
+int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */
+int result_emit(agent *a, const char *body, size_t len); /* file or record; 0 on success */
+void result_free(agent *a);
+
+/* natives.c */
+void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy and the clock */
+void natives_on_arraycopy(agent *a, thread_state *ts, jint length);
+thread_state *current_thread_state(void);
+
 /* counting.c */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jboolean by_exception);
 void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size);
-void counting_finish(agent *a);   /* at VMDeath: close invocations still running */
+void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
+                          jobject exception, jmethodID catch_method, jlocation catch_loc);
+void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
+void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
+void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
 void counting_free(agent *a);
 
 /* target.c */
 void target_check_class(agent *a, JNIEnv *jni, jclass klass);
+
+/* vmentry.c */
+void result_finish(agent *a, JNIEnv *jni);   /* decide the status and send the result, once */
 
 /* profile.c */
 int profile_write(agent *a, const char *status, const char *message);

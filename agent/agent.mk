@@ -12,12 +12,15 @@ all: $(AGENT_SO)
 
 # Exports only Agent_*; -z defs turns a missing symbol into a build error
 # instead of a JVM start failure.
-$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h)
+$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) common/mac.c common/mac.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden $(JNI_CFLAGS) $(XML_CFLAGS) -shared \
-	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(XML_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden $(JNI_CFLAGS) $(XML_CFLAGS) $(CRYPTO_CFLAGS) -Icommon -shared \
+	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
 
 include agent/pure.mk
 
 UNIT_TESTS += options
 UNIT_SRCS_options := agent/options.c
+
+UNIT_TESTS += mutf8
+UNIT_SRCS_mutf8 := agent/mutf8.c

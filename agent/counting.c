@@ -21,10 +21,16 @@
 #include "agent.h"
 #include "bytecode.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static _Thread_local thread_state *tls;
+
+thread_state *current_thread_state(void)
+{
+    return tls;
+}
 
 static uint32_t cache_slot(jmethodID id)
 {
@@ -155,10 +161,17 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         return;
     if (ts->pend_key != 0) {
         /* The previous step was an invoke: if the caller resumes right after
-         * it, the callee ran no bytecode (native or interpreter intrinsic). */
-        if (method == ts->pend_method && loc == ts->pend_next)
+         * it, the callee ran no bytecode (native or interpreter intrinsic),
+         * and the arrays allocated meanwhile are the native call's. */
+        if (method == ts->pend_method && loc == ts->pend_next) {
             ts->native[ts->pend_key - 1] = 1;
+            for (int i = 0; i < ts->npend; i++) {
+                ts->dep[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].allocations;
+                ts->elems[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].elements;
+            }
+        }
         ts->pend_key = 0;
+        ts->npend = 0;
     }
     if (loc == 0 && m->root != ROOT_NONE)
         root_enter(a, ts, thread, method, m);
@@ -167,6 +180,13 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;
+    if (a->opts.max_bytecodes != 0 && ts->n[0] + ts->n[1] > a->opts.max_bytecodes) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
+                 (unsigned long long)a->opts.max_bytecodes);
+        limit_stop(a, jni, thread, "bytecode_limit", msg);
+        return;
+    }
     if (m->dep != NULL) {
         uint32_t k = m->dep[loc];
         if (k != 0) {
@@ -198,6 +218,9 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread)
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, thread),
                     "SetEventNotificationMode(SAMPLED_OBJECT_ALLOC)") != 0)
         return -1;
+    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION, thread),
+                    "SetEventNotificationMode(EXCEPTION)") != 0)
+        return -1;
     return jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SINGLE_STEP, thread),
                        "SetEventNotificationMode(SINGLE_STEP)");
 }
@@ -216,16 +239,23 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
         set_thread_events(a, JVMTI_DISABLE, thread);
         return;
     }
+    if (ts->ref == NULL)
+        ts->ref = (*jni)->NewGlobalRef(jni, thread);
+    lock_enter(a);
+    a->active_extents++;
+    lock_exit(a);
     ts->measuring = 1;
     ts->bucket = BUCKET_WORK;
     ts->n[0] = ts->n[1] = 0;
     ts->pend_key = 0;
+    ts->npend = 0;
+    ts->last_exception[0] = '\0';
     ts->prev_op = BC_INVOKESTATIC; /* the method was entered by a call */
     count_step(a, ts, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 
 /* Append an invocation record (takes the lock). */
-static void record_invocation(agent *a, thread_state *ts, const char *end)
+static void record_invocation(agent *a, thread_state *ts, const char *end, const char *exception)
 {
     lock_enter(a);
     if (a->ninvocations == a->invocations_cap) {
@@ -244,6 +274,8 @@ static void record_invocation(agent *a, thread_state *ts, const char *end)
     inv->n[0] = ts->n[0];
     inv->n[1] = ts->n[1];
     inv->end = end;
+    inv->exception = exception != NULL && exception[0] != '\0' ? strdup(exception) : NULL;
+    a->active_extents--;
     lock_exit(a);
 }
 
@@ -263,12 +295,13 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         }
         return;
     }
-    if (method != a->target)
+    if (method != a->target || ts->helper)
         return;
     set_thread_events(a, JVMTI_DISABLE, thread);
     ts->measuring = 0;
     ts->pend_key = 0;
-    record_invocation(a, ts, by_exception ? "exception" : "return");
+    ts->npend = 0;
+    record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */
@@ -286,9 +319,11 @@ static uint32_t array_key(agent *a, jclass klass)
     char elem[1024];
     uint32_t k = 0;
     if (sig[0] == '[' && name_from_signature(sig, 1, elem, sizeof elem) != 0) {
+        char *utf8 = utf8_dup(elem);
         lock_enter(a);
-        k = keys_intern(&a->keys, KEY_ARRAY, elem);
+        k = utf8 ? keys_intern(&a->keys, KEY_ARRAY, utf8) : 0;
         lock_exit(a);
+        free(utf8);
         if (k != 0)
             jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_ARRAY_KEY << TAG_KIND_SHIFT) | k), "SetTag");
     }
@@ -309,21 +344,160 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
     (void)thread;
     (void)size;
     thread_state *ts = tls;
-    if (a->dead || ts == NULL || !ts->measuring || !(bc_flags(ts->prev_op) & BCF_NEWARRAY))
+    if (a->dead || ts == NULL || !ts->measuring)
         return;
+    int direct = (bc_flags(ts->prev_op) & BCF_NEWARRAY) != 0;
+    if (!direct && ts->pend_key == 0)
+        return; /* not allocated by an array bytecode nor by a native call */
     uint32_t k = array_key(a, klass);
     if (k == 0 || (k > ts->dep_cap && ts_cover_keys(a, ts) != 0))
         return;
-    jsize len = (*jni)->GetArrayLength(jni, (jarray)obj);
-    ts->dep[ts->bucket][k - 1]++;
-    ts->elems[ts->bucket][k - 1] += (uint64_t)len;
+    uint64_t len = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)obj);
+    if (direct) {
+        ts->dep[ts->bucket][k - 1]++;
+        ts->elems[ts->bucket][k - 1] += len;
+        return;
+    }
+    int i = 0;
+    while (i < ts->npend && ts->pend[i].key != k)
+        i++;
+    if (i == ts->npend) {
+        if (ts->npend == PEND_ALLOCS)
+            i = PEND_ALLOCS - 1; /* merge into the last slot's key: rare, and still charged */
+        else
+            ts->pend[ts->npend++] = (pend_alloc){k, 0, 0};
+    }
+    ts->pend[i].allocations++;
+    ts->pend[i].elements += len;
 }
 
-void counting_finish(agent *a)
+/* Exceptions thrown inside an extent: remember the class, so an invocation
+ * that ends by exception can say which (StackOverflowError, ...). */
+void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
+                          jobject exception, jmethodID catch_method, jlocation catch_loc)
 {
+    agent *a = &g_agent;
+    (void)jvmti; (void)thread; (void)method; (void)loc; (void)catch_method; (void)catch_loc;
+    thread_state *ts = tls;
+    if (a->dead || ts == NULL || !ts->measuring)
+        return;
+    jclass k = (*jni)->GetObjectClass(jni, exception);
+    char *sig = NULL;
+    if (k == NULL || (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) != JVMTI_ERROR_NONE)
+        return;
+    char name[256];
+    if (name_from_signature(sig, 0, name, sizeof name) == 0)
+        snprintf(name, sizeof name, "%s", sig);
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    char *utf8 = utf8_dup(name);
+    snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
+    free(utf8);
+}
+
+/*
+ * A thread started while an extent is active works for the measured code:
+ * it is counted for its whole life (work handed to it cannot be made to
+ * vanish by finishing after the method returns), and counts toward the
+ * thread limit.
+ */
+void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    agent *a = &g_agent;
+    (void)jvmti;
+    if (a->dead)
+        return;
+    lock_enter(a);
+    int active = a->active_extents > 0;
+    uint64_t started = active ? ++a->threads_started : 0;
+    lock_exit(a);
+    if (!active)
+        return;
+    if (a->opts.max_threads != 0 && started > a->opts.max_threads) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the method started more than %llu threads (the limit)",
+                 (unsigned long long)a->opts.max_threads);
+        limit_stop(a, jni, thread, "thread_limit", msg);
+        return;
+    }
+    thread_state *ts = ts_get(a, thread);
+    if (ts == NULL || ts->measuring)
+        return;
+    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0) {
+        set_thread_events(a, JVMTI_DISABLE, thread);
+        return;
+    }
+    ts->helper = 1;
+    ts->measuring = 1;
+    ts->bucket = BUCKET_WORK;
+    ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
+}
+
+/*
+ * A limit was exceeded: the result (with the limit's status) goes out now,
+ * then the JVM is halted through Runtime.halt, the JVM's own way to stop at
+ * once. Runs on the offending thread, inside a JVMTI callback: no exit().
+ */
+void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message)
+{
+    /* this thread counts no more; it stays "measuring" so that the result
+     * lists its invocation as incomplete */
+    set_thread_events(a, JVMTI_DISABLE, thread);
+    lock_enter(a);
+    int first = a->stop_status == NULL && !a->result_written;
+    if (first) {
+        a->stop_status = status;
+        snprintf(a->stop_message, sizeof a->stop_message, "%s", message);
+    }
+    lock_exit(a);
+    if (!first)
+        return;
+    result_finish(a, jni);
+    jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
+    jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
+    jmethodID halt = rt ? (*jni)->GetMethodID(jni, rt, "halt", "(I)V") : NULL;
+    jobject runtime = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
+    if (runtime != NULL && halt != NULL)
+        (*jni)->CallVoidMethod(jni, runtime, halt, 97);
+    agent_fail(a, "could not halt the JVM after %s", status); /* only reached if halt failed */
+}
+
+/* Is the current thread inside Runtime.halt or Runtime.exit? */
+static const char *exit_kind_of_current(agent *a)
+{
+    jvmtiFrameInfo frames[64];
+    jint n = 0;
+    if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, 0, 64, frames, &n) != JVMTI_ERROR_NONE)
+        return NULL;
+    const char *kind = NULL;
+    for (jint i = 0; i < n && kind == NULL; i++) {
+        char *name = NULL, *sig = NULL;
+        jclass k = NULL;
+        if ((*a->jvmti)->GetMethodName(a->jvmti, frames[i].method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
+            continue;
+        if ((*a->jvmti)->GetMethodDeclaringClass(a->jvmti, frames[i].method, &k) == JVMTI_ERROR_NONE &&
+            (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
+            strcmp(sig, "Ljava/lang/Runtime;") == 0) {
+            if (strcmp(name, "halt") == 0)
+                kind = "halt_in_method";
+            else if (strcmp(name, "exit") == 0)
+                kind = "exit_in_method";
+        }
+        if (sig)
+            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+    }
+    return kind;
+}
+
+void counting_finish(agent *a, JNIEnv *jni)
+{
+    (void)jni;
+    thread_state *self = tls;
+    if (self != NULL && self->measuring && !self->helper)
+        a->exit_kind = exit_kind_of_current(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->measuring) {
-            record_invocation(a, ts, "incomplete");
+        if (ts->measuring && !ts->helper) {
+            record_invocation(a, ts, "incomplete", NULL);
             ts->measuring = 0;
         }
 }
@@ -346,9 +520,20 @@ void counting_free(agent *a)
         ts = next;
     }
     a->threads = NULL;
-    for (uint32_t i = 0; i < a->ninvocations; i++)
+    for (uint32_t i = 0; i < a->ninvocations; i++) {
         free(a->invocations[i].thread);
+        free(a->invocations[i].exception);
+    }
     free(a->invocations);
     a->invocations = NULL;
     a->ninvocations = a->invocations_cap = 0;
+}
+
+/* System.arraycopy ran (natives.c): charge the elements it copied to its
+ * invoke key, in the bucket of the code that called it. */
+void natives_on_arraycopy(agent *a, thread_state *ts, jint length)
+{
+    uint32_t k = a->arraycopy_key;
+    if (k != 0 && k <= ts->dep_cap)
+        ts->elems[ts->bucket][k - 1] += (uint64_t)length;
 }

@@ -8,6 +8,7 @@
  * never exit(): they record and return.
  */
 #include "agent.h"
+#include "mutf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,11 +67,21 @@ void lock_exit(agent *a)
     jvmti_check(a, (*a->jvmti)->RawMonitorExit(a->jvmti, a->lock), "RawMonitorExit");
 }
 
+char *utf8_dup(const char *mutf8)
+{
+    size_t len = strlen(mutf8);
+    size_t need = mutf8_to_utf8(mutf8, len, NULL, 0);
+    char *out = malloc(need + 1);
+    if (out != NULL)
+        mutf8_to_utf8(mutf8, len, out, need + 1);
+    return out;
+}
+
 char *xstrdup_jvmti(agent *a, char *s)
 {
     if (s == NULL)
         return NULL;
-    char *copy = strdup(s);
+    char *copy = utf8_dup(s);
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)s);
     if (copy == NULL)
         agent_fail(a, "out of memory");

@@ -113,6 +113,17 @@ static void binary_of(cp_str s, char *buf, size_t cap)
     name_binary(s.ptr, s.len, buf, cap);
 }
 
+/* Intern a key whose text is modified UTF-8 from a constant pool. */
+static uint32_t intern_mutf8(agent *a, enum key_kind kind, const char *text)
+{
+    char *utf8 = utf8_dup(text);
+    if (utf8 == NULL)
+        return 0;
+    uint32_t k = keys_intern(&a->keys, kind, utf8);
+    free(utf8);
+    return k;
+}
+
 /* The dependency key an instruction at code[pc] names, as key index + 1, or 0. */
 static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint32_t pc)
 {
@@ -125,7 +136,7 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
         if (cp_class_name(&c->cp, idx, &o) != 0)
             return 0;
         binary_of(o, owner, sizeof owner);
-        return keys_intern(&a->keys, KEY_NEW, owner);
+        return intern_mutf8(a, KEY_NEW, owner);
     case BC_INVOKEVIRTUAL:
     case BC_INVOKESPECIAL:
     case BC_INVOKESTATIC:
@@ -134,13 +145,13 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
             return 0;
         binary_of(o, owner, sizeof owner);
         snprintf(key, sizeof key, "%s.%.*s%.*s", owner, (int)n.len, n.ptr, (int)d.len, d.ptr);
-        return keys_intern(&a->keys, KEY_INVOKE, key);
+        return intern_mutf8(a, KEY_INVOKE, key);
     case BC_INVOKEDYNAMIC: {
         uint16_t bsm;
         if (cp_dynamic(&c->cp, idx, &bsm, &n, &d) != 0)
             return 0;
         snprintf(key, sizeof key, "%.*s%.*s", (int)n.len, n.ptr, (int)d.len, d.ptr);
-        return keys_intern(&a->keys, KEY_INDY, key);
+        return intern_mutf8(a, KEY_INDY, key);
     }
     default:
         return 0;
@@ -221,6 +232,11 @@ static method_info *method_create(agent *a, jmethodID id)
     if (m->name == NULL)
         goto fail;
     snprintf(m->name, need, "%s.%s%s", cls, name, desc);
+    char *utf8 = utf8_dup(m->name);
+    if (utf8 == NULL)
+        goto fail;
+    free(m->name);
+    m->name = utf8;
     m->root = root_kind_of(cls, name, desc);
 
     jboolean is_native = JNI_FALSE;

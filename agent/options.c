@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char KNOWN_KEYS[] = "method, out, max_bytecodes, verbose";
+static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, verbose";
 
 /* Append a formatted sentence to err, separated by "; ". */
 static void add_error(char *err, size_t errlen, const char *fmt, ...)
@@ -80,16 +80,43 @@ static int parse_item(agent_options *o, char *item, unsigned *seen, char *err, s
         return set_string(&o->method, key, value, err, errlen);
     if (strcmp(key, "out") == 0)
         return set_string(&o->out, key, value, err, errlen);
-    if (strcmp(key, "max_bytecodes") == 0) {
-        if (*seen & 1u) {
-            add_error(err, errlen, "option 'max_bytecodes' given twice");
+    static const struct { const char *key; unsigned bit; } numeric[] = {
+        {"max_bytecodes", 1u}, {"max_threads", 4u}, {"result_fd", 8u}, {"key_fd", 16u}};
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
+        if (strcmp(key, numeric[i].key) != 0)
+            continue;
+        if (*seen & numeric[i].bit) {
+            add_error(err, errlen, "option '%s' given twice", key);
             return -1;
         }
-        *seen |= 1u;
-        if (parse_u64(value, &o->max_bytecodes) != 0) {
-            add_error(err, errlen, "option 'max_bytecodes' needs a whole number, not '%s'", value);
+        *seen |= numeric[i].bit;
+        uint64_t v;
+        if (parse_u64(value, &v) != 0 || (numeric[i].bit >= 8u && v > 65535)) {
+            add_error(err, errlen, "option '%s' needs a whole number%s, not '%s'", key,
+                      numeric[i].bit >= 8u ? " (a file descriptor)" : "", value);
             return -1;
         }
+        if (numeric[i].bit == 1u)
+            o->max_bytecodes = v;
+        else if (numeric[i].bit == 4u)
+            o->max_threads = v;
+        else if (numeric[i].bit == 8u)
+            o->result_fd = (int)v;
+        else
+            o->key_fd = (int)v;
+        return 0;
+    }
+    if (strcmp(key, "clock") == 0) {
+        if (*seen & 32u) {
+            add_error(err, errlen, "option 'clock' given twice");
+            return -1;
+        }
+        *seen |= 32u;
+        if (strcmp(value, "virtual") != 0 && strcmp(value, "real") != 0) {
+            add_error(err, errlen, "option 'clock' takes virtual or real, not '%s'", value);
+            return -1;
+        }
+        o->virtual_clock = value[0] == 'v';
         return 0;
     }
     if (strcmp(key, "verbose") == 0) {
@@ -112,6 +139,7 @@ static int parse_item(agent_options *o, char *item, unsigned *seen, char *err, s
 int agent_options_parse(agent_options *o, const char *text, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
+    o->result_fd = o->key_fd = -1;
     if (errlen > 0)
         err[0] = '\0';
     int failed = 0;
@@ -138,8 +166,16 @@ int agent_options_parse(agent_options *o, const char *text, char *err, size_t er
         add_error(err, errlen, "option 'method' is required (e.g. method=pkg.Class.name or method=pkg.Class.name(I)I)");
         failed = 1;
     }
-    if (o->out == NULL) {
-        add_error(err, errlen, "option 'out' is required (the profile file to write)");
+    if (o->out == NULL && o->result_fd < 0) {
+        add_error(err, errlen, "option 'out' is required (the profile file to write), or result_fd with key_fd");
+        failed = 1;
+    }
+    if (o->out != NULL && o->result_fd >= 0) {
+        add_error(err, errlen, "options 'out' and 'result_fd' exclude each other");
+        failed = 1;
+    }
+    if ((o->result_fd >= 0) != (o->key_fd >= 0)) {
+        add_error(err, errlen, "options 'result_fd' and 'key_fd' go together");
         failed = 1;
     }
     return failed ? -1 : 0;
@@ -150,4 +186,5 @@ void agent_options_free(agent_options *o)
     free(o->method);
     free(o->out);
     memset(o, 0, sizeof *o);
+    o->result_fd = o->key_fd = -1;
 }

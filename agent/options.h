@@ -13,8 +13,12 @@
 
 typedef struct agent_options {
     char *method;               /* required: the method spec, see names.h */
-    char *out;                  /* required: where the profile is written */
-    uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once the measured work exceeds it */
+    char *out;                  /* the profile file (written atomically); or: */
+    int result_fd;              /* -1, or a descriptor for an authenticated result record (needs key_fd) */
+    int key_fd;                 /* -1, or a descriptor holding the 64-hex-digit key; read and closed at load */
+    uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once one thread counted more */
+    uint64_t max_threads;       /* 0 = no limit; else stop once the measured code started more threads */
+    int virtual_clock;          /* 1: System.nanoTime/currentTimeMillis read a per-thread virtual clock */
     int verbose;                /* 0 = only errors on stderr, 1 = progress notes */
 } agent_options;
 

@@ -225,6 +225,8 @@ static void write_dependencies(xw *x, agent *a, const totals *t, int b, const ui
             x_attr_u64(x, "count", t->dep[b][k]);
             if (t->native[k])
                 x_attr(x, "native", "true");
+            if (t->elems[b][k] > 0) /* System.arraycopy: elements copied */
+                x_attr_u64(x, "elements", t->elems[b][k]);
             break;
         case KEY_INDY:
             x_attr(x, "site", a->keys.names[k]);
@@ -295,18 +297,12 @@ int profile_write(agent *a, const char *status, const char *message)
     sort_agent = a;
     qsort(order, a->keys.count, sizeof *order, cmp_key);
 
-    size_t plen = strlen(a->opts.out) + 32;
-    char *tmp = malloc(plen);
-    if (tmp == NULL) {
-        free(order);
-        totals_free(&t);
-        return -1;
-    }
-    snprintf(tmp, plen, "%s.tmp.%ld", a->opts.out, (long)getpid());
-    xw x = {xmlNewTextWriterFilename(tmp, 0), 0};
+    xmlBufferPtr mem = xmlBufferCreate();
+    xw x = {mem ? xmlNewTextWriterMemory(mem, 0) : NULL, 0};
     if (x.w == NULL) {
-        fprintf(stderr, "psf-agent: cannot write the profile to %s\n", tmp);
-        free(tmp);
+        fprintf(stderr, "psf-agent: out of memory for the profile\n");
+        if (mem)
+            xmlBufferFree(mem);
         free(order);
         totals_free(&t);
         return -1;
@@ -345,12 +341,15 @@ int profile_write(agent *a, const char *status, const char *message)
     x_attr(&x, "version", a->vm_version ? a->vm_version : "unknown");
     x_attr(&x, "vendor", a->vm_vendor ? a->vm_vendor : "unknown");
     x_attr(&x, "flags", a->vm_flags ? a->vm_flags : "");
+    if (a->vm_info)
+        x_attr(&x, "info", a->vm_info);
     x_end(&x);
 
     x_start(&x, "summary");
     x_attr_u64(&x, "invocations", a->ninvocations);
     x_attr_u64(&x, "work", t.n[0]);
     x_attr_u64(&x, "overhead", t.n[1]);
+    x_attr_u64(&x, "threads", a->threads_started);
     x_end(&x);
 
     x_start(&x, "invocations");
@@ -361,6 +360,8 @@ int profile_write(agent *a, const char *status, const char *message)
         x_attr_u64(&x, "work", a->invocations[i].n[0]);
         x_attr_u64(&x, "overhead", a->invocations[i].n[1]);
         x_attr(&x, "end", a->invocations[i].end);
+        if (a->invocations[i].exception)
+            x_attr(&x, "exception", a->invocations[i].exception);
         x_end(&x);
     }
     x_end(&x);
@@ -375,12 +376,11 @@ int profile_write(agent *a, const char *status, const char *message)
     free(order);
     totals_free(&t);
 
-    int rc = 0;
-    if (x.bad || rename(tmp, a->opts.out) != 0) {
-        fprintf(stderr, "psf-agent: writing the profile %s failed\n", a->opts.out);
-        unlink(tmp);
-        rc = -1;
-    }
-    free(tmp);
+    int rc = -1;
+    if (x.bad)
+        fprintf(stderr, "psf-agent: composing the profile failed\n");
+    else
+        rc = result_emit(a, (const char *)xmlBufferContent(mem), (size_t)xmlBufferLength(mem));
+    xmlBufferFree(mem);
     return rc;
 }

@@ -19,7 +19,7 @@ static void add_candidate(agent *a, const char *desc)
     if (v == NULL)
         return;
     a->candidates = v;
-    a->candidates[a->ncandidates] = strdup(desc);
+    a->candidates[a->ncandidates] = utf8_dup(desc);
     if (a->candidates[a->ncandidates] != NULL)
         a->ncandidates++;
 }
@@ -50,7 +50,7 @@ static void search_methods(agent *a, jclass klass)
             add_candidate(a, desc);
             if (found == NULL) {
                 found = ms[i];
-                found_desc = strdup(desc);
+                found_desc = utf8_dup(desc);
             }
         }
         (*jv)->Deallocate(jv, (unsigned char *)name);

@@ -30,8 +30,11 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
     (void)thread;
+    natives_bind(a, jni);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
-                    "SetEventNotificationMode(CLASS_PREPARE)") != 0)
+                    "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
+        jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL),
+                    "SetEventNotificationMode(THREAD_START)") != 0)
         return;
     jint n = 0;
     jclass *classes = NULL;
@@ -42,13 +45,31 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
 }
 
+/* The first invocation that ended by exception, or NULL. */
+static const invocation *first_thrown(const agent *a)
+{
+    for (uint32_t i = 0; i < a->ninvocations; i++)
+        if (strcmp(a->invocations[i].end, "exception") == 0)
+            return &a->invocations[i];
+    return NULL;
+}
+
+/*
+ * The run's status word, most important first: a limit that stopped the
+ * program, a fault of the agent, the target not found or not invoked, the
+ * JVM ending inside the method, an exception escaping it, else ok.
+ */
 static void status_of(agent *a, const char **status, const char **message, char *buf, size_t cap)
 {
     *message = NULL;
     int incomplete = 0;
     for (uint32_t i = 0; i < a->ninvocations; i++)
         incomplete |= strcmp(a->invocations[i].end, "incomplete") == 0;
-    if (a->error[0] != '\0') {
+    const invocation *thrown = first_thrown(a);
+    if (a->stop_status != NULL) {
+        *status = a->stop_status;
+        *message = a->stop_message;
+    } else if (a->error[0] != '\0') {
         *status = "agent_error";
         *message = a->error;
     } else if (!a->class_seen) {
@@ -76,30 +97,43 @@ static void status_of(agent *a, const char **status, const char **message, char 
         snprintf(buf, cap, "%s exists but was never invoked", a->opts.method);
         *message = buf;
     } else if (incomplete) {
-        *status = "incomplete";
-        *message = "the JVM ended while the method was still running (System.exit, Runtime.halt or a crash inside it)";
+        *status = a->exit_kind != NULL ? a->exit_kind : "incomplete";
+        *message = a->exit_kind == NULL ? "the JVM ended while the method was still running (another thread ended it)"
+                   : strcmp(a->exit_kind, "halt_in_method") == 0 ? "the method called Runtime.halt"
+                                                                   : "the method called System.exit";
+    } else if (thrown != NULL) {
+        const char *ex = thrown->exception ? thrown->exception : "an exception";
+        *status = strcmp(ex, "java.lang.StackOverflowError") == 0 ? "stack_overflow"
+                  : strcmp(ex, "java.lang.OutOfMemoryError") == 0 ? "out_of_memory"
+                                                                   : "exception";
+        snprintf(buf, cap, "%s escaped the method (invocation %u)", ex, (unsigned)(thrown - a->invocations) + 1);
+        *message = buf;
     } else {
         *status = "ok";
     }
+}
+
+void result_finish(agent *a, JNIEnv *jni)
+{
+    lock_enter(a);
+    int first = !a->result_written;
+    a->result_written = 1;
+    lock_exit(a);
+    if (!first)
+        return;
+    counting_finish(a, jni);
+    const char *status, *message;
+    char buf[2048];
+    status_of(a, &status, &message, buf, sizeof buf);
+    profile_write(a, status, message);
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     agent *a = &g_agent;
     (void)jvmti;
-    (void)jni;
-    lock_enter(a);
-    if (a->dead) {
-        lock_exit(a);
-        return;
-    }
+    result_finish(a, jni);
     a->dead = 1;
-    lock_exit(a);
-    counting_finish(a);
-    const char *status, *message;
-    char buf[2048];
-    status_of(a, &status, &message, buf, sizeof buf);
-    profile_write(a, status, message);
 }
 
 /* The JVM's -X options (deterministic: no paths), from the command line and
@@ -172,6 +206,7 @@ static jint setup_jvmti(agent *a)
     caps.can_get_constant_pool = 1;
     caps.can_tag_objects = 1;
     caps.can_generate_sampled_object_alloc_events = 1;
+    caps.can_generate_exception_events = 1;
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
@@ -184,6 +219,8 @@ static jint setup_jvmti(agent *a)
     cb.SingleStep = on_single_step;
     cb.FramePop = on_frame_pop;
     cb.SampledObjectAlloc = on_sampled_alloc;
+    cb.Exception = on_exception;
+    cb.ThreadStart = on_thread_start;
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;
     /* Global: VM life cycle and the breakpoint. SingleStep, FramePop and
@@ -214,6 +251,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     a->vm_flags = read_vm_flags(&tlab_off);
     a->vm_version = system_property(a, "java.vm.version");
     a->vm_vendor = system_property(a, "java.vm.vendor");
+    a->vm_info = system_property(a, "java.vm.info");
+    if (!bad && result_init(a, err, sizeof err) != 0)
+        bad = 1;
     if (!bad && !tlab_off) {
         snprintf(err, sizeof err, "the JVM must run with -XX:-UseTLAB: only then is every array allocation reported, "
                                   "which exact array sizes need");
@@ -221,7 +261,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     }
     if (bad) {
         fprintf(stderr, "psf-agent: %s\n", err);
-        if (a->opts.out != NULL) /* tell the caller why, in the file it waits for */
+        if (a->opts.out != NULL || a->key_page != NULL) /* tell the caller why, where it waits */
             profile_write(a, "bad_options", err);
         return JNI_ERR;
     }
@@ -242,6 +282,8 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     free(a->vm_version);
     free(a->vm_vendor);
     free(a->vm_flags);
+    free(a->vm_info);
+    result_free(a);
     method_spec_free(&a->spec);
     agent_options_free(&a->opts);
 }

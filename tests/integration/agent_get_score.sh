@@ -58,7 +58,7 @@ expect_eq "usage: spec that does not parse" "$(code --classpath "$FX" --main Loo
 expect_eq "class path entry missing" "$(code --classpath "$TEST_TMP/nope" --method Loops.sum -- 1)" 3
 expect_eq "class never loaded" "$(code --classpath "$FX" --main Loops --method Absent.sum -- 1)" 3
 expect_eq "ambiguous overloads" "$(code --classpath "$FX" --method Overloads.twice --json)" 4
-expect_eq "ambiguous: candidates in JSON" "$(jq -c .candidates "$TEST_TMP/code.out")" '["(I)I","(J)J"]'
+expect_eq "ambiguous: candidates in JSON" "$(jq -c .candidates "$TEST_TMP/code.out")" '["Overloads.twice(I)I","Overloads.twice(J)J"]'
 expect_eq "method not found" "$(code --classpath "$FX" --method Overloads.nothing)" 4
 expect_eq "never invoked" "$(code --classpath "$FX" --method Overloads.never)" 5
 expect_eq "program failed after the method" "$(code --classpath "$FX" --method Noisy.work --json -- 5 3)" 8
