@@ -9,7 +9,7 @@ echo "#include <stddef.h>"
 while [ $# -ge 2 ]; do
     name=$1 file=$2
     shift 2
-    echo "const unsigned char $name[] = {"
+    echo "const unsigned char ${name}[] = {"
     od -An -v -tx1 "$file" | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g' -e 's/^/    /'
     echo "    0x00"
     echo "};"

@@ -73,7 +73,7 @@ grep -q 'v2: .*version2.profile.xml:4: profile format version' "$TMP/err" || fai
 # A bad table stops the leaderboard before it starts.
 rc=0
 "$SCORE" --rank --costs $F/truncated.costs.xml "a=$F/basic.profile.xml" >"$TMP/out" 2>/dev/null || rc=$?
-[ "$rc" -eq 7 ] && [ ! -s "$TMP/out" ] || fail "bad table in --rank"
+if [ "$rc" -ne 7 ] || [ -s "$TMP/out" ]; then fail "bad table in --rank"; fi
 # Usage errors.
 rc=0; "$SCORE" --rank "a=$F/basic.profile.xml" "a=$TMP/cheap.xml" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "duplicate label accepted"
