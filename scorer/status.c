@@ -1,11 +1,13 @@
 /*
  * status.c - the one table that maps status words to exit codes.
  *
- * Codes 3..6 and 8 are outcomes of the student's program (the class or method
- * was not there, not run, not run to the end, or the program failed); 7 is
- * input the scorer refuses; 70 (EX_SOFTWARE) is a fault of the tooling
- * itself. class_not_found (the class path or main class is missing, decided
- * by scripts/get_score.sh) shares 3 with class_not_loaded. Keep docs/cost-table.md in step with this table.
+ * Codes 3..6 and 8..10 are outcomes of the student's program (the class or
+ * method was not there, not run, not run to the end, the program failed, an
+ * exception escaped the method, a limit stopped it); 7 is input the scorer
+ * refuses; 70 (EX_SOFTWARE) is a fault of the tooling itself.
+ * class_not_found (the class path or main class is missing, decided by
+ * scripts/get_score.sh) shares 3 with class_not_loaded; a future "timeout"
+ * belongs with the limits at 10. Keep docs/cost-table.md in step with this table.
  */
 #include "status.h"
 
@@ -24,9 +26,16 @@ static const struct {
     { ST_AMBIGUOUS_METHOD,  "ambiguous_method", 4,  1 },
     { ST_NOT_INVOKED,       "not_invoked",      5,  1 },
     { ST_INCOMPLETE,        "incomplete",       6,  1 },
+    { ST_EXIT_IN_METHOD,    "exit_in_method",   6,  1 },
+    { ST_HALT_IN_METHOD,    "halt_in_method",   6,  1 },
     { ST_BAD_INPUT,         "bad_input",        7,  0 },
     { ST_CLASS_NOT_FOUND,   "class_not_found",  3,  0 },
     { ST_PROGRAM_FAILED,    "program_failed",   8,  0 },
+    { ST_EXCEPTION,         "exception",        9,  1 },
+    { ST_STACK_OVERFLOW,    "stack_overflow",   9,  1 },
+    { ST_OUT_OF_MEMORY,     "out_of_memory",    9,  1 },
+    { ST_BYTECODE_LIMIT,    "bytecode_limit",   10, 1 },
+    { ST_THREAD_LIMIT,      "thread_limit",     10, 1 },
     { ST_AGENT_ERROR,       "agent_error",      70, 1 },
     { ST_INTERNAL_ERROR,    "internal_error",   70, 0 },
 };

@@ -18,6 +18,13 @@ typedef enum psf_status {
     ST_AMBIGUOUS_METHOD,
     ST_NOT_INVOKED,
     ST_INCOMPLETE,
+    ST_EXIT_IN_METHOD,
+    ST_HALT_IN_METHOD,
+    ST_EXCEPTION,
+    ST_STACK_OVERFLOW,
+    ST_OUT_OF_MEMORY,
+    ST_BYTECODE_LIMIT,
+    ST_THREAD_LIMIT,
     ST_AGENT_ERROR,
     ST_BAD_INPUT,
     ST_CLASS_NOT_FOUND,
@@ -32,7 +39,7 @@ const char *status_word(psf_status st);
 /* The status named by word, or ST_UNKNOWN. */
 psf_status status_from_word(const char *word);
 
-/* The process exit code for a status (0, 2..8, 70). */
+/* The process exit code for a status (0, 2..10, 70). */
 int status_exit_code(psf_status st);
 
 /* 1 if the word may appear as a profile's status attribute. */

@@ -33,7 +33,7 @@ expect "json bytecodes" "$(j .bytecodes)" 100
 expect "json runtime" "$(j .runtime_bytecodes)" 10
 expect "json invocations" "$(j .invocations)" 2
 expect "json thread" "$(j '.invocation_list[1].thread')" 'worker "1"'
-expect "json end" "$(j '.invocation_list[1].end')" exception
+expect "json end" "$(j '.invocation_list[1].end')" return
 expect "json opcodes" "$(j '.opcodes.iadd')" 30
 expect "json method" "$(j .method)" 'demo.Sum.run([I)J'
 expect "json jdk" "$(j .jdk)" 17.0.15+6-Debian-1deb12u1

@@ -15,7 +15,10 @@ static void status_exit_code__every_word__documented_code(void **state)
     static const struct { const char *word; int code; } want[] = {
         { "ok", 0 }, { "usage", 2 }, { "class_not_loaded", 3 }, { "method_not_found", 4 },
         { "ambiguous_method", 4 }, { "not_invoked", 5 }, { "incomplete", 6 },
+        { "exit_in_method", 6 }, { "halt_in_method", 6 },
         { "bad_input", 7 }, { "class_not_found", 3 }, { "program_failed", 8 },
+        { "exception", 9 }, { "stack_overflow", 9 }, { "out_of_memory", 9 },
+        { "bytecode_limit", 10 }, { "thread_limit", 10 },
         { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
@@ -44,6 +47,8 @@ static void status_in_profile__agent_words_only(void **state)
     assert_true(status_in_profile(ST_OK));
     assert_true(status_in_profile(ST_AMBIGUOUS_METHOD));
     assert_true(status_in_profile(ST_AGENT_ERROR));
+    assert_true(status_in_profile(ST_STACK_OVERFLOW));
+    assert_true(status_in_profile(ST_THREAD_LIMIT));
     assert_false(status_in_profile(ST_BAD_INPUT));
     assert_false(status_in_profile(ST_USAGE));
     assert_false(status_in_profile(ST_PROGRAM_FAILED));
