@@ -245,6 +245,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     }
     char err[1024];
     int bad = agent_options_parse(&a->opts, options, err, sizeof err) != 0;
+    /* the key first: whatever goes wrong next is reported on the result channel */
+    if (!bad && result_init(a, err, sizeof err) != 0)
+        bad = 1;
     if (!bad && method_spec_parse(&a->spec, a->opts.method, err, sizeof err) != 0)
         bad = 1;
     int tlab_off = 0;
@@ -252,8 +255,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     a->vm_version = system_property(a, "java.vm.version");
     a->vm_vendor = system_property(a, "java.vm.vendor");
     a->vm_info = system_property(a, "java.vm.info");
-    if (!bad && result_init(a, err, sizeof err) != 0)
-        bad = 1;
     if (!bad && !tlab_off) {
         snprintf(err, sizeof err, "the JVM must run with -XX:-UseTLAB: only then is every array allocation reported, "
                                   "which exact array sizes need");

@@ -35,6 +35,7 @@ const char options_usage[] =
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
     "  --format FMT         leaderboard as text, csv or json\n"
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
+    "  --status-table       print every status word with its exit code and meaning\n"
     "\n"
     "exit codes: 0 ok, 2 usage, 3 class_not_loaded or class_not_found,\n"
     "4 method_not_found or ambiguous_method, 5 not_invoked, 6 incomplete,\n"
@@ -65,7 +66,7 @@ static int is_opt(const char *arg, const char *name)
 
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
-    int failed = 0, only_args = 0, rank = 0, status_json = 0, help = 0, json = 0;
+    int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -79,6 +80,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             only_args = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             help = 1;
+        } else if (strcmp(a, "--status-table") == 0) {
+            status_table = 1;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--explain") == 0) {
@@ -143,11 +146,13 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     if (json && format && strcmp(format, "json") != 0)
         FAIL("--json and --format %s disagree", format);
 
-    o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : rank ? MODE_RANK : MODE_SCORE;
-    if (help + status_json + rank > 1)
-        FAIL("--help, --rank and --status-json exclude each other");
+    o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
+            : rank ? MODE_RANK : MODE_SCORE;
+    if (help + status_json + status_table + rank > 1)
+        FAIL("--help, --rank, --status-json and --status-table exclude each other");
     switch (o->mode) {
     case MODE_HELP:
+    case MODE_STATUS_TABLE:
         break;
     case MODE_STATUS_JSON:
         if (o->n_args != 0)

@@ -13,7 +13,7 @@
 
 #include "err.h"
 
-typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_HELP } run_mode;
+typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
 
 typedef struct options {

@@ -249,6 +249,10 @@ int main(int argc, char **argv)
     case MODE_STATUS_JSON:
         code = run_status_json(&o);
         break;
+    case MODE_STATUS_TABLE:
+        status_print_table(stdout);
+        code = fflush(stdout) == 0 ? 0 : 70;
+        break;
     case MODE_SCORE:
     case MODE_RANK:
         if (load_table(&o, &t, &err) != 0) {

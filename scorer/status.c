@@ -1,13 +1,13 @@
 /*
  * status.c - the one table that maps status words to exit codes.
  *
- * Codes 3..6 and 8..10 are outcomes of the student's program (the class or
- * method was not there, not run, not run to the end, the program failed, an
- * exception escaped the method, a limit stopped it); 7 is input the scorer
- * refuses; 70 (EX_SOFTWARE) is a fault of the tooling itself.
- * class_not_found (the class path or main class is missing, decided by
- * scripts/get_score.sh) shares 3 with class_not_loaded; a future "timeout"
- * belongs with the limits at 10. Keep docs/cost-table.md in step with this table.
+ * Every way a scoring attempt can end has its own word and its own exit
+ * code, so a grading server can tell them apart without parsing messages:
+ * 3..6 the class or method was not there or not run to the end, 8..24 the
+ * program failed in a particular way or a limit stopped it, 2 and 7 input
+ * that is refused, 70 (EX_SOFTWARE) a fault of PSF itself. The agent writes
+ * the words marked in_profile; scripts/get_score.sh decides the others.
+ * `psf-score --status-table` prints this table, and the README copies it.
  */
 #include "status.h"
 
@@ -18,26 +18,37 @@ static const struct {
     const char *word;
     int exit_code;
     int in_profile;   /* may be written by the agent as <psf-profile status> */
+    const char *meaning;
 } status_table[] = {
-    { ST_OK,                "ok",               0,  1 },
-    { ST_USAGE,             "usage",            2,  0 },
-    { ST_CLASS_NOT_LOADED,  "class_not_loaded", 3,  1 },
-    { ST_METHOD_NOT_FOUND,  "method_not_found", 4,  1 },
-    { ST_AMBIGUOUS_METHOD,  "ambiguous_method", 4,  1 },
-    { ST_NOT_INVOKED,       "not_invoked",      5,  1 },
-    { ST_INCOMPLETE,        "incomplete",       6,  1 },
-    { ST_EXIT_IN_METHOD,    "exit_in_method",   6,  1 },
-    { ST_HALT_IN_METHOD,    "halt_in_method",   6,  1 },
-    { ST_BAD_INPUT,         "bad_input",        7,  0 },
-    { ST_CLASS_NOT_FOUND,   "class_not_found",  3,  0 },
-    { ST_PROGRAM_FAILED,    "program_failed",   8,  0 },
-    { ST_EXCEPTION,         "exception",        9,  1 },
-    { ST_STACK_OVERFLOW,    "stack_overflow",   9,  1 },
-    { ST_OUT_OF_MEMORY,     "out_of_memory",    9,  1 },
-    { ST_BYTECODE_LIMIT,    "bytecode_limit",   10, 1 },
-    { ST_THREAD_LIMIT,      "thread_limit",     10, 1 },
-    { ST_AGENT_ERROR,       "agent_error",      70, 1 },
-    { ST_INTERNAL_ERROR,    "internal_error",   70, 0 },
+    { ST_OK,                  "ok",                  0,  1, "scored" },
+    { ST_USAGE,               "usage",               2,  0, "bad command line" },
+    { ST_BAD_OPTIONS,         "bad_options",         2,  1, "the agent refused its options (e.g. a method spec that does not parse)" },
+    { ST_CLASS_NOT_LOADED,    "class_not_loaded",    3,  1, "the method's class was never loaded" },
+    { ST_CLASS_NOT_FOUND,     "class_not_found",     3,  0, "a class path entry or the main class is missing" },
+    { ST_METHOD_NOT_FOUND,    "method_not_found",    4,  1, "the class has no such method (or it is native or abstract)" },
+    { ST_AMBIGUOUS_METHOD,    "ambiguous_method",    4,  1, "a bare name with several overloads; add a descriptor" },
+    { ST_NOT_INVOKED,         "not_invoked",         5,  1, "the method exists but was never called" },
+    { ST_INCOMPLETE,          "incomplete",          6,  1, "another thread ended the JVM while the method ran" },
+    { ST_BAD_INPUT,           "bad_input",           7,  0, "a cost table or profile is missing, unreadable, invalid or of another version" },
+    { ST_PROGRAM_FAILED,      "program_failed",      8,  0, "the program failed (non-zero exit, no result)" },
+    { ST_EXCEPTION,           "exception",           9,  1, "an exception escaped the method" },
+    { ST_STACK_OVERFLOW,      "stack_overflow",      10, 1, "a StackOverflowError escaped the method" },
+    { ST_OUT_OF_MEMORY,       "out_of_memory",       11, 1, "an OutOfMemoryError escaped the method" },
+    { ST_EXIT_IN_METHOD,      "exit_in_method",      12, 1, "the method called System.exit" },
+    { ST_HALT_IN_METHOD,      "halt_in_method",      13, 1, "the method called Runtime.halt" },
+    { ST_TIMEOUT,             "timeout",             14, 0, "the run took longer than --timeout" },
+    { ST_DEADLOCK,            "deadlock",            15, 0, "the run timed out in a Java-level deadlock" },
+    { ST_CRASHED,             "crashed",             16, 0, "the JVM crashed (killed by a signal)" },
+    { ST_BYTECODE_LIMIT,      "bytecode_limit",      17, 1, "the method executed more than --max-bytecodes" },
+    { ST_THREAD_LIMIT,        "thread_limit",        18, 1, "the method started more than --max-threads threads" },
+    { ST_OUTPUT_LIMIT,        "output_limit",        19, 0, "the program printed more than --max-output bytes" },
+    { ST_UNSTABLE,            "unstable",            20, 0, "--runs gave different scores" },
+    { ST_SANDBOX_UNAVAILABLE, "sandbox_unavailable", 21, 0, "--sandbox require, but bubblewrap does not work here" },
+    { ST_NO_MAIN,             "no_main",             22, 0, "the main class has no main method" },
+    { ST_BAD_CLASS_FILE,      "bad_class_file",      23, 0, "a class file is corrupt, truncated or too new" },
+    { ST_JDK_NOT_FOUND,       "jdk_not_found",       24, 0, "no JDK 17+ at JAVA_HOME or on PATH" },
+    { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
+    { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };
 
 #define N_STATUS (sizeof status_table / sizeof status_table[0])
@@ -72,4 +83,10 @@ int status_in_profile(psf_status st)
         if (status_table[i].st == st)
             return status_table[i].in_profile;
     return 0;
+}
+
+void status_print_table(FILE *out)
+{
+    for (unsigned i = 0; i < N_STATUS; i++)
+        fprintf(out, "  %3d  %-20s %s\n", status_table[i].exit_code, status_table[i].word, status_table[i].meaning);
 }

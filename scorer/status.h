@@ -10,6 +10,8 @@
 #ifndef PSF_STATUS_H
 #define PSF_STATUS_H
 
+#include <stdio.h>
+
 typedef enum psf_status {
     ST_OK = 0,
     ST_USAGE,
@@ -30,6 +32,16 @@ typedef enum psf_status {
     ST_CLASS_NOT_FOUND,
     ST_PROGRAM_FAILED,
     ST_INTERNAL_ERROR,
+    ST_BAD_OPTIONS,
+    ST_TIMEOUT,
+    ST_DEADLOCK,
+    ST_CRASHED,
+    ST_OUTPUT_LIMIT,
+    ST_UNSTABLE,
+    ST_SANDBOX_UNAVAILABLE,
+    ST_NO_MAIN,
+    ST_BAD_CLASS_FILE,
+    ST_JDK_NOT_FOUND,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 
@@ -39,8 +51,11 @@ const char *status_word(psf_status st);
 /* The status named by word, or ST_UNKNOWN. */
 psf_status status_from_word(const char *word);
 
-/* The process exit code for a status (0, 2..10, 70). */
+/* The process exit code for a status (0, 2..24, 70). */
 int status_exit_code(psf_status st);
+
+/* Print the whole table (code, word, meaning), one row a line. */
+void status_print_table(FILE *out);
 
 /* 1 if the word may appear as a profile's status attribute. */
 int status_in_profile(psf_status st);

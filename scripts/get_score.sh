@@ -9,16 +9,17 @@
 # --json, stdout carries exactly one JSON object and nothing else; the
 # program's own output goes to stderr (or --program-output FILE).
 #
-# Exit codes (docs/exit-codes.md; the scorer maps status words to them):
-#   0 ok, 2 usage, 3 class not found, 4 method not found or ambiguous,
-#   5 method never invoked, 6 JVM ended inside the method, 7 bad input file,
-#   8 the program failed, 70 internal error.
+# Every outcome has a status word and an exit code; the table lives in one
+# place, scorer/status.c, and is printed by `get_score.sh --help` and in the
+# README ("Exit codes"). Errors found here are reported through
+# `psf-score --status-json` so that all JSON has one writer.
 set -u
 
 PSF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 AGENT=$BUILD/libpsfagent.so
 SCORER=$BUILD/psf-score
+RECEIVER=$BUILD/psf-receive
 
 # The JVM flags every scored run uses, and why (README: "Determinism"):
 #   -XX:-UseTLAB                  every allocation reaches the agent: exact array sizes
@@ -31,6 +32,9 @@ SCORER=$BUILD/psf-score
 #   -Xms/-Xmx                     the same heap everywhere: GC timing and SoftReference clearing
 #   -Xss                          the same stack depth everywhere
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
+#   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
+#   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
+#   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
 PINNED_FLAGS=(
   -XX:-UseTLAB
   -XX:+UseSerialGC
@@ -42,8 +46,17 @@ PINNED_FLAGS=(
   -Duser.timezone=UTC
   -Dfile.encoding=UTF-8 -Dsun.stdout.encoding=UTF-8 -Dsun.stderr.encoding=UTF-8
   -Dsun.jnu.encoding=UTF-8
+  -XX:+UnlockDiagnosticVMOptions -XX:DisableIntrinsic=_nanoTime,_currentTimeMillis
+  -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=256m -XX:CompressedClassSpaceSize=128m
+  -XX:MaxDirectMemorySize=64m
+  -Xlog:jni+resolve=off
 )
+# Limits a grading server can rely on (each one has an option):
 DEFAULT_HEAP=512m
+DEFAULT_TIMEOUT=60                # seconds of wall clock for the whole JVM run
+DEFAULT_MAX_BYTECODES=300000000   # about 30 s of single-stepping
+DEFAULT_MAX_THREADS=64            # threads the measured code may start
+DEFAULT_MAX_OUTPUT=1048576        # bytes of program output (stdout + stderr)
 
 usage() {
   cat <<'EOF'
@@ -65,14 +78,20 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --program-output FILE send the program's stdout and stderr to FILE (default: this stderr)
   --profile-out FILE    keep the agent's profile (XML) in FILE
   --heap SIZE           JVM heap, pinned (default: 512m)
+  --timeout SECONDS     wall-clock limit for the run (default: 60)
+  --max-bytecodes N     stop once the method has executed N bytecodes (default: 300000000)
+  --max-threads N       stop once the method has started N threads (default: 64)
+  --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
+  --runs N              score N times and report every distinct score (default: 1)
+  --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
+                        require (fail when it does not work) or off (default: auto)
   -h, --help            this text
 
 The JDK comes from JAVA_HOME, else from PATH (JDK 17 or newer).
 
-Exit codes: 0 ok, 2 usage, 3 class not found, 4 method not found or ambiguous,
-5 method never invoked, 6 the JVM ended inside the method, 7 bad input file,
-8 the program failed, 70 internal error.
+Exit codes (status words):
 EOF
+  if [ -x "$SCORER" ]; then "$SCORER" --status-table; fi
 }
 
 JSON=0
@@ -86,6 +105,12 @@ SCORE_FILE=""
 PROGRAM_OUTPUT=""
 PROFILE_OUT=""
 HEAP=$DEFAULT_HEAP
+TIMEOUT=$DEFAULT_TIMEOUT
+MAX_BYTECODES=$DEFAULT_MAX_BYTECODES
+MAX_THREADS=$DEFAULT_MAX_THREADS
+MAX_OUTPUT=$DEFAULT_MAX_OUTPUT
+RUNS=1
+SANDBOX=auto
 PROGRAM_ARGS=()
 
 # Report an error that happened before the scorer could: one JSON object with
@@ -130,19 +155,28 @@ while [ $# -gt 0 ]; do
     --program-output) need_value "$@"; PROGRAM_OUTPUT=$2; shift 2 ;;
     --profile-out) need_value "$@"; PROFILE_OUT=$2; shift 2 ;;
     --heap) need_value "$@"; HEAP=$2; shift 2 ;;
+    --timeout) need_value "$@"; TIMEOUT=$2; shift 2 ;;
+    --max-bytecodes) need_value "$@"; MAX_BYTECODES=$2; shift 2 ;;
+    --max-threads) need_value "$@"; MAX_THREADS=$2; shift 2 ;;
+    --max-output) need_value "$@"; MAX_OUTPUT=$2; shift 2 ;;
+    --runs) need_value "$@"; RUNS=$2; shift 2 ;;
+    --sandbox) need_value "$@"; SANDBOX=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; PROGRAM_ARGS=("$@"); break ;;
     *) fail usage "unknown option '$1' (see --help)" ;;
   esac
 done
 
-[ -x "$AGENT" ] && [ -x "$SCORER" ] || { fail internal_error "the agent or the scorer is not built ($AGENT, $SCORER): run make in $PSF_ROOT"; }
+[ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
+  fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
 [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"
 [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)"
-case $HEAP in
-  [1-9]*[kKmMgG]|[1-9]*) ;;
-  *) fail usage "--heap takes a size such as 512m, not '$HEAP'" ;;
-esac
+[[ $HEAP =~ ^[1-9][0-9]*[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
+for pair in "timeout:$TIMEOUT" "max-bytecodes:$MAX_BYTECODES" "max-threads:$MAX_THREADS" \
+  "max-output:$MAX_OUTPUT" "runs:$RUNS"; do
+  [[ ${pair#*:} =~ ^[1-9][0-9]{0,17}$ ]] || fail usage "--${pair%%:*} takes a whole number above 0, not '${pair#*:}'"
+done
+case $SANDBOX in auto|require|off) ;; *) fail usage "--sandbox takes auto, require or off, not '$SANDBOX'" ;; esac
 if [ -z "$METHOD" ]; then
   METHOD="$MAIN.main"
 elif [ -z "$MAIN" ]; then
@@ -161,14 +195,15 @@ fi
 # --- the JDK -------------------------------------------------------------------
 if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
-  [ -x "$JAVA" ] || fail usage "JAVA_HOME=$JAVA_HOME holds no bin/java"
+  [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java"
 else
-  JAVA=$(command -v java) || fail usage "no java on PATH and JAVA_HOME is not set (JDK 17 or newer is needed)"
+  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (JDK 17 or newer is needed)"
 fi
 java_version=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
 case $java_version in
-  ''|1.*|[0-9]|1[0-6]) fail usage "$JAVA is Java ${java_version:-of unknown version}; JDK 17 or newer is needed" ;;
+  ''|1.*|[0-9]|1[0-6]) fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; JDK 17 or newer is needed" ;;
 esac
+JAVA=$(readlink -f "$JAVA")
 
 # --- class path: absolute, because the JVM runs in the scratch directory -----
 abs_classpath=""
@@ -190,31 +225,97 @@ fi
 # --- scratch directory ---------------------------------------------------------
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
-case $SCRATCH in *,*) rm -rf "$SCRATCH"; SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) || fail internal_error "cannot create a scratch directory" ;; esac
 trap 'rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT TERM
-mkdir "$SCRATCH/work"
-PROFILE=$SCRATCH/profile.xml
 
-# --- run ---------------------------------------------------------------------
-jvm_cmd=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP"
-  "-agentpath:$AGENT=method=$METHOD,out=$PROFILE"
-  -cp "$abs_classpath" "$MAIN" "${PROGRAM_ARGS[@]}")
-# A clean, fixed environment: the program sees the same variables everywhere.
-run_env=(env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$SCRATCH/work")
-if [ -n "$PROGRAM_OUTPUT" ]; then
-  (cd "$SCRATCH/work" && exec "${run_env[@]}" "${jvm_cmd[@]}") </dev/null >"$PROGRAM_OUTPUT" 2>&1
-else
-  (cd "$SCRATCH/work" && exec "${run_env[@]}" "${jvm_cmd[@]}") </dev/null 1>&2
+# --- sandbox -------------------------------------------------------------------
+# bubblewrap: the whole file system read-only, one private writable work
+# directory, no network, its own PID namespace, /dev/random and /dev/urandom
+# read as zeros (so SecureRandom repeats), and the sandbox dies with us.
+SANDBOXED=0
+if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 &&
+  bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  SANDBOXED=1
+elif [ "$SANDBOX" = require ]; then
+  fail sandbox_unavailable "--sandbox require: bubblewrap is missing or cannot create namespaces here"
+elif [ "$SANDBOX" = auto ]; then
+  echo "get_score.sh: warning: no sandbox (bubblewrap is missing or not permitted here): the program runs with resource limits only, with the network and write access to whatever this user may write" >&2
 fi
-jvm_rc=$?
 
-if [ ! -s "$PROFILE" ]; then
-  fail program_failed "the JVM exited with code $jvm_rc before the agent wrote a profile (see the program's output)"
-fi
-[ -n "$PROFILE_OUT" ] && cp "$PROFILE" "$PROFILE_OUT"
+# One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
+# arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
+# $RUN_DIR/program.out.
+run_once() {
+  RUN_DIR=$SCRATCH/run.$1
+  local work=$RUN_DIR/work
+  mkdir -p "$work/tmp"
+  RUN_STATUS=""
+  RUN_MESSAGE=""
+  RUN_PROFILE=$RUN_DIR/profile.xml
+  # A fresh key per run; it reaches the agent on a pipe, never in argv or env.
+  local key
+  key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+  local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
+  mkfifo "$fifo"
+  cat "$fifo" >"$stream" &
+  local reader=$!
+  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$work/tmp"
+    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
+    -cp "$abs_classpath" "$MAIN" "${PROGRAM_ARGS[@]}")
+  local cmd=(timeout -s QUIT -k 5 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work" "${jvm[@]}")
+  if [ "$SANDBOXED" = 1 ]; then
+    cmd=(bwrap --ro-bind / / --dev /dev --proc /proc
+      --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom
+      --bind "$work" "$work" --chdir "$work"
+      --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
+  fi
+  local blocks=$(((MAX_OUTPUT + 1023) / 1024))
+  local started=$SECONDS
+  (
+    cd "$work" || exit 70
+    ulimit -c 0
+    ulimit -f "$blocks"
+    exec "${cmd[@]}"
+  ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$RUN_DIR/program.out" 2>&1
+  RUN_RC=$?
+  wait "$reader"
+  local elapsed=$((SECONDS - started)) out=$RUN_DIR/program.out
+  if printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err"; then
+    return 0
+  fi
+  # No authentic result: say why, from what the run left behind.
+  if { [ "$RUN_RC" -eq 124 ] || [ "$RUN_RC" -eq 137 ]; } && [ "$elapsed" -ge "$TIMEOUT" ]; then
+    if grep -q 'Found one Java-level deadlock' "$out"; then
+      RUN_STATUS=deadlock RUN_MESSAGE="the program deadlocked (a thread dump after $TIMEOUT s found it)"
+    else
+      RUN_STATUS=timeout RUN_MESSAGE="the program ran longer than $TIMEOUT s (--timeout)"
+    fi
+  elif [ "$RUN_RC" -eq 153 ]; then
+    RUN_STATUS=output_limit RUN_MESSAGE="the program printed more than $MAX_OUTPUT bytes (--max-output)"
+  elif [ "$RUN_RC" -ge 128 ] || ls "$work"/hs_err_pid*.log >/dev/null 2>&1; then
+    RUN_STATUS=crashed RUN_MESSAGE="the JVM crashed (exit code $RUN_RC)"
+  elif grep -q 'Could not find or load main class' "$out"; then
+    RUN_STATUS=class_not_found RUN_MESSAGE="the main class $MAIN was not found on the class path"
+  elif grep -q 'Main method not found in class' "$out"; then
+    RUN_STATUS=no_main RUN_MESSAGE="class $MAIN has no 'public static void main(String[])'"
+  elif grep -q -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "$out"; then
+    RUN_STATUS=bad_class_file
+    RUN_MESSAGE="a class file is corrupt, truncated or of an unsupported version: $(grep -m1 -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "$out" | head -c 300)"
+  else
+    RUN_STATUS=program_failed RUN_MESSAGE="the JVM exited with code $RUN_RC before the agent sent a result (see the program's output)"
+  fi
+  return 1
+}
 
-# --- score -------------------------------------------------------------------
+# The program's output goes to stderr or to --program-output, never stdout.
+pass_output() {
+  if [ -n "$PROGRAM_OUTPUT" ]; then
+    cat "$RUN_DIR/program.out" >"$PROGRAM_OUTPUT" || echo "get_score.sh: cannot write '$PROGRAM_OUTPUT'" >&2
+  else
+    cat "$RUN_DIR/program.out" >&2
+  fi
+}
+
 score_args=()
 if [ "$COSTS" != none ]; then
   score_args+=(--costs "$COSTS" --costs-sha256 "$(sha256sum "$COSTS" | cut -d' ' -f1)")
@@ -224,20 +325,50 @@ view_args=()
 [ "$EXPLAIN" = 1 ] && view_args+=(--explain)
 [ "$JSON" = 1 ] && view_args+=(--json)
 
-# The method's profile may be fine while the program as a whole failed (a
-# non-zero exit after the method returned): that is no valid submission.
-profile_status=$(sed -n 's/.*<psf-profile [^>]*status="\([a-z_]*\)".*/\1/p' "$PROFILE" | head -n 1)
-if [ "$jvm_rc" -ne 0 ] && [ "$profile_status" = ok ]; then
-  fail program_failed "the program exited with code $jvm_rc (the method itself finished; see the program's output)"
-fi
+# --- run -------------------------------------------------------------------------
+scores=()
+first_profile=""
+for i in $(seq "$RUNS"); do
+  if run_once "$i"; then
+    # The method's profile may be fine while the program as a whole failed
+    # (a non-zero exit after the method returned): no valid submission either.
+    profile_status=$(sed -n 's/.*<psf-profile [^>]*status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1)
+    if [ "$RUN_RC" -ne 0 ] && [ "$profile_status" = ok ]; then
+      RUN_STATUS=program_failed
+      RUN_MESSAGE="the program exited with code $RUN_RC (the method itself finished; see the program's output)"
+    fi
+  fi
+  [ "$i" -eq 1 ] && pass_output
+  if [ -n "$RUN_STATUS" ]; then
+    [ -n "$PROFILE_OUT" ] && [ -s "$RUN_PROFILE" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    fail "$RUN_STATUS" "$RUN_MESSAGE"
+  fi
+  [ -z "$first_profile" ] && first_profile=$RUN_PROFILE
+  [ "$profile_status" = ok ] || break # the scorer reports the profile's status
+  scores+=("$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>/dev/null)")
+done
+[ -n "$PROFILE_OUT" ] && cp "$first_profile" "$PROFILE_OUT"
 
-"$SCORER" "${score_args[@]}" "${view_args[@]}" "$PROFILE"
-rc=$?
+# --- score -----------------------------------------------------------------------
+ndistinct=0
+[ ${#scores[@]} -gt 0 ] && ndistinct=$(printf '%s\n' "${scores[@]}" | sort -u | grep -c .)
+if [ "$ndistinct" -gt 1 ]; then
+  fail unstable "the score differed between the $RUNS runs: $(printf '%s\n' "${scores[@]}" | sort -u | tr '\n' ' ')(README: Stable scores)"
+fi
+if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
+  command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "$first_profile" >"$SCRATCH/result.json"
+  rc=$?
+  jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" || rc=70
+else
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "$first_profile"
+  rc=$?
+  if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score"; fi
+fi
 if [ -n "$SCORE_FILE" ] && [ "$rc" -eq 0 ]; then
   tmp_score=$(mktemp "$(dirname -- "$SCORE_FILE")/.psf-score.XXXXXXXX") ||
     fail internal_error "cannot write next to the score file '$SCORE_FILE'"
-  if "$SCORER" "${score_args[@]}" --score-only "$PROFILE" >"$tmp_score" 2>/dev/null &&
-    mv -f "$tmp_score" "$SCORE_FILE"; then :; else
+  if printf '%s\n' "${scores[0]}" >"$tmp_score" && mv -f "$tmp_score" "$SCORE_FILE"; then :; else
     rm -f "$tmp_score"
     echo "get_score.sh: could not write the score file '$SCORE_FILE'" >&2
     exit 70

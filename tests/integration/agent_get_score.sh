@@ -65,7 +65,7 @@ expect_eq "program failed after the method" "$(code --classpath "$FX" --method N
 expect_eq "program failed: no score" "$(jq -r .score "$TEST_TMP/code.out")" null
 expect_eq "unreadable cost table" "$(code --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/none.xml" --json -- 1)" 7
 expect_eq "bad input: status word" "$(jq -r .status "$TEST_TMP/code.out")" bad_input
-expect_eq "JAVA_HOME without java" "$(JAVA_HOME=$TEST_TMP code --classpath "$FX" --method Noisy.work -- 1)" 2
+expect_eq "JAVA_HOME without java" "$(JAVA_HOME=$TEST_TMP code --classpath "$FX" --method Noisy.work -- 1)" 24
 expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
 
 # --- many runs at once from one directory ---------------------------------------

@@ -86,7 +86,8 @@ run_json 2 usage --explain --score-only $P
 
 # --status-json: one JSON writer for the scripts
 for pair in usage:2 class_not_found:3 class_not_loaded:3 method_not_found:4 not_invoked:5 \
-            incomplete:6 bad_input:7 program_failed:8 internal_error:70 agent_error:70 timeout:70; do
+            incomplete:6 bad_input:7 program_failed:8 internal_error:70 agent_error:70 timeout:14 \
+            no_such_word:70; do
     word=${pair%:*} code=${pair#*:}
     rc=0
     "$SCORE" --status-json "$word" "said \"$word\"

@@ -13,13 +13,14 @@
 static void status_exit_code__every_word__documented_code(void **state)
 {
     static const struct { const char *word; int code; } want[] = {
-        { "ok", 0 }, { "usage", 2 }, { "class_not_loaded", 3 }, { "method_not_found", 4 },
-        { "ambiguous_method", 4 }, { "not_invoked", 5 }, { "incomplete", 6 },
-        { "exit_in_method", 6 }, { "halt_in_method", 6 },
-        { "bad_input", 7 }, { "class_not_found", 3 }, { "program_failed", 8 },
-        { "exception", 9 }, { "stack_overflow", 9 }, { "out_of_memory", 9 },
-        { "bytecode_limit", 10 }, { "thread_limit", 10 },
-        { "agent_error", 70 }, { "internal_error", 70 },
+        { "ok", 0 }, { "usage", 2 }, { "bad_options", 2 }, { "class_not_loaded", 3 },
+        { "class_not_found", 3 }, { "method_not_found", 4 }, { "ambiguous_method", 4 },
+        { "not_invoked", 5 }, { "incomplete", 6 }, { "bad_input", 7 }, { "program_failed", 8 },
+        { "exception", 9 }, { "stack_overflow", 10 }, { "out_of_memory", 11 },
+        { "exit_in_method", 12 }, { "halt_in_method", 13 }, { "timeout", 14 }, { "deadlock", 15 },
+        { "crashed", 16 }, { "bytecode_limit", 17 }, { "thread_limit", 18 }, { "output_limit", 19 },
+        { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
+        { "jdk_not_found", 24 }, { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -28,6 +29,20 @@ static void status_exit_code__every_word__documented_code(void **state)
         assert_string_equal(status_word(st), want[i].word);
         assert_int_equal(status_exit_code(st), want[i].code);
     }
+}
+
+/* Outcomes of a submission that a grading server must tell apart get codes of their own. */
+static void status_exit_code__program_outcomes__distinct(void **state)
+{
+    static const char *const words[] = {"not_invoked", "incomplete", "program_failed", "exception",
+        "stack_overflow", "out_of_memory", "exit_in_method", "halt_in_method", "timeout", "deadlock",
+        "crashed", "bytecode_limit", "thread_limit", "output_limit", "unstable", "no_main", "bad_class_file"};
+    (void)state;
+    unsigned n = sizeof words / sizeof words[0];
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = i + 1; j < n; j++)
+            assert_int_not_equal(status_exit_code(status_from_word(words[i])),
+                                 status_exit_code(status_from_word(words[j])));
 }
 
 static void status_from_word__unknown__maps_to_70(void **state)
@@ -58,6 +73,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(status_exit_code__every_word__documented_code),
+        cmocka_unit_test(status_exit_code__program_outcomes__distinct),
         cmocka_unit_test(status_from_word__unknown__maps_to_70),
         cmocka_unit_test(status_in_profile__agent_words_only),
     };
