@@ -1,0 +1,751 @@
+/*
+ * calibrate.c - the calibration run (calibrate.h).
+ *
+ * 1. Generate Kernels.java from the kernel table and compile it against the
+ *    harness (build/calibrate/harness: PsfKernels, Count, Time, Rdtsc).
+ * 2. Count: every kernel under the counting agent at 64 and 128 iterations,
+ *    `jobs` JVMs at a time; the difference / 64 is one iteration's exact
+ *    histogram (setup, call and agent start cancel).
+ * 3. Time: one JVM per pass runs every kernel without the agent, in -Xint
+ *    with the pinned flags, on the isolated core when there is one; it
+ *    reports minimum ticks at two iteration counts per kernel, whose
+ *    difference is one iteration times (n2 - n1) with the timer reads and
+ *    the call cancelled. Passes run one after another, never in parallel;
+ *    each kernel keeps its lowest per-iteration figure.
+ * 4. Fit costs by weighted NNLS on the training kernels, predict the held-out
+ *    ones, write the table (atomically) and the report.
+ */
+#define _GNU_SOURCE 1
+#include "calibrate.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+#include "machine.h"
+#include "proc.h"
+#include "table.h"
+
+/* The pinned flags of scripts/get_score.sh, plus -Xint: kernels are timed
+ * in the JVM configuration that scores are meant to predict. */
+static const char *const pinned_flags[] = {
+    "-Xint", "-XX:-UseTLAB", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1",
+    "-XX:-UseDynamicNumberOfCompilerThreads", "-Xshare:off", "-Xss1m", "-Xms512m", "-Xmx512m",
+    "-Duser.language=en", "-Duser.country=US", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
+};
+#define N_PINNED (sizeof pinned_flags / sizeof pinned_flags[0])
+
+/* Timing runs only: touch the whole heap at start. Otherwise the first pass
+ * through eden pays the kernel's page faults (thousands of cycles per page),
+ * and an allocation kernel's price would depend on which kernels ran before
+ * it. Scores predict steady-state costs. */
+#define TIMING_EXTRA_FLAG "-XX:+AlwaysPreTouch"
+
+#define COUNT_N1 64
+#define COUNT_N2 128
+
+static int tty;
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+    if (tty)
+        fputs("\r\033[K", stderr);
+    fputs("psf-calibrate: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* A progress line: rewritten in place on a terminal, every 10% otherwise. */
+static void progress(const char *what, size_t done, size_t n, const char *detail)
+{
+    static size_t last_decile = (size_t)-1;
+    if (tty) {
+        fprintf(stderr, "\r\033[K[%s] %zu/%zu %s", what, done, n, detail ? detail : "");
+        if (done == n)
+            fputc('\n', stderr);
+        fflush(stderr);
+    } else {
+        size_t dec = n ? done * 10 / n : 10;
+        if (dec != last_decile || done == n) {
+            fprintf(stderr, "[%s] %zu/%zu %s\n", what, done, n, detail ? detail : "");
+            last_decile = dec;
+        }
+        if (done == n)
+            last_decile = (size_t)-1;
+    }
+}
+
+static void count_progress(size_t done, size_t n, void *ctx)
+{
+    (void)ctx;
+    progress("count", done, n, "agent runs");
+}
+
+static char *path_join(const char *a, const char *b)
+{
+    char *p = NULL;
+    if (asprintf(&p, "%s/%s", a, b) < 0)
+        abort();
+    return p;
+}
+
+static int file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void java_tool(const calib_options *opt, const char *tool, char *buf, size_t cap)
+{
+    if (opt->java_home)
+        snprintf(buf, cap, "%s/bin/%s", opt->java_home, tool);
+    else
+        snprintf(buf, cap, "%s", tool);
+}
+
+/* Write Kernels.java for ks into dir and compile it. 0 on success. */
+static int compile_kernels(const calib_options *opt, const kernel_set *ks, const char *dir,
+                           const char *harness, const char *log)
+{
+    char javac[1024];
+    char *src = path_join(dir, "Kernels.java"), *classes = path_join(dir, "classes");
+    FILE *f = fopen(src, "w");
+    argvec a = { 0 };
+    int rc;
+
+    if (!f) {
+        free(src);
+        free(classes);
+        return -1;
+    }
+    kernels_write_java(ks, f);
+    fclose(f);
+    mkdir(classes, 0755);
+    java_tool(opt, "javac", javac, sizeof javac);
+    argv_push(&a, javac);
+    argv_push(&a, "-nowarn");
+    argv_push(&a, "-cp");
+    argv_push(&a, harness);
+    argv_push(&a, "-d");
+    argv_push(&a, classes);
+    argv_push(&a, src);
+    rc = proc_run(&a, log);
+    argv_free(&a);
+    free(src);
+    free(classes);
+    return rc;
+}
+
+/* Kernels for --keys: one key per line ("invoke:...", "array:...", "new:...");
+ * blank lines and lines starting with '#' are skipped. */
+static void add_key_kernels(calib_run *r, model *m)
+{
+    FILE *f = fopen(r->opt->keys_file, "r");
+    char line[2048];
+    if (!f) {
+        note("warning: cannot read --keys file %s: %s", r->opt->keys_file, strerror(errno));
+        return;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char why[512];
+        char *k = line + strspn(line, " \t\"[,");
+        k[strcspn(k, "\"\n\r,]")] = '\0';
+        if (!*k || *k == '#')
+            continue;
+        if (kernels_for_key(&r->ks, k, why, sizeof why) != 0) {
+            size_t l = strlen(r->skipped_keys);
+            snprintf(r->skipped_keys + l, sizeof r->skipped_keys - l, "  %s\n", why);
+            note("warning: %s", why);
+            continue;
+        }
+        if (strncmp(k, "invoke:", 7) == 0)
+            model_add_invoke(m, k + 7);
+        else if (strncmp(k, "array:", 6) == 0)
+            model_add_array(m, k + 6);
+        else
+            note("warning: %s: new keys are timed but the cost model has no term for them; see the report", k);
+    }
+    fclose(f);
+}
+
+/* Compile; when that fails and there are --keys kernels, find and drop the
+ * ones javac rejects (each is tried alone) and compile again. */
+static int build_kernels(calib_run *r, const char *work, const char *harness)
+{
+    char *log = path_join(work, "javac.log");
+    int rc = compile_kernels(r->opt, &r->ks, work, harness, log);
+    if (rc != 0) {
+        kernel_set keep = { 0 };
+        char *trial = path_join(work, "trial");
+        mkdir(trial, 0755);
+        for (size_t k = 0; k < r->ks.n; k++) {
+            kernel *kn = &r->ks.v[k];
+            if (kn->flags & KF_EXTRA) {
+                kernel_set one = { 0 };
+                char *tlog = path_join(trial, "javac.log");
+                kernels_add(&one, kn->name, kn->flags, kn->setup, kn->body);
+                if (compile_kernels(r->opt, &one, trial, harness, tlog) != 0) {
+                    size_t l = strlen(r->skipped_keys);
+                    snprintf(r->skipped_keys + l, sizeof r->skipped_keys - l,
+                             "  kernel %s: javac rejects `%s` (not public, not static, or no such class)\n",
+                             kn->name, kn->body);
+                    note("warning: dropping kernel %s: javac rejects `%s`", kn->name, kn->body);
+                    kernels_free(&one);
+                    free(tlog);
+                    continue;
+                }
+                kernels_free(&one);
+                free(tlog);
+            }
+            kernels_add(&keep, kn->name, kn->flags, kn->setup, kn->body);
+        }
+        free(trial);
+        kernels_free(&r->ks);
+        r->ks = keep;
+        rc = compile_kernels(r->opt, &r->ks, work, harness, log);
+        if (rc != 0)
+            note("error: javac failed on the generated kernels; see %s", log);
+    }
+    free(log);
+    return rc;
+}
+
+static void java_cmd(const calib_run *r, argvec *a, const char *cp, int timing)
+{
+    char java[1024];
+    java_tool(r->opt, "java", java, sizeof java);
+    argv_push(a, java);
+    for (size_t i = 0; i < N_PINNED; i++)
+        argv_push(a, pinned_flags[i]);
+    if (timing)
+        argv_push(a, TIMING_EXTRA_FLAG);
+    argv_push(a, "-cp");
+    argv_push(a, cp);
+}
+
+static int count_kernels(calib_run *r, const char *work, const char *cp, const char *agent)
+{
+    size_t n = r->ks.n, failed;
+    proc_job *jobs = calloc(2 * n, sizeof *jobs);
+    char **paths = calloc(2 * n, sizeof *paths);
+    char *dir = path_join(work, "count");
+    int rc = 0;
+
+    if (!jobs || !paths)
+        abort();
+    mkdir(dir, 0755);
+    for (size_t k = 0; k < n; k++)
+        for (int s = 0; s < 2; s++) {
+            proc_job *j = &jobs[2 * k + s];
+            int iters = s ? COUNT_N2 : COUNT_N1;
+            char *prof, *out;
+            if (asprintf(&prof, "%s/%s.%d.xml", dir, r->ks.v[k].name, iters) < 0 ||
+                asprintf(&out, "%s/%s.%d.out", dir, r->ks.v[k].name, iters) < 0)
+                abort();
+            java_cmd(r, &j->argv, cp, 0);
+            argv_pushf(&j->argv, "-agentpath:%s=method=Kernels.k_%s,out=%s", agent, r->ks.v[k].name, prof);
+            argv_push(&j->argv, "Count");
+            argv_push(&j->argv, r->ks.v[k].name);
+            argv_pushf(&j->argv, "%d", iters);
+            j->out_path = out;
+            paths[2 * k + s] = prof;
+        }
+    failed = proc_run_many(jobs, 2 * n, r->opt->jobs, count_progress, NULL);
+    if (failed)
+        note("warning: %zu counting runs failed (their kernels are left out; see %s)", failed, dir);
+    for (size_t k = 0; k < n; k++) {
+        histo a, b;
+        char err[512];
+        kresult *kr = &r->res[k];
+        if (jobs[2 * k].exit_code != 0 || jobs[2 * k + 1].exit_code != 0)
+            continue;
+        if (histo_read_file(&a, paths[2 * k], err, sizeof err) != 0) {
+            note("warning: kernel %s: %s: %s", r->ks.v[k].name, paths[2 * k], err);
+            continue;
+        }
+        if (histo_read_file(&b, paths[2 * k + 1], err, sizeof err) != 0) {
+            note("warning: kernel %s: %s: %s", r->ks.v[k].name, paths[2 * k + 1], err);
+            histo_free(&a);
+            continue;
+        }
+        histo_diff(&kr->iter, &a, &b, COUNT_N2 - COUNT_N1);
+        kr->bytecodes = histo_total(&kr->iter);
+        kr->ok = kr->bytecodes > 0;
+        if (!kr->ok)
+            note("warning: kernel %s: no bytecodes per iteration", r->ks.v[k].name);
+        histo_free(&a);
+        histo_free(&b);
+    }
+    for (size_t i = 0; i < 2 * n; i++) {
+        argv_free(&jobs[i].argv);
+        free((char *)jobs[i].out_path);
+        free(paths[i]);
+    }
+    free(jobs);
+    free(paths);
+    free(dir);
+    for (size_t k = 0; k < n; k++)
+        if (r->res[k].ok)
+            return rc;
+    note("error: no kernel could be counted (is %s working?)", agent);
+    return 1;
+}
+
+/* Decide whether the timing JVM runs on an isolated core. */
+static void check_isolation(calib_run *r, const char *work, argvec *prefix)
+{
+    char *script = path_join(r->opt->root, "scripts/run_isolated.sh");
+    char *log = path_join(work, "isolation.log");
+    argvec a = { 0 };
+    int rc;
+
+    r->isolated = 0;
+    if (r->opt->no_isolate) {
+        snprintf(r->isolation_note, sizeof r->isolation_note, "not isolated: --no-isolate");
+        note("warning: timing without core isolation (--no-isolate)");
+        goto out;
+    }
+    if (!file_exists(script)) {
+        snprintf(r->isolation_note, sizeof r->isolation_note, "not isolated: %s is missing", script);
+        note("warning: timing without core isolation (%s is missing)", script);
+        goto out;
+    }
+    argv_push(&a, script);
+    argv_push(&a, "true");
+    rc = proc_run(&a, log);
+    if (rc == 0) {
+        r->isolated = 1;
+        snprintf(r->isolation_note, sizeof r->isolation_note, "isolated: timed through scripts/run_isolated.sh");
+        argv_push(prefix, script);
+        argv_push(prefix, "--");
+    } else {
+        char msg[400] = "";
+        FILE *f = fopen(log, "r");
+        if (f) {
+            if (!fgets(msg, sizeof msg, f))
+                msg[0] = '\0';
+            fclose(f);
+            msg[strcspn(msg, "\n")] = '\0';
+        }
+        snprintf(r->isolation_note, sizeof r->isolation_note,
+                 "not isolated: run_isolated.sh exited %d (%.300s)", rc, msg);
+        note("warning: timing without core isolation: %s", msg[0] ? msg : "run_isolated.sh failed");
+        note("         (set it up with scripts/init_environment.sh where that is allowed; docs/isolation.md)");
+    }
+out:
+    argv_free(&a);
+    free(script);
+    free(log);
+}
+
+/* One timing pass over every counted kernel. */
+static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const char *rdtsc,
+                     int pass, int passes, const char *work)
+{
+    const int quick = r->opt->quick;
+    /* ticks per timed call, rounds: min, max, and rounds without a new minimum */
+    uint64_t target = (uint64_t)((double)r->tsc_hz * (quick ? 0.0012 : 0.004));
+    int min_reps = quick ? 5 : 10, max_reps = quick ? 25 : 60, stable = quick ? 5 : 10;
+    argvec a = { 0 };
+    FILE *f;
+    pid_t pid;
+    char line[1024], what[32], *errlog;
+    size_t total = 0, done = 0;
+    int rc;
+
+    for (size_t k = 0; k < r->ks.n; k++)
+        total += r->res[k].ok;
+    for (size_t i = 0; i < prefix->n; i++)
+        argv_push(&a, prefix->v[i]);
+    {
+        argvec j = { 0 };
+        java_cmd(r, &j, cp, 1);
+        for (size_t i = 0; i < j.n; i++)
+            argv_push(&a, j.v[i]);
+        argv_free(&j);
+    }
+    argv_pushf(&a, "-Dpsf.rdtsc=%s", rdtsc);
+    argv_push(&a, "Time");
+    argv_pushf(&a, "%llu", (unsigned long long)target);
+    argv_pushf(&a, "%d", min_reps);
+    argv_pushf(&a, "%d", max_reps);
+    argv_pushf(&a, "%d", stable);
+    for (size_t k = 0; k < r->ks.n; k++)
+        if (r->res[k].ok)
+            argv_push(&a, r->ks.v[k].name);
+    if (asprintf(&errlog, "%s/time.%d.err", work, pass) < 0)
+        abort();
+    f = proc_open_read(&a, errlog, &pid);
+    argv_free(&a);
+    if (!f) {
+        note("error: cannot start the timing JVM");
+        free(errlog);
+        return 1;
+    }
+    snprintf(what, sizeof what, "time %d/%d", pass, passes);
+    while (fgets(line, sizeof line, f)) {
+        char name[256];
+        long n1, n2;
+        unsigned long long t1, t2, timer;
+        int rounds;
+        if (sscanf(line, "JDK %127s", r->jdk) == 1)
+            continue;
+        if (sscanf(line, "TIMER %llu", &timer) == 1) {
+            if (r->timer_ticks == 0 || timer < r->timer_ticks)
+                r->timer_ticks = timer;
+            continue;
+        }
+        if (sscanf(line, "K %255s %ld %ld %llu %llu %d", name, &n1, &n2, &t1, &t2, &rounds) == 6) {
+            char detail[400];
+            for (size_t k = 0; k < r->ks.n; k++) {
+                kresult *kr = &r->res[k];
+                double c;
+                if (strcmp(r->ks.v[k].name, name) != 0)
+                    continue;
+                c = n2 > n1 && t2 > t1 ? (double)(t2 - t1) / (double)(n2 - n1) : 0;
+                if (c > 0 && (kr->cycles == 0 || c < kr->cycles)) {
+                    kr->cycles = c;
+                    kr->n1 = n1;
+                    kr->n2 = n2;
+                    kr->t1 = t1;
+                    kr->t2 = t2;
+                    kr->rounds = rounds;
+                }
+                snprintf(detail, sizeof detail, "%-28s %9.1f cycles/iteration", name, c);
+                progress(what, ++done, total, detail);
+            }
+            continue;
+        }
+        if (strncmp(line, "ERROR", 5) == 0)
+            note("warning: timing harness: %s", line);
+    }
+    rc = proc_close(f, pid);
+    if (rc != 0) {
+        note("error: the timing JVM exited with %d; see %s", rc, errlog);
+        free(errlog);
+        return 1;
+    }
+    free(errlog);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void fit_and_predict(calib_run *r)
+{
+    size_t n = r->ks.n, nf = r->m.nf;
+    double *x = calloc(n * nf + 1, sizeof *x), *y = calloc(n + 1, sizeof *y);
+    unsigned char *use = calloc(n + 1, 1);
+    double *errs_h = calloc(n + 1, sizeof *errs_h), *errs_t = calloc(n + 1, sizeof *errs_t);
+    double inv_sum = 0, inv_n = 0, grp[128];
+    size_t nh = 0, nt = 0, ng = 0;
+
+    if (!x || !y || !use || !errs_h || !errs_t)
+        abort();
+    for (size_t k = 0; k < n; k++) {
+        kresult *kr = &r->res[k];
+        if (!kr->ok || kr->cycles <= 0)
+            continue;
+        kr->x = calloc(nf, sizeof *kr->x);
+        if (!kr->x)
+            abort();
+        model_row(&r->m, &kr->iter, kr->x);
+        memcpy(&x[k * nf], kr->x, nf * sizeof *x);
+        y[k] = kr->cycles;
+        use[k] = !(r->ks.v[k].flags & KF_HOLDOUT);
+    }
+    /* ridge 1e-4 relative to each column: shares cost between features that
+     * always occur together without moving well-determined ones noticeably */
+    if (model_fit(&r->m, x, y, use, n, 1e-4, &r->fit) != 0)
+        abort();
+    for (size_t k = 0; k < n; k++) {
+        kresult *kr = &r->res[k];
+        double e;
+        if (!kr->x)
+            continue;
+        kr->predicted = model_predict(&r->m, &r->fit, kr->x);
+        e = fabs(kr->predicted - kr->cycles) / kr->cycles;
+        if (r->ks.v[k].flags & KF_HOLDOUT) {
+            if (e > r->holdout_worst) {
+                r->holdout_worst = e;
+                snprintf(r->holdout_worst_name, sizeof r->holdout_worst_name, "%s", r->ks.v[k].name);
+            }
+            errs_h[nh++] = e;
+        } else {
+            if (e > r->train_worst)
+                r->train_worst = e;
+            errs_t[nt++] = e;
+        }
+    }
+    r->n_holdout = nh;
+    r->n_train = nt;
+    r->holdout_median = median(errs_h, nh);
+    r->train_median = median(errs_t, nt);
+
+    /* default: the fitted price of native calls the table does not list,
+     * else the median price of the methods it does list */
+    for (size_t j = 0; j < nf; j++) {
+        if (r->m.f[j].kind == FK_INVOKE && r->fit.seen[j] && inv_n < 128)
+            grp[(size_t)inv_n++] = r->fit.cost[j];
+        if (r->m.f[j].kind == FK_OTHER_NATIVE && r->fit.seen[j] && r->fit.cost[j] > 0)
+            inv_sum = r->fit.cost[j];
+    }
+    r->default_cost = inv_sum > 0 ? inv_sum : median(grp, (size_t)inv_n);
+    /* an opcode group no kernel reached (only possible with custom kernel
+     * sets): the median price of the groups that were reached */
+    for (size_t j = 0; j < nf && ng < 128; j++)
+        if (r->m.f[j].kind == FK_OPGROUP && r->fit.seen[j])
+            grp[ng++] = r->fit.cost[j];
+    r->unseen_group_cost = median(grp, ng);
+    free(x);
+    free(y);
+    free(use);
+    free(errs_h);
+    free(errs_t);
+}
+
+/* Validate a written table against config/costs.xsd; 0 when valid or when
+ * the schema is not there (then a note says so). */
+static int validate_table(const calib_run *r, const char *path)
+{
+    char *xsd = path_join(r->opt->root, "config/costs.xsd");
+    xmlSchemaParserCtxtPtr pc;
+    xmlSchemaPtr schema = NULL;
+    xmlSchemaValidCtxtPtr vc = NULL;
+    xmlDocPtr doc = NULL;
+    int rc = 0;
+
+    if (!file_exists(xsd)) {
+        note("warning: %s not found: the table was not checked against the schema", xsd);
+        free(xsd);
+        return 0;
+    }
+    pc = xmlSchemaNewParserCtxt(xsd);
+    schema = pc ? xmlSchemaParse(pc) : NULL;
+    if (pc)
+        xmlSchemaFreeParserCtxt(pc);
+    doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
+    if (!schema || !doc || !vc || xmlSchemaValidateDoc(vc, doc) != 0) {
+        note("error: %s does not validate against %s", path, xsd);
+        rc = 1;
+    }
+    if (vc)
+        xmlSchemaFreeValidCtxt(vc);
+    if (schema)
+        xmlSchemaFree(schema);
+    xmlFreeDoc(doc);
+    free(xsd);
+    return rc;
+}
+
+static int write_outputs(calib_run *r)
+{
+    char *tmp;
+    FILE *f;
+    table_meta meta;
+    const char *rep_base = strrchr(r->opt->report, '/');
+
+    memset(&meta, 0, sizeof meta);
+    meta.cpu_model = r->cpu_model;
+    meta.tsc_hz = r->tsc_hz;
+    meta.jdk_version = r->jdk;
+    meta.jvm_flags = r->jvm_flags;
+    meta.date = r->date;
+    meta.fit_r2 = r->fit.r2;
+    meta.isolated = r->isolated;
+    meta.report = rep_base ? rep_base + 1 : r->opt->report;
+
+    if (asprintf(&tmp, "%s.tmp.%ld", r->opt->out, (long)getpid()) < 0)
+        abort();
+    f = fopen(tmp, "w");
+    if (!f) {
+        note("error: cannot write %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return 1;
+    }
+    if (table_write(f, &r->m, &r->fit, &meta, r->default_cost, r->unseen_group_cost) != 0 ||
+        fclose(f) != 0) {
+        note("error: writing %s failed", tmp);
+        unlink(tmp);
+        free(tmp);
+        return 1;
+    }
+    if (validate_table(r, tmp) != 0) {
+        note("the invalid table is kept as %s", tmp);
+        free(tmp);
+        return 1;
+    }
+    if (rename(tmp, r->opt->out) != 0) {
+        note("error: cannot rename %s to %s: %s", tmp, r->opt->out, strerror(errno));
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    if (asprintf(&tmp, "%s.tmp.%ld", r->opt->report, (long)getpid()) < 0)
+        abort();
+    f = fopen(tmp, "w");
+    if (!f) {
+        note("error: cannot write %s", tmp);
+        free(tmp);
+        return 1;
+    }
+    report_write(f, r);
+    if (fclose(f) != 0 || rename(tmp, r->opt->report) != 0) {
+        note("error: cannot write %s", r->opt->report);
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    argvec a = { 0 };
+    argv_push(&a, "rm");
+    argv_push(&a, "-rf");
+    argv_push(&a, dir);
+    proc_run(&a, NULL);
+    argv_free(&a);
+}
+
+int calibrate_run(const calib_options *opt)
+{
+    calib_run r;
+    char work_buf[] = "/tmp/psf-calibrate.XXXXXX";
+    char *agent = path_join(opt->build, "libpsfagent.so");
+    char *rdtsc = path_join(opt->build, "libpsfrdtsc.so");
+    char *harness = path_join(opt->build, "calibrate/harness");
+    char *time_class = path_join(harness, "Time.class");
+    char *classes = NULL, *cp = NULL;
+    const char *work = opt->work;
+    argvec prefix = { 0 };
+    struct timespec t0, t1;
+    int rc = 1, passes;
+    size_t off = 0;
+
+    tty = isatty(2);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(&r, 0, sizeof r);
+    r.opt = opt;
+    model_init(&r.m);
+
+    if (!file_exists(agent) || !file_exists(rdtsc) || !file_exists(time_class)) {
+        note("error: %s, %s or %s is missing: run make", agent, rdtsc, time_class);
+        goto out;
+    }
+    machine_cpu_model(r.cpu_model, sizeof r.cpu_model);
+    r.tsc_flags_ok = machine_has_cpu_flag("constant_tsc") && machine_has_cpu_flag("nonstop_tsc");
+    if (!r.tsc_flags_ok)
+        note("warning: the CPU does not report constant_tsc and nonstop_tsc: TSC cycles may not be time");
+    r.tsc_hz = machine_tsc_hz(opt->quick ? 3 : 7, opt->quick ? 50 : 100, &r.tsc_spread);
+    note("%s, TSC %.6f GHz (spread %.2g over %d intervals)", r.cpu_model, (double)r.tsc_hz / 1e9,
+         r.tsc_spread, opt->quick ? 3 : 7);
+    machine_utc_now(r.date, sizeof r.date);
+    for (size_t i = 0; i < N_PINNED && off < sizeof r.jvm_flags; i++)
+        off += (size_t)snprintf(r.jvm_flags + off, sizeof r.jvm_flags - off, "%s%s", i ? " " : "", pinned_flags[i]);
+    if (off < sizeof r.jvm_flags)
+        snprintf(r.jvm_flags + off, sizeof r.jvm_flags - off, " %s", TIMING_EXTRA_FLAG);
+
+    /* kernels */
+    {
+        kernel_set all;
+        kernels_builtin(&all);
+        for (size_t k = 0; k < all.n; k++)
+            if (!opt->quick || (all.v[k].flags & KF_QUICK))
+                kernels_add(&r.ks, all.v[k].name, all.v[k].flags, all.v[k].setup, all.v[k].body);
+        kernels_free(&all);
+    }
+    if (opt->keys_file)
+        add_key_kernels(&r, &r.m);
+
+    if (!work) {
+        if (!mkdtemp(work_buf)) {
+            note("error: cannot create a work directory: %s", strerror(errno));
+            goto out;
+        }
+        work = work_buf;
+    } else {
+        mkdir(work, 0755);
+    }
+    if (build_kernels(&r, work, harness) != 0)
+        goto out;
+    r.res = calloc(r.ks.n + 1, sizeof *r.res);
+    if (!r.res)
+        abort();
+    classes = path_join(work, "classes");
+    if (asprintf(&cp, "%s:%s", harness, classes) < 0)
+        abort();
+    note("%zu kernels (%s); counting with %d parallel JVMs", r.ks.n, opt->quick ? "quick subset" : "full set",
+         opt->jobs);
+    if (count_kernels(&r, work, cp, agent) != 0)
+        goto out;
+
+    check_isolation(&r, work, &prefix);
+    passes = opt->passes > 0 ? opt->passes : opt->quick ? 1 : 3;
+    for (int p = 1; p <= passes; p++)
+        if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0)
+            goto out;
+    for (size_t k = 0; k < r.ks.n; k++)
+        if (r.res[k].ok && r.res[k].cycles <= 0) {
+            note("warning: kernel %s was not timed", r.ks.v[k].name);
+            r.res[k].ok = 0;
+        }
+
+    fit_and_predict(&r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (write_outputs(&r) != 0)
+        goto out;
+    note("fit R^2 %.4f over %zu kernels; held out %zu: median error %.1f%%, worst %.1f%% (%s)",
+         r.fit.r2, r.n_train, r.n_holdout, 100 * r.holdout_median, 100 * r.holdout_worst,
+         r.holdout_worst_name);
+    note("wrote %s and %s in %.0f s%s", opt->out, opt->report, r.seconds,
+         r.isolated ? "" : " (not isolated)");
+    rc = 0;
+out:
+    if (work && !opt->work && work == work_buf)
+        remove_tree(work);
+    argv_free(&prefix);
+    for (size_t k = 0; r.res && k < r.ks.n; k++) {
+        histo_free(&r.res[k].iter);
+        free(r.res[k].x);
+    }
+    free(r.res);
+    kernels_free(&r.ks);
+    fit_free(&r.fit);
+    model_free(&r.m);
+    free(agent);
+    free(rdtsc);
+    free(harness);
+    free(time_class);
+    free(classes);
+    free(cp);
+    return rc;
+}

@@ -1,0 +1,70 @@
+# The calibrator: build/psf-calibrate, build/libpsfrdtsc.so and the Java
+# harness it drives (build/calibrate/harness), its unit tests, the quick
+# integration test and the valgrind run. docs/calibration.md describes it.
+
+PSF_CALIBRATE     := $(BUILD)/psf-calibrate
+PSF_RDTSC_SO      := $(BUILD)/libpsfrdtsc.so
+CALIB_HARNESS_DIR := $(BUILD)/calibrate/harness
+CALIB_HARNESS     := $(CALIB_HARNESS_DIR)/.stamp
+CALIB_CORE_SRCS   := calibrate/nnls.c calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
+                     calibrate/table.c calibrate/kernels.c agent/bytecode.c
+CALIB_SRCS        := calibrate/main.c calibrate/calibrate.c calibrate/report.c calibrate/proc.c \
+                     calibrate/machine.c $(CALIB_CORE_SRCS)
+
+all: $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
+
+$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) agent/bytecode.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icalibrate -Iagent $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
+
+# Exports only the JNI entry point; -z defs: no symbol left for the JVM to miss.
+$(PSF_RDTSC_SO): calibrate/rdtsc_jni.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -Wl,-z,defs -o $@ $< $(LDFLAGS)
+
+$(CALIB_HARNESS): $(wildcard calibrate/java/*.java)
+	rm -rf $(CALIB_HARNESS_DIR)
+	mkdir -p $(CALIB_HARNESS_DIR)
+	$(JAVAC) --release 17 -d $(CALIB_HARNESS_DIR) $^
+	touch $@
+
+# ---- unit tests (tests/unit/test_calibrate_*.c) ----
+UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table
+
+UNIT_SRCS_calibrate_nnls    := calibrate/nnls.c
+UNIT_LIBS_calibrate_nnls    := -lm
+UNIT_SRCS_calibrate_histo   := calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
+                               calibrate/nnls.c agent/bytecode.c
+UNIT_CFLAGS_calibrate_histo := $(XML_CFLAGS)
+UNIT_LIBS_calibrate_histo   := $(XML_LIBS) -lm
+UNIT_SRCS_calibrate_table   := calibrate/table.c calibrate/model.c calibrate/costs_keys.c \
+                               calibrate/nnls.c calibrate/kernels.c agent/bytecode.c
+UNIT_CFLAGS_calibrate_table := $(XML_CFLAGS)
+UNIT_LIBS_calibrate_table   := $(XML_LIBS) -lm
+
+# ---- a quick calibration, and its integration test ----
+.PHONY: calibrate calibrate-quick integration-calibrate valgrind-calibrate
+calibrate: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
+	$(PSF_CALIBRATE)
+
+calibrate-quick: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
+	@mkdir -p $(BUILD)/calibrate
+	$(PSF_CALIBRATE) --quick --no-isolate --out $(BUILD)/calibrate/costs-quick.xml
+
+integration: integration-calibrate
+integration-calibrate: all
+	@set -e; for t in tests/integration/calibrate_*.sh; do \
+	  echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; \
+	done
+
+# psf-calibrate under valgrind: a --quick run (its JVM children are not
+# traced) and the usage errors; any memory error or leak fails.
+valgrind: valgrind-calibrate
+valgrind-calibrate: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
+	@mkdir -p $(BUILD)/calibrate
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  $(PSF_CALIBRATE) --quick --no-isolate --passes 1 --out $(BUILD)/calibrate/costs-valgrind.xml
+	valgrind -q --error-exitcode=99 --leak-check=full $(PSF_CALIBRATE) --help > /dev/null
+	valgrind -q --error-exitcode=99 --leak-check=full $(PSF_CALIBRATE) --bogus 2> /dev/null; \
+	  rc=$$?; [ $$rc -eq 2 ] || { echo "psf-calibrate --bogus: exit $$rc under valgrind, want 2"; exit 1; }

@@ -1,0 +1,60 @@
+/*
+ * costs_keys.c - the dependency keys a calibrated table prices (costs_keys.h).
+ *
+ * The methods are those whose work runs no bytecode in -Xint (natives and
+ * interpreter intrinsics), so counting cannot see it, plus String.hashCode,
+ * which the table prices as an extra on top of its bytecodes (usually fitted
+ * near zero: its bytecodes are counted).
+ */
+#include "costs_keys.h"
+
+#include <string.h>
+
+const char *const costs_array_types[] = {
+    "boolean", "byte", "char", "short", "int", "long", "float", "double", "reference"
+};
+const size_t costs_n_array_types = sizeof costs_array_types / sizeof costs_array_types[0];
+
+const char *const costs_priced_methods[] = {
+    "java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V",
+    "[I.clone()Ljava/lang/Object;",
+    "[J.clone()Ljava/lang/Object;",
+    "[B.clone()Ljava/lang/Object;",
+    "[C.clone()Ljava/lang/Object;",
+    "[D.clone()Ljava/lang/Object;",
+    "[Ljava/lang/Object;.clone()Ljava/lang/Object;",
+    "java.lang.Object.clone()Ljava/lang/Object;",
+    "java.lang.Math.sin(D)D",
+    "java.lang.Math.cos(D)D",
+    "java.lang.Math.tan(D)D",
+    "java.lang.Math.sqrt(D)D",
+    "java.lang.Math.log(D)D",
+    "java.lang.Math.log10(D)D",
+    "java.lang.Math.exp(D)D",
+    "java.lang.Math.pow(DD)D",
+    "java.lang.Math.abs(D)D",
+    "java.lang.StrictMath.atan2(DD)D",
+    "java.lang.Object.hashCode()I",
+    "java.lang.System.identityHashCode(Ljava/lang/Object;)I",
+    "java.lang.String.hashCode()I",
+    "java.lang.Object.getClass()Ljava/lang/Class;",
+    "java.lang.Class.isArray()Z",
+    "java.lang.reflect.Array.newArray(Ljava/lang/Class;I)Ljava/lang/Object;",
+    "java.lang.System.nanoTime()J",
+    "java.lang.System.currentTimeMillis()J",
+    "java.lang.Thread.currentThread()Ljava/lang/Thread;",
+    "java.lang.Float.floatToRawIntBits(F)I",
+    "java.lang.Float.intBitsToFloat(I)F",
+    "java.lang.Double.doubleToRawLongBits(D)J",
+    "java.lang.Double.longBitsToDouble(J)D",
+    "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;",
+};
+const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
+
+int costs_is_primitive_type(const char *type)
+{
+    for (size_t i = 0; i < 8; i++)
+        if (strcmp(type, costs_array_types[i]) == 0)
+            return 1;
+    return 0;
+}

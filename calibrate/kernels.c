@@ -1,0 +1,438 @@
+/*
+ * kernels.c - the built-in calibration kernels, kernels for --keys, and the
+ * writer of Kernels.java (see kernels.h).
+ *
+ * Conventions inside a body: `i` is the loop counter, `acc` a long sink the
+ * method returns. Bodies never branch on data that changes from one period
+ * of 64 iterations to the next, so every iteration's histogram is exact.
+ */
+#include "kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup0(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d)
+        abort();
+    return d;
+}
+
+void kernels_add(kernel_set *ks, const char *name, unsigned flags,
+                 const char *setup, const char *body)
+{
+    if (ks->n == ks->cap) {
+        size_t cap = ks->cap ? 2 * ks->cap : 64;
+        kernel *v = realloc(ks->v, cap * sizeof *v);
+        if (!v)
+            abort();
+        ks->v = v;
+        ks->cap = cap;
+    }
+    ks->v[ks->n].name = xstrdup0(name);
+    ks->v[ks->n].flags = flags;
+    ks->v[ks->n].setup = xstrdup0(setup);
+    ks->v[ks->n].body = xstrdup0(body);
+    ks->n++;
+}
+
+void kernels_free(kernel_set *ks)
+{
+    for (size_t i = 0; i < ks->n; i++) {
+        free(ks->v[i].name);
+        free(ks->v[i].setup);
+        free(ks->v[i].body);
+    }
+    free(ks->v);
+    memset(ks, 0, sizeof *ks);
+}
+
+#define Q KF_QUICK
+#define H KF_HOLDOUT
+
+/* name, flags, setup, body */
+static const struct { const char *name; unsigned flags; const char *setup, *body; } builtin[] = {
+    /* --- the loop itself, locals, constants ------------------------------- */
+    { "empty", Q, "", "" },
+    { "iarith", Q, "int x = 1, y = 2;",
+      "x = x + i; y = y ^ x; x = x - y; y = y | 3; x = x & y; y = y << 1; x = x >> 1; y = y >>> 2; x = -x;" },
+    { "iarith2", 0, "int x = 1, y = 2, z = 3;", "x = y + z; y = z - x; z = x ^ y;" },
+    { "iinc", Q, "int x = 0, y = 0, z = 0;", "x += 7; y -= 3; z++; x++; y += 100;" },
+    { "const", Q, "int x, y, z, w; long l; double d; float f; Object o;",
+      "x = 5; y = -1; z = 100; w = 1000; l = 1L; d = 1.0; f = 2.0f; o = null;" },
+    { "ldc", Q, "int x; long l; double d; String s; float f;",
+      "x = 123456; l = 1234567890123L; d = 1.5e10; s = \"str\"; f = 3.5f;" },
+    { "loadstore", Q, "int x = 1, y = 2; long l = 3, m = 4; double d = 1, e = 2; Object o = null, p = null; float f = 1, g = 2;",
+      "x = y; y = x; l = m; m = l; d = e; e = d; o = p; p = o; f = g; g = f;" },
+    { "dup", Q, "int x = 1, y = 2; long l = 3, m = 4;", "x = y = i; l = m = l; x = y = x;" },
+    { "dupx", Q, "int x = 1, y = 2; long l = 3, m = 4; Pt p = new Pt(); int[] a = new int[8]; long[] la = new long[8];",
+      "x = (p.x = y); y = (a[3] = x); l = (la[2] = m); m = (p.l = l);" },
+    { "pop", Q, "int x = 1; long l = 2;", "sf(x); slf(l); sf(x);" },
+    /* --- arithmetic ------------------------------------------------------- */
+    { "imul", Q, "int x = 3, y = 5;", "x = x * y; y = y * 7; x = x * 3;" },
+    { "idiv", Q, "int x = 1000003, y = 7, z = 0, w = 0;", "z = x / y; w = x % y; z = x / 13; w = x % 1000;" },
+    { "larith", Q, "long a = 1, b = 2;",
+      "a = a + b; b = b ^ a; a = a - b; a = a << 3; b = b >> 1; a = a >>> 2; b = -b; a = a & b; b = b | a;" },
+    { "lmul", Q, "long a = 3, b = 5;", "a = a * b; b = b * a; a = a * b;" },
+    { "ldiv", Q, "long a = 100000000003L, b = 7, c = 0, d = 0;", "c = a / b; d = a % b; c = a / d;" },
+    { "farith", Q, "float f = 1.5f, g = 0.5f, h = 0.5f, k = 1.0f; double d = 1.5, e = 0.5, p = 0.5, q = 1.0;",
+      "f = g * h + k; g = f - h; g = -g; g = -g; d = e * p + q; e = d - p; e = -e; e = -e;" },
+    { "fdiv", Q, "float f = 1.5f, g = 3.0f, r; double d = 1.5, e = 3.0, s;", "r = f / g; s = d / e; r = g / f; s = e / d;" },
+    { "frem", Q, "float f = 10.5f, g = 3.0f, r; double d = 10.5, e = 3.0, s;", "r = f % g; s = d % e;" },
+    { "conv_int", Q, "int x = 5; long l = 7; byte b; char c; short s;",
+      "l = x; x = (int) l; b = (byte) x; c = (char) x; s = (short) x;" },
+    { "conv_fp", Q, "int x = 5; long l = 7; float f = 1.5f; double d = 2.5;",
+      "f = x; d = x; x = (int) f; l = (long) d; d = f; f = (float) d; f = l; d = l; x = (int) d; l = (long) f;" },
+    { "cmp", Q, "long a = 1, b = 2; float f = 1, g = 2; double d = 1, e = 2; int x = 0;",
+      "if (a < b) x++; if (f < g) x++; if (d > e) x++; if (f > g) x++; if (d < e) x++;" },
+    /* --- control flow ----------------------------------------------------- */
+    { "if", Q, "int x = 1, y = 2, z = 0; Object o = null, p = new Object();",
+      "if (x > 0) z++; if (x == 0) z--; if (y < x) z++; if (o == null) z++; if (p != null) z++; if (o == p) z++; if (x != y) z++;" },
+    { "ifgoto", Q, "int x = 0, y = 0;", "if ((i & 1) == 0) x++; else y++; if ((i & 2) != 0) x--; else y--;" },
+    { "innerloop", 0, "int x = 0;", "for (int j = 0; j < 4; j++) x += j;" },
+    { "tableswitch", Q, "int x = 0;",
+      "switch (i & 7) { case 0: x += 1; break; case 1: x += 2; break; case 2: x += 3; break; case 3: x -= 1; break;"
+      " case 4: x ^= 5; break; case 5: x -= 3; break; case 6: x += 7; break; default: x++; }" },
+    { "lookupswitch", Q, "int x = 0; int[] keys = { 1, 100, 1000, 10000, 5, 50000, 77, 3 };",
+      "switch (keys[i & 7]) { case 1: x += 1; break; case 100: x += 2; break; case 1000: x += 3; break; case 10000: x -= 1; break;"
+      " case 5: x ^= 5; break; case 50000: x -= 3; break; case 77: x += 7; break; default: x++; }" },
+    /* --- array elements --------------------------------------------------- */
+    { "xarray_int", Q, "int[] a = new int[16]; int x = 0;", "int j = i & 7; a[j] = a[j + 8] + x; x = a[j + 1];" },
+    { "xarray_long", 0, "long[] a = new long[16]; long x = 0;", "int j = i & 7; a[j] = a[j + 8] + x; x = a[j + 1];" },
+    { "xarray_double", 0, "double[] a = new double[16]; double x = 0;", "int j = i & 7; a[j] = a[j + 8] + x; x = a[j + 1];" },
+    { "xarray_byte", Q, "byte[] a = new byte[16]; byte x = 0;", "int j = i & 7; a[j] = a[j + 8]; x = a[j + 1];" },
+    { "xarray_char", 0, "char[] a = new char[16]; char x = 0;", "int j = i & 7; a[j] = a[j + 8]; x = a[j + 1];" },
+    { "xarray_sfz", 0, "short[] a = new short[16]; float[] b = new float[16]; boolean[] c = new boolean[16]; short x = 0; float y = 0; boolean z;",
+      "int j = i & 7; a[j] = a[j + 8]; x = a[j + 1]; b[j] = b[j + 8]; y = b[j + 1]; c[j] = c[j + 8]; z = c[j + 1];" },
+    { "aaload", Q, "Object[] a = new Object[16]; Object x = null;", "int j = i & 7; x = a[j]; x = a[j + 8]; x = a[j + 1];" },
+    { "aastore", Q, "Object[] a = new Object[16]; Object o = new Object(); String[] s = new String[16]; String t = \"x\";",
+      "int j = i & 7; a[j] = o; a[j + 8] = null; s[j] = t; a[j + 1] = t;" },
+    { "arraylength", Q, "int[] a = new int[16]; int x = 0;", "x += a.length; x += a.length; x += a.length;" },
+    /* --- fields ----------------------------------------------------------- */
+    { "getfield", Q, "Pt p = new Pt(); int x = 0;", "x = p.x; x = p.y; x = p.x + p.y;" },
+    { "putfield", Q, "Pt p = new Pt(); int x = 5;", "p.x = x; p.y = x; p.x = i;" },
+    { "getstatic", Q, "int x = 0;", "x = si; x = sj + si; x = sj;" },
+    { "putstatic", Q, "", "si = i; sj = i; sl = i;" },
+    /* --- invocations ------------------------------------------------------ */
+    { "invokestatic", Q, "int x = 0;", "x = sf(x);" },
+    { "invokestatic_void", Q, "", "sv(); sv();" },
+    { "invokestatic_args", 0, "int x = 1;", "x = s3(x, i, 5);" },
+    { "invokestatic_wide", 0, "long l = 0; double d = 1.0; Object o = null;", "l = slf(l); d = sdf(d); o = sof(o);" },
+    { "invokevirtual", Q, "Pt p = new Pt(); int x = 0;", "x = p.getX(); x += p.getX();" },
+    { "invokevirtual_poly", Q, "Base[] b = { new Sq(), new Rect() }; int x = 0;", "x += b[i & 1].v();" },
+    { "invokevirtual_inherited", 0, "Base b = new Sq(); int x = 0;", "x += b.fin();" },
+    { "invokevirtual_private", 0, "Pt p = new Pt(); int x = 0;", "x = p.callPriv(i);" },
+    { "invokeinterface", Q, "Shape[] s = { new Sq(), new Rect() }; int x = 0;", "x += s[i & 1].area();" },
+    { "invokeinterface_deep", 0, "I7 m = new Many(); I0 m0 = (I0) m; int x = 0;", "x += m.m7(); x += m0.m0();" },
+    { "invokespecial", Q, "Sub s = new Sub(); int x = 0;", "x = s.m(x);" },
+    { "invokedynamic_lambda", Q, "Runnable r = null;", "r = () -> { };" },
+    { "invokedynamic_capture", 0, "java.util.function.IntSupplier s = null;", "final int y = i; s = () -> y;" },
+    { "invokedynamic_concat", 0, "String s = null; int[] v = { 1, 22, 333, 4444 };", "s = \"a\" + v[i & 3];" },
+    /* --- objects and types ------------------------------------------------ */
+    { "new_object", Q, "Object o = null;", "o = new Object();" },
+    { "new_pt", Q, "Pt p = null;", "p = new Pt(i, 3);" },
+    { "checkcast", Q, "Object o = new Pt(); Pt p = null;", "p = (Pt) o; p = (Pt) o;" },
+    { "checkcast_iface", 0, "Object o = new Sq(); Shape s = null;", "s = (Shape) o; s = (Shape) o;" },
+    { "instanceof", Q, "Object o = new Pt(); int x = 0;", "if (o instanceof Pt) x++; if (o instanceof Shape) x--;" },
+    { "monitor", Q, "Object lock = new Object(); int x = 0;", "synchronized (lock) { x++; }" },
+    { "athrow", Q, "int x = 0;", "try { throw PRE; } catch (RuntimeException e) { x++; }" },
+    { "athrow_call", 0, "int x = 0;", "try { thrower(); } catch (RuntimeException e) { x++; }" },
+    { "new_exception", 0, "int x = 0;", "try { throw new RuntimeException(); } catch (RuntimeException e) { x++; }" },
+    /* --- allocation: fixed and per-element parts -------------------------- */
+    { "alloc_boolean_1", 0, "boolean[] a;", "a = new boolean[1];" },
+    { "alloc_boolean_16", 0, "boolean[] a;", "a = new boolean[16];" },
+    { "alloc_boolean_256", Q, "boolean[] a;", "a = new boolean[256];" },
+    { "alloc_byte_1", Q, "byte[] a;", "a = new byte[1];" },
+    { "alloc_byte_16", 0, "byte[] a;", "a = new byte[16];" },
+    { "alloc_byte_256", Q, "byte[] a;", "a = new byte[256];" },
+    { "alloc_char_1", 0, "char[] a;", "a = new char[1];" },
+    { "alloc_char_16", 0, "char[] a;", "a = new char[16];" },
+    { "alloc_char_256", Q, "char[] a;", "a = new char[256];" },
+    { "alloc_short_1", 0, "short[] a;", "a = new short[1];" },
+    { "alloc_short_16", 0, "short[] a;", "a = new short[16];" },
+    { "alloc_short_256", Q, "short[] a;", "a = new short[256];" },
+    { "alloc_int_1", Q, "int[] a;", "a = new int[1];" },
+    { "alloc_int_16", 0, "int[] a;", "a = new int[16];" },
+    { "alloc_int_256", Q, "int[] a;", "a = new int[256];" },
+    { "alloc_long_1", 0, "long[] a;", "a = new long[1];" },
+    { "alloc_long_16", 0, "long[] a;", "a = new long[16];" },
+    { "alloc_long_256", Q, "long[] a;", "a = new long[256];" },
+    { "alloc_float_1", 0, "float[] a;", "a = new float[1];" },
+    { "alloc_float_16", 0, "float[] a;", "a = new float[16];" },
+    { "alloc_float_256", Q, "float[] a;", "a = new float[256];" },
+    { "alloc_double_1", 0, "double[] a;", "a = new double[1];" },
+    { "alloc_double_16", 0, "double[] a;", "a = new double[16];" },
+    { "alloc_double_256", Q, "double[] a;", "a = new double[256];" },
+    { "alloc_ref_1", Q, "Object[] a;", "a = new Object[1];" },
+    { "alloc_ref_16", 0, "String[] a;", "a = new String[16];" },
+    { "alloc_ref_256", Q, "Object[] a;", "a = new Object[256];" },
+    { "alloc_multi", Q, "int[][] m;", "m = new int[2][4];" },
+    /* --- native and intrinsic methods the table prices -------------------- */
+    { "arraycopy_8", Q, "int[] a = new int[64], b = new int[64];", "System.arraycopy(a, 0, b, 8, 8);" },
+    { "arraycopy_64", 0, "int[] a = new int[64], b = new int[64];", "System.arraycopy(a, 0, b, 0, 64);" },
+    { "clone_int", Q, "int[] a = new int[16], b;", "b = a.clone();" },
+    { "clone_long", 0, "long[] a = new long[16], b;", "b = a.clone();" },
+    { "clone_byte", 0, "byte[] a = new byte[16], b;", "b = a.clone();" },
+    { "clone_char", 0, "char[] a = new char[16], b;", "b = a.clone();" },
+    { "clone_double", 0, "double[] a = new double[16], b;", "b = a.clone();" },
+    { "clone_objects", 0, "Object[] a = new Object[16], b;", "b = a.clone();" },
+    { "object_clone", Q, "Cl c = new Cl(), d;", "d = c.copy();" },
+    { "math_sin", Q, "double d = 0.5, r;", "r = Math.sin(d);" },
+    { "math_cos", 0, "double d = 0.5, r;", "r = Math.cos(d);" },
+    { "math_tan", 0, "double d = 0.5, r;", "r = Math.tan(d);" },
+    { "math_sqrt", Q, "double d = 0.5, r;", "r = Math.sqrt(d);" },
+    { "math_log", 0, "double d = 0.5, r;", "r = Math.log(d);" },
+    { "math_log10", 0, "double d = 0.5, r;", "r = Math.log10(d);" },
+    { "math_exp", 0, "double d = 0.5, r;", "r = Math.exp(d);" },
+    { "math_pow", 0, "double d = 0.5, e = 1.7, r;", "r = Math.pow(d, e);" },
+    { "math_abs", 0, "double d = -0.5, r;", "r = Math.abs(d);" },
+    { "math_atan2", 0, "double d = 0.5, e = 1.5, r;", "r = Math.atan2(d, e);" },
+    { "object_hashcode", Q, "Object o = new Object(); int h;", "h = o.hashCode();" },
+    { "identity_hashcode", 0, "Object o = new Object(); int h;", "h = System.identityHashCode(o);" },
+    { "string_hashcode", Q, "String s = \"hello world\"; int h;", "h = s.hashCode();" },
+    { "get_class", 0, "Object o = new Pt(); Class<?> c;", "c = o.getClass();" },
+    { "class_isarray", 0, "Class<?> c = int[].class; boolean b;", "b = c.isArray();" },
+    { "array_newinstance", 0, "String[] s = new String[8]; Object[] t;", "t = java.util.Arrays.copyOf(s, 8);" },
+    { "nanotime", 0, "long t;", "t = System.nanoTime();" },
+    { "currenttimemillis", 0, "long t;", "t = System.currentTimeMillis();" },
+    { "current_thread", 0, "Thread t;", "t = Thread.currentThread();" },
+    { "float_bits", 0, "float f = 1.5f; int b;", "b = Float.floatToRawIntBits(f); f = Float.intBitsToFloat(b);" },
+    { "double_bits", 0, "double d = 1.5; long b;", "b = Double.doubleToRawLongBits(d); d = Double.longBitsToDouble(b);" },
+    /* --- held out: realistic mixes that validate the fit ------------------- */
+    { "h_sum_array", H | Q, "int[] a = new int[64]; int s = 0;", "s += a[i & 63] * 3 + a[(i + 1) & 63];" },
+    { "h_matvec", H | Q, "double[][] m = new double[4][4]; double[] v = new double[4]; double s = 0;",
+      "int r = i & 3; s = 0; for (int c = 0; c < 4; c++) s += m[r][c] * v[c];" },
+    { "h_list_walk", H, "Node head = null; for (int k = 0; k < 8; k++) { Node nd = new Node(); nd.val = k; nd.next = head; head = nd; }",
+      "for (Node p = head; p != null; p = p.next) acc += p.val;" },
+    { "h_arraylist", H | Q, "java.util.List<Integer> l = new java.util.ArrayList<>(); for (int k = 0; k < 16; k++) l.add(k);",
+      "acc += l.get(i & 15); l.set(i & 15, l.get((i + 1) & 15));" },
+    { "h_hashmap", H, "java.util.HashMap<Integer, Integer> m = new java.util.HashMap<>(); for (int k = 0; k < 16; k++) m.put(k, k);",
+      "acc += m.get(i & 15);" },
+    { "h_stringbuilder", H | Q, "StringBuilder sb = new StringBuilder(64);",
+      "sb.setLength(0); sb.append(\"ab\").append(i & 7).append('c'); acc += sb.length();" },
+    { "h_fib", H, "int r;", "r = fib(6);" },
+    { "h_shapes", H, "Shape[] s = { new Sq(), new Rect(), new Sq(), new Rect() }; int a = 0;",
+      "for (int k = 0; k < 4; k++) a += s[k].area();" },
+    { "h_alloc_points", H, "Pt[] ps = new Pt[8];", "ps[i & 7] = new Pt(i, i + 1); acc += ps[(i + 3) & 7].x;" },
+    { "h_hashmix", H, "long h = 17;", "h ^= h >>> 33; h *= 0xff51afd7ed558ccdL; h ^= h >>> 29; acc += h;" },
+    { "h_math", H, "double d = 0.5, s = 0;", "s += Math.sqrt(d + (i & 7)) * Math.sin(d);" },
+    { "h_copyof", H, "int[] a = new int[32], b;", "b = java.util.Arrays.copyOf(a, 32); acc += b.length;" },
+    { "h_string_equals", H, "String a = \"hello world\", b = new String(\"hello world\");", "if (a.equals(b)) acc++;" },
+    { "h_sort16", H, "int[] src = { 5, 3, 7, 1, 9, 2, 8, 6, 4, 0, 15, 11, 13, 12, 10, 14 }; int[] a = new int[16];",
+      "System.arraycopy(src, 0, a, 0, 16); java.util.Arrays.sort(a); acc += a[3];" },
+    { "h_string_switch", H, "String[] w = { \"alpha\", \"beta\", \"gamma\", \"delta\" };",
+      "switch (w[i & 3]) { case \"alpha\": acc += 1; break; case \"beta\": acc += 2; break; case \"gamma\": acc += 3; break; default: acc += 4; }" },
+    { "h_boxing", H, "long s = 0;", "Integer b = Integer.valueOf(i & 127); s += b.intValue();" },
+};
+
+#undef Q
+#undef H
+
+/* A kernel with more than 255 local slots: every local access is wide. */
+static void add_wide(kernel_set *ks)
+{
+    char setup[4096];
+    size_t o = 0;
+    o += (size_t)snprintf(setup + o, sizeof setup - o, "long ");
+    for (int k = 0; k < 130; k++)
+        o += (size_t)snprintf(setup + o, sizeof setup - o, "%sw%d = 0", k ? ", " : "", k);
+    snprintf(setup + o, sizeof setup - o, "; int x = 0, y = 0;");
+    kernels_add(ks, "wide", KF_QUICK, setup, "x += 1000; y = x; w129 = w128 + y;");
+}
+
+/* A loop body longer than 32 KiB: the back branch is a goto_w. */
+static void add_goto_w(kernel_set *ks)
+{
+    const char *stmt = "x += y; ";
+    size_t reps = 5000, len = strlen(stmt);
+    char *body = malloc(reps * len + 1);
+    if (!body)
+        abort();
+    for (size_t k = 0; k < reps; k++)
+        memcpy(body + k * len, stmt, len);
+    body[reps * len] = '\0';
+    kernels_add(ks, "goto_w", 0, "int x = 0, y = 1;", body);
+    free(body);
+}
+
+void kernels_builtin(kernel_set *ks)
+{
+    memset(ks, 0, sizeof *ks);
+    for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
+        kernels_add(ks, builtin[k].name, builtin[k].flags, builtin[k].setup, builtin[k].body);
+    add_wide(ks);
+    add_goto_w(ks);
+}
+
+/* --- kernels for --keys ----------------------------------------------------- */
+
+/* A Java identifier made from a key: everything else becomes '_'. */
+static void ident_of(const char *key, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = key; *p && o + 1 < cap; p++)
+        out[o++] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) ? *p : '_';
+    out[o] = '\0';
+}
+
+/* Java source for a value of the field descriptor at *d (advanced past it);
+ * NULL when the type is not supported. */
+static const char *arg_value(const char **d)
+{
+    char c = **d;
+    (*d)++;
+    switch (c) {
+    case 'Z': return "true";
+    case 'B': return "(byte) 3";
+    case 'C': return "'c'";
+    case 'S': return "(short) 3";
+    case 'I': return "3";
+    case 'J': return "3L";
+    case 'F': return "0.75f";
+    case 'D': return "0.75";
+    case 'L':
+        if (strncmp(*d, "java/lang/String;", 17) == 0) {
+            *d += 17;
+            return "\"calibrate\"";
+        }
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen)
+{
+    char name[160], body[1400], ident[120];
+    const char *colon = strchr(key, ':');
+    if (!colon) {
+        snprintf(why, whylen, "'%s' is not a key (expected kind:name)", key);
+        return -1;
+    }
+    ident_of(colon + 1, ident, sizeof ident);
+    if (strncmp(key, "array:", 6) == 0) {
+        const char *t = key + 6;
+        if (strchr(t, '<') || strchr(t, ';') || strchr(t, '/')) {
+            snprintf(why, whylen, "array element type '%s' is not a Java type name", t);
+            return -1;
+        }
+        for (int s = 0; s < 3; s++) {
+            static const int sizes[] = { 1, 16, 256 };
+            snprintf(name, sizeof name, "x_%s_%d", ident, sizes[s]);
+            snprintf(body, sizeof body, "Object a = new %s[%d];", t, sizes[s]);
+            kernels_add(ks, name, KF_EXTRA | KF_QUICK, "", body);
+        }
+        return 0;
+    }
+    if (strncmp(key, "new:", 4) == 0) {
+        const char *c = key + 4;
+        char cls[600];
+        size_t k;
+        if (strlen(c) >= sizeof cls || strchr(c, '(') || strchr(c, '/')) {
+            snprintf(why, whylen, "'%s' is not a class name", c);
+            return -1;
+        }
+        for (k = 0; c[k]; k++)
+            cls[k] = c[k] == '$' ? '.' : c[k];
+        cls[k] = '\0';
+        snprintf(name, sizeof name, "x_%s", ident);
+        snprintf(body, sizeof body, "Object o = new %s();", cls);
+        kernels_add(ks, name, KF_EXTRA | KF_QUICK, "", body);
+        return 0;
+    }
+    if (strncmp(key, "invoke:", 7) == 0) {
+        /* owner.name(descriptor): static methods with simple arguments only */
+        const char *m = key + 7, *paren = strchr(m, '('), *dot;
+        char owner[512], meth[128], args[512];
+        size_t ao = 0;
+        const char *d;
+        if (!paren) {
+            snprintf(why, whylen, "'%s' has no descriptor", m);
+            return -1;
+        }
+        for (dot = paren; dot > m && *dot != '.'; dot--)
+            ;
+        if (dot == m || (size_t)(dot - m) >= sizeof owner || (size_t)(paren - dot) >= sizeof meth ||
+            m[0] == '[') {
+            snprintf(why, whylen, "'%s': only static methods of named classes are supported", m);
+            return -1;
+        }
+        memcpy(owner, m, (size_t)(dot - m));
+        owner[dot - m] = '\0';
+        for (char *p = owner; *p; p++)
+            if (*p == '$')
+                *p = '.';
+        memcpy(meth, dot + 1, (size_t)(paren - dot - 1));
+        meth[paren - dot - 1] = '\0';
+        args[0] = '\0';
+        for (d = paren + 1; *d && *d != ')';) {
+            const char *v = arg_value(&d);
+            if (!v) {
+                snprintf(why, whylen, "'%s': argument types other than primitives and String are not supported", m);
+                return -1;
+            }
+            ao += (size_t)snprintf(args + ao, sizeof args - ao, "%s%s", ao ? ", " : "", v);
+            if (ao >= sizeof args)
+                break;
+        }
+        snprintf(name, sizeof name, "x_%s", ident);
+        /* The call is written as a static call; javac rejects it (and the
+         * calibrator reports that) when the method is not static or not public. */
+        snprintf(body, sizeof body, "%s.%s(%s);", owner, meth, args);
+        kernels_add(ks, name, KF_EXTRA | KF_QUICK, "", body);
+        return 0;
+    }
+    snprintf(why, whylen, "'%s': opcode keys are always in a calibrated table; other kinds are not calibrated", key);
+    return -1;
+}
+
+/* --- Kernels.java ----------------------------------------------------------- */
+
+static const char support[] =
+    "    static int si = 1, sj = 2; static long sl = 3;\n"
+    "    static final RuntimeException PRE = new RuntimeException(\"preallocated\");\n"
+    "    static int sf(int x) { return x + 1; }\n"
+    "    static void sv() { }\n"
+    "    static int s3(int a, int b, int c) { return a + b - c; }\n"
+    "    static long slf(long x) { return x + 1; }\n"
+    "    static double sdf(double x) { return x * 0.5; }\n"
+    "    static Object sof(Object o) { return o; }\n"
+    "    static void thrower() { throw PRE; }\n"
+    "    static int fib(int k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }\n"
+    "    static final class Pt { int x, y; long l; Pt() { } Pt(int x, int y) { this.x = x; this.y = y; }\n"
+    "        int getX() { return x; } private int priv(int v) { return v + x; } int callPriv(int v) { return priv(v); } }\n"
+    "    interface Shape { int area(); }\n"
+    "    static abstract class Base implements Shape { abstract int v(); int fin() { return 1; } }\n"
+    "    static final class Sq extends Base { int s = 3; int v() { return s; } public int area() { return s * s; } }\n"
+    "    static final class Rect extends Base { int w = 2, h = 5; int v() { return w; } public int area() { return w * h; } }\n"
+    "    interface I0 { int m0(); } interface I1 { int m1(); } interface I2 { int m2(); } interface I3 { int m3(); }\n"
+    "    interface I4 { int m4(); } interface I5 { int m5(); } interface I6 { int m6(); } interface I7 { int m7(); }\n"
+    "    static final class Many implements I0, I1, I2, I3, I4, I5, I6, I7 {\n"
+    "        public int m0() { return 0; } public int m1() { return 1; } public int m2() { return 2; } public int m3() { return 3; }\n"
+    "        public int m4() { return 4; } public int m5() { return 5; } public int m6() { return 6; } public int m7() { return 7; } }\n"
+    "    static class Sup { int m(int x) { return x + 1; } }\n"
+    "    static final class Sub extends Sup { int m(int x) { return super.m(x) + 1; } }\n"
+    "    static final class Cl implements Cloneable { int a, b;\n"
+    "        Cl copy() { try { return (Cl) super.clone(); } catch (CloneNotSupportedException e) { throw new AssertionError(e); } } }\n"
+    "    static final class Node { int val; Node next; }\n";
+
+void kernels_write_java(const kernel_set *ks, FILE *f)
+{
+    fprintf(f, "// Generated by psf-calibrate: calibration kernels (calibrate/kernels.c). Do not edit.\n"
+               "@SuppressWarnings(\"unused\")\n"
+               "public final class Kernels implements PsfKernels {\n%s\n", support);
+    fprintf(f, "    public int id(String name) {\n        switch (name) {\n");
+    for (size_t k = 0; k < ks->n; k++)
+        fprintf(f, "        case \"%s\": return %zu;\n", ks->v[k].name, k);
+    fprintf(f, "        default: return -1;\n        }\n    }\n\n");
+    fprintf(f, "    public long call(int id, int n) {\n        switch (id) {\n");
+    for (size_t k = 0; k < ks->n; k++)
+        fprintf(f, "        case %zu: return k_%s(n);\n", k, ks->v[k].name);
+    fprintf(f, "        default: throw new IllegalArgumentException(\"no kernel \" + id);\n        }\n    }\n\n");
+    for (size_t k = 0; k < ks->n; k++)
+        fprintf(f, "    static long k_%s(int n) {\n        long acc = 0;\n        %s\n"
+                   "        for (int i = 0; i < n; i++) {\n            %s\n        }\n        return acc;\n    }\n\n",
+                ks->v[k].name, ks->v[k].setup, ks->v[k].body);
+    fprintf(f, "}\n");
+}

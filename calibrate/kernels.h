@@ -1,0 +1,59 @@
+/*
+ * kernels.h - the calibration kernels and the Java source generated from them.
+ *
+ * A kernel is a static Java method `long k_NAME(int n)`: some setup, then a
+ * loop of n iterations over a fixed body. Each body repeats exactly with a
+ * period that divides 64 iterations, so the counting agent's histograms at
+ * two iteration counts that are multiples of 64 differ by an exact multiple
+ * of one iteration's histogram, and so do the timings.
+ *
+ * The built-in table covers every opcode javac emits, every array element
+ * type at several sizes, and the native or intrinsic methods the cost table
+ * prices. --keys adds generated kernels for further keys.
+ */
+#ifndef PSF_KERNELS_H
+#define PSF_KERNELS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum {
+    KF_HOLDOUT = 1u << 0,   /* kept out of the fit: validates it */
+    KF_QUICK   = 1u << 1,   /* part of --quick */
+    KF_EXTRA   = 1u << 2    /* generated for --keys */
+};
+
+typedef struct kernel {
+    char *name;             /* owned: Java identifier suffix, k_<name> */
+    unsigned flags;         /* KF_* */
+    char *setup;            /* owned: Java statements before the loop */
+    char *body;             /* owned: Java statements run once per iteration */
+} kernel;
+
+typedef struct kernel_set {
+    kernel *v;              /* owned */
+    size_t n, cap;
+} kernel_set;
+
+/* Fill ks with the built-in kernels (all of them; callers filter). */
+void kernels_builtin(kernel_set *ks);
+
+/* Append a kernel (strings copied). */
+void kernels_add(kernel_set *ks, const char *name, unsigned flags,
+                 const char *setup, const char *body);
+
+/*
+ * A kernel that exercises one cost-table key ("invoke:pkg.C.m(D)D",
+ * "array:pkg.C", "new:pkg.C"), appended to ks. Returns 0, or -1 with a
+ * sentence in why when no kernel can be generated for that key (only static
+ * methods with primitive or String arguments, reference array types and
+ * classes with a public no-argument constructor are supported).
+ */
+int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen);
+
+/* Write Kernels.java for the kernels (in order; id = index) to f. */
+void kernels_write_java(const kernel_set *ks, FILE *f);
+
+void kernels_free(kernel_set *ks);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * main.c - psf-calibrate: measure a cost table for this machine.
+ *
+ * Parses the command line into calib_options and runs calibrate_run().
+ * See docs/calibration.md.
+ */
+#define _GNU_SOURCE 1
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+
+#include "calibrate.h"
+
+static void usage(FILE *f)
+{
+    fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--keys FILE] [--out FILE]\n"
+          "                     [--report FILE] [--jobs N] [--passes N] [--work DIR]\n"
+          "\n"
+          "Measures what each bytecode, array allocation and priced native call costs\n"
+          "on this machine (TSC cycles in -Xint) and writes a calibrated cost table.\n"
+          "\n"
+          "  --quick        a subset of kernels and shorter timing (under 2 minutes; CI)\n"
+          "  --no-isolate   time without core isolation, without asking run_isolated.sh\n"
+          "  --keys FILE    also calibrate these keys (one per line, as psf-score lists\n"
+          "                 missing keys: invoke:..., array:..., new:...)\n"
+          "  --out FILE     the table to write (default: config/costs.xml)\n"
+          "  --report FILE  the report (default: the table's name with -report.txt)\n"
+          "  --jobs N       parallel counting JVMs (default: online CPUs); timing is\n"
+          "                 always one JVM at a time\n"
+          "  --passes N     timing passes over all kernels (default 3, --quick 1)\n"
+          "  --work DIR     keep generated kernels, profiles and logs in DIR\n"
+          "  -h, --help     this text\n"
+          "\n"
+          "Needs build/libpsfagent.so, build/libpsfrdtsc.so and build/calibrate/harness\n"
+          "(run make). java and javac come from JAVA_HOME, else from PATH.\n"
+          "Exit: 0 written, 1 failed, 2 usage.\n", f);
+}
+
+/* dirname of /proc/self/exe into buf. */
+static void exe_dir(char *buf, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    char *slash;
+    if (n <= 0) {
+        snprintf(buf, cap, ".");
+        return;
+    }
+    buf[n] = '\0';
+    slash = strrchr(buf, '/');
+    if (slash)
+        *slash = '\0';
+}
+
+int main(int argc, char **argv)
+{
+    calib_options opt;
+    char build[PATH_MAX], root[PATH_MAX + 8], out[PATH_MAX + 32], report[PATH_MAX + 32];
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc;
+
+    memset(&opt, 0, sizeof opt);
+    opt.jobs = ncpu > 0 ? (int)(ncpu > 8 ? 8 : ncpu) : 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (strcmp(a, "--quick") == 0) {
+            opt.quick = 1;
+        } else if (strcmp(a, "--no-isolate") == 0) {
+            opt.no_isolate = 1;
+        } else if (strcmp(a, "--keys") == 0 && has_value) {
+            opt.keys_file = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && has_value) {
+            opt.out = argv[++i];
+        } else if (strcmp(a, "--report") == 0 && has_value) {
+            opt.report = argv[++i];
+        } else if (strcmp(a, "--work") == 0 && has_value) {
+            opt.work = argv[++i];
+        } else if ((strcmp(a, "--jobs") == 0 || strcmp(a, "--passes") == 0) && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 64) {
+                fprintf(stderr, "psf-calibrate: %s takes a number from 1 to 64\n", a);
+                return 2;
+            }
+            if (a[2] == 'j')
+                opt.jobs = (int)v;
+            else
+                opt.passes = (int)v;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "psf-calibrate: unknown option or missing value: '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+
+    /* build/ is where the binary is; the repository root is its parent
+     * (PSF_BUILD and PSF_ROOT override both). */
+    if (getenv("PSF_BUILD"))
+        snprintf(build, sizeof build, "%s", getenv("PSF_BUILD"));
+    else
+        exe_dir(build, sizeof build);
+    if (getenv("PSF_ROOT"))
+        snprintf(root, sizeof root, "%s", getenv("PSF_ROOT"));
+    else
+        snprintf(root, sizeof root, "%s/..", build);
+    if (!opt.out) {
+        snprintf(out, sizeof out, "%s/config/costs.xml", root);
+        opt.out = out;
+    }
+    if (!opt.report) {
+        size_t l = strlen(opt.out);
+        if (l > 4 && strcmp(opt.out + l - 4, ".xml") == 0)
+            snprintf(report, sizeof report, "%.*s-report.txt", (int)(l - 4), opt.out);
+        else
+            snprintf(report, sizeof report, "%s-report.txt", opt.out);
+        opt.report = report;
+    }
+    opt.build = build;
+    opt.root = root;
+    opt.java_home = getenv("JAVA_HOME") && *getenv("JAVA_HOME") ? getenv("JAVA_HOME") : NULL;
+
+    LIBXML_TEST_VERSION
+    rc = calibrate_run(&opt);
+    xmlCleanupParser();
+    return rc;
+}

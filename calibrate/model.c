@@ -1,0 +1,254 @@
+/*
+ * model.c - features of the cost model and the weighted NNLS fit (model.h).
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytecode.h"
+#include "costs_keys.h"
+#include "nnls.h"
+
+/* Opcode groups: opcodes the interpreter executes alike share one cost. */
+static const struct { const char *name, *members; } groups[] = {
+    { "const", "aconst_null iconst_m1 iconst_0 iconst_1 iconst_2 iconst_3 iconst_4 iconst_5 "
+               "lconst_0 lconst_1 fconst_0 fconst_1 fconst_2 dconst_0 dconst_1 bipush sipush" },
+    { "ldc", "ldc ldc_w ldc2_w" },
+    { "load", "iload lload fload dload aload iload_0 iload_1 iload_2 iload_3 lload_0 lload_1 lload_2 lload_3 "
+              "fload_0 fload_1 fload_2 fload_3 dload_0 dload_1 dload_2 dload_3 aload_0 aload_1 aload_2 aload_3" },
+    { "store", "istore lstore fstore dstore astore istore_0 istore_1 istore_2 istore_3 lstore_0 lstore_1 lstore_2 "
+               "lstore_3 fstore_0 fstore_1 fstore_2 fstore_3 dstore_0 dstore_1 dstore_2 dstore_3 astore_0 astore_1 "
+               "astore_2 astore_3" },
+    { "array_load", "iaload laload faload daload baload caload saload" },
+    { "aaload", "aaload" },
+    { "array_store", "iastore lastore fastore dastore bastore castore sastore" },
+    { "aastore", "aastore" },
+    { "stack", "nop pop pop2 dup dup_x1 dup_x2 dup2 dup2_x1 dup2_x2 swap" },
+    { "int_alu", "iadd isub ineg iand ior ixor ishl ishr iushr" },
+    { "iinc", "iinc" },
+    { "imul", "imul" },
+    { "int_div", "idiv irem" },
+    { "long_alu", "ladd lsub lneg land lor lxor lshl lshr lushr" },
+    { "lmul", "lmul" },
+    { "long_div", "ldiv lrem" },
+    { "fp_alu", "fadd fsub fmul fneg dadd dsub dmul dneg" },
+    { "fp_div", "fdiv ddiv" },
+    { "fp_rem", "frem drem" },
+    { "conv_int", "i2l l2i i2b i2c i2s" },
+    { "conv_fp", "i2f i2d l2f l2d f2i f2l f2d d2i d2l d2f" },
+    { "compare", "lcmp fcmpl fcmpg dcmpl dcmpg" },
+    { "if", "ifeq ifne iflt ifge ifgt ifle if_icmpeq if_icmpne if_icmplt if_icmpge if_icmpgt if_icmple "
+            "if_acmpeq if_acmpne ifnull ifnonnull" },
+    { "goto", "goto goto_w jsr ret jsr_w" },
+    { "tableswitch", "tableswitch" },
+    { "lookupswitch", "lookupswitch" },
+    { "return", "ireturn lreturn freturn dreturn areturn return" },
+    { "getstatic", "getstatic" },
+    { "putstatic", "putstatic" },
+    { "getfield", "getfield" },
+    { "putfield", "putfield" },
+    { "invokevirtual", "invokevirtual" },
+    { "invokespecial", "invokespecial" },
+    { "invokestatic", "invokestatic" },
+    { "invokeinterface", "invokeinterface" },
+    { "invokedynamic", "invokedynamic" },
+    { "new", "new" },
+    { "newarray", "newarray" },
+    { "anewarray", "anewarray" },
+    { "multianewarray", "multianewarray" },
+    { "arraylength", "arraylength" },
+    { "athrow", "athrow" },
+    { "checkcast", "checkcast" },
+    { "instanceof", "instanceof" },
+    { "monitor", "monitorenter monitorexit" },
+    { "wide", "wide" },
+};
+
+static feature *push(model *m, feat_kind kind, const char *name, const char *members)
+{
+    feature *f;
+    if (m->nf == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 128;
+        feature *v = realloc(m->f, cap * sizeof *v);
+        if (!v)
+            abort();
+        m->f = v;
+        m->cap = cap;
+    }
+    f = &m->f[m->nf++];
+    f->kind = kind;
+    f->name = strdup(name);
+    if (!f->name)
+        abort();
+    f->members = members;
+    return f;
+}
+
+int model_find(const model *m, feat_kind kind, const char *name)
+{
+    for (size_t i = 0; i < m->nf; i++)
+        if (m->f[i].kind == kind && strcmp(m->f[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+void model_add_invoke(model *m, const char *method)
+{
+    if (model_find(m, FK_INVOKE, method) < 0)
+        push(m, FK_INVOKE, method, NULL);
+}
+
+void model_add_array(model *m, const char *elem)
+{
+    if (model_find(m, FK_ARRAY_ALLOC, elem) < 0) {
+        push(m, FK_ARRAY_ALLOC, elem, NULL);
+        push(m, FK_ARRAY_ELEM, elem, NULL);
+    }
+}
+
+void model_init(model *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int op = 0; op < 256; op++)
+        m->op_feature[op] = -1;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        const char *p = groups[g].members;
+        int fi = (int)m->nf;
+        push(m, FK_OPGROUP, groups[g].name, groups[g].members);
+        while (*p) {
+            char mn[32];
+            size_t len = strcspn(p, " ");
+            int op;
+            if (len < sizeof mn) {
+                memcpy(mn, p, len);
+                mn[len] = '\0';
+                op = bc_opcode(mn);
+                if (op >= 0)
+                    m->op_feature[op] = fi;
+            }
+            p += len;
+            p += strspn(p, " ");
+        }
+    }
+    for (size_t k = 0; k < costs_n_array_types; k++)
+        model_add_array(m, costs_array_types[k]);
+    for (size_t k = 0; k < costs_n_priced_methods; k++)
+        model_add_invoke(m, costs_priced_methods[k]);
+    push(m, FK_OTHER_NATIVE, "other native methods", NULL);
+}
+
+void model_free(model *m)
+{
+    for (size_t i = 0; i < m->nf; i++)
+        free(m->f[i].name);
+    free(m->f);
+    memset(m, 0, sizeof *m);
+}
+
+void model_row(const model *m, const histo *h, double *x)
+{
+    int other = model_find(m, FK_OTHER_NATIVE, "other native methods");
+    memset(x, 0, m->nf * sizeof *x);
+    for (int op = 0; op < 256; op++)
+        if (h->op[op] != 0 && m->op_feature[op] >= 0)
+            x[m->op_feature[op]] += h->op[op];
+    for (size_t i = 0; i < h->n_deps; i++) {
+        const hdep *d = &h->deps[i];
+        int fa, fi;
+        switch (d->kind) {
+        case HDEP_ARRAY:
+            /* A reference type the table does not list is priced as "reference". */
+            fa = model_find(m, FK_ARRAY_ALLOC, d->key);
+            if (fa < 0 && !costs_is_primitive_type(d->key))
+                fa = model_find(m, FK_ARRAY_ALLOC, "reference");
+            if (fa >= 0) {
+                x[fa] += d->count;
+                x[fa + 1] += d->elements;   /* FK_ARRAY_ELEM follows its FK_ARRAY_ALLOC */
+            }
+            break;
+        case HDEP_INVOKE:
+            fi = model_find(m, FK_INVOKE, d->key);
+            if (fi >= 0)
+                x[fi] += d->count;
+            else if (d->native && other >= 0)
+                x[other] += d->count;
+            break;
+        case HDEP_NEW:
+            break;
+        }
+    }
+}
+
+void fit_free(fit_result *fr)
+{
+    free(fr->cost);
+    free(fr->seen);
+    memset(fr, 0, sizeof *fr);
+}
+
+double model_predict(const model *m, const fit_result *fr, const double *x)
+{
+    double s = 0;
+    for (size_t j = 0; j < m->nf; j++)
+        s += x[j] * fr->cost[j];
+    return s;
+}
+
+int model_fit(const model *m, const double *x, const double *y, const unsigned char *use,
+              size_t rows, double ridge, fit_result *out)
+{
+    size_t nf = m->nf, nr = 0, r = 0;
+    double *a, *b, mean = 0, ssr = 0, sst = 0;
+
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < rows; i++)
+        nr += use[i] && y[i] > 0;
+    out->cost = calloc(nf, sizeof *out->cost);
+    out->seen = calloc(nf, 1);
+    a = calloc((nr + nf) * nf + 1, sizeof *a);
+    b = calloc(nr + nf + 1, sizeof *b);
+    if (!out->cost || !out->seen || !a || !b) {
+        free(a);
+        free(b);
+        fit_free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        if (!use[i] || y[i] <= 0)
+            continue;
+        for (size_t j = 0; j < nf; j++) {
+            a[r * nf + j] = x[i * nf + j] / y[i];
+            if (x[i * nf + j] != 0)
+                out->seen[j] = 1;
+        }
+        b[r] = 1;
+        r++;
+    }
+    /* Ridge rows: sqrt(ridge) x |column| on the diagonal, right-hand side 0. */
+    for (size_t j = 0; j < nf; j++) {
+        double cn = 0;
+        for (size_t i = 0; i < nr; i++)
+            cn += a[i * nf + j] * a[i * nf + j];
+        a[(nr + j) * nf + j] = sqrt(ridge * cn);
+    }
+    out->status = nr > 0 ? nnls_solve(a, b, nr + nf, nf, out->cost, (int)(3 * nf + 50)) : 0;
+    for (size_t i = 0; i < rows; i++)
+        if (use[i] && y[i] > 0)
+            mean += y[i] / (double)nr;
+    for (size_t i = 0; i < rows; i++) {
+        double p;
+        if (!use[i] || y[i] <= 0)
+            continue;
+        p = model_predict(m, out, &x[i * nf]);
+        ssr += (y[i] - p) * (y[i] - p);
+        sst += (y[i] - mean) * (y[i] - mean);
+    }
+    out->r2 = sst > 0 ? 1 - ssr / sst : 0;
+    if (out->r2 < 0)
+        out->r2 = 0;
+    free(a);
+    free(b);
+    return 0;
+}

@@ -1,0 +1,82 @@
+/*
+ * model.h - the cost model the calibrator fits, and the fit itself.
+ *
+ *   cycles per iteration = sum over opcode groups  count x cost(group)
+ *                        + sum over array types     allocations x cost + elements x cost_per_element
+ *                        + sum over priced methods  calls x cost
+ *                        + other native calls x default cost
+ *
+ * Opcodes are fitted in groups of opcodes the template interpreter executes
+ * alike (all local loads, all int ALU operations, ...): every member of a
+ * group gets the group's cost. This keeps the system well determined with a
+ * reasonable number of kernels and gives opcodes that no kernel can
+ * separate (goto_w, wide forms, jsr/ret) a sound price.
+ */
+#ifndef PSF_MODEL_H
+#define PSF_MODEL_H
+
+#include <stddef.h>
+
+#include "histo.h"
+
+typedef enum {
+    FK_OPGROUP,             /* an opcode group: count */
+    FK_ARRAY_ALLOC,         /* an array element type: allocations */
+    FK_ARRAY_ELEM,          /* an array element type: elements */
+    FK_INVOKE,              /* a priced method: calls */
+    FK_OTHER_NATIVE         /* native calls to methods the table does not list */
+} feat_kind;
+
+typedef struct feature {
+    feat_kind kind;
+    char *name;             /* owned: group, element type or owner.name(descriptor) */
+    const char *members;    /* opcode groups: space-separated mnemonics (static) */
+} feature;
+
+typedef struct model {
+    feature *f;             /* owned */
+    size_t nf, cap;
+    int op_feature[256];    /* feature of each opcode's group; -1 for invalid opcodes */
+} model;
+
+/* The built-in features: every opcode group, the nine array types
+ * (eight primitives and "reference"), the priced methods, other natives. */
+void model_init(model *m);
+
+/* Add a priced method (invoke key without "invoke:") or array element type;
+ * no-op when present. */
+void model_add_invoke(model *m, const char *method);
+void model_add_array(model *m, const char *elem);
+
+/* Feature vector of a per-iteration histogram into x[0..nf-1]. */
+void model_row(const model *m, const histo *h, double *x);
+
+/* Index of a feature by kind and name, or -1. */
+int model_find(const model *m, feat_kind kind, const char *name);
+
+void model_free(model *m);
+
+/* A fitted model. */
+typedef struct fit_result {
+    double *cost;           /* owned: nf costs in cycles, >= 0 */
+    unsigned char *seen;    /* owned: nf flags: the feature is non-zero in some fitted row */
+    double r2;              /* coefficient of determination over fitted rows */
+    int status;             /* nnls_solve's return */
+} fit_result;
+
+/*
+ * Fit costs to rows x[i*nf..] with measured cycles y[i] (only rows with
+ * use[i] != 0). Rows are weighted by 1/y so that the fit minimises relative
+ * error; a ridge of strength `ridge` (relative to each column's norm)
+ * shares a cost between features that always occur together instead of
+ * giving one of them everything. Returns 0 or -1 (out of memory).
+ */
+int model_fit(const model *m, const double *x, const double *y, const unsigned char *use,
+              size_t rows, double ridge, fit_result *out);
+
+/* Predicted cycles for one row. */
+double model_predict(const model *m, const fit_result *fr, const double *x);
+
+void fit_free(fit_result *fr);
+
+#endif
