@@ -25,7 +25,8 @@ enum bucket { BUCKET_WORK = 0, BUCKET_OVERHEAD = 1, BUCKETS = 2 };
 enum root_kind {
     ROOT_NONE = 0,      /* ordinary method */
     ROOT_ALWAYS,        /* <clinit>, method-handle linkage upcalls: overhead whenever entered */
-    ROOT_IF_UPCALL      /* loadClass(String): overhead when the JVM, not an invoke, entered it */
+    ROOT_IF_UPCALL,     /* loadClass(String): overhead when the JVM, not an invoke, entered it */
+    ROOT_THREAD_START   /* java.lang.Thread.start(): not overhead; marks the thread as the measured code's */
 };
 
 /* Kinds of dependency keys (what a constant-pool operand names). */
@@ -79,7 +80,7 @@ typedef struct pend_alloc {
 /* JVMTI tags on class objects: kind in the bits above TAG_KIND_SHIFT, index + 1 below. */
 #define TAG_KIND_SHIFT 40
 #define TAG_INDEX_MASK ((1LL << TAG_KIND_SHIFT) - 1)
-enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2 };
+enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2, TAG_STARTED_THREAD = 3 };
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 
@@ -103,6 +104,8 @@ typedef struct thread_state {
     pend_alloc pend[PEND_ALLOCS]; /* arrays allocated since that invoke */
     int npend;
     int helper;                 /* a thread the measured code started: counted for its whole life */
+    uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
+    int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
@@ -145,7 +148,7 @@ typedef struct agent {
 
     /* threads: an extent counts the threads its code starts */
     int active_extents;         /* threads now inside an outermost invocation (under lock) */
-    uint64_t threads_started;   /* threads started while an extent was active */
+    uint64_t threads_started;   /* threads that measured code started (Thread.start in an extent) */
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
 
     /* JVM identity */

@@ -132,6 +132,32 @@ oom:
     return NULL;
 }
 
+/*
+ * Measured code calls Thread.start(): tag the Thread object, so that the new
+ * thread is counted from its first bytecode however late it gets to run
+ * (ThreadStart comes on the new thread, possibly after the method returned),
+ * and enforce the thread limit here, in the thread that asked.
+ */
+static void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread)
+{
+    jobject started = NULL;
+    if (ts->bucket == BUCKET_OVERHEAD ||
+        jvmti_check(a, (*a->jvmti)->GetLocalObject(a->jvmti, thread, 0, 0, &started), "GetLocalObject") != 0 ||
+        started == NULL)
+        return;
+    jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, started, (jlong)TAG_STARTED_THREAD << TAG_KIND_SHIFT), "SetTag");
+    (*jni)->DeleteLocalRef(jni, started);
+    lock_enter(a);
+    uint64_t n = ++a->threads_started;
+    lock_exit(a);
+    if (a->opts.max_threads != 0 && n > a->opts.max_threads) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the method started more than %llu threads (the limit)",
+                 (unsigned long long)a->opts.max_threads);
+        limit_stop(a, jni, thread, "thread_limit", msg);
+    }
+}
+
 /* A step arrives at offset 0 of a method that may open an overhead frame. */
 static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m)
 {
@@ -173,8 +199,15 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         ts->pend_key = 0;
         ts->npend = 0;
     }
-    if (loc == 0 && m->root != ROOT_NONE)
-        root_enter(a, ts, thread, method, m);
+    if (loc == 0 && m->root != ROOT_NONE) {
+        if (m->root == ROOT_THREAD_START) {
+            thread_start_seen(a, ts, jni, thread);
+            if (!ts->measuring)
+                return; /* the thread limit stopped the program */
+        } else {
+            root_enter(a, ts, thread, method, m);
+        }
+    }
     uint8_t op = m->code[loc];
     int b = ts->bucket;
     e->hist[b * 256 + op]++;
@@ -279,6 +312,28 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     lock_exit(a);
 }
 
+/*
+ * The extent that `owner` ran has ended: daemon threads it started stop
+ * being counted. The JVM waits for other threads, so they are counted to
+ * their end; a daemon thread it would cut off at an arbitrary point (a
+ * thread pool's idle worker scanning for work, say), which would make the
+ * count vary from run to run.
+ */
+static void stop_daemon_helpers(agent *a, thread_state *owner)
+{
+    (void)owner;
+    lock_enter(a);
+    int others = a->active_extents;
+    lock_exit(a);
+    if (others > 0)
+        return; /* another extent is still running: keep counting */
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
+            set_thread_events(a, JVMTI_DISABLE, ts->ref);
+            ts->measuring = 0;
+        }
+}
+
 void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jboolean by_exception)
 {
     agent *a = &g_agent;
@@ -302,6 +357,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     ts->pend_key = 0;
     ts->npend = 0;
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
+    stop_daemon_helpers(a, ts);
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */
@@ -395,30 +451,23 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
 }
 
 /*
- * A thread started while an extent is active works for the measured code:
- * it is counted for its whole life (work handed to it cannot be made to
- * vanish by finishing after the method returns), and counts toward the
- * thread limit.
+ * A thread that measured code started (its Thread object was tagged in
+ * thread_start_seen) works for that code: it is counted for its whole life,
+ * so work handed to it cannot vanish by finishing after the method returned.
  */
 void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
     (void)jvmti;
-    if (a->dead)
+    jlong tag = 0;
+    if (a->dead || (*a->jvmti)->GetTag(a->jvmti, thread, &tag) != JVMTI_ERROR_NONE ||
+        (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD)
         return;
     lock_enter(a);
-    int active = a->active_extents > 0;
-    uint64_t started = active ? ++a->threads_started : 0;
+    uint32_t inv_index = a->ninvocations; /* the invocation that started it is still running, or the last one */
+    if (a->active_extents == 0 && inv_index > 0)
+        inv_index--;
     lock_exit(a);
-    if (!active)
-        return;
-    if (a->opts.max_threads != 0 && started > a->opts.max_threads) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "the method started more than %llu threads (the limit)",
-                 (unsigned long long)a->opts.max_threads);
-        limit_stop(a, jni, thread, "thread_limit", msg);
-        return;
-    }
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return;
@@ -426,10 +475,19 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         set_thread_events(a, JVMTI_DISABLE, thread);
         return;
     }
+    if (ts->ref == NULL)
+        ts->ref = (*jni)->NewGlobalRef(jni, thread);
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) == JVMTI_ERROR_NONE) {
+        ts->daemon = info.is_daemon;
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    }
     ts->helper = 1;
-    ts->measuring = 1;
+    ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
+    ts->measuring = 1;
 }
 
 /*
@@ -500,6 +558,11 @@ void counting_finish(agent *a, JNIEnv *jni)
             record_invocation(a, ts, "incomplete", NULL);
             ts->measuring = 0;
         }
+    /* the work of threads an invocation started belongs to that invocation */
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->helper && ts->inv_index < a->ninvocations)
+            for (int b = 0; b < BUCKETS; b++)
+                a->invocations[ts->inv_index].n[b] += ts->n[b];
 }
 
 void counting_free(agent *a)

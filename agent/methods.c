@@ -207,6 +207,8 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
         return ROOT_ALWAYS;
     if (strcmp(name, "loadClass") == 0 && strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0)
         return ROOT_IF_UPCALL;
+    if (strcmp(cls, "java.lang.Thread") == 0 && strcmp(name, "start") == 0 && strcmp(desc, "()V") == 0)
+        return ROOT_THREAD_START;
     return ROOT_NONE;
 }
 

@@ -207,6 +207,7 @@ static jint setup_jvmti(agent *a)
     caps.can_tag_objects = 1;
     caps.can_generate_sampled_object_alloc_events = 1;
     caps.can_generate_exception_events = 1;
+    caps.can_access_local_variables = 1;
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 

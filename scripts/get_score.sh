@@ -238,6 +238,9 @@ if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 &&
   SANDBOXED=1
 elif [ "$SANDBOX" = require ]; then
   fail sandbox_unavailable "--sandbox require: bubblewrap is missing or cannot create namespaces here"
+elif [ "$SANDBOX" = auto ] && [ "$(id -u)" -eq 0 ]; then
+  # As root, unsandboxed code can rewrite the JDK through /proc/self/fd.
+  fail sandbox_unavailable "refusing to run a program as root without a sandbox (bubblewrap is missing or not permitted); install bubblewrap, run as another user, or pass --sandbox off for code you trust"
 elif [ "$SANDBOX" = auto ]; then
   echo "get_score.sh: warning: no sandbox (bubblewrap is missing or not permitted here): the program runs with resource limits only, with the network and write access to whatever this user may write" >&2
 fi
@@ -262,27 +265,51 @@ run_once() {
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$work/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
     -cp "$abs_classpath" "$MAIN" "${PROGRAM_ARGS[@]}")
-  local cmd=(timeout -s QUIT -k 5 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work" "${jvm[@]}")
+  local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work" "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
     cmd=(bwrap --ro-bind / / --dev /dev --proc /proc
       --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom
       --bind "$work" "$work" --chdir "$work"
       --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
   fi
-  local blocks=$(((MAX_OUTPUT + 1023) / 1024))
-  local started=$SECONDS
+  # RLIMIT_FSIZE keeps the output file from growing much past the limit
+  # (HotSpot ignores SIGXFSZ, so writes just fail); the watcher ends the run.
+  local blocks=$((MAX_OUTPUT / 1024 + 2))
+  local started=$SECONDS out=$RUN_DIR/program.out
   (
     cd "$work" || exit 70
     ulimit -c 0
     ulimit -f "$blocks"
+    # Nothing this script inherited (a server's sockets and pipes) reaches
+    # the program: only stdin, stdout, stderr, the key (3) and the result (4).
+    for fd in /proc/self/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 4 ] 2>/dev/null && eval "exec $fd>&-"
+    done
     exec "${cmd[@]}"
-  ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$RUN_DIR/program.out" 2>&1
+  ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
+  local jvm=$!
+  watch_output "$jvm" "$out" "$RUN_DIR/output_limit" &
+  local watcher=$!
+  wait "$jvm"
   RUN_RC=$?
+  kill "$watcher" 2>/dev/null
+  wait "$watcher" 2>/dev/null
   wait "$reader"
-  local elapsed=$((SECONDS - started)) out=$RUN_DIR/program.out
-  if printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err"; then
-    return 0
+  local elapsed=$((SECONDS - started))
+  if [ -e "$RUN_DIR/output_limit" ]; then
+    RUN_STATUS=output_limit RUN_MESSAGE="the program printed more than $MAX_OUTPUT bytes (--max-output)"
+    return 1
   fi
+  local received=0
+  printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err" && received=1
+  # The launcher's own failures (no main, a bad class file) still let the
+  # agent report "not invoked": the launcher's reason is the real one.
+  if [ "$RUN_RC" -ne 0 ] && grep -q -e '^Error: Main method not found in class' -e '^Error: Could not find or load main class' \
+    -e '^Error: LinkageError occurred while loading main class' "$out"; then
+    received=0
+  fi
+  [ "$received" = 1 ] && return 0
   # No authentic result: say why, from what the run left behind.
   if { [ "$RUN_RC" -eq 124 ] || [ "$RUN_RC" -eq 137 ]; } && [ "$elapsed" -ge "$TIMEOUT" ]; then
     if grep -q 'Found one Java-level deadlock' "$out"; then
@@ -290,8 +317,6 @@ run_once() {
     else
       RUN_STATUS=timeout RUN_MESSAGE="the program ran longer than $TIMEOUT s (--timeout)"
     fi
-  elif [ "$RUN_RC" -eq 153 ]; then
-    RUN_STATUS=output_limit RUN_MESSAGE="the program printed more than $MAX_OUTPUT bytes (--max-output)"
   elif [ "$RUN_RC" -ge 128 ] || ls "$work"/hs_err_pid*.log >/dev/null 2>&1; then
     RUN_STATUS=crashed RUN_MESSAGE="the JVM crashed (exit code $RUN_RC)"
   elif grep -q 'Could not find or load main class' "$out"; then
@@ -307,12 +332,29 @@ run_once() {
   return 1
 }
 
-# The program's output goes to stderr or to --program-output, never stdout.
+# End the run PID once FILE holds more than MAX_OUTPUT bytes; leave MARKER.
+watch_output() {
+  local pid=$1 file=$2 marker=$3 size
+  while kill -0 "$pid" 2>/dev/null; do
+    size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+    if [ "$size" -gt "$MAX_OUTPUT" ]; then
+      : >"$marker"
+      kill -TERM "$pid" 2>/dev/null
+      sleep 1
+      kill -KILL "$pid" 2>/dev/null
+      return
+    fi
+    sleep 0.1
+  done
+}
+
+# The program's output goes to stderr or to --program-output, never stdout;
+# at most --max-output bytes of it.
 pass_output() {
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    cat "$RUN_DIR/program.out" >"$PROGRAM_OUTPUT" || echo "get_score.sh: cannot write '$PROGRAM_OUTPUT'" >&2
+    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$PROGRAM_OUTPUT" || echo "get_score.sh: cannot write '$PROGRAM_OUTPUT'" >&2
   else
-    cat "$RUN_DIR/program.out" >&2
+    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
   fi
 }
 

@@ -10,10 +10,22 @@ $(AGENT_FIXTURE_STAMP): $(wildcard tests/fixtures/agent/*.java)
 	$(JAVAC) --release 17 -d $(AGENT_FIXTURE_DIR) $^
 	touch $@
 
-.PHONY: integration-agent
-integration: integration-agent
+ADV_FIXTURE_DIR   := $(BUILD)/fixtures/adversarial
+ADV_FIXTURE_STAMP := $(ADV_FIXTURE_DIR)/.stamp
+
+$(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
+	rm -rf $(ADV_FIXTURE_DIR)
+	mkdir -p $(ADV_FIXTURE_DIR)
+	$(JAVAC) --release 17 -nowarn -XDignore.symbol.file -d $(ADV_FIXTURE_DIR) $^ 2>&1 | grep -v -e 'internal proprietary API' -e '^ *\^' -e 'sun.misc.Unsafe' -e 'warning' || true
+	test -f $(ADV_FIXTURE_DIR)/Ends.class
+	touch $@
+
+.PHONY: integration-agent integration-adversarial
+integration: integration-agent integration-adversarial
 integration-agent: all $(AGENT_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
+integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
+	@echo "== tests/integration/adversarial.sh"; PSF_BUILD=$(BUILD) bash tests/integration/adversarial.sh
 
 # Core isolation scripts, run against fake cgroup trees only.
 .PHONY: integration-isolation

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# adversarial.sh - untrusted submissions (tests/fixtures/adversarial): every
+# abnormal end has its status and exit code and no score; forged results,
+# threads, native copies and randomness cannot make a score cheaper or vary.
+set -eu
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
+GS=$PSF_ROOT/scripts/get_score.sh
+FX=$PSF_BUILD/fixtures/adversarial
+# Adversarial code only ever runs sandboxed: without bubblewrap, skip.
+if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
+  exit 77
+fi
+CWD=$TEST_TMP/cwd
+mkdir -p "$CWD"
+cd "$CWD"
+
+# run NAME CLASS METHOD [get_score options] -- ARGS: JSON in $TEST_TMP/out, exit code echoed
+run() {
+  local cls=$1 method=$2
+  shift 2
+  "$GS" --classpath "$FX" --main "$cls" --method "$cls.$method" --json --costs none --sandbox require "$@" \
+    >"$TEST_TMP/out" 2>"$TEST_TMP/err" && echo 0 || echo $?
+}
+# expect_end NAME WORD CODE CLASS METHOD [options] -- ARGS
+expect_end() {
+  local name=$1 word=$2 code=$3
+  shift 3
+  local rc
+  rc=$(run "$@")
+  expect_eq "$name: exit code" "$rc" "$code"
+  expect_eq "$name: status" "$(jq -r .status "$TEST_TMP/out")" "$word"
+  expect_eq "$name: no score" "$(jq -r .score "$TEST_TMP/out")" null
+}
+
+# --- abnormal ends ---------------------------------------------------------------
+expect_end "System.exit in the method" exit_in_method 12 Ends exit -- exit
+expect_end "Runtime.halt in the method" halt_in_method 13 Ends halt -- halt
+expect_end "exception escaping" exception 9 Ends escape -- escape
+expect_match "exception escaping: names the class" "$(jq -r .message "$TEST_TMP/out")" IllegalStateException
+expect_end "StackOverflowError" stack_overflow 10 Ends deep -- deep
+expect_end "OutOfMemoryError" out_of_memory 11 Ends hog --heap 32m -- hog
+expect_end "endless loop: bytecode limit" bytecode_limit 17 Ends spin --max-bytecodes 1000000 -- spin
+expect_end "endless loop: timeout" timeout 14 Ends spin --max-bytecodes 1000000000000 --timeout 3 -- spin
+expect_end "deadlock" deadlock 15 Ends deadlock --timeout 3 -- deadlock
+expect_end "JVM crash" crashed 16 Ends crash -- crash
+expect_end "too many threads" thread_limit 18 Ends forker --max-threads 10 -- forker
+expect_end "too much output" output_limit 19 Ends chatty --max-output 100000 -- chatty
+expect_match "too much output: capped on stderr" "$(wc -c <"$TEST_TMP/err")" '^[0-9]+$'
+[ "$(wc -c <"$TEST_TMP/err")" -le 101000 ] && pass "too much output: at most the limit passed on" ||
+  fail "too much output: at most the limit passed on" "$(wc -c <"$TEST_TMP/err") bytes"
+rc=$(run Ends caught -- caught)
+expect_eq "exception caught inside: scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+
+# --- bad input ---------------------------------------------------------------------
+expect_end "class without main" no_main 22 NoMain work
+mkdir -p "$TEST_TMP/corrupt"
+head -c 100 "$PSF_BUILD/fixtures/agent/Loops.class" >"$TEST_TMP/corrupt/Loops.class"
+rc=$("$GS" --classpath "$TEST_TMP/corrupt" --method Loops.sum --json --sandbox require -- 1 >"$TEST_TMP/out" 2>/dev/null && echo 0 || echo $?)
+expect_eq "truncated class file: exit code" "$rc" 23
+expect_eq "truncated class file: status" "$(jq -r .status "$TEST_TMP/out")" bad_class_file
+mkdir -p "$TEST_TMP/odd dir/ünï"
+cp "$PSF_BUILD/fixtures/agent/Loops.class" "$TEST_TMP/odd dir/ünï/"
+rc=$("$GS" --classpath "$TEST_TMP/odd dir/ünï" --method Loops.sum --json --costs none --sandbox require -- 10 >"$TEST_TMP/out" 2>/dev/null && echo 0 || echo $?)
+expect_eq "unusual characters in the class path: scored" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/99"
+
+# --- forged results ------------------------------------------------------------------
+rc=$(run Forger work -- 100)
+expect_eq "forger: the real score (9n+9)" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/909"
+expect_match "forger: did write a fake record into the result pipe" "$(cat "$TEST_TMP/err")" "into [1-9][0-9]* pipes"
+expect_eq "forger: stdout is one JSON object" "$(jq -s length "$TEST_TMP/out")" 1
+expect_eq "forger: nothing written to the working directory" "$(ls -A "$CWD" | wc -l)" 0
+
+# --- threads: handing work to another thread never makes it cheaper -------------------
+rc=$(run Threads inline -- inline 100000)
+inline=$(jq -r .score "$TEST_TMP/out")
+expect_eq "threads: inline scored" "$rc" 0
+for mode in thread executor commonPool parallel detached; do
+  rc=$(run Threads "$mode" -- "$mode" 100000)
+  score=$(jq -r .score "$TEST_TMP/out")
+  expect_eq "threads: $mode scored" "$rc" 0
+  if [ "$rc" = 0 ] && [ $((score * 10)) -ge $((inline * 9)) ]; then
+    pass "threads: $mode costs >= 90% of inline ($score vs $inline)"
+  else
+    fail "threads: $mode costs >= 90% of inline" "$score vs $inline"
+  fi
+done
+
+# --- native work is charged by size ----------------------------------------------------
+P=$TEST_TMP/p.xml
+copied() { xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[starts-with(@method,'java.lang.System.arraycopy')]/@elements"; }
+for n in 1000 10000; do
+  run Copies arraycopy --profile-out "$P" -- arraycopy "$n" >/dev/null
+  expect_eq "arraycopy($n): elements copied" "$(copied)" "$n"
+done
+COSTS=$TEST_TMP/costs.xml
+sed 's|</costs>|  <invoke method="java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V" cost="10" cost_per_element="1"/>\n</costs>|' \
+  "$PSF_ROOT/config/costs.xml" >"$COSTS"
+small=$("$GS" --classpath "$FX" --main Copies --method Copies.arraycopy --json --costs "$COSTS" --sandbox require -- arraycopy 1000 2>/dev/null | jq -r .score)
+large=$("$GS" --classpath "$FX" --main Copies --method Copies.arraycopy --json --costs "$COSTS" --sandbox require -- arraycopy 10000 2>/dev/null | jq -r .score)
+expect_eq "arraycopy: 10x the elements costs 9000 more" "$((large - small))" 9000
+run Copies cloned --profile-out "$P" -- cloned 1000 >/dev/null
+expect_eq "clone: the native allocation is charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@elements")" 2000
+rc=$(run Copies negative --profile-out "$P" -- negative 5)
+expect_eq "negative array size: scored" "$rc" 0
+# -5 as an unsigned count would be 18446744073709551611: no element count may come near that
+expect_eq "negative array size: no wrapped element count" "$(xpath "$P" "count(//array[@elements > 1000000000000])")" 0
+expect_match "negative array size: the failed allocation's work is scored" "$(jq -r .score "$TEST_TMP/out")" '^[1-9][0-9]*$'
+
+run Copies zeros --profile-out "$P" -- zeros 1000 >/dev/null
+# new int[n][0]: one int[][] of n plus n int[0]; new int[n][0][n]: one int[][][] of n plus n int[][0]
+expect_eq "zero dimensions: every array charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int[]']/@allocations")" 1001
+expect_eq "zero dimensions: int[0] arrays charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@allocations")" 1000
+
+# --- randomness and clocks: one score over 5 runs and under taskset -c 0 ----------------
+rc=$(run Random work --runs 5 -- 2000)
+expect_eq "randomized quicksort: 5 runs, one score" "$rc/$(jq -r .distinct_scores "$TEST_TMP/out")" "0/1"
+first=$(jq -r .score "$TEST_TMP/out")
+again=$(taskset -c 0 "$GS" --classpath "$FX" --main Random --method Random.work --json --costs none --sandbox require -- 2000 2>/dev/null | jq -r .score)
+expect_eq "randomized quicksort: same under taskset -c 0" "$again" "$first"
+hs=$("$GS" --classpath "$PSF_BUILD/fixtures/agent" --method Hashing.work --json --costs none --sandbox require --runs 5 2>/dev/null | jq -r '"\(.status)/\(.distinct_scores)"')
+expect_eq "HashSet<Object>: 5 runs, one score" "$hs" "ok/1"
+
+finish
