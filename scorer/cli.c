@@ -37,11 +37,8 @@ const char options_usage[] =
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
     "  --status-table       print every status word with its exit code and meaning\n"
     "\n"
-    "exit codes: 0 ok, 2 usage, 3 class_not_loaded or class_not_found,\n"
-    "4 method_not_found or ambiguous_method, 5 not_invoked, 6 incomplete,\n"
-    "exit_in_method or halt_in_method, 7 bad input, 8 program_failed,\n"
-    "9 exception, stack_overflow or out_of_memory, 10 bytecode_limit or\n"
-    "thread_limit, 70 internal_error or agent_error\n";
+    "exit codes: every status word has its own; --status-table lists them\n"
+    "(0 ok, 2 usage, 7 bad input, 70 internal error, 3..24 outcomes of the program)\n";
 
 /* The value of an option: "--opt=value" or the next argument. */
 static const char *value_of(const char *arg, const char *name, int argc, char **argv, int *i)

@@ -218,9 +218,11 @@ for part in "${cp_parts[@]}"; do
   abs_classpath=${abs_classpath:+$abs_classpath:}$abs
 done
 [ -n "$abs_classpath" ] || fail usage "--classpath is empty"
-if [ "$COSTS" != none ]; then
-  case $COSTS in /*) ;; *) COSTS=$PWD/$COSTS ;; esac
-fi
+abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+[ "$COSTS" = none ] || COSTS=$(abspath "$COSTS")
+[ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
+[ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
+[ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
 
 # --- scratch directory ---------------------------------------------------------
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
@@ -389,7 +391,15 @@ for i in $(seq "$RUNS"); do
   [ "$profile_status" = ok ] || break # the scorer reports the profile's status
   scores+=("$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>/dev/null)")
 done
-[ -n "$PROFILE_OUT" ] && cp "$first_profile" "$PROFILE_OUT"
+# The JSON names the profile it scored: the kept copy, or a bare file name
+# (the scratch copy is gone once this script ends).
+if [ -n "$PROFILE_OUT" ]; then
+  cp "$first_profile" "$PROFILE_OUT" || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
+  first_profile=$(cd "$(dirname -- "$PROFILE_OUT")" && pwd)/$(basename -- "$PROFILE_OUT")
+else
+  cd "$(dirname -- "$first_profile")" || fail internal_error "the scratch directory vanished"
+  first_profile=$(basename -- "$first_profile")
+fi
 
 # --- score -----------------------------------------------------------------------
 ndistinct=0
