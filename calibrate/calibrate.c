@@ -50,8 +50,6 @@ static const char *const pinned_flags[] = {
  * it. Scores predict steady-state costs. */
 #define TIMING_EXTRA_FLAG "-XX:+AlwaysPreTouch"
 
-#define COUNT_N1 64
-#define COUNT_N2 128
 
 static int tty;
 
@@ -250,7 +248,7 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
     for (size_t k = 0; k < n; k++)
         for (int s = 0; s < 2; s++) {
             proc_job *j = &jobs[2 * k + s];
-            int iters = s ? COUNT_N2 : COUNT_N1;
+            int iters = KERNEL_PERIOD(r->ks.v[k].flags) * (s ? 2 : 1);
             char *prof, *out;
             if (asprintf(&prof, "%s/%s.%d.xml", dir, r->ks.v[k].name, iters) < 0 ||
                 asprintf(&out, "%s/%s.%d.out", dir, r->ks.v[k].name, iters) < 0)
@@ -281,7 +279,7 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
             histo_free(&a);
             continue;
         }
-        histo_diff(&kr->iter, &a, &b, COUNT_N2 - COUNT_N1);
+        histo_diff(&kr->iter, &a, &b, KERNEL_PERIOD(r->ks.v[k].flags));
         kr->bytecodes = histo_total(&kr->iter);
         kr->ok = kr->bytecodes > 0;
         if (!kr->ok)
@@ -385,7 +383,7 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
     argv_pushf(&a, "%d", stable);
     for (size_t k = 0; k < r->ks.n; k++)
         if (r->res[k].ok)
-            argv_push(&a, r->ks.v[k].name);
+            argv_pushf(&a, "%s/%d", r->ks.v[k].name, KERNEL_PERIOD(r->ks.v[k].flags));
     if (asprintf(&errlog, "%s/time.%d.err", work, pass) < 0)
         abort();
     f = proc_open_read(&a, errlog, &pid);
@@ -476,8 +474,10 @@ static void fit_and_predict(calib_run *r)
             abort();
         model_row(&r->m, &kr->iter, kr->x);
         memcpy(&x[k * nf], kr->x, nf * sizeof *x);
+        /* relative weight: code shaped like real programs counts 4 times
+         * (duplicated rows; the fit weighs each row by 1/measured) */
         y[k] = kr->cycles;
-        use[k] = !(r->ks.v[k].flags & KF_HOLDOUT);
+        use[k] = r->ks.v[k].flags & KF_HOLDOUT ? 0 : r->ks.v[k].flags & KF_REAL ? 4 : 1;
     }
     /* ridge 1e-4 relative to each column: shares cost between features that
      * always occur together without moving well-determined ones noticeably */

@@ -126,6 +126,16 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "invokeinterface", Q, "Shape[] s = { new Sq(), new Rect() }; int x = 0;", "x += s[i & 1].area();" },
     { "invokeinterface_deep", 0, "I7 m = new Many(); I0 m0 = (I0) m; int x = 0;", "x += m.m7(); x += m0.m0();" },
     { "invokespecial", Q, "Sub s = new Sub(); int x = 0;", "x = s.m(x);" },
+    /* calls whose callee does some work: in -Xint a call's fixed cost
+     * overlaps with the callee's own bytecodes, so naked calls alone would
+     * overprice the calls of real code */
+    { "call_body10", 0, "int x = 0;", "x = s10(x);" },
+    { "call_body40", Q, "int x = 0;", "x = s40(x);" },
+    { "call_body100", 0, "int x = 0;", "x = s100(x);" },
+    { "call_nested", 0, "int x = 0;", "x = g2(x);" },
+    { "call_recursive", Q, "int r;", "r = fib(4);" },
+    { "call_jdk_small", 0, "String s = \"hello\"; int x = 0;", "x += s.length(); x += s.charAt(i & 3);" },
+    { "call_virtual_work", 0, "Base[] b = { new Sq(), new Rect() }; int x = 0;", "x += b[i & 1].work(x);" },
     { "invokedynamic_lambda", Q, "Runnable r = null;", "r = () -> { };" },
     { "invokedynamic_capture", 0, "java.util.function.IntSupplier s = null;", "final int y = i; s = () -> y;" },
     { "invokedynamic_concat", 0, "String s = null; int[] v = { 1, 22, 333, 4444 };", "s = \"a\" + v[i & 3];" },
@@ -199,27 +209,67 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "current_thread", 0, "Thread t;", "t = Thread.currentThread();" },
     { "float_bits", 0, "float f = 1.5f; int b;", "b = Float.floatToRawIntBits(f); f = Float.intBitsToFloat(b);" },
     { "double_bits", 0, "double d = 1.5; long b;", "b = Double.doubleToRawLongBits(d); d = Double.longBitsToDouble(b);" },
-    /* --- held out: realistic mixes that validate the fit ------------------- */
+    /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
+     * In -Xint the cost of a bytecode depends on its neighbours (dependency
+     * chains through locals in memory, a call's latency overlapping the
+     * callee's work), so the fit also sees code shaped like real programs.
+     * Every iteration starts from the same state, so data-dependent branches
+     * still repeat exactly. */
+    /* random data, period 4096: branches the predictor cannot learn, like real code */
+    { "real_compare_swap", KF_LONG | KF_REAL | Q, "int[] a = RND.clone();",
+      "int j = i & 4094; if (a[j] > a[j + 1]) { int t = a[j]; a[j] = a[j + 1]; a[j + 1] = t; } a[j] ^= RND[j];" },
+    { "real_branchy", KF_LONG | KF_REAL, "int x = 0, y = 0;",
+      "int r = RND[i & 4095]; if ((r & 1) != 0) x += r; else y -= r; if ((r & 6) == 6) x ^= y; if (r < 0) y++;" },
+    { "real_search", KF_LONG | KF_REAL, "int[] a = new int[256]; for (int k = 0; k < 256; k++) a[k] = k * 8;",
+      "int key = RND[i & 4095] & 2047, lo = 0, hi = 255; while (lo <= hi) { int mid = (lo + hi) >>> 1;"
+      " if (a[mid] < key) lo = mid + 1; else if (a[mid] > key) hi = mid - 1; else break; } acc += lo;" },
+    { "real_sieve_like", KF_LONG | KF_REAL, "boolean[] f = new boolean[4096];",
+      "int p = (RND[i & 4095] & 7) + 2; for (int j = p; j < 64; j += p) f[(i & 4031) + j] = !f[(i & 4031) + j];" },
+    { "real_float", KF_LONG | KF_REAL, "double x = 0, y = 0;",
+      "double c = (RND[i & 4095] & 1023) / 512.0 - 1.0; int it = 0; x = 0; y = 0;"
+      " while (x * x + y * y < 4 && it < 8) { double t = x * x - y * y + c; y = 2 * x * y + c; x = t; it++; } acc += it;" },
+    { "real_long_mix", KF_LONG | KF_REAL, "long h = 1;",
+      "long z = h + RND[i & 4095]; z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L; if ((z & 1) == 0) h += z % 1000003; else h ^= z;" },
+    { "real_calls", KF_LONG | KF_REAL, "int[] a = RND;",
+      "int r = a[i & 4095]; acc += r > 0 ? sf(r) : s10(r); if ((r & 3) == 0) acc += g2(r);" },
+    { "real_objects", KF_LONG | KF_REAL, "Pt[] ps = new Pt[64]; for (int k = 0; k < 64; k++) ps[k] = new Pt(k, -k);",
+      "Pt p = ps[RND[i & 4095] & 63]; if (p.x > 20) p.y += p.x; else ps[i & 63] = new Pt(p.y, i); acc += p.getX();" },
+    { "real_virtual", KF_LONG | KF_REAL, "Shape[] s = { new Sq(), new Rect(), new Sq(), new Rect() };",
+      "Shape x = s[RND[i & 4095] & 3]; acc += x.area(); if (x instanceof Sq) acc++;" },
+    { "mix_bubble8", 0, "int[] src = { 7, 3, 6, 1, 8, 2, 5, 4 }; int[] a = new int[8];",
+      "System.arraycopy(src, 0, a, 0, 8); for (int p = 0; p < 7; p++) for (int q = 0; q < 7 - p; q++)"
+      " if (a[q] > a[q + 1]) { int t = a[q]; a[q] = a[q + 1]; a[q + 1] = t; }" },
+    { "mix_insertion_objects", 0, "Integer[] src = { 7, 3, 6, 1, 8, 2, 5, 4 }; Integer[] a = new Integer[8];",
+      "System.arraycopy(src, 0, a, 0, 8); for (int p = 1; p < 8; p++) { Integer v = a[p]; int q = p - 1;"
+      " while (q >= 0 && a[q].compareTo(v) > 0) { a[q + 1] = a[q]; q--; } a[q + 1] = v; }" },
+    { "mix_treemap", 0, "java.util.TreeMap<Integer, Integer> m = new java.util.TreeMap<>(); for (int k = 0; k < 16; k++) m.put(k, k);",
+      "acc += m.get(i & 15);" },
+    { "mix_sum2d", 0, "int[][] g = new int[4][8]; int s = 0;",
+      "for (int r = 0; r < 4; r++) { int[] row = g[r]; for (int c = 0; c < 8; c++) s += row[c]; }" },
+    { "mix_objects", 0, "Node head = null;",
+      "Node nd = new Node(); nd.val = i; nd.next = head; head = (i & 7) == 7 ? null : nd; acc += nd.val;" },
+    { "mix_strings", 0, "String a = \"alpha\", b = \"alpha beta\";",
+      "acc += a.compareTo(b) + b.indexOf('b') + (b.startsWith(a) ? 1 : 0);" },
     { "h_sum_array", H | Q, "int[] a = new int[64]; int s = 0;", "s += a[i & 63] * 3 + a[(i + 1) & 63];" },
-    { "h_matvec", H | Q, "double[][] m = new double[4][4]; double[] v = new double[4]; double s = 0;",
+    { "mix_matvec", Q, "double[][] m = new double[4][4]; double[] v = new double[4]; double s = 0;",
       "int r = i & 3; s = 0; for (int c = 0; c < 4; c++) s += m[r][c] * v[c];" },
-    { "h_list_walk", H, "Node head = null; for (int k = 0; k < 8; k++) { Node nd = new Node(); nd.val = k; nd.next = head; head = nd; }",
+    { "mix_list_walk", 0, "Node head = null; for (int k = 0; k < 8; k++) { Node nd = new Node(); nd.val = k; nd.next = head; head = nd; }",
       "for (Node p = head; p != null; p = p.next) acc += p.val;" },
     { "h_arraylist", H | Q, "java.util.List<Integer> l = new java.util.ArrayList<>(); for (int k = 0; k < 16; k++) l.add(k);",
       "acc += l.get(i & 15); l.set(i & 15, l.get((i + 1) & 15));" },
-    { "h_hashmap", H, "java.util.HashMap<Integer, Integer> m = new java.util.HashMap<>(); for (int k = 0; k < 16; k++) m.put(k, k);",
+    { "mix_hashmap", 0, "java.util.HashMap<Integer, Integer> m = new java.util.HashMap<>(); for (int k = 0; k < 16; k++) m.put(k, k);",
       "acc += m.get(i & 15);" },
-    { "h_stringbuilder", H | Q, "StringBuilder sb = new StringBuilder(64);",
+    { "mix_stringbuilder", Q, "StringBuilder sb = new StringBuilder(64);",
       "sb.setLength(0); sb.append(\"ab\").append(i & 7).append('c'); acc += sb.length();" },
-    { "h_fib", H, "int r;", "r = fib(6);" },
+    { "mix_fib", 0, "int r;", "r = fib(6);" },
     { "h_shapes", H, "Shape[] s = { new Sq(), new Rect(), new Sq(), new Rect() }; int a = 0;",
       "for (int k = 0; k < 4; k++) a += s[k].area();" },
-    { "h_alloc_points", H, "Pt[] ps = new Pt[8];", "ps[i & 7] = new Pt(i, i + 1); acc += ps[(i + 3) & 7].x;" },
-    { "h_hashmix", H, "long h = 17;", "h ^= h >>> 33; h *= 0xff51afd7ed558ccdL; h ^= h >>> 29; acc += h;" },
+    { "h_alloc_points", H, "Pt[] ps = new Pt[8]; for (int k = 0; k < 8; k++) ps[k] = new Pt();", "ps[i & 7] = new Pt(i, i + 1); acc += ps[(i + 3) & 7].x;" },
+    { "mix_hashmix", 0, "long h = 17;", "h ^= h >>> 33; h *= 0xff51afd7ed558ccdL; h ^= h >>> 29; acc += h;" },
     { "h_math", H, "double d = 0.5, s = 0;", "s += Math.sqrt(d + (i & 7)) * Math.sin(d);" },
     { "h_copyof", H, "int[] a = new int[32], b;", "b = java.util.Arrays.copyOf(a, 32); acc += b.length;" },
     { "h_string_equals", H, "String a = \"hello world\", b = new String(\"hello world\");", "if (a.equals(b)) acc++;" },
-    { "h_sort16", H, "int[] src = { 5, 3, 7, 1, 9, 2, 8, 6, 4, 0, 15, 11, 13, 12, 10, 14 }; int[] a = new int[16];",
+    { "mix_sort16", 0, "int[] src = { 5, 3, 7, 1, 9, 2, 8, 6, 4, 0, 15, 11, 13, 12, 10, 14 }; int[] a = new int[16];",
       "System.arraycopy(src, 0, a, 0, 16); java.util.Arrays.sort(a); acc += a[3];" },
     { "h_string_switch", H, "String[] w = { \"alpha\", \"beta\", \"gamma\", \"delta\" };",
       "switch (w[i & 3]) { case \"alpha\": acc += 1; break; case \"beta\": acc += 2; break; case \"gamma\": acc += 3; break; default: acc += 4; }" },
@@ -390,6 +440,9 @@ int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen)
 /* --- Kernels.java ----------------------------------------------------------- */
 
 static const char support[] =
+    "    /* 4096 pseudo-random ints (LCG, fixed seed): data for KF_LONG kernels */\n"
+    "    static final int[] RND = new int[4096];\n"
+    "    static { long s = 12345; for (int k = 0; k < RND.length; k++) { s = s * 6364136223846793005L + 1442695040888963407L; RND[k] = (int) (s >>> 33); } }\n"
     "    static int si = 1, sj = 2; static long sl = 3;\n"
     "    static final RuntimeException PRE = new RuntimeException(\"preallocated\");\n"
     "    static int sf(int x) { return x + 1; }\n"
@@ -399,11 +452,16 @@ static const char support[] =
     "    static double sdf(double x) { return x * 0.5; }\n"
     "    static Object sof(Object o) { return o; }\n"
     "    static void thrower() { throw PRE; }\n"
+    "    static int s10(int x) { x += 1; x += 2; x += 3; x += 4; x += 5; return x; }\n"
+    "    static int s40(int x) { int y = x; for (int j = 0; j < 4; j++) { y += j; y ^= x; } return y; }\n"
+    "    static int s100(int x) { int y = x; for (int j = 0; j < 10; j++) { y += j; y ^= x; } return y; }\n"
+    "    static int g2(int x) { return sf(x) + 1; }\n"
     "    static int fib(int k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }\n"
     "    static final class Pt { int x, y; long l; Pt() { } Pt(int x, int y) { this.x = x; this.y = y; }\n"
     "        int getX() { return x; } private int priv(int v) { return v + x; } int callPriv(int v) { return priv(v); } }\n"
     "    interface Shape { int area(); }\n"
-    "    static abstract class Base implements Shape { abstract int v(); int fin() { return 1; } }\n"
+    "    static abstract class Base implements Shape { abstract int v(); int fin() { return 1; }\n"
+    "        int work(int x) { int y = x; for (int j = 0; j < 3; j++) y += v() + j; return y; } }\n"
     "    static final class Sq extends Base { int s = 3; int v() { return s; } public int area() { return s * s; } }\n"
     "    static final class Rect extends Base { int w = 2, h = 5; int v() { return w; } public int area() { return w * h; } }\n"
     "    interface I0 { int m0(); } interface I1 { int m1(); } interface I2 { int m2(); } interface I3 { int m3(); }\n"

@@ -17,10 +17,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Iterations after which a kernel's body repeats exactly. */
+#define KERNEL_PERIOD(flags) ((flags) & KF_LONG ? 4096 : 64)
+
 enum {
     KF_HOLDOUT = 1u << 0,   /* kept out of the fit: validates it */
     KF_QUICK   = 1u << 1,   /* part of --quick */
-    KF_EXTRA   = 1u << 2    /* generated for --keys */
+    KF_EXTRA   = 1u << 2,   /* generated for --keys */
+    KF_LONG    = 1u << 3,   /* period of 4096 iterations (random data): counted at 4096 and 8192 */
+    KF_REAL    = 1u << 4    /* shaped like real code: weighs more in the fit */
 };
 
 typedef struct kernel {

@@ -218,12 +218,13 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
     for (size_t i = 0; i < rows; i++) {
         if (!use[i] || y[i] <= 0)
             continue;
+        double w = sqrt((double)use[i]);
         for (size_t j = 0; j < nf; j++) {
-            a[r * nf + j] = x[i * nf + j] / y[i];
+            a[r * nf + j] = w * x[i * nf + j] / y[i];
             if (x[i * nf + j] != 0)
                 out->seen[j] = 1;
         }
-        b[r] = 1;
+        b[r] = w;
         r++;
     }
     /* Ridge rows: sqrt(ridge) x |column| on the diagonal, right-hand side 0. */

@@ -65,9 +65,9 @@ typedef struct fit_result {
 } fit_result;
 
 /*
- * Fit costs to rows x[i*nf..] with measured cycles y[i] (only rows with
- * use[i] != 0). Rows are weighted by 1/y so that the fit minimises relative
- * error; a ridge of strength `ridge` (relative to each column's norm)
+ * Fit costs to rows x[i*nf..] with measured cycles y[i]. use[i] is a
+ * row's weight: 0 leaves it out, w counts it w times. Rows are also
+ * weighted by 1/y so that the fit minimises relative error; a ridge of strength `ridge` (relative to each column's norm)
  * shares a cost between features that always occur together instead of
  * giving one of them everything. Returns 0 or -1 (out of memory).
  */

@@ -1,9 +1,10 @@
 /**
  * Timing harness of psf-calibrate: runs without the counting agent.
  *
- * Usage: java -Dpsf.rdtsc=LIB -cp HARNESS:KERNELS Time TARGET MINREPS MAXREPS STABLE NAME...
+ * Usage: java -Dpsf.rdtsc=LIB -cp HARNESS:KERNELS Time TARGET MINREPS MAXREPS STABLE NAME/PERIOD...
  *
- * For each kernel: choose two iteration counts n1 < n2 (multiples of 64) so
+ * For each kernel: choose two iteration counts n1 < n2 (multiples of the
+ * kernel's period, after which its body repeats exactly) so
  * that one call with n2 takes about TARGET ticks; then time calls with n1
  * and n2 alternately, keeping each minimum, until neither minimum improved
  * by more than 0.2% over STABLE consecutive rounds (at least MINREPS rounds,
@@ -31,9 +32,9 @@ public final class Time {
         return m;
     }
 
-    static int round64(double v) {
-        long r = Math.round(v / 64.0) * 64;
-        return (int) Math.max(64, Math.min(r, 1L << 26));
+    static int roundTo(double v, int period) {
+        long r = Math.round(v / period) * period;
+        return (int) Math.max(period, Math.min(r, 1L << 26));
     }
 
     public static void main(String[] args) throws Exception {
@@ -55,22 +56,28 @@ public final class Time {
 
         for (int a = 4; a < args.length; a++) {
             String name = args[a];
+            int period = 64;
+            int slash = name.indexOf('/');
+            if (slash >= 0) {
+                period = Integer.parseInt(name.substring(slash + 1));
+                name = name.substring(0, slash);
+            }
             int id = k.id(name);
             if (id < 0) {
                 System.out.println("ERROR no kernel " + name);
                 continue;
             }
-            int n = 64;
+            int n = period;
             long t = best(k, id, n, 3);
             while (t < target / 8 && n < (1 << 24)) {
                 n *= 4;
                 t = best(k, id, n, 2);
             }
             double per = (double) t / n;
-            int n2 = Math.max(128, round64(target / per));
-            int n1 = Math.max(64, round64(n2 / 5.0));
-            if (n2 < n1 + 64)
-                n2 = n1 + 64;
+            int n2 = Math.max(2 * period, roundTo(target / per, period));
+            int n1 = roundTo(n2 / 5.0, period);
+            if (n2 < n1 + period)
+                n2 = n1 + period;
             long min1 = Long.MAX_VALUE, min2 = Long.MAX_VALUE;
             int rounds = 0, quiet = 0;
             while (rounds < maxReps && (rounds < minReps || quiet < stable)) {

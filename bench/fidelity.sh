@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# fidelity.sh - does the score track real time?
+#
+# For every program under bench/fidelity/programs: the score of Prog.run()
+# (scripts/get_score.sh with the cost table) and its plain bytecode count,
+# then its run time in -Xint and with the JIT (FidelityTimer: the minimum
+# of repeated calls inside one JVM, JVM start excluded). Prints a table and
+# the Spearman rank correlation of score against both times and the median
+# relative error of score / tsc_hz against -Xint time, next to the two
+# baselines: plain counts, and counts times the best single ns/bytecode.
+#
+# Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
+#                          [--xint-reps N] [--jit-seconds S] [--jobs N] [PROGRAM...]
+# Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
+set -eu
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+COSTS=$ROOT/config/costs.xml
+PLOT=""
+DATA=""
+XINT_REPS=5
+JIT_SECONDS=2
+JOBS=2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --costs) COSTS=$2; shift 2 ;;
+    --plot) PLOT=$2; shift 2 ;;
+    --data) DATA=$2; shift 2 ;;
+    --xint-reps) XINT_REPS=$2; shift 2 ;;
+    --jit-seconds) JIT_SECONDS=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --) shift; break ;;
+    -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+case $COSTS in /*) ;; *) COSTS=$PWD/$COSTS ;; esac
+
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+OUT=$BUILD/bench/fidelity
+CLASSES=$OUT/classes
+TOOLS=$OUT/tools
+mkdir -p "$CLASSES" "$TOOLS"
+"$JAVAC" --release 17 -d "$CLASSES" "$ROOT"/bench/fidelity/programs/*.java
+"$JAVAC" --release 17 -d "$TOOLS" "$ROOT"/bench/fidelity/tools/*.java
+
+if [ $# -gt 0 ]; then
+  PROGRAMS=("$@")
+else
+  PROGRAMS=()
+  for f in "$ROOT"/bench/fidelity/programs/*.java; do PROGRAMS+=("$(basename "$f" .java)"); done
+fi
+
+TSC_HZ=$(sed -n 's/.*tsc_hz="\([0-9]*\)".*/\1/p' "$COSTS" | head -n 1)
+if [ -z "$TSC_HZ" ]; then
+  echo "fidelity.sh: $COSTS has no tsc_hz (not a calibrated table?)" >&2
+  exit 1
+fi
+
+# The timing flags: the pinned flags of get_score.sh and of the calibration
+# runs (-XX:+AlwaysPreTouch: steady-state costs, no first-touch page faults).
+TIME_FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads
+  -Xshare:off -Xss1m -Xms512m -Xmx512m -XX:+AlwaysPreTouch -Duser.language=en -Duser.country=US
+  -Duser.timezone=UTC -Dfile.encoding=UTF-8)
+
+# --- scores (parallel) -------------------------------------------------------
+# The corpus is our own code: no sandbox needed (get_score.sh refuses to run
+# unsandboxed as root unless told so, where it has that option).
+GS_EXTRA=()
+if "$ROOT/scripts/get_score.sh" --help 2>/dev/null | grep -q -- '--sandbox'; then GS_EXTRA=(--sandbox off); fi
+json_num() { tr -d ' \n' | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2; }
+score_one() {
+  local p=$1 json score bc try
+  for try in 1 2; do
+    json=$(PSF_BUILD=$BUILD "$ROOT/scripts/get_score.sh" --json --costs "$COSTS" --classpath "$CLASSES" \
+             --main "$p" --method "$p.run" --program-output /dev/null "${GS_EXTRA[@]}" 2>"$OUT/score.$p.err") || true
+    score=$(printf '%s' "$json" | json_num score)
+    bc=$(printf '%s' "$json" | json_num bytecodes)
+    [ -n "$score" ] && [ -n "$bc" ] && break
+  done
+  if [ -z "$score" ] || [ -z "$bc" ]; then
+    echo "fidelity.sh: scoring $p failed: $(printf '%s' "$json" | tr -d '\n' | cut -c1-300) (see $OUT/score.$p.err)" >&2
+    return 1
+  fi
+  printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
+}
+export -f score_one json_num
+export ROOT BUILD COSTS CLASSES OUT
+export GS_EXTRA_STR="${GS_EXTRA[*]}"
+echo "scoring ${#PROGRAMS[@]} programs ($JOBS at a time) with $COSTS" >&2
+printf '%s\n' "${PROGRAMS[@]}" | xargs -P "$JOBS" -I{} bash -c 'read -r -a GS_EXTRA <<<"$GS_EXTRA_STR"; score_one "$@"' _ {}
+
+# --- times (one at a time) ---------------------------------------------------
+: > "$OUT/results.tsv"
+echo "# program score bytecodes xint_ns jit_ns" >> "$OUT/results.tsv"
+for p in "${PROGRAMS[@]}"; do
+  read -r _ score bc < "$OUT/score.$p"
+  xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" 0 | cut -d' ' -f1)
+  jit=$("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" | cut -d' ' -f1)
+  printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" >> "$OUT/results.tsv"
+  printf '  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms\n' "$p" "$score" "$bc" \
+    "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" >&2
+done
+
+echo
+"$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv"
+[ -n "$DATA" ] && cp "$OUT/results.tsv" "$DATA"
+
+# --- plot ----------------------------------------------------------------------
+if [ -n "$PLOT" ]; then
+  if command -v gnuplot > /dev/null; then
+    gnuplot <<GP
+set terminal pngcairo size 1100,520 font ",10"
+set output "$PLOT"
+set multiplot layout 1,2 title "PSF fidelity: predicted time (score / tsc_hz) against measured time, $(date -u +%Y-%m-%d)"
+set logscale xy
+set grid
+set key top left
+set xlabel "measured -Xint time (ms)"
+set ylabel "predicted time (ms)"
+plot "$OUT/plot.tsv" using 4:2 with points pt 7 ps 1.2 title "calibrated score / tsc_hz", \
+     "$OUT/plot.tsv" using 4:3 with points pt 6 ps 1.2 title "bytecodes x best constant", \
+     x with lines lt 0 title "y = x"
+set xlabel "measured JIT time (ms)"
+set ylabel "calibrated score (predicted -Xint ms)"
+plot "$OUT/plot.tsv" using 5:2 with points pt 7 ps 1.2 title "calibrated score"
+unset multiplot
+GP
+    echo "plot: $PLOT" >&2
+  else
+    echo "fidelity.sh: gnuplot not found; no plot (apt-get install gnuplot-nox)" >&2
+  fi
+fi

@@ -1,0 +1,148 @@
+import java.io.BufferedReader;
+import java.io.FileReader;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Fidelity statistics for bench/fidelity.sh.
+ *
+ * Input (TSV, one program a line): name score bytecodes xint_ns jit_ns
+ * Usage: java FidelityStats DATA.tsv TSC_HZ OUT_PLOT.tsv
+ *
+ * For the calibrated score, for plain bytecode counts, and for counts times
+ * the one constant (ns per bytecode) that fits the corpus best (the one that
+ * minimises the median relative error against -Xint time), prints the
+ * Spearman rank correlation against -Xint and JIT time and the median and
+ * worst relative error of the predicted time against -Xint time. Writes
+ * name, predicted ms (calibrated), constant-model ms, -Xint ms, JIT ms
+ * for the plot.
+ */
+public final class FidelityStats {
+    private FidelityStats() { }
+
+    static double[] ranks(double[] v) {
+        Integer[] idx = new Integer[v.length];
+        for (int i = 0; i < v.length; i++) idx[i] = i;
+        Arrays.sort(idx, (a, b) -> Double.compare(v[a], v[b]));
+        double[] r = new double[v.length];
+        for (int i = 0; i < v.length;) {
+            int j = i;
+            while (j + 1 < v.length && v[idx[j + 1]] == v[idx[i]]) j++;
+            double avg = (i + j) / 2.0 + 1;          /* ties share the mean rank */
+            for (int k = i; k <= j; k++) r[idx[k]] = avg;
+            i = j + 1;
+        }
+        return r;
+    }
+
+    /** Spearman's rho: Pearson correlation of the ranks. */
+    static double spearman(double[] x, double[] y) {
+        double[] a = ranks(x), b = ranks(y);
+        double ma = 0, mb = 0;
+        for (int i = 0; i < a.length; i++) { ma += a[i]; mb += b[i]; }
+        ma /= a.length;
+        mb /= b.length;
+        double sab = 0, saa = 0, sbb = 0;
+        for (int i = 0; i < a.length; i++) {
+            sab += (a[i] - ma) * (b[i] - mb);
+            saa += (a[i] - ma) * (a[i] - ma);
+            sbb += (b[i] - mb) * (b[i] - mb);
+        }
+        return sab / Math.sqrt(saa * sbb);
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    static double[] relErr(double[] pred, double[] t) {
+        double[] e = new double[t.length];
+        for (int i = 0; i < t.length; i++) e[i] = Math.abs(pred[i] - t[i]) / t[i];
+        return e;
+    }
+
+    static double max(double[] v) {
+        double m = 0;
+        for (double x : v) m = Math.max(m, x);
+        return m;
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String[]> rows = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new FileReader(args[0]))) {
+            for (String line; (line = in.readLine()) != null;)
+                if (!line.isBlank() && !line.startsWith("#")) rows.add(line.trim().split("\\s+"));
+        }
+        double tscHz = Double.parseDouble(args[1]);
+        int n = rows.size();
+        String[] name = new String[n];
+        double[] score = new double[n], bc = new double[n], xint = new double[n], jit = new double[n];
+        for (int i = 0; i < n; i++) {
+            String[] r = rows.get(i);
+            name[i] = r[0];
+            score[i] = Double.parseDouble(r[1]);
+            bc[i] = Double.parseDouble(r[2]);
+            xint[i] = Double.parseDouble(r[3]);
+            jit[i] = Double.parseDouble(r[4]);
+        }
+        double[] predCal = new double[n];
+        for (int i = 0; i < n; i++) predCal[i] = score[i] / tscHz * 1e9;
+
+        /* The best single constant: the median relative error is piecewise
+         * linear in c, so its minimum lies at some t_i / b_i; try them all. */
+        double bestC = 0, bestMed = Double.MAX_VALUE;
+        for (int k = 0; k < n; k++) {
+            double c = xint[k] / bc[k];
+            double[] p = new double[n];
+            for (int i = 0; i < n; i++) p[i] = bc[i] * c;
+            double m = median(relErr(p, xint));
+            if (m < bestMed) { bestMed = m; bestC = c; }
+        }
+        double[] predConst = new double[n];
+        for (int i = 0; i < n; i++) predConst[i] = bc[i] * bestC;
+
+        System.out.printf(Locale.ROOT, "%-18s %12s %14s %10s %10s %10s %8s %8s %7s%n", "program", "bytecodes",
+                          "score", "pred ms", "-Xint ms", "JIT ms", "err", "err c", "ns/bc");
+        for (int i = 0; i < n; i++)
+            System.out.printf(Locale.ROOT, "%-18s %12.0f %14.0f %10.2f %10.2f %10.3f %+7.1f%% %+7.1f%% %7.2f%n", name[i], bc[i],
+                              score[i], predCal[i] / 1e6, xint[i] / 1e6, jit[i] / 1e6,
+                              100 * (predCal[i] - xint[i]) / xint[i], 100 * (predConst[i] - xint[i]) / xint[i],
+                              xint[i] / bc[i]);
+        double[] eCal = relErr(predCal, xint), eConst = relErr(predConst, xint);
+        System.out.println();
+        System.out.printf(Locale.ROOT, "%d programs; -Xint cost per bytecode from %.2f to %.2f ns%n", n,
+                          minRatio(xint, bc), maxRatio(xint, bc));
+        System.out.printf(Locale.ROOT, "%-34s %12s %12s %14s %14s%n", "model", "rho -Xint", "rho JIT", "median err", "worst err");
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n", "calibrated score / tsc_hz",
+                          spearman(score, xint), spearman(score, jit), 100 * median(eCal), 100 * max(eCal));
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%n", "plain bytecode count",
+                          spearman(bc, xint), spearman(bc, jit), "-", "-");
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n",
+                          String.format(Locale.ROOT, "count x %.2f ns (best constant)", bestC),
+                          spearman(bc, xint), spearman(bc, jit), 100 * median(eConst), 100 * max(eConst));
+        try (PrintWriter out = new PrintWriter(args[2])) {
+            out.println("# program predicted_ms const_ms xint_ms jit_ms");
+            for (int i = 0; i < n; i++)
+                out.printf(Locale.ROOT, "%s %.4f %.4f %.4f %.4f%n", name[i], predCal[i] / 1e6, predConst[i] / 1e6,
+                           xint[i] / 1e6, jit[i] / 1e6);
+        }
+    }
+
+    static double minRatio(double[] t, double[] b) {
+        double m = Double.MAX_VALUE;
+        for (int i = 0; i < t.length; i++) m = Math.min(m, t[i] / b[i]);
+        return m;
+    }
+
+    static double maxRatio(double[] t, double[] b) {
+        double m = 0;
+        for (int i = 0; i < t.length; i++) m = Math.max(m, t[i] / b[i]);
+        return m;
+    }
+}
