@@ -710,8 +710,12 @@ int calibrate_run(const calib_options *opt)
     check_isolation(&r, work, &prefix);
     passes = opt->passes > 0 ? opt->passes : opt->quick ? 1 : 3;
     for (int p = 1; p <= passes; p++)
-        if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0)
-            goto out;
+        if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0) {
+            /* one retry: a JVM can fail to start on a loaded machine */
+            note("retrying timing pass %d once", p);
+            if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0)
+                goto out;
+        }
     for (size_t k = 0; k < r.ks.n; k++)
         if (r.res[k].ok && r.res[k].cycles <= 0) {
             note("warning: kernel %s was not timed", r.ks.v[k].name);
@@ -730,8 +734,12 @@ int calibrate_run(const calib_options *opt)
          r.isolated ? "" : " (not isolated)");
     rc = 0;
 out:
-    if (work && !opt->work && work == work_buf)
-        remove_tree(work);
+    if (work && !opt->work && work == work_buf) {
+        if (rc == 0)
+            remove_tree(work);
+        else
+            note("kept the work directory %s for inspection", work);
+    }
     argv_free(&prefix);
     for (size_t k = 0; r.res && k < r.ks.n; k++) {
         histo_free(&r.res[k].iter);

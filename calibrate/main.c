@@ -106,6 +106,13 @@ int main(int argc, char **argv)
         snprintf(build, sizeof build, "%s", getenv("PSF_BUILD"));
     else
         exe_dir(build, sizeof build);
+    {
+        /* absolute: the JVM wants an absolute library path, and the JVMs
+         * do not run in this directory's terms */
+        char abs[PATH_MAX];
+        if (realpath(build, abs))
+            snprintf(build, sizeof build, "%s", abs);
+    }
     if (getenv("PSF_ROOT"))
         snprintf(root, sizeof root, "%s", getenv("PSF_ROOT"));
     else

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# calibrate_quick.sh - psf-calibrate --quick --no-isolate writes a calibrated
+# table that validates against config/costs.xsd, says isolated_core="false",
+# comes with a report holding the hold-out errors, and that psf-score
+# accepts (a real JVM run of the agent scored with it).
+# Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
+set -eu
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+command -v "$JAVA" > /dev/null || { echo "skip: no java"; exit 77; }
+command -v xmllint > /dev/null || { echo "skip: no xmllint"; exit 77; }
+grep -qw rdtscp /proc/cpuinfo 2>/dev/null || { echo "skip: no rdtscp"; exit 77; }
+for f in psf-calibrate psf-score libpsfagent.so libpsfrdtsc.so calibrate/harness/Time.class; do
+  [ -e "$BUILD/$f" ] || { echo "FAIL - $BUILD/$f is missing (run make)"; exit 1; }
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-calq.XXXXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+PASSED=0
+FAILED=0
+pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }
+check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
+
+start=$SECONDS
+if "$BUILD/psf-calibrate" --quick --no-isolate --out "$TMP/costs.xml" > "$TMP/out" 2> "$TMP/err"; then
+  pass "psf-calibrate --quick exits 0"
+else
+  fail "psf-calibrate --quick exits 0" "$(tail -n 5 "$TMP/err")"
+  echo "$PASSED passed, $FAILED failed"
+  exit 1
+fi
+elapsed=$((SECONDS - start))
+check "quick calibration under 120 s" '[ "$elapsed" -lt 120 ]' "took $elapsed s"
+check "table validates against config/costs.xsd" \
+  'xmllint --noout --schema "$ROOT/config/costs.xsd" "$TMP/costs.xml" 2> "$TMP/xsd"' "$(cat "$TMP/xsd" 2>/dev/null)"
+x() { xmllint --xpath "string($1)" "$TMP/costs.xml" 2>/dev/null; }
+check "calibrated=true" '[ "$(x /costs/@calibrated)" = true ]' "$(x /costs/@calibrated)"
+check "unit=cycles" '[ "$(x /costs/@unit)" = cycles ]' "$(x /costs/@unit)"
+check "isolated_core=false" '[ "$(x /costs/@isolated_core)" = false ]' "$(x /costs/@isolated_core)"
+check "tsc_hz measured (> 100 MHz)" '[ "$(x /costs/@tsc_hz)" -gt 100000000 ]' "$(x /costs/@tsc_hz)"
+check "every opcode priced (202)" '[ "$(x "count(/costs/opcode)")" = 202 ]' "$(x "count(/costs/opcode)")"
+check "array int priced" '[ -n "$(x "/costs/array[@elem=\"int\"]/@cost")" ]' "missing"
+check "report beside the table" '[ -s "$TMP/costs-report.txt" ]' "no $TMP/costs-report.txt"
+check "report has the hold-out errors" 'grep -q "^hold-out  *median relative error" "$TMP/costs-report.txt"' "no hold-out line"
+check "report says not isolated" 'grep -q "^isolation  *not isolated" "$TMP/costs-report.txt"' "no isolation line"
+check "warning about isolation on stderr" 'grep -q "without core isolation" "$TMP/err"' "no warning"
+
+# psf-score accepts the table, on a real profile
+mkdir -p "$TMP/cls"
+cat > "$TMP/Loops.java" <<'J'
+public class Loops {
+    static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+    public static void main(String[] a) { System.out.println(sum(1000)); }
+}
+J
+${JAVA_HOME:+$JAVA_HOME/bin/}javac -d "$TMP/cls" "$TMP/Loops.java"
+"$JAVA" -XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off \
+  "-agentpath:$BUILD/libpsfagent.so=method=Loops.sum,out=$TMP/p.xml" -cp "$TMP/cls" Loops > /dev/null
+rc=0
+"$BUILD/psf-score" --costs "$TMP/costs.xml" --score-only "$TMP/p.xml" > "$TMP/score" 2> "$TMP/score.err" || rc=$?
+check "psf-score accepts the table (exit 0)" '[ "$rc" = 0 ]' "exit $rc: $(cat "$TMP/score.err")"
+check "score is a positive integer, not approximate" 'grep -Eq "^[1-9][0-9]*$" "$TMP/score"' "$(cat "$TMP/score")"
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,191 @@
+/*
+ * test_calibrate_histo.c - reading agent profiles, per-iteration
+ * differences, and the feature rows the fit uses.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bytecode.h"
+#include "histo.h"
+#include "model.h"
+
+#define PROFILE(ITERS, LOADS, ARRS, ELEMS, COPIES) \
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
+    "<psf-profile version=\"1\" status=\"ok\">\n" \
+    "  <opcodes bucket=\"work\">\n" \
+    "    <opcode name=\"goto\" count=\"" #ITERS "\"/>\n" \
+    "    <opcode name=\"iload_1\" count=\"" #LOADS "\"/>\n" \
+    "    <opcode name=\"newarray\" count=\"" #ARRS "\"/>\n" \
+    "  </opcodes>\n" \
+    "  <opcodes bucket=\"overhead\"><opcode name=\"iadd\" count=\"999\"/></opcodes>\n" \
+    "  <dependencies bucket=\"work\">\n" \
+    "    <array elem=\"int\" allocations=\"" #ARRS "\" elements=\"" #ELEMS "\"/>\n" \
+    "    <array elem=\"java.lang.String\" allocations=\"1\" elements=\"4\"/>\n" \
+    "    <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\" count=\"" #COPIES "\" native=\"true\"/>\n" \
+    "    <invoke method=\"Foo.bar()V\" count=\"3\"/>\n" \
+    "    <invoke method=\"Foo.nat()V\" count=\"2\" native=\"true\"/>\n" \
+    "    <new class=\"Foo\" count=\"1\"/>\n" \
+    "  </dependencies>\n" \
+    "  <dependencies bucket=\"overhead\"><new class=\"Bar\" count=\"5\"/></dependencies>\n" \
+    "</psf-profile>\n"
+
+static void histo_parse__work_bucket__counts_and_dependencies(void **state)
+{
+    const char *p = PROFILE(64, 130, 64, 1024, 64);
+    histo h;
+    char err[256];
+    const hdep *d;
+    (void)state;
+    assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), 0);
+    assert_true(h.op[bc_opcode("goto")] == 64);
+    assert_true(h.op[bc_opcode("iload_1")] == 130);
+    assert_true(h.op[bc_opcode("iadd")] == 0);          /* overhead bucket ignored */
+    d = histo_find(&h, HDEP_ARRAY, "int");
+    assert_non_null(d);
+    assert_true(d->count == 64 && d->elements == 1024);
+    d = histo_find(&h, HDEP_INVOKE, "Foo.nat()V");
+    assert_non_null(d);
+    assert_true(d->native == 1 && d->count == 2);
+    assert_null(histo_find(&h, HDEP_NEW, "Bar"));
+    assert_true(histo_total(&h) == 64 + 130 + 64);
+    histo_free(&h);
+}
+
+static void histo_parse__status_not_ok__rejected(void **state)
+{
+    const char *p = "<psf-profile version=\"1\" status=\"not_invoked\"><message>x</message></psf-profile>";
+    histo h;
+    char err[256];
+    (void)state;
+    assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), -1);
+    assert_non_null(strstr(err, "not_invoked"));
+    histo_free(&h);
+}
+
+static void histo_parse__unknown_mnemonic__rejected(void **state)
+{
+    const char *p = "<psf-profile version=\"1\" status=\"ok\"><opcodes bucket=\"work\">"
+                    "<opcode name=\"iadd2\" count=\"1\"/></opcodes></psf-profile>";
+    histo h;
+    char err[256];
+    (void)state;
+    assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), -1);
+    histo_free(&h);
+}
+
+static void histo_parse__malformed__rejected(void **state)
+{
+    const char *p = "<psf-profile";
+    histo h;
+    char err[256];
+    (void)state;
+    assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), -1);
+    histo_free(&h);
+}
+
+static void histo_diff__two_iteration_counts__one_iteration(void **state)
+{
+    const char *p1 = PROFILE(64, 130, 64, 1024, 64), *p2 = PROFILE(128, 258, 128, 2048, 128);
+    histo a, b, d;
+    char err[256];
+    const hdep *dep;
+    (void)state;
+    assert_int_equal(histo_parse(&a, p1, strlen(p1), err, sizeof err), 0);
+    assert_int_equal(histo_parse(&b, p2, strlen(p2), err, sizeof err), 0);
+    histo_diff(&d, &a, &b, 64);
+    assert_true(d.op[bc_opcode("goto")] == 1);
+    assert_true(d.op[bc_opcode("iload_1")] == 2);       /* setup's 2 cancel */
+    dep = histo_find(&d, HDEP_ARRAY, "int");
+    assert_true(dep && dep->count == 1 && dep->elements == 16);
+    assert_null(histo_find(&d, HDEP_ARRAY, "java.lang.String"));   /* setup only: dropped */
+    assert_null(histo_find(&d, HDEP_INVOKE, "Foo.bar()V"));
+    histo_free(&a);
+    histo_free(&b);
+    histo_free(&d);
+}
+
+static void model_row__groups_arrays_invokes__summed_into_features(void **state)
+{
+    const char *p = PROFILE(64, 130, 64, 1024, 64);
+    histo h;
+    model m;
+    char err[256];
+    double x[512];
+    int f;
+    (void)state;
+    model_init(&m);
+    assert_true(m.nf < 512);
+    assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), 0);
+    model_row(&m, &h, x);
+    f = model_find(&m, FK_OPGROUP, "load");
+    assert_true(f >= 0 && x[f] == 130);
+    f = model_find(&m, FK_OPGROUP, "goto");
+    assert_true(f >= 0 && x[f] == 64);
+    f = model_find(&m, FK_ARRAY_ALLOC, "int");
+    assert_true(f >= 0 && x[f] == 64 && x[f + 1] == 1024);
+    f = model_find(&m, FK_ARRAY_ALLOC, "reference");           /* String[] falls back */
+    assert_true(f >= 0 && x[f] == 1 && x[f + 1] == 4);
+    f = model_find(&m, FK_INVOKE, "java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V");
+    assert_true(f >= 0 && x[f] == 64);
+    f = model_find(&m, FK_OTHER_NATIVE, "other native methods");
+    assert_true(f >= 0 && x[f] == 2);                          /* Foo.nat; Foo.bar is not native */
+    histo_free(&h);
+    model_free(&m);
+}
+
+static void model_init__every_valid_opcode__has_a_group(void **state)
+{
+    model m;
+    (void)state;
+    model_init(&m);
+    for (unsigned op = 0; op < 256; op++)
+        if (bc_flags((uint8_t)op) & BCF_VALID)
+            assert_true(m.op_feature[op] >= 0);
+    model_free(&m);
+}
+
+static void model_fit__exact_data__recovers_costs_and_predicts(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf;
+    double *x, y[3];
+    unsigned char use[3] = { 1, 1, 0 };
+    int load, go;
+    (void)state;
+    model_init(&m);
+    nf = m.nf;
+    x = test_calloc(3 * nf, sizeof *x);
+    load = model_find(&m, FK_OPGROUP, "load");
+    go = model_find(&m, FK_OPGROUP, "goto");
+    x[0 * nf + load] = 2; x[0 * nf + go] = 1; y[0] = 2 * 1.5 + 4;
+    x[1 * nf + load] = 6; x[1 * nf + go] = 1; y[1] = 6 * 1.5 + 4;
+    x[2 * nf + load] = 10; x[2 * nf + go] = 2; y[2] = 10 * 1.5 + 8;   /* held out */
+    assert_int_equal(model_fit(&m, x, y, use, 3, 0, &fr), 0);
+    assert_true(fr.seen[load] && fr.seen[go]);
+    assert_true(fabs(fr.cost[load] - 1.5) < 1e-6);
+    assert_true(fabs(fr.cost[go] - 4) < 1e-6);
+    assert_true(fabs(model_predict(&m, &fr, &x[2 * nf]) - y[2]) < 1e-6);
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(histo_parse__work_bucket__counts_and_dependencies),
+        cmocka_unit_test(histo_parse__status_not_ok__rejected),
+        cmocka_unit_test(histo_parse__unknown_mnemonic__rejected),
+        cmocka_unit_test(histo_parse__malformed__rejected),
+        cmocka_unit_test(histo_diff__two_iteration_counts__one_iteration),
+        cmocka_unit_test(model_row__groups_arrays_invokes__summed_into_features),
+        cmocka_unit_test(model_init__every_valid_opcode__has_a_group),
+        cmocka_unit_test(model_fit__exact_data__recovers_costs_and_predicts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,186 @@
+/*
+ * test_calibrate_table.c - the calibrated table writer: prices in the
+ * scorer's format, escaping, and whole tables valid against
+ * config/costs.xsd (libxml2). Also the kernels generated for --keys.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+#include "bytecode.h"
+#include "kernels.h"
+#include "model.h"
+#include "table.h"
+
+static void table_format_price__values__scorer_format(void **state)
+{
+    char b[32];
+    (void)state;
+    table_format_price(12, b, sizeof b);
+    assert_string_equal(b, "12");
+    table_format_price(0.25, b, sizeof b);
+    assert_string_equal(b, "0.25");
+    table_format_price(1.0000004, b, sizeof b);
+    assert_string_equal(b, "1");
+    table_format_price(3.1234567, b, sizeof b);
+    assert_string_equal(b, "3.123457");
+    table_format_price(-2, b, sizeof b);
+    assert_string_equal(b, "0");
+    table_format_price(0.0 / 0.0, b, sizeof b);
+    assert_string_equal(b, "0");
+    table_format_price(5e12, b, sizeof b);
+    assert_string_equal(b, "1000000000");
+}
+
+static void table_escape_attr__markup__escaped(void **state)
+{
+    char b[128];
+    (void)state;
+    table_escape_attr("A.<init>(\"x\")&y", b, sizeof b);
+    assert_string_equal(b, "A.&lt;init&gt;(&quot;x&quot;)&amp;y");
+}
+
+/* 1 when the file validates against config/costs.xsd. */
+static int validates(const char *path)
+{
+    xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt("config/costs.xsd");
+    xmlSchemaPtr s = pc ? xmlSchemaParse(pc) : NULL;
+    xmlSchemaValidCtxtPtr vc = s ? xmlSchemaNewValidCtxt(s) : NULL;
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    int ok = vc && doc && xmlSchemaValidateDoc(vc, doc) == 0;
+    xmlFreeDoc(doc);
+    if (vc)
+        xmlSchemaFreeValidCtxt(vc);
+    if (s)
+        xmlSchemaFree(s);
+    if (pc)
+        xmlSchemaFreeParserCtxt(pc);
+    return ok;
+}
+
+static char *write_table(const table_meta *meta, fit_result *fr, model *m, const char *name)
+{
+    static char path[256];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", getenv("PSF_BUILD") ? getenv("PSF_BUILD") : "build", name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(table_write(f, m, fr, meta, 77.5, 2), 0);
+    fclose(f);
+    return path;
+}
+
+static void table_write__fitted_model__valid_against_schema(void **state)
+{
+    model m;
+    fit_result fr;
+    table_meta meta = { "Test CPU <fast> & \"quoted\"", 2596000000u, "17.0.15+6", "-Xint -XX:-UseTLAB",
+                        "2025-11-22T10:00:00Z", 0.9987, 0, "costs-report.txt" };
+    char *path, buf[1 << 16];
+    FILE *f;
+    size_t len;
+    (void)state;
+    model_init(&m);
+    fr.cost = calloc(m.nf, sizeof *fr.cost);
+    fr.seen = calloc(m.nf, 1);
+    for (size_t j = 0; j < m.nf; j++) {
+        fr.cost[j] = 0.5 + (double)j / 3.0;
+        fr.seen[j] = j % 5 != 0;       /* some features unseen */
+    }
+    path = write_table(&meta, &fr, &m, "test_calibrate_table.xml");
+    assert_true(validates(path));
+    f = fopen(path, "r");
+    len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    assert_non_null(strstr(buf, "calibrated=\"true\""));
+    assert_non_null(strstr(buf, "unit=\"cycles\""));
+    assert_non_null(strstr(buf, "isolated_core=\"false\""));
+    assert_non_null(strstr(buf, "tsc_hz=\"2596000000\""));
+    assert_non_null(strstr(buf, "fit_r2=\"0.998700\""));
+    assert_non_null(strstr(buf, "<default cost=\"77.5\"/>"));
+    assert_non_null(strstr(buf, "&lt;fast&gt; &amp; &quot;quoted&quot;"));
+    {
+        /* every valid opcode has exactly one entry */
+        unsigned n = 0, want = 0;
+        for (const char *p = buf; (p = strstr(p, "<opcode ")) != NULL; p++)
+            n++;
+        for (unsigned op = 0; op < 256; op++)
+            want += (bc_flags((uint8_t)op) & BCF_VALID) != 0;
+        assert_int_equal(n, want);
+    }
+    fit_free(&fr);
+    model_free(&m);
+}
+
+static void table_write__r2_out_of_range__clamped_and_valid(void **state)
+{
+    model m;
+    fit_result fr;
+    table_meta meta = { "cpu", 1, "jdk", "", "2025-11-22", -0.5, 1, NULL };
+    (void)state;
+    model_init(&m);
+    fr.cost = calloc(m.nf, sizeof *fr.cost);
+    fr.seen = calloc(m.nf, 1);
+    assert_true(validates(write_table(&meta, &fr, &m, "test_calibrate_table2.xml")));
+    fit_free(&fr);
+    model_free(&m);
+}
+
+static void kernels_builtin__generated_java__every_kernel_dispatched(void **state)
+{
+    kernel_set ks;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    (void)state;
+    kernels_builtin(&ks);
+    assert_true(ks.n > 100);
+    kernels_write_java(&ks, f);
+    fclose(f);
+    for (size_t k = 0; k < ks.n; k++) {
+        char want[160];
+        snprintf(want, sizeof want, "static long k_%s(int n)", ks.v[k].name);
+        assert_non_null(strstr(text, want));
+    }
+    free(text);
+    kernels_free(&ks);
+}
+
+static void kernels_for_key__supported_and_unsupported_keys(void **state)
+{
+    kernel_set ks = { 0 };
+    char why[256];
+    (void)state;
+    assert_int_equal(kernels_for_key(&ks, "invoke:java.lang.Math.cbrt(D)D", why, sizeof why), 0);
+    assert_string_equal(ks.v[0].body, "java.lang.Math.cbrt(0.75);");
+    assert_int_equal(kernels_for_key(&ks, "array:java.lang.String", why, sizeof why), 0);
+    assert_int_equal(ks.n, 4);   /* three sizes */
+    assert_int_equal(kernels_for_key(&ks, "invoke:Foo.bar(Ljava/util/List;)V", why, sizeof why), -1);
+    assert_int_equal(kernels_for_key(&ks, "invoke:[I.clone()Ljava/lang/Object;", why, sizeof why), -1);
+    assert_int_equal(kernels_for_key(&ks, "opcode:iadd", why, sizeof why), -1);
+    assert_int_equal(kernels_for_key(&ks, "nonsense", why, sizeof why), -1);
+    kernels_free(&ks);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_format_price__values__scorer_format),
+        cmocka_unit_test(table_escape_attr__markup__escaped),
+        cmocka_unit_test(table_write__fitted_model__valid_against_schema),
+        cmocka_unit_test(table_write__r2_out_of_range__clamped_and_valid),
+        cmocka_unit_test(kernels_builtin__generated_java__every_kernel_dispatched),
+        cmocka_unit_test(kernels_for_key__supported_and_unsupported_keys),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    xmlCleanupParser();
+    return rc;
+}
