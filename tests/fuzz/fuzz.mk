@@ -108,11 +108,18 @@ fuzz: fuzz-build
 	n=$$(echo $(FUZZ_TARGETS) | wc -w); m=$$(wc -l < $(FUZZ_DIR)/failed); \
 	echo "$$((n - m)) passed, $$m failed"; [ $$m -eq 0 ]
 
+# The named seeds (real inputs, see README.md) always stay; of the inputs
+# libFuzzer found (named by their SHA-1) only those that add coverage do.
 fuzz-merge: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	  rm -rf $(FUZZ_DIR)/merge; mkdir -p $(FUZZ_DIR)/merge; \
-	  $(FUZZ_DIR)/fuzz_$$t -merge=1 $(FUZZ_DIR)/merge tests/fuzz/corpus/$$t >$(FUZZ_DIR)/fuzz_$$t.merge.log 2>&1; \
-	  before=$$(ls tests/fuzz/corpus/$$t | wc -l); \
-	  rm -rf tests/fuzz/corpus/$$t; mv $(FUZZ_DIR)/merge tests/fuzz/corpus/$$t; \
-	  echo "fuzz_$$t: $$before -> $$(ls tests/fuzz/corpus/$$t | wc -l) inputs"; \
+	  c=tests/fuzz/corpus/$$t; m=$(FUZZ_DIR)/merge; rm -rf $$m; mkdir -p $$m/out; \
+	  before=$$(ls $$c | wc -l); \
+	  for f in $$c/*; do case $${f##*/} in \
+	    [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) ;; *) cp "$$f" $$m/out/;; esac; done; \
+	  $(FUZZ_DIR)/fuzz_$$t -merge=1 $$m/out $$c >$(FUZZ_DIR)/fuzz_$$t.merge.log 2>&1; \
+	  for f in $$m/out/*; do case $${f##*/} in \
+	    [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) ;; \
+	    *) rm -f $$m/out/$$(sha1sum < "$$f" | cut -c1-40);; esac; done; \
+	  rm -rf $$c; mv $$m/out $$c; \
+	  echo "fuzz_$$t: $$before -> $$(ls $$c | wc -l) inputs"; \
 	done
