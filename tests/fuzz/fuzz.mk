@@ -18,6 +18,9 @@
 # (every CI run replays them). Crashing inputs go to $(BUILD)/fuzz/artifacts/,
 # logs to $(BUILD)/fuzz/<target>.log.
 #
+# Include after common/common.mk and scorer/scorer.mk: the rules below use
+# their SCORER_CORE_SRCS and CRYPTO_* when they are read.
+#
 # libFuzzer comes with clang's runtime libraries: on Debian 12 the packages
 # are clang and libclang-rt-14-dev (clang-14 only recommends the latter, so an
 # install with --no-install-recommends must name it).
