@@ -55,3 +55,4 @@ $(BUILD):
 
 clean:
 	rm -rf $(BUILD)
+include $(wildcard tests/fuzz/fuzz.mk)

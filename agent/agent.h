@@ -196,6 +196,8 @@ void result_free(agent *a);
 void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy and the clock */
 void natives_on_arraycopy(agent *a, thread_state *ts, jint length);
 thread_state *current_thread_state(void);
+void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
+                            void **new_address);
 
 /* counting.c */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);

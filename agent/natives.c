@@ -18,6 +18,11 @@
  * The JVM binds System's natives before the agent can see NativeMethodBind
  * events, so the wrappers are installed with RegisterNatives, which the JNI
  * specification allows for re-binding.
+ *
+ * With processes=deny, java.lang.ProcessImpl.forkAndExec (bound lazily, on
+ * first use, so NativeMethodBind sees it) is bound to a function that throws
+ * IOException: a submission cannot start programs, fork-bomb the machine or
+ * run work outside the JVM where no bytecode is counted.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -58,6 +63,39 @@ static jlong JNICALL psf_current_millis(JNIEnv *env, jclass cls)
     (void)cls;
     vclock_ns += VCLOCK_STEP_NS;
     return VCLOCK_EPOCH_MS + vclock_ns / 1000000LL;
+}
+
+static jint JNICALL psf_deny_fork(JNIEnv *env, jobject self, jint mode, jbyteArray helper, jbyteArray prog,
+                                  jbyteArray argv, jint argc, jbyteArray envv, jint envc, jbyteArray dir,
+                                  jintArray fds, jboolean redirect)
+{
+    (void)self; (void)mode; (void)helper; (void)prog; (void)argv; (void)argc;
+    (void)envv; (void)envc; (void)dir; (void)fds; (void)redirect;
+    jclass io = (*env)->FindClass(env, "java/io/IOException");
+    if (io != NULL)
+        (*env)->ThrowNew(env, io, "starting processes is not allowed while PSF scores a method");
+    return -1;
+}
+
+void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
+                            void **new_address)
+{
+    agent *a = &g_agent;
+    (void)jni; (void)thread; (void)address;
+    if (!a->opts.deny_processes)
+        return;
+    char *name = NULL, *sig = NULL;
+    jclass k = NULL;
+    if ((*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
+        return;
+    if (strcmp(name, "forkAndExec") == 0 &&
+        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
+        strcmp(sig, "Ljava/lang/ProcessImpl;") == 0)
+        *new_address = (void *)psf_deny_fork;
+    if (sig != NULL)
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
 }
 
 void natives_bind(agent *a, JNIEnv *jni)

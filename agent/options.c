@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, verbose";
+static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, processes, verbose";
 
 /* Append a formatted sentence to err, separated by "; ". */
 static void add_error(char *err, size_t errlen, const char *fmt, ...)
@@ -104,6 +104,19 @@ static int parse_item(agent_options *o, char *item, unsigned *seen, char *err, s
             o->result_fd = (int)v;
         else
             o->key_fd = (int)v;
+        return 0;
+    }
+    if (strcmp(key, "processes") == 0) {
+        if (*seen & 64u) {
+            add_error(err, errlen, "option 'processes' given twice");
+            return -1;
+        }
+        *seen |= 64u;
+        if (strcmp(value, "deny") != 0 && strcmp(value, "allow") != 0) {
+            add_error(err, errlen, "option 'processes' takes deny or allow, not '%s'", value);
+            return -1;
+        }
+        o->deny_processes = value[0] == 'd';
         return 0;
     }
     if (strcmp(key, "clock") == 0) {

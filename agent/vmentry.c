@@ -208,6 +208,7 @@ static jint setup_jvmti(agent *a)
     caps.can_generate_sampled_object_alloc_events = 1;
     caps.can_generate_exception_events = 1;
     caps.can_access_local_variables = 1;
+    caps.can_generate_native_method_bind_events = 1;
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
@@ -222,6 +223,7 @@ static jint setup_jvmti(agent *a)
     cb.SampledObjectAlloc = on_sampled_alloc;
     cb.Exception = on_exception;
     cb.ThreadStart = on_thread_start;
+    cb.NativeMethodBind = on_native_bind;
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;
     /* Global: VM life cycle and the breakpoint. SingleStep, FramePop and
@@ -229,6 +231,9 @@ static jint setup_jvmti(agent *a)
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL), "SetEventNotificationMode(VM_INIT)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL), "SetEventNotificationMode(VM_DEATH)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_BREAKPOINT, NULL), "SetEventNotificationMode(BREAKPOINT)") != 0 ||
+        (a->opts.deny_processes &&
+         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, NULL),
+                     "SetEventNotificationMode(NATIVE_METHOD_BIND)") != 0) ||
         jvmti_check(a, (*jv)->SetHeapSamplingInterval(jv, 0), "SetHeapSamplingInterval") != 0 ||
         jvmti_check(a, (*jv)->CreateRawMonitor(jv, "psf-agent", &a->lock), "CreateRawMonitor") != 0)
         return JNI_ERR;

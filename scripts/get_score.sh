@@ -224,6 +224,20 @@ abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; 
 [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
 [ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
 
+# The process's address space: the pinned heap plus 2 GiB for everything else
+# the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
+# kept to two malloc arenas.
+heap_kb() {
+  local n=${1%[kKmMgG]}
+  case $1 in
+    *[kK]) echo "$n" ;;
+    *[mM]) echo $((n * 1024)) ;;
+    *[gG]) echo $((n * 1024 * 1024)) ;;
+    *) echo $(((n + 1023) / 1024)) ;;
+  esac
+}
+VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
+
 # --- scratch directory ---------------------------------------------------------
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
@@ -265,9 +279,10 @@ run_once() {
   cat "$fifo" >"$stream" &
   local reader=$!
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$work/tmp"
-    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
+    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
     -cp "$abs_classpath" "$MAIN" "${PROGRAM_ARGS[@]}")
-  local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work" "${jvm[@]}")
+  local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work"
+    MALLOC_ARENA_MAX=2 "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
     cmd=(bwrap --ro-bind / / --dev /dev --proc /proc
       --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom
@@ -282,6 +297,7 @@ run_once() {
     cd "$work" || exit 70
     ulimit -c 0
     ulimit -f "$blocks"
+    ulimit -v "$VMEM_KB"
     # Nothing this script inherited (a server's sockets and pipes) reaches
     # the program: only stdin, stdout, stderr, the key (3) and the result (4).
     for fd in /proc/self/fd/*; do

@@ -4,7 +4,7 @@
 # JDK 17+, jq (the tests read JSON with it), bubblewrap (the sandbox) and
 # valgrind. Installs nothing that is already there; uses sudo when not root.
 set -eu
-want=(gcc make pkg-config libxml2-dev libxml2-utils libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck)
+want=(gcc make pkg-config libxml2-dev libxml2-utils libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev)
 have_jdk() {
   local javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
   command -v "$javac" >/dev/null 2>&1 || return 1

@@ -9,3 +9,4 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 make -C "$ROOT" WERROR=1 all
 make -C "$ROOT" WERROR=1 test
 make -C "$ROOT" WERROR=1 valgrind
+make -C "$ROOT" WERROR=1 fuzz-ci

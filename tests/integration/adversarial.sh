@@ -50,6 +50,9 @@ expect_end "too much output" output_limit 19 Ends chatty --max-output 100000 -- 
 expect_match "too much output: capped on stderr" "$(wc -c <"$TEST_TMP/err")" '^[0-9]+$'
 [ "$(wc -c <"$TEST_TMP/err")" -le 101000 ] && pass "too much output: at most the limit passed on" ||
   fail "too much output: at most the limit passed on" "$(wc -c <"$TEST_TMP/err") bytes"
+rc=$(run Ends spawn -- spawn)
+expect_eq "starting a process: refused, method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+expect_match "starting a process: the program saw an IOException" "$(cat "$TEST_TMP/err")" "spawn refused: .*starting processes is not allowed"
 rc=$(run Ends caught -- caught)
 expect_eq "exception caught inside: scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
 

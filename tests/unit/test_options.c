@@ -39,15 +39,17 @@ static void options_parse__result_channel__fds_and_clock(void **state)
     (void)state;
     agent_options o;
     char err[512];
-    assert_int_equal(agent_options_parse(&o, "method=A.b,result_fd=4,key_fd=3,clock=virtual,max_threads=8", err, sizeof err), 0);
+    assert_int_equal(agent_options_parse(&o, "method=A.b,result_fd=4,key_fd=3,clock=virtual,max_threads=8,processes=deny", err, sizeof err), 0);
     assert_null(o.out);
     assert_int_equal(o.result_fd, 4);
     assert_int_equal(o.key_fd, 3);
     assert_int_equal(o.virtual_clock, 1);
     assert_true(o.max_threads == 8);
+    assert_int_equal(o.deny_processes, 1);
     agent_options_free(&o);
     const char *bad[] = {"method=A.b,result_fd=4", "method=A.b,out=x,result_fd=4,key_fd=3",
-                         "method=A.b,result_fd=70000,key_fd=3", "method=A.b,out=x,clock=fast"};
+                         "method=A.b,result_fd=70000,key_fd=3", "method=A.b,out=x,clock=fast",
+                         "method=A.b,out=x,processes=maybe"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(agent_options_parse(&o, bad[i], err, sizeof err), -1);
         agent_options_free(&o);
