@@ -109,6 +109,7 @@ typedef struct thread_state {
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
+    uint64_t limit;             /* max_bytecodes, or UINT64_MAX: checked against n[0] + n[1] */
     mcache_entry cache[MCACHE_SIZE];
     uint64_t **hist;            /* by method index: [BUCKETS][256] counters, lazily allocated */
     uint32_t hist_cap;

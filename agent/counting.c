@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Thread_local thread_state *tls;
+/* initial-exec: a plain %fs-relative load on the step path instead of a
+ * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
+static _Thread_local thread_state *tls __attribute__((tls_model("initial-exec")));
 
 thread_state *current_thread_state(void)
 {
@@ -57,6 +59,7 @@ static thread_state *ts_get(agent *a, jthread thread)
         return NULL;
     }
     ts->thread_name = thread_name(a, thread);
+    ts->limit = a->opts.max_bytecodes != 0 ? a->opts.max_bytecodes : UINT64_MAX;
     lock_enter(a);
     ts->next = a->threads;
     a->threads = ts;
@@ -213,7 +216,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;
-    if (a->opts.max_bytecodes != 0 && ts->n[0] + ts->n[1] > a->opts.max_bytecodes) {
+    if (ts->n[0] + ts->n[1] > ts->limit) {
         char msg[160];
         snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
                  (unsigned long long)a->opts.max_bytecodes);

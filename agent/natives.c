@@ -38,7 +38,7 @@ static arraycopy_fn real_arraycopy;
 #define VCLOCK_NANO_BASE 1000000000000LL
 #define VCLOCK_EPOCH_MS 1577836800000LL
 
-static _Thread_local long long vclock_ns;
+static _Thread_local long long vclock_ns __attribute__((tls_model("initial-exec")));
 
 static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src_pos, jobject dst, jint dst_pos,
                                   jint length)

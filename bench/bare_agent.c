@@ -10,6 +10,7 @@
 #include <jvmti.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static jvmtiEnv *jv;
@@ -93,6 +94,15 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     c.can_generate_single_step_events = 1;
     c.can_generate_breakpoint_events = 1;
     c.can_generate_frame_pop_events = 1;
+    if (getenv("BARE_PSF_CAPS") != NULL) {
+        c.can_get_bytecodes = 1;
+        c.can_get_constant_pool = 1;
+        c.can_tag_objects = 1;
+        c.can_generate_sampled_object_alloc_events = 1;
+        c.can_generate_exception_events = 1;
+        c.can_access_local_variables = 1;
+        c.can_generate_native_method_bind_events = 1;
+    }
     if ((*jv)->AddCapabilities(jv, &c) != JVMTI_ERROR_NONE)
         return JNI_ERR;
     jvmtiEventCallbacks cb;

@@ -34,7 +34,7 @@ typedef struct cost_table {
     int calibrated;         /* calibrated="true" */
     int builtin;            /* the table used without --costs: opcodes 1, everything else 0, nothing missing */
 
-    /* Calibration: present (non-NULL / non-zero) only when calibrated. */
+    /* Calibration metadata: set when the table carries it (always when calibrated). */
     char *cpu_model;        /* owned */
     uint64_t tsc_hz;        /* timestamp-counter ticks per second */
     char *jdk_version;      /* owned */

@@ -99,7 +99,7 @@ for n in 1000 10000; do
 done
 COSTS=$TEST_TMP/costs.xml
 sed 's|</costs>|  <invoke method="java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V" cost="10" cost_per_element="1"/>\n</costs>|' \
-  "$PSF_ROOT/config/costs.xml" >"$COSTS"
+  "$PSF_ROOT/config/costs-uncalibrated.xml" >"$COSTS"
 small=$("$GS" --classpath "$FX" --main Copies --method Copies.arraycopy --json --costs "$COSTS" --sandbox require -- arraycopy 1000 2>/dev/null | jq -r .score)
 large=$("$GS" --classpath "$FX" --main Copies --method Copies.arraycopy --json --costs "$COSTS" --sandbox require -- arraycopy 10000 2>/dev/null | jq -r .score)
 expect_eq "arraycopy: 10x the elements costs 9000 more" "$((large - small))" 9000

@@ -40,7 +40,7 @@ expect "array missing" "$(jq -c .missing "$TMP/a.json")" '["array:int"]'
 expect "array default" "$(jq -r .score "$TMP/a.json")" $((436 - 82 + 4 * 7))
 
 # An uncalibrated table: approximate, with no key listed for that reason.
-"$SCORE" --costs config/costs.xml --json $F/basic.profile.xml >"$TMP/a.json"
+"$SCORE" --costs config/costs-uncalibrated.xml --json $F/basic.profile.xml >"$TMP/a.json"
 expect "shipped approximate" "$(jq -r .approximate "$TMP/a.json")" true
 expect "shipped uncalibrated" "$(jq -r .uncalibrated_table "$TMP/a.json")" true
 expect "shipped missing" "$(jq -c .missing "$TMP/a.json")" '["invoke:java.lang.Math.sin(D)D"]'

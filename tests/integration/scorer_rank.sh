@@ -53,12 +53,12 @@ cmp "$TMP/want.csv" "$TMP/out.csv" || { diff "$TMP/want.csv" "$TMP/out.csv"; fai
 [ "$(jq -r .unit "$TMP/out.json")" = cycles ] || fail "json unit"
 
 # Approximate scores are marked in every format (the shipped table is not calibrated).
-"$SCORE" --rank --costs config/costs.xml "a=$F/basic.profile.xml" "b=$TMP/cheap.xml" >"$TMP/out.txt"
+"$SCORE" --rank --costs config/costs-uncalibrated.xml "a=$F/basic.profile.xml" "b=$TMP/cheap.xml" >"$TMP/out.txt"
 grep -q '^   1  ~92 ' "$TMP/out.txt" || fail "text ~: $(cat "$TMP/out.txt")"
 grep -q '^~ approximate' "$TMP/out.txt" || fail "text ~ legend"
-"$SCORE" --rank --costs config/costs.xml --format csv "a=$F/basic.profile.xml" >"$TMP/out.csv"
+"$SCORE" --rank --costs config/costs-uncalibrated.xml --format csv "a=$F/basic.profile.xml" >"$TMP/out.csv"
 grep -q '^1,a,102,true,ok,' "$TMP/out.csv" || fail "csv approximate"
-"$SCORE" --rank --costs config/costs.xml --json "a=$F/basic.profile.xml" >"$TMP/out.json"
+"$SCORE" --rank --costs config/costs-uncalibrated.xml --json "a=$F/basic.profile.xml" >"$TMP/out.json"
 [ "$(jq -c '.entries[0] | [.approximate, .missing]' "$TMP/out.json")" = '[true,["invoke:java.lang.Math.sin(D)D"]]' ] || fail "json approximate"
 
 # A profile that cannot be read is listed as bad_input, the rest still ranked, exit 7.
