@@ -141,6 +141,8 @@ if [ $# -eq 0 ] && [ -t 0 ]; then
   read -r -p "Class path: " CLASSPATH_ARG || exit 2
   read -r -p "Class with main: " MAIN || exit 2
   read -r -p "Method to score [ENTER = main]: " METHOD || exit 2
+  read -r -a PROGRAM_ARGS -p "Program arguments [ENTER = none]: " || exit 2
+  [ -n "$MAIN" ] || fail usage "the class with main is required"
 fi
 while [ $# -gt 0 ]; do
   case $1 in
