@@ -10,7 +10,8 @@
 # baselines: plain counts, and counts times the best single ns/bytecode.
 #
 # Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
-#                          [--xint-reps N] [--jit-seconds S] [--jobs N] [PROGRAM...]
+#                          [--xint-reps N] [--jit-seconds S] [--jobs N] [--replot] [PROGRAM...]
+# --replot redraws the plot from the last run's results without measuring.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
 
@@ -22,6 +23,7 @@ DATA=""
 XINT_REPS=5
 JIT_SECONDS=2
 JOBS=2
+REPLOT=0
 while [ $# -gt 0 ]; do
   case $1 in
     --costs) COSTS=$2; shift 2 ;;
@@ -30,7 +32,8 @@ while [ $# -gt 0 ]; do
     --xint-reps) XINT_REPS=$2; shift 2 ;;
     --jit-seconds) JIT_SECONDS=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --replot) REPLOT=1; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# {0,1}//'; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -66,6 +69,7 @@ TIME_FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDyn
   -Xshare:off -Xss1m -Xms512m -Xmx512m -XX:+AlwaysPreTouch -Duser.language=en -Duser.country=US
   -Duser.timezone=UTC -Dfile.encoding=UTF-8)
 
+if [ "$REPLOT" = 0 ]; then
 # --- scores (parallel) -------------------------------------------------------
 # The corpus is our own code: no sandbox needed (get_score.sh refuses to run
 # unsandboxed as root unless told so, where it has that option).
@@ -107,13 +111,15 @@ done
 
 echo
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv"
-[ -n "$DATA" ] && cp "$OUT/results.tsv" "$DATA"
+fi   # REPLOT
+[ "$REPLOT" = 1 ] && "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" > /dev/null
+if [ -n "$DATA" ]; then cp "$OUT/results.tsv" "$DATA"; fi
 
 # --- plot ----------------------------------------------------------------------
 if [ -n "$PLOT" ]; then
   if command -v gnuplot > /dev/null; then
     gnuplot <<GP
-set terminal pngcairo size 1100,520 font ",10"
+set terminal pngcairo size 1100,520 font ",10" noenhanced
 set output "$PLOT"
 set multiplot layout 1,2 title "PSF fidelity: predicted time (score / tsc_hz) against measured time, $(date -u +%Y-%m-%d)"
 set logscale xy
