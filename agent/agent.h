@@ -108,6 +108,9 @@ typedef struct thread_state {
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
+    jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */
+    jlong *by_cpu;              /* their CPU time then */
+    int nby;
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t limit;             /* max_bytecodes, or UINT64_MAX: checked against n[0] + n[1] */
     mcache_entry cache[MCACHE_SIZE];
@@ -151,6 +154,8 @@ typedef struct agent {
     int active_extents;         /* threads now inside an outermost invocation (under lock) */
     uint64_t threads_started;   /* threads that measured code started (Thread.start in an extent) */
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
+    volatile int foreign_threads; /* threads started after VMInit outside any extent */
+    char bystander[512];        /* a pre-existing thread that worked while the method ran */
 
     /* JVM identity */
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
@@ -187,6 +192,10 @@ void keys_free(key_table *t);
 /* methods.c */
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
 void methods_free(agent *a);
+
+/* bystanders.c */
+void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
+void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 
 /* result.c */
 int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */

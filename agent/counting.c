@@ -280,6 +280,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     lock_enter(a);
     a->active_extents++;
     lock_exit(a);
+    bystanders_note(a, jni, ts, thread);
     ts->measuring = 1;
     ts->bucket = BUCKET_WORK;
     ts->n[0] = ts->n[1] = 0;
@@ -361,6 +362,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     ts->npend = 0;
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
     stop_daemon_helpers(a, ts);
+    bystanders_check(a, jni, ts);
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */
@@ -463,9 +465,12 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     agent *a = &g_agent;
     (void)jvmti;
     jlong tag = 0;
-    if (a->dead || (*a->jvmti)->GetTag(a->jvmti, thread, &tag) != JVMTI_ERROR_NONE ||
-        (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD)
+    if (a->dead || (*a->jvmti)->GetTag(a->jvmti, thread, &tag) != JVMTI_ERROR_NONE)
         return;
+    if ((tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD) {
+        a->foreign_threads = 1; /* from now on, extents watch the other threads */
+        return;
+    }
     lock_enter(a);
     uint32_t inv_index = a->ninvocations; /* the invocation that started it is still running, or the last one */
     if (a->active_extents == 0 && inv_index > 0)
@@ -581,6 +586,8 @@ void counting_free(agent *a)
             free(ts->elems[b]);
         }
         free(ts->native);
+        free(ts->by_refs);
+        free(ts->by_cpu);
         free(ts->thread_name);
         free(ts);
         ts = next;

@@ -101,6 +101,9 @@ static void status_of(agent *a, const char **status, const char **message, char 
         *message = a->exit_kind == NULL ? "the JVM ended while the method was still running (another thread ended it)"
                    : strcmp(a->exit_kind, "halt_in_method") == 0 ? "the method called Runtime.halt"
                                                                    : "the method called System.exit";
+    } else if (a->bystander[0] != '\0') {
+        *status = "hidden_threads";
+        *message = a->bystander;
     } else if (thrown != NULL) {
         const char *ex = thrown->exception ? thrown->exception : "an exception";
         *status = strcmp(ex, "java.lang.StackOverflowError") == 0 ? "stack_overflow"
@@ -209,6 +212,7 @@ static jint setup_jvmti(agent *a)
     caps.can_generate_exception_events = 1;
     caps.can_access_local_variables = 1;
     caps.can_generate_native_method_bind_events = 1;
+    caps.can_get_thread_cpu_time = 1;
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 

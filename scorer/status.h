@@ -42,6 +42,7 @@ typedef enum psf_status {
     ST_NO_MAIN,
     ST_BAD_CLASS_FILE,
     ST_JDK_NOT_FOUND,
+    ST_HIDDEN_THREADS,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 
@@ -51,7 +52,7 @@ const char *status_word(psf_status st);
 /* The status named by word, or ST_UNKNOWN. */
 psf_status status_from_word(const char *word);
 
-/* The process exit code for a status (0, 2..24, 70). */
+/* The process exit code for a status (0, 2..25, 70). */
 int status_exit_code(psf_status st);
 
 /* Print the whole table (code, word, meaning), one row a line. */

@@ -90,6 +90,9 @@ for mode in thread executor commonPool parallel detached; do
   fi
 done
 
+expect_end "threads: work handed to a pool started before the method" hidden_threads 25 Threads prewarmed -- prewarmed 1000000
+expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"
+
 # --- native work is charged by size ----------------------------------------------------
 P=$TEST_TMP/p.xml
 copied() { xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[starts-with(@method,'java.lang.System.arraycopy')]/@elements"; }
