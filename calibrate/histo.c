@@ -155,6 +155,8 @@ static int read_deps(histo *h, xmlNodePtr parent, char *err, size_t errlen)
                 return -1;
             }
             d->count += c;
+            if (num_attr(n, "elements") > 0)      /* System.arraycopy: elements copied */
+                d->elements += num_attr(n, "elements");
             nat = xmlGetProp(n, (const xmlChar *)"native");
             if (nat && strcmp((const char *)nat, "true") == 0)
                 d->native = 1;

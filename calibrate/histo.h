@@ -18,7 +18,7 @@ typedef struct hdep {
     hdep_kind kind;
     char *key;              /* owned: element type, owner.name(descriptor) or class */
     double count;           /* allocations, calls or news */
-    double elements;        /* arrays only */
+    double elements;        /* arrays; invokes that report elements (arraycopy) */
     int native;             /* invokes: native="true" */
 } hdep;
 

@@ -180,7 +180,8 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "alloc_multi", Q, "int[][] m;", "m = new int[2][4];" },
     /* --- native and intrinsic methods the table prices -------------------- */
     { "arraycopy_8", Q, "int[] a = new int[64], b = new int[64];", "System.arraycopy(a, 0, b, 8, 8);" },
-    { "arraycopy_64", 0, "int[] a = new int[64], b = new int[64];", "System.arraycopy(a, 0, b, 0, 64);" },
+    { "arraycopy_64", Q, "int[] a = new int[64], b = new int[64];", "System.arraycopy(a, 0, b, 0, 64);" },
+    { "arraycopy_1k", 0, "long[] a = new long[1024], b = new long[1024];", "System.arraycopy(a, 0, b, 0, 1024);" },
     { "clone_int", Q, "int[] a = new int[16], b;", "b = a.clone();" },
     { "clone_long", 0, "long[] a = new long[16], b;", "b = a.clone();" },
     { "clone_byte", 0, "byte[] a = new byte[16], b;", "b = a.clone();" },

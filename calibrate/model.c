@@ -96,8 +96,10 @@ int model_find(const model *m, feat_kind kind, const char *name)
 
 void model_add_invoke(model *m, const char *method)
 {
-    if (model_find(m, FK_INVOKE, method) < 0)
+    if (model_find(m, FK_INVOKE, method) < 0) {
         push(m, FK_INVOKE, method, NULL);
+        push(m, FK_INVOKE_ELEM, method, NULL);
+    }
 }
 
 void model_add_array(model *m, const char *elem)
@@ -170,8 +172,10 @@ void model_row(const model *m, const histo *h, double *x)
             break;
         case HDEP_INVOKE:
             fi = model_find(m, FK_INVOKE, d->key);
-            if (fi >= 0)
+            if (fi >= 0) {
                 x[fi] += d->count;
+                x[fi + 1] += d->elements;   /* FK_INVOKE_ELEM follows its FK_INVOKE */
+            }
             else if (d->native && other >= 0)
                 x[other] += d->count;
             break;

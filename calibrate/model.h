@@ -3,7 +3,7 @@
  *
  *   cycles per iteration = sum over opcode groups  count x cost(group)
  *                        + sum over array types     allocations x cost + elements x cost_per_element
- *                        + sum over priced methods  calls x cost
+ *                        + sum over priced methods  calls x cost + elements x cost_per_element
  *                        + other native calls x default cost
  *
  * Opcodes are fitted in groups of opcodes the template interpreter executes
@@ -24,6 +24,7 @@ typedef enum {
     FK_ARRAY_ALLOC,         /* an array element type: allocations */
     FK_ARRAY_ELEM,          /* an array element type: elements */
     FK_INVOKE,              /* a priced method: calls */
+    FK_INVOKE_ELEM,         /* the same method: elements the profile reports (arraycopy) */
     FK_OTHER_NATIVE         /* native calls to methods the table does not list */
 } feat_kind;
 

@@ -118,17 +118,20 @@ void report_write(FILE *f, const calib_run *r)
     fprintf(f, "\nMethods priced per call (cycles, on top of the invoke)\n");
     rule(f);
     for (size_t j = 0; j < m->nf; j++)
-        if (m->f[j].kind == FK_INVOKE)
+        if (m->f[j].kind == FK_INVOKE) {
             fprintf(f, "  %10.3f  %s%s\n", fr->cost[j], m->f[j].name,
                     fr->seen[j] ? "" : "   [not exercised: not in the table]");
+            if (fr->seen[j + 1])
+                fprintf(f, "  %10.3f  ... per element copied\n", fr->cost[j + 1]);
+        }
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_OTHER_NATIVE)
             fprintf(f, "  %10.3f  (other native methods%s)\n", fr->cost[j],
                     fr->seen[j] ? ": fitted, written as <default>" : ": not exercised");
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
-    fputs("  Per-call prices of length-dependent natives (arraycopy, clone) are fitted\n"
-          "  at the lengths the kernels use (8 to 64 elements): the table has no\n"
-          "  per-element term for calls.\n", f);
+    fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
+          "  copied); other length-dependent natives (clone, Arrays.copyOf's\n"
+          "  Array.newArray) are priced per call at the kernels' lengths (8 to 64).\n", f);
     if (r->skipped_keys[0])
         fprintf(f, "\n--keys entries not calibrated:\n%s", r->skipped_keys);
     if (fr->status != 0)

@@ -96,7 +96,12 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
             continue;
         table_escape_attr(m->f[j].name, e1, sizeof e1);
         table_format_price(fr->cost[j], p1, sizeof p1);
-        fprintf(f, "  <invoke method=\"%s\" cost=\"%s\"/>\n", e1, p1);
+        if (fr->seen[j + 1]) {    /* the profile reports elements for this call */
+            table_format_price(fr->cost[j + 1], p2, sizeof p2);
+            fprintf(f, "  <invoke method=\"%s\" cost=\"%s\" cost_per_element=\"%s\"/>\n", e1, p1, p2);
+        } else {
+            fprintf(f, "  <invoke method=\"%s\" cost=\"%s\"/>\n", e1, p1);
+        }
     }
     fprintf(f, "</costs>\n");
     return ferror(f) ? -1 : 0;

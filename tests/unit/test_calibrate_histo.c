@@ -25,7 +25,7 @@
     "  <dependencies bucket=\"work\">\n" \
     "    <array elem=\"int\" allocations=\"" #ARRS "\" elements=\"" #ELEMS "\"/>\n" \
     "    <array elem=\"java.lang.String\" allocations=\"1\" elements=\"4\"/>\n" \
-    "    <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\" count=\"" #COPIES "\" native=\"true\"/>\n" \
+    "    <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\" count=\"" #COPIES "\" native=\"true\" elements=\"" #ELEMS "\"/>\n" \
     "    <invoke method=\"Foo.bar()V\" count=\"3\"/>\n" \
     "    <invoke method=\"Foo.nat()V\" count=\"2\" native=\"true\"/>\n" \
     "    <new class=\"Foo\" count=\"1\"/>\n" \
@@ -130,7 +130,7 @@ static void model_row__groups_arrays_invokes__summed_into_features(void **state)
     f = model_find(&m, FK_ARRAY_ALLOC, "reference");           /* String[] falls back */
     assert_true(f >= 0 && x[f] == 1 && x[f + 1] == 4);
     f = model_find(&m, FK_INVOKE, "java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V");
-    assert_true(f >= 0 && x[f] == 64);
+    assert_true(f >= 0 && x[f] == 64 && x[f + 1] == 1024);   /* calls, elements copied */
     f = model_find(&m, FK_OTHER_NATIVE, "other native methods");
     assert_true(f >= 0 && x[f] == 2);                          /* Foo.nat; Foo.bar is not native */
     histo_free(&h);
