@@ -110,13 +110,30 @@ static void costs_load__calibrated_table__keeps_machine(void **state)
     costs_free(&t);
 }
 
-static void costs_load__shipped_table__every_opcode_at_one(void **state)
+/* The shipped table is a calibration of the reference machine: in cycles,
+ * with its metadata, and pricing every JVMS opcode. */
+static void costs_load__shipped_table__calibrated_and_complete(void **state)
+{
+    cost_table t;
+    psf_err e;
+    (void)state;
+    assert_int_equal(costs_load_file(&t, "config/costs.xml", &e), 0);
+    assert_true(t.calibrated);
+    assert_string_equal(t.unit, "cycles");
+    assert_non_null(t.cpu_model);
+    assert_true(t.tsc_hz > 0);
+    for (unsigned op = 0; op < 256; op++)
+        assert_int_equal(t.has_opcode[op], (bc_flags((uint8_t)op) & BCF_VALID) != 0);
+    costs_free(&t);
+}
+
+static void costs_load__unit_table__every_opcode_at_one(void **state)
 {
     cost_table t;
     psf_err e;
     unsigned n = 0;
     (void)state;
-    assert_int_equal(costs_load_file(&t, "config/costs.xml", &e), 0);
+    assert_int_equal(costs_load_file(&t, "config/costs-uncalibrated.xml", &e), 0);
     assert_false(t.calibrated);
     assert_string_equal(t.unit, "bytecodes");
     for (unsigned op = 0; op < 256; op++) {
@@ -264,7 +281,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(costs_load__minimal_table__loads),
         cmocka_unit_test(costs_load__calibrated_table__keeps_machine),
-        cmocka_unit_test(costs_load__shipped_table__every_opcode_at_one),
+        cmocka_unit_test(costs_load__unit_table__every_opcode_at_one),
+        cmocka_unit_test(costs_load__shipped_table__calibrated_and_complete),
         cmocka_unit_test(costs_builtin__every_opcode_one__nothing_else),
         cmocka_unit_test(costs_load__negative_cost__rejected_with_line),
         cmocka_unit_test(costs_load__nan_and_exponent__rejected_with_line),
