@@ -22,7 +22,7 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 
 $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) agent/bytecode.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iscorer -Iagent $(XML_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) -Iscorer -Iagent $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
@@ -40,9 +40,10 @@ UNIT_SRCS_scorer_score   := scorer/score.c $(SCORER_CORE_SRCS)
 UNIT_CFLAGS_scorer_costs   := $(XML_CFLAGS)
 UNIT_CFLAGS_scorer_profile := $(XML_CFLAGS)
 UNIT_CFLAGS_scorer_score   := $(XML_CFLAGS)
-UNIT_LIBS_scorer_costs     := $(XML_LIBS)
-UNIT_LIBS_scorer_profile   := $(XML_LIBS)
-UNIT_LIBS_scorer_score     := $(XML_LIBS)
+UNIT_LIBS_scorer_costs     := $(XML_LIBS) $(CRYPTO_LIBS)
+UNIT_LIBS_scorer_profile   := $(XML_LIBS) $(CRYPTO_LIBS)
+UNIT_LIBS_scorer_score     := $(XML_LIBS) $(CRYPTO_LIBS)
+UNIT_LIBS_scorer_sha256    := $(CRYPTO_LIBS)
 
 # ---- integration tests (no JVM needed: hand-written profiles) ----
 SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))

@@ -1,5 +1,5 @@
 /*
- * sha256.h - SHA-256 (FIPS 180-4) of a buffer in memory.
+ * sha256.h - SHA-256 (FIPS 180-4) of a buffer in memory, via libcrypto.
  *
  * The scorer hashes the exact bytes of the cost table it parsed, so the
  * sha256 it reports (and checks against --costs-sha256) is the one of the
