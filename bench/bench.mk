@@ -14,3 +14,8 @@ $(BENCH_DIR)/java/.stamp: $(wildcard bench/java/*.java)
 bench: bench-step
 bench-step: $(AGENT_SO) $(BENCH_DIR)/libbareagent.so $(BENCH_DIR)/java/.stamp
 	bench/step_overhead.sh $(REPEAT)
+
+.PHONY: bench-profile
+bench: bench-profile
+bench-profile: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
+	bench/step_profile.sh

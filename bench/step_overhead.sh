@@ -15,17 +15,19 @@ REPEAT=${1:-7}
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off)
+# -Xlog:jni+resolve=off: the JVM warns on stdout that the agent re-binds System.arraycopy
+FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:auto
+  -Xlog:jni+resolve=off)
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 
 run_psf() {
   "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=StepBench.$1,out=$TMP/p.xml" \
-    -cp "$BUILD/bench/java" StepBench "$1" "$2" | cut -d' ' -f1
+    -cp "$BUILD/bench/java" StepBench "$1" "$2" | tail -n 1 | cut -d' ' -f1
 }
 run_bare() {
   "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/bench/libbareagent.so=StepBench.$1" \
-    -cp "$BUILD/bench/java" StepBench "$1" "$2" 2>"$TMP/bare.err" | cut -d' ' -f1
+    -cp "$BUILD/bench/java" StepBench "$1" "$2" 2>"$TMP/bare.err" | tail -n 1 | cut -d' ' -f1
 }
 
 printf '%-6s %10s %14s %14s %7s\n' workload bytecodes "psf ms (med)" "bare ms (med)" ratio
@@ -39,6 +41,7 @@ for spec in "loop 400000" "call 26" "alloc 300000"; do
   steps=$(sed -n 's/.*<summary [^>]*work="\([0-9]*\)" overhead="\([0-9]*\)".*/\1 \2/p' "$TMP/p.xml" | awk '{print $1+$2}')
   bare_steps=$(sed -n 's/bare-agent steps=//p' "$TMP/bare.err")
   [ "$steps" = "$bare_steps" ] || echo "warning: $1: psf counted $steps bytecodes, the bare agent $bare_steps" >&2
+  [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $1: psf $(tr "\n" " " <"$TMP/psf") bare $(tr "\n" " " <"$TMP/bare")" >&2
   p=$(median <"$TMP/psf"); b=$(median <"$TMP/bare")
   awk -v w="$1" -v s="$steps" -v p="$p" -v b="$b" 'BEGIN { printf "%-6s %10d %14.1f %14.1f %7.3f\n", w, s, p/1e6, b/1e6, p/b }'
 done
