@@ -44,8 +44,9 @@ static void search_methods(agent *a, jclass klass)
         char *name = NULL, *desc = NULL;
         if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, &desc, NULL), "GetMethodName") != 0)
             continue;
-        if (strcmp(name, a->spec.name) == 0 &&
-            (a->spec.descriptor == NULL || strcmp(desc, a->spec.descriptor) == 0)) {
+        char *uname = utf8_dup(name), *udesc = utf8_dup(desc);
+        if (uname != NULL && udesc != NULL && strcmp(uname, a->spec.name) == 0 &&
+            (a->spec.descriptor == NULL || strcmp(udesc, a->spec.descriptor) == 0)) {
             matches++;
             add_candidate(a, desc);
             if (found == NULL) {
@@ -53,6 +54,8 @@ static void search_methods(agent *a, jclass klass)
                 found_desc = utf8_dup(desc);
             }
         }
+        free(uname);
+        free(udesc);
         (*jv)->Deallocate(jv, (unsigned char *)name);
         (*jv)->Deallocate(jv, (unsigned char *)desc);
     }
@@ -96,7 +99,11 @@ void target_check_class(agent *a, JNIEnv *jni, jclass klass)
     char *sig = NULL;
     if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
         return;
-    int match = strcmp(sig, a->spec.class_signature) == 0;
+    /* JVMTI speaks modified UTF-8 (surrogate pairs for letters beyond
+     * U+FFFF); the spec came in as UTF-8 */
+    char *utf8 = utf8_dup(sig);
+    int match = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
+    free(utf8);
     (*jv)->Deallocate(jv, (unsigned char *)sig);
     if (!match)
         return;

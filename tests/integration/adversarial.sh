@@ -68,6 +68,13 @@ cp "$PSF_BUILD/fixtures/agent/Loops.class" "$TEST_TMP/odd dir/ünï/"
 rc=$("$GS" --classpath "$TEST_TMP/odd dir/ünï" --method Loops.sum --json --costs none --sandbox require -- 10 >"$TEST_TMP/out" 2>/dev/null && echo 0 || echo $?)
 expect_eq "unusual characters in the class path: scored" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/99"
 
+"$GS" --classpath "$FX" --main Names --method 'Größe.maß' --json --costs none --sandbox require >"$TEST_TMP/out" 2>/dev/null && rc=0 || rc=$?
+expect_eq "non-ASCII class and method: scored (9n+9)" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/99"
+expect_eq "non-ASCII class and method: name kept" "$(jq -r .method "$TEST_TMP/out")" "Größe.maß(I)I"
+"$GS" --classpath "$FX" --main Names --method '𝒜lpha.𝒷eta' --json --costs none --sandbox require >"$TEST_TMP/out" 2>/dev/null && rc=0 || rc=$?
+expect_eq "letters beyond U+FFFF (surrogate pairs in the JVM): scored" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/4"
+expect_eq "letters beyond U+FFFF: name as UTF-8" "$(jq -r .method "$TEST_TMP/out")" "𝒜lpha.𝒷eta(I)I"
+
 # --- forged results ------------------------------------------------------------------
 rc=$(run Forger work -- 100)
 expect_eq "forger: the real score (9n+9)" "$rc/$(jq -r .score "$TEST_TMP/out")" "0/909"

@@ -16,7 +16,7 @@ ADV_FIXTURE_STAMP := $(ADV_FIXTURE_DIR)/.stamp
 $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 	rm -rf $(ADV_FIXTURE_DIR)
 	mkdir -p $(ADV_FIXTURE_DIR)
-	$(JAVAC) --release 17 -nowarn -XDignore.symbol.file -d $(ADV_FIXTURE_DIR) $^ 2>&1 | grep -v -e 'internal proprietary API' -e '^ *\^' -e 'sun.misc.Unsafe' -e 'warning' || true
+	$(JAVAC) --release 17 -encoding UTF-8 -nowarn -XDignore.symbol.file -d $(ADV_FIXTURE_DIR) $^ 2>&1 | grep -v -e 'internal proprietary API' -e '^ *\^' -e 'sun.misc.Unsafe' -e 'warning' || true
 	test -f $(ADV_FIXTURE_DIR)/Ends.class
 	touch $@
 
