@@ -23,6 +23,7 @@
  *  - Descriptors and names are not checked for syntax here (see names.h).
  */
 #include "cpool.h"
+#include "errmsg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,16 +42,6 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-__attribute__((format(printf, 3, 4)))
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *tag_name(int tag)
 {
@@ -128,10 +119,10 @@ static int check_ref(const cpool *cp, uint16_t from, const char *what, uint16_t 
             return 0;
     const char *from_name = tag_name(cp_tag(cp, from));
     if (idx == 0 || idx >= cp->count)
-        fail(err, errlen, "constant pool index %u: %s %s %u is out of range (1..%u)",
+        errmsg_set(err, errlen, "constant pool index %u: %s %s %u is out of range (1..%u)",
              from, from_name, what, idx, cp->count - 1u);
     else
-        fail(err, errlen, "constant pool index %u: %s %s %u should be %s%s%s, is %s",
+        errmsg_set(err, errlen, "constant pool index %u: %s %s %u should be %s%s%s, is %s",
              from, from_name, what, idx, tag_name(want[0]), want[1] ? " or " : "",
              want[1] ? tag_name(want[1]) : "",
              tag ? tag_name(tag) : "the second slot of a Long or Double");
@@ -182,7 +173,7 @@ static int check_entry(const cpool *cp, uint16_t i, char *err, size_t errlen)
             return check_ref(cp, i, "reference_index", ref, any_meth, err, errlen);
         if (kind == 9)
             return check_ref(cp, i, "reference_index", ref, imeth, err, errlen);
-        fail(err, errlen, "constant pool index %u: MethodHandle reference_kind %u is not 1..9",
+        errmsg_set(err, errlen, "constant pool index %u: MethodHandle reference_kind %u is not 1..9",
              i, kind);
         return -1;
     }
@@ -197,23 +188,23 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
     if (err && errlen)
         err[0] = '\0';
     if (cp == NULL) {
-        fail(err, errlen, "constant pool: no output");
+        errmsg_set(err, errlen, "constant pool: no output");
         return -1;
     }
     memset(cp, 0, sizeof *cp);
     if (used)
         *used = 0;
     if (count == 0) {
-        fail(err, errlen, "constant pool: constant_pool_count is 0 (must be at least 1)");
+        errmsg_set(err, errlen, "constant pool: constant_pool_count is 0 (must be at least 1)");
         return -1;
     }
     if (bytes == NULL && len > 0) {
-        fail(err, errlen, "constant pool: no input bytes");
+        errmsg_set(err, errlen, "constant pool: no input bytes");
         return -1;
     }
     uint32_t *offsets = malloc((size_t)count * sizeof *offsets);
     if (offsets == NULL) {
-        fail(err, errlen, "constant pool: out of memory for %u slots", count);
+        errmsg_set(err, errlen, "constant pool: out of memory for %u slots", count);
         return -1;
     }
     offsets[0] = NO_ENTRY;
@@ -221,21 +212,21 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
     size_t pos = 0;
     for (uint32_t i = 1; i < count; i++) {
         if (pos >= len) {
-            fail(err, errlen, "constant pool index %u: truncated at offset %zu (no tag byte)", i, pos);
+            errmsg_set(err, errlen, "constant pool index %u: truncated at offset %zu (no tag byte)", i, pos);
             goto fail;
         }
         if (pos >= NO_ENTRY) {
-            fail(err, errlen, "constant pool index %u: offset %zu too large", i, pos);
+            errmsg_set(err, errlen, "constant pool index %u: offset %zu too large", i, pos);
             goto fail;
         }
         int tag = bytes[pos];
         size_t size = body_size(tag);
         if (size == 0) {
-            fail(err, errlen, "constant pool index %u: unknown tag %d at offset %zu", i, tag, pos);
+            errmsg_set(err, errlen, "constant pool index %u: unknown tag %d at offset %zu", i, tag, pos);
             goto fail;
         }
         if (len - pos - 1 < size) {
-            fail(err, errlen, "constant pool index %u: %s truncated at offset %zu "
+            errmsg_set(err, errlen, "constant pool index %u: %s truncated at offset %zu "
                  "(needs %zu bytes, %zu left)", i, tag_name(tag), pos, 1 + size, len - pos);
             goto fail;
         }
@@ -244,13 +235,13 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
             size_t n = be16(bytes + pos + 1);
             const uint8_t *s = bytes + pos + 3;
             if (len - pos - 3 < n) {
-                fail(err, errlen, "constant pool index %u: Utf8 of %zu bytes truncated at offset %zu "
+                errmsg_set(err, errlen, "constant pool index %u: Utf8 of %zu bytes truncated at offset %zu "
                      "(%zu left)", i, n, pos, len - pos - 3);
                 goto fail;
             }
             for (size_t k = 0; k < n; k++) {
                 if (s[k] == 0 || s[k] >= 0xf0) {
-                    fail(err, errlen, "constant pool index %u: Utf8 byte %zu is 0x%02x, "
+                    errmsg_set(err, errlen, "constant pool index %u: Utf8 byte %zu is 0x%02x, "
                          "not allowed in modified UTF-8", i, k, s[k]);
                     goto fail;
                 }
@@ -261,7 +252,7 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
         }
         if (tag == CP_LONG || tag == CP_DOUBLE) {
             if (i + 1 >= count) {
-                fail(err, errlen, "constant pool index %u: %s in the last slot has no room "
+                errmsg_set(err, errlen, "constant pool index %u: %s in the last slot has no room "
                      "for its second slot", i, tag_name(tag));
                 goto fail;
             }

@@ -38,6 +38,7 @@
  *    signature is written whole.
  */
 #include "names.h"
+#include "errmsg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,16 +48,6 @@
 #define MAX_ARRAY_DIMS 255
 #define MAX_PARAM_SLOTS 255
 
-__attribute__((format(printf, 3, 4)))
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- descriptors ------------------------------------------------------- */
 
@@ -182,12 +173,12 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
     if (err && errlen)
         err[0] = '\0';
     if (out == NULL) {
-        fail(err, errlen, "method spec: no output");
+        errmsg_set(err, errlen, "method spec: no output");
         return -1;
     }
     memset(out, 0, sizeof *out);
     if (text == NULL || text[0] == '\0') {
-        fail(err, errlen, "empty method spec (expected pkg.Class.method or pkg.Class.method(desc))");
+        errmsg_set(err, errlen, "empty method spec (expected pkg.Class.method or pkg.Class.method(desc))");
         return -1;
     }
     size_t total = strlen(text);
@@ -199,7 +190,7 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
     while (dot > 0 && text[dot - 1] != '.')
         dot--;
     if (dot == 0) {
-        fail(err, errlen, "method spec '%s': no class (expected pkg.Class.method)", text);
+        errmsg_set(err, errlen, "method spec '%s': no class (expected pkg.Class.method)", text);
         return -1;
     }
     dot--;  /* index of the '.' */
@@ -207,18 +198,18 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
     size_t cls_len = dot, name_len = head_len - dot - 1;
 
     if (name_len == 0) {
-        fail(err, errlen, "method spec '%s': empty method name", text);
+        errmsg_set(err, errlen, "method spec '%s': empty method name", text);
         return -1;
     }
     size_t bad = find_illegal(name, name_len);
     if (bad < name_len) {
-        fail(err, errlen, "method spec '%s': method name may not contain '%c'", text, name[bad]);
+        errmsg_set(err, errlen, "method spec '%s': method name may not contain '%c'", text, name[bad]);
         return -1;
     }
     int is_init = name_len == 6 && memcmp(name, "<init>", 6) == 0;
     int is_clinit = name_len == 8 && memcmp(name, "<clinit>", 8) == 0;
     if (!is_init && !is_clinit && (memchr(name, '<', name_len) || memchr(name, '>', name_len))) {
-        fail(err, errlen, "method spec '%s': method name may contain '<' or '>' only as "
+        errmsg_set(err, errlen, "method spec '%s': method name may contain '<' or '>' only as "
              "<init> or <clinit>", text);
         return -1;
     }
@@ -228,13 +219,13 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
     for (size_t i = 0; i <= cls_len; i++) {
         if (i == cls_len || cls[i] == '.') {
             if (seg == 0) {
-                fail(err, errlen, "method spec '%s': empty part in class name '%.*s'", text,
+                errmsg_set(err, errlen, "method spec '%s': empty part in class name '%.*s'", text,
                      (int)cls_len, cls);
                 return -1;
             }
             seg = 0;
         } else if (cls[i] == '/' || cls[i] == ';' || cls[i] == '[') {
-            fail(err, errlen, "method spec '%s': class name may not contain '%c' "
+            errmsg_set(err, errlen, "method spec '%s': class name may not contain '%c' "
                  "(write pkg.Outer$Inner)", text, cls[i]);
             return -1;
         } else {
@@ -246,13 +237,13 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
         const char *desc = paren;
         size_t desc_len = total - head_len;
         if (!descriptor_is_method(desc, desc_len)) {
-            fail(err, errlen, "method spec '%s': '%s' is not a method descriptor "
+            errmsg_set(err, errlen, "method spec '%s': '%s' is not a method descriptor "
                  "(e.g. (I)V or (Ljava/lang/String;)[J; class names use '/')", text, desc);
             return -1;
         }
         int returns_void = desc[desc_len - 1] == 'V' && desc[desc_len - 2] == ')';
         if ((is_init && !returns_void) || (is_clinit && strcmp(desc, "()V") != 0)) {
-            fail(err, errlen, "method spec '%s': %.*s must have descriptor %s", text,
+            errmsg_set(err, errlen, "method spec '%s': %.*s must have descriptor %s", text,
                  (int)name_len, name, is_init ? "(...)V" : "()V");
             return -1;
         }
@@ -264,7 +255,7 @@ int method_spec_parse(method_spec *out, const char *text, char *err, size_t errl
     out->descriptor = paren ? dup_range(paren, total - head_len) : NULL;
     if (!out->class_internal || !out->class_signature || !out->name || (paren && !out->descriptor)) {
         method_spec_free(out);
-        fail(err, errlen, "method spec '%s': out of memory", text);
+        errmsg_set(err, errlen, "method spec '%s': out of memory", text);
         return -1;
     }
     for (char *c = out->class_internal; *c; c++)
