@@ -100,6 +100,19 @@ done
 expect_end "threads: work handed to a pool started before the method" hidden_threads 25 Threads prewarmed -- prewarmed 1000000
 expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"
 
+# --- reflection, method handles and lambdas count like direct calls ---------------------
+rc=$(run Indirect direct -- direct 100000)
+direct=$(jq -r .score "$TEST_TMP/out")
+for mode in reflection handle lambda; do
+  rc=$(run Indirect "$mode" -- "$mode" 100000)
+  score=$(jq -r .score "$TEST_TMP/out")
+  if [ "$rc" = 0 ] && [ "$score" -ge "$direct" ]; then
+    pass "indirect: $mode costs at least the direct call ($score vs $direct)"
+  else
+    fail "indirect: $mode costs at least the direct call" "rc $rc, $score vs $direct"
+  fi
+done
+
 # --- native work is charged by size ----------------------------------------------------
 P=$TEST_TMP/p.xml
 copied() { xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[starts-with(@method,'java.lang.System.arraycopy')]/@elements"; }
