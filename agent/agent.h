@@ -159,6 +159,7 @@ typedef struct agent {
 
     /* JVM identity */
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
+    char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */
     method_info **methods;      /* by index */

@@ -77,22 +77,47 @@ static jint JNICALL psf_deny_fork(JNIEnv *env, jobject self, jint mode, jbyteArr
     return -1;
 }
 
+typedef jboolean(JNICALL *native_load_fn)(JNIEnv *, jclass, jobject, jstring, jboolean, jboolean, jboolean);
+static native_load_fn real_native_load;
+
+static jboolean JNICALL psf_native_load(JNIEnv *env, jclass cls, jobject impl, jstring name, jboolean builtin,
+                                        jboolean jni, jboolean throw_if_fail)
+{
+    agent *a = &g_agent;
+    const char *path = name != NULL ? (*env)->GetStringUTFChars(env, name, NULL) : NULL;
+    size_t home = a->java_home != NULL ? strlen(a->java_home) : 0;
+    int ok = builtin || (path != NULL && home > 0 && strncmp(path, a->java_home, home) == 0 && path[home] == '/');
+    if (path != NULL)
+        (*env)->ReleaseStringUTFChars(env, name, path);
+    if (ok)
+        return real_native_load(env, cls, impl, name, builtin, jni, throw_if_fail);
+    jclass err = (*env)->FindClass(env, "java/lang/UnsatisfiedLinkError");
+    if (err != NULL)
+        (*env)->ThrowNew(env, err, "loading native libraries is not allowed while PSF scores a method");
+    return JNI_FALSE;
+}
+
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address)
 {
     agent *a = &g_agent;
-    (void)jni; (void)thread; (void)address;
+    (void)jni; (void)thread;
     if (!a->opts.deny_processes)
         return;
     char *name = NULL, *sig = NULL;
     jclass k = NULL;
     if ((*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
         return;
-    if (strcmp(name, "forkAndExec") == 0 &&
+    if ((strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0) &&
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
-        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
-        strcmp(sig, "Ljava/lang/ProcessImpl;") == 0)
-        *new_address = (void *)psf_deny_fork;
+        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
+        if (strcmp(name, "forkAndExec") == 0 && strcmp(sig, "Ljava/lang/ProcessImpl;") == 0) {
+            *new_address = (void *)psf_deny_fork;
+        } else if (strcmp(name, "load") == 0 && strcmp(sig, "Ljdk/internal/loader/NativeLibraries;") == 0) {
+            real_native_load = (native_load_fn)address;
+            *new_address = (void *)psf_native_load;
+        }
+    }
     if (sig != NULL)
         (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)name);

@@ -19,7 +19,7 @@ typedef struct agent_options {
     uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once one thread counted more */
     uint64_t max_threads;       /* 0 = no limit; else stop once the measured code started more threads */
     int virtual_clock;          /* 1: System.nanoTime/currentTimeMillis read a per-thread virtual clock */
-    int deny_processes;         /* 1: starting a process throws IOException */
+    int deny_processes;         /* 1: starting a process, or loading a native library from outside the JDK, fails */
     int verbose;                /* 0 = only errors on stderr, 1 = progress notes */
 } agent_options;
 

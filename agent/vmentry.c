@@ -265,6 +265,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     a->vm_version = system_property(a, "java.vm.version");
     a->vm_vendor = system_property(a, "java.vm.vendor");
     a->vm_info = system_property(a, "java.vm.info");
+    a->java_home = system_property(a, "java.home");
     if (!bad && !tlab_off) {
         snprintf(err, sizeof err, "the JVM must run with -XX:-UseTLAB: only then is every array allocation reported, "
                                   "which exact array sizes need");
@@ -294,6 +295,7 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     free(a->vm_vendor);
     free(a->vm_flags);
     free(a->vm_info);
+    free(a->java_home);
     result_free(a);
     method_spec_free(&a->spec);
     agent_options_free(&a->opts);

@@ -35,7 +35,10 @@ RECEIVER=$BUILD/psf-receive
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
+#   --limit-modules java.se       the Java SE API only: no sun.misc.Unsafe (jdk.unsupported), which
+#                                 reads and writes any memory, the agent's included
 PINNED_FLAGS=(
+  --limit-modules java.se
   -XX:-UseTLAB
   -XX:+UseSerialGC
   -XX:ActiveProcessorCount=1
@@ -263,6 +266,26 @@ elif [ "$SANDBOX" = auto ]; then
   echo "get_score.sh: warning: no sandbox (bubblewrap is missing or not permitted here): the program runs with resource limits only, with the network and write access to whatever this user may write" >&2
 fi
 
+# What the sandbox shows, read-only: the system's programs and libraries,
+# the few files of /etc the JVM reads, the JDK, PSF's build and the class
+# path. Not the rest of the host: no /home, no other runs' scratch
+# directories under /tmp, no /etc/shadow.
+SANDBOX_BINDS=(--ro-bind /usr /usr --dev /dev --tmpfs /tmp
+  --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom)
+for d in /bin /sbin /lib /lib32 /lib64 /libx32; do
+  [ -e "$d" ] && SANDBOX_BINDS+=(--ro-bind "$d" "$d")
+done
+for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/group /etc/nsswitch.conf \
+  /etc/localtime /etc/java-* /etc/ssl/certs; do
+  [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
+done
+JDK_HOME=$(cd "$(dirname "$JAVA")/.." && pwd)
+SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$(dirname "$AGENT")" "$(dirname "$AGENT")")
+IFS=: read -r -a cp_abs_parts <<<"$abs_classpath"
+for part in "${cp_abs_parts[@]}"; do
+  SANDBOX_BINDS+=(--ro-bind "$part" "$part")
+done
+
 # One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
 # arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
 # $RUN_DIR/program.out.
@@ -286,9 +309,14 @@ run_once() {
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work"
     MALLOC_ARENA_MAX=2 "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
-    cmd=(bwrap --ro-bind / / --dev /dev --proc /proc
-      --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom
+    # /proc holds only what the JVM needs: self/exe (how the launcher finds
+    # the JDK) and self/cmdline (how the agent reads the JVM flags). With no
+    # /proc/self/mem and no /proc/self/fd, the program cannot read the
+    # agent's key out of memory or reach descriptors by number.
+    printf '%s\0' "${jvm[@]}" >"$RUN_DIR/cmdline"
+    cmd=(bwrap "${SANDBOX_BINDS[@]}"
       --bind "$work" "$work" --chdir "$work"
+      --tmpfs /proc --symlink "$JAVA" /proc/self/exe --ro-bind "$RUN_DIR/cmdline" /proc/self/cmdline
       --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
   fi
   # RLIMIT_FSIZE keeps the output file from growing much past the limit
