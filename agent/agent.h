@@ -97,6 +97,7 @@ typedef struct thread_state {
     int bucket;                 /* enum bucket of the bytecode now executing */
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
+    jmethodID prev_method;      /* method of the last step */
     uint8_t saved_prev_op;      /* prev_op when the overhead root was entered */
     uint32_t pend_key;          /* invoke key + 1 awaiting the native check */
     jmethodID pend_method;

@@ -166,8 +166,8 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
 {
     if (ts->bucket == BUCKET_OVERHEAD)
         return; /* already inside one: callees belong to it */
-    if (m->root == ROOT_IF_UPCALL && (bc_flags(ts->prev_op) & BCF_INVOKE))
-        return; /* the method itself called loadClass: that is work */
+    if (m->root == ROOT_IF_UPCALL && ((bc_flags(ts->prev_op) & BCF_INVOKE) || ts->prev_method == method))
+        return; /* called by the measured code, or a loop back to offset 0: that is work */
     if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)
         return;
     ts->bucket = BUCKET_OVERHEAD;
@@ -216,6 +216,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;
+    ts->prev_method = method;
     if (ts->n[0] + ts->n[1] > ts->limit) {
         char msg[160];
         snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",

@@ -213,7 +213,7 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
 }
 
 /* Build a method_info (lock held). */
-static method_info *method_create(agent *a, jmethodID id)
+static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
 {
     jvmtiEnv *jv = a->jvmti;
     char *name = NULL, *desc = NULL, *csig = NULL;
@@ -240,6 +240,15 @@ static method_info *method_create(agent *a, jmethodID id)
     free(m->name);
     m->name = utf8;
     m->root = root_kind_of(cls, name, desc);
+    if (m->root == ROOT_IF_UPCALL) {
+        /* only a class loader's loadClass is the JVM's upcall: a method of
+         * that name elsewhere must not turn its work into overhead */
+        jclass loader = (*jni)->FindClass(jni, "java/lang/ClassLoader");
+        if (loader == NULL || !(*jni)->IsAssignableFrom(jni, klass, loader))
+            m->root = ROOT_NONE;
+        if (loader == NULL)
+            (*jni)->ExceptionClear(jni);
+    }
 
     jboolean is_native = JNI_FALSE;
     if (jvmti_check(a, (*jv)->IsMethodNative(jv, id, &is_native), "IsMethodNative") != 0)
@@ -280,11 +289,10 @@ fail:
 
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
 {
-    (void)jni;
     lock_enter(a);
     method_info *m = table_find(a, id);
     if (m == NULL) {
-        m = method_create(a, id);
+        m = method_create(a, jni, id);
         if (m != NULL && table_insert(a, m) != 0) {
             agent_fail(a, "out of memory in the method table");
             m = NULL; /* leaks one method_info; the profile reports agent_error */

@@ -35,10 +35,9 @@ RECEIVER=$BUILD/psf-receive
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
-#   --limit-modules java.se       the Java SE API only: no sun.misc.Unsafe (jdk.unsupported), which
-#                                 reads and writes any memory, the agent's included
+#   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
+#    archive off, and with it determinism; see -Xshare:auto)
 PINNED_FLAGS=(
-  --limit-modules java.se
   -XX:-UseTLAB
   -XX:+UseSerialGC
   -XX:ActiveProcessorCount=1
