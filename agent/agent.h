@@ -219,6 +219,7 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
 void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
                           jobject exception, jmethodID catch_method, jlocation catch_loc);
 void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
+void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
 void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
 void counting_free(agent *a);

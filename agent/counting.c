@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* initial-exec: a plain %fs-relative load on the step path instead of a
  * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
@@ -477,6 +478,18 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (a->active_extents == 0 && inv_index > 0)
         inv_index--;
     lock_exit(a);
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    int daemon = 0;
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) == JVMTI_ERROR_NONE) {
+        daemon = info.is_daemon;
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    }
+    lock_enter(a);
+    int active = a->active_extents > 0;
+    lock_exit(a);
+    if (daemon && !active)
+        return; /* a daemon thread counts only while an extent runs, and this one began too late */
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return;
@@ -486,12 +499,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     }
     if (ts->ref == NULL)
         ts->ref = (*jni)->NewGlobalRef(jni, thread);
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) == JVMTI_ERROR_NONE) {
-        ts->daemon = info.is_daemon;
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-    }
+    ts->daemon = daemon;
     ts->helper = 1;
     ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
@@ -525,7 +533,11 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
     jobject runtime = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
     if (runtime != NULL && halt != NULL)
         (*jni)->CallVoidMethod(jni, runtime, halt, 97);
-    agent_fail(a, "could not halt the JVM after %s", status); /* only reached if halt failed */
+    /* Only reached if halt failed (a SecurityManager refusing it, no stack
+     * left): the result is out, and the program must not run on uncounted. */
+    (*jni)->ExceptionClear(jni);
+    fprintf(stderr, "psf-agent: Runtime.halt failed after %s; ending the process\n", status);
+    _exit(97);
 }
 
 /* Is the current thread inside Runtime.halt or Runtime.exit? */
@@ -554,6 +566,20 @@ static const char *exit_kind_of_current(agent *a)
         (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
     }
     return kind;
+}
+
+void counting_quiesce(agent *a)
+{
+    thread_state *self = tls;
+    lock_enter(a);
+    thread_state *list = a->threads;
+    lock_exit(a);
+    static const jvmtiEvent events[] = {JVMTI_EVENT_SINGLE_STEP, JVMTI_EVENT_FRAME_POP,
+                                        JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_EVENT_EXCEPTION};
+    for (thread_state *ts = list; ts != NULL; ts = ts->next)
+        if (ts != self && ts->ref != NULL && ts->measuring)
+            for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) /* a thread that ended: nothing to stop */
+                (void)(*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_DISABLE, events[i], ts->ref);
 }
 
 void counting_finish(agent *a, JNIEnv *jni)

@@ -60,6 +60,7 @@ static int u64_add(uint64_t *acc, uint64_t v)
 static int totals_build(agent *a, totals *t)
 {
     memset(t, 0, sizeof *t);
+    /* every other thread was quiesced (counting_quiesce): the tables no longer grow */
     uint32_t nk = a->keys.count ? a->keys.count : 1;
     for (int b = 0; b < BUCKETS; b++) {
         t->dep[b] = calloc(nk, sizeof(uint64_t));

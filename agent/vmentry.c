@@ -121,9 +121,11 @@ void result_finish(agent *a, JNIEnv *jni)
     lock_enter(a);
     int first = !a->result_written;
     a->result_written = 1;
+    a->dead = 1; /* callbacks from here on return at once */
     lock_exit(a);
     if (!first)
         return;
+    counting_quiesce(a);
     counting_finish(a, jni);
     const char *status, *message;
     char buf[2048];
