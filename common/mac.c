@@ -92,7 +92,7 @@ static size_t try_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *s, siz
     if (hex_decode((const char *)s + p, want, MAC_BYTES) != 0)
         return 0;
     p += 2 * MAC_BYTES + 1;
-    if (n > len - p)
+    if (n > len - p || n > MAC_MAX_BODY)
         return 0;
     if (mac_compute(key, s + p, n, got) != 0 || CRYPTO_memcmp(want, got, MAC_BYTES) != 0)
         return 0;

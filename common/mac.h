@@ -21,6 +21,7 @@
 #define MAC_KEY_BYTES 32
 #define MAC_BYTES 32
 #define MAC_HEADER_MAX 128
+#define MAC_MAX_BODY (64u << 20) /* a record claiming more is not believed */
 
 /* HMAC-SHA256 of data; 0 on success. */
 int mac_compute(const uint8_t key[MAC_KEY_BYTES], const void *data, size_t len, uint8_t out[MAC_BYTES]);

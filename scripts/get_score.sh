@@ -59,6 +59,7 @@ DEFAULT_TIMEOUT=60                # seconds of wall clock for the whole JVM run
 DEFAULT_MAX_BYTECODES=300000000   # about 30 s of single-stepping
 DEFAULT_MAX_THREADS=64            # threads the measured code may start
 DEFAULT_MAX_OUTPUT=1048576        # bytes of program output (stdout + stderr)
+MAX_RESULT_BYTES=67108864         # the agent's result channel (a profile is far smaller)
 
 usage() {
   cat <<'EOF'
@@ -192,6 +193,10 @@ fi
 case $METHOD$MAIN in
   *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;
 esac
+# A class name, never a launcher option (-X...) or an @argfile.
+case $MAIN in
+  -*|@*|*/*|*' '*|.*|*.) fail usage "'$MAIN' is not a class name (pkg.Class or pkg.Outer\$Inner)" ;;
+esac
 if [ "$COSTS" != none ] && [ ! -r "$COSTS" ]; then
   fail bad_input "cannot read the cost table '$COSTS'"
 fi
@@ -300,7 +305,10 @@ run_once() {
   key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
   local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
   mkfifo "$fifo"
-  cat "$fifo" >"$stream" &
+  # The stream is capped: a program that floods the channel gets no result
+  # (psf-receive rejects oversized claims) instead of a receiver that runs
+  # for hours.
+  head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$work/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"

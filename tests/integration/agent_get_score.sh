@@ -55,6 +55,8 @@ code() { gs "$@" >"$TEST_TMP/code.out" && echo 0 || echo $?; }
 expect_eq "usage: no class path" "$(code --method A.b)" 2
 expect_eq "usage: unknown option" "$(code --classpath "$FX" --method A.b --colour)" 2
 expect_eq "usage: spec that does not parse" "$(code --classpath "$FX" --main Loops --method 'Loops.sum(Q)' -- 1)" 2
+expect_eq "usage: an @argfile as main class" "$(code --classpath "$FX" --main @/etc/passwd --method Loops.sum)" 2
+expect_eq "usage: a JVM option as main class" "$(code --classpath "$FX" --main -XX:+UseTLAB --method Loops.sum)" 2
 expect_eq "class path entry missing" "$(code --classpath "$TEST_TMP/nope" --method Loops.sum -- 1)" 3
 expect_eq "class never loaded" "$(code --classpath "$FX" --main Loops --method Absent.sum -- 1)" 3
 expect_eq "ambiguous overloads" "$(code --classpath "$FX" --method Overloads.twice --json)" 4
