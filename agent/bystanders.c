@@ -24,20 +24,27 @@
 
 /* Is thread one of the JVM's own (group "system", or the innocuous group
  * of Common-Cleaner)? Application threads are in "main" or below it. */
-static int is_system_thread(agent *a, jthread thread)
+static int is_system_thread(agent *a, JNIEnv *jni, jthread thread)
 {
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
     if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
         return 1;
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
     jvmtiThreadGroupInfo gi;
     memset(&gi, 0, sizeof gi);
-    if (info.thread_group == NULL ||
-        (*a->jvmti)->GetThreadGroupInfo(a->jvmti, info.thread_group, &gi) != JVMTI_ERROR_NONE)
-        return 1;
-    int system = gi.name != NULL && (strcmp(gi.name, "system") == 0 || strcmp(gi.name, "InnocuousThreadGroup") == 0);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)gi.name);
+    int system = 1;
+    if (info.thread_group != NULL &&
+        (*a->jvmti)->GetThreadGroupInfo(a->jvmti, info.thread_group, &gi) == JVMTI_ERROR_NONE) {
+        system = gi.name != NULL && (strcmp(gi.name, "system") == 0 || strcmp(gi.name, "InnocuousThreadGroup") == 0);
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)gi.name);
+        if (gi.parent != NULL)
+            (*jni)->DeleteLocalRef(jni, gi.parent);
+    }
+    if (info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
     return system;
 }
 
@@ -60,7 +67,7 @@ void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
         jlong tag = 0, t = 0;
         if (!(*jni)->IsSameObject(jni, all[i], self) &&
             (*a->jvmti)->GetTag(a->jvmti, all[i], &tag) == JVMTI_ERROR_NONE &&
-            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && !is_system_thread(a, all[i]) &&
+            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && !is_system_thread(a, jni, all[i]) &&
             (*a->jvmti)->GetThreadCpuTime(a->jvmti, all[i], &t) == JVMTI_ERROR_NONE) {
             ts->by_refs[ts->nby] = (*jni)->NewGlobalRef(jni, all[i]);
             ts->by_cpu[ts->nby++] = t;

@@ -541,7 +541,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 }
 
 /* Is the current thread inside Runtime.halt or Runtime.exit? */
-static const char *exit_kind_of_current(agent *a)
+static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
 {
     jvmtiFrameInfo frames[64];
     jint n = 0;
@@ -564,6 +564,8 @@ static const char *exit_kind_of_current(agent *a)
         if (sig)
             (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
         (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+        if (k != NULL)
+            (*jni)->DeleteLocalRef(jni, k);
     }
     return kind;
 }
@@ -584,10 +586,9 @@ void counting_quiesce(agent *a)
 
 void counting_finish(agent *a, JNIEnv *jni)
 {
-    (void)jni;
     thread_state *self = tls;
     if (self != NULL && self->measuring && !self->helper)
-        a->exit_kind = exit_kind_of_current(a);
+        a->exit_kind = exit_kind_of_current(a, jni);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->measuring && !ts->helper) {
             record_invocation(a, ts, "incomplete", NULL);

@@ -84,7 +84,7 @@ static class_info *class_get(agent *a, jclass klass)
         return NULL;
     jint count = 0, len = 0;
     if (jvmti_check(a, (*jv)->GetConstantPool(jv, klass, &count, &len, &c->cp_bytes), "GetConstantPool") == 0) {
-        char err[256];
+        char err[256] = "the pool count is out of range";
         size_t used = 0;
         if (count > 0 && count <= 65535 &&
             cp_parse(&c->cp, (uint16_t)count, c->cp_bytes, (size_t)len, &used, err, sizeof err) == 0)

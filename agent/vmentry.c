@@ -40,8 +40,11 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     jclass *classes = NULL;
     if (jvmti_check(a, (*jvmti)->GetLoadedClasses(jvmti, &n, &classes), "GetLoadedClasses") != 0)
         return;
-    for (jint i = 0; i < n && !a->class_seen; i++)
-        target_check_class(a, jni, classes[i]);
+    for (jint i = 0; i < n; i++) {
+        if (!a->class_seen)
+            target_check_class(a, jni, classes[i]);
+        (*jni)->DeleteLocalRef(jni, classes[i]);
+    }
     (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
 }
 
