@@ -157,6 +157,8 @@ typedef struct agent {
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
     volatile int foreign_threads; /* threads started after VMInit outside any extent */
     char bystander[512];        /* a pre-existing thread that worked while the method ran */
+    jthread watched[2];         /* Finalizer and Common-Cleaner: run user code, watched in every extent */
+    int nwatched;
 
     /* JVM identity */
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
@@ -196,6 +198,7 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock;
 void methods_free(agent *a);
 
 /* bystanders.c */
+void bystanders_init(agent *a, JNIEnv *jni);
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 

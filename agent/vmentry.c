@@ -31,6 +31,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     agent *a = &g_agent;
     (void)thread;
     natives_bind(a, jni);
+    bystanders_init(a, jni);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
                     "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
         jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL),

@@ -109,6 +109,8 @@ done
 
 expect_end "threads: work handed to a pool started before the method" hidden_threads 25 Threads prewarmed -- prewarmed 1000000
 expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"
+expect_end "work moved into finalize()" hidden_threads 25 Fin work -- 50000000
+expect_match "finalize(): names the Finalizer thread" "$(jq -r .message "$TEST_TMP/out")" "Finalizer"
 
 # --- names that look like the JVM's own upcalls stay work ----------------------------
 rc=$(run LoadClass loadClass)
