@@ -261,7 +261,16 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
             j->out_path = out;
             paths[2 * k + s] = prof;
         }
-    failed = proc_run_many(jobs, 2 * n, r->opt->jobs, count_progress, NULL);
+    if (r->opt->refit) {
+        /* the profiles of an earlier run with --work */
+        failed = 0;
+        for (size_t i = 0; i < 2 * n; i++) {
+            jobs[i].exit_code = file_exists(paths[i]) ? 0 : 1;
+            failed += jobs[i].exit_code != 0;
+        }
+    } else {
+        failed = proc_run_many(jobs, 2 * n, r->opt->jobs, count_progress, NULL);
+    }
     if (failed)
         note("warning: %zu counting runs failed (their kernels are left out; see %s)", failed, dir);
     for (size_t k = 0; k < n; k++) {
@@ -360,7 +369,8 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
     argvec a = { 0 };
     FILE *f;
     pid_t pid;
-    char line[1024], what[32], *errlog;
+    char line[1024], what[32], *errlog, *outlog;
+    FILE *keep = NULL;          /* the raw timing output, kept for --refit */
     size_t total = 0, done = 0;
     int rc;
 
@@ -384,19 +394,37 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
     for (size_t k = 0; k < r->ks.n; k++)
         if (r->res[k].ok)
             argv_pushf(&a, "%s/%d", r->ks.v[k].name, KERNEL_PERIOD(r->ks.v[k].flags));
-    if (asprintf(&errlog, "%s/time.%d.err", work, pass) < 0)
+    if (asprintf(&errlog, "%s/time.%d.err", work, pass) < 0 ||
+        asprintf(&outlog, "%s/time.%d.out", work, pass) < 0)
         abort();
-    f = proc_open_read(&a, errlog, &pid);
-    argv_free(&a);
-    if (!f) {
-        note("error: cannot start the timing JVM");
-        free(errlog);
-        return 1;
+    if (r->opt->refit) {
+        /* the timing output an earlier run kept */
+        argv_free(&a);
+        f = fopen(outlog, "r");
+        pid = -1;
+        if (!f) {
+            note("error: --refit: cannot read %s: %s", outlog, strerror(errno));
+            free(errlog);
+            free(outlog);
+            return 1;
+        }
+    } else {
+        f = proc_open_read(&a, errlog, &pid);
+        argv_free(&a);
+        if (!f) {
+            note("error: cannot start the timing JVM");
+            free(errlog);
+            free(outlog);
+            return 1;
+        }
+        keep = fopen(outlog, "w");
     }
     snprintf(what, sizeof what, "time %d/%d", pass, passes);
     while (fgets(line, sizeof line, f)) {
         char name[256];
         long n1, n2;
+        if (keep)
+            fputs(line, keep);
         unsigned long long t1, t2, timer;
         int rounds;
         if (sscanf(line, "JDK %127s", r->jdk) == 1)
@@ -414,6 +442,13 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
                 if (strcmp(r->ks.v[k].name, name) != 0)
                     continue;
                 c = n2 > n1 && t2 > t1 ? (double)(t2 - t1) / (double)(n2 - n1) : 0;
+                if (c > 0) {
+                    if (kr->passes == 0 || c < kr->pass_lo)
+                        kr->pass_lo = c;
+                    if (kr->passes == 0 || c > kr->pass_hi)
+                        kr->pass_hi = c;
+                    kr->passes++;
+                }
                 if (c > 0 && (kr->cycles == 0 || c < kr->cycles)) {
                     kr->cycles = c;
                     kr->n1 = n1;
@@ -429,6 +464,14 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
         }
         if (strncmp(line, "ERROR", 5) == 0)
             note("warning: timing harness: %s", line);
+    }
+    if (keep)
+        fclose(keep);
+    free(outlog);
+    if (pid < 0) {
+        fclose(f);
+        free(errlog);
+        return 0;
     }
     rc = proc_close(f, pid);
     if (rc != 0) {
@@ -506,6 +549,22 @@ static void fit_and_predict(calib_run *r)
     r->n_train = nt;
     r->holdout_median = median(errs_h, nh);
     r->train_median = median(errs_t, nt);
+    /* run-to-run spread of the timing: how far each kernel's per-pass
+     * figures lie apart (only meaningful with more than one pass) */
+    nt = 0;
+    for (size_t k = 0; k < n; k++) {
+        const kresult *kr = &r->res[k];
+        double s;
+        if (!kr->x || kr->passes < 2 || kr->pass_lo <= 0)
+            continue;
+        s = kr->pass_hi / kr->pass_lo - 1;
+        if (s > r->spread_worst) {
+            r->spread_worst = s;
+            snprintf(r->spread_worst_name, sizeof r->spread_worst_name, "%s", r->ks.v[k].name);
+        }
+        errs_t[nt++] = s;
+    }
+    r->spread_median = median(errs_t, nt);
 
     /* default: the fitted price of native calls the table does not list,
      * else the median price of the methods it does list */
@@ -694,7 +753,7 @@ int calibrate_run(const calib_options *opt)
     } else {
         mkdir(work, 0755);
     }
-    if (build_kernels(&r, work, harness) != 0)
+    if (!opt->refit && build_kernels(&r, work, harness) != 0)
         goto out;
     r.res = calloc(r.ks.n + 1, sizeof *r.res);
     if (!r.res)
@@ -707,8 +766,27 @@ int calibrate_run(const calib_options *opt)
     if (count_kernels(&r, work, cp, agent) != 0)
         goto out;
 
-    check_isolation(&r, work, &prefix);
-    passes = opt->passes > 0 ? opt->passes : opt->quick ? 1 : 3;
+    if (opt->refit)
+        snprintf(r.isolation_note, sizeof r.isolation_note, "refit of the timings kept in %s", work);
+    else
+        check_isolation(&r, work, &prefix);
+    passes = opt->passes > 0 ? opt->passes : opt->quick ? 2 : 5;
+    if (opt->refit) {
+        /* as many passes as the earlier run kept */
+        passes = 0;
+        for (;;) {
+            char *p;
+            int there;
+            if (asprintf(&p, "%s/time.%d.out", work, passes + 1) < 0)
+                abort();
+            there = file_exists(p);
+            free(p);
+            if (!there)
+                break;
+            passes++;
+        }
+    }
+    r.passes = passes;
     for (int p = 1; p <= passes; p++)
         if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0) {
             /* one retry: a JVM can fail to start on a loaded machine */

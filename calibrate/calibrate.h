@@ -22,6 +22,7 @@ typedef struct calib_options {
     const char *build;      /* build directory: libpsfagent.so, libpsfrdtsc.so, calibrate/harness */
     const char *root;       /* repository root: scripts/, config/costs.xsd */
     const char *work;       /* keep intermediate files here (NULL: a temporary directory) */
+    int refit;              /* --refit: read counts and timings kept in work, measure nothing */
     const char *java_home;  /* NULL: java and javac from PATH */
 } calib_options;
 
@@ -33,7 +34,9 @@ typedef struct kresult {
     long n1, n2;            /* timed iteration counts */
     uint64_t t1, t2;        /* minimum ticks for n1 and n2 (best pass) */
     int rounds;             /* timing rounds in the best pass */
-    double cycles;          /* measured cycles per iteration */
+    double cycles;          /* measured cycles per iteration (lowest over passes) */
+    double pass_lo, pass_hi;/* lowest and highest per-pass figure: run-to-run spread */
+    int passes;             /* passes that timed this kernel */
     double predicted;       /* the fitted model's cycles per iteration */
     double *x;              /* owned: feature row */
 } kresult;
@@ -58,6 +61,9 @@ typedef struct calib_run {
     double default_cost;
     double unseen_group_cost;
     double holdout_median, holdout_worst, train_median, train_worst;
+    int passes;             /* timing passes run */
+    double spread_median, spread_worst;   /* per-kernel pass_hi / pass_lo - 1 */
+    char spread_worst_name[64];
     char holdout_worst_name[64];
     size_t n_holdout, n_train;
     double seconds;         /* wall time of the whole run */

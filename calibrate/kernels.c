@@ -237,6 +237,31 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
       "Pt p = ps[RND[i & 4095] & 63]; if (p.x > 20) p.y += p.x; else ps[i & 63] = new Pt(p.y, i); acc += p.getX();" },
     { "real_virtual", KF_LONG | KF_REAL, "Shape[] s = { new Sq(), new Rect(), new Sq(), new Rect() };",
       "Shape x = s[RND[i & 4095] & 3]; acc += x.area(); if (x instanceof Sq) acc++;" },
+    /* algorithm steps on random data, every iteration from a fresh copy of
+     * a window of RND: sorting, partitioning, merging, heaps, divide and
+     * conquer with small calls, boxed values in collections */
+    { "real_insertion16", KF_LONG | KF_REAL, "int[] a = new int[16];",
+      "System.arraycopy(RND, (i & 255) << 4, a, 0, 16); for (int p = 1; p < 16; p++) { int v = a[p], q = p - 1;"
+      " while (q >= 0 && a[q] > v) { a[q + 1] = a[q]; q--; } a[q + 1] = v; } acc += a[7];" },
+    { "real_partition", KF_LONG | KF_REAL | Q, "int[] a = new int[32];",
+      "System.arraycopy(RND, (i & 127) << 5, a, 0, 32); int piv = a[31], st = 0; for (int q = 0; q < 31; q++)"
+      " if (a[q] < piv) { int t = a[q]; a[q] = a[st]; a[st] = t; st++; } acc += st;" },
+    { "real_merge", KF_LONG | KF_REAL, "int[] a = new int[32], b = new int[32];",
+      "System.arraycopy(RND, (i & 127) << 5, a, 0, 32); int p = 0, q = 16, k = 0;"
+      " while (p < 16 && q < 32) b[k++] = a[p] <= a[q] ? a[p++] : a[q++];"
+      " while (p < 16) b[k++] = a[p++]; while (q < 32) b[k++] = a[q++]; acc += b[5];" },
+    { "real_siftdown", KF_LONG | KF_REAL, "int[] a = new int[31];",
+      "System.arraycopy(RND, (i & 127) << 5, a, 0, 31); int r = 0; while (2 * r + 1 < 31) { int c = 2 * r + 1;"
+      " if (c + 1 < 31 && a[c + 1] > a[c]) c++; if (a[r] >= a[c]) break; int t = a[r]; a[r] = a[c]; a[c] = t; r = c; }"
+      " acc += r;" },
+    { "real_divide", KF_LONG | KF_REAL | Q, "",
+      "acc += rsum(RND, (i & 511) << 3, ((i & 511) << 3) + (RND[i & 4095] & 7) + 1);" },
+    { "real_boxed_deque", KF_LONG | KF_REAL, "java.util.ArrayDeque<Integer> d = new java.util.ArrayDeque<>(64);",
+      "d.addLast(RND[i & 4095] & 1023); if ((RND[(i + 7) & 4095] & 1) == 0 && !d.isEmpty()) acc += d.pollFirst();"
+      " if ((i & 4095) == 4095) d.clear();" },
+    { "real_hash_lookup", KF_LONG | KF_REAL, "java.util.HashMap<Integer, Integer> m = new java.util.HashMap<>();"
+      " for (int k = 0; k < 512; k++) m.put(k * 7, k);",
+      "Integer v = m.get((RND[i & 4095] & 1023) * 7 / 2); if (v != null) acc += v;" },
     { "mix_bubble8", 0, "int[] src = { 7, 3, 6, 1, 8, 2, 5, 4 }; int[] a = new int[8];",
       "System.arraycopy(src, 0, a, 0, 8); for (int p = 0; p < 7; p++) for (int q = 0; q < 7 - p; q++)"
       " if (a[q] > a[q + 1]) { int t = a[q]; a[q] = a[q + 1]; a[q + 1] = t; }" },
@@ -458,6 +483,8 @@ static const char support[] =
     "    static int s100(int x) { int y = x; for (int j = 0; j < 10; j++) { y += j; y ^= x; } return y; }\n"
     "    static int g2(int x) { return sf(x) + 1; }\n"
     "    static int fib(int k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }\n"
+    "    static int rsum(int[] a, int lo, int hi) { if (hi - lo < 2) return lo < hi ? a[lo] : 0;\n"
+    "        int mid = (lo + hi) >>> 1; return rsum(a, lo, mid) + rsum(a, mid, hi); }\n"
     "    static final class Pt { int x, y; long l; Pt() { } Pt(int x, int y) { this.x = x; this.y = y; }\n"
     "        int getX() { return x; } private int priv(int v) { return v + x; } int callPriv(int v) { return priv(v); } }\n"
     "    interface Shape { int area(); }\n"

@@ -19,6 +19,7 @@ static void usage(FILE *f)
 {
     fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--keys FILE] [--out FILE]\n"
           "                     [--report FILE] [--jobs N] [--passes N] [--work DIR]\n"
+          "                     [--refit DIR]\n"
           "\n"
           "Measures what each bytecode, array allocation and priced native call costs\n"
           "on this machine (TSC cycles in -Xint) and writes a calibrated cost table.\n"
@@ -31,8 +32,10 @@ static void usage(FILE *f)
           "  --report FILE  the report (default: the table's name with -report.txt)\n"
           "  --jobs N       parallel counting JVMs (default: online CPUs); timing is\n"
           "                 always one JVM at a time\n"
-          "  --passes N     timing passes over all kernels (default 3, --quick 1)\n"
-          "  --work DIR     keep generated kernels, profiles and logs in DIR\n"
+          "  --passes N     timing passes over all kernels (default 5, --quick 2)\n"
+          "  --work DIR     keep generated kernels, profiles, timings and logs in DIR\n"
+          "  --refit DIR    fit again from the counts and timings a --work DIR run kept\n"
+          "                 (no counting, no timing: for trying model changes)\n"
           "  -h, --help     this text\n"
           "\n"
           "Needs build/libpsfagent.so, build/libpsfrdtsc.so and build/calibrate/harness\n"
@@ -79,6 +82,9 @@ int main(int argc, char **argv)
             opt.report = argv[++i];
         } else if (strcmp(a, "--work") == 0 && has_value) {
             opt.work = argv[++i];
+        } else if (strcmp(a, "--refit") == 0 && has_value) {
+            opt.work = argv[++i];
+            opt.refit = 1;
         } else if ((strcmp(a, "--jobs") == 0 || strcmp(a, "--passes") == 0) && has_value) {
             char *end;
             long v = strtol(argv[++i], &end, 10);

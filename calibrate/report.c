@@ -14,8 +14,8 @@ static void rule(FILE *f)
 
 static void kernel_rows(FILE *f, const calib_run *r, int holdout)
 {
-    fprintf(f, "  %-28s %9s %9s %10s %10s %8s %6s\n", "kernel", "n1", "n2", "measured", "predicted",
-            "error", "bc/it");
+    fprintf(f, "  %-28s %9s %9s %10s %10s %8s %6s %7s\n", "kernel", "n1", "n2", "measured", "predicted",
+            "error", "bc/it", "spread");
     for (size_t k = 0; k < r->ks.n; k++) {
         const kresult *kr = &r->res[k];
         if (!!(r->ks.v[k].flags & KF_HOLDOUT) != holdout)
@@ -24,8 +24,12 @@ static void kernel_rows(FILE *f, const calib_run *r, int holdout)
             fprintf(f, "  %-28s (not measured)\n", r->ks.v[k].name);
             continue;
         }
-        fprintf(f, "  %-28s %9ld %9ld %10.1f %10.1f %+7.1f%% %6.1f\n", r->ks.v[k].name, kr->n1, kr->n2,
+        fprintf(f, "  %-28s %9ld %9ld %10.1f %10.1f %+7.1f%% %6.1f", r->ks.v[k].name, kr->n1, kr->n2,
                 kr->cycles, kr->predicted, 100 * (kr->predicted - kr->cycles) / kr->cycles, kr->bytecodes);
+        if (kr->passes > 1)
+            fprintf(f, " %6.1f%%\n", 100 * (kr->pass_hi / kr->pass_lo - 1));
+        else
+            fprintf(f, " %7s\n", "-");
     }
 }
 
@@ -53,6 +57,11 @@ void report_write(FILE *f, const calib_run *r)
             fr->r2, 100 * r->train_median, 100 * r->train_worst);
     fprintf(f, "hold-out       median relative error %.1f%%, worst %.1f%% (%s)\n",
             100 * r->holdout_median, 100 * r->holdout_worst, r->holdout_worst_name);
+    if (r->spread_median > 0 || r->spread_worst > 0)
+        fprintf(f, "timing spread  per kernel, highest / lowest of %d passes - 1: median %.1f%%, worst %.1f%% (%s)\n",
+                r->passes, 100 * r->spread_median, 100 * r->spread_worst, r->spread_worst_name);
+    else
+        fprintf(f, "timing spread  not measured (one pass)\n");
     fprintf(f, "timer          back-to-back rdtscp;lfence reads: %llu ticks (cancelled by differencing)\n",
             (unsigned long long)r->timer_ticks);
     for (size_t k = 0; k < r->ks.n; k++)

@@ -46,6 +46,7 @@ check "every opcode priced (202)" '[ "$(x "count(/costs/opcode)")" = 202 ]' "$(x
 check "array int priced" '[ -n "$(x "/costs/array[@elem=\"int\"]/@cost")" ]' "missing"
 check "report beside the table" '[ -s "$TMP/costs-report.txt" ]' "no $TMP/costs-report.txt"
 check "report has the hold-out errors" 'grep -q "^hold-out  *median relative error" "$TMP/costs-report.txt"' "no hold-out line"
+check "report has the run-to-run timing spread" 'grep -q "^timing spread  *per kernel" "$TMP/costs-report.txt"' "no timing spread line"
 check "report says not isolated" 'grep -q "^isolation  *not isolated" "$TMP/costs-report.txt"' "no isolation line"
 check "warning about isolation on stderr" 'grep -q "without core isolation" "$TMP/err"' "no warning"
 
