@@ -4,14 +4,20 @@
 # For every program under bench/fidelity/programs: the score of Prog.run()
 # (scripts/get_score.sh with the cost table) and its plain bytecode count,
 # then its run time in -Xint and with the JIT (FidelityTimer: the minimum
-# of repeated calls inside one JVM, JVM start excluded). Prints a table and
-# the Spearman rank correlation of score against both times and the median
-# relative error of score / tsc_hz against -Xint time, next to the two
-# baselines: plain counts, and counts times the best single ns/bytecode.
+# of repeated calls inside one JVM, JVM start excluded). Timing runs in
+# --rounds rounds (default 3, every round times every program once, in
+# alternating order); a program's time is its minimum over the rounds and
+# its spread is highest / lowest - 1. Prints a table and the Spearman rank
+# correlation of score against both times and the median relative error of
+# score / tsc_hz against -Xint time, next to the two baselines: plain
+# counts, and counts times the best single ns/bytecode; then the same
+# figures for every round alone, so that one lucky round cannot hide.
 #
-# Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
-#                          [--xint-reps N] [--jit-seconds S] [--jobs N] [--replot] [PROGRAM...]
-# --replot redraws the plot from the last run's results without measuring.
+# Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv] [--rounds N]
+#                          [--xint-reps N] [--xint-seconds S] [--jit-seconds S] [--jobs N]
+#                          [--replot] [--rescore] [PROGRAM...]
+# --replot redraws the plot from the last run's results without measuring;
+# --rescore scores again (another --costs) but keeps the last run's times.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
 
@@ -20,20 +26,26 @@ BUILD=${PSF_BUILD:-$ROOT/build}
 COSTS=$ROOT/config/costs.xml
 PLOT=""
 DATA=""
-XINT_REPS=5
-JIT_SECONDS=2
+XINT_REPS=10
+XINT_SECONDS=1
+JIT_SECONDS=1
+ROUNDS=3
 JOBS=2
 REPLOT=0
+RESCORE=0
 while [ $# -gt 0 ]; do
   case $1 in
     --costs) COSTS=$2; shift 2 ;;
     --plot) PLOT=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
     --xint-reps) XINT_REPS=$2; shift 2 ;;
+    --xint-seconds) XINT_SECONDS=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
     --jit-seconds) JIT_SECONDS=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
     --replot) REPLOT=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# {0,1}//'; exit 0 ;;
+    --rescore) RESCORE=1; shift ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# {0,1}//'; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -80,7 +92,8 @@ score_one() {
   local p=$1 json score bc try
   for try in 1 2; do
     json=$(PSF_BUILD=$BUILD "$ROOT/scripts/get_score.sh" --json --costs "$COSTS" --classpath "$CLASSES" \
-             --main "$p" --method "$p.run" --program-output /dev/null "${GS_EXTRA[@]}" 2>"$OUT/score.$p.err") || true
+             --main "$p" --method "$p.run" --program-output /dev/null --profile-out "$OUT/profile.$p.xml" \
+             "${GS_EXTRA[@]}" 2>"$OUT/score.$p.err") || true
     score=$(printf '%s' "$json" | json_num score)
     bc=$(printf '%s' "$json" | json_num bytecodes)
     [ -n "$score" ] && [ -n "$bc" ] && break
@@ -94,23 +107,78 @@ score_one() {
 export -f score_one json_num
 export ROOT BUILD COSTS CLASSES OUT
 export GS_EXTRA_STR="${GS_EXTRA[*]}"
-echo "scoring ${#PROGRAMS[@]} programs ($JOBS at a time) with $COSTS" >&2
-printf '%s\n' "${PROGRAMS[@]}" | xargs -P "$JOBS" -I{} bash -c 'read -r -a GS_EXTRA <<<"$GS_EXTRA_STR"; score_one "$@"' _ {}
+rescore_one() {
+  # the profile the last run kept, priced with another table (counts do not
+  # depend on the table)
+  local p=$1 score
+  [ -s "$OUT/profile.$p.xml" ] && [ -s "$OUT/score.$p" ] || return 1
+  score=$("$BUILD/psf-score" --costs "$COSTS" --score-only "$OUT/profile.$p.xml" 2>"$OUT/score.$p.err") || return 1
+  score=${score#\~}   # "~": some key was charged the default price
+  read -r _ _ bc < "$OUT/score.$p"
+  printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
+}
+rescore_all() { local p; for p in "$@"; do rescore_one "$p" || return 1; done; }
+if [ "$RESCORE" = 1 ] && rescore_all "${PROGRAMS[@]}"; then
+  echo "rescored ${#PROGRAMS[@]} kept profiles with $COSTS" >&2
+else
+  echo "scoring ${#PROGRAMS[@]} programs ($JOBS at a time) with $COSTS" >&2
+  printf '%s\n' "${PROGRAMS[@]}" | xargs -P "$JOBS" -I{} bash -c 'read -r -a GS_EXTRA <<<"$GS_EXTRA_STR"; score_one "$@"' _ {}
+fi
 
-# --- times (one at a time) ---------------------------------------------------
-: > "$OUT/results.tsv"
-echo "# program score bytecodes xint_ns jit_ns" >> "$OUT/results.tsv"
-for p in "${PROGRAMS[@]}"; do
-  read -r _ score bc < "$OUT/score.$p"
-  xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" 0 | cut -d' ' -f1)
-  jit=$("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" | cut -d' ' -f1)
-  printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" >> "$OUT/results.tsv"
-  printf '  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms\n' "$p" "$score" "$bc" \
-    "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" >&2
-done
+# --- times (one at a time, in rounds) -----------------------------------------
+time_round() {
+  local r=$1 p xint jit
+  shift
+  : > "$OUT/round.$r.tsv"
+  for p in "$@"; do
+    read -r _ score bc < "$OUT/score.$p"
+    xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" "$XINT_SECONDS" | cut -d' ' -f1)
+    jit=$("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" | cut -d' ' -f1)
+    printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" >> "$OUT/round.$r.tsv"
+    printf '  round %d  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms\n' "$r" "$p" "$score" "$bc" \
+      "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" >&2
+  done
+}
+REVERSED=()
+for ((i = ${#PROGRAMS[@]} - 1; i >= 0; i--)); do REVERSED+=("${PROGRAMS[$i]}"); done
+if [ "$RESCORE" = 1 ]; then
+  # the last run's times with the new scores
+  ROUNDS=0
+  while [ -s "$OUT/round.$((ROUNDS + 1)).tsv" ]; do
+    ROUNDS=$((ROUNDS + 1))
+    while read -r p _ _ xint jit; do
+      read -r _ score bc < "$OUT/score.$p"
+      printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit"
+    done < "$OUT/round.$ROUNDS.tsv" > "$OUT/round.tmp" && mv "$OUT/round.tmp" "$OUT/round.$ROUNDS.tsv"
+  done
+  [ "$ROUNDS" -gt 0 ] || { echo "fidelity.sh: --rescore: no earlier round in $OUT" >&2; exit 1; }
+else
+  rm -f "$OUT"/round.*.tsv
+  for ((r = 1; r <= ROUNDS; r++)); do
+    # alternate the order, so that a slow phase of the machine does not always
+    # fall on the same programs
+    if [ $((r % 2)) = 1 ]; then time_round "$r" "${PROGRAMS[@]}"; else time_round "$r" "${REVERSED[@]}"; fi
+  done
+fi
+# per program: the minimum over the rounds and the spread (highest / lowest - 1)
+{
+  echo "# program score bytecodes xint_ns jit_ns xint_spread jit_spread (minimum of $ROUNDS rounds)"
+  for p in "${PROGRAMS[@]}"; do
+    for ((r = 1; r <= ROUNDS; r++)); do grep "^$p " "$OUT/round.$r.tsv"; done |
+      awk '{ s = $2; b = $3; if (NR == 1 || $4 < xl) xl = $4; if (NR == 1 || $4 > xh) xh = $4;
+             if (NR == 1 || $5 < jl) jl = $5; if (NR == 1 || $5 > jh) jh = $5 }
+           END { printf "%s %s %s %s %s %.4f %.4f\n", $1, s, b, xl, jl, xh / xl - 1, jh / jl - 1 }'
+  done
+} > "$OUT/results.tsv"
 
 echo
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv"
+echo
+echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
+for ((r = 1; r <= ROUNDS; r++)); do
+  "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/round.$r.tsv" "$TSC_HZ" "$OUT/plot.round.tsv" |
+    grep -E '^(calibrated|plain|count x|measured)' | sed "s/^/  round $r  /"
+done
 fi   # REPLOT
 [ "$REPLOT" = 1 ] && "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" > /dev/null
 if [ -n "$DATA" ]; then cp "$OUT/results.tsv" "$DATA"; fi

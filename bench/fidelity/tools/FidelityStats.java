@@ -10,6 +10,8 @@ import java.util.Locale;
  * Fidelity statistics for bench/fidelity.sh.
  *
  * Input (TSV, one program a line): name score bytecodes xint_ns jit_ns
+ * [xint_spread jit_spread] (the run-to-run spread of the times over several
+ * rounds, highest / lowest - 1; printed per program and summarised).
  * Usage: java FidelityStats DATA.tsv TSC_HZ OUT_PLOT.tsv
  *
  * For the calibrated score, for plain bytecode counts, and for counts times
@@ -83,6 +85,8 @@ public final class FidelityStats {
         int n = rows.size();
         String[] name = new String[n];
         double[] score = new double[n], bc = new double[n], xint = new double[n], jit = new double[n];
+        double[] xSpread = new double[n], jSpread = new double[n];
+        boolean spreads = n > 0;
         for (int i = 0; i < n; i++) {
             String[] r = rows.get(i);
             name[i] = r[0];
@@ -90,6 +94,12 @@ public final class FidelityStats {
             bc[i] = Double.parseDouble(r[2]);
             xint[i] = Double.parseDouble(r[3]);
             jit[i] = Double.parseDouble(r[4]);
+            if (r.length >= 7) {
+                xSpread[i] = Double.parseDouble(r[5]);
+                jSpread[i] = Double.parseDouble(r[6]);
+            } else {
+                spreads = false;
+            }
         }
         double[] predCal = new double[n];
         for (int i = 0; i < n; i++) predCal[i] = score[i] / tscHz * 1e9;
@@ -107,17 +117,23 @@ public final class FidelityStats {
         double[] predConst = new double[n];
         for (int i = 0; i < n; i++) predConst[i] = bc[i] * bestC;
 
-        System.out.printf(Locale.ROOT, "%-18s %12s %14s %10s %10s %10s %8s %8s %7s%n", "program", "bytecodes",
-                          "score", "pred ms", "-Xint ms", "JIT ms", "err", "err c", "ns/bc");
+        System.out.printf(Locale.ROOT, "%-18s %12s %14s %10s %10s %10s %8s %8s %7s%s%n", "program", "bytecodes",
+                          "score", "pred ms", "-Xint ms", "JIT ms", "err", "err c", "ns/bc",
+                          spreads ? "  sprd Xint  sprd JIT" : "");
         for (int i = 0; i < n; i++)
-            System.out.printf(Locale.ROOT, "%-18s %12.0f %14.0f %10.2f %10.2f %10.3f %+7.1f%% %+7.1f%% %7.2f%n", name[i], bc[i],
+            System.out.printf(Locale.ROOT, "%-18s %12.0f %14.0f %10.2f %10.2f %10.3f %+7.1f%% %+7.1f%% %7.2f%s%n", name[i], bc[i],
                               score[i], predCal[i] / 1e6, xint[i] / 1e6, jit[i] / 1e6,
                               100 * (predCal[i] - xint[i]) / xint[i], 100 * (predConst[i] - xint[i]) / xint[i],
-                              xint[i] / bc[i]);
+                              xint[i] / bc[i], spreads ? String.format(Locale.ROOT, "  %8.1f%% %8.1f%%",
+                                                                        100 * xSpread[i], 100 * jSpread[i]) : "");
         double[] eCal = relErr(predCal, xint), eConst = relErr(predConst, xint);
         System.out.println();
         System.out.printf(Locale.ROOT, "%d programs; -Xint cost per bytecode from %.2f to %.2f ns%n", n,
                           minRatio(xint, bc), maxRatio(xint, bc));
+        if (spreads)
+            System.out.printf(Locale.ROOT, "run-to-run spread (highest / lowest - 1): -Xint median %.1f%%, worst %.1f%%;"
+                              + " JIT median %.1f%%, worst %.1f%%%n", 100 * median(xSpread), 100 * max(xSpread),
+                              100 * median(jSpread), 100 * max(jSpread));
         System.out.printf(Locale.ROOT, "%-34s %12s %12s %14s %14s%n", "model", "rho -Xint", "rho JIT", "median err", "worst err");
         System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n", "calibrated score / tsc_hz",
                           spearman(score, xint), spearman(score, jit), 100 * median(eCal), 100 * max(eCal));
@@ -126,6 +142,11 @@ public final class FidelityStats {
         System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n",
                           String.format(Locale.ROOT, "count x %.2f ns (best constant)", bestC),
                           spearman(bc, xint), spearman(bc, jit), 100 * median(eConst), 100 * max(eConst));
+        /* The ceiling for any -Xint model against the JIT: -Xint time itself. */
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%n", "measured -Xint time (perfect model)",
+                          1.0, spearman(xint, jit), "0.0%", "0.0%");
+        System.out.printf(Locale.ROOT, "JIT speed-up (-Xint / JIT time) from %.1f to %.0f times%n",
+                          minRatio(xint, jit), maxRatio(xint, jit));
         try (PrintWriter out = new PrintWriter(args[2])) {
             out.println("# program predicted_ms const_ms xint_ms jit_ms");
             for (int i = 0; i < n; i++)
