@@ -319,15 +319,14 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
 }
 
 /*
- * The extent that `owner` ran has ended: daemon threads it started stop
+ * An extent has ended: daemon threads it started stop
  * being counted. The JVM waits for other threads, so they are counted to
  * their end; a daemon thread it would cut off at an arbitrary point (a
  * thread pool's idle worker scanning for work, say), which would make the
  * count vary from run to run.
  */
-static void stop_daemon_helpers(agent *a, thread_state *owner)
+static void stop_daemon_helpers(agent *a)
 {
-    (void)owner;
     lock_enter(a);
     int others = a->active_extents;
     lock_exit(a);
@@ -363,7 +362,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     ts->pend_key = 0;
     ts->npend = 0;
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
-    stop_daemon_helpers(a, ts);
+    stop_daemon_helpers(a);
     bystanders_check(a, jni, ts);
 }
 
