@@ -5,13 +5,16 @@
 # (scripts/get_score.sh with the cost table) and its plain bytecode count,
 # then its run time in -Xint and with the JIT (FidelityTimer: the minimum
 # of repeated calls inside one JVM, JVM start excluded). Timing runs in
-# --rounds rounds (default 3, every round times every program once, in
+# --rounds rounds (default 5, every round times every program once, in
 # alternating order); a program's time is its minimum over the rounds and
 # its spread is highest / lowest - 1. Prints a table and the Spearman rank
 # correlation of score against both times and the median relative error of
 # score / tsc_hz against -Xint time, next to the two baselines: plain
-# counts, and counts times the best single ns/bytecode; then the same
-# figures for every round alone, so that one lucky round cannot hide.
+# counts, and counts times the best single ns/bytecode; then the noise
+# ceiling (how well one round's times rank another's, which no score can
+# beat) and the same figures for every round alone, so that one lucky round
+# cannot hide. A round takes about 3 s a program (two JVMs, 1 s of calls
+# each): 5 rounds of 30 programs about 8 minutes, plus scoring.
 #
 # Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv] [--rounds N]
 #                          [--xint-reps N] [--xint-seconds S] [--jit-seconds S] [--jobs N]
@@ -29,7 +32,7 @@ DATA=""
 XINT_REPS=10
 XINT_SECONDS=1
 JIT_SECONDS=1
-ROUNDS=3
+ROUNDS=5
 JOBS=2
 REPLOT=0
 RESCORE=0
@@ -45,13 +48,14 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS=$2; shift 2 ;;
     --replot) REPLOT=1; shift ;;
     --rescore) RESCORE=1; shift ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# {0,1}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 case $COSTS in /*) ;; *) COSTS=$PWD/$COSTS ;; esac
+case $ROUNDS in '' | *[!0-9]* | 0) echo "fidelity.sh: --rounds needs a positive number" >&2; exit 2 ;; esac
 
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
@@ -171,8 +175,10 @@ fi
   done
 } > "$OUT/results.tsv"
 
+ROUND_FILES=()
+for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
-"$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv"
+"$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}"
 echo
 echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
 for ((r = 1; r <= ROUNDS; r++)); do

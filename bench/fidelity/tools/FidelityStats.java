@@ -3,8 +3,10 @@ import java.io.FileReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Fidelity statistics for bench/fidelity.sh.
@@ -12,7 +14,7 @@ import java.util.Locale;
  * Input (TSV, one program a line): name score bytecodes xint_ns jit_ns
  * [xint_spread jit_spread] (the run-to-run spread of the times over several
  * rounds, highest / lowest - 1; printed per program and summarised).
- * Usage: java FidelityStats DATA.tsv TSC_HZ OUT_PLOT.tsv
+ * Usage: java FidelityStats DATA.tsv TSC_HZ OUT_PLOT.tsv [ROUND.tsv...]
  *
  * For the calibrated score, for plain bytecode counts, and for counts times
  * the one constant (ns per bytecode) that fits the corpus best (the one that
@@ -21,6 +23,15 @@ import java.util.Locale;
  * worst relative error of the predicted time against -Xint time. Writes
  * name, predicted ms (calibrated), constant-model ms, -Xint ms, JIT ms
  * for the plot.
+ *
+ * With two or more ROUND.tsv files (name score bytecodes xint_ns jit_ns, one
+ * timing round each; DATA.tsv then holds the minimum over these rounds),
+ * also prints the noise ceiling: how well one measurement ranks another.
+ * Spearman's rho between the times of every pair of rounds, of every round
+ * against the minimum over all rounds and against the minimum over the other
+ * rounds, and the median relative difference between rounds. A score is a
+ * single fixed number per program, so it cannot rank the measured times
+ * better than the measurements rank each other.
  */
 public final class FidelityStats {
     private FidelityStats() { }
@@ -147,12 +158,118 @@ public final class FidelityStats {
                           1.0, spearman(xint, jit), "0.0%", "0.0%");
         System.out.printf(Locale.ROOT, "JIT speed-up (-Xint / JIT time) from %.1f to %.0f times%n",
                           minRatio(xint, jit), maxRatio(xint, jit));
+        if (args.length >= 5)
+            noiseCeiling(name, Arrays.copyOfRange(args, 3, args.length));
         try (PrintWriter out = new PrintWriter(args[2])) {
             out.println("# program predicted_ms const_ms xint_ms jit_ms");
             for (int i = 0; i < n; i++)
                 out.printf(Locale.ROOT, "%s %.4f %.4f %.4f %.4f%n", name[i], predCal[i] / 1e6, predConst[i] / 1e6,
                            xint[i] / 1e6, jit[i] / 1e6);
         }
+    }
+
+    /**
+     * The noise ceiling from the single rounds' times: rho between rounds
+     * (every pair), rho of each round against the minimum over all rounds
+     * (what DATA.tsv holds; flattered, as that minimum contains the round
+     * itself) and against the minimum over the other rounds (no shared
+     * measurement), and the median of |t_r / t_s - 1| over programs and
+     * ordered pairs of rounds r != s.
+     */
+    static void noiseCeiling(String[] name, String[] roundFiles) throws Exception {
+        int n = name.length, rounds = roundFiles.length;
+        double[][] x = new double[rounds][n], j = new double[rounds][n];
+        for (int r = 0; r < rounds; r++) {
+            Map<String, double[]> times = new HashMap<>();
+            try (BufferedReader in = new BufferedReader(new FileReader(roundFiles[r]))) {
+                for (String line; (line = in.readLine()) != null;) {
+                    if (line.isBlank() || line.startsWith("#")) continue;
+                    String[] f = line.trim().split("\\s+");
+                    times.put(f[0], new double[] {Double.parseDouble(f[3]), Double.parseDouble(f[4])});
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                double[] t = times.get(name[i]);
+                if (t == null) throw new IllegalArgumentException(roundFiles[r] + " has no time for " + name[i]);
+                x[r][i] = t[0];
+                j[r][i] = t[1];
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "noise ceiling, %d rounds: how well one measurement ranks another:"
+                          + " the ceiling any score can reach here%n", rounds);
+        System.out.printf(Locale.ROOT, "  %-46s %-28s %s%n", "Spearman rho between measured times",
+                          "-Xint (min / median / max)", "JIT (min / median / max)");
+        System.out.printf(Locale.ROOT, "  %-46s %-28s %s%n",
+                          String.format(Locale.ROOT, "one round against another (%d pairs)", rounds * (rounds - 1) / 2),
+                          summary(pairRhos(x)), summary(pairRhos(j)));
+        double[] xAll = minOver(x, -1), jAll = minOver(j, -1);
+        double[] rxAll = new double[rounds], rjAll = new double[rounds];
+        double[] rxOther = new double[rounds], rjOther = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            rxAll[r] = spearman(x[r], xAll);
+            rjAll[r] = spearman(j[r], jAll);
+            rxOther[r] = spearman(x[r], minOver(x, r));
+            rjOther[r] = spearman(j[r], minOver(j, r));
+        }
+        System.out.printf(Locale.ROOT, "  %-46s %-28s %s%n", "one round against the minimum of all rounds",
+                          summary(rxAll), summary(rjAll));
+        if (rounds >= 3)
+            System.out.printf(Locale.ROOT, "  %-46s %-28s %s%n", "one round against the minimum of the others",
+                              summary(rxOther), summary(rjOther));
+        System.out.printf(Locale.ROOT, "  each round against the minimum of all, -Xint:%s; JIT:%s%n", list(rxAll), list(rjAll));
+        System.out.printf(Locale.ROOT, "  median relative difference between rounds |t_r / t_s - 1| (programs x ordered pairs):"
+                          + " -Xint %.1f%%, JIT %.1f%%%n", 100 * pairDiff(x), 100 * pairDiff(j));
+        System.out.printf(Locale.ROOT, "  median relative difference of one round from the minimum |t_r / t_min - 1|:"
+                          + " -Xint %.1f%%, JIT %.1f%%%n", 100 * minDiff(x, xAll), 100 * minDiff(j, jAll));
+    }
+
+    static double[] pairRhos(double[][] t) {
+        int rounds = t.length, k = 0;
+        double[] rho = new double[rounds * (rounds - 1) / 2];
+        for (int r = 0; r < rounds; r++)
+            for (int s = r + 1; s < rounds; s++) rho[k++] = spearman(t[r], t[s]);
+        return rho;
+    }
+
+    /** Per program, the minimum over the rounds except round skip (-1: none). */
+    static double[] minOver(double[][] t, int skip) {
+        double[] m = new double[t[0].length];
+        Arrays.fill(m, Double.MAX_VALUE);
+        for (int r = 0; r < t.length; r++)
+            if (r != skip)
+                for (int i = 0; i < m.length; i++) m[i] = Math.min(m[i], t[r][i]);
+        return m;
+    }
+
+    static double pairDiff(double[][] t) {
+        int rounds = t.length, n = t[0].length, k = 0;
+        double[] d = new double[rounds * (rounds - 1) * n];
+        for (int r = 0; r < rounds; r++)
+            for (int s = 0; s < rounds; s++)
+                if (r != s)
+                    for (int i = 0; i < n; i++) d[k++] = Math.abs(t[r][i] / t[s][i] - 1);
+        return median(d);
+    }
+
+    static double minDiff(double[][] t, double[] min) {
+        int n = min.length, k = 0;
+        double[] d = new double[t.length * n];
+        for (double[] round : t)
+            for (int i = 0; i < n; i++) d[k++] = round[i] / min[i] - 1;
+        return median(d);
+    }
+
+    static String summary(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return String.format(Locale.ROOT, "%.4f / %.4f / %.4f", s[0], median(s), s[s.length - 1]);
+    }
+
+    static String list(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (double x : v) sb.append(String.format(Locale.ROOT, " %.4f", x));
+        return sb.toString();
     }
 
     static double minRatio(double[] t, double[] b) {
