@@ -1,0 +1,39 @@
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Boxed values in an ArrayList<Integer>, sorted with Collections.sort. */
+public class CollectionsSort {
+    static void sort(int[] a) {
+        List<Integer> list = new ArrayList<>(a.length);
+        for (int x : a) list.add(x);
+        Collections.sort(list);
+        for (int i = 0; i < a.length; i++) a[i] = list.get(i);
+    }
+
+    public static long run() {
+        int[] a = data();
+        sort(a);
+        return checksum(a);
+    }
+
+    /** The input every program of this corpus sorts: 2000 ints in [0, 100000) from a fixed-seed LCG. */
+    static int[] data() {
+        int[] a = new int[2000];
+        long s = 20261122;
+        for (int i = 0; i < a.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((s >>> 33) % 100000);
+        }
+        return a;
+    }
+
+    /** Depends on every element and its position: equal for all correct sorts. */
+    static long checksum(int[] a) {
+        long h = a.length;
+        for (int i = 0; i < a.length; i++) h = h * 31 + a[i];
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}

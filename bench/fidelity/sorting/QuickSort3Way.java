@@ -1,0 +1,52 @@
+/** Quicksort with Dijkstra's three-way partition (less, equal, greater). */
+public class QuickSort3Way {
+    static void sort(int[] a) {
+        sort(a, 0, a.length - 1);
+    }
+
+    static void sort(int[] a, int lo, int hi) {
+        if (lo >= hi) return;
+        int p = a[lo + (hi - lo) / 2];
+        int lt = lo, i = lo, gt = hi;
+        while (i <= gt) {
+            int x = a[i];
+            if (x < p) {
+                a[i++] = a[lt];
+                a[lt++] = x;
+            } else if (x > p) {
+                a[i] = a[gt];
+                a[gt--] = x;
+            } else {
+                i++;
+            }
+        }
+        sort(a, lo, lt - 1);
+        sort(a, gt + 1, hi);
+    }
+
+    public static long run() {
+        int[] a = data();
+        sort(a);
+        return checksum(a);
+    }
+
+    /** The input every program of this corpus sorts: 2000 ints in [0, 100000) from a fixed-seed LCG. */
+    static int[] data() {
+        int[] a = new int[2000];
+        long s = 20261122;
+        for (int i = 0; i < a.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((s >>> 33) % 100000);
+        }
+        return a;
+    }
+
+    /** Depends on every element and its position: equal for all correct sorts. */
+    static long checksum(int[] a) {
+        long h = a.length;
+        for (int i = 0; i < a.length; i++) h = h * 31 + a[i];
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}

@@ -1,0 +1,39 @@
+/** Selection sort: the minimum of the rest swapped to the front. */
+public class SelectionSort {
+    static void sort(int[] a) {
+        for (int i = 0; i < a.length - 1; i++) {
+            int m = i;
+            for (int j = i + 1; j < a.length; j++)
+                if (a[j] < a[m]) m = j;
+            int t = a[i];
+            a[i] = a[m];
+            a[m] = t;
+        }
+    }
+
+    public static long run() {
+        int[] a = data();
+        sort(a);
+        return checksum(a);
+    }
+
+    /** The input every program of this corpus sorts: 2000 ints in [0, 100000) from a fixed-seed LCG. */
+    static int[] data() {
+        int[] a = new int[2000];
+        long s = 20261122;
+        for (int i = 0; i < a.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((s >>> 33) % 100000);
+        }
+        return a;
+    }
+
+    /** Depends on every element and its position: equal for all correct sorts. */
+    static long checksum(int[] a) {
+        long h = a.length;
+        for (int i = 0; i < a.length; i++) h = h * 31 + a[i];
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}
