@@ -15,6 +15,7 @@
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "branchpred.h"
 #include "cpool.h"
 #include "names.h"
 #include "options.h"
@@ -42,6 +43,7 @@ typedef struct method_info {
     uint32_t code_len;
     uint32_t *dep;          /* per offset: dependency key index + 1, 0 = none; NULL when the method has none */
     uint8_t root;           /* enum root_kind */
+    uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
 } method_info;
 
 /* Interned dependency keys ("new:java.lang.String", ...). */
@@ -82,6 +84,9 @@ typedef struct pend_alloc {
 #define TAG_INDEX_MASK ((1LL << TAG_KIND_SHIFT) - 1)
 enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2, TAG_STARTED_THREAD = 3 };
 
+/* Conditional-branch counters of a thread, per bucket. */
+enum { BR_EXECUTED = 0, BR_TAKEN, BR_MISPREDICTED, BR_KINDS };
+
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 
 typedef struct mcache_entry {
@@ -98,6 +103,7 @@ typedef struct thread_state {
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
     jmethodID prev_method;      /* method of the last step */
+    jlocation prev_loc;         /* its offset */
     uint8_t saved_prev_op;      /* prev_op when the overhead root was entered */
     uint32_t pend_key;          /* invoke key + 1 awaiting the native check */
     jmethodID pend_method;
@@ -121,6 +127,8 @@ typedef struct thread_state {
     uint64_t *elems[BUCKETS];   /* by key index: array elements */
     uint8_t *native;            /* by key index: 1 once an invoke of it ran no bytecode */
     uint32_t dep_cap;
+    branchpred *bp;             /* this thread's simulated branch predictor */
+    uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
 } thread_state;
 
 /* The agent's whole state. */

@@ -14,7 +14,9 @@
  *
  * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
  * of the method, one opcode read from the method's cached bytecodes, two
- * counter increments, and for offsets that name a dependency one more. It
+ * counter increments, for offsets that name a dependency one more, and after
+ * a conditional branch one update of the thread's simulated predictor
+ * (branchpred.h). It
  * allocates nothing, takes no lock and calls no JVMTI function, except on the
  * first step into a method (cache miss) and at the entry of an overhead root.
  */
@@ -59,6 +61,13 @@ static thread_state *ts_get(agent *a, jthread thread)
         agent_fail(a, "out of memory for thread state");
         return NULL;
     }
+    ts->bp = malloc(sizeof *ts->bp);
+    if (ts->bp == NULL) {
+        free(ts);
+        agent_fail(a, "out of memory for thread state");
+        return NULL;
+    }
+    bp_init(ts->bp);
     ts->thread_name = thread_name(a, thread);
     ts->limit = a->opts.max_bytecodes != 0 ? a->opts.max_bytecodes : UINT64_MAX;
     lock_enter(a);
@@ -176,6 +185,26 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
     ts->saved_prev_op = ts->prev_op;
 }
 
+/* The step after a conditional branch at ts->prev_loc of m: it went to loc.
+ * Feeds the outcome to the thread's predictor and counts it. */
+static inline void branch_outcome(thread_state *ts, const method_info *m, jlocation loc, int b)
+{
+    uint32_t pc = (uint32_t)ts->prev_loc;
+    if ((uint64_t)pc + 3 > m->code_len)
+        return;
+    int32_t target = (int32_t)pc + (int16_t)(uint16_t)((m->code[pc + 1] << 8) | m->code[pc + 2]);
+    int taken;
+    if (loc == (jlocation)pc + 3)
+        taken = 0;
+    else if (loc == (jlocation)target)
+        taken = 1;
+    else
+        return; /* not the step after it (cannot happen: the branch throws nothing) */
+    ts->br[b][BR_EXECUTED]++;
+    ts->br[b][BR_TAKEN] += (uint64_t)taken;
+    ts->br[b][BR_MISPREDICTED] += (uint64_t)bp_branch(ts->bp, bp_site(m->bp_seed, pc), taken);
+}
+
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
 static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
                               jmethodID method, jlocation loc)
@@ -214,10 +243,13 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     }
     uint8_t op = m->code[loc];
     int b = ts->bucket;
+    if (bp_is_conditional(ts->prev_op) && ts->prev_method == method)
+        branch_outcome(ts, m, loc, b);
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;
     ts->prev_method = method;
+    ts->prev_loc = loc;
     if (ts->n[0] + ts->n[1] > ts->limit) {
         char msg[160];
         snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
@@ -616,6 +648,7 @@ void counting_free(agent *a)
         free(ts->by_refs);
         free(ts->by_cpu);
         free(ts->thread_name);
+        free(ts->bp);
         free(ts);
         ts = next;
     }

@@ -239,6 +239,7 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
         goto fail;
     free(m->name);
     m->name = utf8;
+    m->bp_seed = bp_seed(m->name);
     m->root = root_kind_of(cls, name, desc);
     if (m->root == ROOT_IF_UPCALL) {
         /* only a class loader's loadClass is the JVM's upcall: a method of

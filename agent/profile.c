@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VERSION "1"
+#define PROFILE_VERSION "2"
 
 typedef struct msum {
     const char *name;
@@ -28,6 +28,7 @@ typedef struct totals {
     uint64_t op[BUCKETS][256];
     uint64_t n[BUCKETS];
     uint64_t *dep[BUCKETS], *elems[BUCKETS];
+    uint64_t br[BUCKETS][BR_KINDS];
     uint8_t *native;
     msum *methods;      /* merged by name, sorted for output */
     uint32_t nmethods;
@@ -90,6 +91,9 @@ static int totals_build(agent *a, totals *t)
             }
             t->native[k] |= ts->native[k];
         }
+        for (int b = 0; b < BUCKETS; b++)
+            for (int k = 0; k < BR_KINDS; k++)
+                bad |= u64_add(&t->br[b][k], ts->br[b][k]);
     }
     /* merge methods whose normalized names coincide (hidden classes) */
     qsort(all, a->nmethods, sizeof *all, cmp_name);
@@ -203,6 +207,16 @@ static int cmp_key(const void *x, const void *y)
     const key_table *k = &sort_agent->keys;
     int c = strcmp(KIND_ELEMENT[k->kind[i]], KIND_ELEMENT[k->kind[j]]);
     return c != 0 ? c : strcmp(k->names[i], k->names[j]);
+}
+
+static void write_branches(xw *x, const totals *t, int b)
+{
+    x_start(x, "branches");
+    x_attr(x, "bucket", bucket_name(b));
+    x_attr_u64(x, "conditional", t->br[b][BR_EXECUTED]);
+    x_attr_u64(x, "taken", t->br[b][BR_TAKEN]);
+    x_attr_u64(x, "mispredicted", t->br[b][BR_MISPREDICTED]);
+    x_end(x);
 }
 
 static void write_dependencies(xw *x, agent *a, const totals *t, int b, const uint32_t *order)
@@ -369,6 +383,8 @@ int profile_write(agent *a, const char *status, const char *message)
         write_opcodes(&x, &t, b);
     for (int b = 0; b < BUCKETS; b++)
         write_dependencies(&x, a, &t, b, order);
+    for (int b = 0; b < BUCKETS; b++)
+        write_branches(&x, &t, b);
     write_methods(&x, &t);
     x_end(&x);
     x.bad |= xmlTextWriterEndDocument(x.w) < 0;

@@ -21,7 +21,7 @@ $(PURE_FIXTURE_STAMP): $(PURE_FIXTURE_SRCS)
 	  $(JAVAP) -c -p "$$c" > "$${c%.class}.javap"; done
 	touch $@
 
-UNIT_TESTS += bytecode cpool classfile names
+UNIT_TESTS += bytecode cpool classfile names branchpred
 
 UNIT_SRCS_bytecode  := agent/bytecode.c
 UNIT_SRCS_cpool     := agent/cpool.c

@@ -29,6 +29,12 @@ void costs_builtin(cost_table *t)
     }
 }
 
+const char *costs_branch_kind(int kind)
+{
+    static const char *const names[BRANCH_KINDS] = { "taken", "mispredicted" };
+    return kind >= 0 && kind < BRANCH_KINDS ? names[kind] : "?";
+}
+
 static void list_free(cost_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -83,6 +89,7 @@ static const char *key_attr(xmlNodePtr n)
     if (xml_is(n, "array"))  return "elem";
     if (xml_is(n, "new"))    return "class";
     if (xml_is(n, "invoke")) return "method";
+    if (xml_is(n, "branch")) return "kind";
     return NULL;
 }
 
@@ -216,6 +223,7 @@ static int sort_unique(cost_list *l, const char *what, const char *name, psf_err
 static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_err *err)
 {
     long opcode_line[256] = { 0 };
+    long branch_line[BRANCH_KINDS] = { 0 };
 
     for (xmlNodePtr n = xml_first_elem(root); n; n = xml_next_elem(n)) {
         if (xml_is(n, "default")) {
@@ -239,6 +247,18 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             t->has_opcode[op] = 1;
             t->opcode[op] = price_of(n, "cost");
             opcode_line[op] = xmlGetLineNo(n);
+        } else if (xml_is(n, "branch")) {
+            char *kind = xml_attr(n, "kind");   /* the schema allows only the known kinds */
+            int k = 0;
+            while (k < BRANCH_KINDS - 1 && (!kind || strcmp(kind, costs_branch_kind(k)) != 0))
+                k++;
+            xmlFree(kind);
+            if (t->has_branch[k])
+                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry branch:%s (also at line %ld)",
+                                name, xmlGetLineNo(n), costs_branch_kind(k), branch_line[k]);
+            t->has_branch[k] = 1;
+            t->branch[k] = price_of(n, "cost");
+            branch_line[k] = xmlGetLineNo(n);
         } else {
             const char *ka = key_attr(n);
             cost_list *l = xml_is(n, "array") ? &t->arrays : xml_is(n, "new") ? &t->news : &t->invokes;

@@ -15,6 +15,9 @@
 #include "err.h"
 #include "fixed.h"
 
+/* <branch kind="..."> entries: the extra price of a conditional branch. */
+enum { BRANCH_TAKEN = 0, BRANCH_MISPREDICTED, BRANCH_KINDS };
+
 typedef struct cost_entry {
     char *key;              /* owned: class name, method or element type (no prefix) */
     psf_micro cost;         /* per new / call / allocation */
@@ -47,7 +50,12 @@ typedef struct cost_table {
     unsigned char has_opcode[256];
     psf_micro opcode[256];      /* valid where has_opcode */
     cost_list arrays, news, invokes;
+    unsigned char has_branch[BRANCH_KINDS]; /* <branch kind="..."> present */
+    psf_micro branch[BRANCH_KINDS];         /* extra per taken / mispredicted conditional branch */
 } cost_table;
+
+/* Name of a branch kind as the table and the keys write it. */
+const char *costs_branch_kind(int kind);
 
 /* Fill t with the built-in table used when no --costs is given. */
 void costs_builtin(cost_table *t);

@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-1 profile (see profile_read.h).
+ * profile_read.c - load and check a version-2 profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -8,6 +8,7 @@
 
 #include <libxml/parser.h>
 
+#include "branchpred.h"
 #include "bytecode.h"
 #include "fixed.h"
 #include "schemas.h"
@@ -109,6 +110,16 @@ static int load_opcodes(loader *ld, profile *p, xmlNodePtr n)
     return 0;
 }
 
+static int load_branches(loader *ld, profile *p, xmlNodePtr n)
+{
+    int b = bucket_of(n);
+
+    p->has_branches[b] = 1;
+    return count_attr(ld, n, "conditional", &p->branches[b][PROF_BR_CONDITIONAL]) != 0 ||
+           count_attr(ld, n, "taken", &p->branches[b][PROF_BR_TAKEN]) != 0 ||
+           count_attr(ld, n, "mispredicted", &p->branches[b][PROF_BR_MISPREDICTED]) != 0 ? -1 : 0;
+}
+
 static int load_deps(loader *ld, profile *p, xmlNodePtr n)
 {
     int b = bucket_of(n);
@@ -204,10 +215,11 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: status ok but <target> has no descriptor",
                         ld->name, xmlGetLineNo(root));
     if (!p->has_jvm || !p->has_summary || !p->has_invocations || !p->has_opcodes[0] || !p->has_opcodes[1] ||
-        !p->has_deps[0] || !p->has_deps[1] || !p->has_methods)
+        !p->has_deps[0] || !p->has_deps[1] || !p->has_branches[0] || !p->has_branches[1] || !p->has_methods)
         return psf_fail(ld->err, ST_BAD_INPUT,
-                        "%s:%ld: status ok needs <jvm>, <summary>, <invocations>, <opcodes> and "
-                        "<dependencies> for both buckets, and <methods>", ld->name, xmlGetLineNo(root));
+                        "%s:%ld: status ok needs <jvm>, <summary>, <invocations>, <opcodes>, "
+                        "<dependencies> and <branches> for both buckets, and <methods>",
+                        ld->name, xmlGetLineNo(root));
     if (agree(ld, summary, "summary invocations vs <invocation> elements", p->invocations, p->n_inv) != 0)
         return -1;
     if (p->n_inv == 0)
@@ -249,6 +261,17 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
                 return agree(ld, methods, what, p->opcodes[b][op], per_op[b][op]);
             }
         }
+        /* a branch is counted when the step after it shows its outcome */
+        psf_u128 ifs = 0;
+        for (unsigned op = 0; op < 256; op++)
+            if (bp_is_conditional((uint8_t)op))
+                ifs += p->opcodes[b][op];
+        const uint64_t *br = p->branches[b];
+        if (br[PROF_BR_CONDITIONAL] > ifs || br[PROF_BR_TAKEN] > br[PROF_BR_CONDITIONAL] ||
+            br[PROF_BR_MISPREDICTED] > br[PROF_BR_CONDITIONAL])
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: %s <branches>: more conditional branches than if* "
+                            "bytecodes, or more taken or mispredicted than conditional", ld->name, bname[b]);
         snprintf(what, sizeof what, "summary %s vs the sum of <invocation> %s", bname[b], bname[b]);
         if (agree(ld, summary, what, total, inv[b]) != 0)
             return -1;
@@ -268,9 +291,9 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, "1") != 0) {
+    if (!version || strcmp(version, "2") != 0) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 1 only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 2 only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;
@@ -310,6 +333,8 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
             rc = load_opcodes(ld, p, n);
         else if (xml_is(n, "dependencies"))
             rc = load_deps(ld, p, n);
+        else if (xml_is(n, "branches"))
+            rc = load_branches(ld, p, n);
         else if (xml_is(n, "methods")) {
             methods = n;
             rc = load_methods(ld, p, n);

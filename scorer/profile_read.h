@@ -1,6 +1,6 @@
 /*
  * profile_read.h - reading a profile written by the counting agent
- * (docs/profile-format.md, version 1).
+ * (docs/profile-format.md, version 2).
  */
 #ifndef PSF_PROFILE_READ_H
 #define PSF_PROFILE_READ_H
@@ -14,6 +14,10 @@
 enum { BUCKET_WORK = 0, BUCKET_OVERHEAD = 1, N_BUCKETS = 2 };
 
 typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW } dep_kind;
+
+/* <branches>: conditional branches executed, taken, and mispredicted by the
+ * agent's simulated predictor. */
+enum { PROF_BR_CONDITIONAL = 0, PROF_BR_TAKEN, PROF_BR_MISPREDICTED, PROF_BRANCH_KINDS };
 
 typedef struct prof_dep {
     dep_kind kind;
@@ -68,6 +72,9 @@ typedef struct profile {
     int has_deps[N_BUCKETS];
     prof_dep *deps[N_BUCKETS];  /* owned */
     size_t n_deps[N_BUCKETS], cap_deps[N_BUCKETS];
+
+    int has_branches[N_BUCKETS];
+    uint64_t branches[N_BUCKETS][PROF_BRANCH_KINDS];
 
     int has_methods;
     prof_method *methods;   /* owned, in file order */

@@ -152,6 +152,33 @@ static int score_deps(const profile *p, const cost_table *t, score_result *r, ps
     return rc;
 }
 
+/* Taken and mispredicted conditional branches, at the table's extra price;
+ * a table without <branch> entries prices them in the if* opcodes alone. */
+static int score_branches(const profile *p, const cost_table *t, score_result *r, psf_err *err)
+{
+    static const int count_of[BRANCH_KINDS] = { PROF_BR_TAKEN, PROF_BR_MISPREDICTED };
+    for (int k = 0; k < BRANCH_KINDS; k++) {
+        if (!t->has_branch[k])
+            continue;
+        uint64_t count = p->branches[BUCKET_WORK][count_of[k]];
+        if (r->with_overhead) {
+            uint64_t o = p->branches[BUCKET_OVERHEAD][count_of[k]];
+            if (count > UINT64_MAX - o)
+                return overflow(err, p);
+            count += o;
+        }
+        if (count == 0)
+            continue;
+        score_term *term = add_term(r, TERM_BRANCH, "branch:", costs_branch_kind(k));
+        term->count = count;
+        term->cost = t->branch[k];
+        if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
+            fixed_add(&r->dep_total, term->contribution) != 0)
+            return overflow(err, p);
+    }
+    return 0;
+}
+
 static int cmp_method(const void *a, const void *b)
 {
     const score_method *x = a, *y = b;
@@ -213,7 +240,7 @@ int score_profile(const profile *p, const cost_table *t, int with_overhead,
         return -1;
     }
     if (score_opcodes(p, t, r, err) != 0 || score_deps(p, t, r, err) != 0 ||
-        score_methods(p, t, r, err) != 0)
+        score_branches(p, t, r, err) != 0 || score_methods(p, t, r, err) != 0)
         goto fail;
     r->total = r->opcode_total;
     if (fixed_add(&r->total, r->dep_total) != 0 || fixed_round(r->total, &r->score) != 0) {

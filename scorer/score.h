@@ -3,6 +3,7 @@
  *
  * score = sum over opcodes of count x cost
  *       + sum over dependency keys of count x cost (+ elements x cost_per_element for arrays),
+ *       + taken and mispredicted conditional branches x their extra price,
  * over the work bucket (plus the overhead bucket when asked), in micro-units
  * with 128-bit overflow-checked sums, rounded once at the end to whole units,
  * half up. What is priced and what counts as missing is in
@@ -18,11 +19,11 @@
 #include "fixed.h"
 #include "profile_read.h"
 
-typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW } term_kind;
+typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW, TERM_BRANCH } term_kind;
 
 /* One key's share of the score. */
 typedef struct score_term {
-    char *key;              /* owned: "opcode:iadd", "array:int", "invoke:...", "new:..." */
+    char *key;              /* owned: "opcode:iadd", "array:int", "invoke:...", "new:...", "branch:taken" */
     term_kind kind;
     uint64_t count;         /* executions, calls, news, or array allocations */
     uint64_t elements;      /* arrays: elements allocated; invokes: elements handled (arraycopy) */
@@ -44,7 +45,7 @@ typedef struct score_result {
     psf_u128 total;         /* exact, micro-units */
     uint64_t score;         /* total rounded half up to whole units */
     psf_u128 opcode_total;  /* part of total from opcodes */
-    psf_u128 dep_total;     /* part of total from dependency keys */
+    psf_u128 dep_total;     /* part of total from dependency keys (branch keys included) */
     int approximate;        /* some key was missing, or the table is uncalibrated */
     int uncalibrated_table; /* a table from a file with calibrated="false" */
     char **missing;         /* owned: sorted keys charged the default */

@@ -24,6 +24,15 @@ expect_eq "loops: istore_1 = n+1" "$(op work istore_1)" 1001
 expect_eq "loops: ireturn = 1" "$(op work ireturn)" 1
 expect_eq "loops: 11 distinct opcodes" "$(xpath "$P" "count(/psf-profile/opcodes[@bucket='work']/opcode)")" 11
 expect_eq "loops: no overhead" "$(xpath "$P" /psf-profile/summary/@overhead)" 0
+# Branches: the if_icmpge at 6 falls through n times and is taken once (the
+# exit). The simulated predictor (agent/branchpred.h) starts at strongly not
+# taken with an empty history that not-taken outcomes keep empty: every
+# fall-through is predicted, the exit is the one miss.
+br() { xpath "$P" "/psf-profile/branches[@bucket='$1']/@$2"; }
+expect_eq "loops: conditional branches = n+1" "$(br work conditional)" 1001
+expect_eq "loops: taken once" "$(br work taken)" 1
+expect_eq "loops: mispredicted once (the exit)" "$(br work mispredicted)" 1
+expect_eq "loops: no overhead branches" "$(br overhead conditional)" 0
 
 # --- Fib.fib(20): 10,946 base calls (iload_0 iconst_2 if_icmpge iload_0 goto
 # ireturn = 6) and 10,945 recursive calls (iload_0 iconst_2 if_icmpge iload_0
@@ -37,6 +46,10 @@ expect_eq "fib: goto = base calls" "$(op work goto)" 10946
 expect_eq "fib: iconst_2 = 21891 + 10945" "$(op work iconst_2)" 32836
 expect_eq "fib: invoke key counted" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='Fib.fib(I)I']/@count")" 21890
 expect_eq "fib: per-method breakdown" "$(xpath "$P" "/psf-profile/methods/method[@name='Fib.fib(I)I']/@work")" 207961
+# every call tests n < 2 once: taken (to the recursive part) in the 10,945
+# recursive calls, not taken in the 10,946 base calls
+expect_eq "fib: conditional branches = calls" "$(br work conditional)" 21891
+expect_eq "fib: taken = recursive calls" "$(br work taken)" 10945
 
 # --- Exceptions: caught(1) = iload_0 ifle getstatic athrow + handler astore_1
 # iconst_1 ireturn = 7; caught(0) = iload_0 ifle iconst_0 ireturn = 4;

@@ -2,7 +2,8 @@
 # scorer_known_score.sh - psf-score gives the hand-computed score of a fixture.
 #
 # basic.profile.xml with known.costs.xml: the derivation is in
-# tests/fixtures/scorer/README.md (436 cycles, 468 with the overhead).
+# tests/fixtures/scorer/README.md (436 cycles, 468 with the overhead); so
+# is branches.profile.xml with branches.costs.xml (288, 318).
 set -eu
 SCORE=${PSF_SCORE:-build/psf-score}
 F=tests/fixtures/scorer
@@ -57,6 +58,25 @@ sed 's/<opcode name="nop" cost="0.1"\/>/<opcode name="nop" cost="0.15"\/>/' $F/k
 expect "half up" "$("$SCORE" --costs "$TMP/half.xml" --score-only $F/basic.profile.xml)" 438
 "$SCORE" --costs "$TMP/half.xml" --json --explain $F/basic.profile.xml >"$TMP/a.json"
 expect "exact total" "$(j .explain.total)" 437.5
+
+# Branch prices: taken and mispredicted conditional branches, on top of the
+# opcodes (README.md: 170 + 118 = 288; 318 with the overhead).
+B="--costs $F/branches.costs.xml"
+expect "branches" "$("$SCORE" $B --score-only $F/branches.profile.xml)" 288
+expect "branches + overhead" "$("$SCORE" $B --score-only --with-overhead $F/branches.profile.xml)" 318
+"$SCORE" $B --json --explain --top 0 $F/branches.profile.xml >"$TMP/a.json"
+expect "branch totals" "$(j '.explain | "\(.opcode_total) \(.dependency_total)"')" '170 118'
+expect "branch keys" "$(j '[.explain.dependencies[] | "\(.key)=\(.count)x\(.cost)"] | join(" ")')" \
+  'branch:mispredicted=5x20 branch:taken=12x1.5'
+# A table without <branch> entries prices the if* opcodes alone: exact, 170.
+grep -v '<branch ' $F/branches.costs.xml >"$TMP/nobranch.xml"
+expect "no branch prices" "$("$SCORE" --costs "$TMP/nobranch.xml" --score-only $F/branches.profile.xml)" 170
+# More mispredicted branches than conditional ones: refused as inconsistent.
+sed 's/conditional="20" taken="12" mispredicted="5"/conditional="20" taken="12" mispredicted="21"/' \
+  $F/branches.profile.xml >"$TMP/bad.xml"
+rc=0; "$SCORE" $B --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
+expect "inconsistent branches exit" "$rc" 7
+grep -q 'work <branches>' "$TMP/err" || fail "inconsistent branches: $(cat "$TMP/err")"
 
 # The text summary names the score and the table.
 "$SCORE" --costs $F/known.costs.xml $F/basic.profile.xml >"$TMP/t.txt"

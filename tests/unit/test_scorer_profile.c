@@ -18,7 +18,7 @@
 
 static const char OK_PROFILE[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                               /* 1 */
-    "<psf-profile version=\"1\" status=\"ok\">\n"                                /* 2 */
+    "<psf-profile version=\"2\" status=\"ok\">\n"                                /* 2 */
     "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"       /* 3 */
     "  <jvm version=\"17.0.15\" vendor=\"v\" flags=\"-Xint\"/>\n"                /* 4 */
     "  <summary invocations=\"1\" work=\"3\" overhead=\"1\"/>\n"                 /* 5 */
@@ -38,12 +38,14 @@ static const char OK_PROFILE[] =
     "    <invoke method=\"B.g()V\" count=\"4\" native=\"true\"/>\n"              /* 19 */
     "  </dependencies>\n"                                                        /* 20 */
     "  <dependencies bucket=\"overhead\"/>\n"                                    /* 21 */
-    "  <methods>\n"                                                              /* 22 */
-    "    <method name=\"A.f()V\" work=\"3\" overhead=\"1\">\n"                   /* 23 */
-    "      <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n"              /* 24 */
-    "      <opcode name=\"nop\" work=\"1\" overhead=\"0\"/>\n"                   /* 25 */
-    "      <opcode name=\"pop\" work=\"0\" overhead=\"1\"/>\n"                   /* 26 */
-    "      <opcode name=\"return\" work=\"1\" overhead=\"0\"/>\n"                /* 27 */
+    "  <branches bucket=\"work\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>"
+    "<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>\n" /* 22 */
+    "  <methods>\n"                                                              /* 23 */
+    "    <method name=\"A.f()V\" work=\"3\" overhead=\"1\">\n"                   /* 24 */
+    "      <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n"              /* 25 */
+    "      <opcode name=\"nop\" work=\"1\" overhead=\"0\"/>\n"                   /* 26 */
+    "      <opcode name=\"pop\" work=\"0\" overhead=\"1\"/>\n"                   /* 27 */
+    "      <opcode name=\"return\" work=\"1\" overhead=\"0\"/>\n"                /* 28 */
     "    </method>\n"
     "  </methods>\n"
     "</psf-profile>\n";
@@ -164,16 +166,16 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    rejected("version=\"1\" status", "version=\"2\" status", 2,
-             "profile format version \"2\"; this scorer reads version 1 only");
-    rejected("version=\"1\" status", "status", 2, "version \"(none)\"");
+    rejected("version=\"2\" status", "version=\"1\" status", 2,
+             "profile format version \"1\"; this scorer reads version 2 only");
+    rejected("version=\"2\" status", "status", 2, "version \"(none)\"");
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
 {
     (void)state;
     rejected_xml("<?xml version=\"1.0\"?>\n<costs unit=\"cycles\" calibrated=\"false\"/>\n", 2, "not a PSF profile");
-    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"1\" status=\"ok\">\n  <target", 3, "malformed XML");
+    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"2\" status=\"ok\">\n  <target", 3, "malformed XML");
     rejected_xml("", 0, "empty file");
 }
 
@@ -192,7 +194,7 @@ static void profile_load__unknown_mnemonic__rejected_with_line(void **state)
 {
     (void)state;
     rejected("<opcode name=\"nop\" count", "<opcode name=\"nope\" count", 11, "<opcode name=\"nope\">: not a JVMS opcode mnemonic");
-    rejected("<opcode name=\"pop\" work", "<opcode name=\"breakpoint\" work", 26, "not a JVMS opcode mnemonic");
+    rejected("<opcode name=\"pop\" work", "<opcode name=\"breakpoint\" work", 27, "not a JVMS opcode mnemonic");
 }
 
 static void profile_load__count_above_64_bits__rejected_with_line(void **state)
@@ -207,15 +209,22 @@ static void profile_load__inconsistent_totals__rejected(void **state)
     (void)state;
     rejected("invocations=\"1\" work=\"3\"", "invocations=\"1\" work=\"4\"", 5, "inconsistent profile: summary work vs the sum of <invocation> work (4 vs 3)");
     rejected("invocations=\"1\"", "invocations=\"2\"", 5, "summary invocations");
-    rejected("<opcode name=\"iconst_0\" count=\"1\"/>", "<opcode name=\"iconst_0\" count=\"2\"/>", 22,
+    rejected("<opcode name=\"iconst_0\" count=\"1\"/>", "<opcode name=\"iconst_0\" count=\"2\"/>", 23,
              "work count of iconst_0 in <opcodes> vs the sum over <methods> (2 vs 1)");
     rejected("<opcode name=\"nop\" work=\"1\"", "<opcode name=\"nop\" work=\"2\"", 0, "method A.f()V: its opcodes do not add up");
+    /* a branch is counted after an if* bytecode: none here */
+    rejected("<branches bucket=\"work\" conditional=\"0\"", "<branches bucket=\"work\" conditional=\"1\"", 0,
+             "inconsistent profile: work <branches>");
+    rejected("bucket=\"overhead\" conditional=\"0\" taken=\"0\"", "bucket=\"overhead\" conditional=\"0\" taken=\"1\"", 0,
+             "inconsistent profile: overhead <branches>");
 }
 
 static void profile_load__ok_with_missing_section__rejected(void **state)
 {
     (void)state;
     rejected("  <dependencies bucket=\"overhead\"/>\n", "", 2, "status ok needs");
+    rejected("<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>", "", 2,
+             "<dependencies> and <branches> for both buckets");
     rejected("descriptor=\"()V\"", "", 2, "no descriptor");
     rejected("end=\"return\"", "end=\"incomplete\"", 0, "invocation 1 ended \"incomplete\"");
 }
@@ -226,7 +235,7 @@ static void profile_load__not_invoked__loads_with_message(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"1\" status=\"not_invoked\">\n"
+        "<psf-profile version=\"2\" status=\"not_invoked\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"
         "  <message>A.f()V was never invoked</message>\n"
         "  <jvm version=\"17\" vendor=\"v\" flags=\"\"/>\n"
@@ -249,7 +258,7 @@ static void profile_load__ambiguous__candidates_kept(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"1\" status=\"ambiguous_method\">\n"
+        "<psf-profile version=\"2\" status=\"ambiguous_method\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\"/>\n"
         "  <candidates><candidate descriptor=\"()V\"/><candidate descriptor=\"(I)V\"/></candidates>\n"
         "  <message>A.f has 2 overloads</message>\n"
@@ -272,7 +281,7 @@ static void profile_load__agent_error_without_class__loads(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"1\" status=\"agent_error\">\n"
+        "<psf-profile version=\"2\" status=\"agent_error\">\n"
         "  <target spec=\"not a spec\"/>\n"
         "  <message>bad method spec</message>\n"
         "</psf-profile>\n";
