@@ -197,6 +197,13 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
         } else if (is_elem(n, "dependencies") && is_work(n)) {
             if (read_deps(h, n, err, errlen) != 0)
                 goto out;
+        } else if (is_elem(n, "branches") && is_work(n)) {
+            h->br_taken = num_attr(n, "taken");
+            h->br_mispredicted = num_attr(n, "mispredicted");
+            if (h->br_taken < 0 || h->br_mispredicted < 0) {
+                snprintf(err, errlen, "profile line %ld: bad <branches>", (long)xmlGetLineNo(n));
+                goto out;
+            }
         }
     }
     rc = 0;
@@ -249,6 +256,8 @@ void histo_diff(histo *out, const histo *a, const histo *b, double iterations)
     memset(out, 0, sizeof *out);
     for (int i = 0; i < 256; i++)
         out->op[i] = (b->op[i] - a->op[i]) / iterations;
+    out->br_taken = (b->br_taken - a->br_taken) / iterations;
+    out->br_mispredicted = (b->br_mispredicted - a->br_mispredicted) / iterations;
     for (size_t i = 0; i < b->n_deps; i++) {
         const hdep *db = &b->deps[i];
         const hdep *da = histo_find(a, db->kind, db->key);

@@ -139,6 +139,8 @@ void model_init(model *m)
     for (size_t k = 0; k < costs_n_priced_methods; k++)
         model_add_invoke(m, costs_priced_methods[k]);
     push(m, FK_OTHER_NATIVE, "other native methods", NULL);
+    push(m, FK_BRANCH_TAKEN, "taken", NULL);
+    push(m, FK_BRANCH_MISS, "mispredicted", NULL);
 }
 
 void model_free(model *m)
@@ -156,6 +158,8 @@ void model_row(const model *m, const histo *h, double *x)
     for (int op = 0; op < 256; op++)
         if (h->op[op] != 0 && m->op_feature[op] >= 0)
             x[m->op_feature[op]] += h->op[op];
+    x[model_find(m, FK_BRANCH_TAKEN, "taken")] += h->br_taken;
+    x[model_find(m, FK_BRANCH_MISS, "mispredicted")] += h->br_mispredicted;
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;

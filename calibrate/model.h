@@ -25,7 +25,9 @@ typedef enum {
     FK_ARRAY_ELEM,          /* an array element type: elements */
     FK_INVOKE,              /* a priced method: calls */
     FK_INVOKE_ELEM,         /* the same method: elements the profile reports (arraycopy) */
-    FK_OTHER_NATIVE         /* native calls to methods the table does not list */
+    FK_OTHER_NATIVE,        /* native calls to methods the table does not list */
+    FK_BRANCH_TAKEN,        /* conditional branches taken, on top of their opcode */
+    FK_BRANCH_MISS          /* conditional branches the simulated predictor got wrong */
 } feat_kind;
 
 typedef struct feature {

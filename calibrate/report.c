@@ -117,6 +117,15 @@ void report_write(FILE *f, const calib_run *r)
           "  goto; `wide` is its own group (the agent counts a wide instruction once,\n"
           "  as `wide`).\n", f);
 
+    fprintf(f, "\nConditional branches (cycles, on top of the if* opcode's price)\n");
+    rule(f);
+    for (size_t j = 0; j < m->nf; j++)
+        if (m->f[j].kind == FK_BRANCH_TAKEN || m->f[j].kind == FK_BRANCH_MISS)
+            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    fputs("  mispredicted: the agent's simulated predictor (a gshare of 2^14 two-bit\n"
+          "  counters and 12 outcomes of history per thread) predicted the other way.\n", f);
+
     fprintf(f, "\nArrays (cycles per allocation + per element)\n");
     rule(f);
     for (size_t j = 0; j < m->nf; j++)

@@ -15,7 +15,7 @@
 
 #define PROFILE(ITERS, LOADS, ARRS, ELEMS, COPIES) \
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
-    "<psf-profile version=\"1\" status=\"ok\">\n" \
+    "<psf-profile version=\"2\" status=\"ok\">\n" \
     "  <opcodes bucket=\"work\">\n" \
     "    <opcode name=\"goto\" count=\"" #ITERS "\"/>\n" \
     "    <opcode name=\"iload_1\" count=\"" #LOADS "\"/>\n" \
@@ -31,6 +31,8 @@
     "    <new class=\"Foo\" count=\"1\"/>\n" \
     "  </dependencies>\n" \
     "  <dependencies bucket=\"overhead\"><new class=\"Bar\" count=\"5\"/></dependencies>\n" \
+    "  <branches bucket=\"work\" conditional=\"" #ITERS "\" taken=\"" #ARRS "\" mispredicted=\"" #COPIES "\"/>\n" \
+    "  <branches bucket=\"overhead\" conditional=\"9\" taken=\"9\" mispredicted=\"9\"/>\n" \
     "</psf-profile>\n"
 
 static void histo_parse__work_bucket__counts_and_dependencies(void **state)
@@ -52,12 +54,13 @@ static void histo_parse__work_bucket__counts_and_dependencies(void **state)
     assert_true(d->native == 1 && d->count == 2);
     assert_null(histo_find(&h, HDEP_NEW, "Bar"));
     assert_true(histo_total(&h) == 64 + 130 + 64);
+    assert_true(h.br_taken == 64 && h.br_mispredicted == 64);  /* work bucket only */
     histo_free(&h);
 }
 
 static void histo_parse__status_not_ok__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"1\" status=\"not_invoked\"><message>x</message></psf-profile>";
+    const char *p = "<psf-profile version=\"2\" status=\"not_invoked\"><message>x</message></psf-profile>";
     histo h;
     char err[256];
     (void)state;
@@ -68,7 +71,7 @@ static void histo_parse__status_not_ok__rejected(void **state)
 
 static void histo_parse__unknown_mnemonic__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"1\" status=\"ok\"><opcodes bucket=\"work\">"
+    const char *p = "<psf-profile version=\"2\" status=\"ok\"><opcodes bucket=\"work\">"
                     "<opcode name=\"iadd2\" count=\"1\"/></opcodes></psf-profile>";
     histo h;
     char err[256];
@@ -103,6 +106,7 @@ static void histo_diff__two_iteration_counts__one_iteration(void **state)
     assert_true(dep && dep->count == 1 && dep->elements == 16);
     assert_null(histo_find(&d, HDEP_ARRAY, "java.lang.String"));   /* setup only: dropped */
     assert_null(histo_find(&d, HDEP_INVOKE, "Foo.bar()V"));
+    assert_true(d.br_taken == 1 && d.br_mispredicted == 1);
     histo_free(&a);
     histo_free(&b);
     histo_free(&d);
@@ -124,6 +128,10 @@ static void model_row__groups_arrays_invokes__summed_into_features(void **state)
     f = model_find(&m, FK_OPGROUP, "load");
     assert_true(f >= 0 && x[f] == 130);
     f = model_find(&m, FK_OPGROUP, "goto");
+    assert_true(f >= 0 && x[f] == 64);
+    f = model_find(&m, FK_BRANCH_TAKEN, "taken");
+    assert_true(f >= 0 && x[f] == 64);
+    f = model_find(&m, FK_BRANCH_MISS, "mispredicted");
     assert_true(f >= 0 && x[f] == 64);
     f = model_find(&m, FK_ARRAY_ALLOC, "int");
     assert_true(f >= 0 && x[f] == 64 && x[f + 1] == 1024);
