@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fidelity.sh - does the score track real time?
 #
-# For every program under bench/fidelity/programs: the score of Prog.run()
+# For every program of a corpus (--corpus DIR, default bench/fidelity/programs:
+# 30 programs of different kinds; bench/fidelity/sorting: one task, 29
+# sorting algorithms on the same input): the score of Prog.run()
 # (scripts/get_score.sh with the cost table) and its plain bytecode count,
 # then its run time in -Xint and with the JIT (FidelityTimer: the minimum
 # of repeated calls inside one JVM, JVM start excluded). Timing runs in
@@ -16,10 +18,13 @@
 # cannot hide. A round takes about 3 s a program (two JVMs, 1 s of calls
 # each): 5 rounds of 30 programs about 8 minutes, plus scoring.
 #
-# Usage: bench/fidelity.sh [--costs FILE] [--plot FILE.png] [--data FILE.tsv] [--rounds N]
-#                          [--xint-reps N] [--xint-seconds S] [--jit-seconds S] [--jobs N]
-#                          [--replot] [--rescore] [PROGRAM...]
-# --replot redraws the plot from the last run's results without measuring;
+# Usage: bench/fidelity.sh [--corpus DIR] [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
+#                          [--rounds N] [--xint-reps N] [--xint-seconds S] [--jit-seconds S]
+#                          [--jobs N] [--replot] [--rescore] [PROGRAM...]
+# Every program is a class DIR/NAME.java with `public static long run()`;
+# an executable DIR/check.sh, if any, runs first and must succeed.
+# Results go to build/bench/fidelity/NAME-OF-DIR/, one directory a corpus;
+# --replot redraws the plot from that corpus' last results without measuring;
 # --rescore scores again (another --costs) but keeps the last run's times.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
@@ -33,11 +38,13 @@ XINT_REPS=10
 XINT_SECONDS=1
 JIT_SECONDS=1
 ROUNDS=5
+CORPUS=$ROOT/bench/fidelity/programs
 JOBS=2
 REPLOT=0
 RESCORE=0
 while [ $# -gt 0 ]; do
   case $1 in
+    --corpus) CORPUS=$2; shift 2 ;;
     --costs) COSTS=$2; shift 2 ;;
     --plot) PLOT=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
@@ -56,21 +63,57 @@ while [ $# -gt 0 ]; do
 done
 case $COSTS in /*) ;; *) COSTS=$PWD/$COSTS ;; esac
 case $ROUNDS in '' | *[!0-9]* | 0) echo "fidelity.sh: --rounds needs a positive number" >&2; exit 2 ;; esac
+CORPUS_ABS=$(cd "$CORPUS" 2>/dev/null && pwd) || { echo "fidelity.sh: --corpus $CORPUS: no such directory" >&2; exit 2; }
+CORPUS=$CORPUS_ABS
+if ! compgen -G "$CORPUS/*.java" > /dev/null; then
+  echo "fidelity.sh: --corpus $CORPUS has no .java programs" >&2
+  exit 2
+fi
+CORPUS_NAME=$(basename "$CORPUS")
+[ "$CORPUS_NAME" != tools ] || { echo "fidelity.sh: a corpus cannot be called tools" >&2; exit 2; }
 
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
-OUT=$BUILD/bench/fidelity
+# one output directory a corpus, so that --rescore and --replot find that
+# corpus' last run; the tools are shared
+OUT=$BUILD/bench/fidelity/$CORPUS_NAME
 CLASSES=$OUT/classes
-TOOLS=$OUT/tools
+TOOLS=$BUILD/bench/fidelity/tools
 mkdir -p "$CLASSES" "$TOOLS"
-"$JAVAC" --release 17 -d "$CLASSES" "$ROOT"/bench/fidelity/programs/*.java
+"$JAVAC" --release 17 -d "$CLASSES" "$CORPUS"/*.java
 "$JAVAC" --release 17 -d "$TOOLS" "$ROOT"/bench/fidelity/tools/*.java
+# Runs of the default corpus before --corpus existed kept their results in
+# build/bench/fidelity itself: let --rescore and --replot use them.
+LEGACY=$BUILD/bench/fidelity
+if [ "$CORPUS" = "$ROOT/bench/fidelity/programs" ] && { [ "$RESCORE" = 1 ] || [ "$REPLOT" = 1 ]; } &&
+   [ ! -s "$OUT/results.tsv" ] && [ -s "$LEGACY/results.tsv" ] && [ -s "$LEGACY/round.1.tsv" ]; then
+  echo "fidelity.sh: taking the last run's results from $LEGACY (copied to $OUT)" >&2
+  cp -p "$LEGACY"/results.tsv "$LEGACY"/round.*.tsv "$OUT"/
+  cp -p "$LEGACY"/score.* "$LEGACY"/profile.*.xml "$OUT"/ 2>/dev/null || true
+fi
+if [ "$REPLOT" = 1 ] && [ ! -s "$OUT/results.tsv" ]; then
+  echo "fidelity.sh: --replot: no earlier results in $OUT" >&2
+  exit 1
+fi
+if [ "$REPLOT" = 0 ] && [ -x "$CORPUS/check.sh" ]; then
+  # e.g. that every program of a one-task corpus computes the same result
+  if ! PSF_BUILD=$BUILD "$CORPUS/check.sh" > "$OUT/check.out" 2>&1; then
+    tail -n 5 "$OUT/check.out" >&2
+    echo "fidelity.sh: $CORPUS/check.sh failed (see $OUT/check.out)" >&2
+    exit 1
+  fi
+  echo "$CORPUS_NAME: $(tail -n 1 "$OUT/check.out")" >&2
+fi
 
 if [ $# -gt 0 ]; then
   PROGRAMS=("$@")
+elif [ "$RESCORE" = 1 ] && [ -s "$OUT/round.1.tsv" ]; then
+  # the programs the last run timed
+  PROGRAMS=()
+  while read -r p _; do PROGRAMS+=("$p"); done < "$OUT/round.1.tsv"
 else
   PROGRAMS=()
-  for f in "$ROOT"/bench/fidelity/programs/*.java; do PROGRAMS+=("$(basename "$f" .java)"); done
+  for f in "$CORPUS"/*.java; do PROGRAMS+=("$(basename "$f" .java)"); done
 fi
 
 TSC_HZ=$(sed -n 's/.*tsc_hz="\([0-9]*\)".*/\1/p' "$COSTS" | head -n 1)
@@ -125,7 +168,7 @@ rescore_all() { local p; for p in "$@"; do rescore_one "$p" || return 1; done; }
 if [ "$RESCORE" = 1 ] && rescore_all "${PROGRAMS[@]}"; then
   echo "rescored ${#PROGRAMS[@]} kept profiles with $COSTS" >&2
 else
-  echo "scoring ${#PROGRAMS[@]} programs ($JOBS at a time) with $COSTS" >&2
+  echo "scoring ${#PROGRAMS[@]} programs of $CORPUS_NAME ($JOBS at a time) with $COSTS" >&2
   printf '%s\n' "${PROGRAMS[@]}" | xargs -P "$JOBS" -I{} bash -c 'read -r -a GS_EXTRA <<<"$GS_EXTRA_STR"; score_one "$@"' _ {}
 fi
 
@@ -178,6 +221,7 @@ fi
 ROUND_FILES=()
 for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
+echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds, table $COSTS"
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}"
 echo
 echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
@@ -195,7 +239,7 @@ if [ -n "$PLOT" ]; then
     gnuplot <<GP
 set terminal pngcairo size 1100,520 font ",10" noenhanced
 set output "$PLOT"
-set multiplot layout 1,2 title "PSF fidelity: predicted time (score / tsc_hz) against measured time, $(date -u +%Y-%m-%d)"
+set multiplot layout 1,2 title "PSF fidelity ($CORPUS_NAME): predicted time (score / tsc_hz) against measured time, $(date -u +%Y-%m-%d)"
 set logscale xy
 set grid
 set key top left
