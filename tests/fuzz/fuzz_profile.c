@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    static const char warm[] = "<psf-profile version=\"1\"/>";
+    static const char warm[] = "<psf-profile version=\"2\"/>";
     profile p;
     psf_err err;
 

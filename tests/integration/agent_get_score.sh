@@ -87,5 +87,14 @@ done
 scores+=("$(taskset -c 0 "$GS" --classpath "$FX" --method Hashing.work --json --costs none 2>/dev/null | jq -r .score)")
 expect_match "determinism: a score" "${scores[0]}" '^[0-9]+$'
 expect_eq "determinism: 5 runs and taskset -c 0 agree" "$(printf '%s\n' "${scores[@]}" | sort -u | wc -l)" 1
+# the same with the shipped table, which prices the simulated branch
+# mispredictions: the predictor's misses are a function of the path alone
+scores=()
+for i in 1 2 3; do
+  gs --classpath "$FX" --method Hashing.work --profile-out "$TEST_TMP/h.$i.xml" >/dev/null
+  scores+=("$(xpath "$TEST_TMP/h.$i.xml" "concat(//branches[@bucket='work']/@conditional,' ',//branches[@bucket='work']/@mispredicted)")")
+done
+expect_match "determinism: branch counts" "${scores[0]}" '^[1-9][0-9]* [1-9][0-9]*$'
+expect_eq "determinism: 3 runs, the same branch counts" "$(printf '%s\n' "${scores[@]}" | sort -u | wc -l)" 1
 
 finish
