@@ -15,8 +15,9 @@
 # counts, and counts times the best single ns/bytecode; then the noise
 # ceiling (how well one round's times rank another's, which no score can
 # beat) and the same figures for every round alone, so that one lucky round
-# cannot hide. A round takes about 3 s a program (two JVMs, 1 s of calls
-# each): 5 rounds of 30 programs about 8 minutes, plus scoring.
+# cannot hide. A round takes about 2.7 s a program (two JVMs, 1 s of calls
+# each; 78 s for the 29 sorting programs): 5 rounds of 30 programs about 7
+# minutes, plus under a minute of scoring.
 #
 # Usage: bench/fidelity.sh [--corpus DIR] [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
 #                          [--rounds N] [--xint-reps N] [--xint-seconds S] [--jit-seconds S]
