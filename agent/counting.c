@@ -221,12 +221,15 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     if (ts->pend_key != 0) {
         /* The previous step was an invoke: if the caller resumes right after
          * it, the callee ran no bytecode (native or interpreter intrinsic),
-         * and the arrays allocated meanwhile are the native call's. */
+         * and the arrays allocated meanwhile are the native call's: they are
+         * charged as allocations, and their elements also count as elements
+         * the call handled (an array's clone copies every one of them). */
         if (method == ts->pend_method && loc == ts->pend_next) {
             ts->native[ts->pend_key - 1] = 1;
             for (int i = 0; i < ts->npend; i++) {
                 ts->dep[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].allocations;
                 ts->elems[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].elements;
+                ts->elems[ts->bucket][ts->pend_key - 1] += ts->pend[i].elements;
             }
         }
         ts->pend_key = 0;
@@ -666,7 +669,10 @@ void counting_free(agent *a)
  * invoke key, in the bucket of the code that called it. */
 void natives_on_arraycopy(agent *a, thread_state *ts, jint length)
 {
+    /* Only the copy the step path just saw invoked: code HotSpot runs
+     * without single-stepping (a class initializer it hides) copies arrays
+     * too, and its invoke was never counted. */
     uint32_t k = a->arraycopy_key;
-    if (k != 0 && k <= ts->dep_cap)
+    if (k != 0 && k <= ts->dep_cap && ts->pend_key == k)
         ts->elems[ts->bucket][k - 1] += (uint64_t)length;
 }

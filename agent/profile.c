@@ -239,7 +239,7 @@ static void write_dependencies(xw *x, agent *a, const totals *t, int b, const ui
             x_attr_u64(x, "count", t->dep[b][k]);
             if (t->native[k])
                 x_attr(x, "native", "true");
-            if (t->elems[b][k] > 0) /* System.arraycopy: elements copied */
+            if (t->elems[b][k] > 0) /* arraycopy: copied; other natives: allocated */
                 x_attr_u64(x, "elements", t->elems[b][k]);
             break;
         case KEY_INDY:

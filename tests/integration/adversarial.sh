@@ -147,6 +147,9 @@ large=$("$GS" --classpath "$FX" --main Copies --method Copies.arraycopy --json -
 expect_eq "arraycopy: 10x the elements costs 9000 more" "$((large - small))" 9000
 run Copies cloned --profile-out "$P" -- cloned 1000 >/dev/null
 expect_eq "clone: the native allocation is charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@elements")" 2000
+expect_eq "clone: its elements are the call's (copied)" \
+  "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='[I.clone()Ljava/lang/Object;']/@elements")" 1000
+expect_eq "copyOf: only its own arraycopy's elements" "$(copied)" 1000
 rc=$(run Copies negative --profile-out "$P" -- negative 5)
 expect_eq "negative array size: scored" "$rc" 0
 # -5 as an unsigned count would be 18446744073709551611: no element count may come near that
