@@ -188,6 +188,14 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "clone_char", 0, "char[] a = new char[16], b;", "b = a.clone();" },
     { "clone_double", 0, "double[] a = new double[16], b;", "b = a.clone();" },
     { "clone_objects", 0, "Object[] a = new Object[16], b;", "b = a.clone();" },
+    /* the same at 256 elements: a clone copies every element, so it is
+     * priced per call and per element (the agent reports the elements) */
+    { "clone_int_256", 0, "int[] a = new int[256], b;", "b = a.clone();" },
+    { "clone_long_256", 0, "long[] a = new long[256], b;", "b = a.clone();" },
+    { "clone_byte_256", 0, "byte[] a = new byte[256], b;", "b = a.clone();" },
+    { "clone_char_256", 0, "char[] a = new char[256], b;", "b = a.clone();" },
+    { "clone_double_256", 0, "double[] a = new double[256], b;", "b = a.clone();" },
+    { "clone_objects_256", 0, "Object[] a = new Object[256], b;", "b = a.clone();" },
     { "object_clone", Q, "Cl c = new Cl(), d;", "d = c.copy();" },
     { "math_sin", Q, "double d = 0.5, r;", "r = Math.sin(d);" },
     { "math_cos", 0, "double d = 0.5, r;", "r = Math.cos(d);" },
@@ -205,6 +213,7 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "get_class", 0, "Object o = new Pt(); Class<?> c;", "c = o.getClass();" },
     { "class_isarray", 0, "Class<?> c = int[].class; boolean b;", "b = c.isArray();" },
     { "array_newinstance", 0, "String[] s = new String[8]; Object[] t;", "t = java.util.Arrays.copyOf(s, 8);" },
+    { "array_newinstance_256", 0, "String[] s = new String[256]; Object[] t;", "t = java.util.Arrays.copyOf(s, 256);" },
     { "nanotime", 0, "long t;", "t = System.nanoTime();" },
     { "currenttimemillis", 0, "long t;", "t = System.currentTimeMillis();" },
     { "current_thread", 0, "Thread t;", "t = Thread.currentThread();" },

@@ -140,7 +140,7 @@ void report_write(FILE *f, const calib_run *r)
             fprintf(f, "  %10.3f  %s%s\n", fr->cost[j], m->f[j].name,
                     fr->seen[j] ? "" : "   [not exercised: not in the table]");
             if (fr->seen[j + 1])
-                fprintf(f, "  %10.3f  ... per element copied\n", fr->cost[j + 1]);
+                fprintf(f, "  %10.3f  ... per element (copied, or allocated by the call)\n", fr->cost[j + 1]);
         }
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_OTHER_NATIVE)
@@ -148,8 +148,8 @@ void report_write(FILE *f, const calib_run *r)
                     fr->seen[j] ? ": fitted, written as <default>" : ": not exercised");
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
     fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
-          "  copied); other length-dependent natives (clone, Arrays.copyOf's\n"
-          "  Array.newArray) are priced per call at the kernels' lengths (8 to 64).\n", f);
+          "  copied), and so have an array's clone and Array.newArray (the elements\n"
+          "  they allocate; kernels at 16 and 256 elements).\n", f);
     if (r->skipped_keys[0])
         fprintf(f, "\n--keys entries not calibrated:\n%s", r->skipped_keys);
     if (fr->status != 0)
