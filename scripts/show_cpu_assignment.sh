@@ -79,20 +79,15 @@ main() {
     while (( $# )); do
         iso_common_option "$@" || { usage >&2; return "$ISO_EXIT_USAGE"; }
         if (( ISO_SHIFT )); then shift "$ISO_SHIFT"; continue; fi
+        iso_cpu_option "$@" || return "$ISO_EXIT_USAGE"
+        if (( ISO_SHIFT )); then cpu=$ISO_CPU; shift "$ISO_SHIFT"; continue; fi
         case $1 in
-            --cpu) (( $# >= 2 )) || { iso_err "--cpu needs a number"; return "$ISO_EXIT_USAGE"; }
-                   cpu=$2; shift ;;
-            --cpu=*) cpu=${1#--cpu=} ;;
             --print-env) print_env=1 ;;
             -h|--help) usage; return "$ISO_EXIT_OK" ;;
             *) iso_err "unknown option '$1'"; usage >&2; return "$ISO_EXIT_USAGE" ;;
         esac
         shift
     done
-    if [[ -n $cpu && ! $cpu =~ ^[0-9]+$ ]]; then
-        iso_err "--cpu wants a CPU number, not '$cpu'"
-        return "$ISO_EXIT_USAGE"
-    fi
     iso_setup_root || return "$ISO_EXIT_USAGE"
 
     if (( print_env )); then

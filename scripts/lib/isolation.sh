@@ -103,6 +103,27 @@ iso_common_option() {
     return 0
 }
 
+# iso_cpu_option ARGS...: --cpu N or --cpu=N, for the scripts that take it.
+# Like iso_common_option: the words consumed in ISO_SHIFT (0 for another
+# option), the CPU in ISO_CPU; returns 1 with a message when the value is
+# missing or not a CPU number.
+ISO_CPU=""
+iso_cpu_option() {
+    ISO_SHIFT=0
+    case $1 in
+        --cpu)
+            if (( $# < 2 )); then iso_err "--cpu needs a number"; return 1; fi
+            ISO_CPU=$2; ISO_SHIFT=2 ;;
+        --cpu=*) ISO_CPU=${1#--cpu=}; ISO_SHIFT=1 ;;
+        *) return 0 ;;
+    esac
+    if [[ ! $ISO_CPU =~ ^[0-9]+$ ]]; then
+        iso_err "--cpu wants a CPU number, not '$ISO_CPU'"
+        return 1
+    fi
+    return 0
+}
+
 # iso_setup_root: settle ISO_ROOT from --root, else PSF_SYSROOT, else the real
 # system. A root that resolves to / is the real system. With PSF_TEST_MODE=1
 # (the test suite sets it) a script refuses to look at the real system at all.

@@ -510,6 +510,8 @@ test_init__bad_options__exit_2() {
     new_case; v2_tree; snapshot
     init --frobnicate; expect_rc 2; expect_err "unknown option '--frobnicate'"
     init --cpu x; expect_rc 2; expect_err "--cpu wants a CPU number, not 'x'"
+    init --cpu=1x; expect_rc 2; expect_err "--cpu wants a CPU number, not '1x'"
+    init --cpu; expect_rc 2; expect_err "--cpu needs a number"
     init --cpu 9; expect_rc 2; expect_err "CPU 9 is not one the cpuset hierarchy offers ('0-3')"
     run init_environment --root "$TMP/does-not-exist"; expect_rc 2; expect_err "is not a directory"
     expect_unchanged
@@ -692,6 +694,9 @@ test_show__no_state__print_env_exit_3() {
     run show_cpu_assignment; expect_rc 0
     expect_out "reserved CPU: none"
     grep -qE '^/docker/c1 +2-3 ' "$O/out" || { show_output; fail "no line for docker/c1"; }
+    # the same --cpu parsing as init_environment (scripts/lib/isolation.sh)
+    run show_cpu_assignment --cpu abc; expect_rc 2; expect_err "--cpu wants a CPU number, not 'abc'"
+    run show_cpu_assignment --cpu; expect_rc 2; expect_err "--cpu needs a number"
     expect_unchanged
 }
 
