@@ -13,6 +13,7 @@
 #define PSF_AGENT_H
 
 #include <jvmti.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "branchpred.h"
@@ -119,7 +120,8 @@ typedef struct thread_state {
     jlong *by_cpu;              /* their CPU time then */
     int nby;
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
-    uint64_t limit;             /* max_bytecodes, or UINT64_MAX: checked against n[0] + n[1] */
+    uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
+                                 * total (a->counted), and steps left of them */
     mcache_entry cache[MCACHE_SIZE];
     uint64_t **hist;            /* by method index: [BUCKETS][256] counters, lazily allocated */
     uint32_t hist_cap;
@@ -155,6 +157,7 @@ typedef struct agent {
     /* result channel: out= file, or an authenticated record on result_fd */
     uint8_t *key_page;          /* mmap'd page holding the key, PROT_NONE except while signing */
     int result_written;         /* the result went out (a limit stop, or VMDeath) */
+    _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
     const char *stop_status;    /* a limit that stopped the program: "bytecode_limit", "thread_limit" */
     char stop_message[256];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */

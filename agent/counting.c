@@ -69,7 +69,7 @@ static thread_state *ts_get(agent *a, jthread thread)
     }
     bp_init(ts->bp);
     ts->thread_name = thread_name(a, thread);
-    ts->limit = a->opts.max_bytecodes != 0 ? a->opts.max_bytecodes : UINT64_MAX;
+    ts->grant = ts->budget = 1; /* the first step asks for a grant */
     lock_enter(a);
     ts->next = a->threads;
     a->threads = ts;
@@ -185,6 +185,25 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
     ts->saved_prev_op = ts->prev_op;
 }
 
+/* max_bytecodes holds for the method as a whole: every thread it runs on, all
+ * invocations. Threads do not touch the shared total on every step: each
+ * counts down a grant of up to LIMIT_GRANT steps, then adds the grant to the
+ * total and gets the next, never more than the steps left before the limit
+ * plus one. Returns 1 when the total has passed the limit. One thread alone
+ * stops on exactly the step after the limit; several may pass it by up to a
+ * grant each. */
+#define LIMIT_GRANT 65536
+static int limit_grant(agent *a, thread_state *ts)
+{
+    uint64_t max = a->opts.max_bytecodes;
+    uint64_t total = atomic_fetch_add_explicit(&a->counted, ts->grant, memory_order_relaxed) + ts->grant;
+    if (max != 0 && total > max)
+        return 1;
+    uint64_t left = max != 0 ? max - total + 1 : LIMIT_GRANT;
+    ts->grant = ts->budget = left < LIMIT_GRANT ? left : LIMIT_GRANT;
+    return 0;
+}
+
 /* The step after a conditional branch at ts->prev_loc of m: it went to loc.
  * Feeds the outcome to the thread's predictor and counts it. */
 static inline void branch_outcome(thread_state *ts, const method_info *m, jlocation loc, int b)
@@ -253,7 +272,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     ts->prev_op = op;
     ts->prev_method = method;
     ts->prev_loc = loc;
-    if (ts->n[0] + ts->n[1] > ts->limit) {
+    if (--ts->budget == 0 && limit_grant(a, ts)) {
         char msg[160];
         snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
                  (unsigned long long)a->opts.max_bytecodes);

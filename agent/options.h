@@ -16,7 +16,7 @@ typedef struct agent_options {
     char *out;                  /* the profile file (written atomically); or: */
     int result_fd;              /* -1, or a descriptor for an authenticated result record (needs key_fd) */
     int key_fd;                 /* -1, or a descriptor holding the 64-hex-digit key; read and closed at load */
-    uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once one thread counted more */
+    uint64_t max_bytecodes;     /* 0 = no limit; else stop the JVM once all threads together counted more */
     uint64_t max_threads;       /* 0 = no limit; else stop once the measured code started more threads */
     int virtual_clock;          /* 1: System.nanoTime/currentTimeMillis read a per-thread virtual clock */
     int deny_processes;         /* 1: starting a process, or loading a native library from outside the JDK, fails */

@@ -255,6 +255,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     agent *a = &g_agent;
     (void)reserved;
     memset(a, 0, sizeof *a);
+    atomic_init(&a->counted, 0);
     if ((*vm)->GetEnv(vm, (void **)&a->jvmti, JVMTI_VERSION_11) != JNI_OK || a->jvmti == NULL) {
         fprintf(stderr, "psf-agent: this JVM offers no JVMTI 11 environment (JDK 11 or newer is needed)\n");
         return JNI_ERR;

@@ -82,7 +82,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --profile-out FILE    keep the agent's profile (XML) in FILE
   --heap SIZE           JVM heap, pinned (default: 512m)
   --timeout SECONDS     wall-clock limit for the run (default: 60)
-  --max-bytecodes N     stop once the method has executed N bytecodes (default: 300000000)
+  --max-bytecodes N     stop once the method has executed N bytecodes, all its threads and
+                        invocations together (default: 300000000)
   --max-threads N       stop once the method has started N threads (default: 64)
   --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
   --runs N              score N times and report every distinct score (default: 1)

@@ -96,7 +96,7 @@ expect_eq "forger: nothing written to the working directory" "$(ls -A "$CWD" | w
 rc=$(run Threads inline -- inline 100000)
 inline=$(jq -r .score "$TEST_TMP/out")
 expect_eq "threads: inline scored" "$rc" 0
-for mode in thread executor commonPool parallel detached; do
+for mode in thread split executor commonPool parallel detached; do
   rc=$(run Threads "$mode" -- "$mode" 100000)
   score=$(jq -r .score "$TEST_TMP/out")
   expect_eq "threads: $mode scored" "$rc" 0
@@ -107,6 +107,9 @@ for mode in thread executor commonPool parallel detached; do
   fi
 done
 
+# The bytecode limit holds for the method as a whole: four threads with about
+# 2.25 million bytecodes each stay under 4 million one by one, not together.
+expect_end "threads: the limit counts every thread" bytecode_limit 17 Threads split --max-bytecodes 4000000 -- split 1000000
 expect_end "threads: work handed to a pool started before the method" hidden_threads 25 Threads prewarmed -- prewarmed 1000000
 expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"
 expect_end "work moved into finalize()" hidden_threads 25 Fin work -- 50000000
