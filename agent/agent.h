@@ -129,7 +129,9 @@ typedef struct thread_state {
     uint64_t *elems[BUCKETS];   /* by key index: array elements */
     uint8_t *native;            /* by key index: 1 once an invoke of it ran no bytecode */
     uint32_t dep_cap;
-    branchpred *bp;             /* this thread's simulated branch predictor */
+    branchpred *bp;             /* this thread's simulated branch predictors, one per bucket, so
+                                 * that overhead (class initialization) cannot change the work
+                                 * bucket's misses */
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
 } thread_state;
 
@@ -233,6 +235,7 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
 void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
                           jobject exception, jmethodID catch_method, jlocation catch_loc);
 void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
+void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
 void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);

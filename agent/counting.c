@@ -61,13 +61,14 @@ static thread_state *ts_get(agent *a, jthread thread)
         agent_fail(a, "out of memory for thread state");
         return NULL;
     }
-    ts->bp = malloc(sizeof *ts->bp);
+    ts->bp = malloc(BUCKETS * sizeof *ts->bp);
     if (ts->bp == NULL) {
         free(ts);
         agent_fail(a, "out of memory for thread state");
         return NULL;
     }
-    bp_init(ts->bp);
+    for (int b = 0; b < BUCKETS; b++)
+        bp_init(&ts->bp[b]);
     ts->thread_name = thread_name(a, thread);
     ts->grant = ts->budget = 1; /* the first step asks for a grant */
     lock_enter(a);
@@ -204,6 +205,22 @@ static int limit_grant(agent *a, thread_state *ts)
     return 0;
 }
 
+/* A thread stops counting (its extent ended, or the helper thread ends):
+ * hand back what it counted of its grant, so the total stays exact, and
+ * stop the program if that passes the limit. The next step asks anew. */
+static void limit_return(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
+{
+    uint64_t used = ts->grant - ts->budget;
+    uint64_t total = atomic_fetch_add_explicit(&a->counted, used, memory_order_relaxed) + used;
+    ts->grant = ts->budget = 1;
+    if (a->opts.max_bytecodes != 0 && total > a->opts.max_bytecodes) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
+                 (unsigned long long)a->opts.max_bytecodes);
+        limit_stop(a, jni, thread, "bytecode_limit", msg);
+    }
+}
+
 /* The step after a conditional branch at ts->prev_loc of m: it went to loc.
  * Feeds the outcome to the thread's predictor and counts it. */
 static inline void branch_outcome(thread_state *ts, const method_info *m, jlocation loc, int b)
@@ -221,7 +238,7 @@ static inline void branch_outcome(thread_state *ts, const method_info *m, jlocat
         return; /* not the step after it (cannot happen: the branch throws nothing) */
     ts->br[b][BR_EXECUTED]++;
     ts->br[b][BR_TAKEN] += (uint64_t)taken;
-    ts->br[b][BR_MISPREDICTED] += (uint64_t)bp_branch(ts->bp, bp_site(m->bp_seed, pc), taken);
+    ts->br[b][BR_MISPREDICTED] += (uint64_t)bp_branch(&ts->bp[b], bp_site(m->bp_seed, pc), taken);
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
@@ -397,7 +414,6 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
 {
     agent *a = &g_agent;
     (void)jvmti;
-    (void)jni;
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
@@ -412,12 +428,27 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     if (method != a->target || ts->helper)
         return;
     set_thread_events(a, JVMTI_DISABLE, thread);
+    limit_return(a, jni, thread, ts);
+    if (a->result_written)
+        return; /* the limit stopped the program */
     ts->measuring = 0;
     ts->pend_key = 0;
     ts->npend = 0;
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
     stop_daemon_helpers(a);
     bystanders_check(a, jni, ts);
+}
+
+/* A helper thread (started by the measured code, counted for its whole
+ * life) ends: what it counted of its grant goes to the limit's total. */
+void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    agent *a = &g_agent;
+    (void)jvmti;
+    thread_state *ts = tls;
+    if (a->dead || ts == NULL || !ts->helper || !ts->measuring)
+        return;
+    limit_return(a, jni, thread, ts);
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */

@@ -35,7 +35,9 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
                     "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
         jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL),
-                    "SetEventNotificationMode(THREAD_START)") != 0)
+                    "SetEventNotificationMode(THREAD_START)") != 0 ||
+        jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL),
+                    "SetEventNotificationMode(THREAD_END)") != 0)
         return;
     jint n = 0;
     jclass *classes = NULL;
@@ -233,6 +235,7 @@ static jint setup_jvmti(agent *a)
     cb.SampledObjectAlloc = on_sampled_alloc;
     cb.Exception = on_exception;
     cb.ThreadStart = on_thread_start;
+    cb.ThreadEnd = on_thread_end;
     cb.NativeMethodBind = on_native_bind;
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;

@@ -155,7 +155,7 @@ static int read_deps(histo *h, xmlNodePtr parent, char *err, size_t errlen)
                 return -1;
             }
             d->count += c;
-            if (num_attr(n, "elements") > 0)      /* System.arraycopy: elements copied */
+            if (num_attr(n, "elements") > 0)      /* arraycopy: copied; other natives: allocated */
                 d->elements += num_attr(n, "elements");
             nat = xmlGetProp(n, (const xmlChar *)"native");
             if (nat && strcmp((const char *)nat, "true") == 0)

@@ -3,6 +3,7 @@
  */
 #include "model.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +159,10 @@ void model_row(const model *m, const histo *h, double *x)
     for (int op = 0; op < 256; op++)
         if (h->op[op] != 0 && m->op_feature[op] >= 0)
             x[m->op_feature[op]] += h->op[op];
-    x[model_find(m, FK_BRANCH_TAKEN, "taken")] += h->br_taken;
-    x[model_find(m, FK_BRANCH_MISS, "mispredicted")] += h->br_mispredicted;
+    int taken = model_find(m, FK_BRANCH_TAKEN, "taken"), missed = model_find(m, FK_BRANCH_MISS, "mispredicted");
+    assert(taken >= 0 && missed >= 0);     /* model_init adds both */
+    x[taken] += h->br_taken;
+    x[missed] += h->br_mispredicted;
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;

@@ -149,7 +149,7 @@ void report_write(FILE *f, const calib_run *r)
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
     fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
           "  copied), and so have an array's clone and Array.newArray (the elements\n"
-          "  they allocate; kernels at 16 and 256 elements).\n", f);
+          "  they allocate; kernels at 8 or 16 and at 256 elements).\n", f);
     if (r->skipped_keys[0])
         fprintf(f, "\n--keys entries not calibrated:\n%s", r->skipped_keys);
     if (fr->status != 0)

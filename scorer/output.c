@@ -308,7 +308,7 @@ void out_explain_text(FILE *f, const options *o, const cost_table *t, const scor
             micro_str(r->opcode_total, a), share_str(r->opcode_total, r->total, s1),
             micro_str(r->dep_total, b), share_str(r->dep_total, r->total, s2));
 
-    fprintf(f, "\ntop methods (each method's own bytecodes x opcode costs; dependencies are not split by method)\n");
+    fprintf(f, "\ntop methods (each method's own bytecodes x opcode costs; dependency and branch keys are not split by method)\n");
     fprintf(f, "  %14s %7s %14s  %s\n", "contribution", "share", "bytecodes", "method");
     for (size_t i = 0; i < top_n(o, r->n_methods); i++) {
         const score_method *m = &r->methods[i];

@@ -267,11 +267,17 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
             if (bp_is_conditional((uint8_t)op))
                 ifs += p->opcodes[b][op];
         const uint64_t *br = p->branches[b];
-        if (br[PROF_BR_CONDITIONAL] > ifs || br[PROF_BR_TAKEN] > br[PROF_BR_CONDITIONAL] ||
-            br[PROF_BR_MISPREDICTED] > br[PROF_BR_CONDITIONAL])
+        if (br[PROF_BR_CONDITIONAL] > ifs)
             return psf_fail(ld->err, ST_BAD_INPUT,
-                            "%s: inconsistent profile: %s <branches>: more conditional branches than if* "
-                            "bytecodes, or more taken or mispredicted than conditional", ld->name, bname[b]);
+                            "%s: inconsistent profile: %s <branches> conditional=\"%llu\" but only %llu "
+                            "conditional-branch bytecodes", ld->name, bname[b],
+                            (unsigned long long)br[PROF_BR_CONDITIONAL], (unsigned long long)ifs);
+        if (br[PROF_BR_TAKEN] > br[PROF_BR_CONDITIONAL] || br[PROF_BR_MISPREDICTED] > br[PROF_BR_CONDITIONAL])
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: %s <branches> taken=\"%llu\" mispredicted=\"%llu\": "
+                            "more than conditional=\"%llu\"", ld->name, bname[b],
+                            (unsigned long long)br[PROF_BR_TAKEN], (unsigned long long)br[PROF_BR_MISPREDICTED],
+                            (unsigned long long)br[PROF_BR_CONDITIONAL]);
         snprintf(what, sizeof what, "summary %s vs the sum of <invocation> %s", bname[b], bname[b]);
         if (agree(ld, summary, what, total, inv[b]) != 0)
             return -1;

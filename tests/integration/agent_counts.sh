@@ -34,6 +34,34 @@ expect_eq "loops: taken once" "$(br work taken)" 1
 expect_eq "loops: mispredicted once (the exit)" "$(br work mispredicted)" 1
 expect_eq "loops: no overhead branches" "$(br overhead conditional)" 0
 
+# --- Branches.doWhile(100): one backward if_icmplt, taken 99 times, then not.
+# From the empty predictor (agent/branchpred.h) the taken outcomes meet 12
+# fresh counters while the history fills (0, 1, 3, ... 0x7ff: 12 misses),
+# then the counter for history 0xfff needs two taken outcomes to predict
+# taken (2 misses) and saturates; the final fall-through at 0xfff is
+# predicted taken: 15 misses.
+run_agent "$P" Branches.doWhile "$FX" Branches doWhile 100
+expect_eq "do-while: conditional = n" "$(br work conditional)" 100
+expect_eq "do-while: taken = n-1 (backward)" "$(br work taken)" 99
+expect_eq "do-while: mispredicted = 12 + 2 + 1" "$(br work mispredicted)" 15
+
+# --- Branches.init(300): a class initializer inside the method is overhead,
+# with a predictor of its own: the work bucket's branches are the same when
+# it ran before. <clinit>: k < 40 tested 41 times (taken once, the exit),
+# (k & 1) != 0 tested 40 times (ifeq taken for the 20 even k): 81 and 21.
+# init: i < n tested 301 times (taken once), i % 3 == 0 tested 300 times
+# (ifne taken for the 200 i not divisible by 3): 601 and 201.
+run_agent "$P" Branches.init "$FX" Branches init 300
+expect_eq "init inside: overhead conditional" "$(br overhead conditional)" 81
+expect_eq "init inside: overhead taken" "$(br overhead taken)" 21
+expect_eq "init inside: work conditional" "$(br work conditional)" 601
+expect_eq "init inside: work taken" "$(br work taken)" 201
+inside=$(xpath "$P" "concat(//branches[@bucket='work']/@mispredicted,' ',//summary/@work)")
+run_agent "$P" Branches.init "$FX" Branches initBefore 300
+expect_eq "init before: no overhead branches" "$(br overhead conditional)" 0
+expect_eq "init before: the same work misses and bytecodes" \
+  "$(xpath "$P" "concat(//branches[@bucket='work']/@mispredicted,' ',//summary/@work)")" "$inside"
+
 # --- Fib.fib(20): 10,946 base calls (iload_0 iconst_2 if_icmpge iload_0 goto
 # ireturn = 6) and 10,945 recursive calls (iload_0 iconst_2 if_icmpge iload_0
 # iconst_1 isub invokestatic iload_0 iconst_2 isub invokestatic iadd ireturn =
