@@ -196,6 +196,15 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
         if (p->opcodes[BUCKET_WORK][op])
             json_set(a, bc_mnemonic((uint8_t)op), json_u64(p->opcodes[BUCKET_WORK][op]));
     json_set(j, "opcodes", a);
+    if (p && p->has_branches[BUCKET_WORK]) {
+        a = json_object();
+        json_set(a, "conditional", json_u64(p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL]));
+        json_set(a, "taken", json_u64(p->branches[BUCKET_WORK][PROF_BR_TAKEN]));
+        json_set(a, "mispredicted", json_u64(p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]));
+        json_set(j, "branches", a);
+    } else {
+        json_set(j, "branches", json_null());
+    }
     if (p && p->status == ST_AMBIGUOUS_METHOD) {
         a = json_array();
         for (size_t i = 0; i < p->n_candidates; i++) {
@@ -265,6 +274,11 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
             (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
     fprintf(f, "overhead  %llu bytecodes (%s)\n", (unsigned long long)p->overhead,
             o->with_overhead ? "included: --with-overhead" : "not in the score");
+    if (p->has_branches[BUCKET_WORK])
+        fprintf(f, "branches  %llu conditional, %llu taken, %llu mispredicted (simulated predictor)\n",
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL],
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_TAKEN],
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
     table_text(f, t);
     if (p->has_jvm) {
         fputs("jvm       ", f);

@@ -66,6 +66,9 @@ expect "branches" "$("$SCORE" $B --score-only $F/branches.profile.xml)" 288
 expect "branches + overhead" "$("$SCORE" $B --score-only --with-overhead $F/branches.profile.xml)" 318
 "$SCORE" $B --json --explain --top 0 $F/branches.profile.xml >"$TMP/a.json"
 expect "branch totals" "$(j '.explain | "\(.opcode_total) \(.dependency_total)"')" '170 118'
+expect "branch counts in JSON" "$(j '.branches | "\(.conditional) \(.taken) \(.mispredicted)"')" '20 12 5'
+"$SCORE" $B $F/branches.profile.xml >"$TMP/t.txt"
+grep -q '^branches  20 conditional, 12 taken, 5 mispredicted' "$TMP/t.txt" || fail "text: no branch line: $(cat "$TMP/t.txt")"
 expect "branch keys" "$(j '[.explain.dependencies[] | "\(.key)=\(.count)x\(.cost)"] | join(" ")')" \
   'branch:mispredicted=5x20 branch:taken=12x1.5'
 # A table without <branch> entries prices the if* opcodes alone: exact, 170.
