@@ -194,13 +194,33 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
  * stops on exactly the step after the limit; several may pass it by up to a
  * grant each. */
 #define LIMIT_GRANT 65536
+
+/* Add a thread's counted steps to the shared total; the new total. */
+static uint64_t limit_add(agent *a, uint64_t steps)
+{
+    return atomic_fetch_add_explicit(&a->counted, steps, memory_order_relaxed) + steps;
+}
+
+static int limit_passed(const agent *a, uint64_t total)
+{
+    return a->opts.max_bytecodes != 0 && total > a->opts.max_bytecodes;
+}
+
+static void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
+             (unsigned long long)a->opts.max_bytecodes);
+    limit_stop(a, jni, thread, "bytecode_limit", msg);
+}
+
+/* The thread used up its grant: report it and take the next. */
 static int limit_grant(agent *a, thread_state *ts)
 {
-    uint64_t max = a->opts.max_bytecodes;
-    uint64_t total = atomic_fetch_add_explicit(&a->counted, ts->grant, memory_order_relaxed) + ts->grant;
-    if (max != 0 && total > max)
+    uint64_t total = limit_add(a, ts->grant);
+    if (limit_passed(a, total))
         return 1;
-    uint64_t left = max != 0 ? max - total + 1 : LIMIT_GRANT;
+    uint64_t left = a->opts.max_bytecodes != 0 ? a->opts.max_bytecodes - total + 1 : LIMIT_GRANT;
     ts->grant = ts->budget = left < LIMIT_GRANT ? left : LIMIT_GRANT;
     return 0;
 }
@@ -210,15 +230,10 @@ static int limit_grant(agent *a, thread_state *ts)
  * stop the program if that passes the limit. The next step asks anew. */
 static void limit_return(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    uint64_t used = ts->grant - ts->budget;
-    uint64_t total = atomic_fetch_add_explicit(&a->counted, used, memory_order_relaxed) + used;
+    uint64_t total = limit_add(a, ts->grant - ts->budget);
     ts->grant = ts->budget = 1;
-    if (a->opts.max_bytecodes != 0 && total > a->opts.max_bytecodes) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
-                 (unsigned long long)a->opts.max_bytecodes);
-        limit_stop(a, jni, thread, "bytecode_limit", msg);
-    }
+    if (limit_passed(a, total))
+        bytecode_limit_stop(a, jni, thread);
 }
 
 /* The step after a conditional branch at ts->prev_loc of m: it went to loc.
@@ -290,10 +305,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     ts->prev_method = method;
     ts->prev_loc = loc;
     if (--ts->budget == 0 && limit_grant(a, ts)) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
-                 (unsigned long long)a->opts.max_bytecodes);
-        limit_stop(a, jni, thread, "bytecode_limit", msg);
+        bytecode_limit_stop(a, jni, thread);
         return;
     }
     if (m->dep != NULL) {

@@ -253,8 +253,11 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
     for (int b = 0; b < N_BUCKETS; b++) {
         char what[120];
         uint64_t total = b == 0 ? p->work : p->overhead;
+        psf_u128 ifs = 0;   /* conditional-branch bytecodes: a bound for <branches> */
         for (unsigned op = 0; op < 256; op++) {
             hist[b] += p->opcodes[b][op];
+            if (bp_is_conditional((uint8_t)op))
+                ifs += p->opcodes[b][op];
             if (per_op[b][op] != p->opcodes[b][op]) {
                 snprintf(what, sizeof what, "%s count of %s in <opcodes> vs the sum over <methods>",
                          bname[b], bc_mnemonic((uint8_t)op));
@@ -262,10 +265,6 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
             }
         }
         /* a branch is counted when the step after it shows its outcome */
-        psf_u128 ifs = 0;
-        for (unsigned op = 0; op < 256; op++)
-            if (bp_is_conditional((uint8_t)op))
-                ifs += p->opcodes[b][op];
         const uint64_t *br = p->branches[b];
         if (br[PROF_BR_CONDITIONAL] > ifs)
             return psf_fail(ld->err, ST_BAD_INPUT,

@@ -52,15 +52,22 @@ static psf_micro opcode_price(const cost_table *t, unsigned op, int *missing)
     return t->has_opcode[op] ? t->opcode[op] : t->default_cost;
 }
 
+/* A count the score uses: the work bucket's, plus the overhead bucket's with
+ * --with-overhead. Returns -1 when the sum does not fit in 64 bits. */
+static int scored_count(const score_result *r, uint64_t work, uint64_t overhead, uint64_t *count)
+{
+    if (r->with_overhead && work > UINT64_MAX - overhead)
+        return -1;
+    *count = r->with_overhead ? work + overhead : work;
+    return 0;
+}
+
 static int score_opcodes(const profile *p, const cost_table *t, score_result *r, psf_err *err)
 {
     for (unsigned op = 0; op < 256; op++) {
-        uint64_t count = p->opcodes[BUCKET_WORK][op];
-        if (r->with_overhead) {
-            if (count > UINT64_MAX - p->opcodes[BUCKET_OVERHEAD][op])
-                return overflow(err, p);
-            count += p->opcodes[BUCKET_OVERHEAD][op];
-        }
+        uint64_t count;
+        if (scored_count(r, p->opcodes[BUCKET_WORK][op], p->opcodes[BUCKET_OVERHEAD][op], &count) != 0)
+            return overflow(err, p);
         if (count == 0)
             continue;
         const char *mn = bc_mnemonic((uint8_t)op);
@@ -160,13 +167,10 @@ static int score_branches(const profile *p, const cost_table *t, score_result *r
     for (int k = 0; k < BRANCH_KINDS; k++) {
         if (!t->has_branch[k])
             continue;
-        uint64_t count = p->branches[BUCKET_WORK][count_of[k]];
-        if (r->with_overhead) {
-            uint64_t o = p->branches[BUCKET_OVERHEAD][count_of[k]];
-            if (count > UINT64_MAX - o)
-                return overflow(err, p);
-            count += o;
-        }
+        uint64_t count;
+        if (scored_count(r, p->branches[BUCKET_WORK][count_of[k]], p->branches[BUCKET_OVERHEAD][count_of[k]],
+                         &count) != 0)
+            return overflow(err, p);
         if (count == 0)
             continue;
         score_term *term = add_term(r, TERM_BRANCH, "branch:", costs_branch_kind(k));
