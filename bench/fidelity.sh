@@ -6,7 +6,9 @@
 # sorting algorithms on the same input): the score of Prog.run()
 # (scripts/get_score.sh with the cost table) and its plain bytecode count,
 # then its run time in -Xint and with the JIT (FidelityTimer: the minimum
-# of repeated calls inside one JVM, JVM start excluded). Timing runs in
+# of repeated calls inside one JVM, JVM start excluded), and with the JIT
+# also the first call in a fresh JVM (a program that runs once: interpreted,
+# then compiled while it runs). Timing runs in
 # --rounds rounds (default 5, every round times every program once, in
 # alternating order); a program's time is its minimum over the rounds and
 # its spread is highest / lowest - 1. Prints a table and the Spearman rank
@@ -175,16 +177,19 @@ fi
 
 # --- times (one at a time, in rounds) -----------------------------------------
 time_round() {
-  local r=$1 p xint jit
+  local r=$1 p xint jit jit_first
   shift
   : > "$OUT/round.$r.tsv"
   for p in "$@"; do
     read -r _ score bc < "$OUT/score.$p"
     xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" "$XINT_SECONDS" | cut -d' ' -f1)
-    jit=$("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" | cut -d' ' -f1)
-    printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" >> "$OUT/round.$r.tsv"
-    printf '  round %d  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms\n' "$r" "$p" "$score" "$bc" \
-      "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" >&2
+    # with the JIT: the steady state (minimum of the calls) and the first
+    # call (a program that runs once: interpreted, then compiled)
+    read -r jit _ jit_first < <("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS")
+    printf '%s %s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" "$jit_first" >> "$OUT/round.$r.tsv"
+    printf '  round %d  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms  JIT 1st %8.3f ms\n' "$r" "$p" \
+      "$score" "$bc" "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" \
+      "$(awk -v x="$jit_first" 'BEGIN { print x / 1e6 }')" >&2
   done
 }
 REVERSED=()
@@ -194,9 +199,9 @@ if [ "$RESCORE" = 1 ]; then
   ROUNDS=0
   while [ -s "$OUT/round.$((ROUNDS + 1)).tsv" ]; do
     ROUNDS=$((ROUNDS + 1))
-    while read -r p _ _ xint jit; do
+    while read -r p _ _ xint jit jit_first; do
       read -r _ score bc < "$OUT/score.$p"
-      printf '%s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit"
+      printf '%s %s %s %s %s%s\n' "$p" "$score" "$bc" "$xint" "$jit" "${jit_first:+ $jit_first}"
     done < "$OUT/round.$ROUNDS.tsv" > "$OUT/round.tmp" && mv "$OUT/round.tmp" "$OUT/round.$ROUNDS.tsv"
   done
   [ "$ROUNDS" -gt 0 ] || { echo "fidelity.sh: --rescore: no earlier round in $OUT" >&2; exit 1; }
@@ -210,12 +215,15 @@ else
 fi
 # per program: the minimum over the rounds and the spread (highest / lowest - 1)
 {
-  echo "# program score bytecodes xint_ns jit_ns xint_spread jit_spread (minimum of $ROUNDS rounds)"
+  echo "# program score bytecodes xint_ns jit_ns xint_spread jit_spread [jit_first_ns jit_first_spread] (minimum of $ROUNDS rounds)"
   for p in "${PROGRAMS[@]}"; do
     for ((r = 1; r <= ROUNDS; r++)); do grep "^$p " "$OUT/round.$r.tsv"; done |
       awk '{ s = $2; b = $3; if (NR == 1 || $4 < xl) xl = $4; if (NR == 1 || $4 > xh) xh = $4;
-             if (NR == 1 || $5 < jl) jl = $5; if (NR == 1 || $5 > jh) jh = $5 }
-           END { printf "%s %s %s %s %s %.4f %.4f\n", $1, s, b, xl, jl, xh / xl - 1, jh / jl - 1 }'
+             if (NR == 1 || $5 < jl) jl = $5; if (NR == 1 || $5 > jh) jh = $5;
+             if (NF < 6) nofirst = 1; else { if (NR == 1 || $6 < fl) fl = $6; if (NR == 1 || $6 > fh) fh = $6 } }
+           END { printf "%s %s %s %s %s %.4f %.4f", $1, s, b, xl, jl, xh / xl - 1, jh / jl - 1
+                 if (!nofirst) printf " %s %.4f", fl, fh / fl - 1
+                 printf "\n" }'
   done
 } > "$OUT/results.tsv"
 

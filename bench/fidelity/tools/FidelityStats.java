@@ -13,7 +13,11 @@ import java.util.Map;
  *
  * Input (TSV, one program a line): name score bytecodes xint_ns jit_ns
  * [xint_spread jit_spread] (the run-to-run spread of the times over several
- * rounds, highest / lowest - 1; printed per program and summarised).
+ * rounds, highest / lowest - 1; printed per program and summarised)
+ * [jit_first_ns jit_first_spread] (with the JIT, the first call in a fresh
+ * JVM: a program that runs once; when every line has it, every model line
+ * gets a last column, rho against it). A single round's file (name score
+ * bytecodes xint_ns jit_ns [jit_first_ns]) is read as well.
  * Usage: java FidelityStats DATA.tsv TSC_HZ OUT_PLOT.tsv [ROUND.tsv...]
  *
  * For the calibrated score, for plain bytecode counts, and for counts times
@@ -97,7 +101,8 @@ public final class FidelityStats {
         String[] name = new String[n];
         double[] score = new double[n], bc = new double[n], xint = new double[n], jit = new double[n];
         double[] xSpread = new double[n], jSpread = new double[n];
-        boolean spreads = n > 0;
+        double[] first = new double[n], fSpread = new double[n];
+        boolean spreads = n > 0, firsts = n > 0;
         for (int i = 0; i < n; i++) {
             String[] r = rows.get(i);
             name[i] = r[0];
@@ -110,6 +115,14 @@ public final class FidelityStats {
                 jSpread[i] = Double.parseDouble(r[6]);
             } else {
                 spreads = false;
+            }
+            if (r.length >= 9) {
+                first[i] = Double.parseDouble(r[7]);
+                fSpread[i] = Double.parseDouble(r[8]);
+            } else if (r.length == 6) { /* one round: name score bytecodes xint jit jit_first */
+                first[i] = Double.parseDouble(r[5]);
+            } else {
+                firsts = false;
             }
         }
         double[] predCal = new double[n];
@@ -128,15 +141,17 @@ public final class FidelityStats {
         double[] predConst = new double[n];
         for (int i = 0; i < n; i++) predConst[i] = bc[i] * bestC;
 
-        System.out.printf(Locale.ROOT, "%-18s %12s %14s %10s %10s %10s %8s %8s %7s%s%n", "program", "bytecodes",
+        System.out.printf(Locale.ROOT, "%-18s %12s %14s %10s %10s %10s %8s %8s %7s%s%s%n", "program", "bytecodes",
                           "score", "pred ms", "-Xint ms", "JIT ms", "err", "err c", "ns/bc",
-                          spreads ? "  sprd Xint  sprd JIT" : "");
+                          spreads ? "  sprd Xint  sprd JIT" : "", firsts ? (spreads ? "  JIT 1st ms  sprd 1st" : "  JIT 1st ms") : "");
         for (int i = 0; i < n; i++)
-            System.out.printf(Locale.ROOT, "%-18s %12.0f %14.0f %10.2f %10.2f %10.3f %+7.1f%% %+7.1f%% %7.2f%s%n", name[i], bc[i],
+            System.out.printf(Locale.ROOT, "%-18s %12.0f %14.0f %10.2f %10.2f %10.3f %+7.1f%% %+7.1f%% %7.2f%s%s%n", name[i], bc[i],
                               score[i], predCal[i] / 1e6, xint[i] / 1e6, jit[i] / 1e6,
                               100 * (predCal[i] - xint[i]) / xint[i], 100 * (predConst[i] - xint[i]) / xint[i],
                               xint[i] / bc[i], spreads ? String.format(Locale.ROOT, "  %8.1f%% %8.1f%%",
-                                                                        100 * xSpread[i], 100 * jSpread[i]) : "");
+                                                                        100 * xSpread[i], 100 * jSpread[i]) : "",
+                              !firsts ? "" : spreads ? String.format(Locale.ROOT, "  %10.3f  %7.1f%%", first[i] / 1e6, 100 * fSpread[i])
+                              : String.format(Locale.ROOT, "  %10.3f", first[i] / 1e6));
         double[] eCal = relErr(predCal, xint), eConst = relErr(predConst, xint);
         System.out.println();
         System.out.printf(Locale.ROOT, "%d programs; -Xint cost per bytecode from %.2f to %.2f ns%n", n,
@@ -145,17 +160,24 @@ public final class FidelityStats {
             System.out.printf(Locale.ROOT, "run-to-run spread (highest / lowest - 1): -Xint median %.1f%%, worst %.1f%%;"
                               + " JIT median %.1f%%, worst %.1f%%%n", 100 * median(xSpread), 100 * max(xSpread),
                               100 * median(jSpread), 100 * max(jSpread));
-        System.out.printf(Locale.ROOT, "%-34s %12s %12s %14s %14s%n", "model", "rho -Xint", "rho JIT", "median err", "worst err");
-        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n", "calibrated score / tsc_hz",
-                          spearman(score, xint), spearman(score, jit), 100 * median(eCal), 100 * max(eCal));
-        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%n", "plain bytecode count",
-                          spearman(bc, xint), spearman(bc, jit), "-", "-");
-        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%n",
+        if (firsts && spreads)
+            System.out.printf(Locale.ROOT, "run-to-run spread of the JIT's first call: median %.1f%%, worst %.1f%%%n",
+                              100 * median(fSpread), 100 * max(fSpread));
+        /* rho JIT: the steady state; rho JIT 1st: the first call in a fresh JVM */
+        System.out.printf(Locale.ROOT, "%-34s %12s %12s %14s %14s%s%n", "model", "rho -Xint", "rho JIT", "median err",
+                          "worst err", firsts ? String.format(Locale.ROOT, " %12s", "rho JIT 1st") : "");
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%s%n", "calibrated score / tsc_hz",
+                          spearman(score, xint), spearman(score, jit), 100 * median(eCal), 100 * max(eCal),
+                          firstRho(firsts, score, first));
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%s%n", "plain bytecode count",
+                          spearman(bc, xint), spearman(bc, jit), "-", "-", firstRho(firsts, bc, first));
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %13.1f%% %13.1f%%%s%n",
                           String.format(Locale.ROOT, "count x %.2f ns (best constant)", bestC),
-                          spearman(bc, xint), spearman(bc, jit), 100 * median(eConst), 100 * max(eConst));
+                          spearman(bc, xint), spearman(bc, jit), 100 * median(eConst), 100 * max(eConst),
+                          firstRho(firsts, bc, first));
         /* The ceiling for any -Xint model against the JIT: -Xint time itself. */
-        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%n", "measured -Xint time (perfect model)",
-                          1.0, spearman(xint, jit), "0.0%", "0.0%");
+        System.out.printf(Locale.ROOT, "%-34s %12.4f %12.4f %14s %14s%s%n", "measured -Xint time (perfect model)",
+                          1.0, spearman(xint, jit), "0.0%", "0.0%", firstRho(firsts, xint, first));
         System.out.printf(Locale.ROOT, "JIT speed-up (-Xint / JIT time) from %.1f to %.0f times%n",
                           minRatio(xint, jit), maxRatio(xint, jit));
         if (args.length >= 5)
@@ -168,6 +190,10 @@ public final class FidelityStats {
         }
     }
 
+    static String firstRho(boolean firsts, double[] x, double[] first) {
+        return firsts ? String.format(Locale.ROOT, " %12.4f", spearman(x, first)) : "";
+    }
+
     /**
      * The noise ceiling from the single rounds' times: rho between rounds
      * (every pair), rho of each round against the minimum over all rounds
@@ -178,14 +204,16 @@ public final class FidelityStats {
      */
     static void noiseCeiling(String[] name, String[] roundFiles) throws Exception {
         int n = name.length, rounds = roundFiles.length;
-        double[][] x = new double[rounds][n], j = new double[rounds][n];
+        double[][] x = new double[rounds][n], j = new double[rounds][n], f = new double[rounds][n];
+        boolean firsts = true;
         for (int r = 0; r < rounds; r++) {
             Map<String, double[]> times = new HashMap<>();
             try (BufferedReader in = new BufferedReader(new FileReader(roundFiles[r]))) {
                 for (String line; (line = in.readLine()) != null;) {
                     if (line.isBlank() || line.startsWith("#")) continue;
-                    String[] f = line.trim().split("\\s+");
-                    times.put(f[0], new double[] {Double.parseDouble(f[3]), Double.parseDouble(f[4])});
+                    String[] c = line.trim().split("\\s+");
+                    times.put(c[0], new double[] {Double.parseDouble(c[3]), Double.parseDouble(c[4]),
+                                                  c.length >= 6 ? Double.parseDouble(c[5]) : -1});
                 }
             }
             for (int i = 0; i < n; i++) {
@@ -193,6 +221,8 @@ public final class FidelityStats {
                 if (t == null) throw new IllegalArgumentException(roundFiles[r] + " has no time for " + name[i]);
                 x[r][i] = t[0];
                 j[r][i] = t[1];
+                f[r][i] = t[2];
+                firsts &= t[2] >= 0;
             }
         }
         System.out.println();
@@ -218,10 +248,20 @@ public final class FidelityStats {
             System.out.printf(Locale.ROOT, "  %-46s %-28s %s%n", "one round against the minimum of the others",
                               summary(rxOther), summary(rjOther));
         System.out.printf(Locale.ROOT, "  each round against the minimum of all, -Xint:%s; JIT:%s%n", list(rxAll), list(rjAll));
+        if (firsts)
+            System.out.printf(Locale.ROOT, "  JIT, first call: one round against another %s, against the minimum of all %s;"
+                              + " median relative difference between rounds %.1f%%%n", summary(pairRhos(f)),
+                              summary(rhoAgainstMin(f)), 100 * pairDiff(f));
         System.out.printf(Locale.ROOT, "  median relative difference between rounds |t_r / t_s - 1| (programs x ordered pairs):"
                           + " -Xint %.1f%%, JIT %.1f%%%n", 100 * pairDiff(x), 100 * pairDiff(j));
         System.out.printf(Locale.ROOT, "  median relative difference of one round from the minimum |t_r / t_min - 1|:"
                           + " -Xint %.1f%%, JIT %.1f%%%n", 100 * minDiff(x, xAll), 100 * minDiff(j, jAll));
+    }
+
+    static double[] rhoAgainstMin(double[][] t) {
+        double[] all = minOver(t, -1), rho = new double[t.length];
+        for (int r = 0; r < t.length; r++) rho[r] = spearman(t[r], all);
+        return rho;
     }
 
     static double[] pairRhos(double[][] t) {
