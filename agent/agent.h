@@ -43,6 +43,9 @@ typedef struct method_info {
     uint8_t *code;          /* own copy of the bytecodes */
     uint32_t code_len;
     uint32_t *dep;          /* per offset: dependency key index + 1, 0 = none; NULL when the method has none */
+    uint32_t *tail;         /* pairs (invoke offset, return offset): a call of a method with this
+                             * method's name and descriptor right before a return; NULL if none */
+    uint32_t ntail;         /* number of pairs */
     uint8_t root;           /* enum root_kind */
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
 } method_info;

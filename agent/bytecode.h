@@ -12,6 +12,7 @@
 
 /* Opcodes the agent treats specially (JVMS chapter 6 values). */
 enum {
+    BC_GOTO            = 0xa7,
     BC_TABLESWITCH     = 0xaa,
     BC_LOOKUPSWITCH    = 0xab,
     BC_GETSTATIC       = 0xb2,

@@ -12,6 +12,14 @@
  * callback enabled stepping, so on_breakpoint counts that first bytecode by
  * hand. Recursive invocations are inside the extent and get their own step.
  *
+ * HotSpot posts no SingleStep either for a location equal to the last one
+ * (jvmtiEnvThreadState.cpp: a repeated step is "just not posted"). Two
+ * consecutive steps share a location when a method calls itself right
+ * before a return and its callee returns from that same return (the caller
+ * resumes at it: `down(n - 1); return;`, a quicksort's last recursive call),
+ * and in a goto to itself (an endless loop). The first is counted by
+ * tail_returns, the second stops the program as over the bytecode limit.
+ *
  * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
  * of the method, one opcode read from the method's cached bytecodes, two
  * counter increments, for offsets that name a dependency one more, and after
@@ -214,6 +222,21 @@ static void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
     limit_stop(a, jni, thread, "bytecode_limit", msg);
 }
 
+/* A goto to itself: no step is posted for it again, and nothing else runs
+ * in the frame, so it would spin uncounted until the wall-clock limit. It
+ * executes more bytecodes than any limit: stop now. (goto_w to itself is
+ * left to the clock: javac emits goto_w only for jumps beyond 32 KB.) */
+static void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const method_info *m, jlocation loc)
+{
+    if (a->opts.max_bytecodes == 0)
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit): an endless loop,"
+             " a goto to itself at offset %u of %s", (unsigned long long)a->opts.max_bytecodes,
+             (unsigned)loc, m->name);
+    limit_stop(a, jni, thread, "bytecode_limit", msg);
+}
+
 /* The thread used up its grant: report it and take the next. */
 static int limit_grant(agent *a, thread_state *ts)
 {
@@ -254,6 +277,57 @@ static inline void branch_outcome(thread_state *ts, const method_info *m, jlocat
     ts->br[b][BR_EXECUTED]++;
     ts->br[b][BR_TAKEN] += (uint64_t)taken;
     ts->br[b][BR_MISPREDICTED] += (uint64_t)bp_branch(&ts->bp[b], bp_site(m->bp_seed, pc), taken);
+}
+
+/* Count k more executions of the bytecode of the last step (no branch, no
+ * dependency: a return). Returns 1 when that passed the bytecode limit. */
+static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, uint64_t k)
+{
+    int b = ts->bucket;
+    hist[b * 256 + op] += k;
+    ts->n[b] += k;
+    while (k > 0) {
+        uint64_t d = k < ts->budget ? k : ts->budget;
+        ts->budget -= d;
+        k -= d;
+        if (ts->budget == 0 && limit_grant(a, ts))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * The step at `loc` of m is a return that follows a call of a method named
+ * like m (m->tail). If the callers' frames are m's own, stopped at that
+ * call, each of them resumes at this same return and HotSpot posts no step
+ * for it (see the top of this file): count them here. One JVMTI call per
+ * such return, none on other steps.
+ */
+#define TAIL_BATCH 16
+static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method,
+                         const method_info *m, uint64_t *hist, jlocation loc)
+{
+    jlocation call = -1;
+    for (uint32_t i = 0; i < m->ntail; i++)
+        if (m->tail[2 * i + 1] == (uint32_t)loc)
+            call = m->tail[2 * i];
+    if (call < 0)
+        return;
+    uint64_t callers = 0;
+    for (jint depth = 1;; depth += TAIL_BATCH) {
+        jvmtiFrameInfo frames[TAIL_BATCH];
+        jint n = 0, i = 0;
+        if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, TAIL_BATCH, frames, &n),
+                        "GetStackTrace") != 0)
+            return;
+        while (i < n && frames[i].method == method && frames[i].location == call)
+            i++;
+        callers += (uint64_t)i;
+        if (i < TAIL_BATCH)
+            break;
+    }
+    if (callers > 0 && count_more(a, ts, hist, m->code[loc], callers))
+        bytecode_limit_stop(a, jni, thread);
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
@@ -306,6 +380,14 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     ts->prev_loc = loc;
     if (--ts->budget == 0 && limit_grant(a, ts)) {
         bytecode_limit_stop(a, jni, thread);
+        return;
+    }
+    if (m->ntail != 0 && (bc_flags(op) & BCF_RETURN)) {
+        tail_returns(a, ts, jni, thread, method, m, e->hist, loc);
+        return;
+    }
+    if (op == BC_GOTO && (uint64_t)loc + 3 <= m->code_len && m->code[loc + 1] == 0 && m->code[loc + 2] == 0) {
+        endless_loop_stop(a, jni, thread, m, loc);
         return;
     }
     if (m->dep != NULL) {
@@ -373,6 +455,8 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     ts->npend = 0;
     ts->last_exception[0] = '\0';
     ts->prev_op = BC_INVOKESTATIC; /* the method was entered by a call */
+    ts->prev_method = NULL;        /* (not the last extent's last step) */
+    ts->prev_loc = -1;
     count_step(a, ts, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 

@@ -158,8 +158,37 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
     }
 }
 
+/* Record in m->tail every invoke that names a method with m's own name and
+ * descriptor and is followed by a return (counting.c: tail_returns). */
+static int find_self_tail_calls(method_info *m, const class_info *c, const char *name, const char *desc)
+{
+    for (uint32_t pc = 0; pc < m->code_len;) {
+        uint32_t len = bc_insn_length(m->code, m->code_len, pc);
+        if (len == 0)
+            return 0;
+        uint8_t op = m->code[pc];
+        uint32_t next = pc + len;
+        cp_str o, n, d;
+        if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE && next < m->code_len &&
+            (bc_flags(m->code[next]) & BCF_RETURN) &&
+            cp_member_ref(&c->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &o, &n, &d) == 0 &&
+            n.len == strlen(name) && memcmp(n.ptr, name, n.len) == 0 &&
+            d.len == strlen(desc) && memcmp(d.ptr, desc, d.len) == 0) {
+            uint32_t *t = realloc(m->tail, (m->ntail + 1) * 2 * sizeof *t);
+            if (t == NULL)
+                return -1;
+            m->tail = t;
+            m->tail[2 * m->ntail] = pc;
+            m->tail[2 * m->ntail + 1] = next;
+            m->ntail++;
+        }
+        pc = next;
+    }
+    return 0;
+}
+
 /* Fill m->dep from the method's code and its class's constant pool. */
-static int compute_deps(agent *a, method_info *m, jclass klass)
+static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc)
 {
     int any = 0;
     for (uint32_t pc = 0; pc < m->code_len;) {
@@ -193,7 +222,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass)
         }
         pc += len;
     }
-    return 0;
+    return find_self_tail_calls(m, c, name, desc);
 }
 
 static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
@@ -267,7 +296,7 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
         memcpy(m->code, code, (size_t)len);
         m->code_len = (uint32_t)len;
         (*jv)->Deallocate(jv, code);
-        if (compute_deps(a, m, klass) != 0)
+        if (compute_deps(a, m, klass, name, desc) != 0)
             agent_fail(a, "dependency keys of %s are incomplete", m->name);
     }
     (*jv)->Deallocate(jv, (unsigned char *)name);
@@ -284,6 +313,7 @@ fail:
     free(m->name);
     free(m->code);
     free(m->dep);
+    free(m->tail);
     free(m);
     return NULL;
 }
@@ -309,6 +339,7 @@ void methods_free(agent *a)
         free(a->methods[i]->name);
         free(a->methods[i]->code);
         free(a->methods[i]->dep);
+        free(a->methods[i]->tail);
         free(a->methods[i]);
     }
     free(a->methods);

@@ -2,6 +2,9 @@
  * in nanoseconds (taken outside the measured extent).
  *   loop N : arithmetic and array loads in one frame
  *   call N : tiny calls (recursion), many frames
+ *   tail N : recursion whose second self-call precedes the return (2^(N+1)
+ *            frames, half of them in tail position: the agent asks for their
+ *            FramePop to count the caller's return HotSpot does not post)
  *   alloc N: array allocations of computed sizes */
 public class StepBench {
     static long loop(int n) {
@@ -17,6 +20,14 @@ public class StepBench {
     static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
     static long call(int n) { return fib(n); }
+
+    static void hanoi(int n) {
+        if (n == 0) return;
+        hanoi(n - 1);
+        hanoi(n - 1);
+    }
+
+    static long tail(int n) { hanoi(n); return n; }
 
     static long alloc(int n) {
         long s = 0;
@@ -34,6 +45,7 @@ public class StepBench {
         switch (args[0]) {
             case "loop": r = loop(n); break;
             case "call": r = call(n); break;
+            case "tail": r = tail(n); break;
             default: r = alloc(n); break;
         }
         long t1 = System.nanoTime();

@@ -79,6 +79,49 @@ expect_eq "fib: per-method breakdown" "$(xpath "$P" "/psf-profile/methods/method
 expect_eq "fib: conditional branches = calls" "$(br work conditional)" 21891
 expect_eq "fib: taken = recursive calls" "$(br work taken)" 10945
 
+# --- TailRec: a method that calls itself right before a return resumes at
+# that return; when its callee returned from the same one, HotSpot posts no
+# step for it (same method and location as the last step) and the agent
+# counts it when the callee's frame pops. down(n): n frames of iload_0 ifne
+# iload_0 iconst_1 isub invokestatic return (7) and one of iload_0 ifne
+# return (3); without the fix n - 1 returns were lost.
+run_agent "$P" TailRec.down "$FX" TailRec down 10
+expect_eq "tail calls: down(10) = 7n+3" "$(xpath "$P" /psf-profile/summary/@work)" 73
+expect_eq "tail calls: a return a frame" "$(op work return)" 11
+expect_eq "tail calls: ended by return" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@end")" return
+# count(n, acc): 10 a frame (... iload_1 iconst_1 iadd invokestatic ireturn),
+# iload_0 ifne iload_1 ireturn for the last: 10n + 4; its ireturn at 5 differs
+# from the callers' at 15, so only n - 1 of them were lost
+run_agent "$P" TailRec.count "$FX" TailRec count 1000
+expect_eq "tail calls: count(1000) = 10n+4" "$(xpath "$P" /psf-profile/summary/@work)" 10004
+expect_eq "tail calls: an ireturn a frame" "$(op work ireturn)" 1001
+# both(n): 2^n - 1 frames call twice (11 bytecodes), 2^n leaves (3); only the
+# second call precedes the return: 11 * 1023 + 3 * 1024 for n = 10
+run_agent "$P" TailRec.both "$FX" TailRec both 10
+expect_eq "tail calls: both(10) = 11(2^n-1) + 3*2^n" "$(xpath "$P" /psf-profile/summary/@work)" 14325
+expect_eq "tail calls: both(10) returns = frames" "$(op work return)" 2047
+# Walker.walk(n), an interface's default method through invokeinterface (5
+# bytes): n frames of iload_1 ifne aload_0 iload_1 iconst_1 isub
+# invokeinterface ireturn (8), the last iload_1 ifne iconst_0 goto ireturn (5)
+# returns from the callers' very ireturn at 17: without the fix all n lost
+run_agent "$P" 'TailRec$Walker.walk' "$FX" TailRec walk 100
+expect_eq "tail calls: interface walk(100) = 8n+5" "$(xpath "$P" /psf-profile/summary/@work)" 805
+expect_eq "tail calls: walk ireturns" "$(op work ireturn)" 101
+# unwind(n): thrower(n) = 6n + 4 (its n tail frames are unwound by the
+# exception: no ireturn runs, none is added), the handler, then down(n) =
+# 7n + 3, and unwind's own 11 (iconst_0 istore_1 iload_0 invokestatic
+# astore_2 iconst_m1 istore_1 iload_0 invokestatic iload_1 ireturn)
+run_agent "$P" TailRec.unwind "$FX" TailRec unwind 10
+expect_eq "tail calls: unwound by an exception, then down = 11 + 64 + 73" "$(xpath "$P" /psf-profile/summary/@work)" 148
+expect_eq "tail calls: unwound frames run no ireturn" "$(op work ireturn)" 1
+# spin(): `for (;;) { }` is a goto to itself, whose steps HotSpot posts once:
+# it would spin uncounted until the wall clock ran out. It stops at once as
+# over the bytecode limit (1 bytecode counted: the goto).
+timeout 60 "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=TailRec.spin,out=$P,max_bytecodes=1000000" \
+  -cp "$FX" TailRec spin 0 >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || true
+expect_eq "endless goto: bytecode limit" "$(xpath "$P" /psf-profile/@status)" bytecode_limit
+expect_match "endless goto: says where" "$(xpath "$P" "/psf-profile/message")" "goto to itself at offset 0 of TailRec.spin"
+
 # --- Exceptions: caught(1) = iload_0 ifle getstatic athrow + handler astore_1
 # iconst_1 ireturn = 7; caught(0) = iload_0 ifle iconst_0 ireturn = 4;
 # escape() = getstatic athrow = 2, ending by exception.
