@@ -23,12 +23,14 @@
 #
 # Usage: bench/fidelity.sh [--corpus DIR] [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
 #                          [--rounds N] [--xint-reps N] [--xint-seconds S] [--jit-seconds S]
-#                          [--jobs N] [--replot] [--rescore] [PROGRAM...]
+#                          [--jobs N] [--replot] [--rescore] [--reprofile] [PROGRAM...]
 # Every program is a class DIR/NAME.java with `public static long run()`;
 # an executable DIR/check.sh, if any, runs first and must succeed.
 # Results go to build/bench/fidelity/NAME-OF-DIR/, one directory a corpus;
 # --replot redraws the plot from that corpus' last results without measuring;
-# --rescore scores again (another --costs) but keeps the last run's times.
+# --rescore scores again (another --costs) but keeps the last run's times;
+# --reprofile also runs every program under the agent again (a changed
+# agent), keeping the times.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
 
@@ -45,6 +47,7 @@ CORPUS=$ROOT/bench/fidelity/programs
 JOBS=2
 REPLOT=0
 RESCORE=0
+REPROFILE=0
 while [ $# -gt 0 ]; do
   case $1 in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS=$2; shift 2 ;;
     --replot) REPLOT=1; shift ;;
     --rescore) RESCORE=1; shift ;;
+    --reprofile) RESCORE=1; REPROFILE=1; shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
@@ -168,7 +172,7 @@ rescore_one() {
   printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
 }
 rescore_all() { local p; for p in "$@"; do rescore_one "$p" || return 1; done; }
-if [ "$RESCORE" = 1 ] && rescore_all "${PROGRAMS[@]}"; then
+if [ "$RESCORE" = 1 ] && [ "$REPROFILE" = 0 ] && rescore_all "${PROGRAMS[@]}"; then
   echo "rescored ${#PROGRAMS[@]} kept profiles with $COSTS" >&2
 else
   echo "scoring ${#PROGRAMS[@]} programs of $CORPUS_NAME ($JOBS at a time) with $COSTS" >&2
