@@ -86,7 +86,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         invocations together (default: 300000000)
   --max-threads N       stop once the method has started N threads (default: 64)
   --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
-  --runs N              score N times and report every distinct score (default: 1)
+  --runs N              score N times and report every distinct score; a run that fails
+                        fails them all, with its own status (default: 1)
   --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
                         require (fail when it does not work) or off (default: auto)
   -h, --help            this text
@@ -352,6 +353,11 @@ run_once() {
   kill "$watcher" 2>/dev/null
   wait "$watcher" 2>/dev/null
   wait "$reader"
+  # The watcher polls: output printed in one burst just before the JVM ended
+  # falls between two polls. The JVM is gone, so look at the size once more.
+  if [ "$(stat -c %s "$out" 2>/dev/null || echo 0)" -gt "$MAX_OUTPUT" ]; then
+    : >"$RUN_DIR/output_limit"
+  fi
   local elapsed=$((SECONDS - started))
   if [ -e "$RUN_DIR/output_limit" ]; then
     RUN_STATUS=output_limit RUN_MESSAGE="the program printed more than $MAX_OUTPUT bytes (--max-output)"
@@ -424,9 +430,13 @@ view_args=()
 [ "$JSON" = 1 ] && view_args+=(--json)
 
 # --- run -------------------------------------------------------------------------
+# With --runs N every run must end as the first did: a later run that fails
+# (an exception, a limit, a crash) or cannot be scored fails the whole
+# attempt with that run's own status, named by its number, and no score.
 scores=()
 first_profile=""
 for i in $(seq "$RUNS"); do
+  profile_status=""
   if run_once "$i"; then
     # The method's profile may be fine while the program as a whole failed
     # (a non-zero exit after the method returned): no valid submission either.
@@ -437,13 +447,36 @@ for i in $(seq "$RUNS"); do
     fi
   fi
   [ "$i" -eq 1 ] && pass_output
+  run_name=""
+  [ "$RUNS" -gt 1 ] && run_name="run $i of $RUNS: "
   if [ -n "$RUN_STATUS" ]; then
     [ -n "$PROFILE_OUT" ] && [ -s "$RUN_PROFILE" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
-    fail "$RUN_STATUS" "$RUN_MESSAGE"
+    fail "$RUN_STATUS" "$run_name$RUN_MESSAGE"
+  fi
+  if [ "$profile_status" != ok ]; then
+    # The first run's status is the scorer's to report (below); a later
+    # run's is reported here, with the scorer's reading of its message.
+    [ "$i" -eq 1 ] && { first_profile=$RUN_PROFILE; break; }
+    [ -n "$PROFILE_OUT" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    why=$("$SCORER" "${score_args[@]}" "$RUN_PROFILE" 2>&1 >/dev/null | head -n 1)
+    why=${why#"psf-score: "}
+    why=${why#"$RUN_PROFILE: "}
+    why=${why#"$profile_status: "}
+    fail "${profile_status:-internal_error}" "$run_name${why:-the profile has no status}"
   fi
   [ -z "$first_profile" ] && first_profile=$RUN_PROFILE
-  [ "$profile_status" = ok ] || break # the scorer reports the profile's status
-  scores+=("$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>/dev/null)")
+  score=$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>"$RUN_DIR/score.err")
+  score_rc=$?
+  if [ "$RUNS" -gt 1 ] && { [ "$score_rc" -ne 0 ] || [ -z "$score" ]; }; then
+    # A run that cannot be scored is no run that agreed. Exit code 7 is the
+    # scorer's bad_input (an invalid profile, an overflow); anything else is
+    # PSF's own fault.
+    why=$(sed -n '1s/^psf-score: //p' "$RUN_DIR/score.err")
+    [ "$score_rc" -eq 7 ] && st=bad_input || st=internal_error
+    [ -n "$PROFILE_OUT" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    fail "$st" "${run_name}the profile could not be scored: ${why:-no score (psf-score exit code $score_rc)}"
+  fi
+  scores+=("$score")
 done
 # The JSON names the profile it scored: the kept copy, or a bare file name
 # (the scratch copy is gone once this script ends).

@@ -59,6 +59,18 @@ expect_end "too much output" output_limit 19 Ends chatty --max-output 100000 -- 
 expect_match "too much output: capped on stderr" "$(wc -c <"$TEST_TMP/err")" '^[0-9]+$'
 [ "$(wc -c <"$TEST_TMP/err")" -le 101000 ] && pass "too much output: at most the limit passed on" ||
   fail "too much output: at most the limit passed on" "$(wc -c <"$TEST_TMP/err") bytes"
+# One burst of output right after the method returned, then Runtime.halt: the
+# JVM is gone before the watcher's next poll (every 0.1 s) in about 9 runs in
+# 10 here, so only a look at the size after the run catches it; eight tries
+# make a miss without that look near certain.
+ends=""
+for _ in 1 2 3 4 5 6 7 8; do
+  rc=$(run Ends quick --max-output 100000 -- burst)
+  ends="$ends $rc/$(jq -r '"\(.status)/\(.score)"' "$TEST_TMP/out")"
+done
+expect_eq "a burst of output just before the JVM ends: output_limit, no score (8 tries)" "$ends" \
+  "$(printf ' %s' 19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null \
+    19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null)"
 rc=$(run Ends spawn -- spawn)
 expect_eq "starting a process: refused, method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
 expect_match "starting a process: the program saw an IOException" "$(cat "$TEST_TMP/err")" "spawn refused: .*starting processes is not allowed"
@@ -172,5 +184,58 @@ again=$(taskset -c 0 "$GS" --classpath "$FX" --main Random --method Random.work 
 expect_eq "randomized quicksort: same under taskset -c 0" "$again" "$first"
 hs=$("$GS" --classpath "$PSF_BUILD/fixtures/agent" --method Hashing.work --json --costs none --sandbox require --runs 5 2>/dev/null | jq -r '"\(.status)/\(.distinct_scores)"')
 expect_eq "HashSet<Object>: 5 runs, one score" "$hs" "ok/1"
+
+# --- --runs: a later run that fails fails the whole attempt ------------------------------
+# Reruns behaves in the first run and fails in every later one (it tells them
+# apart by its work directory, run.I).
+rc=$(run Reruns work -- escape)
+expect_eq "a later run fails: the first run alone scores" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+expect_end "--runs 3, run 2 throws" exception 9 Reruns work --runs 3 -- escape
+expect_match "--runs 3, run 2 throws: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 3: java.lang.IllegalStateException"
+expect_eq "--runs 3, run 2 throws: no runs agreed" "$(jq -r .distinct_scores "$TEST_TMP/out")" null
+expect_end "--runs 3, run 2 hits the bytecode limit" bytecode_limit 17 Reruns work --runs 3 --max-bytecodes 1000000 -- spin
+expect_match "--runs 3, run 2 hits the bytecode limit: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 3: "
+expect_end "--runs 2, run 2 calls System.exit" exit_in_method 12 Reruns work --runs 2 -- exit
+expect_match "--runs 2, run 2 calls System.exit: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 2: "
+
+# A run whose profile cannot be scored is no run that agreed either. Nothing a
+# program does makes a later run's profile unscorable and not the first's, so
+# here this build's psf-score is wrapped: its second --score-only call (run
+# 2's) is killed, or scores a truncated copy of the profile.
+FAKE=$TEST_TMP/fake-build
+mkdir -p "$FAKE"
+cp "$PSF_BUILD/libpsfagent.so" "$FAKE/" # the sandbox shows the agent's own directory only
+ln -s "$PSF_BUILD/psf-receive" "$FAKE/psf-receive"
+{
+  echo '#!/usr/bin/env bash'
+  echo "real=$(printf '%q' "$PSF_BUILD/psf-score") calls=$(printf '%q' "$FAKE/calls")"
+  cat <<'WRAPPER'
+case " $* " in
+  *" --score-only "*)
+    echo . >>"$calls"
+    if [ "$(wc -l <"$calls")" -eq 2 ]; then
+      case $FAKE_SCORE in
+        killed) kill -KILL $$ ;;
+        invalid) head -c 300 "${!#}" >"$calls.xml"; exec "$real" "${@:1:$#-1}" "$calls.xml" ;;
+      esac
+    fi ;;
+esac
+exec "$real" "$@"
+WRAPPER
+} >"$FAKE/psf-score"
+chmod +x "$FAKE/psf-score"
+rm -f "$FAKE/calls"
+rc=$(FAKE_SCORE=none PSF_BUILD=$FAKE run Reruns work --runs 3 -- same)
+expect_eq "--runs 3 through the wrapped psf-score, every run scored: one score" \
+  "$rc/$(jq -r '"\(.status)/\(.distinct_scores)"' "$TEST_TMP/out")" "0/ok/1"
+for how in killed:internal_error:70 invalid:bad_input:7; do
+  rm -f "$FAKE/calls"
+  rc=$(FAKE_SCORE=${how%%:*} PSF_BUILD=$FAKE run Reruns work --runs 3 -- same)
+  word=${how#*:}
+  expect_eq "--runs 3, run 2's profile cannot be scored (${how%%:*}): ${word%:*}, no score" \
+    "$rc/$(jq -r '"\(.status)/\(.score)/\(.distinct_scores)"' "$TEST_TMP/out")" "${word#*:}/${word%:*}/null/null"
+  expect_match "--runs 3, run 2's profile cannot be scored (${how%%:*}): names the run" \
+    "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 3: the profile could not be scored"
+done
 
 finish
