@@ -68,14 +68,22 @@ int mac_header(const uint8_t key[MAC_KEY_BYTES], const void *body, size_t len, c
     return n;
 }
 
-/* Try to read a record at stream[pos]; on success set body and return the
- * position after it, else return 0. */
-static size_t try_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *s, size_t len, size_t pos,
-                         const uint8_t **body, size_t *body_len)
+/* What try_record found at a position. */
+enum { NO_RECORD, RECORD, OVER_BUDGET };
+
+/*
+ * Try to read a record at s[pos]. A header that parses and whose claimed body
+ * fits in the stream is a candidate: checking it costs an HMAC over up to len
+ * bytes, so it first takes one unit of *budget, and when none is left the
+ * answer is OVER_BUDGET without hashing anything. On RECORD, *body and
+ * *body_len are set and *next is the position after the record.
+ */
+static int try_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *s, size_t len, size_t pos,
+                      unsigned *budget, const uint8_t **body, size_t *body_len, size_t *next)
 {
     size_t m = sizeof MAGIC - 1;
     if (len - pos < m || memcmp(s + pos, MAGIC, m) != 0)
-        return 0;
+        return NO_RECORD;
     size_t p = pos + m, n = 0;
     int digits = 0;
     while (p < len && s[p] >= '0' && s[p] <= '9' && digits < 19) {
@@ -84,32 +92,50 @@ static size_t try_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *s, siz
         digits++;
     }
     if (digits == 0 || p >= len || s[p] != ' ')
-        return 0;
+        return NO_RECORD;
     p++;
     if (len - p < 2 * MAC_BYTES + 1 || s[p + 2 * MAC_BYTES] != '\n')
-        return 0;
+        return NO_RECORD;
     uint8_t want[MAC_BYTES], got[MAC_BYTES];
     if (hex_decode((const char *)s + p, want, MAC_BYTES) != 0)
-        return 0;
+        return NO_RECORD;
     p += 2 * MAC_BYTES + 1;
     if (n > len - p || n > MAC_MAX_BODY)
-        return 0;
+        return NO_RECORD;
+    if (*budget == 0)
+        return OVER_BUDGET;
+    --*budget;
     if (mac_compute(key, s + p, n, got) != 0 || CRYPTO_memcmp(want, got, MAC_BYTES) != 0)
-        return 0;
+        return NO_RECORD;
     *body = s + p;
     *body_len = n;
-    return p + n;
+    *next = p + n;
+    return RECORD;
 }
 
+/*
+ * Every byte offset is tried, so junk before or after the record (a program's
+ * stray output, a few forged headers) does not hide it. Parsing a header is cheap;
+ * the MAC check is not, and a stream of back-to-back forged headers each
+ * claiming a body that runs to the end of the stream would cost quadratic
+ * hashing (about 10^13 bytes for a 64 MiB stream). So at most
+ * MAC_MAX_CANDIDATES candidates are checked: the work is bounded by
+ * MAC_MAX_CANDIDATES * len bytes of HMAC-SHA256 plus a linear scan, and a
+ * stream with more candidates than that has been tampered with and yields no
+ * record (-1), whatever came before.
+ */
 int mac_find_record(const uint8_t key[MAC_KEY_BYTES], const uint8_t *stream, size_t len,
                     const uint8_t **body, size_t *body_len)
 {
     int found = 0;
+    unsigned budget = MAC_MAX_CANDIDATES;
     for (size_t pos = 0; pos < len;) {
-        const uint8_t *b;
-        size_t bl;
-        size_t next = try_record(key, stream, len, pos, &b, &bl);
-        if (next == 0) {
+        const uint8_t *b = NULL;
+        size_t bl = 0, next = 0;
+        int r = try_record(key, stream, len, pos, &budget, &b, &bl, &next);
+        if (r == OVER_BUDGET)
+            return -1;
+        if (r == NO_RECORD) {
             pos++;
             continue;
         }

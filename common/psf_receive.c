@@ -7,8 +7,9 @@
  * The key (64 hex digits) comes on standard input, never on the command line
  * where other processes could read it. Exit codes: 0 the one authentic record
  * was written to OUT (atomically); 1 no authentic record (the JVM ended
- * before the agent could write, or the stream was tampered with); 2 several
- * authentic records; 3 usage or I/O error.
+ * before the agent could write, or the stream was tampered with, which
+ * includes holding more than MAC_MAX_CANDIDATES record headers to check);
+ * 2 several authentic records; 3 usage or I/O error.
  */
 #include "mac.h"
 

@@ -1,15 +1,52 @@
 /* Unit tests for common/mac.c: authenticated result records. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dlfcn.h>
+#include <openssl/evp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mac.h"
 
 static uint8_t key[MAC_KEY_BYTES];
+
+/*
+ * A seam for counting the receiver's work: mac.c computes every HMAC with
+ * libcrypto's EVP_Q_mac, and this definition, linked into the test binary,
+ * takes the call, counts it and the bytes it hashes, and hands it to the real
+ * one. The tests then assert the work, not the time it takes.
+ */
+static size_t hmac_calls, hmac_bytes;
+
+unsigned char *EVP_Q_mac(OSSL_LIB_CTX *libctx, const char *name, const char *propq, const char *subalg,
+                         const OSSL_PARAM *params, const void *k, size_t keylen, const unsigned char *data,
+                         size_t datalen, unsigned char *out, size_t outsize, size_t *outlen)
+{
+    typedef unsigned char *q_mac_fn(OSSL_LIB_CTX *, const char *, const char *, const char *, const OSSL_PARAM *,
+                                    const void *, size_t, const unsigned char *, size_t, unsigned char *, size_t,
+                                    size_t *);
+    static q_mac_fn *real;
+    if (real == NULL) {
+        void *sym = dlsym(RTLD_NEXT, "EVP_Q_mac");
+        if (sym == NULL)
+            abort();
+        memcpy(&real, &sym, sizeof real);
+    }
+    hmac_calls++;
+    hmac_bytes += datalen;
+    return real(libctx, name, propq, subalg, params, k, keylen, data, datalen, out, outsize, outlen);
+}
+
+static void count_reset(void)
+{
+    hmac_calls = 0;
+    hmac_bytes = 0;
+}
 
 static int setup(void **state)
 {
@@ -110,6 +147,124 @@ static void mac_find_record__huge_length__rejected(void **state)
     assert_int_equal(mac_find_record(key, (const uint8_t *)stream, n, &body, &len), -1);
 }
 
+/* A forged header (all-zero MAC) claiming a body that runs to the end of a
+ * stream of total bytes, written at s + pos; the length is zero-padded so
+ * every forged header is FORGED_HEADER bytes. Returns its length. */
+#define FORGED_HEADER (sizeof "PSF-RESULT 1 0000000000 " - 1 + 2 * MAC_BYTES + 1)
+static size_t forge_header(char *s, size_t pos, size_t total)
+{
+    int n = sprintf(s + pos, "PSF-RESULT 1 %010zu %064d\n", total - pos - FORGED_HEADER, 0);
+    assert_int_equal(n, FORGED_HEADER);
+    return (size_t)n;
+}
+
+/* `forged` forged headers, each claiming the rest of the stream, then the
+ * genuine record, then a line of program noise. Returns the stream's length;
+ * *s is malloc'd. */
+static const char GENUINE[] = "<psf-profile status=\"ok\"><summary work=\"42\"/></psf-profile>";
+static const char NOISE[] = "Exception in thread \"main\" PSF-RESULT 1 12 not a header\n";
+static size_t forged_then_genuine(size_t forged, char **s)
+{
+    char rec[MAC_HEADER_MAX + sizeof GENUINE];
+    size_t rl = make_record(rec, GENUINE);
+    size_t total = forged * FORGED_HEADER + rl + strlen(NOISE);
+    *s = malloc(total + 1);
+    assert_non_null(*s);
+    size_t n = 0;
+    for (size_t i = 0; i < forged; i++)
+        n += forge_header(*s, n, total);
+    memcpy(*s + n, rec, rl);
+    n += rl;
+    memcpy(*s + n, NOISE, strlen(NOISE));
+    n += strlen(NOISE);
+    assert_int_equal(n, total);
+    return n;
+}
+
+/* F9: back-to-back forged headers, each claiming the rest of the stream, used
+ * to cost an HMAC apiece over ever shorter tails: quadratic work (hours for a
+ * 64 MiB stream). Now at most MAC_MAX_CANDIDATES headers are checked and the
+ * stream, being tampered with, yields no record even though the genuine one
+ * is at its end. */
+static void mac_find_record__flood_of_forged_headers__bounded_work_no_record(void **state)
+{
+    (void)state;
+    char *s;
+    size_t n = forged_then_genuine(2000, &s);
+    const uint8_t *body;
+    size_t len;
+    count_reset();
+    int rc = mac_find_record(key, (const uint8_t *)s, n, &body, &len);
+    assert_in_range(hmac_calls, 1, MAC_MAX_CANDIDATES);
+    assert_in_range(hmac_bytes, 0, (size_t)MAC_MAX_CANDIDATES * n);
+    assert_int_equal(rc, -1);
+    free(s);
+}
+
+/* Fewer forged headers than the cap do not hide the genuine record, and all of
+ * them were checked (so this sits right at the limit). */
+static void mac_find_record__forged_headers_below_cap__found(void **state)
+{
+    (void)state;
+    char *s;
+    size_t n = forged_then_genuine(MAC_MAX_CANDIDATES - 1, &s);
+    const uint8_t *body;
+    size_t len;
+    count_reset();
+    assert_int_equal(mac_find_record(key, (const uint8_t *)s, n, &body, &len), 0);
+    assert_int_equal(len, strlen(GENUINE));
+    assert_memory_equal(body, GENUINE, len);
+    assert_int_equal(hmac_calls, MAC_MAX_CANDIDATES);
+    free(s);
+}
+
+/* One forged header more and the stream counts as tampered with: no record. */
+static void mac_find_record__forged_headers_at_cap__rejected(void **state)
+{
+    (void)state;
+    char *s;
+    size_t n = forged_then_genuine(MAC_MAX_CANDIDATES, &s);
+    const uint8_t *body;
+    size_t len;
+    count_reset();
+    assert_int_equal(mac_find_record(key, (const uint8_t *)s, n, &body, &len), -1);
+    assert_int_equal(hmac_calls, MAC_MAX_CANDIDATES);
+    free(s);
+}
+
+/* Ordinary noise costs no HMAC, however much of it there is: text that merely
+ * starts like a header, headers with a bad MAC field, and headers claiming
+ * more than the stream holds are rejected before hashing, so thousands of
+ * them around the record still leave it found with a single HMAC. */
+static void mac_find_record__lots_of_cheap_junk__found_with_one_hmac(void **state)
+{
+    (void)state;
+    enum { COPIES = 1000 };
+    char rec[MAC_HEADER_MAX + sizeof GENUINE];
+    size_t rl = make_record(rec, GENUINE);
+    char junk[512];
+    size_t jl = (size_t)sprintf(junk, "%sPSF-RESULT 1 5 %064d\nPSF-RESULT 1 9999999 %064d\n{\"score\":1}\n", NOISE, 0, 0);
+    memset(junk + strlen(NOISE) + 15, 'z', 1); /* the first header's MAC is not hex */
+    size_t total = 2 * COPIES * jl + rl;
+    char *s = malloc(total);
+    assert_non_null(s);
+    size_t n = 0;
+    for (int i = 0; i < COPIES; i++, n += jl)
+        memcpy(s + n, junk, jl);
+    memcpy(s + n, rec, rl);
+    n += rl;
+    for (int i = 0; i < COPIES; i++, n += jl)
+        memcpy(s + n, junk, jl);
+    assert_int_equal(n, total);
+    const uint8_t *body;
+    size_t len;
+    count_reset();
+    assert_int_equal(mac_find_record(key, (const uint8_t *)s, n, &body, &len), 0);
+    assert_memory_equal(body, GENUINE, strlen(GENUINE));
+    assert_int_equal(hmac_calls, 1);
+    free(s);
+}
+
 static void mac_key_from_hex__forms__parsed_or_rejected(void **state)
 {
     (void)state;
@@ -131,6 +286,10 @@ int main(void)
         cmocka_unit_test(mac_find_record__two_records__rejected),
         cmocka_unit_test(mac_find_record__every_truncation__never_found),
         cmocka_unit_test(mac_find_record__huge_length__rejected),
+        cmocka_unit_test(mac_find_record__flood_of_forged_headers__bounded_work_no_record),
+        cmocka_unit_test(mac_find_record__forged_headers_below_cap__found),
+        cmocka_unit_test(mac_find_record__forged_headers_at_cap__rejected),
+        cmocka_unit_test(mac_find_record__lots_of_cheap_junk__found_with_one_hmac),
         cmocka_unit_test(mac_key_from_hex__forms__parsed_or_rejected),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
