@@ -175,9 +175,17 @@ typedef struct agent {
     char bystander[512];        /* a pre-existing thread that worked while the method ran */
     jthread watched[2];         /* Finalizer and Common-Cleaner: run user code, watched in every extent */
     int nwatched;
+    jthread jvm_threads[16];    /* the JVM's other threads alive at VMInit (not main): never bystanders */
+    int njvm_threads;
+    /* under lock, kept while any extent runs: threads that code not counted started (watched from
+     * 0 ns), and threads that ended, with their CPU time then (bystanders.c) */
+    struct by_thread { jthread ref; jlong cpu; } late[64], ended[64];
+    int nlate, nended;
 
     /* JVM identity */
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
+    jobject platform_loader;    /* global ref: classes it defines are the JDK's, not the program's */
+    jobject system_loader;      /* global ref: the application class loader */
     char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */
@@ -214,7 +222,9 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock;
 void methods_free(agent *a);
 
 /* bystanders.c */
-void bystanders_init(agent *a, JNIEnv *jni);
+void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread);
+void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread);
+void bystanders_thread_end(agent *a, JNIEnv *jni, jthread thread);
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 

@@ -12,9 +12,15 @@
  *
  * The JVM's Finalizer and Common-Cleaner threads, which run user code
  * (finalize(), Cleaner actions), are watched in every extent; all other
- * application threads once the program has started a thread of its own
- * outside a measured extent (a GetAllThreads per invocation, which a
- * single-threaded program does not pay for).
+ * threads once the program has started a thread of its own outside a
+ * measured extent (a GetAllThreads per invocation, which a single-threaded
+ * program does not pay for), except the JVM's own threads alive at VMInit,
+ * known by identity (a thread group's name is the program's to choose).
+ * A watched thread that ends before the extent does is compared at its end
+ * (ThreadEnd records its CPU time); a thread that code not being counted
+ * starts while an extent runs (a pool thread, a static initializer) is
+ * watched from its start. If more threads start or end than can be
+ * recorded, the result is hidden_threads rather than unchecked.
  */
 #include "agent.h"
 
@@ -24,35 +30,19 @@
 
 #define BYSTANDER_CPU_NS 2000000LL /* 2 ms: far above an idle thread's wake-ups */
 
-/* Is thread one of the JVM's own (group "system", or the innocuous group
- * of Common-Cleaner)? Application threads are in "main" or below it. */
-static int is_system_thread(agent *a, JNIEnv *jni, jthread thread)
+/* Is thread one of the JVM's own, alive before the program ran? */
+static int is_jvm_thread(const agent *a, JNIEnv *jni, jthread thread)
 {
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
-        return 1;
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-    if (info.context_class_loader != NULL)
-        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    jvmtiThreadGroupInfo gi;
-    memset(&gi, 0, sizeof gi);
-    int system = 1;
-    if (info.thread_group != NULL &&
-        (*a->jvmti)->GetThreadGroupInfo(a->jvmti, info.thread_group, &gi) == JVMTI_ERROR_NONE) {
-        system = gi.name != NULL && (strcmp(gi.name, "system") == 0 || strcmp(gi.name, "InnocuousThreadGroup") == 0);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)gi.name);
-        if (gi.parent != NULL)
-            (*jni)->DeleteLocalRef(jni, gi.parent);
-    }
-    if (info.thread_group != NULL)
-        (*jni)->DeleteLocalRef(jni, info.thread_group);
-    return system;
+    for (int i = 0; i < a->njvm_threads; i++)
+        if ((*jni)->IsSameObject(jni, thread, a->jvm_threads[i]))
+            return 1;
+    return 0;
 }
 
 /* At VMInit: the JVM's threads that run user code (finalize(), Cleaner
- * actions) are watched in every extent, whatever else the program does. */
-void bystanders_init(agent *a, JNIEnv *jni)
+ * actions) are watched in every extent, whatever else the program does;
+ * its other threads (Reference Handler, Signal Dispatcher, ...) never. */
+void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
 {
     jint n = 0;
     jthread *all = NULL;
@@ -65,6 +55,9 @@ void bystanders_init(agent *a, JNIEnv *jni)
             if (info.name != NULL && (strcmp(info.name, "Finalizer") == 0 || strcmp(info.name, "Common-Cleaner") == 0) &&
                 a->nwatched < (int)(sizeof a->watched / sizeof a->watched[0]))
                 a->watched[a->nwatched++] = (*jni)->NewGlobalRef(jni, all[i]);
+            else if (!(*jni)->IsSameObject(jni, all[i], main_thread) &&
+                     a->njvm_threads < (int)(sizeof a->jvm_threads / sizeof a->jvm_threads[0]))
+                a->jvm_threads[a->njvm_threads++] = (*jni)->NewGlobalRef(jni, all[i]);
             (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
             if (info.thread_group != NULL)
                 (*jni)->DeleteLocalRef(jni, info.thread_group);
@@ -117,35 +110,106 @@ void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
             watched |= (*jni)->IsSameObject(jni, all[i], a->watched[w]);
         if (!(*jni)->IsSameObject(jni, all[i], self) &&
             (*a->jvmti)->GetTag(a->jvmti, all[i], &tag) == JVMTI_ERROR_NONE &&
-            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && (watched || !is_system_thread(a, jni, all[i])))
+            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && (watched || !is_jvm_thread(a, jni, all[i])))
             note_one(a, jni, ts, all[i]);
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
 }
 
+/* Too many threads to keep track of: fail closed (lock held). */
+static void overflow(agent *a)
+{
+    if (a->bystander[0] == '\0')
+        snprintf(a->bystander, sizeof a->bystander,
+                 "more than %d threads that the method did not start began or ended while it ran: "
+                 "their work cannot be checked", (int)(sizeof a->late / sizeof a->late[0]));
+}
+
+/* A thread starts that the measured code did not start (on the new thread). */
+void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
+{
+    lock_enter(a);
+    if (a->active_extents > 0) {
+        if (a->nlate < (int)(sizeof a->late / sizeof a->late[0]))
+            a->late[a->nlate++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), 0};
+        else
+            overflow(a);
+    }
+    lock_exit(a);
+}
+
+/* A thread ends (on that thread): keep its CPU time for the extents' check. */
+void bystanders_thread_end(agent *a, JNIEnv *jni, jthread thread)
+{
+    jlong cpu = 0;
+    if ((*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &cpu) != JVMTI_ERROR_NONE)
+        return;
+    lock_enter(a);
+    if (a->active_extents > 0) {
+        if (a->nended < (int)(sizeof a->ended / sizeof a->ended[0]))
+            a->ended[a->nended++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), cpu};
+        else
+            overflow(a);
+    }
+    lock_exit(a);
+}
+
+/* The CPU time of thread now, or at its end; -1 if unknown (lock held). */
+static jlong cpu_of(agent *a, JNIEnv *jni, jthread thread)
+{
+    jlong t = 0;
+    jint state = 0;
+    if ((*a->jvmti)->GetThreadState(a->jvmti, thread, &state) == JVMTI_ERROR_NONE &&
+        (state & JVMTI_THREAD_STATE_ALIVE) &&
+        (*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &t) == JVMTI_ERROR_NONE)
+        return t;
+    for (int i = 0; i < a->nended; i++)
+        if ((*jni)->IsSameObject(jni, thread, a->ended[i].ref))
+            return a->ended[i].cpu;
+    return -1;
+}
+
+/* thread used more than BYSTANDER_CPU_NS since `since`: note it (lock held). */
+static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char *when)
+{
+    jlong t = cpu_of(a, jni, thread);
+    if (t < 0 || t - since <= BYSTANDER_CPU_NS || a->bystander[0] != '\0')
+        return;
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
+        info.name = NULL;
+    char *name = utf8_dup(info.name ? info.name : "?");
+    snprintf(a->bystander, sizeof a->bystander,
+             "thread '%s', %s, used %lld ms of CPU while it ran: "
+             "work handed to threads the method did not start (a pool, finalize()) is not counted",
+             name ? name : "?", when, (long long)((t - since) / 1000000));
+    free(name);
+    if (info.name != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    if (info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+}
+
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts)
 {
+    lock_enter(a);
     for (int i = 0; i < ts->nby; i++) {
-        jlong t = 0;
-        jint state = 0;
-        if ((*a->jvmti)->GetThreadState(a->jvmti, ts->by_refs[i], &state) == JVMTI_ERROR_NONE &&
-            (state & JVMTI_THREAD_STATE_ALIVE) &&
-            (*a->jvmti)->GetThreadCpuTime(a->jvmti, ts->by_refs[i], &t) == JVMTI_ERROR_NONE &&
-            t - ts->by_cpu[i] > BYSTANDER_CPU_NS && a->bystander[0] == '\0') {
-            jvmtiThreadInfo info;
-            memset(&info, 0, sizeof info);
-            if ((*a->jvmti)->GetThreadInfo(a->jvmti, ts->by_refs[i], &info) == JVMTI_ERROR_NONE) {
-                char *name = utf8_dup(info.name ? info.name : "?");
-                snprintf(a->bystander, sizeof a->bystander,
-                         "thread '%s', running before the method was called, used %lld ms of CPU while it ran: "
-                         "work handed to threads the method did not start (a pool, finalize()) is not counted",
-                         name ? name : "?", (long long)((t - ts->by_cpu[i]) / 1000000));
-                free(name);
-                (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-            }
-        }
+        judge(a, jni, ts->by_refs[i], ts->by_cpu[i], "running before the method was called");
         (*jni)->DeleteGlobalRef(jni, ts->by_refs[i]);
     }
     ts->nby = 0;
+    for (int i = 0; i < a->nlate; i++)
+        judge(a, jni, a->late[i].ref, 0, "started while the method ran by code that is not counted");
+    if (a->active_extents == 0) {
+        for (int i = 0; i < a->nlate; i++)
+            (*jni)->DeleteGlobalRef(jni, a->late[i].ref);
+        for (int i = 0; i < a->nended; i++)
+            (*jni)->DeleteGlobalRef(jni, a->ended[i].ref);
+        a->nlate = a->nended = 0;
+    }
+    lock_exit(a);
 }

@@ -317,8 +317,10 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
     for (jint depth = 1;; depth += TAIL_BATCH) {
         jvmtiFrameInfo frames[TAIL_BATCH];
         jint n = 0, i = 0;
-        if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, TAIL_BATCH, frames, &n),
-                        "GetStackTrace") != 0)
+        jvmtiError err = (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, TAIL_BATCH, frames, &n);
+        if (err == JVMTI_ERROR_ILLEGAL_ARGUMENT)
+            n = 0; /* no frame that deep: the bottom of the thread's stack (Thread.run calling run()) */
+        else if (jvmti_check(a, err, "GetStackTrace") != 0)
             return;
         while (i < n && frames[i].method == method && frames[i].location == call)
             i++;
@@ -503,6 +505,9 @@ static void stop_daemon_helpers(agent *a)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
             set_thread_events(a, JVMTI_DISABLE, ts->ref);
             ts->measuring = 0;
+            /* no longer counted: later extents watch it like any other thread */
+            jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, ts->ref, 0), "SetTag");
+            a->foreign_threads = 1;
         }
 }
 
@@ -542,9 +547,13 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     agent *a = &g_agent;
     (void)jvmti;
     thread_state *ts = tls;
-    if (a->dead || ts == NULL || !ts->helper || !ts->measuring)
+    if (a->dead)
+        return;
+    bystanders_thread_end(a, jni, thread);
+    if (ts == NULL || !ts->helper || !ts->measuring)
         return;
     limit_return(a, jni, thread, ts);
+    ts->measuring = 0; /* ended: nothing left to stop (stop_daemon_helpers) */
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */
@@ -651,6 +660,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         return;
     if ((tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD) {
         a->foreign_threads = 1; /* from now on, extents watch the other threads */
+        bystanders_thread_start(a, jni, thread); /* and one that starts while they run */
         return;
     }
     lock_enter(a);
@@ -668,8 +678,13 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     lock_enter(a);
     int active = a->active_extents > 0;
     lock_exit(a);
-    if (daemon && !active)
-        return; /* a daemon thread counts only while an extent runs, and this one began too late */
+    if (daemon && !active) {
+        /* a daemon thread counts only while an extent runs, and this one began
+         * too late: later extents watch it like any other thread */
+        jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, thread, 0), "SetTag");
+        a->foreign_threads = 1;
+        return;
+    }
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return;

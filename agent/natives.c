@@ -22,7 +22,19 @@
  * With processes=deny, java.lang.ProcessImpl.forkAndExec (bound lazily, on
  * first use, so NativeMethodBind sees it) is bound to a function that throws
  * IOException: a submission cannot start programs, fork-bomb the machine or
- * run work outside the JVM where no bytecode is counted.
+ * run work outside the JVM where no bytecode is counted. In the same mode
+ * the diagnostic commands of the platform MBean server
+ * (com.sun.management:type=DiagnosticCommand, what jcmd runs) are refused,
+ * all but "help" (the MBean describes itself with it): JVMTI.agent_load
+ * would load a JVMTI or Java agent into the JVM from inside the program
+ * (dlopen past the native-library check below), VM.start_java_debugging a
+ * debugger back end; either could rewrite the counters or redefine the
+ * measured class. And classes may be defined only by the JDK's own loaders
+ * (the boot, platform and application loaders, reflection's delegating
+ * loaders): the JVM calls a class's defining loader to resolve the classes
+ * it names while it hides single-stepping, so a loader of the program's own
+ * (or a URLClassLoader reading through a URL handler of its own) would run
+ * the program's code uncounted.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -77,6 +89,83 @@ static jint JNICALL psf_deny_fork(JNIEnv *env, jobject self, jint mode, jbyteArr
     return -1;
 }
 
+typedef jstring(JNICALL *dcmd_fn)(JNIEnv *, jobject, jstring);
+static dcmd_fn real_dcmd;
+
+static jstring JNICALL psf_deny_dcmd(JNIEnv *env, jobject self, jstring command)
+{
+    const char *text = command != NULL ? (*env)->GetStringUTFChars(env, command, NULL) : NULL;
+    int help = text != NULL && strncmp(text, "help", 4) == 0 && (text[4] == '\0' || text[4] == ' ');
+    if (text != NULL)
+        (*env)->ReleaseStringUTFChars(env, command, text);
+    if (help)
+        return real_dcmd(env, self, command);
+    jclass se = (*env)->FindClass(env, "java/lang/SecurityException");
+    if (se != NULL)
+        (*env)->ThrowNew(env, se, "diagnostic commands are not allowed while PSF scores a method");
+    return NULL;
+}
+
+/* May `loader` define classes while PSF scores a method? */
+static int loader_allowed(JNIEnv *env, jobject loader)
+{
+    agent *a = &g_agent;
+    if (loader == NULL || (a->platform_loader != NULL && (*env)->IsSameObject(env, loader, a->platform_loader)) ||
+        (a->system_loader != NULL && (*env)->IsSameObject(env, loader, a->system_loader)))
+        return 1;
+    jclass delegating = (*env)->FindClass(env, "jdk/internal/reflect/DelegatingClassLoader");
+    if (delegating == NULL) {
+        (*env)->ExceptionClear(env);
+        return 0;
+    }
+    return (*env)->IsInstanceOf(env, loader, delegating);
+}
+
+static void deny_loader(JNIEnv *env)
+{
+    jclass se = (*env)->FindClass(env, "java/lang/SecurityException");
+    if (se != NULL)
+        (*env)->ThrowNew(env, se, "class loaders of the program's own are not allowed while PSF scores a method");
+}
+
+typedef jclass(JNICALL *define0_fn)(JNIEnv *, jclass, jobject, jclass, jstring, jbyteArray, jint, jint, jobject,
+                                     jboolean, jint, jobject);
+typedef jclass(JNICALL *define1_fn)(JNIEnv *, jclass, jobject, jstring, jbyteArray, jint, jint, jobject, jstring);
+typedef jclass(JNICALL *define2_fn)(JNIEnv *, jclass, jobject, jstring, jobject, jint, jint, jobject, jstring);
+static define0_fn real_define0;
+static define1_fn real_define1;
+static define2_fn real_define2;
+
+static jclass JNICALL psf_define0(JNIEnv *env, jclass cls, jobject loader, jclass lookup, jstring name, jbyteArray b,
+                                  jint off, jint len, jobject pd, jboolean init, jint flags, jobject data)
+{
+    if (!loader_allowed(env, loader)) {
+        deny_loader(env);
+        return NULL;
+    }
+    return real_define0(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
+}
+
+static jclass JNICALL psf_define1(JNIEnv *env, jclass cls, jobject loader, jstring name, jbyteArray b, jint off,
+                                  jint len, jobject pd, jstring source)
+{
+    if (!loader_allowed(env, loader)) {
+        deny_loader(env);
+        return NULL;
+    }
+    return real_define1(env, cls, loader, name, b, off, len, pd, source);
+}
+
+static jclass JNICALL psf_define2(JNIEnv *env, jclass cls, jobject loader, jstring name, jobject b, jint off,
+                                  jint len, jobject pd, jstring source)
+{
+    if (!loader_allowed(env, loader)) {
+        deny_loader(env);
+        return NULL;
+    }
+    return real_define2(env, cls, loader, name, b, off, len, pd, source);
+}
+
 typedef jboolean(JNICALL *native_load_fn)(JNIEnv *, jclass, jobject, jstring, jboolean, jboolean, jboolean);
 static native_load_fn real_native_load;
 
@@ -108,11 +197,25 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     jclass k = NULL;
     if ((*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
         return;
-    if ((strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0) &&
+    if ((strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0 ||
+         strcmp(name, "executeDiagnosticCommand") == 0 || strncmp(name, "defineClass", 11) == 0) &&
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
         (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
         if (strcmp(name, "forkAndExec") == 0 && strcmp(sig, "Ljava/lang/ProcessImpl;") == 0) {
             *new_address = (void *)psf_deny_fork;
+        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass0") == 0) {
+            real_define0 = (define0_fn)address;
+            *new_address = (void *)psf_define0;
+        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass1") == 0) {
+            real_define1 = (define1_fn)address;
+            *new_address = (void *)psf_define1;
+        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass2") == 0) {
+            real_define2 = (define2_fn)address;
+            *new_address = (void *)psf_define2;
+        } else if (strcmp(name, "executeDiagnosticCommand") == 0 &&
+                   strcmp(sig, "Lcom/sun/management/internal/DiagnosticCommandImpl;") == 0) {
+            real_dcmd = (dcmd_fn)address;
+            *new_address = (void *)psf_deny_dcmd;
         } else if (strcmp(name, "load") == 0 && strcmp(sig, "Ljdk/internal/loader/NativeLibraries;") == 0) {
             real_native_load = (native_load_fn)address;
             *new_address = (void *)psf_native_load;

@@ -30,8 +30,24 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
     (void)thread;
+    /* which classes are the JDK's: the boot loader's (NULL) and the platform loader's */
+    jclass cl = (*jni)->FindClass(jni, "java/lang/ClassLoader");
+    jmethodID get = cl ? (*jni)->GetStaticMethodID(jni, cl, "getPlatformClassLoader", "()Ljava/lang/ClassLoader;") : NULL;
+    jobject platform = get ? (*jni)->CallStaticObjectMethod(jni, cl, get) : NULL;
+    a->platform_loader = platform ? (*jni)->NewGlobalRef(jni, platform) : NULL;
+    if (a->platform_loader == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot find the platform class loader");
+    }
+    jmethodID sys = cl ? (*jni)->GetStaticMethodID(jni, cl, "getSystemClassLoader", "()Ljava/lang/ClassLoader;") : NULL;
+    jobject system = sys ? (*jni)->CallStaticObjectMethod(jni, cl, sys) : NULL;
+    a->system_loader = system ? (*jni)->NewGlobalRef(jni, system) : NULL;
+    if (a->system_loader == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot find the system class loader");
+    }
     natives_bind(a, jni);
-    bystanders_init(a, jni);
+    bystanders_init(a, jni, thread);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
                     "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
         jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL),

@@ -35,6 +35,7 @@ RECEIVER=$BUILD/psf-receive
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
+#   -XX:+DisableAttachMechanism   no agent can attach to the JVM (not even the program to itself)
 #   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
 #    archive off, and with it determinism; see -Xshare:auto)
 PINNED_FLAGS=(
@@ -52,6 +53,7 @@ PINNED_FLAGS=(
   -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=256m -XX:CompressedClassSpaceSize=128m
   -XX:MaxDirectMemorySize=64m
   -Xlog:jni+resolve=off
+  -XX:+DisableAttachMechanism
 )
 # Limits a grading server can rely on (each one has an option):
 DEFAULT_HEAP=512m

@@ -127,6 +127,36 @@ expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "po
 expect_end "work moved into finalize()" hidden_threads 25 Fin work -- 50000000
 expect_match "finalize(): names the Finalizer thread" "$(jq -r .message "$TEST_TMP/out")" "Finalizer"
 
+# Ways past that check found in review: a thread started before the method
+# that ends before it returns, one in a thread group named "system", a worker
+# that an uncounted thread starts while the method runs, a daemon worker
+# started (and counted) in an earlier invocation. 10^8 steps of work, far
+# above the check's 2 ms of CPU.
+for mode in dies system spawned; do
+  expect_end "bystanders: $mode" hidden_threads 25 Bystanders handOff -- "$mode" 100000000
+done
+expect_match "bystanders: spawned names the worker" "$(jq -r .message "$TEST_TMP/out")" "spawned-worker.*started while the method ran"
+expect_end "bystanders: daemon of an earlier invocation" hidden_threads 25 Bystanders daemon -- daemon 100000000
+expect_match "bystanders: daemon names it" "$(jq -r .message "$TEST_TMP/out")" "'worker'"
+
+# --- agents and class loaders of the program's own ----------------------------------
+# JVMTI.agent_load through the platform MBean server would load an agent from
+# inside the program (it could rewrite the counters or redefine the class);
+# the attach API is off as well. Both refused, the method scored.
+rc=$(run AgentLoad load -- "$PSF_BUILD/libpsfagent.so")
+expect_eq "agent load: method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+expect_match "agent load: the diagnostic command refused" "$(cat "$TEST_TMP/err")" "agent load refused: diagnostic commands are not allowed"
+expect_match "agent load: attach refused" "$(cat "$TEST_TMP/err")" "attach refused:"
+# A loader of the program's own would run its code while HotSpot hides the
+# steps (class resolution): defining classes with it is refused, whether it
+# is a ClassLoader subclass or a URLClassLoader fed by the program's own URL
+# handler; lambdas, proxies and reflection's generated accessors still work.
+rc=$(run Loaders define -- 0)
+expect_eq "loaders: method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+expect_match "loaders: own loader refused" "$(cat "$TEST_TMP/err")" "own loader refused: java.lang.SecurityException: class loaders of the program's own"
+expect_match "loaders: URL loader refused" "$(cat "$TEST_TMP/err")" "url loader refused: java.lang.SecurityException: class loaders of the program's own"
+expect_match "loaders: the JDK's own definitions still work" "$(cat "$TEST_TMP/err")" "jdk definitions ran: true"
+
 # --- names that look like the JVM's own upcalls stay work ----------------------------
 rc=$(run LoadClass loadClass)
 expect_eq "a method named loadClass: scored" "$rc" 0
