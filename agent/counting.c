@@ -602,8 +602,13 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
     if (!direct && ts->pend_key == 0)
         return; /* not allocated by an array bytecode nor by a native call */
     uint32_t k = array_key(a, klass);
-    if (k == 0 || (k > ts->dep_cap && ts_cover_keys(a, ts) != 0))
+    if (k == 0)
+        return; /* not an array */
+    if (k > ts->dep_cap && ts_cover_keys(a, ts) != 0) {
+        /* an array that cannot be charged: the result must not be ok */
+        agent_fail(a, "out of memory for the counters of array allocations");
         return;
+    }
     uint64_t len = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)obj);
     if (direct) {
         ts->dep[ts->bucket][k - 1]++;

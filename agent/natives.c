@@ -11,7 +11,9 @@
  * run and advances 1 microsecond per read, so time-seeded randomness
  * (new Random(), Math.random, ThreadLocalRandom, Collections.shuffle) and
  * clock-driven code behave the same in every run. currentTimeMillis starts
- * at 2020-01-01T00:00:00Z. Compiled code normally inlines both clocks; the
+ * at 2020-01-01T00:00:00Z; so does the wall clock behind java.time
+ * (Instant.now(), Clock.systemUTC(): jdk.internal.misc.VM's
+ * getNanoTimeAdjustment). Compiled code normally inlines both clocks; the
  * JVM must run with -XX:DisableIntrinsic=_nanoTime,_currentTimeMillis so
  * that every read comes here (get_score.sh passes it).
  *
@@ -75,6 +77,21 @@ static jlong JNICALL psf_current_millis(JNIEnv *env, jclass cls)
     (void)cls;
     vclock_ns += VCLOCK_STEP_NS;
     return VCLOCK_EPOCH_MS + vclock_ns / 1000000LL;
+}
+
+/* VM.getNanoTimeAdjustment(offset): nanoseconds from `offset` seconds since
+ * the epoch to now, or -1 when they are more than 2^32 s apart (its
+ * contract), read from the virtual clock. */
+static jlong JNICALL psf_nano_adjustment(JNIEnv *env, jclass cls, jlong offset_s)
+{
+    (void)env;
+    (void)cls;
+    vclock_ns += VCLOCK_STEP_NS;
+    long long now_ns = VCLOCK_EPOCH_MS * 1000000LL + vclock_ns;
+    long long now_s = now_ns / 1000000000LL;
+    if (offset_s < now_s - (1LL << 32) || offset_s > now_s + (1LL << 32))
+        return -1;
+    return now_ns - (long long)offset_s * 1000000000LL;
 }
 
 static jint JNICALL psf_deny_fork(JNIEnv *env, jobject self, jint mode, jbyteArray helper, jbyteArray prog,
@@ -246,5 +263,13 @@ void natives_bind(agent *a, JNIEnv *jni)
     if (system == NULL || (*jni)->RegisterNatives(jni, system, methods, a->opts.virtual_clock ? 3 : 1) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "cannot re-bind the natives of java.lang.System");
+    }
+    if (!a->opts.virtual_clock)
+        return;
+    JNINativeMethod adjust[] = {{"getNanoTimeAdjustment", "(J)J", (void *)psf_nano_adjustment}};
+    jclass vm = (*jni)->FindClass(jni, "jdk/internal/misc/VM");
+    if (vm == NULL || (*jni)->RegisterNatives(jni, vm, adjust, 1) != 0) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot re-bind jdk.internal.misc.VM.getNanoTimeAdjustment");
     }
 }
