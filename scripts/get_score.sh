@@ -94,7 +94,7 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         require (fail when it does not work) or off (default: auto)
   -h, --help            this text
 
-The JDK comes from JAVA_HOME, else from PATH (JDK 17 or newer).
+The JDK comes from JAVA_HOME, else from PATH (JDK 17; later JDKs are refused).
 
 Exit codes (status words):
 EOF
@@ -210,11 +210,16 @@ if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
   [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java"
 else
-  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (JDK 17 or newer is needed)"
+  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (JDK 17 is needed)"
 fi
 java_version=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
+# Exactly 17: what the agent's counting and its refusals are verified on.
+# Later JDKs add ways around them that it does not watch yet (virtual
+# threads run on carrier threads it does not step; the foreign-function API
+# calls native code without loading a library).
 case $java_version in
-  ''|1.*|[0-9]|1[0-6]) fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; JDK 17 or newer is needed" ;;
+  17) ;;
+  *) fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF needs JDK 17 (later JDKs add virtual threads and foreign calls it does not yet watch)" ;;
 esac
 JAVA=$(readlink -f "$JAVA")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install_deps.sh - install what PSF needs on Debian 12 (or Ubuntu) and is
 # missing: a C compiler and make, libxml2 (headers and xmllint), cmocka, a
-# JDK 17+, jq (the tests read JSON with it), bubblewrap (the sandbox) and
+# JDK 17, jq (the tests read JSON with it), bubblewrap (the sandbox) and
 # valgrind. Installs nothing that is already there; uses sudo when not root.
 set -eu
 want=(gcc make pkg-config libxml2-dev libxml2-utils libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev)

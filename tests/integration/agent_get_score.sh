@@ -68,6 +68,13 @@ expect_eq "program failed: no score" "$(jq -r .score "$TEST_TMP/code.out")" null
 expect_eq "unreadable cost table" "$(code --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/none.xml" --json -- 1)" 7
 expect_eq "bad input: status word" "$(jq -r .status "$TEST_TMP/code.out")" bad_input
 expect_eq "JAVA_HOME without java" "$(JAVA_HOME=$TEST_TMP code --classpath "$FX" --method Noisy.work -- 1)" 24
+# A later JDK is refused (virtual threads and foreign calls are not watched):
+# a stand-in java that reports specification version 21
+mkdir -p "$TEST_TMP/jdk21/bin"
+printf '#!/bin/sh\necho "    java.specification.version = 21" >&2\n' > "$TEST_TMP/jdk21/bin/java"
+chmod +x "$TEST_TMP/jdk21/bin/java"
+expect_eq "JDK 21: refused" "$(JAVA_HOME=$TEST_TMP/jdk21 code --classpath "$FX" --method Noisy.work -- 1)" 24
+expect_match "JDK 21: says why" "$(JAVA_HOME=$TEST_TMP/jdk21 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$FX" --method Noisy.work -- 1 2>/dev/null | jq -r .message)" "Java 21; PSF needs JDK 17"
 expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
 
 # --- many runs at once from one directory ---------------------------------------
