@@ -373,10 +373,15 @@ run_once() {
   local received=0
   printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err" && received=1
   # The launcher's own failures (no main, a bad class file) still let the
-  # agent report "not invoked": the launcher's reason is the real one.
-  if [ "$RUN_RC" -ne 0 ] && grep -q -e '^Error: Main method not found in class' -e '^Error: Could not find or load main class' \
-    -e '^Error: LinkageError occurred while loading main class' "$out"; then
-    received=0
+  # agent report "not invoked": the launcher's reason is the real one. Only
+  # then: the program can print the launcher's words too, and must not turn
+  # an authentic result (a score, a limit) into a failure of its choosing.
+  if [ "$received" = 1 ] && [ "$RUN_RC" -ne 0 ] &&
+    grep -q -e '^Error: Main method not found in class' -e '^Error: Could not find or load main class' \
+      -e '^Error: LinkageError occurred while loading main class' "$out"; then
+    case $(sed -n 's/.*<psf-profile[^>]* status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1) in
+      not_invoked | class_not_loaded) received=0 ;;
+    esac
   fi
   [ "$received" = 1 ] && return 0
   # No authentic result: say why, from what the run left behind.

@@ -71,6 +71,11 @@ done
 expect_eq "a burst of output just before the JVM ends: output_limit, no score (8 tries)" "$ends" \
   "$(printf ' %s' 19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null \
     19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null)"
+# The launcher's words printed by the program after the method returned: the
+# authentic result stands (the program failed after the method: 8), not the
+# class_not_found (3) the text alone would suggest.
+rc=$(run Ends quick -- launcher)
+expect_eq "launcher's words from the program: program_failed, not class_not_found" "$rc/$(jq -r .status "$TEST_TMP/out")" "8/program_failed"
 rc=$(run Ends spawn -- spawn)
 expect_eq "starting a process: refused, method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
 expect_match "starting a process: the program saw an IOException" "$(cat "$TEST_TMP/err")" "spawn refused: .*starting processes is not allowed"
