@@ -197,13 +197,15 @@ static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts)
 {
     lock_enter(a);
+    /* the threads started meanwhile first: one that an idle thread started
+     * is named even when the starter itself used a little over the limit */
+    for (int i = 0; i < a->nlate; i++)
+        judge(a, jni, a->late[i].ref, 0, "started while the method ran by code that is not counted");
     for (int i = 0; i < ts->nby; i++) {
         judge(a, jni, ts->by_refs[i], ts->by_cpu[i], "running before the method was called");
         (*jni)->DeleteGlobalRef(jni, ts->by_refs[i]);
     }
     ts->nby = 0;
-    for (int i = 0; i < a->nlate; i++)
-        judge(a, jni, a->late[i].ref, 0, "started while the method ran by code that is not counted");
     if (a->active_extents == 0) {
         for (int i = 0; i < a->nlate; i++)
             (*jni)->DeleteGlobalRef(jni, a->late[i].ref);
