@@ -163,8 +163,22 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
     a->dead = 1;
 }
 
-/* The JVM's -X options (deterministic: no paths), from the command line and
- * the environment variables the launcher reads. Sets *tlab_off when the last
+/* Launcher options that take the next word as their value. */
+static int takes_value(const char *w)
+{
+    static const char *const opts[] = {"-cp", "-classpath", "--class-path", "-p", "--module-path",
+                                       "--upgrade-module-path", "--add-modules", "--limit-modules",
+                                       "--add-reads", "--add-exports", "--add-opens", "--patch-module",
+                                       "--enable-native-access", "--source"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(w, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The JVM's -X options (deterministic: no paths), from the command line up
+ * to the main class (the program's own arguments are not the JVM's) and the
+ * environment variables the launcher reads. Sets *tlab_off when the last
  * -XX:[+-]UseTLAB says off. */
 static char *read_vm_flags(int *tlab_off)
 {
@@ -181,6 +195,7 @@ static char *read_vm_flags(int *tlab_off)
             raw[n++] = *p == ' ' ? '\0' : *p;
         raw[n++] = '\0';
     }
+    size_t cmdline = n; /* where the command line's words begin: argv[0] */
     FILE *f = fopen("/proc/self/cmdline", "rb");
     if (f != NULL) {
         n += fread(raw + n, 1, sizeof raw - n - 1, f);
@@ -188,8 +203,18 @@ static char *read_vm_flags(int *tlab_off)
     }
     raw[n] = '\0';
     *tlab_off = 0;
+    int skip = 0;
     for (size_t i = 0; i < n; i += strlen(raw + i) + 1) {
         const char *w = raw + i;
+        if (i >= cmdline) {
+            if (i == cmdline || skip) { /* the launcher's path, an option's value */
+                skip = 0;
+                continue;
+            }
+            if (w[0] != '-' || strcmp(w, "-jar") == 0 || strcmp(w, "-m") == 0 || strcmp(w, "--module") == 0)
+                break; /* the main class: what follows is the program's */
+            skip = takes_value(w);
+        }
         if (strncmp(w, "-X", 2) != 0)
             continue;
         if (strcmp(w, "-XX:-UseTLAB") == 0)
@@ -210,7 +235,9 @@ static char *read_vm_flags(int *tlab_off)
         memcpy(out + len, w, wl + 1);
         len += wl;
     }
-    return out;
+    char *clean = utf8_dup(out); /* command-line bytes need not be UTF-8, nor XML-safe */
+    free(out);
+    return clean;
 }
 
 static char *system_property(agent *a, const char *name)

@@ -225,5 +225,12 @@ else
   pass "without -XX:-UseTLAB: JVM does not start"
 fi
 expect_match "without -XX:-UseTLAB: says why" "$(cat "$TEST_TMP/err")" "UseTLAB"
+# The program's own arguments are not JVM flags, however they look: an
+# argument -XX:+UseTLAB after the main class neither stops the agent nor
+# lands in the profile's flags, and a control character cannot break the XML.
+run_agent "$P" Loops.sum "$FX" Loops 10 -XX:+UseTLAB "$(printf -- '-Xbad\001')"
+expect_eq "program arguments like flags: agent runs" "$(xpath "$P" /psf-profile/@status)" ok
+expect_eq "program arguments like flags: not in the profile's flags" \
+  "$(xpath "$P" "contains(/psf-profile/jvm/@flags, '+UseTLAB') or contains(/psf-profile/jvm/@flags, 'bad')")" false
 
 finish
