@@ -24,9 +24,10 @@
  * of the method, one opcode read from the method's cached bytecodes, two
  * counter increments, for offsets that name a dependency one more, and after
  * a conditional branch one update of the thread's simulated predictor
- * (branchpred.h). It
- * allocates nothing, takes no lock and calls no JVMTI function, except on the
- * first step into a method (cache miss) and at the entry of an overhead root.
+ * (branchpred.h). It allocates nothing, takes no lock and calls no JVMTI
+ * function, except on the first step into a method (cache miss), at the
+ * entry of an overhead root, and at a return right after a self-call
+ * (tail_returns: one GetStackTrace).
  */
 #include "agent.h"
 #include "bytecode.h"
