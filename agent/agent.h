@@ -120,7 +120,9 @@ typedef struct thread_state {
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */
-    jlong *by_cpu;              /* their CPU time then */
+    jlong *by_cpu;              /* their CPU time then, less what they spent being counted */
+    jlong cpu_mark;             /* this thread's CPU time when it last began to be counted */
+    jlong counted_cpu;          /* CPU time it spent being counted, earlier spans (under lock) */
     int nby;
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
@@ -227,6 +229,8 @@ void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread);
 void bystanders_thread_end(agent *a, JNIEnv *jni, jthread thread);
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
+void bystanders_release(agent *a, JNIEnv *jni);
+void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
 
 /* result.c */
 int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */

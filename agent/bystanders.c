@@ -69,6 +69,31 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
 }
 
+/* ts starts (start = 1) or stops being counted: keep the CPU time it
+ * spends counted, which is no hidden work (a pool thread that runs the
+ * method itself, a daemon helper counted in an earlier invocation). */
+void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start)
+{
+    jlong cpu = 0;
+    if ((*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &cpu) != JVMTI_ERROR_NONE)
+        return;
+    lock_enter(a);
+    if (start)
+        ts->cpu_mark = cpu;
+    else if (cpu > ts->cpu_mark)
+        ts->counted_cpu += cpu - ts->cpu_mark;
+    lock_exit(a);
+}
+
+/* A thread's CPU time `cpu` less what it spent being counted (lock held). */
+static jlong uncounted(agent *a, JNIEnv *jni, jthread thread, jlong cpu)
+{
+    for (thread_state *t = a->threads; t != NULL; t = t->next)
+        if (t->ref != NULL && (*jni)->IsSameObject(jni, t->ref, thread))
+            return cpu - t->counted_cpu - (t->measuring && cpu > t->cpu_mark ? cpu - t->cpu_mark : 0);
+    return cpu;
+}
+
 /* Note the CPU time of one thread to compare at the extent's end. */
 static void note_one(agent *a, JNIEnv *jni, thread_state *ts, jthread t)
 {
@@ -76,7 +101,9 @@ static void note_one(agent *a, JNIEnv *jni, thread_state *ts, jthread t)
     if ((*a->jvmti)->GetThreadCpuTime(a->jvmti, t, &cpu) != JVMTI_ERROR_NONE)
         return;
     ts->by_refs[ts->nby] = (*jni)->NewGlobalRef(jni, t);
-    ts->by_cpu[ts->nby++] = cpu;
+    lock_enter(a);
+    ts->by_cpu[ts->nby++] = uncounted(a, jni, t, cpu);
+    lock_exit(a);
 }
 
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
@@ -139,23 +166,27 @@ void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
     lock_exit(a);
 }
 
-/* A thread ends (on that thread): keep its CPU time for the extents' check. */
+/* A thread ends (on that thread): keep its CPU time for the extents' check.
+ * Threads the measured code started and that are still counted are not
+ * watched: nothing to keep. */
 void bystanders_thread_end(agent *a, JNIEnv *jni, jthread thread)
 {
-    jlong cpu = 0;
-    if ((*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &cpu) != JVMTI_ERROR_NONE)
+    jlong cpu = 0, tag = 0;
+    if ((*a->jvmti)->GetTag(a->jvmti, thread, &tag) != JVMTI_ERROR_NONE ||
+        (tag >> TAG_KIND_SHIFT) == TAG_STARTED_THREAD ||
+        (*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &cpu) != JVMTI_ERROR_NONE)
         return;
     lock_enter(a);
     if (a->active_extents > 0) {
         if (a->nended < (int)(sizeof a->ended / sizeof a->ended[0]))
-            a->ended[a->nended++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), cpu};
+            a->ended[a->nended++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), uncounted(a, jni, thread, cpu)};
         else
             overflow(a);
     }
     lock_exit(a);
 }
 
-/* The CPU time of thread now, or at its end; -1 if unknown (lock held). */
+/* The uncounted CPU time of thread now, or at its end; -1 if unknown (lock held). */
 static jlong cpu_of(agent *a, JNIEnv *jni, jthread thread)
 {
     jlong t = 0;
@@ -163,7 +194,7 @@ static jlong cpu_of(agent *a, JNIEnv *jni, jthread thread)
     if ((*a->jvmti)->GetThreadState(a->jvmti, thread, &state) == JVMTI_ERROR_NONE &&
         (state & JVMTI_THREAD_STATE_ALIVE) &&
         (*a->jvmti)->GetThreadCpuTime(a->jvmti, thread, &t) == JVMTI_ERROR_NONE)
-        return t;
+        return uncounted(a, jni, thread, t);
     for (int i = 0; i < a->nended; i++)
         if ((*jni)->IsSameObject(jni, thread, a->ended[i].ref))
             return a->ended[i].cpu;
@@ -206,6 +237,16 @@ void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts)
         (*jni)->DeleteGlobalRef(jni, ts->by_refs[i]);
     }
     ts->nby = 0;
+    lock_exit(a);
+}
+
+/* After an extent was recorded: once none runs, forget the threads that
+ * began or ended meanwhile. (Not in bystanders_check, which runs while the
+ * extent still counts as running, so that a thread ending meanwhile is
+ * still recorded.) */
+void bystanders_release(agent *a, JNIEnv *jni)
+{
+    lock_enter(a);
     if (a->active_extents == 0) {
         for (int i = 0; i < a->nlate; i++)
             (*jni)->DeleteGlobalRef(jni, a->late[i].ref);

@@ -440,6 +440,17 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return; /* recursion: the nested invocation gets its own step */
+    if (ts->helper) {
+        /* a helper no longer counted (a daemon stopped at its extent's end)
+         * calls the method itself: what it counted as a helper stays with the
+         * invocation that started it, and it now opens an extent of its own */
+        lock_enter(a);
+        if (ts->inv_index < a->ninvocations)
+            for (int b = 0; b < BUCKETS; b++)
+                a->invocations[ts->inv_index].n[b] += ts->n[b];
+        lock_exit(a);
+        ts->helper = ts->daemon = 0;
+    }
     if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
         jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0) {
         set_thread_events(a, JVMTI_DISABLE, thread);
@@ -451,6 +462,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     a->active_extents++;
     lock_exit(a);
     bystanders_note(a, jni, ts, thread);
+    bystanders_counting(a, ts, thread, 1);
     ts->measuring = 1;
     ts->bucket = BUCKET_WORK;
     ts->n[0] = ts->n[1] = 0;
@@ -505,6 +517,7 @@ static void stop_daemon_helpers(agent *a)
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
             set_thread_events(a, JVMTI_DISABLE, ts->ref);
+            bystanders_counting(a, ts, ts->ref, 0);
             ts->measuring = 0;
             /* no longer counted: later extents watch it like any other thread */
             jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, ts->ref, 0), "SetTag");
@@ -533,12 +546,14 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     limit_return(a, jni, thread, ts);
     if (a->result_written)
         return; /* the limit stopped the program */
+    bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0;
     ts->pend_key = 0;
     ts->npend = 0;
+    bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
     stop_daemon_helpers(a);
-    bystanders_check(a, jni, ts);
+    bystanders_release(a, jni);
 }
 
 /* A helper thread (started by the measured code, counted for its whole
@@ -554,6 +569,7 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (ts == NULL || !ts->helper || !ts->measuring)
         return;
     limit_return(a, jni, thread, ts);
+    bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0; /* ended: nothing left to stop (stop_daemon_helpers) */
 }
 
@@ -705,6 +721,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
+    bystanders_counting(a, ts, thread, 1);
     ts->measuring = 1;
 }
 

@@ -189,7 +189,7 @@ static char *read_vm_flags(int *tlab_off)
     char raw[65536];
     size_t n = 0;
     const char *env = getenv("JAVA_TOOL_OPTIONS");
-    if (env != NULL && strlen(env) < sizeof raw) {
+    if (env != NULL && strlen(env) < sizeof raw - 1) {
         /* split on spaces into NUL-separated words */
         for (const char *p = env; *p; p++)
             raw[n++] = *p == ' ' ? '\0' : *p;
@@ -211,7 +211,8 @@ static char *read_vm_flags(int *tlab_off)
                 skip = 0;
                 continue;
             }
-            if (w[0] != '-' || strcmp(w, "-jar") == 0 || strcmp(w, "-m") == 0 || strcmp(w, "--module") == 0)
+            if (w[0] != '-' || strcmp(w, "-jar") == 0 || strcmp(w, "-m") == 0 || strcmp(w, "--module") == 0 ||
+                strncmp(w, "--module=", 9) == 0)
                 break; /* the main class: what follows is the program's */
             skip = takes_value(w);
         }

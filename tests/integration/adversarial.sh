@@ -126,6 +126,11 @@ done
 
 # The bytecode limit holds for the method as a whole: four threads with about
 # 2.25 million bytecodes each stay under 4 million one by one, not together.
+# Threads the method started are counted, not watched: seventy of them ending
+# while it runs (with --max-threads 100) must not fill the agent's record of
+# watched threads that ended (64 places) and fail the run.
+rc=$(run Threads seventy --max-threads 100 -- seventy 70000)
+expect_eq "threads: seventy started and ended by the method: scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
 expect_end "threads: the limit counts every thread" bytecode_limit 17 Threads split --max-bytecodes 4000000 -- split 1000000
 expect_end "threads: work handed to a pool started before the method" hidden_threads 25 Threads prewarmed -- prewarmed 1000000
 expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"

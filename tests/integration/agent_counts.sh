@@ -122,6 +122,23 @@ timeout 60 "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=me
 expect_eq "endless goto: bytecode limit" "$(xpath "$P" /psf-profile/@status)" bytecode_limit
 expect_match "endless goto: says where" "$(xpath "$P" "/psf-profile/message")" "goto to itself at offset 0 of TailRec.spin"
 
+# --- PoolTwice: a pool worker counted as a helper in invocation 1 and stopped
+# at its end must not reopen a never-ending extent when it runs the method in
+# invocation 2 (that credited later work to invocation 1: 84,958 instead of
+# 16,143 here), nor count as a hidden thread for the work it is counted for.
+run_agent "$P" PoolTwice.target "$FX" PoolTwice 1
+once=$(xpath "$P" "/psf-profile/invocations/invocation[1]/@work")
+run_agent "$P" PoolTwice.target "$FX" PoolTwice 2
+expect_eq "pool twice: ok" "$(xpath "$P" /psf-profile/@status)" ok
+# (the pool's workers share a task queue, so a few hundred bytecodes of its
+# scheduling move from run to run: README, Stable scores)
+twice=$(xpath "$P" "/psf-profile/invocations/invocation[1]/@work")
+if [ -n "$once" ] && [ -n "$twice" ] && [ $((twice * 20)) -le $((once * 21)) ] && [ $((twice * 20)) -ge $((once * 19)) ]; then
+  pass "pool twice: invocation 1 within 5% of a single call ($twice vs $once)"
+else
+  fail "pool twice: invocation 1 within 5% of a single call" "$twice vs $once"
+fi
+
 # --- Exceptions: caught(1) = iload_0 ifle getstatic athrow + handler astore_1
 # iconst_1 ireturn = 7; caught(0) = iload_0 ifle iconst_0 ireturn = 4;
 # escape() = getstatic athrow = 2, ending by exception.
