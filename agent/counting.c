@@ -500,6 +500,14 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     lock_exit(a);
 }
 
+/* A thread the measured code started that is not (or no longer) counted:
+ * later extents watch it like any thread they did not start (bystanders.c). */
+static void watch_from_now(agent *a, jthread thread)
+{
+    jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, thread, 0), "SetTag");
+    a->foreign_threads = 1;
+}
+
 /*
  * An extent has ended: daemon threads it started stop
  * being counted. The JVM waits for other threads, so they are counted to
@@ -519,9 +527,7 @@ static void stop_daemon_helpers(agent *a)
             set_thread_events(a, JVMTI_DISABLE, ts->ref);
             bystanders_counting(a, ts, ts->ref, 0);
             ts->measuring = 0;
-            /* no longer counted: later extents watch it like any other thread */
-            jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, ts->ref, 0), "SetTag");
-            a->foreign_threads = 1;
+            watch_from_now(a, ts->ref);
         }
 }
 
@@ -701,10 +707,8 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     int active = a->active_extents > 0;
     lock_exit(a);
     if (daemon && !active) {
-        /* a daemon thread counts only while an extent runs, and this one began
-         * too late: later extents watch it like any other thread */
-        jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, thread, 0), "SetTag");
-        a->foreign_threads = 1;
+        /* a daemon thread counts only while an extent runs, and this one began too late */
+        watch_from_now(a, thread);
         return;
     }
     thread_state *ts = ts_get(a, thread);

@@ -158,32 +158,26 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
     }
 }
 
-/* Record in m->tail every invoke that names a method with m's own name and
- * descriptor and is followed by a return (counting.c: tail_returns). */
-static int find_self_tail_calls(method_info *m, const class_info *c, const char *name, const char *desc)
+/* The invoke at pc (len bytes) names a method with m's own name and
+ * descriptor and a return follows it: record the pair in m->tail
+ * (counting.c: tail_returns). */
+static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc, uint32_t len, const char *name,
+                               const char *desc)
 {
-    for (uint32_t pc = 0; pc < m->code_len;) {
-        uint32_t len = bc_insn_length(m->code, m->code_len, pc);
-        if (len == 0)
-            return 0;
-        uint8_t op = m->code[pc];
-        uint32_t next = pc + len;
-        cp_str o, n, d;
-        if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE && next < m->code_len &&
-            (bc_flags(m->code[next]) & BCF_RETURN) &&
-            cp_member_ref(&c->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &o, &n, &d) == 0 &&
-            n.len == strlen(name) && memcmp(n.ptr, name, n.len) == 0 &&
-            d.len == strlen(desc) && memcmp(d.ptr, desc, d.len) == 0) {
-            uint32_t *t = realloc(m->tail, (m->ntail + 1) * 2 * sizeof *t);
-            if (t == NULL)
-                return -1;
-            m->tail = t;
-            m->tail[2 * m->ntail] = pc;
-            m->tail[2 * m->ntail + 1] = next;
-            m->ntail++;
-        }
-        pc = next;
-    }
+    uint32_t next = pc + len;
+    cp_str o, n, d;
+    if (m->code[pc] == BC_INVOKEDYNAMIC || next >= m->code_len || !(bc_flags(m->code[next]) & BCF_RETURN) ||
+        cp_member_ref(&c->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &o, &n, &d) != 0 ||
+        n.len != strlen(name) || memcmp(n.ptr, name, n.len) != 0 || d.len != strlen(desc) ||
+        memcmp(d.ptr, desc, d.len) != 0)
+        return 0;
+    uint32_t *t = realloc(m->tail, (m->ntail + 1) * 2 * sizeof *t);
+    if (t == NULL)
+        return -1;
+    m->tail = t;
+    m->tail[2 * m->ntail] = pc;
+    m->tail[2 * m->ntail + 1] = next;
+    m->ntail++;
     return 0;
 }
 
@@ -220,9 +214,11 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
             if (m->dep[pc] == 0)
                 agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);
         }
+        if ((bc_flags(op) & BCF_INVOKE) && note_self_tail_call(m, c, pc, len, name, desc) != 0)
+            return -1;
         pc += len;
     }
-    return find_self_tail_calls(m, c, name, desc);
+    return 0;
 }
 
 static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)

@@ -42,6 +42,7 @@
 #include "agent.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef void(JNICALL *arraycopy_fn)(JNIEnv *, jclass, jobject, jint, jobject, jint, jint);
@@ -94,15 +95,23 @@ static jlong JNICALL psf_nano_adjustment(JNIEnv *env, jclass cls, jlong offset_s
     return now_ns - (long long)offset_s * 1000000000LL;
 }
 
+/* Refuse in the program: throw `cls` saying what is not allowed. */
+static void refuse(JNIEnv *env, const char *cls, const char *what)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s not allowed while PSF scores a method", what);
+    jclass k = (*env)->FindClass(env, cls);
+    if (k != NULL)
+        (*env)->ThrowNew(env, k, msg);
+}
+
 static jint JNICALL psf_deny_fork(JNIEnv *env, jobject self, jint mode, jbyteArray helper, jbyteArray prog,
                                   jbyteArray argv, jint argc, jbyteArray envv, jint envc, jbyteArray dir,
                                   jintArray fds, jboolean redirect)
 {
     (void)self; (void)mode; (void)helper; (void)prog; (void)argv; (void)argc;
     (void)envv; (void)envc; (void)dir; (void)fds; (void)redirect;
-    jclass io = (*env)->FindClass(env, "java/io/IOException");
-    if (io != NULL)
-        (*env)->ThrowNew(env, io, "starting processes is not allowed while PSF scores a method");
+    refuse(env, "java/io/IOException", "starting processes is");
     return -1;
 }
 
@@ -117,32 +126,24 @@ static jstring JNICALL psf_deny_dcmd(JNIEnv *env, jobject self, jstring command)
         (*env)->ReleaseStringUTFChars(env, command, text);
     if (help)
         return real_dcmd(env, self, command);
-    jclass se = (*env)->FindClass(env, "java/lang/SecurityException");
-    if (se != NULL)
-        (*env)->ThrowNew(env, se, "diagnostic commands are not allowed while PSF scores a method");
+    refuse(env, "java/lang/SecurityException", "diagnostic commands are");
     return NULL;
 }
 
-/* May `loader` define classes while PSF scores a method? */
-static int loader_allowed(JNIEnv *env, jobject loader)
+/* May `loader` define classes while PSF scores a method? If not, a
+ * SecurityException is pending: returns 1. */
+static int loader_refused(JNIEnv *env, jobject loader)
 {
     agent *a = &g_agent;
     if (loader == NULL || (a->platform_loader != NULL && (*env)->IsSameObject(env, loader, a->platform_loader)) ||
         (a->system_loader != NULL && (*env)->IsSameObject(env, loader, a->system_loader)))
-        return 1;
-    jclass delegating = (*env)->FindClass(env, "jdk/internal/reflect/DelegatingClassLoader");
-    if (delegating == NULL) {
-        (*env)->ExceptionClear(env);
         return 0;
-    }
-    return (*env)->IsInstanceOf(env, loader, delegating);
-}
-
-static void deny_loader(JNIEnv *env)
-{
-    jclass se = (*env)->FindClass(env, "java/lang/SecurityException");
-    if (se != NULL)
-        (*env)->ThrowNew(env, se, "class loaders of the program's own are not allowed while PSF scores a method");
+    jclass delegating = (*env)->FindClass(env, "jdk/internal/reflect/DelegatingClassLoader");
+    if (delegating != NULL && (*env)->IsInstanceOf(env, loader, delegating))
+        return 0;
+    (*env)->ExceptionClear(env);
+    refuse(env, "java/lang/SecurityException", "class loaders of the program's own are");
+    return 1;
 }
 
 typedef jclass(JNICALL *define0_fn)(JNIEnv *, jclass, jobject, jclass, jstring, jbyteArray, jint, jint, jobject,
@@ -156,30 +157,24 @@ static define2_fn real_define2;
 static jclass JNICALL psf_define0(JNIEnv *env, jclass cls, jobject loader, jclass lookup, jstring name, jbyteArray b,
                                   jint off, jint len, jobject pd, jboolean init, jint flags, jobject data)
 {
-    if (!loader_allowed(env, loader)) {
-        deny_loader(env);
+    if (loader_refused(env, loader))
         return NULL;
-    }
     return real_define0(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
 }
 
 static jclass JNICALL psf_define1(JNIEnv *env, jclass cls, jobject loader, jstring name, jbyteArray b, jint off,
                                   jint len, jobject pd, jstring source)
 {
-    if (!loader_allowed(env, loader)) {
-        deny_loader(env);
+    if (loader_refused(env, loader))
         return NULL;
-    }
     return real_define1(env, cls, loader, name, b, off, len, pd, source);
 }
 
 static jclass JNICALL psf_define2(JNIEnv *env, jclass cls, jobject loader, jstring name, jobject b, jint off,
                                   jint len, jobject pd, jstring source)
 {
-    if (!loader_allowed(env, loader)) {
-        deny_loader(env);
+    if (loader_refused(env, loader))
         return NULL;
-    }
     return real_define2(env, cls, loader, name, b, off, len, pd, source);
 }
 
@@ -197,9 +192,7 @@ static jboolean JNICALL psf_native_load(JNIEnv *env, jclass cls, jobject impl, j
         (*env)->ReleaseStringUTFChars(env, name, path);
     if (ok)
         return real_native_load(env, cls, impl, name, builtin, jni, throw_if_fail);
-    jclass err = (*env)->FindClass(env, "java/lang/UnsatisfiedLinkError");
-    if (err != NULL)
-        (*env)->ThrowNew(env, err, "loading native libraries is not allowed while PSF scores a method");
+    refuse(env, "java/lang/UnsatisfiedLinkError", "loading native libraries is");
     return JNI_FALSE;
 }
 

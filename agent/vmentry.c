@@ -24,28 +24,29 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
         target_check_class(&g_agent, jni, klass);
 }
 
+/* A global reference to the loader ClassLoader.`getter`() returns. */
+static jobject jdk_loader(agent *a, JNIEnv *jni, const char *getter)
+{
+    jclass cl = (*jni)->FindClass(jni, "java/lang/ClassLoader");
+    jmethodID get = cl ? (*jni)->GetStaticMethodID(jni, cl, getter, "()Ljava/lang/ClassLoader;") : NULL;
+    jobject loader = get ? (*jni)->CallStaticObjectMethod(jni, cl, get) : NULL;
+    jobject ref = loader ? (*jni)->NewGlobalRef(jni, loader) : NULL;
+    if (ref == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot find the class loader ClassLoader.%s() returns", getter);
+    }
+    return ref;
+}
+
 /* Classes loaded before VMInit (java.lang.String, ...) get no ClassPrepare
  * event that we can act on, so look through them once here. */
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
     (void)thread;
-    /* which classes are the JDK's: the boot loader's (NULL) and the platform loader's */
-    jclass cl = (*jni)->FindClass(jni, "java/lang/ClassLoader");
-    jmethodID get = cl ? (*jni)->GetStaticMethodID(jni, cl, "getPlatformClassLoader", "()Ljava/lang/ClassLoader;") : NULL;
-    jobject platform = get ? (*jni)->CallStaticObjectMethod(jni, cl, get) : NULL;
-    a->platform_loader = platform ? (*jni)->NewGlobalRef(jni, platform) : NULL;
-    if (a->platform_loader == NULL) {
-        (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot find the platform class loader");
-    }
-    jmethodID sys = cl ? (*jni)->GetStaticMethodID(jni, cl, "getSystemClassLoader", "()Ljava/lang/ClassLoader;") : NULL;
-    jobject system = sys ? (*jni)->CallStaticObjectMethod(jni, cl, sys) : NULL;
-    a->system_loader = system ? (*jni)->NewGlobalRef(jni, system) : NULL;
-    if (a->system_loader == NULL) {
-        (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot find the system class loader");
-    }
+    /* the JDK's own loaders: the only ones that may define classes (natives.c) */
+    a->platform_loader = jdk_loader(a, jni, "getPlatformClassLoader");
+    a->system_loader = jdk_loader(a, jni, "getSystemClassLoader");
     natives_bind(a, jni);
     bystanders_init(a, jni, thread);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
