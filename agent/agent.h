@@ -48,6 +48,9 @@ typedef struct method_info {
     uint32_t ntail;         /* number of pairs */
     uint8_t root;           /* enum root_kind */
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
+    _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
+                                 * not yet checked for a class to initialize (clinit.c); else NULL */
+    const struct class_info *cls; /* its class's constant pool, when it has dependencies or init sites */
 } method_info;
 
 /* Interned dependency keys ("new:java.lang.String", ...). */
@@ -103,6 +106,7 @@ typedef struct thread_state {
     struct thread_state *next;  /* registry, under a->lock */
     char *thread_name;
     int measuring;              /* inside an outermost invocation */
+    int paused;                 /* steps are not counted for now (clinit.c: the JVM's class lookup) */
     int bucket;                 /* enum bucket of the bytecode now executing */
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
@@ -188,6 +192,9 @@ typedef struct agent {
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
     jobject platform_loader;    /* global ref: classes it defines are the JDK's, not the program's */
     jobject system_loader;      /* global ref: the application class loader */
+    jclass class_class;         /* global ref: java.lang.Class (clinit.c) */
+    jmethodID class_for_name;   /* Class.forName(String, boolean, ClassLoader) */
+    jmethodID class_declared_fields; /* Class.getDeclaredFields(): links a class */
     char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */
@@ -231,6 +238,12 @@ void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 void bystanders_release(agent *a, JNIEnv *jni);
 void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
+
+/* clinit.c */
+void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
+int clinit_is_trigger(uint8_t op);         /* getstatic, putstatic, invokestatic */
+int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass);
+void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
 
 /* result.c */
 int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */

@@ -26,8 +26,10 @@
  * a conditional branch one update of the thread's simulated predictor
  * (branchpred.h). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
- * entry of an overhead root, and at a return right after a self-call
- * (tail_returns: one GetStackTrace).
+ * entry of an overhead root, at a return right after a self-call
+ * (tail_returns: one GetStackTrace), and the first time a getstatic,
+ * putstatic or invokestatic of a program's method executes (clinit.c: a
+ * class of the program's may need initializing; one byte test after that).
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -404,13 +406,15 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
             }
         }
     }
+    if (m->init_site != NULL && atomic_load_explicit(&m->init_site[loc], memory_order_relaxed))
+        clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
 }
 
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     (void)jvmti;
     thread_state *ts = tls;
-    if (ts == NULL || !ts->measuring)
+    if (ts == NULL || !ts->measuring || ts->paused)
         return;
     count_step(&g_agent, ts, jni, thread, method, loc);
 }

@@ -181,10 +181,11 @@ static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc,
     return 0;
 }
 
-/* Fill m->dep from the method's code and its class's constant pool. */
-static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc)
+/* Fill m->dep from the method's code and its class's constant pool, and
+ * for a method of the program's (program != 0) m->init_site. */
+static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc, int program)
 {
-    int any = 0;
+    int any = 0, triggers = 0;
     for (uint32_t pc = 0; pc < m->code_len;) {
         uint32_t len = bc_insn_length(m->code, m->code_len, pc);
         if (len == 0)
@@ -192,13 +193,31 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         uint8_t op = m->code[pc];
         if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE))
             any = 1;
+        if (program && clinit_is_trigger(op))
+            triggers = 1;
         pc += len;
     }
-    if (!any)
+    if (!any && !triggers)
         return 0;
     class_info *c = class_get(a, klass);
     if (c == NULL || !c->cp_ok)
         return -1;
+    m->cls = c;
+    if (triggers) {
+        m->init_site = calloc(m->code_len, sizeof *m->init_site);
+        if (m->init_site == NULL)
+            return -1;
+        for (uint32_t pc = 0; pc < m->code_len;) {
+            uint32_t len = bc_insn_length(m->code, m->code_len, pc);
+            if (len == 0)
+                break; /* reported below */
+            if (clinit_is_trigger(m->code[pc]))
+                atomic_init(&m->init_site[pc], 1);
+            pc += len;
+        }
+    }
+    if (!any)
+        return 0;
     m->dep = calloc(m->code_len, sizeof *m->dep);
     if (m->dep == NULL)
         return -1;
@@ -266,6 +285,10 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
     m->name = utf8;
     m->bp_seed = bp_seed(m->name);
     m->root = root_kind_of(cls, name, desc);
+    /* the program's own static initializers are work (clinit.c) */
+    int program = clinit_is_program_class(a, jni, klass);
+    if (program && m->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
+        m->root = ROOT_NONE;
     if (m->root == ROOT_IF_UPCALL) {
         /* only a class loader's loadClass is the JVM's upcall: a method of
          * that name elsewhere must not turn its work into overhead */
@@ -292,7 +315,7 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
         memcpy(m->code, code, (size_t)len);
         m->code_len = (uint32_t)len;
         (*jv)->Deallocate(jv, code);
-        if (compute_deps(a, m, klass, name, desc) != 0)
+        if (compute_deps(a, m, klass, name, desc, program) != 0)
             agent_fail(a, "dependency keys of %s are incomplete", m->name);
     }
     (*jv)->Deallocate(jv, (unsigned char *)name);
@@ -310,6 +333,7 @@ fail:
     free(m->code);
     free(m->dep);
     free(m->tail);
+    free((void *)m->init_site);
     free(m);
     return NULL;
 }
@@ -336,6 +360,7 @@ void methods_free(agent *a)
         free(a->methods[i]->code);
         free(a->methods[i]->dep);
         free(a->methods[i]->tail);
+        free((void *)a->methods[i]->init_site);
         free(a->methods[i]);
     }
     free(a->methods);

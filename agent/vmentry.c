@@ -47,6 +47,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     /* the JDK's own loaders: the only ones that may define classes (natives.c) */
     a->platform_loader = jdk_loader(a, jni, "getPlatformClassLoader");
     a->system_loader = jdk_loader(a, jni, "getSystemClassLoader");
+    clinit_init(a, jni);
     natives_bind(a, jni);
     bystanders_init(a, jni, thread);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),

@@ -149,6 +149,22 @@ expect_match "bystanders: spawned names the worker" "$(jq -r .message "$TEST_TMP
 expect_end "bystanders: daemon of an earlier invocation" hidden_threads 25 Bystanders daemon -- daemon 100000000
 expect_match "bystanders: daemon names it" "$(jq -r .message "$TEST_TMP/out")" "'worker'"
 
+# --- static initializers: precomputing in `static {}` that the method runs is no cheaper ---
+rc=$(run Precompute inline -- inline)
+inline=$(jq -r .score "$TEST_TMP/out")
+expect_eq "precompute: inline scored" "$rc" 0
+for mode in table holder; do
+  rc=$(run Precompute "$mode" -- "$mode")
+  score=$(jq -r .score "$TEST_TMP/out")
+  expect_eq "precompute: $mode scored" "$rc" 0
+  # the same sieve plus a getstatic or a call: at least inline, at most 10 bytecodes more
+  if [ "$rc" = 0 ] && [ "$score" -ge "$inline" ] && [ "$score" -le $((inline + 10)) ]; then
+    pass "precompute: work in $mode's static initializer is counted ($score vs $inline)"
+  else
+    fail "precompute: work in $mode's static initializer is counted" "$score vs $inline"
+  fi
+done
+
 # --- agents and class loaders of the program's own ----------------------------------
 # JVMTI.agent_load through the platform MBean server would load an agent from
 # inside the program (it could rewrite the counters or redefine the class);

@@ -45,22 +45,23 @@ expect_eq "do-while: conditional = n" "$(br work conditional)" 100
 expect_eq "do-while: taken = n-1 (backward)" "$(br work taken)" 99
 expect_eq "do-while: mispredicted = 12 + 2 + 1" "$(br work mispredicted)" 15
 
-# --- Branches.init(300): a class initializer inside the method is overhead,
-# with a predictor of its own: the work bucket's branches are the same when
-# it ran before. <clinit>: k < 40 tested 41 times (taken once, the exit),
-# (k & 1) != 0 tested 40 times (ifeq taken for the 20 even k): 81 and 21.
+# --- Branches.init(300): a class initializer of the program's own inside the
+# method is work, branches included, and absent when main ran it first.
+# <clinit>: k < 40 tested 41 times (taken once, the exit), (k & 1) != 0
+# tested 40 times (ifeq taken for the 20 even k): 81 and 21. Its bytecodes:
+# 2 + 3*41 (test) + 4*40 (and) + 4*20 (odd++) + 2*40 (iinc goto) + 1 = 446.
 # init: i < n tested 301 times (taken once), i % 3 == 0 tested 300 times
 # (ifne taken for the 200 i not divisible by 3): 601 and 201.
 run_agent "$P" Branches.init "$FX" Branches init 300
-expect_eq "init inside: overhead conditional" "$(br overhead conditional)" 81
-expect_eq "init inside: overhead taken" "$(br overhead taken)" 21
-expect_eq "init inside: work conditional" "$(br work conditional)" 601
-expect_eq "init inside: work taken" "$(br work taken)" 201
-inside=$(xpath "$P" "concat(//branches[@bucket='work']/@mispredicted,' ',//summary/@work)")
+expect_eq "init inside: work conditional = 601 + 81" "$(br work conditional)" 682
+expect_eq "init inside: work taken = 201 + 21" "$(br work taken)" 222
+expect_eq "init inside: no overhead branches" "$(br overhead conditional)" 0
+inside=$(xpath "$P" //summary/@work)
 run_agent "$P" Branches.init "$FX" Branches initBefore 300
+expect_eq "init before: work conditional" "$(br work conditional)" 601
+expect_eq "init before: work taken" "$(br work taken)" 201
 expect_eq "init before: no overhead branches" "$(br overhead conditional)" 0
-expect_eq "init before: the same work misses and bytecodes" \
-  "$(xpath "$P" "concat(//branches[@bucket='work']/@mispredicted,' ',//summary/@work)")" "$inside"
+expect_eq "init inside: work = before + 446 (Table.<clinit>)" "$inside" $(($(xpath "$P" //summary/@work) + 446))
 
 # --- Fib.fib(20): 10,946 base calls (iload_0 iconst_2 if_icmpge iload_0 goto
 # ireturn = 6) and 10,945 recursive calls (iload_0 iconst_2 if_icmpge iload_0
@@ -190,17 +191,59 @@ done
 
 # --- Class initializers: init() = new dup invokespecial astore_0 aload_0
 # getfield getstatic iadd ireturn (9) + Lazy.<init> (aload_0 invokespecial
-# aload_0 iconst_1 putfield return = 6) + Object.<init> (return) = 16 work.
+# aload_0 iconst_1 putfield return = 6) + Object.<init> (return) = 16.
 # Lazy.<clinit> (iconst_3 newarray putstatic getstatic iconst_0 iconst_1
-# iastore return = 8), triggered by `new`, is overhead; Quiet.<clinit>,
-# triggered by getstatic, HotSpot does not step at all.
+# iastore return = 8), triggered by `new`, which HotSpot steps, and
+# Quiet.<clinit> (bipush putstatic return = 3), triggered by getstatic, which
+# HotSpot hides and the agent runs itself (agent/clinit.c): the program's
+# own initializers are work, 16 + 8 + 3 = 27.
 run_agent "$P" ClassInit.init "$FX" ClassInit
-expect_eq "clinit: work = 16" "$(xpath "$P" /psf-profile/summary/@work)" 16
-expect_eq "clinit: Lazy.<clinit> is overhead (8)" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Lazy.<clinit>()V']/@overhead")" 8
-expect_eq "clinit: Lazy.<clinit> is no work" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Lazy.<clinit>()V']/@work")" 0
-expect_eq "clinit: its array is overhead" "$(xpath "$P" "/psf-profile/dependencies[@bucket='overhead']/array[@elem='int']/@elements")" 3
-expect_eq "clinit: no array in work" "$(xpath "$P" "count(/psf-profile/dependencies[@bucket='work']/array)")" 0
+expect_eq "clinit: work = 27" "$(xpath "$P" /psf-profile/summary/@work)" 27
+expect_eq "clinit: no overhead" "$(xpath "$P" /psf-profile/summary/@overhead)" 0
+expect_eq "clinit: Lazy.<clinit> is work (8)" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Lazy.<clinit>()V']/@work")" 8
+expect_eq "clinit: Quiet.<clinit> is work (3)" "$(xpath "$P" "/psf-profile/methods/method[@name='ClassInit\$Quiet.<clinit>()V']/@work")" 3
+expect_eq "clinit: its array is work" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@elements")" 3
 expect_eq "clinit: new keyed by class" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/new[@class='ClassInit\$Lazy']/@count")" 1
+expect_eq "clinit: program output unchanged" "$(cat "$TEST_TMP/program.out")" 43
+
+# --- StaticWork: the program's initializers are work whichever instruction
+# first touches the class; the JVM's semantics are kept (javap -c):
+# get: getstatic ireturn (2) + ByGet.<clinit>: 4 + 3*11 (test) + 6*10 (body)
+# + 3 = 100.
+run_agent "$P" StaticWork.get "$FX" StaticWork get
+expect_eq "static work: getstatic runs ByGet.<clinit> counted (2 + 100)" "$(xpath "$P" /psf-profile/summary/@work)" 102
+expect_eq "static work: ByGet.<clinit> = 100" "$(xpath "$P" "/psf-profile/methods/method[@name='StaticWork\$ByGet.<clinit>()V']/@work")" 100
+expect_eq "static work: get prints 45" "$(cat "$TEST_TMP/program.out")" 45
+run_agent "$P" StaticWork.get "$FX" StaticWork getBefore
+expect_eq "static work: initialized before the method: 2" "$(xpath "$P" /psf-profile/summary/@work)" 2
+# put: iconst_1 putstatic getstatic ireturn (4) + ByPut.<clinit> (3).
+run_agent "$P" StaticWork.put "$FX" StaticWork put
+expect_eq "static work: putstatic (4 + 3)" "$(xpath "$P" /psf-profile/summary/@work)" 7
+# call: invokestatic ireturn (2) + ByCall.<clinit> (3) + f: getstatic ireturn (2).
+run_agent "$P" StaticWork.call "$FX" StaticWork call
+expect_eq "static work: invokestatic (2 + 3 + 2)" "$(xpath "$P" /psf-profile/summary/@work)" 7
+# make: 7 own + ByNew.<clinit> (3) + ByNew.<init> (6) + Object.<init> (1).
+run_agent "$P" StaticWork.make "$FX" StaticWork make
+expect_eq "static work: new (7 + 3 + 7)" "$(xpath "$P" /psf-profile/summary/@work)" 17
+# inherited: getstatic Sub.TABLE arraylength ireturn (3) + Base.<clinit>
+# (iconst_4 newarray putstatic return = 4); Sub.<clinit> must not run.
+run_agent "$P" StaticWork.inherited "$FX" StaticWork inherited
+expect_eq "static work: Sub.TABLE initializes Base only (3 + 4)" "$(xpath "$P" /psf-profile/summary/@work)" 7
+expect_eq "static work: Sub.<clinit> not in the method" "$(xpath "$P" "count(/psf-profile/methods/method[@name='StaticWork\$Sub.<clinit>()V'])")" 0
+expect_eq "static work: Base's array" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@elements")" 4
+# viaInterface: Impl.SQUARES is declared by the interface Constants (3 +
+# Constants.<clinit>: iconst_3 newarray, then 3 x (dup index value iastore),
+# putstatic return = 16).
+run_agent "$P" StaticWork.viaInterface "$FX" StaticWork viaInterface
+expect_eq "static work: a field of a superinterface (3 + 16)" "$(xpath "$P" /psf-profile/summary/@work)" 19
+# fails: the initializer throws; the method still sees the
+# ExceptionInInitializerError at its getstatic (and catches it: -1).
+# Fails.<clinit>: getstatic ifne new dup ldc invokespecial athrow = 7.
+run_agent "$P" StaticWork.fails "$FX" StaticWork fails
+expect_eq "static work: a failing initializer: the program output is unchanged" "$(cat "$TEST_TMP/program.out")" -1
+expect_eq "static work: a failing initializer: status ok" "$(xpath "$P" /psf-profile/@status)" ok
+expect_eq "static work: Fails.<clinit> counted (7)" "$(xpath "$P" "/psf-profile/methods/method[@name='StaticWork\$Fails.<clinit>()V']/@work")" 7
+expect_eq "static work: fails() own: getstatic astore_0 iconst_m1 ireturn" "$(xpath "$P" "/psf-profile/methods/method[@name='StaticWork.fails()I']/@work")" 4
 
 # --- String concatenation (invokedynamic): the method's own bytecodes are
 # iload_0 invokedynamic areturn; the rest is JDK code, the same each call.
