@@ -107,6 +107,7 @@ typedef struct thread_state {
     char *thread_name;
     int measuring;              /* inside an outermost invocation */
     int paused;                 /* steps are not counted for now (clinit.c: the JVM's class lookup) */
+    int init_extent;            /* counting the initializer of the method's own class (clinit.c) */
     int bucket;                 /* enum bucket of the bytecode now executing */
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
@@ -195,6 +196,14 @@ typedef struct agent {
     jclass class_class;         /* global ref: java.lang.Class (clinit.c) */
     jmethodID class_for_name;   /* Class.forName(String, boolean, ClassLoader) */
     jmethodID class_declared_fields; /* Class.getDeclaredFields(): links a class */
+
+    /* the method's own class, initialized before the method runs (clinit.c) */
+    jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
+    struct init_site { jmethodID method; jlocation loc; } *tsites; /* breakpoints: static accesses that
+                                 * name the class, in the program's other classes (under lock) */
+    uint32_t ntsites, tsites_cap;
+    int target_init_done;       /* it is initialized: breakpoints cleared, no more scanning */
+    uint64_t init_n[BUCKETS];   /* what its initializer executed: charged to the first invocation */
     char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */
@@ -228,6 +237,7 @@ void keys_free(key_table *t);
 
 /* methods.c */
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
+const class_info *methods_class(agent *a, jclass klass); /* its parsed constant pool; takes a->lock */
 void methods_free(agent *a);
 
 /* bystanders.c */
@@ -244,6 +254,11 @@ void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
 int clinit_is_trigger(uint8_t op);         /* getstatic, putstatic, invokestatic */
 int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass);
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
+void clinit_target_prepared(agent *a, jclass klass); /* the method's class (lock held) */
+void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
+void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+void clinit_target_done(agent *a);
+void clinit_free(agent *a);
 
 /* result.c */
 int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */
@@ -269,6 +284,8 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
 void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
+int init_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID clinit_at_entry);
+void init_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_free(agent *a);
 
 /* target.c */

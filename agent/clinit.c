@@ -30,6 +30,9 @@
  *
  * Each instruction is checked once (method_info.init_site), so the step
  * path pays one byte test on these opcodes in the program's methods.
+ *
+ * The method's own class is initialized before the method runs; the second
+ * half of this file counts its initializer too (see there).
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -184,6 +187,36 @@ static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
     return k;
 }
 
+/*
+ * Initialize klass (the declaring class of name:desc) as the JVM would for
+ * the instruction op: through JNI's lookup of that very member, which
+ * initializes the class first (JNI GetStaticFieldID / GetStaticMethodID) and
+ * throws nothing more, since the member exists. An initializer's failure is
+ * returned as a local reference; NULL otherwise.
+ */
+static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp_str name, cp_str desc)
+{
+    char n[1024], d[1024];
+    if (name.len >= sizeof n || desc.len >= sizeof d)
+        return NULL;
+    memcpy(n, name.ptr, name.len);
+    n[name.len] = '\0';
+    memcpy(d, desc.ptr, desc.len);
+    d[desc.len] = '\0';
+    if (op == BC_INVOKESTATIC)
+        (*jni)->GetStaticMethodID(jni, klass, n, d);
+    else
+        (*jni)->GetStaticFieldID(jni, klass, n, d);
+    jthrowable thrown = (*jni)->ExceptionOccurred(jni);
+    (*jni)->ExceptionClear(jni);
+    jint status = 0;
+    if (thrown != NULL &&
+        (jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, klass, &status), "GetClassStatus") != 0 ||
+         !(status & JVMTI_CLASS_STATUS_ERROR)))
+        return NULL; /* not the initializer's: the instruction will meet it itself */
+    return thrown;
+}
+
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
 {
     atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed); /* checked once, whatever follows */
@@ -222,16 +255,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
         ts->prev_op = BC_INVOKESTATIC;
         ts->prev_method = NULL;
         ts->prev_loc = -1;
-        /* GetStaticMethodID initializes the class first (JNI); "<clinit>"
-         * itself may be absent (NoSuchMethodError), the initialization of
-         * its superclasses still ran */
-        (*jni)->GetStaticMethodID(jni, owner_class, "<clinit>", "()V");
-        thrown = (*jni)->ExceptionOccurred(jni);
-        (*jni)->ExceptionClear(jni);
-        if (thrown != NULL &&
-            (jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, owner_class, &status), "GetClassStatus") != 0 ||
-             !(status & JVMTI_CLASS_STATUS_ERROR)))
-            thrown = NULL; /* only "<clinit>" was missing */
+        thrown = initialize(a, jni, owner_class, op, name, desc);
     }
     ts->prev_op = prev_op;
     ts->prev_method = prev_method;
@@ -243,4 +267,220 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     thrown = (*jni)->PopLocalFrame(jni, thrown);
     if (thrown != NULL)
         (*jni)->Throw(jni, thrown); /* the initializer failed: what the instruction throws (see the top) */
+}
+
+/*
+ * The method's own class. It is initialized before the method first runs,
+ * outside any extent, usually by the caller's invokestatic (hidden from
+ * single-stepping), by `new`, or by the launcher when it is the main class.
+ * Its initializer is the submission's work all the same (a table of answers
+ * computed in `static { }`), so the agent counts it and charges it to the
+ * first invocation:
+ *  - every getstatic, putstatic and invokestatic that names the class in
+ *    the program's other classes gets a breakpoint when its class is
+ *    prepared; at the first one that runs while the class is not yet
+ *    initialized, the agent initializes it from the breakpoint callback,
+ *    counted (as clinit_site does inside an extent);
+ *  - a breakpoint at offset 0 of its <clinit> catches every other way in
+ *    (`new`, the launcher, reflection), which HotSpot steps: counting starts
+ *    there and ends when the frame pops.
+ * Once the class is initialized, the breakpoints go. A way in that is both
+ * hidden and not caught (a static member named through a subclass of the
+ * class) leaves the initializer uncounted but for its first bytecode.
+ */
+
+static int owner_names_target(agent *a, cp_str owner)
+{
+    const char *sig = a->spec.class_signature; /* "Lpkg/Name;", UTF-8 */
+    size_t len = strlen(sig);
+    if (len < 3)
+        return 0;
+    if (owner.len == len - 2 && memcmp(owner.ptr, sig + 1, owner.len) == 0)
+        return 1;
+    int plain = 1; /* modified UTF-8 differs from UTF-8 only in bytes >= 0x80 */
+    for (uint16_t i = 0; i < owner.len && plain; i++)
+        plain = (unsigned char)owner.ptr[i] < 0x80;
+    if (plain)
+        return 0;
+    char *raw = malloc((size_t)owner.len + 1);
+    if (raw == NULL)
+        return 0;
+    memcpy(raw, owner.ptr, owner.len);
+    raw[owner.len] = '\0';
+    char *utf8 = utf8_dup(raw);
+    free(raw);
+    int same_name = utf8 != NULL && strlen(utf8) == len - 2 && memcmp(utf8, sig + 1, len - 2) == 0;
+    free(utf8);
+    return same_name;
+}
+
+void clinit_target_prepared(agent *a, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+        return;
+    for (jint i = 0; i < n && a->target_clinit == NULL; i++) {
+        char *name = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
+            continue;
+        if (strcmp(name, "<clinit>") == 0 &&
+            jvmti_check(a, (*jv)->SetBreakpoint(jv, ms[i], 0), "SetBreakpoint") == 0)
+            a->target_clinit = ms[i];
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)ms);
+}
+
+static int add_site(agent *a, jmethodID method, jlocation loc)
+{
+    if (a->ntsites == a->tsites_cap) {
+        uint32_t cap = a->tsites_cap ? a->tsites_cap * 2 : 16;
+        struct init_site *v = realloc(a->tsites, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->tsites = v;
+        a->tsites_cap = cap;
+    }
+    if (jvmti_check(a, (*a->jvmti)->SetBreakpoint(a->jvmti, method, loc), "SetBreakpoint") != 0)
+        return -1;
+    a->tsites[a->ntsites++] = (struct init_site){method, loc};
+    return 0;
+}
+
+/* Breakpoints at the static accesses of one method that name the class. */
+static void scan_method(agent *a, const class_info *c, jmethodID method)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jint mods = 0, len = 0;
+    unsigned char *code = NULL;
+    if (jvmti_check(a, (*jv)->GetMethodModifiers(jv, method, &mods), "GetMethodModifiers") != 0 ||
+        (mods & (0x0100 | 0x0400)) || /* ACC_NATIVE, ACC_ABSTRACT: no code */
+        jvmti_check(a, (*jv)->GetBytecodes(jv, method, &len, &code), "GetBytecodes") != 0)
+        return;
+    for (uint32_t pc = 0; pc < (uint32_t)len;) {
+        uint32_t n = bc_insn_length(code, (uint32_t)len, pc);
+        if (n == 0)
+            break;
+        cp_str owner, name, desc;
+        if (clinit_is_trigger(code[pc]) &&
+            cp_member_ref(&c->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
+            owner_names_target(a, owner)) {
+            lock_enter(a);
+            if (!a->target_init_done && add_site(a, method, pc) != 0)
+                agent_fail(a, "cannot watch the static accesses of the method's class");
+            lock_exit(a);
+        }
+        pc += n;
+    }
+    (*jv)->Deallocate(jv, code);
+}
+
+void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    char *sig = NULL;
+    if (a->target_init_done || !clinit_is_program_class(a, jni, klass) ||
+        jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
+        return;
+    char *utf8 = utf8_dup(sig);
+    int own = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
+    free(utf8);
+    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    if (own)
+        return; /* its own code runs after its initialization */
+    const class_info *c = NULL;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+        return;
+    for (jint i = 0; i < n; i++) {
+        if (c == NULL && (c = methods_class(a, klass)) == NULL)
+            break; /* methods_class reported it */
+        scan_method(a, c, ms[i]);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)ms);
+}
+
+void clinit_target_done(agent *a)
+{
+    lock_enter(a);
+    if (!a->target_init_done) {
+        a->target_init_done = 1;
+        for (uint32_t i = 0; i < a->ntsites; i++)
+            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->tsites[i].method, a->tsites[i].loc);
+        a->ntsites = 0;
+        if (a->target_clinit != NULL)
+            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->target_clinit, 0);
+    }
+    lock_exit(a);
+}
+
+static int is_site(agent *a, jmethodID method, jlocation loc)
+{
+    lock_enter(a);
+    int found = 0;
+    for (uint32_t i = 0; i < a->ntsites && !found; i++)
+        found = a->tsites[i].method == method && a->tsites[i].loc == loc;
+    lock_exit(a);
+    return found;
+}
+
+/* A breakpoint other than the method's entry. */
+void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
+{
+    thread_state *ts = current_thread_state();
+    if ((ts != NULL && ts->measuring) || a->target_init_done)
+        return; /* inside an extent the step path sees to it */
+    if (method == a->target_clinit && loc == 0) {
+        init_extent_begin(a, jni, thread, method); /* a way in HotSpot steps */
+        return;
+    }
+    if (!is_site(a, method, loc))
+        return;
+    jclass holder = NULL;
+    const class_info *c = NULL;
+    unsigned char *code = NULL;
+    jint len = 0;
+    cp_str owner, name, desc;
+    if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &holder), "GetMethodDeclaringClass") != 0 ||
+        (c = methods_class(a, holder)) == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetBytecodes(a->jvmti, method, &len, &code), "GetBytecodes") != 0)
+        return;
+    int ok = loc + 3 <= len && cp_member_ref(&c->cp, (uint16_t)(code[loc + 1] << 8 | code[loc + 2]), &owner, &name,
+                                             &desc) == 0;
+    uint8_t code_op = ok ? code[loc] : 0;
+    (*a->jvmti)->Deallocate(a->jvmti, code);
+    if (!ok || (*jni)->PushLocalFrame(jni, 16) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return;
+    }
+    uint8_t op = code_op;
+    jclass target = named_class(a, jni, method, owner); /* not counted: no extent */
+    /* the class itself must declare the member: one inherited from a
+     * superclass initializes that superclass, not this class */
+    jclass owner_class = target ? declaring_class(a, jni, target, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
+    jint status = 0;
+    jthrowable thrown = NULL;
+    if (owner_class != NULL && (*jni)->IsSameObject(jni, owner_class, target) &&
+        jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
+        !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)) &&
+        init_extent_begin(a, jni, thread, NULL) == 0) {
+        thrown = initialize(a, jni, target, op, name, desc); /* counted */
+        init_extent_end(a, jni, thread);
+    }
+    if (target != NULL && jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
+        (status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)))
+        clinit_target_done(a);
+    thrown = (*jni)->PopLocalFrame(jni, thrown);
+    if (thrown != NULL)
+        (*jni)->Throw(jni, thrown);
+}
+
+void clinit_free(agent *a)
+{
+    free(a->tsites);
+    a->tsites = NULL;
+    a->ntsites = a->tsites_cap = 0;
 }

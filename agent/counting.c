@@ -439,8 +439,12 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
 {
     agent *a = &g_agent;
     (void)jvmti;
-    if (a->dead || method != a->target || loc != 0)
+    if (a->dead)
         return;
+    if (method != a->target || loc != 0) {
+        clinit_breakpoint(a, jni, thread, method, loc); /* the method's class is initialized */
+        return;
+    }
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return; /* recursion: the nested invocation gets its own step */
@@ -479,6 +483,61 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     count_step(a, ts, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 
+/*
+ * The initializer of the method's own class runs outside any extent
+ * (clinit.c): count it like an extent of its own, whose counts go to the
+ * first invocation. clinit_at_entry: the breakpoint at the initializer's
+ * offset 0, which gets no step of its own, and whose frame pop ends the
+ * count; NULL: the caller runs the initializer and ends the count itself.
+ */
+int init_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID clinit_at_entry)
+{
+    thread_state *ts = ts_get(a, thread);
+    if (ts == NULL || ts->measuring)
+        return -1;
+    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
+        (clinit_at_entry != NULL &&
+         jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
+        set_thread_events(a, JVMTI_DISABLE, thread);
+        return -1;
+    }
+    if (ts->ref == NULL)
+        ts->ref = (*jni)->NewGlobalRef(jni, thread);
+    bystanders_counting(a, ts, thread, 1);
+    ts->measuring = 1;
+    ts->init_extent = 1;
+    ts->bucket = BUCKET_WORK;
+    ts->n[0] = ts->n[1] = 0;
+    ts->pend_key = 0;
+    ts->npend = 0;
+    ts->prev_op = BC_INVOKESTATIC; /* the initializer is entered as if called */
+    ts->prev_method = NULL;
+    ts->prev_loc = -1;
+    if (clinit_at_entry != NULL)
+        count_step(a, ts, jni, thread, clinit_at_entry, 0);
+    return 0;
+}
+
+void init_extent_end(agent *a, JNIEnv *jni, jthread thread)
+{
+    thread_state *ts = tls;
+    if (ts == NULL || !ts->init_extent)
+        return;
+    set_thread_events(a, JVMTI_DISABLE, thread);
+    limit_return(a, jni, thread, ts);
+    if (a->result_written)
+        return; /* the limit stopped the program */
+    bystanders_counting(a, ts, thread, 0);
+    lock_enter(a);
+    for (int b = 0; b < BUCKETS; b++)
+        a->init_n[b] += ts->n[b];
+    lock_exit(a);
+    ts->measuring = 0;
+    ts->init_extent = 0;
+    ts->pend_key = 0;
+    ts->npend = 0;
+}
+
 /* Append an invocation record (takes the lock). */
 static void record_invocation(agent *a, thread_state *ts, const char *end, const char *exception)
 {
@@ -498,6 +557,9 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     inv->thread = strdup(ts->thread_name ? ts->thread_name : "?");
     inv->n[0] = ts->n[0];
     inv->n[1] = ts->n[1];
+    if (a->ninvocations == 1)
+        for (int b = 0; b < BUCKETS; b++)
+            inv->n[b] += a->init_n[b]; /* the initializer of the method's class (clinit.c) */
     inv->end = end;
     inv->exception = exception != NULL && exception[0] != '\0' ? strdup(exception) : NULL;
     a->active_extents--;
@@ -547,6 +609,13 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
             ts->bucket = BUCKET_WORK;
             ts->root_method = NULL;
             ts->prev_op = ts->saved_prev_op; /* the bytecode that triggered it is still executing */
+        }
+        return;
+    }
+    if (ts->init_extent) {
+        if (method == a->target_clinit) {
+            init_extent_end(a, jni, thread);
+            clinit_target_done(a);
         }
         return;
     }

@@ -353,6 +353,14 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
     return m;
 }
 
+const class_info *methods_class(agent *a, jclass klass)
+{
+    lock_enter(a);
+    class_info *c = class_get(a, klass);
+    lock_exit(a);
+    return c != NULL && c->cp_ok ? c : NULL;
+}
+
 void methods_free(agent *a)
 {
     for (uint32_t i = 0; i < a->nmethods; i++) {

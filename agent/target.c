@@ -115,6 +115,8 @@ void target_check_class(agent *a, JNIEnv *jni, jclass klass)
     if (!a->class_seen) { /* a second class of that name (another loader) is not measured */
         a->class_seen = 1;
         search_methods(a, klass);
+        if (a->target != NULL)
+            clinit_target_prepared(a, klass); /* its initializer is counted too (clinit.c) */
     }
     lock_exit(a);
 }

@@ -22,6 +22,8 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
     (void)thread;
     if (!g_agent.dead && !g_agent.class_seen)
         target_check_class(&g_agent, jni, klass);
+    if (!g_agent.dead && !g_agent.target_init_done)
+        clinit_scan_class(&g_agent, jni, klass);
 }
 
 /* A global reference to the loader ClassLoader.`getter`() returns. */
@@ -342,6 +344,7 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     (void)vm;
     counting_free(a);
     methods_free(a);
+    clinit_free(a);
     keys_free(&a->keys);
     for (int i = 0; i < a->ncandidates; i++)
         free(a->candidates[i]);

@@ -164,6 +164,15 @@ for mode in table holder; do
     fail "precompute: work in $mode's static initializer is counted" "$score vs $inline"
   fi
 done
+"$GS" --classpath "$FX" --main Precompute --method 'Precompute$Own.count' --json --costs none --sandbox require \
+  -- own >"$TEST_TMP/out" 2>/dev/null && rc=0 || rc=$?
+score=$(jq -r .score "$TEST_TMP/out")
+# the method's own class, initialized by main's call before the method runs
+if [ "$rc" = 0 ] && [ "$score" -ge "$inline" ] && [ "$score" -le $((inline + 10)) ]; then
+  pass "precompute: work in the method's own class's static initializer is counted ($score vs $inline)"
+else
+  fail "precompute: work in the method's own class's static initializer is counted" "$rc: $score vs $inline"
+fi
 
 # --- agents and class loaders of the program's own ----------------------------------
 # JVMTI.agent_load through the platform MBean server would load an agent from

@@ -245,6 +245,36 @@ expect_eq "static work: a failing initializer: status ok" "$(xpath "$P" /psf-pro
 expect_eq "static work: Fails.<clinit> counted (7)" "$(xpath "$P" "/psf-profile/methods/method[@name='StaticWork\$Fails.<clinit>()V']/@work")" 7
 expect_eq "static work: fails() own: getstatic astore_0 iconst_m1 ireturn" "$(xpath "$P" "/psf-profile/methods/method[@name='StaticWork.fails()I']/@work")" 4
 
+# --- OwnInit / MainInit: the initializer of the method's own class runs
+# before the method, outside its extent; it is counted and charged to the
+# first invocation, whichever way the class is initialized (javap -c).
+# Solution.<clinit>: iconst_5 newarray putstatic iconst_0 istore_0 (5), the
+# test iload_0 iconst_5 if_icmpge 6 times (18), the body getstatic iload_0
+# iload_0 iload_0 imul iastore iinc goto 5 times (40), return: 64.
+# solve: getstatic iload_0 iaload ireturn = 4.
+own() { xpath "$P" "concat(/psf-profile/@status,' ',/psf-profile/summary/@work,' ',/psf-profile/summary/@overhead,' ',/psf-profile/invocations/invocation[1]/@work)"; }
+run_agent "$P" 'OwnInit$Solution.solve' "$FX" OwnInit static
+expect_eq "own class: invokestatic from main: first call 4 + 64, second 4" "$(own)" "ok 72 0 68"
+expect_eq "own class: its array is work" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@elements")" 5
+expect_eq "own class: program output unchanged" "$(cat "$TEST_TMP/program.out")" 25
+run_agent "$P" 'OwnInit$Solution.solve' "$FX" OwnInit field
+expect_eq "own class: first touched by a getstatic in main (4 + 64)" "$(own)" "ok 68 0 68"
+# Made.<clinit>: bipush putstatic return (3), run by `new` (HotSpot steps it);
+# solve: getstatic iload_1 iadd ireturn.
+run_agent "$P" 'OwnInit$Made.solve' "$FX" OwnInit new
+expect_eq "own class: initialized by new (4 + 3)" "$(own)" "ok 7 0 7"
+run_agent "$P" 'OwnInit$Solution.solve' "$FX" OwnInit reflect
+expect_eq "own class: initialized by Class.forName (4 + 64)" "$(own)" "ok 68 0 68"
+expect_eq "own class: reflection output" "$(cat "$TEST_TMP/program.out")" 4
+run_agent "$P" 'OwnInit$Failing.solve' "$FX" OwnInit fails
+expect_eq "own class: a failing initializer: the caller still gets ExceptionInInitializerError" "$(cat "$TEST_TMP/program.out")" "initializer failed"
+expect_eq "own class: a failing initializer: never invoked" "$(xpath "$P" /psf-profile/@status)" not_invoked
+# MainInit.<clinit>: invokestatic putstatic return (3) + build: iconst_3
+# newarray astore_0 aload_0 iconst_1 iconst_4 iastore aload_0 areturn (9),
+# run by the launcher; get: 4.
+run_agent "$P" MainInit.get "$FX" MainInit
+expect_eq "own class: the main class (4 + 12)" "$(own)" "ok 16 0 16"
+
 # --- String concatenation (invokedynamic): the method's own bytecodes are
 # iload_0 invokedynamic areturn; the rest is JDK code, the same each call.
 run_agent "$P" Concat.cat "$FX" Concat
