@@ -37,6 +37,16 @@
  * it names while it hides single-stepping, so a loader of the program's own
  * (or a URLClassLoader reading through a URL handler of its own) would run
  * the program's code uncounted.
+ *
+ * In the same mode sun.misc.Unsafe is disarmed at VMInit: its two static
+ * fields, the instance reflection hands out (theUnsafe) and the JDK-internal
+ * Unsafe every one of its methods calls (theInternalUnsafe), are set to
+ * null, so however the program gets hold of an instance (the field, its
+ * private constructor, a method handle) each call throws
+ * NullPointerException instead of reading or writing memory at an address:
+ * the agent's counters and the result key live in the same process. No JDK
+ * module the program can reach uses sun.misc.Unsafe (they use the internal
+ * one, which java.base does not open).
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -236,8 +246,29 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
 }
 
+/* Disarm sun.misc.Unsafe (see the top of this file). */
+static void disarm_unsafe(agent *a, JNIEnv *jni)
+{
+    jclass k = (*jni)->FindClass(jni, "sun/misc/Unsafe"); /* initializes it */
+    if (k == NULL) {
+        (*jni)->ExceptionClear(jni); /* jdk.unsupported not in the JVM: nothing to disarm */
+        return;
+    }
+    jfieldID pub = (*jni)->GetStaticFieldID(jni, k, "theUnsafe", "Lsun/misc/Unsafe;");
+    jfieldID internal = pub ? (*jni)->GetStaticFieldID(jni, k, "theInternalUnsafe", "Ljdk/internal/misc/Unsafe;") : NULL;
+    if (internal == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot find the fields of sun.misc.Unsafe to disarm it");
+        return;
+    }
+    (*jni)->SetStaticObjectField(jni, k, pub, NULL);
+    (*jni)->SetStaticObjectField(jni, k, internal, NULL);
+}
+
 void natives_bind(agent *a, JNIEnv *jni)
 {
+    if (a->opts.deny_processes)
+        disarm_unsafe(a, jni);
     real_arraycopy = (arraycopy_fn)dlsym(RTLD_DEFAULT, "JVM_ArrayCopy");
     if (real_arraycopy == NULL) {
         agent_fail(a, "cannot find JVM_ArrayCopy in the JVM: System.arraycopy cannot be charged by size");

@@ -37,7 +37,7 @@ RECEIVER=$BUILD/psf-receive
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
 #   -XX:+DisableAttachMechanism   no agent can attach to the JVM (not even the program to itself)
 #   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
-#    archive off, and with it determinism; see -Xshare:auto)
+#    archive off, and with it determinism; see -Xshare:auto. The agent disarms Unsafe instead.)
 PINNED_FLAGS=(
   -XX:-UseTLAB
   -XX:+UseSerialGC

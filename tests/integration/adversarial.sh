@@ -174,6 +174,16 @@ else
   fail "precompute: work in the method's own class's static initializer is counted" "$rc: $score vs $inline"
 fi
 
+# --- sun.misc.Unsafe: no instance the program can reach reads or writes memory ----------
+rc=$(run UnsafeMem work --program-output "$TEST_TMP/unsafe.out")
+expect_eq "unsafe: scored" "$rc" 0
+expect_eq "unsafe: every way to an instance is disarmed" "$(cat "$TEST_TMP/unsafe.out")" "field disarmed
+constructor disarmed
+handle disarmed"
+# (sandboxed like every adversarial run, but without PSF's agent)
+expect_eq "unsafe: usable without PSF (the fixture can tell)" \
+  "$(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent "$JAVA" -cp "$FX" UnsafeMem | cut -d' ' -f2 | sort -u)" usable
+
 # --- agents and class loaders of the program's own ----------------------------------
 # JVMTI.agent_load through the platform MBean server would load an agent from
 # inside the program (it could rewrite the counters or redefine the class);
