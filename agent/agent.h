@@ -193,6 +193,7 @@ typedef struct agent {
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
     jobject platform_loader;    /* global ref: classes it defines are the JDK's, not the program's */
     jobject system_loader;      /* global ref: the application class loader */
+    jclass delegating_loader;   /* global ref: reflection's DelegatingClassLoader (processes=deny) */
     jclass class_class;         /* global ref: java.lang.Class (clinit.c) */
     jmethodID class_for_name;   /* Class.forName(String, boolean, ClassLoader) */
     jmethodID class_declared_fields; /* Class.getDeclaredFields(): links a class */

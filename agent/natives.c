@@ -148,10 +148,8 @@ static int loader_refused(JNIEnv *env, jobject loader)
     if (loader == NULL || (a->platform_loader != NULL && (*env)->IsSameObject(env, loader, a->platform_loader)) ||
         (a->system_loader != NULL && (*env)->IsSameObject(env, loader, a->system_loader)))
         return 0;
-    jclass delegating = (*env)->FindClass(env, "jdk/internal/reflect/DelegatingClassLoader");
-    if (delegating != NULL && (*env)->IsInstanceOf(env, loader, delegating))
+    if (a->delegating_loader != NULL && (*env)->IsInstanceOf(env, loader, a->delegating_loader))
         return 0;
-    (*env)->ExceptionClear(env);
     refuse(env, "java/lang/SecurityException", "class loaders of the program's own are");
     return 1;
 }
@@ -267,8 +265,16 @@ static void disarm_unsafe(agent *a, JNIEnv *jni)
 
 void natives_bind(agent *a, JNIEnv *jni)
 {
-    if (a->opts.deny_processes)
+    if (a->opts.deny_processes) {
         disarm_unsafe(a, jni);
+        /* reflection's loaders may define classes (loader_refused) */
+        jclass k = (*jni)->FindClass(jni, "jdk/internal/reflect/DelegatingClassLoader");
+        a->delegating_loader = k ? (*jni)->NewGlobalRef(jni, k) : NULL;
+        if (a->delegating_loader == NULL) {
+            (*jni)->ExceptionClear(jni);
+            agent_fail(a, "cannot find jdk.internal.reflect.DelegatingClassLoader");
+        }
+    }
     real_arraycopy = (arraycopy_fn)dlsym(RTLD_DEFAULT, "JVM_ArrayCopy");
     if (real_arraycopy == NULL) {
         agent_fail(a, "cannot find JVM_ArrayCopy in the JVM: System.arraycopy cannot be charged by size");
