@@ -107,7 +107,8 @@ typedef struct thread_state {
     char *thread_name;
     int measuring;              /* inside an outermost invocation */
     int paused;                 /* steps are not counted for now (clinit.c: the JVM's class lookup) */
-    int init_extent;            /* counting the initializer of the method's own class (clinit.c) */
+    jmethodID pre_method;       /* counting code of the method's class that runs before it (its
+                                 * initializer, a constructor): that frame's method (clinit.c) */
     int bucket;                 /* enum bucket of the bytecode now executing */
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
@@ -200,11 +201,15 @@ typedef struct agent {
 
     /* the method's own class, initialized before the method runs (clinit.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
+    jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints
+                                 * at offset 0 (the instance the method runs on is made by one) */
+    int ntarget_inits;
     struct init_site { jmethodID method; jlocation loc; } *tsites; /* breakpoints: static accesses that
                                  * name the class, in the program's other classes (under lock) */
     uint32_t ntsites, tsites_cap;
     int target_init_done;       /* it is initialized: breakpoints cleared, no more scanning */
-    uint64_t init_n[BUCKETS];   /* what its initializer executed: charged to the first invocation */
+    uint64_t pre_n[BUCKETS];    /* what its initializer and constructors executed outside the method:
+                                 * charged to the next invocation recorded (under lock) */
     char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */
@@ -285,8 +290,8 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
 void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
-int init_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID clinit_at_entry);
-void init_extent_end(agent *a, JNIEnv *jni, jthread thread);
+int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
+void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_free(agent *a);
 
 /* target.c */

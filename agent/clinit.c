@@ -32,7 +32,7 @@
  * path pays one byte test on these opcodes in the program's methods.
  *
  * The method's own class is initialized before the method runs; the second
- * half of this file counts its initializer too (see there).
+ * half of this file counts its initializer too, and its constructors.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -275,7 +275,10 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
  * single-stepping), by `new`, or by the launcher when it is the main class.
  * Its initializer is the submission's work all the same (a table of answers
  * computed in `static { }`), so the agent counts it and charges it to the
- * first invocation:
+ * next invocation (counting.c: pre_extent_begin; so are the constructors of
+ * the class when the method is an instance method, breakpoints at their
+ * offset 0: the caller's `new Solution()` is how the method gets an
+ * instance to run on, and field initializers run there):
  *  - every getstatic, putstatic and invokestatic that names the class in
  *    the program's other classes gets a breakpoint when its class is
  *    prepared; at the first one that runs while the class is not yet
@@ -317,20 +320,28 @@ static int owner_names_target(agent *a, cp_str owner)
 void clinit_target_prepared(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
-    jint n = 0;
+    jint n = 0, mods = 0;
     jmethodID *ms = NULL;
-    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+    if (jvmti_check(a, (*jv)->GetMethodModifiers(jv, a->target, &mods), "GetMethodModifiers") != 0 ||
+        jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
         return;
-    for (jint i = 0; i < n && a->target_clinit == NULL; i++) {
+    int instance = !(mods & 0x0008); /* ACC_STATIC */
+    a->target_inits = instance ? calloc((size_t)n + 1, sizeof *a->target_inits) : NULL;
+    for (jint i = 0; i < n; i++) {
         char *name = NULL;
         if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
             continue;
         if (strcmp(name, "<clinit>") == 0 &&
             jvmti_check(a, (*jv)->SetBreakpoint(jv, ms[i], 0), "SetBreakpoint") == 0)
             a->target_clinit = ms[i];
+        else if (strcmp(name, "<init>") == 0 && a->target_inits != NULL &&
+                 jvmti_check(a, (*jv)->SetBreakpoint(jv, ms[i], 0), "SetBreakpoint") == 0)
+            a->target_inits[a->ntarget_inits++] = ms[i];
         (*jv)->Deallocate(jv, (unsigned char *)name);
     }
     (*jv)->Deallocate(jv, (unsigned char *)ms);
+    if (instance && a->target_inits == NULL)
+        agent_fail(a, "out of memory for the constructors of the method's class");
 }
 
 static int add_site(agent *a, jmethodID method, jlocation loc)
@@ -431,10 +442,18 @@ static int is_site(agent *a, jmethodID method, jlocation loc)
 void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     thread_state *ts = current_thread_state();
-    if ((ts != NULL && ts->measuring) || a->target_init_done)
+    if (ts != NULL && ts->measuring)
         return; /* inside an extent the step path sees to it */
+    if (loc == 0)
+        for (int i = 0; i < a->ntarget_inits; i++)
+            if (method == a->target_inits[i]) {
+                pre_extent_begin(a, jni, thread, method, 1); /* a constructor of the method's class */
+                return;
+            }
+    if (a->target_init_done)
+        return;
     if (method == a->target_clinit && loc == 0) {
-        init_extent_begin(a, jni, thread, method); /* a way in HotSpot steps */
+        pre_extent_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
         return;
     }
     if (!is_site(a, method, loc))
@@ -466,9 +485,10 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
     if (owner_class != NULL && (*jni)->IsSameObject(jni, owner_class, target) &&
         jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
         !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)) &&
-        init_extent_begin(a, jni, thread, NULL) == 0) {
+        /* (no frame pop ends this count: any method that never pops here will do) */
+        pre_extent_begin(a, jni, thread, a->target_clinit ? a->target_clinit : a->target, 0) == 0) {
         thrown = initialize(a, jni, target, op, name, desc); /* counted */
-        init_extent_end(a, jni, thread);
+        pre_extent_end(a, jni, thread);
     }
     if (target != NULL && jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
         (status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)))
@@ -480,6 +500,9 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
 
 void clinit_free(agent *a)
 {
+    free(a->target_inits);
+    a->target_inits = NULL;
+    a->ntarget_inits = 0;
     free(a->tsites);
     a->tsites = NULL;
     a->ntsites = a->tsites_cap = 0;

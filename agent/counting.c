@@ -484,20 +484,21 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
 }
 
 /*
- * The initializer of the method's own class runs outside any extent
- * (clinit.c): count it like an extent of its own, whose counts go to the
- * first invocation. clinit_at_entry: the breakpoint at the initializer's
- * offset 0, which gets no step of its own, and whose frame pop ends the
- * count; NULL: the caller runs the initializer and ends the count itself.
+ * Code of the method's own class that runs before the method, outside any
+ * extent (clinit.c): its static initializer, and the constructor that makes
+ * the instance an instance method runs on. It is counted like an extent of
+ * its own, whose counts go to the next invocation recorded. `frame`: the
+ * initializer or constructor; at_entry: this is the breakpoint at its
+ * offset 0, which gets no step of its own, and the frame's pop ends the
+ * count; otherwise the caller runs the initializer and ends the count.
  */
-int init_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID clinit_at_entry)
+int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry)
 {
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return -1;
     if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
-        (clinit_at_entry != NULL &&
-         jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
+        (at_entry && jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
         set_thread_events(a, JVMTI_DISABLE, thread);
         return -1;
     }
@@ -505,23 +506,23 @@ int init_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID clinit_at
         ts->ref = (*jni)->NewGlobalRef(jni, thread);
     bystanders_counting(a, ts, thread, 1);
     ts->measuring = 1;
-    ts->init_extent = 1;
+    ts->pre_method = frame;
     ts->bucket = BUCKET_WORK;
     ts->n[0] = ts->n[1] = 0;
     ts->pend_key = 0;
     ts->npend = 0;
-    ts->prev_op = BC_INVOKESTATIC; /* the initializer is entered as if called */
+    ts->prev_op = BC_INVOKESTATIC; /* entered as if called */
     ts->prev_method = NULL;
     ts->prev_loc = -1;
-    if (clinit_at_entry != NULL)
-        count_step(a, ts, jni, thread, clinit_at_entry, 0);
+    if (at_entry)
+        count_step(a, ts, jni, thread, frame, 0);
     return 0;
 }
 
-void init_extent_end(agent *a, JNIEnv *jni, jthread thread)
+void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
 {
     thread_state *ts = tls;
-    if (ts == NULL || !ts->init_extent)
+    if (ts == NULL || ts->pre_method == NULL)
         return;
     set_thread_events(a, JVMTI_DISABLE, thread);
     limit_return(a, jni, thread, ts);
@@ -530,10 +531,10 @@ void init_extent_end(agent *a, JNIEnv *jni, jthread thread)
     bystanders_counting(a, ts, thread, 0);
     lock_enter(a);
     for (int b = 0; b < BUCKETS; b++)
-        a->init_n[b] += ts->n[b];
+        a->pre_n[b] += ts->n[b];
     lock_exit(a);
     ts->measuring = 0;
-    ts->init_extent = 0;
+    ts->pre_method = NULL;
     ts->pend_key = 0;
     ts->npend = 0;
 }
@@ -557,9 +558,10 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     inv->thread = strdup(ts->thread_name ? ts->thread_name : "?");
     inv->n[0] = ts->n[0];
     inv->n[1] = ts->n[1];
-    if (a->ninvocations == 1)
-        for (int b = 0; b < BUCKETS; b++)
-            inv->n[b] += a->init_n[b]; /* the initializer of the method's class (clinit.c) */
+    for (int b = 0; b < BUCKETS; b++) {
+        inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit.c) */
+        a->pre_n[b] = 0;
+    }
     inv->end = end;
     inv->exception = exception != NULL && exception[0] != '\0' ? strdup(exception) : NULL;
     a->active_extents--;
@@ -612,10 +614,11 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         }
         return;
     }
-    if (ts->init_extent) {
-        if (method == a->target_clinit) {
-            init_extent_end(a, jni, thread);
-            clinit_target_done(a);
+    if (ts->pre_method != NULL) {
+        if (method == ts->pre_method) {
+            pre_extent_end(a, jni, thread);
+            if (method == a->target_clinit)
+                clinit_target_done(a);
         }
         return;
     }
@@ -888,6 +891,13 @@ void counting_finish(agent *a, JNIEnv *jni)
         if (ts->measuring && !ts->helper) {
             record_invocation(a, ts, "incomplete", NULL);
             ts->measuring = 0;
+        }
+    /* a constructor that ran after the last invocation: charged to it, so
+     * the totals agree (there is always one when the result is ok) */
+    if (a->ninvocations > 0)
+        for (int b = 0; b < BUCKETS; b++) {
+            a->invocations[a->ninvocations - 1].n[b] += a->pre_n[b];
+            a->pre_n[b] = 0;
         }
     /* the work of threads an invocation started belongs to that invocation */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)

@@ -260,9 +260,25 @@ expect_eq "own class: program output unchanged" "$(cat "$TEST_TMP/program.out")"
 run_agent "$P" 'OwnInit$Solution.solve' "$FX" OwnInit field
 expect_eq "own class: first touched by a getstatic in main (4 + 64)" "$(own)" "ok 68 0 68"
 # Made.<clinit>: bipush putstatic return (3), run by `new` (HotSpot steps it);
+# then the constructor: aload_0 invokespecial return + Object.<init> (4);
 # solve: getstatic iload_1 iadd ireturn.
 run_agent "$P" 'OwnInit$Made.solve' "$FX" OwnInit new
-expect_eq "own class: initialized by new (4 + 3)" "$(own)" "ok 7 0 7"
+expect_eq "own class: initialized by new (4 + 3 + 4)" "$(own)" "ok 11 0 11"
+# Built.<init>: aload_0 invokespecial (2) + Object.<init> (1) + aload_0
+# iconst_4 newarray putfield iconst_0 istore_1 (6), the test 5 times (15),
+# the body aload_0 getfield iload_1 iconst_3 iload_1 imul iastore iinc goto
+# 4 times (36), return: 61; solve: aload_0 getfield iload_1 iaload ireturn.
+# The constructor that makes the instance is charged to the next call.
+run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctor
+expect_eq "own class: one instance, two calls: the constructor goes to the first (5 + 61, 5)" \
+  "$(own) $(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" "ok 71 0 66 5"
+expect_eq "own class: constructor output" "$(cat "$TEST_TMP/program.out")" 9
+run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctors
+expect_eq "own class: an instance per call: each call gets its constructor" \
+  "$(own) $(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" "ok 132 0 66 66"
+run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctorAfter
+expect_eq "own class: a constructor after the last call goes to it (the totals agree)" "$(own)" "ok 127 0 127"
+expect_eq "own class: that profile scores" "$("$PSF_BUILD/psf-score" --score-only "$P")" 127
 run_agent "$P" 'OwnInit$Solution.solve' "$FX" OwnInit reflect
 expect_eq "own class: initialized by Class.forName (4 + 64)" "$(own)" "ok 68 0 68"
 expect_eq "own class: reflection output" "$(cat "$TEST_TMP/program.out")" 4
