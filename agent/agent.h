@@ -204,6 +204,7 @@ typedef struct agent {
     jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints
                                  * at offset 0 (the instance the method runs on is made by one) */
     int ntarget_inits;
+    uint32_t constructors_counted; /* runs of them outside the method so far (clinit.c; under lock) */
     struct init_site { jmethodID method; jlocation loc; } *tsites; /* breakpoints: static accesses that
                                  * name the class, in the program's other classes (under lock) */
     uint32_t ntsites, tsites_cap;

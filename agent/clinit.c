@@ -438,6 +438,34 @@ static int is_site(agent *a, jmethodID method, jlocation loc)
     return found;
 }
 
+/*
+ * A constructor of the method's class runs outside the method: count it.
+ * Counting starts and stops single-stepping on the thread (about 150 us
+ * each time here: HotSpot switches the thread to interpreter-only mode and
+ * back), so a caller that builds a large input out of the method's own
+ * class (a list of a hundred thousand nodes) would take many seconds: the
+ * first CONSTRUCTORS_COUNTED runs are counted, then the breakpoints go.
+ * Only the caller's code gets here (constructors run by counted code are
+ * counted with it), so the submission cannot push its own constructor past
+ * the limit; the caller is the same for every submission.
+ */
+#define CONSTRUCTORS_COUNTED 1000
+static void constructor_run(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
+{
+    lock_enter(a);
+    int count = ++a->constructors_counted <= CONSTRUCTORS_COUNTED;
+    if (!count && a->ntarget_inits > 0) {
+        for (int i = 0; i < a->ntarget_inits; i++)
+            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->target_inits[i], 0);
+        a->ntarget_inits = 0;
+        agent_log(a, "more than %d constructors of the method's class ran outside it: no longer counted",
+                  CONSTRUCTORS_COUNTED);
+    }
+    lock_exit(a);
+    if (count)
+        pre_extent_begin(a, jni, thread, method, 1);
+}
+
 /* A breakpoint other than the method's entry. */
 void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
@@ -447,7 +475,7 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
     if (loc == 0)
         for (int i = 0; i < a->ntarget_inits; i++)
             if (method == a->target_inits[i]) {
-                pre_extent_begin(a, jni, thread, method, 1); /* a constructor of the method's class */
+                constructor_run(a, jni, thread, method);
                 return;
             }
     if (a->target_init_done)

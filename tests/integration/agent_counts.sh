@@ -276,6 +276,13 @@ expect_eq "own class: constructor output" "$(cat "$TEST_TMP/program.out")" 9
 run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctors
 expect_eq "own class: an instance per call: each call gets its constructor" \
   "$(own) $(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" "ok 132 0 66 66"
+# A caller that builds its input out of the method's class: the first 1000
+# constructions are counted, then no more (agent/clinit.c: each costs a
+# switch of the thread to interpreter-only mode and back).
+run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit many 1000
+expect_eq "own class: 1000 constructions before the call are counted (1000 x 61 + 5)" "$(own)" "ok 61005 0 61005"
+run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit many 5000
+expect_eq "own class: beyond 1000 they are not" "$(own)" "ok 61005 0 61005"
 run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctorAfter
 expect_eq "own class: a constructor after the last call goes to it (the totals agree)" "$(own)" "ok 127 0 127"
 expect_eq "own class: that profile scores" "$("$PSF_BUILD/psf-score" --score-only "$P")" 127
