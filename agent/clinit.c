@@ -445,9 +445,9 @@ static int is_site(agent *a, jmethodID method, jlocation loc)
  * back), so a caller that builds a large input out of the method's own
  * class (a list of a hundred thousand nodes) would take many seconds: the
  * first CONSTRUCTORS_COUNTED runs are counted, then the breakpoints go.
- * Only the caller's code gets here (constructors run by counted code are
- * counted with it), so the submission cannot push its own constructor past
- * the limit; the caller is the same for every submission.
+ * Constructors run by counted code are counted with it and never get here;
+ * submission code the caller runs outside the method (a toString of a
+ * returned object) could use up the limit (README, "No hidden work").
  */
 #define CONSTRUCTORS_COUNTED 1000
 static void constructor_run(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
