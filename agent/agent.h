@@ -201,6 +201,9 @@ typedef struct agent {
 
     /* the method's own class, initialized before the method runs (clinit.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
+    jmethodID super_clinits[16]; /* the <clinit>s of its superclasses and superinterfaces of the
+                                 * program's, initialized with it: breakpoints at offset 0 */
+    int nsuper_clinits;
     jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints
                                  * at offset 0 (the instance the method runs on is made by one) */
     int ntarget_inits;
@@ -261,7 +264,7 @@ void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
 int clinit_is_trigger(uint8_t op);         /* getstatic, putstatic, invokestatic */
 int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass);
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
-void clinit_target_prepared(agent *a, jclass klass); /* the method's class (lock held) */
+void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method's class (lock held) */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
 void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 void clinit_target_done(agent *a);

@@ -317,7 +317,58 @@ static int owner_names_target(agent *a, cp_str owner)
     return same_name;
 }
 
-void clinit_target_prepared(agent *a, jclass klass)
+/* The <clinit> of klass, or NULL. */
+static jmethodID clinit_of(agent *a, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jint n = 0;
+    jmethodID *ms = NULL, found = NULL;
+    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+        return NULL;
+    for (jint i = 0; i < n && found == NULL; i++) {
+        char *name = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
+            continue;
+        if (strcmp(name, "<clinit>") == 0)
+            found = ms[i];
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    return found;
+}
+
+/* Breakpoints at the initializers of klass's supertypes that are the
+ * program's: initializing the method's class initializes its superclasses
+ * first (and interfaces with default methods), before the breakpoint at its
+ * own initializer, in the ways HotSpot steps (`new`, the launcher). */
+static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
+{
+    if (depth > SEARCH_DEPTH)
+        return;
+    jint n = 0;
+    jclass *ifs = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetImplementedInterfaces(a->jvmti, klass, &n, &ifs), "GetImplementedInterfaces") != 0)
+        n = 0;
+    jclass super = (*jni)->GetSuperclass(jni, klass);
+    for (jint i = -1; i < n; i++) {
+        jclass k = i < 0 ? super : ifs[i];
+        if (k == NULL || !clinit_is_program_class(a, jni, k))
+            continue;
+        jmethodID c = clinit_of(a, k);
+        if (c != NULL && a->nsuper_clinits < (int)(sizeof a->super_clinits / sizeof a->super_clinits[0]) &&
+            jvmti_check(a, (*a->jvmti)->SetBreakpoint(a->jvmti, c, 0), "SetBreakpoint") == 0)
+            a->super_clinits[a->nsuper_clinits++] = c;
+        watch_supertypes(a, jni, k, depth + 1);
+    }
+    for (jint i = 0; i < n; i++)
+        (*jni)->DeleteLocalRef(jni, ifs[i]);
+    if (ifs != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    if (super != NULL)
+        (*jni)->DeleteLocalRef(jni, super);
+}
+
+void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0, mods = 0;
@@ -342,6 +393,7 @@ void clinit_target_prepared(agent *a, jclass klass)
     (*jv)->Deallocate(jv, (unsigned char *)ms);
     if (instance && a->target_inits == NULL)
         agent_fail(a, "out of memory for the constructors of the method's class");
+    watch_supertypes(a, jni, klass, 0);
 }
 
 static int add_site(agent *a, jmethodID method, jlocation loc)
@@ -476,6 +528,12 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
         for (int i = 0; i < a->ntarget_inits; i++)
             if (method == a->target_inits[i]) {
                 constructor_run(a, jni, thread, method);
+                return;
+            }
+    if (loc == 0)
+        for (int i = 0; i < a->nsuper_clinits; i++)
+            if (method == a->super_clinits[i]) {
+                pre_extent_begin(a, jni, thread, method, 1); /* a supertype initialized first */
                 return;
             }
     if (a->target_init_done)

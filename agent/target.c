@@ -94,7 +94,6 @@ static void search_methods(agent *a, jclass klass)
 
 void target_check_class(agent *a, JNIEnv *jni, jclass klass)
 {
-    (void)jni;
     jvmtiEnv *jv = a->jvmti;
     char *sig = NULL;
     if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
@@ -116,7 +115,7 @@ void target_check_class(agent *a, JNIEnv *jni, jclass klass)
         a->class_seen = 1;
         search_methods(a, klass);
         if (a->target != NULL)
-            clinit_target_prepared(a, klass); /* its initializer is counted too (clinit.c) */
+            clinit_target_prepared(a, jni, klass); /* its initializer is counted too (clinit.c) */
     }
     lock_exit(a);
 }

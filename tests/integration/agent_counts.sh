@@ -276,6 +276,12 @@ expect_eq "own class: constructor output" "$(cat "$TEST_TMP/program.out")" 9
 run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit ctors
 expect_eq "own class: an instance per call: each call gets its constructor" \
   "$(own) $(xpath "$P" "/psf-profile/invocations/invocation[2]/@work")" "ok 132 0 66 66"
+# Derived extends Pre (the program's): `new Derived()` initializes Pre first,
+# before anything of Derived runs. Pre.<clinit>: iconst_3 newarray putstatic
+# getstatic iconst_2 bipush iastore return (8); Derived.<init> aload_0
+# invokespecial return + Pre.<init> (3) + Object.<init> (1) = 7; solve 4.
+run_agent "$P" 'OwnInit$Derived.solve' "$FX" OwnInit super
+expect_eq "own class: a superclass's initializer is counted (8 + 7 + 4)" "$(own)" "ok 19 0 19"
 # A caller that builds its input out of the method's class: the first 1000
 # constructions are counted, then no more (agent/clinit.c: each costs a
 # switch of the thread to interpreter-only mode and back).
