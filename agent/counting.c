@@ -885,10 +885,17 @@ void counting_quiesce(agent *a)
 void counting_finish(agent *a, JNIEnv *jni)
 {
     thread_state *self = tls;
-    if (self != NULL && self->measuring && !self->helper)
+    if (self != NULL && self->measuring && !self->helper && self->pre_method == NULL)
         a->exit_kind = exit_kind_of_current(a, jni);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->measuring && !ts->helper) {
+        if (ts->measuring && ts->pre_method != NULL) {
+            /* the JVM ended in code of the method's class that runs before
+             * it (a constructor calling System.exit): not an invocation */
+            for (int b = 0; b < BUCKETS; b++)
+                a->pre_n[b] += ts->n[b];
+            ts->measuring = 0;
+            ts->pre_method = NULL;
+        } else if (ts->measuring && !ts->helper) {
             record_invocation(a, ts, "incomplete", NULL);
             ts->measuring = 0;
         }

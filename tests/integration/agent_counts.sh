@@ -282,6 +282,10 @@ expect_eq "own class: an instance per call: each call gets its constructor" \
 # invokespecial return + Pre.<init> (3) + Object.<init> (1) = 7; solve 4.
 run_agent "$P" 'OwnInit$Derived.solve' "$FX" OwnInit super
 expect_eq "own class: a superclass's initializer is counted (8 + 7 + 4)" "$(own)" "ok 19 0 19"
+# The JVM ends in a constructor before the method ever runs: never invoked,
+# not "System.exit in the method".
+run_agent "$P" 'OwnInit$Quits.solve' "$FX" OwnInit quit
+expect_eq "own class: exit in the constructor before any call: not_invoked" "$(xpath "$P" /psf-profile/@status)" not_invoked
 # A caller that builds its input out of the method's class: the first 1000
 # constructions are counted, then no more (agent/clinit.c: each costs a
 # switch of the thread to interpreter-only mode and back).
