@@ -435,6 +435,49 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread)
                        "SetEventNotificationMode(SINGLE_STEP)");
 }
 
+/* Switch counting on for this thread, at a method entered as if called
+ * (an extent, or code of the method's class that runs before it). With
+ * notify_pop, the frame now at the top ends it when it pops. */
+static int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop)
+{
+    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
+        (notify_pop && jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
+        set_thread_events(a, JVMTI_DISABLE, thread);
+        return -1;
+    }
+    if (ts->ref == NULL)
+        ts->ref = (*jni)->NewGlobalRef(jni, thread);
+    return 0;
+}
+
+/* The counters a counted span starts from, after bystanders_counting. */
+static void start_span(thread_state *ts)
+{
+    ts->measuring = 1;
+    ts->bucket = BUCKET_WORK;
+    ts->n[0] = ts->n[1] = 0;
+    ts->pend_key = 0;
+    ts->npend = 0;
+    ts->prev_op = BC_INVOKESTATIC; /* entered by a call */
+    ts->prev_method = NULL;        /* (not the last span's last step) */
+    ts->prev_loc = -1;
+}
+
+/* Switch counting off for this thread at the end of a span. Returns -1
+ * when the bytecode limit stopped the program meanwhile. */
+static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
+{
+    set_thread_events(a, JVMTI_DISABLE, thread);
+    limit_return(a, jni, thread, ts);
+    if (a->result_written)
+        return -1; /* the limit stopped the program */
+    bystanders_counting(a, ts, thread, 0);
+    ts->measuring = 0;
+    ts->pend_key = 0;
+    ts->npend = 0;
+    return 0;
+}
+
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     agent *a = &g_agent;
@@ -459,27 +502,15 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
         lock_exit(a);
         ts->helper = ts->daemon = 0;
     }
-    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
-        jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0) {
-        set_thread_events(a, JVMTI_DISABLE, thread);
+    if (start_counting(a, jni, thread, ts, 1) != 0)
         return;
-    }
-    if (ts->ref == NULL)
-        ts->ref = (*jni)->NewGlobalRef(jni, thread);
     lock_enter(a);
     a->active_extents++;
     lock_exit(a);
     bystanders_note(a, jni, ts, thread);
     bystanders_counting(a, ts, thread, 1);
-    ts->measuring = 1;
-    ts->bucket = BUCKET_WORK;
-    ts->n[0] = ts->n[1] = 0;
-    ts->pend_key = 0;
-    ts->npend = 0;
+    start_span(ts);
     ts->last_exception[0] = '\0';
-    ts->prev_op = BC_INVOKESTATIC; /* the method was entered by a call */
-    ts->prev_method = NULL;        /* (not the last extent's last step) */
-    ts->prev_loc = -1;
     count_step(a, ts, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 
@@ -497,23 +528,11 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return -1;
-    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
-        (at_entry && jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
-        set_thread_events(a, JVMTI_DISABLE, thread);
+    if (start_counting(a, jni, thread, ts, at_entry) != 0)
         return -1;
-    }
-    if (ts->ref == NULL)
-        ts->ref = (*jni)->NewGlobalRef(jni, thread);
     bystanders_counting(a, ts, thread, 1);
-    ts->measuring = 1;
+    start_span(ts);
     ts->pre_method = frame;
-    ts->bucket = BUCKET_WORK;
-    ts->n[0] = ts->n[1] = 0;
-    ts->pend_key = 0;
-    ts->npend = 0;
-    ts->prev_op = BC_INVOKESTATIC; /* entered as if called */
-    ts->prev_method = NULL;
-    ts->prev_loc = -1;
     if (at_entry)
         count_step(a, ts, jni, thread, frame, 0);
     return 0;
@@ -524,19 +543,13 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
     thread_state *ts = tls;
     if (ts == NULL || ts->pre_method == NULL)
         return;
-    set_thread_events(a, JVMTI_DISABLE, thread);
-    limit_return(a, jni, thread, ts);
-    if (a->result_written)
-        return; /* the limit stopped the program */
-    bystanders_counting(a, ts, thread, 0);
+    if (stop_counting(a, jni, thread, ts) != 0)
+        return;
     lock_enter(a);
     for (int b = 0; b < BUCKETS; b++)
         a->pre_n[b] += ts->n[b];
     lock_exit(a);
-    ts->measuring = 0;
     ts->pre_method = NULL;
-    ts->pend_key = 0;
-    ts->npend = 0;
 }
 
 /* Append an invocation record (takes the lock). */
@@ -622,16 +635,8 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         }
         return;
     }
-    if (method != a->target || ts->helper)
+    if (method != a->target || ts->helper || stop_counting(a, jni, thread, ts) != 0)
         return;
-    set_thread_events(a, JVMTI_DISABLE, thread);
-    limit_return(a, jni, thread, ts);
-    if (a->result_written)
-        return; /* the limit stopped the program */
-    bystanders_counting(a, ts, thread, 0);
-    ts->measuring = 0;
-    ts->pend_key = 0;
-    ts->npend = 0;
     bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
     stop_daemon_helpers(a);
