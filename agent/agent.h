@@ -201,7 +201,8 @@ typedef struct agent {
 
     /* the method's own class, initialized before the method runs (clinit.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
-    jmethodID super_clinits[16]; /* the <clinit>s of its superclasses and superinterfaces of the
+#define SUPER_CLINITS 256
+    jmethodID super_clinits[SUPER_CLINITS]; /* the <clinit>s of its superclasses and superinterfaces of the
                                  * program's, initialized with it: breakpoints at offset 0 */
     int nsuper_clinits;
     jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints

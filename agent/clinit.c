@@ -41,7 +41,16 @@
 #include <string.h>
 
 #define BC_PUTSTATIC 0xb3
-#define SEARCH_DEPTH 64 /* class hierarchies deeper than this are not searched */
+#define SEARCH_DEPTH 256 /* deeper class hierarchies are refused (agent_error), not searched */
+
+/* A breakpoint at offset loc of method; one already there (the same place
+ * reached twice: a shared superinterface, a supertype's initializer that
+ * starts with a watched access) is fine. 0 on success. */
+static int set_breakpoint(agent *a, jmethodID method, jlocation loc)
+{
+    jvmtiError err = (*a->jvmti)->SetBreakpoint(a->jvmti, method, loc);
+    return err == JVMTI_ERROR_DUPLICATE ? 1 : jvmti_check(a, err, "SetBreakpoint");
+}
 
 int clinit_is_trigger(uint8_t op)
 {
@@ -126,8 +135,12 @@ static int declares_method(agent *a, jclass k, cp_str name, cp_str desc)
  * name:desc as the JVM resolves it from k, or NULL. k is linked. */
 static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str name, cp_str desc, int depth)
 {
-    if (depth > SEARCH_DEPTH)
+    if (depth > SEARCH_DEPTH) {
+        /* give up loudly: the JVM would initialize what we did not find, hidden */
+        agent_fail(a, "a class hierarchy deeper than %d: cannot tell which class a static access initializes",
+                   SEARCH_DEPTH);
         return NULL;
+    }
     if (field ? declares_field(a, k, name, desc) : declares_method(a, k, name, desc))
         return (*jni)->NewLocalRef(jni, k);
     jclass found = NULL;
@@ -159,18 +172,25 @@ static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str
  * the caller has switched counting off. */
 static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
 {
-    char name[1024];
-    if (owner.len == 0 || owner.len >= sizeof name || owner.ptr[0] == '[')
+    if (owner.len == 0 || owner.ptr[0] == '[')
         return NULL;
+    char *name = malloc((size_t)owner.len + 1);
+    if (name == NULL) {
+        agent_fail(a, "out of memory initializing a class");
+        return NULL;
+    }
     for (uint16_t i = 0; i < owner.len; i++)
         name[i] = owner.ptr[i] == '/' ? '.' : owner.ptr[i];
     name[owner.len] = '\0';
     jclass holder = NULL;
     jobject loader = NULL;
     if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &holder), "GetMethodDeclaringClass") != 0 ||
-        jvmti_check(a, (*a->jvmti)->GetClassLoader(a->jvmti, holder, &loader), "GetClassLoader") != 0)
+        jvmti_check(a, (*a->jvmti)->GetClassLoader(a->jvmti, holder, &loader), "GetClassLoader") != 0) {
+        free(name);
         return NULL;
+    }
     jstring jname = (*jni)->NewStringUTF(jni, name); /* a constant pool's modified UTF-8, as JNI wants */
+    free(name);
     jclass k = jname ? (jclass)(*jni)->CallStaticObjectMethod(jni, a->class_class, a->class_for_name, jname,
                                                               JNI_FALSE, loader)
                      : NULL;
@@ -196,9 +216,13 @@ static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
  */
 static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp_str name, cp_str desc)
 {
-    char n[1024], d[1024];
-    if (name.len >= sizeof n || desc.len >= sizeof d)
+    char *n = malloc((size_t)name.len + 1), *d = malloc((size_t)desc.len + 1);
+    if (n == NULL || d == NULL) {
+        free(n);
+        free(d);
+        agent_fail(a, "out of memory initializing a class");
         return NULL;
+    }
     memcpy(n, name.ptr, name.len);
     n[name.len] = '\0';
     memcpy(d, desc.ptr, desc.len);
@@ -207,6 +231,8 @@ static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp
         (*jni)->GetStaticMethodID(jni, klass, n, d);
     else
         (*jni)->GetStaticFieldID(jni, klass, n, d);
+    free(n);
+    free(d);
     jthrowable thrown = (*jni)->ExceptionOccurred(jni);
     (*jni)->ExceptionClear(jni);
     jint status = 0;
@@ -217,16 +243,107 @@ static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp
     return thrown;
 }
 
+/*
+ * Classes known to need no initializing through any member (initialized,
+ * and so are their superinterfaces of the program's; superclasses always
+ * are then): a site naming one is done without a lookup. Without it every
+ * first execution of a static access paid Class.forName and a scan of the
+ * class's fields: 3000 sites of one class took 48 s. Direct-mapped by name,
+ * under the agent's lock; entries are never freed before unload.
+ */
+#define DONE_SLOTS 1024
+static char *done_names[DONE_SLOTS];
+
+static uint32_t name_slot(cp_str n)
+{
+    uint32_t h = 2166136261u;
+    for (uint16_t i = 0; i < n.len; i++)
+        h = (h ^ (uint8_t)n.ptr[i]) * 16777619u;
+    return h & (DONE_SLOTS - 1);
+}
+
+static int known_done(agent *a, cp_str owner)
+{
+    lock_enter(a);
+    const char *d = done_names[name_slot(owner)];
+    int yes = d != NULL && strlen(d) == owner.len && memcmp(d, owner.ptr, owner.len) == 0;
+    lock_exit(a);
+    return yes;
+}
+
+static int interfaces_initialized(agent *a, JNIEnv *jni, jclass k, int depth)
+{
+    jint n = 0;
+    jclass *ifs = NULL;
+    if (depth > SEARCH_DEPTH ||
+        jvmti_check(a, (*a->jvmti)->GetImplementedInterfaces(a->jvmti, k, &n, &ifs), "GetImplementedInterfaces") != 0)
+        return 0;
+    int all = 1;
+    for (jint i = 0; i < n; i++) {
+        jint st = 0;
+        if (all && clinit_is_program_class(a, jni, ifs[i]) &&
+            ((*a->jvmti)->GetClassStatus(a->jvmti, ifs[i], &st) != JVMTI_ERROR_NONE ||
+             !(st & JVMTI_CLASS_STATUS_INITIALIZED) || !interfaces_initialized(a, jni, ifs[i], depth + 1)))
+            all = 0;
+        (*jni)->DeleteLocalRef(jni, ifs[i]);
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    return all;
+}
+
+/*
+ * Does the access name the class of the method it is in, and can it need
+ * no initializing? That class's code runs only once its initialization has
+ * begun, its superclasses' has ended: only a field of a superinterface can
+ * still need it. Spares the lookup for a class's own static fields in its
+ * own initializer (3000 of them made the check quadratic).
+ */
+static int own_class_named(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
+{
+    jclass holder = NULL;
+    char *sig = NULL;
+    if ((*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &holder) != JVMTI_ERROR_NONE)
+        return 0;
+    int own = (*a->jvmti)->GetClassSignature(a->jvmti, holder, &sig, NULL) == JVMTI_ERROR_NONE &&
+              strlen(sig) == (size_t)owner.len + 2 && memcmp(sig + 1, owner.ptr, owner.len) == 0;
+    if (sig != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    return own && interfaces_initialized(a, jni, holder, 0);
+}
+
+/* After a check: remember `named` if nothing it names can need initializing. */
+static void note_done(agent *a, JNIEnv *jni, jclass named, cp_str owner)
+{
+    jint st = 0;
+    if (named == NULL || (*a->jvmti)->GetClassStatus(a->jvmti, named, &st) != JVMTI_ERROR_NONE ||
+        !(st & JVMTI_CLASS_STATUS_INITIALIZED) || !interfaces_initialized(a, jni, named, 0))
+        return;
+    char *copy = malloc((size_t)owner.len + 1);
+    if (copy == NULL)
+        return; /* only slower */
+    memcpy(copy, owner.ptr, owner.len);
+    copy[owner.len] = '\0';
+    lock_enter(a);
+    uint32_t slot = name_slot(owner);
+    free(done_names[slot]);
+    done_names[slot] = copy;
+    lock_exit(a);
+}
+
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
 {
-    atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed); /* checked once, whatever follows */
     uint8_t op = m->code[loc];
     uint16_t idx = (uint16_t)(m->code[loc + 1] << 8 | m->code[loc + 2]);
     cp_str owner, name, desc;
-    if (m->cls == NULL || cp_member_ref(&m->cls->cp, idx, &owner, &name, &desc) != 0)
+    /* Checked once, when the check is over: another thread that arrives
+     * meanwhile checks too (and waits in JNI while this one initializes),
+     * instead of running the instruction and the initializer hidden. */
+    if (m->cls == NULL || cp_member_ref(&m->cls->cp, idx, &owner, &name, &desc) != 0 ||
+        (owner.len >= 5 && memcmp(owner.ptr, "java/", 5) == 0) /* the JDK's: never the program's */ ||
+        known_done(a, owner)) {
+        atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed);
         return;
-    if (owner.len >= 5 && memcmp(owner.ptr, "java/", 5) == 0)
-        return; /* the JDK's: never the program's */
+    }
     if ((*jni)->PushLocalFrame(jni, 32) != 0) {
         (*jni)->ExceptionClear(jni);
         return;
@@ -243,7 +360,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     ts->pend_key = 0;
     ts->npend = 0;
     ts->paused = 1; /* the lookup is the JVM's resolution, not the program's work */
-    jclass named = named_class(a, jni, method, owner);
+    jclass named = own_class_named(a, jni, method, owner) ? NULL : named_class(a, jni, method, owner);
     jclass owner_class = named ? declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     ts->paused = 0;
     jint status = 0;
@@ -264,6 +381,9 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     ts->pend_method = pend_method;
     ts->pend_next = pend_next;
     ts->npend = 0;
+    if (thrown == NULL)
+        note_done(a, jni, named, owner);
+    atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed);
     thrown = (*jni)->PopLocalFrame(jni, thrown);
     if (thrown != NULL)
         (*jni)->Throw(jni, thrown); /* the initializer failed: what the instruction throws (see the top) */
@@ -343,8 +463,11 @@ static jmethodID clinit_of(agent *a, jclass klass)
  * own initializer, in the ways HotSpot steps (`new`, the launcher). */
 static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
 {
-    if (depth > SEARCH_DEPTH)
+    if (depth > SEARCH_DEPTH) {
+        agent_fail(a, "the supertypes of the method's class nest deeper than %d: their initializers"
+                      " cannot all be watched", SEARCH_DEPTH);
         return;
+    }
     jint n = 0;
     jclass *ifs = NULL;
     if (jvmti_check(a, (*a->jvmti)->GetImplementedInterfaces(a->jvmti, klass, &n, &ifs), "GetImplementedInterfaces") != 0)
@@ -355,8 +478,16 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
         if (k == NULL || !clinit_is_program_class(a, jni, k))
             continue;
         jmethodID c = clinit_of(a, k);
-        if (c != NULL && a->nsuper_clinits < (int)(sizeof a->super_clinits / sizeof a->super_clinits[0]) &&
-            jvmti_check(a, (*a->jvmti)->SetBreakpoint(a->jvmti, c, 0), "SetBreakpoint") == 0)
+        int known = 0;
+        for (int j = 0; j < a->nsuper_clinits && !known; j++)
+            known = a->super_clinits[j] == c;
+        if (c == NULL || known)
+            continue; /* (an interface reached twice: its supertypes were seen too) */
+        if (a->nsuper_clinits == SUPER_CLINITS) {
+            agent_fail(a, "the method's class has more than %d supertypes with initializers", SUPER_CLINITS);
+            break;
+        }
+        if (set_breakpoint(a, c, 0) >= 0) /* (a watched access may sit at its offset 0 already) */
             a->super_clinits[a->nsuper_clinits++] = c;
         watch_supertypes(a, jni, k, depth + 1);
     }
@@ -383,10 +514,10 @@ void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
         if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
             continue;
         if (strcmp(name, "<clinit>") == 0 &&
-            jvmti_check(a, (*jv)->SetBreakpoint(jv, ms[i], 0), "SetBreakpoint") == 0)
+            set_breakpoint(a, ms[i], 0) >= 0)
             a->target_clinit = ms[i];
         else if (strcmp(name, "<init>") == 0 && a->target_inits != NULL &&
-                 jvmti_check(a, (*jv)->SetBreakpoint(jv, ms[i], 0), "SetBreakpoint") == 0)
+                 set_breakpoint(a, ms[i], 0) >= 0)
             a->target_inits[a->ntarget_inits++] = ms[i];
         (*jv)->Deallocate(jv, (unsigned char *)name);
     }
@@ -406,9 +537,11 @@ static int add_site(agent *a, jmethodID method, jlocation loc)
         a->tsites = v;
         a->tsites_cap = cap;
     }
-    if (jvmti_check(a, (*a->jvmti)->SetBreakpoint(a->jvmti, method, loc), "SetBreakpoint") != 0)
+    int r = set_breakpoint(a, method, loc);
+    if (r < 0)
         return -1;
-    a->tsites[a->ntsites++] = (struct init_site){method, loc};
+    if (r == 0) /* one of ours already there (a supertype's initializer) stays where it is */
+        a->tsites[a->ntsites++] = (struct init_site){method, loc};
     return 0;
 }
 
@@ -477,6 +610,18 @@ void clinit_target_done(agent *a)
         if (a->target_clinit != NULL)
             (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->target_clinit, 0);
     }
+    lock_exit(a);
+}
+
+static void clear_site(agent *a, jmethodID method, jlocation loc)
+{
+    lock_enter(a);
+    for (uint32_t i = 0; i < a->ntsites; i++)
+        if (a->tsites[i].method == method && a->tsites[i].loc == loc) {
+            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, method, loc);
+            a->tsites[i] = a->tsites[--a->ntsites];
+            break;
+        }
     lock_exit(a);
 }
 
@@ -568,6 +713,8 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
     jclass owner_class = target ? declaring_class(a, jni, target, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     jint status = 0;
     jthrowable thrown = NULL;
+    if (owner_class != NULL && !(*jni)->IsSameObject(jni, owner_class, target))
+        clear_site(a, method, loc); /* it initializes a supertype, never the class: no need to stop here again */
     if (owner_class != NULL && (*jni)->IsSameObject(jni, owner_class, target) &&
         jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
         !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)) &&
@@ -586,6 +733,10 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
 
 void clinit_free(agent *a)
 {
+    for (int i = 0; i < DONE_SLOTS; i++) {
+        free(done_names[i]);
+        done_names[i] = NULL;
+    }
     free(a->target_inits);
     a->target_inits = NULL;
     a->ntarget_inits = 0;

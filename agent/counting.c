@@ -523,6 +523,8 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
  * offset 0, which gets no step of its own, and the frame's pop ends the
  * count; otherwise the caller runs the initializer and ends the count.
  */
+static void stop_daemon_helpers(agent *a);
+
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry)
 {
     thread_state *ts = ts_get(a, thread);
@@ -530,6 +532,11 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
         return -1;
     if (start_counting(a, jni, thread, ts, at_entry) != 0)
         return -1;
+    /* an extent for the threads it starts: they are counted, daemons too,
+     * while it runs (on_thread_start), and watched afterwards */
+    lock_enter(a);
+    a->active_extents++;
+    lock_exit(a);
     bystanders_counting(a, ts, thread, 1);
     start_span(ts);
     ts->pre_method = frame;
@@ -548,8 +555,11 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
     lock_enter(a);
     for (int b = 0; b < BUCKETS; b++)
         a->pre_n[b] += ts->n[b];
+    a->active_extents--;
     lock_exit(a);
     ts->pre_method = NULL;
+    stop_daemon_helpers(a);
+    bystanders_release(a, jni);
 }
 
 /* Append an invocation record (takes the lock). */

@@ -308,6 +308,30 @@ expect_eq "own class: a failing initializer: never invoked" "$(xpath "$P" /psf-p
 run_agent "$P" MainInit.get "$FX" MainInit
 expect_eq "own class: the main class (4 + 12)" "$(own)" "ok 16 0 16"
 
+# --- Diamond / LongDesc: breakpoints set twice, descriptors over 1 KB.
+run_agent "$P" 'Diamond$Solution.solve' "$FX" Diamond diamond
+expect_eq "diamond: an interface reached twice among the supertypes: ok" "$(xpath "$P" /psf-profile/@status)" ok
+run_agent "$P" 'Diamond$Sol2.solve' "$FX" Diamond base
+expect_eq "diamond: a supertype initializer starting with a watched access: ok" "$(xpath "$P" /psf-profile/@status)" ok
+run_agent "$P" LongDesc.viaShort "$FX" LongDesc short
+short=$(xpath "$P" /psf-profile/summary/@work)
+run_agent "$P" LongDesc.viaLong "$FX" LongDesc long
+# the same initializer and body; the call pushes 60 aconst_null more
+expect_eq "long descriptor: the initializer counted (short + 60)" "$(xpath "$P" /psf-profile/summary/@work)" $((short + 60))
+
+# --- Daemon: work(1000000) costs 11 bytecodes an iteration, 11,000,000 and
+# more with the call, wherever it runs: in the initializer, or in a thread
+# the initializer starts and joins, daemon or not.
+for mode in plain:Plain nondaemon:NonDaemon sneaky:Sneaky; do
+  run_agent "$P" "Daemon\$${mode#*:}.solve" "$FX" Daemon "${mode%%:*}"
+  w=$(xpath "$P" /psf-profile/summary/@work)
+  if [ "$(xpath "$P" /psf-profile/@status)" = ok ] && [ "$w" -ge 11000000 ]; then
+    pass "initializer's threads: ${mode%%:*} counted ($w)"
+  else
+    fail "initializer's threads: ${mode%%:*} counted" "$(xpath "$P" /psf-profile/@status) $w"
+  fi
+done
+
 # --- String concatenation (invokedynamic): the method's own bytecodes are
 # iload_0 invokedynamic areturn; the rest is JDK code, the same each call.
 run_agent "$P" Concat.cat "$FX" Concat
