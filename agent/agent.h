@@ -197,7 +197,7 @@ typedef struct agent {
     jclass delegating_loader;   /* global ref: reflection's DelegatingClassLoader (processes=deny) */
     jclass class_class;         /* global ref: java.lang.Class (clinit.c) */
     jmethodID class_for_name;   /* Class.forName(String, boolean, ClassLoader) */
-    jmethodID class_declared_fields; /* Class.getDeclaredFields(): links a class */
+    jmethodID class_declared_fields; /* Class.getDeclaredFields0(boolean): links a class */
 
     /* the method's own class, initialized before the method runs (clinit.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */

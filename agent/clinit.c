@@ -63,13 +63,16 @@ void clinit_init(agent *a, JNIEnv *jni)
     jmethodID for_name = c ? (*jni)->GetStaticMethodID(jni, c, "forName",
                                                       "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;")
                            : NULL;
-    jmethodID fields = c ? (*jni)->GetMethodID(jni, c, "getDeclaredFields", "()[Ljava/lang/reflect/Field;") : NULL;
+    /* the private native behind getDeclaredFields (JNI ignores access): it
+     * links the class without filling the Class object's reflection cache,
+     * which would make the program's own reflection on it cheaper later */
+    jmethodID fields = c ? (*jni)->GetMethodID(jni, c, "getDeclaredFields0", "(Z)[Ljava/lang/reflect/Field;") : NULL;
     a->class_class = c ? (*jni)->NewGlobalRef(jni, c) : NULL;
     a->class_for_name = for_name;
     a->class_declared_fields = fields;
     if (a->class_class == NULL || for_name == NULL || fields == NULL) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot find java.lang.Class.forName and getDeclaredFields");
+        agent_fail(a, "cannot find java.lang.Class.forName and getDeclaredFields0");
     }
 }
 
@@ -198,7 +201,7 @@ static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
     if (k != NULL && !(*jni)->ExceptionCheck(jni) &&
         jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, k, &status), "GetClassStatus") == 0 &&
         !(status & JVMTI_CLASS_STATUS_PREPARED))
-        (*jni)->CallObjectMethod(jni, k, a->class_declared_fields); /* links it (JVM_GetClassDeclaredFields) */
+        (*jni)->CallObjectMethod(jni, k, a->class_declared_fields, JNI_FALSE); /* links it (JVM_GetClassDeclaredFields) */
     if ((*jni)->ExceptionCheck(jni)) {
         /* not found, or it cannot be linked: the instruction will fail the same way */
         (*jni)->ExceptionClear(jni);
