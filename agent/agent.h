@@ -201,15 +201,15 @@ typedef struct agent {
 
     /* the method's own class, initialized before the method runs (clinit.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
-#define SUPER_CLINITS 256
-    jmethodID super_clinits[SUPER_CLINITS]; /* the <clinit>s of its superclasses and superinterfaces of the
-                                 * program's, initialized with it: breakpoints at offset 0 */
-    int nsuper_clinits;
+#define CLINIT_ENTRIES 256
+    jmethodID clinit_entries[CLINIT_ENTRIES]; /* its <clinit> and those of its supertypes of the
+                                 * program's (initialized first): breakpoints at offset 0 */
+    int nclinit_entries;
     jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints
                                  * at offset 0 (the instance the method runs on is made by one) */
     int ntarget_inits;
     uint32_t constructors_counted; /* runs of them outside the method so far (clinit.c; under lock) */
-    struct init_site { jmethodID method; jlocation loc; } *tsites; /* breakpoints: static accesses that
+    struct init_site { jmethodID method; jlocation loc; uint8_t op; cp_str owner, name, desc; } *tsites; /* breakpoints: static accesses that
                                  * name the class, in the program's other classes (under lock) */
     uint32_t ntsites, tsites_cap;
     int target_init_done;       /* it is initialized: breakpoints cleared, no more scanning */
@@ -301,6 +301,7 @@ void counting_free(agent *a);
 
 /* target.c */
 void target_check_class(agent *a, JNIEnv *jni, jclass klass);
+int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
 
 /* vmentry.c */
 void result_finish(agent *a, JNIEnv *jni);   /* decide the status and send the result, once */

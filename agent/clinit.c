@@ -76,6 +76,14 @@ void clinit_init(agent *a, JNIEnv *jni)
     }
 }
 
+/* Neither initialized nor failed: its initializer has yet to run. */
+static int uninitialized(agent *a, jclass klass)
+{
+    jint status = 0;
+    return jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, klass, &status), "GetClassStatus") == 0 &&
+           !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR));
+}
+
 /* Is klass defined by the application class loader (one of the program's)? */
 int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass)
 {
@@ -366,11 +374,8 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     jclass named = own_class_named(a, jni, method, owner) ? NULL : named_class(a, jni, method, owner);
     jclass owner_class = named ? declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     ts->paused = 0;
-    jint status = 0;
     jthrowable thrown = NULL;
-    if (owner_class != NULL && clinit_is_program_class(a, jni, owner_class) &&
-        jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, owner_class, &status), "GetClassStatus") == 0 &&
-        !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR))) {
+    if (owner_class != NULL && clinit_is_program_class(a, jni, owner_class) && uninitialized(a, owner_class)) {
         /* run it here, counted: as if the method called the initializer */
         ts->prev_op = BC_INVOKESTATIC;
         ts->prev_method = NULL;
@@ -440,24 +445,50 @@ static int owner_names_target(agent *a, cp_str owner)
     return same_name;
 }
 
-/* The <clinit> of klass, or NULL. */
-static jmethodID clinit_of(agent *a, jclass klass)
+/* The methods of klass called `name` (a malloc'd array, *count of them);
+ * NULL when there are none or on failure (reported). */
+static jmethodID *methods_named(agent *a, jclass klass, const char *name, int *count)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0;
-    jmethodID *ms = NULL, found = NULL;
+    jmethodID *ms = NULL, *found = NULL;
+    *count = 0;
     if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
         return NULL;
-    for (jint i = 0; i < n && found == NULL; i++) {
-        char *name = NULL;
-        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
+    for (jint i = 0; i < n; i++) {
+        char *mname = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &mname, NULL, NULL), "GetMethodName") != 0)
             continue;
-        if (strcmp(name, "<clinit>") == 0)
-            found = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)name);
+        if (strcmp(mname, name) == 0 && (found != NULL || (found = malloc((size_t)n * sizeof *found)) != NULL))
+            found[(*count)++] = ms[i];
+        (*jv)->Deallocate(jv, (unsigned char *)mname);
     }
     (*jv)->Deallocate(jv, (unsigned char *)ms);
     return found;
+}
+
+/* The <clinit> of klass, or NULL. */
+static jmethodID clinit_of(agent *a, jclass klass)
+{
+    int n = 0;
+    jmethodID *m = methods_named(a, klass, "<clinit>", &n), c = n > 0 ? m[0] : NULL;
+    free(m);
+    return c;
+}
+
+/* Start counting at offset 0 of initializer c (the method's class's own or
+ * a supertype's), once. Lock held or not yet needed (ClassPrepare). */
+static void watch_clinit(agent *a, jmethodID c)
+{
+    for (int j = 0; j < a->nclinit_entries; j++)
+        if (a->clinit_entries[j] == c)
+            return; /* (an interface reached twice) */
+    if (a->nclinit_entries == CLINIT_ENTRIES) {
+        agent_fail(a, "the method's class has more than %d supertypes with initializers", CLINIT_ENTRIES);
+        return;
+    }
+    if (set_breakpoint(a, c, 0) >= 0) /* (a watched access may sit at its offset 0 already) */
+        a->clinit_entries[a->nclinit_entries++] = c;
 }
 
 /* Breakpoints at the initializers of klass's supertypes that are the
@@ -481,17 +512,8 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
         if (k == NULL || !clinit_is_program_class(a, jni, k))
             continue;
         jmethodID c = clinit_of(a, k);
-        int known = 0;
-        for (int j = 0; j < a->nsuper_clinits && !known; j++)
-            known = a->super_clinits[j] == c;
-        if (c == NULL || known)
-            continue; /* (an interface reached twice: its supertypes were seen too) */
-        if (a->nsuper_clinits == SUPER_CLINITS) {
-            agent_fail(a, "the method's class has more than %d supertypes with initializers", SUPER_CLINITS);
-            break;
-        }
-        if (set_breakpoint(a, c, 0) >= 0) /* (a watched access may sit at its offset 0 already) */
-            a->super_clinits[a->nsuper_clinits++] = c;
+        if (c != NULL)
+            watch_clinit(a, c);
         watch_supertypes(a, jni, k, depth + 1);
     }
     for (jint i = 0; i < n; i++)
@@ -504,33 +526,22 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
 
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
 {
-    jvmtiEnv *jv = a->jvmti;
-    jint n = 0, mods = 0;
-    jmethodID *ms = NULL;
-    if (jvmti_check(a, (*jv)->GetMethodModifiers(jv, a->target, &mods), "GetMethodModifiers") != 0 ||
-        jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
+    jint mods = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetMethodModifiers(a->jvmti, a->target, &mods), "GetMethodModifiers") != 0)
         return;
-    int instance = !(mods & 0x0008); /* ACC_STATIC */
-    a->target_inits = instance ? calloc((size_t)n + 1, sizeof *a->target_inits) : NULL;
-    for (jint i = 0; i < n; i++) {
-        char *name = NULL;
-        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, NULL, NULL), "GetMethodName") != 0)
-            continue;
-        if (strcmp(name, "<clinit>") == 0 &&
-            set_breakpoint(a, ms[i], 0) >= 0)
-            a->target_clinit = ms[i];
-        else if (strcmp(name, "<init>") == 0 && a->target_inits != NULL &&
-                 set_breakpoint(a, ms[i], 0) >= 0)
-            a->target_inits[a->ntarget_inits++] = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)name);
+    a->target_clinit = clinit_of(a, klass);
+    if (a->target_clinit != NULL)
+        watch_clinit(a, a->target_clinit);
+    if (!(mods & 0x0008)) { /* an instance method (not ACC_STATIC): its constructors too */
+        a->target_inits = methods_named(a, klass, "<init>", &a->ntarget_inits);
+        for (int i = 0; i < a->ntarget_inits; i++)
+            if (set_breakpoint(a, a->target_inits[i], 0) < 0)
+                a->target_inits[i] = NULL; /* (reported) */
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
-    if (instance && a->target_inits == NULL)
-        agent_fail(a, "out of memory for the constructors of the method's class");
     watch_supertypes(a, jni, klass, 0);
 }
 
-static int add_site(agent *a, jmethodID method, jlocation loc)
+static int add_site(agent *a, struct init_site site)
 {
     if (a->ntsites == a->tsites_cap) {
         uint32_t cap = a->tsites_cap ? a->tsites_cap * 2 : 16;
@@ -540,11 +551,11 @@ static int add_site(agent *a, jmethodID method, jlocation loc)
         a->tsites = v;
         a->tsites_cap = cap;
     }
-    int r = set_breakpoint(a, method, loc);
+    int r = set_breakpoint(a, site.method, site.loc);
     if (r < 0)
         return -1;
     if (r == 0) /* one of ours already there (a supertype's initializer) stays where it is */
-        a->tsites[a->ntsites++] = (struct init_site){method, loc};
+        a->tsites[a->ntsites++] = site;
     return 0;
 }
 
@@ -567,7 +578,7 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
             cp_member_ref(&c->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
             owner_names_target(a, owner)) {
             lock_enter(a);
-            if (!a->target_init_done && add_site(a, method, pc) != 0)
+            if (!a->target_init_done && add_site(a, (struct init_site){method, pc, code[pc], owner, name, desc}) != 0)
                 agent_fail(a, "cannot watch the static accesses of the method's class");
             lock_exit(a);
         }
@@ -579,16 +590,8 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
-    char *sig = NULL;
-    if (a->target_init_done || !clinit_is_program_class(a, jni, klass) ||
-        jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
-        return;
-    char *utf8 = utf8_dup(sig);
-    int own = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
-    free(utf8);
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
-    if (own)
-        return; /* its own code runs after its initialization */
+    if (a->target_init_done || !clinit_is_program_class(a, jni, klass) || target_class_named(a, klass))
+        return; /* (the method's class: its own code runs after its initialization) */
     const class_info *c = NULL;
     jint n = 0;
     jmethodID *ms = NULL;
@@ -628,12 +631,16 @@ static void clear_site(agent *a, jmethodID method, jlocation loc)
     lock_exit(a);
 }
 
-static int is_site(agent *a, jmethodID method, jlocation loc)
+/* The watched access at loc of method, copied into *out; 0 if there is none. */
+static int find_site(agent *a, jmethodID method, jlocation loc, struct init_site *out)
 {
     lock_enter(a);
     int found = 0;
     for (uint32_t i = 0; i < a->ntsites && !found; i++)
-        found = a->tsites[i].method == method && a->tsites[i].loc == loc;
+        if (a->tsites[i].method == method && a->tsites[i].loc == loc) {
+            *out = a->tsites[i];
+            found = 1;
+        }
     lock_exit(a);
     return found;
 }
@@ -672,62 +679,41 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
     thread_state *ts = current_thread_state();
     if (ts != NULL && ts->measuring)
         return; /* inside an extent the step path sees to it */
-    if (loc == 0)
+    if (loc == 0) {
         for (int i = 0; i < a->ntarget_inits; i++)
             if (method == a->target_inits[i]) {
                 constructor_run(a, jni, thread, method);
                 return;
             }
-    if (loc == 0)
-        for (int i = 0; i < a->nsuper_clinits; i++)
-            if (method == a->super_clinits[i]) {
-                pre_extent_begin(a, jni, thread, method, 1); /* a supertype initialized first */
+        for (int i = 0; i < a->nclinit_entries; i++)
+            if (method == a->clinit_entries[i]) {
+                pre_extent_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
                 return;
             }
-    if (a->target_init_done)
-        return;
-    if (method == a->target_clinit && loc == 0) {
-        pre_extent_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
-        return;
     }
-    if (!is_site(a, method, loc))
+    struct init_site site;
+    if (a->target_init_done || !find_site(a, method, loc, &site))
         return;
-    jclass holder = NULL;
-    const class_info *c = NULL;
-    unsigned char *code = NULL;
-    jint len = 0;
-    cp_str owner, name, desc;
-    if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &holder), "GetMethodDeclaringClass") != 0 ||
-        (c = methods_class(a, holder)) == NULL ||
-        jvmti_check(a, (*a->jvmti)->GetBytecodes(a->jvmti, method, &len, &code), "GetBytecodes") != 0)
-        return;
-    int ok = loc + 3 <= len && cp_member_ref(&c->cp, (uint16_t)(code[loc + 1] << 8 | code[loc + 2]), &owner, &name,
-                                             &desc) == 0;
-    uint8_t code_op = ok ? code[loc] : 0;
-    (*a->jvmti)->Deallocate(a->jvmti, code);
-    if (!ok || (*jni)->PushLocalFrame(jni, 16) != 0) {
+    if ((*jni)->PushLocalFrame(jni, 16) != 0) {
         (*jni)->ExceptionClear(jni);
         return;
     }
-    uint8_t op = code_op;
+    uint8_t op = site.op;
+    cp_str owner = site.owner, name = site.name, desc = site.desc;
     jclass target = named_class(a, jni, method, owner); /* not counted: no extent */
     /* the class itself must declare the member: one inherited from a
      * superclass initializes that superclass, not this class */
     jclass owner_class = target ? declaring_class(a, jni, target, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
-    jint status = 0;
     jthrowable thrown = NULL;
     if (owner_class != NULL && !(*jni)->IsSameObject(jni, owner_class, target))
         clear_site(a, method, loc); /* it initializes a supertype, never the class: no need to stop here again */
-    if (owner_class != NULL && (*jni)->IsSameObject(jni, owner_class, target) &&
-        jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
-        !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)) &&
+    else if (owner_class != NULL && uninitialized(a, target) &&
         /* (no frame pop ends this count: any method that never pops here will do) */
         pre_extent_begin(a, jni, thread, a->target_clinit ? a->target_clinit : a->target, 0) == 0) {
         thrown = initialize(a, jni, target, op, name, desc); /* counted */
         pre_extent_end(a, jni, thread);
     }
-    if (target != NULL && jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, target, &status), "GetClassStatus") == 0 &&
-        (status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR)))
+    if (target != NULL && !uninitialized(a, target))
         clinit_target_done(a);
     thrown = (*jni)->PopLocalFrame(jni, thrown);
     if (thrown != NULL)

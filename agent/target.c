@@ -92,19 +92,25 @@ static void search_methods(agent *a, jclass klass)
     }
 }
 
-void target_check_class(agent *a, JNIEnv *jni, jclass klass)
+int target_class_named(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     char *sig = NULL;
     if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
-        return;
+        return 0;
     /* JVMTI speaks modified UTF-8 (surrogate pairs for letters beyond
      * U+FFFF); the spec came in as UTF-8 */
     char *utf8 = utf8_dup(sig);
     int match = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
     free(utf8);
     (*jv)->Deallocate(jv, (unsigned char *)sig);
-    if (!match)
+    return match;
+}
+
+void target_check_class(agent *a, JNIEnv *jni, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    if (!target_class_named(a, klass))
         return;
     jint status = 0;
     if (jvmti_check(a, (*jv)->GetClassStatus(jv, klass, &status), "GetClassStatus") != 0 ||
