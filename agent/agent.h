@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "branchpred.h"
+#include "calls.h"
 #include "cpool.h"
 #include "names.h"
 #include "options.h"
@@ -94,6 +95,11 @@ enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2, TAG_STARTED_THREAD = 3 };
 /* Conditional-branch counters of a thread, per bucket. */
 enum { BR_EXECUTED = 0, BR_TAKEN, BR_MISPREDICTED, BR_KINDS };
 
+/* Method entries: frames the interpreter built for a Java method (the step
+ * at offset 0 right after an invoke), and the sum of their closeness to the
+ * previous entry on the thread (calls.h). */
+enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_KINDS };
+
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 
 typedef struct mcache_entry {
@@ -144,6 +150,9 @@ typedef struct thread_state {
                                  * that overhead (class initialization) cannot change the work
                                  * bucket's misses */
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
+    uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, and their closeness (CALL_CLOSE) */
+    uint64_t entry_at;          /* n[0] + n[1] at the last method entry of this span */
+    int entry_far;              /* no method entry yet in this span */
 } thread_state;
 
 /* The agent's whole state. */

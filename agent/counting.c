@@ -282,6 +282,18 @@ static inline void branch_outcome(thread_state *ts, const method_info *m, jlocat
     ts->br[b][BR_MISPREDICTED] += (uint64_t)bp_branch(&ts->bp[b], bp_site(m->bp_seed, pc), taken);
 }
 
+/* The step is the first of a Java method's frame, entered by an invoke:
+ * count the entry, and how close it came after the previous one. */
+static inline void method_entry(thread_state *ts, int b)
+{
+    uint64_t now = ts->n[0] + ts->n[1];
+    ts->calls[b][CALL_ENTRIES]++;
+    if (!ts->entry_far)
+        ts->calls[b][CALL_CLOSE] += call_closeness(now - ts->entry_at);
+    ts->entry_at = now;
+    ts->entry_far = 0;
+}
+
 /* Count k more executions of the bytecode of the last step (no branch, no
  * dependency: a return). Returns 1 when that passed the bytecode limit. */
 static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, uint64_t k)
@@ -378,6 +390,8 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     int b = ts->bucket;
     if (bp_is_conditional(ts->prev_op) && ts->prev_method == method)
         branch_outcome(ts, m, loc, b);
+    else if (loc == 0 && (bc_flags(ts->prev_op) & BCF_INVOKE))
+        method_entry(ts, b);
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;
@@ -459,6 +473,7 @@ static void start_span(thread_state *ts)
     ts->pend_key = 0;
     ts->npend = 0;
     ts->prev_op = BC_INVOKESTATIC; /* entered by a call */
+    ts->entry_far = 1;
     ts->prev_method = NULL;        /* (not the last span's last step) */
     ts->prev_loc = -1;
 }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VERSION "2"
+#define PROFILE_VERSION "3"
 
 typedef struct msum {
     const char *name;
@@ -29,6 +29,7 @@ typedef struct totals {
     uint64_t n[BUCKETS];
     uint64_t *dep[BUCKETS], *elems[BUCKETS];
     uint64_t br[BUCKETS][BR_KINDS];
+    uint64_t calls[BUCKETS][CALL_KINDS];
     uint8_t *native;
     msum *methods;      /* merged by name, sorted for output */
     uint32_t nmethods;
@@ -91,9 +92,12 @@ static int totals_build(agent *a, totals *t)
             }
             t->native[k] |= ts->native[k];
         }
-        for (int b = 0; b < BUCKETS; b++)
+        for (int b = 0; b < BUCKETS; b++) {
             for (int k = 0; k < BR_KINDS; k++)
                 bad |= u64_add(&t->br[b][k], ts->br[b][k]);
+            for (int k = 0; k < CALL_KINDS; k++)
+                bad |= u64_add(&t->calls[b][k], ts->calls[b][k]);
+        }
     }
     /* merge methods whose normalized names coincide (hidden classes) */
     qsort(all, a->nmethods, sizeof *all, cmp_name);
@@ -216,6 +220,15 @@ static void write_branches(xw *x, const totals *t, int b)
     x_attr_u64(x, "conditional", t->br[b][BR_EXECUTED]);
     x_attr_u64(x, "taken", t->br[b][BR_TAKEN]);
     x_attr_u64(x, "mispredicted", t->br[b][BR_MISPREDICTED]);
+    x_end(x);
+}
+
+static void write_calls(xw *x, const totals *t, int b)
+{
+    x_start(x, "calls");
+    x_attr(x, "bucket", bucket_name(b));
+    x_attr_u64(x, "entries", t->calls[b][CALL_ENTRIES]);
+    x_attr_u64(x, "close", t->calls[b][CALL_CLOSE]);
     x_end(x);
 }
 
@@ -385,6 +398,8 @@ int profile_write(agent *a, const char *status, const char *message)
         write_dependencies(&x, a, &t, b, order);
     for (int b = 0; b < BUCKETS; b++)
         write_branches(&x, &t, b);
+    for (int b = 0; b < BUCKETS; b++)
+        write_calls(&x, &t, b);
     write_methods(&x, &t);
     x_end(&x);
     x.bad |= xmlTextWriterEndDocument(x.w) < 0;

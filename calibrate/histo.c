@@ -204,6 +204,12 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
                 snprintf(err, errlen, "profile line %ld: bad <branches>", (long)xmlGetLineNo(n));
                 goto out;
             }
+        } else if (is_elem(n, "calls") && is_work(n)) {
+            h->call_close = num_attr(n, "close");
+            if (h->call_close < 0) {
+                snprintf(err, errlen, "profile line %ld: bad <calls>", (long)xmlGetLineNo(n));
+                goto out;
+            }
         }
     }
     rc = 0;
@@ -258,6 +264,7 @@ void histo_diff(histo *out, const histo *a, const histo *b, double iterations)
         out->op[i] = (b->op[i] - a->op[i]) / iterations;
     out->br_taken = (b->br_taken - a->br_taken) / iterations;
     out->br_mispredicted = (b->br_mispredicted - a->br_mispredicted) / iterations;
+    out->call_close = (b->call_close - a->call_close) / iterations;
     for (size_t i = 0; i < b->n_deps; i++) {
         const hdep *db = &b->deps[i];
         const hdep *da = histo_find(a, db->kind, db->key);

@@ -26,6 +26,7 @@ typedef struct histo {
     double op[256];         /* opcode counts, indexed by opcode */
     double br_taken;        /* conditional branches taken (<branches>) */
     double br_mispredicted; /* and mispredicted by the agent's simulated predictor */
+    double call_close;      /* closeness of method entries (<calls close>) */
     hdep *deps;             /* owned */
     size_t n_deps, cap_deps;
 } histo;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bytecode.h"
+#include "calls.h"
 
 /* ---- small formatting helpers ------------------------------------------ */
 
@@ -205,6 +206,14 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     } else {
         json_set(j, "branches", json_null());
     }
+    if (p && p->has_calls[BUCKET_WORK]) {
+        a = json_object();
+        json_set(a, "entries", json_u64(p->calls[BUCKET_WORK][PROF_CALL_ENTRIES]));
+        json_set(a, "close", json_u64(p->calls[BUCKET_WORK][PROF_CALL_CLOSE]));
+        json_set(j, "calls", a);
+    } else {
+        json_set(j, "calls", json_null());
+    }
     if (p && p->status == ST_AMBIGUOUS_METHOD) {
         a = json_array();
         for (size_t i = 0; i < p->n_candidates; i++) {
@@ -279,6 +288,10 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL],
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_TAKEN],
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
+    if (p->has_calls[BUCKET_WORK])
+        fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry)\n",
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_ENTRIES],
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW);
     table_text(f, t);
     if (p->has_jvm) {
         fputs("jvm       ", f);

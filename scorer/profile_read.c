@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-2 profile (see profile_read.h).
+ * profile_read.c - load and check a version-3 profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 
 #include "branchpred.h"
+#include "calls.h"
 #include "bytecode.h"
 #include "fixed.h"
 #include "schemas.h"
@@ -120,6 +121,15 @@ static int load_branches(loader *ld, profile *p, xmlNodePtr n)
            count_attr(ld, n, "mispredicted", &p->branches[b][PROF_BR_MISPREDICTED]) != 0 ? -1 : 0;
 }
 
+static int load_calls(loader *ld, profile *p, xmlNodePtr n)
+{
+    int b = bucket_of(n);
+
+    p->has_calls[b] = 1;
+    return count_attr(ld, n, "entries", &p->calls[b][PROF_CALL_ENTRIES]) != 0 ||
+           count_attr(ld, n, "close", &p->calls[b][PROF_CALL_CLOSE]) != 0 ? -1 : 0;
+}
+
 static int load_deps(loader *ld, profile *p, xmlNodePtr n)
 {
     int b = bucket_of(n);
@@ -215,10 +225,11 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: status ok but <target> has no descriptor",
                         ld->name, xmlGetLineNo(root));
     if (!p->has_jvm || !p->has_summary || !p->has_invocations || !p->has_opcodes[0] || !p->has_opcodes[1] ||
-        !p->has_deps[0] || !p->has_deps[1] || !p->has_branches[0] || !p->has_branches[1] || !p->has_methods)
+        !p->has_deps[0] || !p->has_deps[1] || !p->has_branches[0] || !p->has_branches[1] ||
+        !p->has_calls[0] || !p->has_calls[1] || !p->has_methods)
         return psf_fail(ld->err, ST_BAD_INPUT,
                         "%s:%ld: status ok needs <jvm>, <summary>, <invocations>, <opcodes>, "
-                        "<dependencies> and <branches> for both buckets, and <methods>",
+                        "<dependencies>, <branches> and <calls> for both buckets, and <methods>",
                         ld->name, xmlGetLineNo(root));
     if (agree(ld, summary, "summary invocations vs <invocation> elements", p->invocations, p->n_inv) != 0)
         return -1;
@@ -277,6 +288,15 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
                             "more than conditional=\"%llu\"", ld->name, bname[b],
                             (unsigned long long)br[PROF_BR_TAKEN], (unsigned long long)br[PROF_BR_MISPREDICTED],
                             (unsigned long long)br[PROF_BR_CONDITIONAL]);
+        /* an entry is a step, and comes at least one step after the previous one */
+        const uint64_t *ca = p->calls[b];
+        if (ca[PROF_CALL_ENTRIES] > total ||
+            (psf_u128)ca[PROF_CALL_CLOSE] > (psf_u128)ca[PROF_CALL_ENTRIES] * call_closeness(1))
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: %s <calls> entries=\"%llu\" close=\"%llu\": more entries "
+                            "than bytecodes (%llu), or more closeness than %llu an entry", ld->name, bname[b],
+                            (unsigned long long)ca[PROF_CALL_ENTRIES], (unsigned long long)ca[PROF_CALL_CLOSE],
+                            (unsigned long long)total, (unsigned long long)call_closeness(1));
         snprintf(what, sizeof what, "summary %s vs the sum of <invocation> %s", bname[b], bname[b]);
         if (agree(ld, summary, what, total, inv[b]) != 0)
             return -1;
@@ -296,9 +316,9 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, "2") != 0) {
+    if (!version || strcmp(version, "3") != 0) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 2 only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 3 only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;
@@ -340,6 +360,8 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
             rc = load_deps(ld, p, n);
         else if (xml_is(n, "branches"))
             rc = load_branches(ld, p, n);
+        else if (xml_is(n, "calls"))
+            rc = load_calls(ld, p, n);
         else if (xml_is(n, "methods")) {
             methods = n;
             rc = load_methods(ld, p, n);

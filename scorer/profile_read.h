@@ -19,6 +19,9 @@ typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW } dep_kind;
  * agent's simulated predictor. */
 enum { PROF_BR_CONDITIONAL = 0, PROF_BR_TAKEN, PROF_BR_MISPREDICTED, PROF_BRANCH_KINDS };
 
+/* <calls>: Java method entries, and the sum of their closeness (calls.h). */
+enum { PROF_CALL_ENTRIES = 0, PROF_CALL_CLOSE, PROF_CALL_KINDS };
+
 typedef struct prof_dep {
     dep_kind kind;
     char *key;              /* owned: class, method, call site or element type */
@@ -75,6 +78,9 @@ typedef struct profile {
 
     int has_branches[N_BUCKETS];
     uint64_t branches[N_BUCKETS][PROF_BRANCH_KINDS];
+
+    int has_calls[N_BUCKETS];
+    uint64_t calls[N_BUCKETS][PROF_CALL_KINDS];
 
     int has_methods;
     prof_method *methods;   /* owned, in file order */

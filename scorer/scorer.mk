@@ -20,7 +20,7 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 	sh scorer/embed.sh psf_costs_xsd config/costs.xsd psf_profile_xsd config/profile.xsd > $@.tmp
 	mv $@.tmp $@
 
-$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) agent/bytecode.h
+$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) agent/bytecode.h agent/branchpred.h agent/calls.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iscorer -Iagent $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 

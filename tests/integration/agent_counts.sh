@@ -167,6 +167,35 @@ expect_eq "overloads: no such method" "$(xpath "$P" /psf-profile/@status)" metho
 run_agent "$P" NoSuchClass.m "$FX" Overloads
 expect_eq "class never loaded" "$(xpath "$P" /psf-profile/@status)" class_not_loaded
 
+# --- Calls: method entries (the step at offset 0 after an invoke) and how
+# close each follows the previous one: the sum of 100 - (bytecodes since the
+# previous entry) over entries fewer than 100 bytecodes after it.
+calls() { xpath "$P" "/psf-profile/calls[@bucket='$1']/@$2"; }
+# chain(n): chain's own entry has no previous one. Its bytecodes 0..10 before
+# the first call of sf are iconst_0 istore_1 iconst_0 istore_2 iload_2 iload_0
+# if_icmpge iload_1 invokestatic (9): 91. Each later call follows sf's
+# iload_0 iconst_1 iadd ireturn and istore_1 iinc goto iload_2 iload_0
+# if_icmpge iload_1 invokestatic (12): 88.
+for n in 1 2 10; do
+  run_agent "$P" Calls.chain "$FX" Calls chain "$n"
+  expect_eq "calls: chain($n) entries = n+1" "$(calls work entries)" $((n + 1))
+  expect_eq "calls: chain($n) close = 91 + 88(n-1)" "$(calls work close)" $((91 + 88 * (n - 1)))
+done
+expect_eq "calls: none in overhead" "$(calls overhead entries)" 0
+run_agent "$P" Calls.chain "$FX" Calls chain 0
+expect_eq "calls: chain(0) has its own entry only" "$(calls work entries) $(calls work close)" "1 0"
+# spread(n): work's body runs 2 + 3*21 + 6*20 + 2 = 187 bytecodes, so only
+# the first call (9 bytecodes after spread's entry) is close.
+run_agent "$P" Calls.spread "$FX" Calls spread 50
+expect_eq "calls: spread(50) entries" "$(calls work entries)" 51
+expect_eq "calls: spread(50) close: the first call only" "$(calls work close)" 91
+# natives(n): System.identityHashCode is native (no frame of bytecodes, no
+# entry); Object.<init> is entered 5 bytecodes after natives' entry
+# (iconst_0 istore_1 new dup invokespecial): 95.
+run_agent "$P" Calls.natives "$FX" Calls natives 100
+expect_eq "calls: natives(100) entries: itself and Object.<init>" "$(calls work entries)" 2
+expect_eq "calls: natives(100) close" "$(calls work close)" 95
+
 # --- Nested classes are named Outer$Inner: iload_0 iload_0 imul ireturn.
 run_agent "$P" 'Nested$Inner.square' "$FX" Nested
 expect_eq "nested: Outer\$Inner.square = 4" "$(xpath "$P" /psf-profile/summary/@work)" 4

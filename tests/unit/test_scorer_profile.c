@@ -1,6 +1,6 @@
 /*
  * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
- * version 1 only, the schema, and the consistency a status-ok profile owes.
+ * version 3 only, the schema, and the consistency a status-ok profile owes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 
 static const char OK_PROFILE[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                               /* 1 */
-    "<psf-profile version=\"2\" status=\"ok\">\n"                                /* 2 */
+    "<psf-profile version=\"3\" status=\"ok\">\n"                                /* 2 */
     "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"       /* 3 */
     "  <jvm version=\"17.0.15\" vendor=\"v\" flags=\"-Xint\"/>\n"                /* 4 */
     "  <summary invocations=\"1\" work=\"3\" overhead=\"1\"/>\n"                 /* 5 */
@@ -39,7 +39,8 @@ static const char OK_PROFILE[] =
     "  </dependencies>\n"                                                        /* 20 */
     "  <dependencies bucket=\"overhead\"/>\n"                                    /* 21 */
     "  <branches bucket=\"work\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>"
-    "<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>\n" /* 22 */
+    "<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>"
+    "<calls bucket=\"work\" entries=\"1\" close=\"0\"/><calls bucket=\"overhead\" entries=\"0\" close=\"0\"/>\n" /* 22 */
     "  <methods>\n"                                                              /* 23 */
     "    <method name=\"A.f()V\" work=\"3\" overhead=\"1\">\n"                   /* 24 */
     "      <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n"              /* 25 */
@@ -126,6 +127,8 @@ static void profile_load__ok_profile__every_section(void **state)
     assert_int_equal(p.deps[BUCKET_WORK][1].kind, DEP_INVOKE);
     assert_true(p.deps[BUCKET_WORK][1].native);
     assert_int_equal(p.n_deps[BUCKET_OVERHEAD], 0);
+    assert_true(p.has_calls[BUCKET_WORK] && p.has_calls[BUCKET_OVERHEAD]);
+    assert_true(p.calls[BUCKET_WORK][PROF_CALL_ENTRIES] == 1 && p.calls[BUCKET_WORK][PROF_CALL_CLOSE] == 0);
     assert_int_equal(p.n_methods, 1);
     assert_int_equal(p.methods[0].n_ops, 4);
     profile_free(&p);
@@ -166,16 +169,18 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    rejected("version=\"2\" status", "version=\"1\" status", 2,
-             "profile format version \"1\"; this scorer reads version 2 only");
-    rejected("version=\"2\" status", "status", 2, "version \"(none)\"");
+    rejected("version=\"3\" status", "version=\"1\" status", 2,
+             "profile format version \"1\"; this scorer reads version 3 only");
+    rejected("version=\"3\" status", "version=\"2\" status", 2,
+             "profile format version \"2\"; this scorer reads version 3 only");
+    rejected("version=\"3\" status", "status", 2, "version \"(none)\"");
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
 {
     (void)state;
     rejected_xml("<?xml version=\"1.0\"?>\n<costs unit=\"cycles\" calibrated=\"false\"/>\n", 2, "not a PSF profile");
-    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"2\" status=\"ok\">\n  <target", 3, "malformed XML");
+    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"3\" status=\"ok\">\n  <target", 3, "malformed XML");
     rejected_xml("", 0, "empty file");
 }
 
@@ -217,6 +222,13 @@ static void profile_load__inconsistent_totals__rejected(void **state)
              "inconsistent profile: work <branches>");
     rejected("bucket=\"overhead\" conditional=\"0\" taken=\"0\"", "bucket=\"overhead\" conditional=\"0\" taken=\"1\"", 0,
              "inconsistent profile: overhead <branches>");
+    /* an entry is a bytecode (3 of work), at most 99 of closeness each */
+    rejected("<calls bucket=\"work\" entries=\"1\"", "<calls bucket=\"work\" entries=\"4\"", 0,
+             "inconsistent profile: work <calls> entries=\"4\" close=\"0\": more entries than bytecodes (3)");
+    rejected("entries=\"1\" close=\"0\"", "entries=\"1\" close=\"100\"", 0,
+             "or more closeness than 99 an entry");
+    rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\"", "<calls bucket=\"overhead\" entries=\"0\" close=\"1\"", 0,
+             "inconsistent profile: overhead <calls>");
 }
 
 static void profile_load__ok_with_missing_section__rejected(void **state)
@@ -224,7 +236,9 @@ static void profile_load__ok_with_missing_section__rejected(void **state)
     (void)state;
     rejected("  <dependencies bucket=\"overhead\"/>\n", "", 2, "status ok needs");
     rejected("<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>", "", 2,
-             "<dependencies> and <branches> for both buckets");
+             "<dependencies>, <branches> and <calls> for both buckets");
+    rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\"/>", "", 2,
+             "<dependencies>, <branches> and <calls> for both buckets");
     rejected("descriptor=\"()V\"", "", 2, "no descriptor");
     rejected("end=\"return\"", "end=\"incomplete\"", 0, "invocation 1 ended \"incomplete\"");
 }
@@ -235,7 +249,7 @@ static void profile_load__not_invoked__loads_with_message(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"2\" status=\"not_invoked\">\n"
+        "<psf-profile version=\"3\" status=\"not_invoked\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"
         "  <message>A.f()V was never invoked</message>\n"
         "  <jvm version=\"17\" vendor=\"v\" flags=\"\"/>\n"
@@ -258,7 +272,7 @@ static void profile_load__ambiguous__candidates_kept(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"2\" status=\"ambiguous_method\">\n"
+        "<psf-profile version=\"3\" status=\"ambiguous_method\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\"/>\n"
         "  <candidates><candidate descriptor=\"()V\"/><candidate descriptor=\"(I)V\"/></candidates>\n"
         "  <message>A.f has 2 overloads</message>\n"
@@ -281,7 +295,7 @@ static void profile_load__agent_error_without_class__loads(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"2\" status=\"agent_error\">\n"
+        "<psf-profile version=\"3\" status=\"agent_error\">\n"
         "  <target spec=\"not a spec\"/>\n"
         "  <message>bad method spec</message>\n"
         "</psf-profile>\n";
