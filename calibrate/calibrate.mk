@@ -13,7 +13,7 @@ CALIB_SRCS        := calibrate/main.c calibrate/calibrate.c calibrate/report.c c
 
 all: $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 
-$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) agent/bytecode.h
+$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) agent/bytecode.h agent/calls.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icalibrate -Iagent $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
 

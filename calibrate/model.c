@@ -142,6 +142,7 @@ void model_init(model *m)
     push(m, FK_OTHER_NATIVE, "other native methods", NULL);
     push(m, FK_BRANCH_TAKEN, "taken", NULL);
     push(m, FK_BRANCH_MISS, "mispredicted", NULL);
+    push(m, FK_CALL_CLOSE, "close", NULL);
 }
 
 void model_free(model *m)
@@ -163,6 +164,9 @@ void model_row(const model *m, const histo *h, double *x)
     assert(taken >= 0 && missed >= 0);     /* model_init adds both */
     x[taken] += h->br_taken;
     x[missed] += h->br_mispredicted;
+    int close = model_find(m, FK_CALL_CLOSE, "close");
+    assert(close >= 0);                     /* model_init adds it */
+    x[close] += h->call_close;
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;

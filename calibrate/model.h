@@ -27,7 +27,8 @@ typedef enum {
     FK_INVOKE_ELEM,         /* the same method: elements the profile reports (arraycopy) */
     FK_OTHER_NATIVE,        /* native calls to methods the table does not list */
     FK_BRANCH_TAKEN,        /* conditional branches taken, on top of their opcode */
-    FK_BRANCH_MISS          /* conditional branches the simulated predictor got wrong */
+    FK_BRANCH_MISS,         /* conditional branches the simulated predictor got wrong */
+    FK_CALL_CLOSE           /* method entries close after the previous one (<calls close>) */
 } feat_kind;
 
 typedef struct feature {

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "calls.h"
+
 static void rule(FILE *f)
 {
     fputs("------------------------------------------------------------------------------\n", f);
@@ -125,6 +127,16 @@ void report_write(FILE *f, const calib_run *r)
                     fr->seen[j] ? "" : "   [not exercised: not in the table]");
     fputs("  mispredicted: the agent's simulated predictor (a gshare of 2^14 two-bit\n"
           "  counters and 12 outcomes of history per thread) predicted the other way.\n", f);
+
+    fprintf(f, "\nMethod entries (cycles per bytecode of closeness, on top of invoke and return)\n");
+    rule(f);
+    for (size_t j = 0; j < m->nf; j++)
+        if (m->f[j].kind == FK_CALL_CLOSE)
+            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    fprintf(f, "  closeness: %d minus the bytecodes since the previous method entry on the\n"
+            "  thread, summed over entries closer than that (agent/calls.h): the\n"
+            "  interpreter's stack banging at each entry, which later bytecodes hide.\n", CALL_CLOSE_WINDOW);
 
     fprintf(f, "\nArrays (cycles per allocation + per element)\n");
     rule(f);

@@ -90,6 +90,7 @@ static const char *key_attr(xmlNodePtr n)
     if (xml_is(n, "new"))    return "class";
     if (xml_is(n, "invoke")) return "method";
     if (xml_is(n, "branch")) return "kind";
+    if (xml_is(n, "call"))   return "kind";
     return NULL;
 }
 
@@ -224,6 +225,7 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
 {
     long opcode_line[256] = { 0 };
     long branch_line[BRANCH_KINDS] = { 0 };
+    long call_line = 0;
 
     for (xmlNodePtr n = xml_first_elem(root); n; n = xml_next_elem(n)) {
         if (xml_is(n, "default")) {
@@ -259,6 +261,13 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             t->has_branch[k] = 1;
             t->branch[k] = price_of(n, "cost");
             branch_line[k] = xmlGetLineNo(n);
+        } else if (xml_is(n, "call")) {  /* the schema allows kind="close" only */
+            if (t->has_call_close)
+                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry call:close (also at line %ld)",
+                                name, xmlGetLineNo(n), call_line);
+            t->has_call_close = 1;
+            t->call_close = price_of(n, "cost");
+            call_line = xmlGetLineNo(n);
         } else {
             const char *ka = key_attr(n);
             cost_list *l = xml_is(n, "array") ? &t->arrays : xml_is(n, "new") ? &t->news : &t->invokes;

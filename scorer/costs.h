@@ -52,6 +52,8 @@ typedef struct cost_table {
     cost_list arrays, news, invokes;
     unsigned char has_branch[BRANCH_KINDS]; /* <branch kind="..."> present */
     psf_micro branch[BRANCH_KINDS];         /* extra per taken / mispredicted conditional branch */
+    int has_call_close;         /* <call kind="close"> present */
+    psf_micro call_close;       /* extra per unit of the profile's <calls close> */
 } cost_table;
 
 /* Name of a branch kind as the table and the keys write it. */

@@ -183,6 +183,28 @@ static int score_branches(const profile *p, const cost_table *t, score_result *r
     return 0;
 }
 
+/* How close method entries came after each other, at the table's extra
+ * price; a table without <call kind="close"> prices calls in the invoke and
+ * return opcodes alone. */
+static int score_calls(const profile *p, const cost_table *t, score_result *r, psf_err *err)
+{
+    uint64_t count;
+    if (!t->has_call_close)
+        return 0;
+    if (scored_count(r, p->calls[BUCKET_WORK][PROF_CALL_CLOSE], p->calls[BUCKET_OVERHEAD][PROF_CALL_CLOSE],
+                     &count) != 0)
+        return overflow(err, p);
+    if (count == 0)
+        return 0;
+    score_term *term = add_term(r, TERM_CALL, "call:", "close");
+    term->count = count;
+    term->cost = t->call_close;
+    if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
+        fixed_add(&r->dep_total, term->contribution) != 0)
+        return overflow(err, p);
+    return 0;
+}
+
 static int cmp_method(const void *a, const void *b)
 {
     const score_method *x = a, *y = b;
@@ -244,7 +266,7 @@ int score_profile(const profile *p, const cost_table *t, int with_overhead,
         return -1;
     }
     if (score_opcodes(p, t, r, err) != 0 || score_deps(p, t, r, err) != 0 ||
-        score_branches(p, t, r, err) != 0 || score_methods(p, t, r, err) != 0)
+        score_branches(p, t, r, err) != 0 || score_calls(p, t, r, err) != 0 || score_methods(p, t, r, err) != 0)
         goto fail;
     r->total = r->opcode_total;
     if (fixed_add(&r->total, r->dep_total) != 0 || fixed_round(r->total, &r->score) != 0) {

@@ -4,6 +4,7 @@
  * score = sum over opcodes of count x cost
  *       + sum over dependency keys of count x cost (+ elements x cost_per_element for arrays),
  *       + taken and mispredicted conditional branches x their extra price,
+ *       + the closeness of method entries (<calls close>) x its extra price,
  * over the work bucket (plus the overhead bucket when asked), in micro-units
  * with 128-bit overflow-checked sums, rounded once at the end to whole units,
  * half up. What is priced and what counts as missing is in
@@ -19,7 +20,7 @@
 #include "fixed.h"
 #include "profile_read.h"
 
-typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW, TERM_BRANCH } term_kind;
+typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW, TERM_BRANCH, TERM_CALL } term_kind;
 
 /* One key's share of the score. */
 typedef struct score_term {

@@ -81,6 +81,29 @@ rc=0; "$SCORE" $B --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
 expect "inconsistent branches exit" "$rc" 7
 grep -q 'work <branches>' "$TMP/err" || fail "inconsistent branches: $(cat "$TMP/err")"
 
+# Method entries: closeness at <call kind="close">'s price, on top of the rest:
+# 5 entries 400 close (at most 99 each) x 0.25 = 100 more than 288; with
+# --with-overhead the overhead's 2 entries 30 close add 7.5 to the exact
+# 317.5 (README.md): 425 exactly.
+sed 's/<calls bucket="work" entries="0" close="0"/<calls bucket="work" entries="5" close="400"/;
+     s/<calls bucket="overhead" entries="0" close="0"/<calls bucket="overhead" entries="2" close="30"/' \
+  $F/branches.profile.xml >"$TMP/calls.xml"
+sed 's|</costs>|  <call kind="close" cost="0.25"/>\n</costs>|' $F/branches.costs.xml >"$TMP/calls.costs.xml"
+expect "calls" "$("$SCORE" --costs "$TMP/calls.costs.xml" --score-only "$TMP/calls.xml")" 388
+expect "calls + overhead" "$("$SCORE" --costs "$TMP/calls.costs.xml" --score-only --with-overhead "$TMP/calls.xml")" 425
+expect "calls without a price" "$("$SCORE" $B --score-only "$TMP/calls.xml")" 288
+"$SCORE" --costs "$TMP/calls.costs.xml" --json --explain --top 0 "$TMP/calls.xml" >"$TMP/a.json"
+expect "call counts in JSON" "$(j '.calls | "\(.entries) \(.close)"')" '5 400'
+expect "call key" "$(j '[.explain.dependencies[] | select(.key == "call:close") | "\(.count)x\(.cost)=\(.contribution)"] | join(" ")')" \
+  '400x0.25=100'
+"$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
+grep -q '^calls     5 method entries, closeness 400 ' "$TMP/t.txt" || fail "text: no calls line: $(cat "$TMP/t.txt")"
+# 5 entries cannot be 500 bytecodes short of the previous (99 each at most).
+sed 's/entries="5" close="400"/entries="5" close="500"/' "$TMP/calls.xml" >"$TMP/bad.xml"
+rc=0; "$SCORE" --costs "$TMP/calls.costs.xml" --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
+expect "inconsistent calls exit" "$rc" 7
+grep -q 'work <calls>' "$TMP/err" || fail "inconsistent calls: $(cat "$TMP/err")"
+
 # The text summary names the score and the table.
 "$SCORE" --costs $F/known.costs.xml $F/basic.profile.xml >"$TMP/t.txt"
 grep -q '^score     436 cycles$' "$TMP/t.txt" || fail "text summary: $(cat "$TMP/t.txt")"

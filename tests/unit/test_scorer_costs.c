@@ -62,6 +62,7 @@ static void costs_load__minimal_table__loads(void **state)
         "  <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\""
         " cost=\"50\" cost_per_element=\"0.5\"/>\n"
         "  <opcode name=\"nop\" cost=\"0\"/>\n"
+        "  <call kind=\"close\" cost=\"0.96\"/>\n"
         END;
     char hex[65];
     (void)state;
@@ -77,6 +78,7 @@ static void costs_load__minimal_table__loads(void **state)
     assert_true(t.has_opcode[bc_opcode("nop")]);
     assert_true(t.opcode[bc_opcode("nop")] == 0);
     assert_false(t.has_opcode[bc_opcode("isub")]);
+    assert_true(t.has_call_close && t.call_close == 960000);
     assert_int_equal(t.arrays.n, 2);
     assert_true(costs_find(&t.arrays, "int")->per_element == 125000);
     assert_true(costs_find(&t.arrays, "reference")->cost == 3000000);
@@ -210,6 +212,8 @@ static void costs_load__duplicate_keys__rejected_with_line(void **state)
     rejected(HEAD ROOT DEF "  <invoke method=\"A.b()V\" cost=\"1\"/>\n  <invoke method=\"A.b()V\" cost=\"1\"/>\n" END,
              5, "A.b()V");
     rejected(HEAD ROOT DEF "  <new class=\"A\" cost=\"1\"/>\n  <new class=\"A\" cost=\"1\"/>\n" END, 5, "A");
+    rejected(HEAD ROOT DEF "  <call kind=\"close\" cost=\"1\"/>\n  <call kind=\"close\" cost=\"2\"/>\n" END, 5,
+             "close");
 }
 
 static void costs_load__unknown_mnemonic__rejected_with_line(void **state)
@@ -226,6 +230,7 @@ static void costs_load__schema_violations__rejected_with_line(void **state)
     rejected(HEAD ROOT DEF "  <opcode name=\"iadd\"/>\n" END, 4, "does not match the schema");
     rejected(HEAD ROOT DEF "  <array elem=\"int\" cost=\"1\"/>\n" END, 4, "cost_per_element");
     rejected(HEAD ROOT DEF "  <bogus/>\n" END, 4, "does not match the schema");
+    rejected(HEAD ROOT DEF "  <call kind=\"entry\" cost=\"1\"/>\n" END, 4, "does not match the schema");
     rejected(HEAD "<costs unit=\"seconds\" calibrated=\"false\">\n" DEF END, 2, "does not match the schema");
     rejected(HEAD "<costs unit=\"cycles\" calibrated=\"true\" tsc_hz=\"0\">\n" DEF END, 2, "tsc_hz");
 }

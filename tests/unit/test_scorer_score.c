@@ -99,6 +99,43 @@ static const score_term *term(const score_result *r, const char *key)
     return NULL;
 }
 
+/* <calls close> at the table's <call kind="close"> price, on top of the
+ * opcodes; the overhead bucket's only with overhead; no price, no term. */
+static void score__call_closeness__priced_per_unit(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "invokestatic", 10);  /* 10 x 2 = 20 */
+    f.p.calls[BUCKET_WORK][PROF_CALL_ENTRIES] = 11;
+    f.p.calls[BUCKET_WORK][PROF_CALL_CLOSE] = 883;      /* x 0.25 = 220.75 */
+    f.p.calls[BUCKET_OVERHEAD][PROF_CALL_ENTRIES] = 3;
+    f.p.calls[BUCKET_OVERHEAD][PROF_CALL_CLOSE] = 10;   /* x 0.25 = 2.5 */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/>\n<opcode name=\"invokestatic\" cost=\"2\"/>\n"
+          "<call kind=\"close\" cost=\"0.25\"/>\n</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 241);                 /* 240.75 rounded half up */
+    const score_term *c = term(&r, "call:close");
+    assert_non_null(c);
+    assert_true(c->count == 883 && c->kind == TERM_CALL && !c->missing);
+    assert_false(r.approximate);
+    score_free(&r);
+    scored(&f, &t, 1, &r);
+    assert_true(r.score == 243);                 /* 20 + 893 x 0.25 = 243.25 */
+    score_free(&r);
+    costs_free(&t);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/>\n<opcode name=\"invokestatic\" cost=\"2\"/>\n</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 20);
+    assert_null(term(&r, "call:close"));
+    score_free(&r);
+    costs_free(&t);
+}
+
 static void score__builtin_table__work_bytecode_count_exact(void **state)
 {
     fake f;
@@ -481,6 +518,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(score__builtin_table__work_bytecode_count_exact),
+        cmocka_unit_test(score__call_closeness__priced_per_unit),
         cmocka_unit_test(score__hand_computed__exact),
         cmocka_unit_test(score__missing_opcode__default_and_approximate),
         cmocka_unit_test(score__arrays__specific_then_reference_then_missing),
