@@ -32,8 +32,10 @@ enum root_kind {
     ROOT_THREAD_START   /* java.lang.Thread.start(): not overhead; marks the thread as the measured code's */
 };
 
-/* Kinds of dependency keys (what a constant-pool operand names). */
-enum key_kind { KEY_NEW = 0, KEY_INVOKE, KEY_INDY, KEY_ARRAY, KEY_KINDS };
+/* Kinds of dependency keys (what a constant-pool operand names). KEY_LDC: an
+ * ldc or ldc_w that loads a class constant (HotSpot's interpreter calls into
+ * the VM for it at every execution; other constants load inline). */
+enum key_kind { KEY_NEW = 0, KEY_INVOKE, KEY_INDY, KEY_ARRAY, KEY_LDC, KEY_KINDS };
 
 /* One executed method, created on the first step into it and never freed
  * before the agent unloads. */

@@ -12,6 +12,8 @@
 
 /* Opcodes the agent treats specially (JVMS chapter 6 values). */
 enum {
+    BC_LDC             = 0x12,
+    BC_LDC_W           = 0x13,
     BC_GOTO            = 0xa7,
     BC_TABLESWITCH     = 0xaa,
     BC_LOOKUPSWITCH    = 0xab,

@@ -4,8 +4,8 @@
  *
  * For each method: its name (for the per-method breakdown), a private copy of
  * its bytecodes (so a step never calls GetBytecodes), whether its frame is an
- * overhead root, and for every offset holding new, an invoke or invokedynamic, the
- * dependency key its constant-pool operand names. Constant pools are read
+ * overhead root, and for every offset holding new, an invoke, invokedynamic or an
+ * ldc of a class constant, the dependency key its constant-pool operand names. Constant pools are read
  * once per class (GetConstantPool) and remembered through a JVMTI tag on the
  * class object.
  */
@@ -146,6 +146,9 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
         binary_of(o, owner, sizeof owner);
         snprintf(key, sizeof key, "%s.%.*s%.*s", owner, (int)n.len, n.ptr, (int)d.len, d.ptr);
         return intern_mutf8(a, KEY_INVOKE, key);
+    case BC_LDC:
+    case BC_LDC_W:
+        return intern_mutf8(a, KEY_LDC, "class"); /* only called for class constants */
     case BC_INVOKEDYNAMIC: {
         uint16_t bsm;
         if (cp_dynamic(&c->cp, idx, &bsm, &n, &d) != 0)
@@ -156,6 +159,19 @@ static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint3
     default:
         return 0;
     }
+}
+
+/* 1 when the instruction at code[pc] names a dependency key: new, invoke*,
+ * and ldc/ldc_w of a class constant (ldc of a number or string costs the
+ * opcode alone). */
+static int names_dep(const class_info *c, const uint8_t *code, uint32_t pc)
+{
+    uint8_t op = code[pc];
+    if (op == BC_LDC || op == BC_LDC_W) {
+        uint16_t idx = op == BC_LDC ? code[pc + 1] : (uint16_t)(code[pc + 1] << 8 | code[pc + 2]);
+        return cp_tag(&c->cp, idx) == CP_CLASS;
+    }
+    return op == BC_NEW || (bc_flags(op) & BCF_INVOKE);
 }
 
 /* The invoke at pc (len bytes) names a method with m's own name and
@@ -191,8 +207,8 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         if (len == 0)
             break;
         uint8_t op = m->code[pc];
-        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE))
-            any = 1;
+        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W)
+            any = 1; /* an ldc may name a class: its constant pool tells */
         if (program && clinit_is_trigger(op))
             triggers = 1;
         pc += len;
@@ -228,7 +244,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
             return -1;
         }
         uint8_t op = m->code[pc];
-        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE)) {
+        if (names_dep(c, m->code, pc)) {
             m->dep[pc] = key_at(a, c, m->code, pc);
             if (m->dep[pc] == 0)
                 agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);

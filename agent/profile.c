@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VERSION "3"
+#define PROFILE_VERSION "4"
 
 typedef struct msum {
     const char *name;
@@ -201,7 +201,7 @@ static void write_opcodes(xw *x, const totals *t, int b)
     x_end(x);
 }
 
-static const char *const KIND_ELEMENT[KEY_KINDS] = {"new", "invoke", "invokedynamic", "array"};
+static const char *const KIND_ELEMENT[KEY_KINDS] = {"new", "invoke", "invokedynamic", "array", "ldc"};
 
 static agent *sort_agent; /* qsort has no context argument in C11 */
 
@@ -257,6 +257,10 @@ static void write_dependencies(xw *x, agent *a, const totals *t, int b, const ui
             break;
         case KEY_INDY:
             x_attr(x, "site", a->keys.names[k]);
+            x_attr_u64(x, "count", t->dep[b][k]);
+            break;
+        case KEY_LDC:
+            x_attr(x, "constant", a->keys.names[k]);
             x_attr_u64(x, "count", t->dep[b][k]);
             break;
         default:

@@ -128,6 +128,14 @@ static int read_deps(histo *h, xmlNodePtr parent, char *err, size_t errlen)
         } else if (is_elem(n, "new")) {
             kind = HDEP_NEW;
             attr = "class";
+        } else if (is_elem(n, "ldc")) {   /* the schema allows constant="class" only */
+            double c = num_attr(n, "count");
+            if (c < 0) {
+                snprintf(err, errlen, "profile line %ld: bad <ldc>", (long)xmlGetLineNo(n));
+                return -1;
+            }
+            h->ldc_class += c;
+            continue;
         } else {
             continue;   /* invokedynamic: priced by its bytecodes only */
         }
@@ -265,6 +273,7 @@ void histo_diff(histo *out, const histo *a, const histo *b, double iterations)
     out->br_taken = (b->br_taken - a->br_taken) / iterations;
     out->br_mispredicted = (b->br_mispredicted - a->br_mispredicted) / iterations;
     out->call_close = (b->call_close - a->call_close) / iterations;
+    out->ldc_class = (b->ldc_class - a->ldc_class) / iterations;
     for (size_t i = 0; i < b->n_deps; i++) {
         const hdep *db = &b->deps[i];
         const hdep *da = histo_find(a, db->kind, db->key);

@@ -27,6 +27,7 @@ typedef struct histo {
     double br_taken;        /* conditional branches taken (<branches>) */
     double br_mispredicted; /* and mispredicted by the agent's simulated predictor */
     double call_close;      /* closeness of method entries (<calls close>) */
+    double ldc_class;       /* class constants loaded by ldc (<ldc constant="class">) */
     hdep *deps;             /* owned */
     size_t n_deps, cap_deps;
 } histo;

@@ -143,6 +143,7 @@ void model_init(model *m)
     push(m, FK_BRANCH_TAKEN, "taken", NULL);
     push(m, FK_BRANCH_MISS, "mispredicted", NULL);
     push(m, FK_CALL_CLOSE, "close", NULL);
+    push(m, FK_LDC_CLASS, "class", NULL);
 }
 
 void model_free(model *m)
@@ -167,6 +168,9 @@ void model_row(const model *m, const histo *h, double *x)
     int close = model_find(m, FK_CALL_CLOSE, "close");
     assert(close >= 0);                     /* model_init adds it */
     x[close] += h->call_close;
+    int ldc = model_find(m, FK_LDC_CLASS, "class");
+    assert(ldc >= 0);                       /* model_init adds it */
+    x[ldc] += h->ldc_class;
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;

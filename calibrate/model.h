@@ -28,7 +28,8 @@ typedef enum {
     FK_OTHER_NATIVE,        /* native calls to methods the table does not list */
     FK_BRANCH_TAKEN,        /* conditional branches taken, on top of their opcode */
     FK_BRANCH_MISS,         /* conditional branches the simulated predictor got wrong */
-    FK_CALL_CLOSE           /* method entries close after the previous one (<calls close>) */
+    FK_CALL_CLOSE,          /* method entries close after the previous one (<calls close>) */
+    FK_LDC_CLASS            /* class constants loaded by ldc, on top of the opcode */
 } feat_kind;
 
 typedef struct feature {

@@ -138,6 +138,15 @@ void report_write(FILE *f, const calib_run *r)
             "  thread, summed over entries closer than that (agent/calls.h): the\n"
             "  interpreter's stack banging at each entry, which later bytecodes hide.\n", CALL_CLOSE_WINDOW);
 
+    fprintf(f, "\nClass constants (cycles per ldc or ldc_w of a class, on top of the opcode)\n");
+    rule(f);
+    for (size_t j = 0; j < m->nf; j++)
+        if (m->f[j].kind == FK_LDC_CLASS)
+            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    fputs("  HotSpot's interpreter loads a class constant through a call into the VM\n"
+          "  every time; numbers and strings load inline and cost the ldc opcode alone.\n", f);
+
     fprintf(f, "\nArrays (cycles per allocation + per element)\n");
     rule(f);
     for (size_t j = 0; j < m->nf; j++)

@@ -115,6 +115,12 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
         table_format_price(fr->cost[j], p1, sizeof p1);
         fprintf(f, "  <call kind=\"%s\" cost=\"%s\"/>\n", m->f[j].name, p1);
     }
+    for (size_t j = 0; j < m->nf; j++) {
+        if (m->f[j].kind != FK_LDC_CLASS || !fr->seen[j])
+            continue;
+        table_format_price(fr->cost[j], p1, sizeof p1);
+        fprintf(f, "  <ldc constant=\"%s\" cost=\"%s\"/>\n", m->f[j].name, p1);
+    }
     fprintf(f, "</costs>\n");
     return ferror(f) ? -1 : 0;
 }

@@ -91,6 +91,7 @@ static const char *key_attr(xmlNodePtr n)
     if (xml_is(n, "invoke")) return "method";
     if (xml_is(n, "branch")) return "kind";
     if (xml_is(n, "call"))   return "kind";
+    if (xml_is(n, "ldc"))    return "constant";
     return NULL;
 }
 
@@ -221,11 +222,25 @@ static int sort_unique(cost_list *l, const char *what, const char *name, psf_err
     return 0;
 }
 
+/* An entry of which a table has at most one (<call kind="close">, <ldc
+ * constant="class">): its price, or a "duplicate" failure naming both lines. */
+static int single_entry(xmlNodePtr n, const char *key, int *has, psf_micro *price, long *line,
+                        const char *name, psf_err *err)
+{
+    if (*has)
+        return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry %s (also at line %ld)",
+                        name, xmlGetLineNo(n), key, *line);
+    *has = 1;
+    *price = price_of(n, "cost");
+    *line = xmlGetLineNo(n);
+    return 0;
+}
+
 static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_err *err)
 {
     long opcode_line[256] = { 0 };
     long branch_line[BRANCH_KINDS] = { 0 };
-    long call_line = 0;
+    long call_line = 0, ldc_line = 0;
 
     for (xmlNodePtr n = xml_first_elem(root); n; n = xml_next_elem(n)) {
         if (xml_is(n, "default")) {
@@ -262,12 +277,11 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             t->branch[k] = price_of(n, "cost");
             branch_line[k] = xmlGetLineNo(n);
         } else if (xml_is(n, "call")) {  /* the schema allows kind="close" only */
-            if (t->has_call_close)
-                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry call:close (also at line %ld)",
-                                name, xmlGetLineNo(n), call_line);
-            t->has_call_close = 1;
-            t->call_close = price_of(n, "cost");
-            call_line = xmlGetLineNo(n);
+            if (single_entry(n, "call:close", &t->has_call_close, &t->call_close, &call_line, name, err) != 0)
+                return -1;
+        } else if (xml_is(n, "ldc")) {   /* the schema allows constant="class" only */
+            if (single_entry(n, "ldc:class", &t->has_ldc_class, &t->ldc_class, &ldc_line, name, err) != 0)
+                return -1;
         } else {
             const char *ka = key_attr(n);
             cost_list *l = xml_is(n, "array") ? &t->arrays : xml_is(n, "new") ? &t->news : &t->invokes;

@@ -3,7 +3,7 @@
  * looking up the price of a key.
  *
  * Keys are "opcode:<mnemonic>", "new:<binary class name>",
- * "invoke:<owner.name(descriptor)>" and "array:<element type>". Prices are
+ * "invoke:<owner.name(descriptor)>", "array:<element type>" and "ldc:class". Prices are
  * micro-units (fixed.h). A table is immutable once loaded; scoring never
  * writes it back.
  */
@@ -54,6 +54,8 @@ typedef struct cost_table {
     psf_micro branch[BRANCH_KINDS];         /* extra per taken / mispredicted conditional branch */
     int has_call_close;         /* <call kind="close"> present */
     psf_micro call_close;       /* extra per unit of the profile's <calls close> */
+    int has_ldc_class;          /* <ldc constant="class"> present */
+    psf_micro ldc_class;        /* extra per class constant an ldc or ldc_w loaded */
 } cost_table;
 
 /* Name of a branch kind as the table and the keys write it. */

@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-3 profile (see profile_read.h).
+ * profile_read.c - load and check a version-4 profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -160,6 +160,9 @@ static int load_deps(loader *ld, profile *p, xmlNodePtr n)
         } else if (xml_is(c, "invokedynamic")) {
             d->kind = DEP_INDY;
             d->key = dup_attr(c, "site");
+        } else if (xml_is(c, "ldc")) {
+            d->kind = DEP_LDC;
+            d->key = dup_attr(c, "constant");
         } else {
             d->kind = DEP_NEW;
             d->key = dup_attr(c, "class");
@@ -288,6 +291,16 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
                             "more than conditional=\"%llu\"", ld->name, bname[b],
                             (unsigned long long)br[PROF_BR_TAKEN], (unsigned long long)br[PROF_BR_MISPREDICTED],
                             (unsigned long long)br[PROF_BR_CONDITIONAL]);
+        /* a class constant is loaded by an ldc or ldc_w bytecode */
+        psf_u128 ldcs = (psf_u128)p->opcodes[b][BC_LDC] + p->opcodes[b][BC_LDC_W], classes = 0;
+        for (size_t i = 0; i < p->n_deps[b]; i++)
+            if (p->deps[b][i].kind == DEP_LDC)
+                classes += p->deps[b][i].count;
+        if (classes > ldcs)
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: %s <ldc constant=\"class\"> count=\"%llu\" but only %llu "
+                            "ldc and ldc_w bytecodes", ld->name, bname[b], (unsigned long long)classes,
+                            (unsigned long long)ldcs);
         /* an entry is a step, and comes at least one step after the previous one */
         const uint64_t *ca = p->calls[b];
         if (ca[PROF_CALL_ENTRIES] > total ||
@@ -316,9 +329,9 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, "3") != 0) {
+    if (!version || strcmp(version, "4") != 0) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 3 only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 4 only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;

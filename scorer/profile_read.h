@@ -1,6 +1,6 @@
 /*
  * profile_read.h - reading a profile written by the counting agent
- * (docs/profile-format.md, version 2).
+ * (docs/profile-format.md, version 4).
  */
 #ifndef PSF_PROFILE_READ_H
 #define PSF_PROFILE_READ_H
@@ -13,7 +13,7 @@
 
 enum { BUCKET_WORK = 0, BUCKET_OVERHEAD = 1, N_BUCKETS = 2 };
 
-typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW } dep_kind;
+typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW, DEP_LDC } dep_kind;
 
 /* <branches>: conditional branches executed, taken, and mispredicted by the
  * agent's simulated predictor. */
@@ -24,8 +24,8 @@ enum { PROF_CALL_ENTRIES = 0, PROF_CALL_CLOSE, PROF_CALL_KINDS };
 
 typedef struct prof_dep {
     dep_kind kind;
-    char *key;              /* owned: class, method, call site or element type */
-    uint64_t count;         /* news, calls, sites executed, or array allocations */
+    char *key;              /* owned: class, method, call site, element type or constant kind (ldc) */
+    uint64_t count;         /* news, calls, sites executed, array allocations, or class constants loaded */
     uint64_t elements;      /* arrays; invokes that report elements (System.arraycopy), else 0 */
     int native;             /* invokes only: native="true" */
 } prof_dep;
@@ -88,7 +88,7 @@ typedef struct profile {
 } profile;
 
 /*
- * Load a profile: readable, well-formed, root <psf-profile>, version "1"
+ * Load a profile: readable, well-formed, root <psf-profile>, version "4"
  * (checked before the schema so the message says "version"), the XSD, then
  * opcode mnemonics, 64-bit counts and, for status ok, that every section is
  * there and the totals agree. On failure p is left empty and err says

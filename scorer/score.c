@@ -82,13 +82,17 @@ static int score_opcodes(const profile *p, const cost_table *t, score_result *r,
 }
 
 /* Price one merged dependency; returns 0 and leaves no term when it costs
- * nothing by rule (an unlisted new or non-native invoke, any invokedynamic). */
+ * nothing by rule (an unlisted new or non-native invoke, any invokedynamic).
+ * A class constant loaded by ldc is priced by <ldc constant="class">; a table
+ * without it charges the default and the score is approximate. */
 static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
                      score_result *r, psf_err *err)
 {
     const cost_entry *e = NULL;
+    cost_entry ldc;
     score_term *term;
-    static const char *const prefix[] = { "array:", "invoke:", "invokedynamic:", "new:" };
+    static const char *const prefix[] = { "array:", "invoke:", "invokedynamic:", "new:", "ldc:" };
+    static const term_kind term_of[] = { TERM_ARRAY, TERM_INVOKE, TERM_NEW /* indy: no term */, TERM_NEW, TERM_LDC };
     int missing = 0;
 
     if (d->kind == DEP_INDY || t->builtin)
@@ -107,14 +111,18 @@ static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
     case DEP_NEW:
         e = costs_find(&t->news, d->key);
         break;
+    case DEP_LDC:   /* the schema allows constant="class" only */
+        ldc = (cost_entry){ .cost = t->ldc_class };
+        e = t->has_ldc_class ? &ldc : NULL;
+        missing = !e;
+        break;
     case DEP_INDY:
         break;
     }
     if (!e && !missing)
         return 0;
 
-    term = add_term(r, d->kind == DEP_ARRAY ? TERM_ARRAY : d->kind == DEP_INVOKE ? TERM_INVOKE : TERM_NEW,
-                    prefix[d->kind], d->key);
+    term = add_term(r, term_of[d->kind], prefix[d->kind], d->key);
     term->count = d->count;
     term->elements = d->elements;
     term->missing = missing;

@@ -3,6 +3,7 @@
  *
  * score = sum over opcodes of count x cost
  *       + sum over dependency keys of count x cost (+ elements x cost_per_element for arrays),
+ *         class constants loaded by ldc among them,
  *       + taken and mispredicted conditional branches x their extra price,
  *       + the closeness of method entries (<calls close>) x its extra price,
  * over the work bucket (plus the overhead bucket when asked), in micro-units
@@ -20,7 +21,7 @@
 #include "fixed.h"
 #include "profile_read.h"
 
-typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW, TERM_BRANCH, TERM_CALL } term_kind;
+typedef enum term_kind { TERM_OPCODE, TERM_ARRAY, TERM_INVOKE, TERM_NEW, TERM_BRANCH, TERM_CALL, TERM_LDC } term_kind;
 
 /* One key's share of the score. */
 typedef struct score_term {

@@ -196,6 +196,39 @@ run_agent "$P" Calls.natives "$FX" Calls natives 100
 expect_eq "calls: natives(100) entries: itself and Object.<init>" "$(calls work entries)" 2
 expect_eq "calls: natives(100) close" "$(calls work close)" 95
 
+# --- Constants: an ldc or ldc_w of a class constant is a dependency
+# (<ldc constant="class">), one of a number or a string is not.
+# mixed(n): 0..3 (4), the test at 4 iload_2 5 iload_0 6 if_icmpge n+1 times,
+# the body 9 ldc (class) 11 astore_3 12 ldc (String) 14 astore 16 ldc (int)
+# 18 istore 20 aload_3 21 ldc (class [I) 23 if_acmpeq (falls through) 26 aload
+# 28 ifnonnull (taken) 36 iinc 39 iinc 42 goto n times (14), 45 iload_1
+# 46 ireturn: 4 + 3(n+1) + 14n + 2 = 17n + 9, of them 4n ldc, 2n of a class.
+ldc() { xpath "$P" "/psf-profile/dependencies[@bucket='$1']/ldc[@constant='class']/@count"; }
+for n in 1 100; do
+  run_agent "$P" Constants.mixed "$FX" Constants mixed "$n"
+  expect_eq "constants: mixed($n) work = 17n+9" "$(xpath "$P" /psf-profile/summary/@work)" $((17 * n + 9))
+  expect_eq "constants: mixed($n) ldc = 4n" "$(op work ldc)" $((4 * n))
+  expect_eq "constants: mixed($n) ldc of a class = 2n" "$(ldc work)" $((2 * n))
+done
+expect_eq "constants: one ldc key" "$(xpath "$P" "count(//dependencies/ldc)")" 1
+# Scored with every opcode at 1 (the uncalibrated table): 1709 bytecodes plus
+# the 200 class constants at <ldc constant="class">'s price, 60 each; a table
+# without that price charges its default (1) and names the key missing.
+sed 's|</costs>|  <ldc constant="class" cost="60"/>\n</costs>|' "$PSF_ROOT/config/costs-uncalibrated.xml" >"$TEST_TMP/ldc.costs.xml"
+expect_eq "constants: scored with the ldc price" \
+  "$("$PSF_BUILD/psf-score" --costs "$TEST_TMP/ldc.costs.xml" --score-only "$P")" "~$((1709 + 200 * 60))"
+expect_eq "constants: without it, the default and ldc:class missing" \
+  "$("$PSF_BUILD/psf-score" --costs "$PSF_ROOT/config/costs-uncalibrated.xml" --json "$P" | jq -c '[.score, .missing]')" \
+  '[1909,["ldc:class"]]'
+run_agent "$P" Constants.mixed "$FX" Constants mixed 0
+expect_eq "constants: mixed(0) loads no class" "$(xpath "$P" "count(//dependencies/ldc)")" 0
+# wide(n): the class constant's index is above 255 (pad() comes first), so
+# 9 ldc_w 12 ifnull 15 iinc 18 iinc 21 goto: 4 + 3(n+1) + 5n + 2 = 8n + 9.
+run_agent "$P" Constants.wide "$FX" Constants wide 50
+expect_eq "constants: wide(50) work = 8n+9" "$(xpath "$P" /psf-profile/summary/@work)" 409
+expect_eq "constants: wide(50) ldc_w = n" "$(op work ldc_w)" 50
+expect_eq "constants: wide(50) ldc_w of a class = n" "$(ldc work)" 50
+
 # --- Nested classes are named Outer$Inner: iload_0 iload_0 imul ireturn.
 run_agent "$P" 'Nested$Inner.square' "$FX" Nested
 expect_eq "nested: Outer\$Inner.square = 4" "$(xpath "$P" /psf-profile/summary/@work)" 4

@@ -15,7 +15,7 @@
 
 #define PROFILE(ITERS, LOADS, ARRS, ELEMS, COPIES) \
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
-    "<psf-profile version=\"3\" status=\"ok\">\n" \
+    "<psf-profile version=\"4\" status=\"ok\">\n" \
     "  <opcodes bucket=\"work\">\n" \
     "    <opcode name=\"goto\" count=\"" #ITERS "\"/>\n" \
     "    <opcode name=\"iload_1\" count=\"" #LOADS "\"/>\n" \
@@ -28,9 +28,10 @@
     "    <invoke method=\"java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V\" count=\"" #COPIES "\" native=\"true\" elements=\"" #ELEMS "\"/>\n" \
     "    <invoke method=\"Foo.bar()V\" count=\"3\"/>\n" \
     "    <invoke method=\"Foo.nat()V\" count=\"2\" native=\"true\"/>\n" \
+    "    <ldc constant=\"class\" count=\"" #ARRS "\"/>\n" \
     "    <new class=\"Foo\" count=\"1\"/>\n" \
     "  </dependencies>\n" \
-    "  <dependencies bucket=\"overhead\"><new class=\"Bar\" count=\"5\"/></dependencies>\n" \
+    "  <dependencies bucket=\"overhead\"><ldc constant=\"class\" count=\"7\"/><new class=\"Bar\" count=\"5\"/></dependencies>\n" \
     "  <branches bucket=\"work\" conditional=\"" #ITERS "\" taken=\"" #ARRS "\" mispredicted=\"" #COPIES "\"/>\n" \
     "  <branches bucket=\"overhead\" conditional=\"9\" taken=\"9\" mispredicted=\"9\"/>\n" \
     "  <calls bucket=\"work\" entries=\"" #ITERS "\" close=\"" #LOADS "\"/>\n" \
@@ -58,12 +59,13 @@ static void histo_parse__work_bucket__counts_and_dependencies(void **state)
     assert_true(histo_total(&h) == 64 + 130 + 64);
     assert_true(h.br_taken == 64 && h.br_mispredicted == 64);  /* work bucket only */
     assert_true(h.call_close == 130);                          /* work bucket only */
+    assert_true(h.ldc_class == 64);                            /* work bucket only */
     histo_free(&h);
 }
 
 static void histo_parse__status_not_ok__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"3\" status=\"not_invoked\"><message>x</message></psf-profile>";
+    const char *p = "<psf-profile version=\"4\" status=\"not_invoked\"><message>x</message></psf-profile>";
     histo h;
     char err[256];
     (void)state;
@@ -74,7 +76,7 @@ static void histo_parse__status_not_ok__rejected(void **state)
 
 static void histo_parse__unknown_mnemonic__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"3\" status=\"ok\"><opcodes bucket=\"work\">"
+    const char *p = "<psf-profile version=\"4\" status=\"ok\"><opcodes bucket=\"work\">"
                     "<opcode name=\"iadd2\" count=\"1\"/></opcodes></psf-profile>";
     histo h;
     char err[256];
@@ -111,6 +113,7 @@ static void histo_diff__two_iteration_counts__one_iteration(void **state)
     assert_null(histo_find(&d, HDEP_INVOKE, "Foo.bar()V"));
     assert_true(d.br_taken == 1 && d.br_mispredicted == 1);
     assert_true(d.call_close == 2);
+    assert_true(d.ldc_class == 1);
     histo_free(&a);
     histo_free(&b);
     histo_free(&d);
@@ -145,6 +148,8 @@ static void model_row__groups_arrays_invokes__summed_into_features(void **state)
     assert_true(f >= 0 && x[f] == 64 && x[f + 1] == 1024);   /* calls, elements copied */
     f = model_find(&m, FK_OTHER_NATIVE, "other native methods");
     assert_true(f >= 0 && x[f] == 2);                          /* Foo.nat; Foo.bar is not native */
+    f = model_find(&m, FK_LDC_CLASS, "class");
+    assert_true(f >= 0 && x[f] == 64);
     histo_free(&h);
     model_free(&m);
 }

@@ -106,6 +106,18 @@ static void table_write__fitted_model__valid_against_schema(void **state)
     assert_non_null(strstr(buf, "tsc_hz=\"2596000000\""));
     assert_non_null(strstr(buf, "fit_r2=\"0.998700\""));
     assert_non_null(strstr(buf, "<default cost=\"77.5\"/>"));
+    {
+        /* the class-constant price, when its feature was seen */
+        int j = model_find(&m, FK_LDC_CLASS, "class");
+        char want[64];
+        assert_true(j >= 0);
+        if (fr.seen[j]) {
+            snprintf(want, sizeof want, "<ldc constant=\"class\" cost=\"");
+            assert_non_null(strstr(buf, want));
+        } else {
+            assert_null(strstr(buf, "<ldc "));
+        }
+    }
     assert_non_null(strstr(buf, "&lt;fast&gt; &amp; &quot;quoted&quot;"));
     {
         /* every valid opcode has exactly one entry */
@@ -166,6 +178,8 @@ static void kernels_for_key__supported_and_unsupported_keys(void **state)
     assert_int_equal(kernels_for_key(&ks, "invoke:Foo.bar(Ljava/util/List;)V", why, sizeof why), -1);
     assert_int_equal(kernels_for_key(&ks, "invoke:[I.clone()Ljava/lang/Object;", why, sizeof why), -1);
     assert_int_equal(kernels_for_key(&ks, "opcode:iadd", why, sizeof why), -1);
+    assert_int_equal(kernels_for_key(&ks, "ldc:class", why, sizeof why), -1);   /* a built-in kernel's */
+    assert_non_null(strstr(why, "ldc:class are always in a calibrated table"));
     assert_int_equal(kernels_for_key(&ks, "nonsense", why, sizeof why), -1);
     kernels_free(&ks);
 }

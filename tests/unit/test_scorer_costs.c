@@ -63,6 +63,7 @@ static void costs_load__minimal_table__loads(void **state)
         " cost=\"50\" cost_per_element=\"0.5\"/>\n"
         "  <opcode name=\"nop\" cost=\"0\"/>\n"
         "  <call kind=\"close\" cost=\"0.96\"/>\n"
+        "  <ldc constant=\"class\" cost=\"61.5\"/>\n"
         END;
     char hex[65];
     (void)state;
@@ -79,6 +80,7 @@ static void costs_load__minimal_table__loads(void **state)
     assert_true(t.opcode[bc_opcode("nop")] == 0);
     assert_false(t.has_opcode[bc_opcode("isub")]);
     assert_true(t.has_call_close && t.call_close == 960000);
+    assert_true(t.has_ldc_class && t.ldc_class == 61500000);
     assert_int_equal(t.arrays.n, 2);
     assert_true(costs_find(&t.arrays, "int")->per_element == 125000);
     assert_true(costs_find(&t.arrays, "reference")->cost == 3000000);
@@ -231,6 +233,9 @@ static void costs_load__schema_violations__rejected_with_line(void **state)
     rejected(HEAD ROOT DEF "  <array elem=\"int\" cost=\"1\"/>\n" END, 4, "cost_per_element");
     rejected(HEAD ROOT DEF "  <bogus/>\n" END, 4, "does not match the schema");
     rejected(HEAD ROOT DEF "  <call kind=\"entry\" cost=\"1\"/>\n" END, 4, "does not match the schema");
+    rejected(HEAD ROOT DEF "  <ldc constant=\"class\" cost=\"1\"/>\n  <ldc constant=\"class\" cost=\"2\"/>\n" END, 5,
+             "one-ldc-entry");
+    rejected(HEAD ROOT DEF "  <ldc constant=\"string\" cost=\"1\"/>\n" END, 4, "does not match the schema");
     rejected(HEAD "<costs unit=\"seconds\" calibrated=\"false\">\n" DEF END, 2, "does not match the schema");
     rejected(HEAD "<costs unit=\"cycles\" calibrated=\"true\" tsc_hz=\"0\">\n" DEF END, 2, "tsc_hz");
 }

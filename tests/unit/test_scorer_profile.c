@@ -1,6 +1,6 @@
 /*
  * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
- * version 3 only, the schema, and the consistency a status-ok profile owes.
+ * version 4 only, the schema, and the consistency a status-ok profile owes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 
 static const char OK_PROFILE[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                               /* 1 */
-    "<psf-profile version=\"3\" status=\"ok\">\n"                                /* 2 */
+    "<psf-profile version=\"4\" status=\"ok\">\n"                                /* 2 */
     "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"       /* 3 */
     "  <jvm version=\"17.0.15\" vendor=\"v\" flags=\"-Xint\"/>\n"                /* 4 */
     "  <summary invocations=\"1\" work=\"3\" overhead=\"1\"/>\n"                 /* 5 */
@@ -153,6 +153,41 @@ static void profile_load__optional_agent_attributes__accepted(void **state)
     rejected("end=\"return\"", "end=\"return\" x=\"1\"", 7, "does not match the schema");
 }
 
+/* OK_PROFILE with its work nop turned into an ldc that loaded `classes`
+ * class constants; caller frees. */
+static char *with_ldc(const char *classes)
+{
+    char attr[64];
+    char *a = edit("<opcode name=\"nop\" count=\"1\"/>", "<opcode name=\"ldc\" count=\"1\"/>");
+    char *b = replace(a, "<opcode name=\"nop\" work=\"1\"", "<opcode name=\"ldc\" work=\"1\"");
+    snprintf(attr, sizeof attr, "<ldc constant=\"class\" count=\"%s\"/>\n  </dependencies>", classes);
+    char *c = replace(b, "</dependencies>", attr);
+    free(a);
+    free(b);
+    return c;
+}
+
+static void profile_load__ldc_class__read_and_bounded_by_ldc_bytecodes(void **state)
+{
+    profile p;
+    psf_err e;
+    char *xml = with_ldc("1");
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_int_equal(p.n_deps[BUCKET_WORK], 3);
+    assert_int_equal(p.deps[BUCKET_WORK][2].kind, DEP_LDC);
+    assert_string_equal(p.deps[BUCKET_WORK][2].key, "class");
+    assert_true(p.deps[BUCKET_WORK][2].count == 1);
+    profile_free(&p);
+    free(xml);
+    /* one ldc bytecode cannot have loaded two class constants */
+    xml = with_ldc("2");
+    rejected_xml(xml, 0, "inconsistent profile: work <ldc constant=\"class\"> count=\"2\" but only 1 ldc and ldc_w bytecodes");
+    free(xml);
+    /* only class constants are counted */
+    rejected("</dependencies>", "<ldc constant=\"string\" count=\"0\"/></dependencies>", 20, "does not match the schema");
+}
+
 static void profile_load__fixture_file__loads(void **state)
 {
     profile p;
@@ -169,18 +204,20 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    rejected("version=\"3\" status", "version=\"1\" status", 2,
-             "profile format version \"1\"; this scorer reads version 3 only");
-    rejected("version=\"3\" status", "version=\"2\" status", 2,
-             "profile format version \"2\"; this scorer reads version 3 only");
-    rejected("version=\"3\" status", "status", 2, "version \"(none)\"");
+    rejected("version=\"4\" status", "version=\"1\" status", 2,
+             "profile format version \"1\"; this scorer reads version 4 only");
+    rejected("version=\"4\" status", "version=\"2\" status", 2,
+             "profile format version \"2\"; this scorer reads version 4 only");
+    rejected("version=\"4\" status", "version=\"3\" status", 2,
+             "profile format version \"3\"; this scorer reads version 4 only");
+    rejected("version=\"4\" status", "status", 2, "version \"(none)\"");
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
 {
     (void)state;
     rejected_xml("<?xml version=\"1.0\"?>\n<costs unit=\"cycles\" calibrated=\"false\"/>\n", 2, "not a PSF profile");
-    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"3\" status=\"ok\">\n  <target", 3, "malformed XML");
+    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"4\" status=\"ok\">\n  <target", 3, "malformed XML");
     rejected_xml("", 0, "empty file");
 }
 
@@ -249,7 +286,7 @@ static void profile_load__not_invoked__loads_with_message(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"3\" status=\"not_invoked\">\n"
+        "<psf-profile version=\"4\" status=\"not_invoked\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"
         "  <message>A.f()V was never invoked</message>\n"
         "  <jvm version=\"17\" vendor=\"v\" flags=\"\"/>\n"
@@ -272,7 +309,7 @@ static void profile_load__ambiguous__candidates_kept(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"3\" status=\"ambiguous_method\">\n"
+        "<psf-profile version=\"4\" status=\"ambiguous_method\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\"/>\n"
         "  <candidates><candidate descriptor=\"()V\"/><candidate descriptor=\"(I)V\"/></candidates>\n"
         "  <message>A.f has 2 overloads</message>\n"
@@ -295,7 +332,7 @@ static void profile_load__agent_error_without_class__loads(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"3\" status=\"agent_error\">\n"
+        "<psf-profile version=\"4\" status=\"agent_error\">\n"
         "  <target spec=\"not a spec\"/>\n"
         "  <message>bad method spec</message>\n"
         "</psf-profile>\n";
@@ -330,6 +367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_load__ok_profile__every_section),
         cmocka_unit_test(profile_load__optional_agent_attributes__accepted),
+        cmocka_unit_test(profile_load__ldc_class__read_and_bounded_by_ldc_bytecodes),
         cmocka_unit_test(profile_load__fixture_file__loads),
         cmocka_unit_test(profile_load__other_version__rejected_by_name),
         cmocka_unit_test(profile_load__not_a_profile__rejected),

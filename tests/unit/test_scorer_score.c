@@ -514,11 +514,51 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Class constants loaded by ldc at the table's <ldc constant="class"> price,
+ * on top of the ldc opcodes; the overhead bucket's only with overhead. A
+ * table without the price charges the default and marks the key missing. */
+static void score__ldc_class__priced_or_missing(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "ldc", 10);                     /* 10 x 2 = 20 */
+    dep(&f, BUCKET_WORK, DEP_LDC, "class", 4, 0, 0);    /* 4 x 60.5 = 242 */
+    op(&f, BUCKET_OVERHEAD, "ldc_w", 3);                /* 3 x 2 = 6 */
+    dep(&f, BUCKET_OVERHEAD, DEP_LDC, "class", 1, 0, 0);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/>\n<opcode name=\"ldc\" cost=\"2\"/>\n<opcode name=\"ldc_w\" cost=\"2\"/>\n"
+          "<ldc constant=\"class\" cost=\"60.5\"/>\n</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 262);
+    const score_term *c = term(&r, "ldc:class");
+    assert_non_null(c);
+    assert_true(c->count == 4 && c->kind == TERM_LDC && !c->missing);
+    assert_false(r.approximate);
+    score_free(&r);
+    scored(&f, &t, 1, &r);
+    assert_true(r.score == 329);                        /* 20 + 6 + 5 x 60.5 = 328.5, half up */
+    assert_true(term(&r, "ldc:class")->count == 5);
+    score_free(&r);
+    costs_free(&t);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED
+          "<default cost=\"7\"/>\n<opcode name=\"ldc\" cost=\"2\"/>\n</costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 48);                         /* 20 + 4 x the default 7 */
+    assert_true(term(&r, "ldc:class")->missing);
+    assert_true(r.approximate);
+    score_free(&r);
+    costs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(score__builtin_table__work_bytecode_count_exact),
         cmocka_unit_test(score__call_closeness__priced_per_unit),
+        cmocka_unit_test(score__ldc_class__priced_or_missing),
         cmocka_unit_test(score__hand_computed__exact),
         cmocka_unit_test(score__missing_opcode__default_and_approximate),
         cmocka_unit_test(score__arrays__specific_then_reference_then_missing),
