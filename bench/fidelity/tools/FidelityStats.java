@@ -56,6 +56,29 @@ public final class FidelityStats {
     }
 
     /** Spearman's rho: Pearson correlation of the ranks. */
+    /* The rank targets against -Xint and JIT time. */
+    static final double TARGET_XINT = 0.98, TARGET_JIT = 0.90;
+
+    /*
+     * Whether any score at all can meet both rank targets on this corpus.
+     * Spearman's rho is Pearson's r over (mid-)ranks, so the rhos of three
+     * rank vectors (score, -Xint, JIT) form a positive semi-definite
+     * correlation matrix: rho(X,J) >= a b - sqrt((1 - a^2)(1 - b^2)) with
+     * a = rho(S,X), b = rho(S,J). With a = 0.98 and b = 0.90 that asks
+     * rho(X,J) >= 0.795; and a score that ranks -Xint times at 0.98 ranks
+     * JIT times at most at a c + sqrt((1 - a^2)(1 - c^2)), c = rho(X,J).
+     */
+    static void jointTargets(double rhoXJ) {
+        double a = TARGET_XINT, b = TARGET_JIT;
+        double need = a * b - Math.sqrt((1 - a * a) * (1 - b * b));
+        double best = a * rhoXJ + Math.sqrt((1 - a * a) * (1 - rhoXJ * rhoXJ));
+        System.out.printf(Locale.ROOT, "both rank targets (%.2f -Xint, %.2f JIT) need -Xint and JIT times to rank each other"
+                          + " at >= %.3f, for any score; here %.3f: %s%n", a, b, need, rhoXJ,
+                          rhoXJ >= need ? "possible" : "no score can meet both");
+        System.out.printf(Locale.ROOT, "a score ranking -Xint times at %.2f ranks JIT times at most at %.3f here%n",
+                          a, Math.min(1.0, best));
+    }
+
     static double spearman(double[] x, double[] y) {
         double[] a = ranks(x), b = ranks(y);
         double ma = 0, mb = 0;
@@ -180,6 +203,7 @@ public final class FidelityStats {
                           1.0, spearman(xint, jit), "0.0%", "0.0%", firstRho(firsts, xint, first));
         System.out.printf(Locale.ROOT, "JIT speed-up (-Xint / JIT time) from %.1f to %.0f times%n",
                           minRatio(xint, jit), maxRatio(xint, jit));
+        jointTargets(spearman(xint, jit));
         if (args.length >= 5)
             noiseCeiling(name, Arrays.copyOfRange(args, 3, args.length));
         try (PrintWriter out = new PrintWriter(args[2])) {
