@@ -523,8 +523,10 @@ static void fit_and_predict(calib_run *r)
         use[k] = r->ks.v[k].flags & KF_HOLDOUT ? 0 : r->ks.v[k].flags & KF_REAL ? 4 : 1;
     }
     /* ridge 1e-4 relative to each column: shares cost between features that
-     * always occur together without moving well-determined ones noticeably */
-    if (model_fit(&r->m, x, y, use, n, 1e-4, &r->fit) != 0)
+     * always occur together without moving well-determined ones noticeably;
+     * 3 on the opcode groups: each opcode costs the dispatch every bytecode
+     * pays unless the kernels clearly say otherwise (docs/calibration.md) */
+    if (model_fit(&r->m, x, y, use, n, 1e-4, 3, &r->fit) != 0)
         abort();
     for (size_t k = 0; k < n; k++) {
         kresult *kr = &r->res[k];

@@ -144,6 +144,7 @@ void model_init(model *m)
     push(m, FK_BRANCH_MISS, "mispredicted", NULL);
     push(m, FK_CALL_CLOSE, "close", NULL);
     push(m, FK_LDC_CLASS, "class", NULL);
+    push(m, FK_BYTECODE, "bytecode", NULL);
 }
 
 void model_free(model *m)
@@ -171,6 +172,11 @@ void model_row(const model *m, const histo *h, double *x)
     int ldc = model_find(m, FK_LDC_CLASS, "class");
     assert(ldc >= 0);                       /* model_init adds it */
     x[ldc] += h->ldc_class;
+    int base = model_find(m, FK_BYTECODE, "bytecode");
+    assert(base >= 0);                      /* model_init adds it */
+    for (int op = 0; op < 256; op++)
+        if (m->op_feature[op] >= 0)
+            x[base] += h->op[op];
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;
@@ -216,7 +222,7 @@ double model_predict(const model *m, const fit_result *fr, const double *x)
 }
 
 int model_fit(const model *m, const double *x, const double *y, const unsigned char *use,
-              size_t rows, double ridge, fit_result *out)
+              size_t rows, double ridge, double group_ridge, fit_result *out)
 {
     size_t nf = m->nf, nr = 0, r = 0;
     double *a, *b, mean = 0, ssr = 0, sst = 0;
@@ -248,12 +254,22 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
     }
     /* Ridge rows: sqrt(ridge) x |column| on the diagonal, right-hand side 0. */
     for (size_t j = 0; j < nf; j++) {
-        double cn = 0;
+        double cn = 0, rj = m->f[j].kind == FK_BYTECODE ? 0 : m->f[j].kind == FK_OPGROUP ? group_ridge : ridge;
         for (size_t i = 0; i < nr; i++)
             cn += a[i * nf + j] * a[i * nf + j];
-        a[(nr + j) * nf + j] = sqrt(ridge * cn);
+        a[(nr + j) * nf + j] = sqrt(rj * cn);
     }
     out->status = nr > 0 ? nnls_solve(a, b, nr + nf, nf, out->cost, (int)(3 * nf + 50)) : 0;
+    /* Every bytecode's share goes into every opcode group's price (each valid
+     * opcode is in exactly one group, so predictions do not change). */
+    for (size_t j = 0; j < nf; j++)
+        if (m->f[j].kind == FK_BYTECODE) {
+            out->base = out->cost[j];
+            for (size_t g = 0; g < nf; g++)
+                if (m->f[g].kind == FK_OPGROUP)
+                    out->cost[g] += out->cost[j];
+            out->cost[j] = 0;
+        }
     for (size_t i = 0; i < rows; i++)
         if (use[i] && y[i] > 0)
             mean += y[i] / (double)nr;

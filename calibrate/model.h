@@ -29,7 +29,9 @@ typedef enum {
     FK_BRANCH_TAKEN,        /* conditional branches taken, on top of their opcode */
     FK_BRANCH_MISS,         /* conditional branches the simulated predictor got wrong */
     FK_CALL_CLOSE,          /* method entries close after the previous one (<calls close>) */
-    FK_LDC_CLASS            /* class constants loaded by ldc, on top of the opcode */
+    FK_LDC_CLASS,           /* class constants loaded by ldc, on top of the opcode */
+    FK_BYTECODE             /* every bytecode (the interpreter's dispatch): folded into
+                             * every opcode group's price by model_fit */
 } feat_kind;
 
 typedef struct feature {
@@ -66,18 +68,25 @@ typedef struct fit_result {
     double *cost;           /* owned: nf costs in cycles, >= 0 */
     unsigned char *seen;    /* owned: nf flags: the feature is non-zero in some fitted row */
     double r2;              /* coefficient of determination over fitted rows */
+    double base;            /* the price every bytecode shares, already inside each group's */
     int status;             /* nnls_solve's return */
 } fit_result;
 
 /*
  * Fit costs to rows x[i*nf..] with measured cycles y[i]. use[i] is a
  * row's weight: 0 leaves it out, w counts it w times. Rows are also
- * weighted by 1/y so that the fit minimises relative error; a ridge of strength `ridge` (relative to each column's norm)
- * shares a cost between features that always occur together instead of
- * giving one of them everything. Returns 0 or -1 (out of memory).
+ * weighted by 1/y so that the fit minimises relative error. A ridge
+ * (relative to each column's norm) of strength `ridge` on every feature
+ * but the opcode groups and the common bytecode price shares a cost
+ * between features that always occur together instead of giving one of
+ * them everything; the opcode groups get `group_ridge`, which pulls each
+ * group's price toward the price every bytecode shares (FK_BYTECODE, no
+ * ridge). That shared price is then folded into every group's price, so
+ * out->cost holds whole opcode prices and out->base the shared part.
+ * Returns 0 or -1 (out of memory).
  */
 int model_fit(const model *m, const double *x, const double *y, const unsigned char *use,
-              size_t rows, double ridge, fit_result *out);
+              size_t rows, double ridge, double group_ridge, fit_result *out);
 
 /* Predicted cycles for one row. */
 double model_predict(const model *m, const fit_result *fr, const double *x);

@@ -111,6 +111,9 @@ void report_write(FILE *f, const calib_run *r)
                 (fr->seen[j] ? fr->cost[j] : r->unseen_group_cost) / tsc_ghz,
                 fr->seen[j] ? "" : "[NOT EXERCISED: median group price] ", m->f[j].members);
     }
+    fprintf(f, "  Every price includes %.3f cycles that all bytecodes share (the interpreter's\n"
+            "  dispatch); the fit pulls each group toward it and moves a group away only as\n"
+            "  far as the kernels clearly say (ridge 3 on the groups, docs/calibration.md).\n", fr->base);
     fputs("  Members never executed by any kernel (javac does not emit them): nop, swap,\n"
           "  jsr, ret, jsr_w. They carry their group's price; costs.xsd has no way to\n"
           "  mark a single entry as not measured, so this report is where that is said.\n"
