@@ -10,9 +10,12 @@
 # -Xint and JIT time, median and worst relative error against -Xint time.
 # Counts do not depend on the table, and the programs did not change between
 # the runs, so this separates what the table does from what the timing does.
+#
+# Usage: evaluate.sh [DIR]: the tables/ and timings/ of DIR (default: this
+# script's folder; another day's folder under bench/fidelity/results/).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
+HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
 BUILD=${PSF_BUILD:-$ROOT/build}
 TOOLS=$BUILD/bench/fidelity/tools
 for c in programs sorting; do
