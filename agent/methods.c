@@ -237,6 +237,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
     m->dep = calloc(m->code_len, sizeof *m->dep);
     if (m->dep == NULL)
         return -1;
+    int named = 0;
     for (uint32_t pc = 0; pc < m->code_len;) {
         uint32_t len = bc_insn_length(m->code, m->code_len, pc);
         if (len == 0) {
@@ -245,6 +246,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         }
         uint8_t op = m->code[pc];
         if (names_dep(c, m->code, pc)) {
+            named = 1;
             m->dep[pc] = key_at(a, c, m->code, pc);
             if (m->dep[pc] == 0)
                 agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);
@@ -252,6 +254,10 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         if ((bc_flags(op) & BCF_INVOKE) && note_self_tail_call(m, c, pc, len, name, desc) != 0)
             return -1;
         pc += len;
+    }
+    if (!named) { /* only ldc of numbers and strings: the per-step path skips the method */
+        free(m->dep);
+        m->dep = NULL;
     }
     return 0;
 }
