@@ -15,6 +15,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PSF_BUILD:-$ROOT/build}
 REPEAT=${1:-7}
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+for f in "$BUILD/libpsfagent.so" "$BUILD/bench/libbareagent.so" "$BUILD/bench/java/StepBench.class"; do
+  [ -e "$f" ] || { echo "step_overhead.sh: $f is missing: run it as 'make bench-step'" >&2; exit 1; }
+done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # -Xlog:jni+resolve=off: the JVM warns on stdout that the agent re-binds System.arraycopy
