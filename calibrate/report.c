@@ -14,6 +14,15 @@ static void rule(FILE *f)
     fputs("------------------------------------------------------------------------------\n", f);
 }
 
+/* One line per feature of kind a or b (one price each, no per-element part). */
+static void single_prices(FILE *f, const model *m, const fit_result *fr, feat_kind a, feat_kind b)
+{
+    for (size_t j = 0; j < m->nf; j++)
+        if (m->f[j].kind == a || m->f[j].kind == b)
+            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+}
+
 static void kernel_rows(FILE *f, const calib_run *r, int holdout)
 {
     fprintf(f, "  %-28s %9s %9s %10s %10s %8s %6s %7s\n", "kernel", "n1", "n2", "measured", "predicted",
@@ -124,29 +133,20 @@ void report_write(FILE *f, const calib_run *r)
 
     fprintf(f, "\nConditional branches (cycles, on top of the if* opcode's price)\n");
     rule(f);
-    for (size_t j = 0; j < m->nf; j++)
-        if (m->f[j].kind == FK_BRANCH_TAKEN || m->f[j].kind == FK_BRANCH_MISS)
-            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    single_prices(f, m, fr, FK_BRANCH_TAKEN, FK_BRANCH_MISS);
     fputs("  mispredicted: the agent's simulated predictor (a gshare of 2^14 two-bit\n"
           "  counters and 12 outcomes of history per thread) predicted the other way.\n", f);
 
     fprintf(f, "\nMethod entries (cycles per bytecode of closeness, on top of invoke and return)\n");
     rule(f);
-    for (size_t j = 0; j < m->nf; j++)
-        if (m->f[j].kind == FK_CALL_CLOSE)
-            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    single_prices(f, m, fr, FK_CALL_CLOSE, FK_CALL_CLOSE);
     fprintf(f, "  closeness: %d minus the bytecodes since the previous method entry on the\n"
             "  thread, summed over entries closer than that (agent/calls.h): the\n"
             "  interpreter's stack banging at each entry, which later bytecodes hide.\n", CALL_CLOSE_WINDOW);
 
     fprintf(f, "\nClass constants (cycles per ldc or ldc_w of a class, on top of the opcode)\n");
     rule(f);
-    for (size_t j = 0; j < m->nf; j++)
-        if (m->f[j].kind == FK_LDC_CLASS)
-            fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+    single_prices(f, m, fr, FK_LDC_CLASS, FK_LDC_CLASS);
     fputs("  HotSpot's interpreter loads a class constant through a call into the VM\n"
           "  every time; numbers and strings load inline and cost the ldc opcode alone.\n", f);
 

@@ -47,6 +47,19 @@ void table_escape_attr(const char *s, char *buf, size_t cap)
     buf[o] = '\0';
 }
 
+/* <ELEM ATTR="feature name" cost="..."/> for each exercised feature of kind k. */
+static void single_entries(FILE *f, const model *m, const fit_result *fr, feat_kind k, const char *elem,
+                           const char *attr)
+{
+    char p[64];
+    for (size_t j = 0; j < m->nf; j++) {
+        if (m->f[j].kind != k || !fr->seen[j])
+            continue;
+        table_format_price(fr->cost[j], p, sizeof p);
+        fprintf(f, "  <%s %s=\"%s\" cost=\"%s\"/>\n", elem, attr, m->f[j].name, p);
+    }
+}
+
 int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta *meta,
                 double default_cost, double unseen_group_cost)
 {
@@ -103,24 +116,10 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
             fprintf(f, "  <invoke method=\"%s\" cost=\"%s\"/>\n", e1, p1);
         }
     }
-    for (size_t j = 0; j < m->nf; j++) {
-        if ((m->f[j].kind != FK_BRANCH_TAKEN && m->f[j].kind != FK_BRANCH_MISS) || !fr->seen[j])
-            continue;
-        table_format_price(fr->cost[j], p1, sizeof p1);
-        fprintf(f, "  <branch kind=\"%s\" cost=\"%s\"/>\n", m->f[j].name, p1);
-    }
-    for (size_t j = 0; j < m->nf; j++) {
-        if (m->f[j].kind != FK_CALL_CLOSE || !fr->seen[j])
-            continue;
-        table_format_price(fr->cost[j], p1, sizeof p1);
-        fprintf(f, "  <call kind=\"%s\" cost=\"%s\"/>\n", m->f[j].name, p1);
-    }
-    for (size_t j = 0; j < m->nf; j++) {
-        if (m->f[j].kind != FK_LDC_CLASS || !fr->seen[j])
-            continue;
-        table_format_price(fr->cost[j], p1, sizeof p1);
-        fprintf(f, "  <ldc constant=\"%s\" cost=\"%s\"/>\n", m->f[j].name, p1);
-    }
+    single_entries(f, m, fr, FK_BRANCH_TAKEN, "branch", "kind");
+    single_entries(f, m, fr, FK_BRANCH_MISS, "branch", "kind");
+    single_entries(f, m, fr, FK_CALL_CLOSE, "call", "kind");
+    single_entries(f, m, fr, FK_LDC_CLASS, "ldc", "constant");
     fprintf(f, "</costs>\n");
     return ferror(f) ? -1 : 0;
 }
