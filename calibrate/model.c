@@ -155,28 +155,29 @@ void model_free(model *m)
     memset(m, 0, sizeof *m);
 }
 
+/* x[feature] += v for a feature model_init always adds. */
+static void add_builtin(const model *m, double *x, feat_kind kind, const char *name, double v)
+{
+    int j = model_find(m, kind, name);
+    assert(j >= 0);
+    x[j] += v;
+}
+
 void model_row(const model *m, const histo *h, double *x)
 {
     int other = model_find(m, FK_OTHER_NATIVE, "other native methods");
-    memset(x, 0, m->nf * sizeof *x);
-    for (int op = 0; op < 256; op++)
-        if (h->op[op] != 0 && m->op_feature[op] >= 0)
-            x[m->op_feature[op]] += h->op[op];
-    int taken = model_find(m, FK_BRANCH_TAKEN, "taken"), missed = model_find(m, FK_BRANCH_MISS, "mispredicted");
-    assert(taken >= 0 && missed >= 0);     /* model_init adds both */
-    x[taken] += h->br_taken;
-    x[missed] += h->br_mispredicted;
-    int close = model_find(m, FK_CALL_CLOSE, "close");
-    assert(close >= 0);                     /* model_init adds it */
-    x[close] += h->call_close;
-    int ldc = model_find(m, FK_LDC_CLASS, "class");
-    assert(ldc >= 0);                       /* model_init adds it */
-    x[ldc] += h->ldc_class;
     int base = model_find(m, FK_BYTECODE, "bytecode");
     assert(base >= 0);                      /* model_init adds it */
+    memset(x, 0, m->nf * sizeof *x);
     for (int op = 0; op < 256; op++)
-        if (m->op_feature[op] >= 0)
-            x[base] += h->op[op];
+        if (h->op[op] != 0 && m->op_feature[op] >= 0) {
+            x[m->op_feature[op]] += h->op[op];
+            x[base] += h->op[op];           /* every bytecode: the shared dispatch price */
+        }
+    add_builtin(m, x, FK_BRANCH_TAKEN, "taken", h->br_taken);
+    add_builtin(m, x, FK_BRANCH_MISS, "mispredicted", h->br_mispredicted);
+    add_builtin(m, x, FK_CALL_CLOSE, "close", h->call_close);
+    add_builtin(m, x, FK_LDC_CLASS, "class", h->ldc_class);
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];
         int fa, fi;

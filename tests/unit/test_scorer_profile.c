@@ -204,12 +204,12 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    rejected("version=\"4\" status", "version=\"1\" status", 2,
-             "profile format version \"1\"; this scorer reads version 4 only");
-    rejected("version=\"4\" status", "version=\"2\" status", 2,
-             "profile format version \"2\"; this scorer reads version 4 only");
-    rejected("version=\"4\" status", "version=\"3\" status", 2,
-             "profile format version \"3\"; this scorer reads version 4 only");
+    for (int v = 1; v <= 3; v++) {
+        char attr[32], msg[80];
+        snprintf(attr, sizeof attr, "version=\"%d\" status", v);
+        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads version 4 only", v);
+        rejected("version=\"4\" status", attr, 2, msg);
+    }
     rejected("version=\"4\" status", "status", 2, "version \"(none)\"");
 }
 
