@@ -51,6 +51,11 @@ void kernels_free(kernel_set *ks)
 #define Q KF_QUICK
 #define H KF_HOLDOUT
 
+/* the Math kernels' arguments: 0.005, 0.015, ... 10.235, from an array or
+ * computed from the loop counter */
+#define MATH_ARGS "double[] v = new double[1024]; for (int k = 0; k < 1024; k++) v[k] = 0.01 * k + 0.005; double d, r;"
+#define MATH_I2D "double d, r;"
+
 /* name, flags, setup, body */
 static const struct { const char *name; unsigned flags; const char *setup, *body; } builtin[] = {
     /* --- the loop itself, locals, constants ------------------------------- */
@@ -199,16 +204,33 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "clone_double_256", 0, "double[] a = new double[256], b;", "b = a.clone();" },
     { "clone_objects_256", 0, "Object[] a = new Object[256], b;", "b = a.clone();" },
     { "object_clone", Q, "Cl c = new Cl(), d;", "d = c.copy();" },
-    { "math_sin", Q, "double d = 0.5, r;", "r = Math.sin(d);" },
-    { "math_cos", 0, "double d = 0.5, r;", "r = Math.cos(d);" },
-    { "math_tan", 0, "double d = 0.5, r;", "r = Math.tan(d);" },
-    { "math_sqrt", Q, "double d = 0.5, r;", "r = Math.sqrt(d);" },
-    { "math_log", 0, "double d = 0.5, r;", "r = Math.log(d);" },
-    { "math_log10", 0, "double d = 0.5, r;", "r = Math.log10(d);" },
-    { "math_exp", 0, "double d = 0.5, r;", "r = Math.exp(d);" },
-    { "math_pow", 0, "double d = 0.5, e = 1.7, r;", "r = Math.pow(d, e);" },
-    { "math_abs", 0, "double d = -0.5, r;", "r = Math.abs(d);" },
-    { "math_atan2", 0, "double d = 0.5, e = 1.5, r;", "r = Math.atan2(d, e);" },
+    /* Arguments sweep 1024 values over (0, 10.24], as a numeric loop's do (a
+     * constant 0.5 would time only the fastest paths: sin and cos of
+     * |x| < pi/4 need no argument reduction). Each function twice, because
+     * where the argument comes from decides whether its latency shows: read
+     * from an array, the next call starts while this one finishes; computed
+     * from the loop counter (Math.sin(i * h)), the interpreter's i2d writes
+     * only the low half of the register the last call left its result in,
+     * waits for it, and the calls run one after another (+20 to 25 cycles a
+     * call here). The fit prices each function between the two. */
+    { "math_sin", Q, MATH_ARGS, "d = v[i & 1023]; r = Math.sin(d);" },
+    { "math_sin_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.sin(d);" },
+    { "math_cos", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.cos(d);" },
+    { "math_cos_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.cos(d);" },
+    { "math_tan", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.tan(d);" },
+    { "math_tan_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.tan(d);" },
+    { "math_sqrt", Q, MATH_ARGS, "d = v[i & 1023]; r = Math.sqrt(d);" },
+    { "math_sqrt_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.sqrt(d);" },
+    { "math_log", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.log(d);" },
+    { "math_log_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.log(d);" },
+    { "math_log10", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.log10(d);" },
+    { "math_log10_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.log10(d);" },
+    { "math_exp", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.exp(d);" },
+    { "math_exp_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.exp(d);" },
+    { "math_pow", 0, MATH_ARGS " double e = 1.7;", "d = v[i & 1023]; r = Math.pow(d, e);" },
+    { "math_pow_i2d", 0, MATH_I2D " double e = 1.7;", "d = (i & 1023) * 0.01 + 0.005; r = Math.pow(d, e);" },
+    { "math_abs", 0, MATH_ARGS, "d = -v[i & 1023]; r = Math.abs(d);" },
+    { "math_atan2", 0, MATH_ARGS " double e = 1.5;", "d = v[i & 1023]; r = Math.atan2(d, e);" },
     { "object_hashcode", Q, "Object o = new Object(); int h;", "h = o.hashCode();" },
     { "identity_hashcode", 0, "Object o = new Object(); int h;", "h = System.identityHashCode(o);" },
     { "string_hashcode", Q, "String s = \"hello world\"; int h;", "h = s.hashCode();" },
