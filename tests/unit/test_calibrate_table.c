@@ -166,6 +166,34 @@ static void kernels_builtin__generated_java__every_kernel_dispatched(void **stat
     kernels_free(&ks);
 }
 
+/* Each Math function the table prices (but abs) is timed with its argument
+ * read from an array and with it converted from the loop counter, never
+ * with a constant (docs/calibration.md, "Math functions"). */
+static void kernels_builtin__math_functions__both_argument_sources(void **state)
+{
+    static const char *const fn[] = { "sin", "cos", "tan", "sqrt", "log", "log10", "exp", "pow" };
+    kernel_set ks;
+    (void)state;
+    kernels_builtin(&ks);
+    for (size_t f = 0; f < sizeof fn / sizeof fn[0]; f++) {
+        char call[32];
+        int from_array = 0, from_counter = 0;
+        snprintf(call, sizeof call, "Math.%s(d", fn[f]);
+        for (size_t k = 0; k < ks.n; k++) {
+            const char *b = ks.v[k].body;
+            if (!strstr(b, call))
+                continue;
+            from_array += strstr(b, "d = v[i & 1023];") != NULL;
+            from_counter += strstr(b, "d = (i & 1023) * 0.01 + 0.005;") != NULL;
+        }
+        assert_int_equal(from_array, 1);
+        assert_int_equal(from_counter, 1);
+    }
+    for (size_t k = 0; k < ks.n; k++)
+        assert_null(strstr(ks.v[k].body, "Math.sin(0"));
+    kernels_free(&ks);
+}
+
 static void kernels_for_key__supported_and_unsupported_keys(void **state)
 {
     kernel_set ks = { 0 };
@@ -192,6 +220,7 @@ int main(void)
         cmocka_unit_test(table_write__fitted_model__valid_against_schema),
         cmocka_unit_test(table_write__r2_out_of_range__clamped_and_valid),
         cmocka_unit_test(kernels_builtin__generated_java__every_kernel_dispatched),
+        cmocka_unit_test(kernels_builtin__math_functions__both_argument_sources),
         cmocka_unit_test(kernels_for_key__supported_and_unsupported_keys),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
