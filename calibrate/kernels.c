@@ -51,10 +51,13 @@ void kernels_free(kernel_set *ks)
 #define Q KF_QUICK
 #define H KF_HOLDOUT
 
-/* the Math kernels' arguments: 0.005, 0.015, ... 10.235, from an array or
- * computed from the loop counter */
+/* the Math kernels' arguments: 0.005, 0.015, ... 10.235 */
 #define MATH_ARGS "double[] v = new double[1024]; for (int k = 0; k < 1024; k++) v[k] = 0.01 * k + 0.005; double d, r;"
-#define MATH_I2D "double d, r;"
+/* two kernels of one Math function: the argument read from an array (flags:
+ * KF_QUICK or 0) and converted from the loop counter (full set only) */
+#define MATH_KERNELS(fn, flags, setup, call) \
+    { "math_" fn, flags, MATH_ARGS setup, "d = v[i & 1023]; r = " call ";" }, \
+    { "math_" fn "_i2d", 0, "double d, r;" setup, "d = (i & 1023) * 0.01 + 0.005; r = " call ";" }
 
 /* name, flags, setup, body */
 static const struct { const char *name; unsigned flags; const char *setup, *body; } builtin[] = {
@@ -211,24 +214,16 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
      * from an array, the next call starts while this one finishes; computed
      * from the loop counter (Math.sin(i * h)), the interpreter's i2d writes
      * only the low half of the register the last call left its result in,
-     * waits for it, and the calls run one after another (+20 to 25 cycles a
-     * call here). The fit prices each function between the two. */
-    { "math_sin", Q, MATH_ARGS, "d = v[i & 1023]; r = Math.sin(d);" },
-    { "math_sin_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.sin(d);" },
-    { "math_cos", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.cos(d);" },
-    { "math_cos_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.cos(d);" },
-    { "math_tan", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.tan(d);" },
-    { "math_tan_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.tan(d);" },
-    { "math_sqrt", Q, MATH_ARGS, "d = v[i & 1023]; r = Math.sqrt(d);" },
-    { "math_sqrt_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.sqrt(d);" },
-    { "math_log", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.log(d);" },
-    { "math_log_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.log(d);" },
-    { "math_log10", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.log10(d);" },
-    { "math_log10_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.log10(d);" },
-    { "math_exp", 0, MATH_ARGS, "d = v[i & 1023]; r = Math.exp(d);" },
-    { "math_exp_i2d", 0, MATH_I2D, "d = (i & 1023) * 0.01 + 0.005; r = Math.exp(d);" },
-    { "math_pow", 0, MATH_ARGS " double e = 1.7;", "d = v[i & 1023]; r = Math.pow(d, e);" },
-    { "math_pow_i2d", 0, MATH_I2D " double e = 1.7;", "d = (i & 1023) * 0.01 + 0.005; r = Math.pow(d, e);" },
+     * waits for it, and the calls run one after another (about 20 cycles
+     * more a call here). The fit prices each function between the two. */
+    MATH_KERNELS("sin", Q, "", "Math.sin(d)"),
+    MATH_KERNELS("cos", 0, "", "Math.cos(d)"),
+    MATH_KERNELS("tan", 0, "", "Math.tan(d)"),
+    MATH_KERNELS("sqrt", Q, "", "Math.sqrt(d)"),
+    MATH_KERNELS("log", 0, "", "Math.log(d)"),
+    MATH_KERNELS("log10", 0, "", "Math.log10(d)"),
+    MATH_KERNELS("exp", 0, "", "Math.exp(d)"),
+    MATH_KERNELS("pow", 0, " double e = 1.7;", "Math.pow(d, e)"),
     { "math_abs", 0, MATH_ARGS, "d = -v[i & 1023]; r = Math.abs(d);" },
     { "math_atan2", 0, MATH_ARGS " double e = 1.5;", "d = v[i & 1023]; r = Math.atan2(d, e);" },
     { "object_hashcode", Q, "Object o = new Object(); int h;", "h = o.hashCode();" },
