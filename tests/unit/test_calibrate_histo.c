@@ -165,6 +165,17 @@ static void model_init__every_valid_opcode__has_a_group(void **state)
     model_free(&m);
 }
 
+/* The fit tests' set-up: a model, a zeroed design of `rows` kernels and the
+ * columns of the load and goto groups. */
+static double *fit_setup(model *m, size_t rows, int *load, int *go)
+{
+    model_init(m);
+    *load = model_find(m, FK_OPGROUP, "load");
+    *go = model_find(m, FK_OPGROUP, "goto");
+    assert_true(*load >= 0 && *go >= 0);
+    return test_calloc(rows * m->nf, sizeof(double));
+}
+
 static void model_fit__exact_data__recovers_costs_and_predicts(void **state)
 {
     model m;
@@ -174,11 +185,8 @@ static void model_fit__exact_data__recovers_costs_and_predicts(void **state)
     unsigned char use[3] = { 1, 1, 0 };
     int load, go;
     (void)state;
-    model_init(&m);
+    x = fit_setup(&m, 3, &load, &go);
     nf = m.nf;
-    x = test_calloc(3 * nf, sizeof *x);
-    load = model_find(&m, FK_OPGROUP, "load");
-    go = model_find(&m, FK_OPGROUP, "goto");
     x[0 * nf + load] = 2; x[0 * nf + go] = 1; y[0] = 2 * 1.5 + 4;
     x[1 * nf + load] = 6; x[1 * nf + go] = 1; y[1] = 6 * 1.5 + 4;
     x[2 * nf + load] = 10; x[2 * nf + go] = 2; y[2] = 10 * 1.5 + 8;   /* held out */
@@ -205,11 +213,8 @@ static void model_fit__group_ridge__common_price_folded_into_groups(void **state
     unsigned char use[3] = { 1, 1, 1 };
     int load, go, base;
     (void)state;
-    model_init(&m);
+    x = fit_setup(&m, 3, &load, &go);
     nf = m.nf;
-    x = test_calloc(3 * nf, sizeof *x);
-    load = model_find(&m, FK_OPGROUP, "load");
-    go = model_find(&m, FK_OPGROUP, "goto");
     base = model_find(&m, FK_BYTECODE, "bytecode");
     assert_true(base >= 0);
     for (int i = 0; i < 3; i++) {
