@@ -148,6 +148,15 @@ static json *explain_json(const options *o, const score_result *r)
     return j;
 }
 
+/* Class constants the work bucket loaded by ldc (its one <ldc constant="class">). */
+static uint64_t class_constants(const profile *p)
+{
+    for (size_t i = 0; i < p->n_deps[BUCKET_WORK]; i++)
+        if (p->deps[BUCKET_WORK][i].kind == DEP_LDC && strcmp(p->deps[BUCKET_WORK][i].key, "class") == 0)
+            return p->deps[BUCKET_WORK][i].count;
+    return 0;
+}
+
 json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
 {
     const profile *p = oc->prof;
@@ -214,6 +223,7 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     } else {
         json_set(j, "calls", json_null());
     }
+    json_set(j, "class_constants", p && p->has_deps[BUCKET_WORK] ? json_u64(class_constants(p)) : json_null());
     if (p && p->status == ST_AMBIGUOUS_METHOD) {
         a = json_array();
         for (size_t i = 0; i < p->n_candidates; i++) {

@@ -220,6 +220,8 @@ expect_eq "constants: scored with the ldc price" \
 expect_eq "constants: without it, the default and ldc:class missing" \
   "$("$PSF_BUILD/psf-score" --costs "$PSF_ROOT/config/costs-uncalibrated.xml" --json "$P" | jq -c '[.score, .missing]')" \
   '[1909,["ldc:class"]]'
+expect_eq "constants: the 200 class constants in JSON" \
+  "$("$PSF_BUILD/psf-score" --json "$P" | jq .class_constants)" 200
 run_agent "$P" Constants.mixed "$FX" Constants mixed 0
 expect_eq "constants: mixed(0) loads no class" "$(xpath "$P" "count(//dependencies/ldc)")" 0
 # wide(n): the class constant's index is above 255 (pad() comes first), so

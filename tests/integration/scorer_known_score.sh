@@ -94,6 +94,7 @@ expect "calls + overhead" "$("$SCORE" --costs "$TMP/calls.costs.xml" --score-onl
 expect "calls without a price" "$("$SCORE" $B --score-only "$TMP/calls.xml")" 288
 "$SCORE" --costs "$TMP/calls.costs.xml" --json --explain --top 0 "$TMP/calls.xml" >"$TMP/a.json"
 expect "call counts in JSON" "$(j '.calls | "\(.entries) \(.close)"')" '5 400'
+expect "no class constants in JSON" "$(j .class_constants)" 0
 expect "call key" "$(j '[.explain.dependencies[] | select(.key == "call:close") | "\(.count)x\(.cost)=\(.contribution)"] | join(" ")')" \
   '400x0.25=100'
 "$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
