@@ -772,7 +772,7 @@ int calibrate_run(const calib_options *opt)
         snprintf(r.isolation_note, sizeof r.isolation_note, "refit of the timings kept in %s", work);
     else
         check_isolation(&r, work, &prefix);
-    passes = opt->passes > 0 ? opt->passes : opt->quick ? 2 : 5;
+    passes = opt->passes > 0 ? opt->passes : opt->quick ? 2 : 10;
     if (opt->refit) {
         /* as many passes as the earlier run kept */
         passes = 0;

@@ -32,7 +32,7 @@ static void usage(FILE *f)
           "  --report FILE  the report (default: the table's name with -report.txt)\n"
           "  --jobs N       parallel counting JVMs (default: online CPUs); timing is\n"
           "                 always one JVM at a time\n"
-          "  --passes N     timing passes over all kernels (default 5, --quick 2)\n"
+          "  --passes N     timing passes over all kernels (default 10, --quick 2)\n"
           "  --work DIR     keep generated kernels, profiles, timings and logs in DIR\n"
           "  --refit DIR    fit again from the counts and timings a --work DIR run kept\n"
           "                 (no counting, no timing: for trying model changes)\n"
