@@ -381,7 +381,9 @@ static void ident_of(const char *key, char *out, size_t cap)
 }
 
 /* Java source for a value of the field descriptor at *d (advanced past it);
- * NULL when the type is not supported. */
+ * NULL when the type is not supported. A floating-point argument is the
+ * local d, which the kernel sets each iteration as the Math kernels do
+ * (a constant would time only the calls' overlapped fast path). */
 static const char *arg_value(const char **d)
 {
     char c = **d;
@@ -393,8 +395,8 @@ static const char *arg_value(const char **d)
     case 'S': return "(short) 3";
     case 'I': return "3";
     case 'J': return "3L";
-    case 'F': return "0.75f";
-    case 'D': return "0.75";
+    case 'F': return "(float) d";
+    case 'D': return "d";
     case 'L':
         if (strncmp(*d, "java/lang/String;", 17) == 0) {
             *d += 17;
@@ -450,6 +452,7 @@ int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen)
         const char *m = key + 7, *paren = strchr(m, '('), *dot;
         char owner[512], meth[128], args[512];
         size_t ao = 0;
+        int floating = 0;
         const char *d;
         if (!paren) {
             snprintf(why, whylen, "'%s' has no descriptor", m);
@@ -471,6 +474,7 @@ int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen)
         meth[paren - dot - 1] = '\0';
         args[0] = '\0';
         for (d = paren + 1; *d && *d != ')';) {
+            floating |= *d == 'D' || *d == 'F';
             const char *v = arg_value(&d);
             if (!v) {
                 snprintf(why, whylen, "'%s': argument types other than primitives and String are not supported", m);
@@ -483,8 +487,18 @@ int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen)
         snprintf(name, sizeof name, "x_%s", ident);
         /* The call is written as a static call; javac rejects it (and the
          * calibrator reports that) when the method is not static or not public. */
-        snprintf(body, sizeof body, "%s.%s(%s);", owner, meth, args);
-        kernels_add(ks, name, KF_EXTRA | KF_QUICK, "", body);
+        if (!floating) {
+            snprintf(body, sizeof body, "%s.%s(%s);", owner, meth, args);
+            kernels_add(ks, name, KF_EXTRA | KF_QUICK, "", body);
+            return 0;
+        }
+        /* Floating-point arguments: both sources of the Math kernels, the
+         * array and the loop counter; the fit prices the call between them. */
+        snprintf(body, sizeof body, "d = v[i & 1023]; %s.%s(%s);", owner, meth, args);
+        kernels_add(ks, name, KF_EXTRA | KF_QUICK, MATH_ARGS, body);
+        snprintf(name, sizeof name, "x_%s_i2d", ident);
+        snprintf(body, sizeof body, "d = (i & 1023) * 0.01 + 0.005; %s.%s(%s);", owner, meth, args);
+        kernels_add(ks, name, KF_EXTRA | KF_QUICK, "double d;", body);
         return 0;
     }
     snprintf(why, whylen, "'%s': opcode keys and ldc:class are always in a calibrated table (built-in kernels); "

@@ -2,7 +2,8 @@
 # calibrate_quick.sh - psf-calibrate --quick --no-isolate writes a calibrated
 # table that validates against config/costs.xsd, says isolated_core="false",
 # comes with a report holding the hold-out errors, and that psf-score
-# accepts (a real JVM run of the agent scored with it).
+# accepts (a real JVM run of the agent scored with it), with the keys --keys
+# named priced.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
 
@@ -12,6 +13,7 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 command -v "$JAVA" > /dev/null || { echo "skip: no java"; exit 77; }
 command -v xmllint > /dev/null || { echo "skip: no xmllint"; exit 77; }
+command -v jq > /dev/null || { echo "skip: no jq"; exit 77; }
 grep -qw rdtscp /proc/cpuinfo 2>/dev/null || { echo "skip: no rdtscp"; exit 77; }
 for f in psf-calibrate psf-score libpsfagent.so libpsfrdtsc.so calibrate/harness/Time.class; do
   [ -e "$BUILD/$f" ] || { echo "FAIL - $BUILD/$f is missing (run make)"; exit 1; }
@@ -25,8 +27,13 @@ pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }
 check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 
+# --keys as psf-score --json lists missing keys (JSON quotes and commas): a
+# native with a double argument (two kernels, from an array and from the
+# loop counter) and an array type.
+printf '  "invoke:java.lang.StrictMath.sinh(D)D",\n  "array:java.lang.StringBuilder"\n' > "$TMP/keys"
 start=$SECONDS
-if "$BUILD/psf-calibrate" --quick --no-isolate --out "$TMP/costs.xml" > "$TMP/out" 2> "$TMP/err"; then
+if "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --out "$TMP/costs.xml" --work "$TMP/work" \
+    > "$TMP/out" 2> "$TMP/err"; then
   pass "psf-calibrate --quick exits 0"
 else
   fail "psf-calibrate --quick exits 0" "$(tail -n 5 "$TMP/err")"
@@ -49,13 +56,20 @@ check "report has the hold-out errors" 'grep -q "^hold-out  *median relative err
 check "report has the run-to-run timing spread" 'grep -q "^timing spread  *per kernel" "$TMP/costs-report.txt"' "no timing spread line"
 check "report says not isolated" 'grep -q "^isolation  *not isolated" "$TMP/costs-report.txt"' "no isolation line"
 check "warning about isolation on stderr" 'grep -q "without core isolation" "$TMP/err"' "no warning"
+check "--keys: the native priced" \
+  '[ -n "$(x "/costs/invoke[@method=\"java.lang.StrictMath.sinh(D)D\"]/@cost")" ]' "missing"
+check "--keys: the array type priced" '[ -n "$(x "/costs/array[@elem=\"java.lang.StringBuilder\"]/@cost")" ]' "missing"
+check "--keys: both argument sources timed" \
+  'grep -q "StrictMath.sinh(d)" "$TMP/work/Kernels.java" && grep -q "d = (i & 1023) \* 0.01 + 0.005; java.lang.StrictMath.sinh(d);" "$TMP/work/Kernels.java"' \
+  "$(grep -n sinh "$TMP/work/Kernels.java")"
 
 # psf-score accepts the table, on a real profile
 mkdir -p "$TMP/cls"
 cat > "$TMP/Loops.java" <<'J'
 public class Loops {
     static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
-    public static void main(String[] a) { System.out.println(sum(1000)); }
+    static double sinhs(int n) { double s = 0; for (int i = 1; i <= n; i++) s += StrictMath.sinh(i); return s; }
+    public static void main(String[] a) { System.out.println(sum(1000) + sinhs(100)); }
 }
 J
 ${JAVA_HOME:+$JAVA_HOME/bin/}javac -d "$TMP/cls" "$TMP/Loops.java"
@@ -65,6 +79,16 @@ rc=0
 "$BUILD/psf-score" --costs "$TMP/costs.xml" --score-only "$TMP/p.xml" > "$TMP/score" 2> "$TMP/score.err" || rc=$?
 check "psf-score accepts the table (exit 0)" '[ "$rc" = 0 ]' "exit $rc: $(cat "$TMP/score.err")"
 check "score is a positive integer, not approximate" 'grep -Eq "^[1-9][0-9]*$" "$TMP/score"' "$(cat "$TMP/score")"
+# The key calibrated by --keys: a method calling the native scores exact,
+# where the table without it lists the key missing.
+"$JAVA" -XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off \
+  "-agentpath:$BUILD/libpsfagent.so=method=Loops.sinhs,out=$TMP/r.xml" -cp "$TMP/cls" Loops > /dev/null
+"$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$TMP/r.xml" > "$TMP/r.json" 2> "$TMP/score.err" || true
+check "--keys: a profile calling the native is scored exact" \
+  '[ "$(jq -c "[.approximate, .missing]" "$TMP/r.json")" = "[false,[]]" ]' "$(cat "$TMP/r.json" "$TMP/score.err")"
+"$BUILD/psf-score" --costs "$ROOT/config/costs.xml" --json "$TMP/r.xml" > "$TMP/r0.json" 2> /dev/null || true
+check "--keys: the shipped table lists it missing" \
+  '[ "$(jq -c .missing "$TMP/r0.json")" = "[\"invoke:java.lang.StrictMath.sinh(D)D\"]" ]' "$(jq -c .missing "$TMP/r0.json")"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

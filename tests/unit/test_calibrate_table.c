@@ -199,10 +199,24 @@ static void kernels_for_key__supported_and_unsupported_keys(void **state)
     kernel_set ks = { 0 };
     char why[256];
     (void)state;
+    /* a floating-point argument: two kernels, from an array and from the counter */
     assert_int_equal(kernels_for_key(&ks, "invoke:java.lang.Math.cbrt(D)D", why, sizeof why), 0);
-    assert_string_equal(ks.v[0].body, "java.lang.Math.cbrt(0.75);");
+    assert_int_equal(ks.n, 2);
+    assert_string_equal(ks.v[0].name, "x_java_lang_Math_cbrt_D_D");
+    assert_string_equal(ks.v[0].body, "d = v[i & 1023]; java.lang.Math.cbrt(d);");
+    assert_non_null(strstr(ks.v[0].setup, "double[] v = new double[1024];"));
+    assert_string_equal(ks.v[1].name, "x_java_lang_Math_cbrt_D_D_i2d");
+    assert_string_equal(ks.v[1].body, "d = (i & 1023) * 0.01 + 0.005; java.lang.Math.cbrt(d);");
+    assert_int_equal(kernels_for_key(&ks, "invoke:java.lang.Math.scalb(FI)F", why, sizeof why), 0);
+    assert_int_equal(ks.n, 4);
+    assert_string_equal(ks.v[2].body, "d = v[i & 1023]; java.lang.Math.scalb((float) d, 3);");
+    /* no floating-point argument (a double result does not count): one kernel */
+    assert_int_equal(kernels_for_key(&ks, "invoke:Foo.f(IJ)D", why, sizeof why), 0);
+    assert_int_equal(ks.n, 5);
+    assert_string_equal(ks.v[4].body, "Foo.f(3, 3L);");
+    assert_string_equal(ks.v[4].setup, "");
     assert_int_equal(kernels_for_key(&ks, "array:java.lang.String", why, sizeof why), 0);
-    assert_int_equal(ks.n, 4);   /* three sizes */
+    assert_int_equal(ks.n, 8);   /* three sizes */
     assert_int_equal(kernels_for_key(&ks, "invoke:Foo.bar(Ljava/util/List;)V", why, sizeof why), -1);
     assert_int_equal(kernels_for_key(&ks, "invoke:[I.clone()Ljava/lang/Object;", why, sizeof why), -1);
     assert_int_equal(kernels_for_key(&ks, "opcode:iadd", why, sizeof why), -1);
