@@ -99,8 +99,9 @@ enum { BR_EXECUTED = 0, BR_TAKEN, BR_MISPREDICTED, BR_KINDS };
 
 /* Method entries: frames the interpreter built for a Java method (the step
  * at offset 0 right after an invoke), and the sum of their closeness to the
- * previous entry on the thread (calls.h). */
-enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_KINDS };
+ * previous entry on the thread; the closeness to the last entry of calls
+ * that ran no bytecode and of allocations (calls.h). */
+enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_KINDS };
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 
@@ -152,7 +153,7 @@ typedef struct thread_state {
                                  * that overhead (class initialization) cannot change the work
                                  * bucket's misses */
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
-    uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, and their closeness (CALL_CLOSE) */
+    uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, their closeness, fences' closeness */
     uint64_t entry_at;          /* n[0] + n[1] at the last method entry of this span */
     int entry_far;              /* no method entry yet in this span */
 } thread_state;

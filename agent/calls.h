@@ -13,8 +13,12 @@
  *
  * The profile's <calls close> is the sum over method entries of
  * call_closeness(bytecodes executed on the thread since its previous
- * entry). Pure C, header only: the agent's step path and the scorer's
- * consistency check share it.
+ * entry). <calls fence_native> and <calls fence_alloc> sum the same
+ * closeness to the last entry for calls that ran no bytecode (a native
+ * returns through a full fence) and for allocation bytecodes (a locked
+ * compare-and-swap on shared eden with -XX:-UseTLAB): both wait for the
+ * entry's stack-banging stores to drain. Pure C, header only: the agent's
+ * step path and the scorer's consistency check share it.
  */
 #ifndef PSF_CALLS_H
 #define PSF_CALLS_H

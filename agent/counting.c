@@ -368,6 +368,9 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
          * the call handled (an array's clone copies every one of them). */
         if (method == ts->pend_method && loc == ts->pend_next) {
             ts->native[ts->pend_key - 1] = 1;
+            /* it returned through a fence: how close after the last entry? */
+            if (!ts->entry_far)
+                ts->calls[ts->bucket][CALL_FENCE_NATIVE] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at);
             for (int i = 0; i < ts->npend; i++) {
                 ts->dep[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].allocations;
                 ts->elems[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].elements;
@@ -392,6 +395,10 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         branch_outcome(ts, m, loc, b);
     else if (loc == 0 && (bc_flags(ts->prev_op) & BCF_INVOKE))
         method_entry(ts, b);
+    /* an allocation (a locked compare-and-swap on eden): how close after the
+     * last entry, counting both (the entry's own first bytecode can be it)? */
+    if ((op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY)) && !ts->entry_far)
+        ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
     e->hist[b * 256 + op]++;
     ts->n[b]++;
     ts->prev_op = op;

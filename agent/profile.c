@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROFILE_VERSION "4"
+#define PROFILE_VERSION "5"
 
 typedef struct msum {
     const char *name;
@@ -229,6 +229,8 @@ static void write_calls(xw *x, const totals *t, int b)
     x_attr(x, "bucket", bucket_name(b));
     x_attr_u64(x, "entries", t->calls[b][CALL_ENTRIES]);
     x_attr_u64(x, "close", t->calls[b][CALL_CLOSE]);
+    x_attr_u64(x, "fence_native", t->calls[b][CALL_FENCE_NATIVE]);
+    x_attr_u64(x, "fence_alloc", t->calls[b][CALL_FENCE_ALLOC]);
     x_end(x);
 }
 

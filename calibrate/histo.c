@@ -214,7 +214,9 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
             }
         } else if (is_elem(n, "calls") && is_work(n)) {
             h->call_close = num_attr(n, "close");
-            if (h->call_close < 0) {
+            h->fence_native = num_attr(n, "fence_native");
+            h->fence_alloc = num_attr(n, "fence_alloc");
+            if (h->call_close < 0 || h->fence_native < 0 || h->fence_alloc < 0) {
                 snprintf(err, errlen, "profile line %ld: bad <calls>", (long)xmlGetLineNo(n));
                 goto out;
             }
@@ -273,6 +275,8 @@ void histo_diff(histo *out, const histo *a, const histo *b, double iterations)
     out->br_taken = (b->br_taken - a->br_taken) / iterations;
     out->br_mispredicted = (b->br_mispredicted - a->br_mispredicted) / iterations;
     out->call_close = (b->call_close - a->call_close) / iterations;
+    out->fence_native = (b->fence_native - a->fence_native) / iterations;
+    out->fence_alloc = (b->fence_alloc - a->fence_alloc) / iterations;
     out->ldc_class = (b->ldc_class - a->ldc_class) / iterations;
     for (size_t i = 0; i < b->n_deps; i++) {
         const hdep *db = &b->deps[i];

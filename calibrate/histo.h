@@ -27,6 +27,8 @@ typedef struct histo {
     double br_taken;        /* conditional branches taken (<branches>) */
     double br_mispredicted; /* and mispredicted by the agent's simulated predictor */
     double call_close;      /* closeness of method entries (<calls close>) */
+    double fence_native;    /* closeness of native calls after a method entry (<calls fence_native>) */
+    double fence_alloc;     /* closeness of allocations after a method entry (<calls fence_alloc>) */
     double ldc_class;       /* class constants loaded by ldc (<ldc constant="class">) */
     hdep *deps;             /* owned */
     size_t n_deps, cap_deps;

@@ -143,6 +143,8 @@ void model_init(model *m)
     push(m, FK_BRANCH_TAKEN, "taken", NULL);
     push(m, FK_BRANCH_MISS, "mispredicted", NULL);
     push(m, FK_CALL_CLOSE, "close", NULL);
+    push(m, FK_FENCE_NATIVE, "fence_native", NULL);
+    push(m, FK_FENCE_ALLOC, "fence_alloc", NULL);
     push(m, FK_LDC_CLASS, "class", NULL);
     push(m, FK_BYTECODE, "bytecode", NULL);
 }
@@ -177,6 +179,8 @@ void model_row(const model *m, const histo *h, double *x)
     add_builtin(m, x, FK_BRANCH_TAKEN, "taken", h->br_taken);
     add_builtin(m, x, FK_BRANCH_MISS, "mispredicted", h->br_mispredicted);
     add_builtin(m, x, FK_CALL_CLOSE, "close", h->call_close);
+    add_builtin(m, x, FK_FENCE_NATIVE, "fence_native", h->fence_native);
+    add_builtin(m, x, FK_FENCE_ALLOC, "fence_alloc", h->fence_alloc);
     add_builtin(m, x, FK_LDC_CLASS, "class", h->ldc_class);
     for (size_t i = 0; i < h->n_deps; i++) {
         const hdep *d = &h->deps[i];

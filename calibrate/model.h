@@ -29,6 +29,8 @@ typedef enum {
     FK_BRANCH_TAKEN,        /* conditional branches taken, on top of their opcode */
     FK_BRANCH_MISS,         /* conditional branches the simulated predictor got wrong */
     FK_CALL_CLOSE,          /* method entries close after the previous one (<calls close>) */
+    FK_FENCE_NATIVE,        /* native calls close after a method entry */
+    FK_FENCE_ALLOC,         /* allocations close after a method entry */
     FK_LDC_CLASS,           /* class constants loaded by ldc, on top of the opcode */
     FK_BYTECODE             /* every bytecode (the interpreter's dispatch): folded into
                              * every opcode group's price by model_fit */

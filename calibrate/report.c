@@ -14,11 +14,11 @@ static void rule(FILE *f)
     fputs("------------------------------------------------------------------------------\n", f);
 }
 
-/* One line per feature of kind a or b (one price each, no per-element part). */
+/* One line per feature of the kinds a to b (one price each, no per-element part). */
 static void single_prices(FILE *f, const model *m, const fit_result *fr, feat_kind a, feat_kind b)
 {
     for (size_t j = 0; j < m->nf; j++)
-        if (m->f[j].kind == a || m->f[j].kind == b)
+        if (m->f[j].kind >= a && m->f[j].kind <= b)
             fprintf(f, "  %-16s %9.3f%s\n", m->f[j].name, fr->cost[j],
                     fr->seen[j] ? "" : "   [not exercised: not in the table]");
 }
@@ -139,10 +139,12 @@ void report_write(FILE *f, const calib_run *r)
 
     fprintf(f, "\nMethod entries (cycles per bytecode of closeness, on top of invoke and return)\n");
     rule(f);
-    single_prices(f, m, fr, FK_CALL_CLOSE, FK_CALL_CLOSE);
-    fprintf(f, "  closeness: %d minus the bytecodes since the previous method entry on the\n"
+    single_prices(f, m, fr, FK_CALL_CLOSE, FK_FENCE_ALLOC);
+    fprintf(f, "  close: %d minus the bytecodes since the previous method entry on the\n"
             "  thread, summed over entries closer than that (agent/calls.h): the\n"
-            "  interpreter's stack banging at each entry, which later bytecodes hide.\n", CALL_CLOSE_WINDOW);
+            "  interpreter's stack banging at each entry, which later bytecodes hide.\n"
+            "  fence_native, fence_alloc: the same closeness to the last entry, of calls\n"
+            "  that ran no bytecode and of allocations, which wait for those stores.\n", CALL_CLOSE_WINDOW);
 
     fprintf(f, "\nClass constants (cycles per ldc or ldc_w of a class, on top of the opcode)\n");
     rule(f);

@@ -119,6 +119,8 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
     single_entries(f, m, fr, FK_BRANCH_TAKEN, "branch", "kind");
     single_entries(f, m, fr, FK_BRANCH_MISS, "branch", "kind");
     single_entries(f, m, fr, FK_CALL_CLOSE, "call", "kind");
+    single_entries(f, m, fr, FK_FENCE_NATIVE, "call", "kind");
+    single_entries(f, m, fr, FK_FENCE_ALLOC, "call", "kind");
     single_entries(f, m, fr, FK_LDC_CLASS, "ldc", "constant");
     fprintf(f, "</costs>\n");
     return ferror(f) ? -1 : 0;

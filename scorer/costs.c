@@ -35,6 +35,12 @@ const char *costs_branch_kind(int kind)
     return kind >= 0 && kind < BRANCH_KINDS ? names[kind] : "?";
 }
 
+const char *costs_call_kind(int kind)
+{
+    static const char *const names[CALLK_KINDS] = { "close", "fence_native", "fence_alloc" };
+    return kind >= 0 && kind < CALLK_KINDS ? names[kind] : "?";
+}
+
 static void list_free(cost_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -222,8 +228,8 @@ static int sort_unique(cost_list *l, const char *what, const char *name, psf_err
     return 0;
 }
 
-/* An entry of which a table has at most one (<call kind="close">, <ldc
- * constant="class">): its price, or a "duplicate" failure naming both lines. */
+/* An entry of which a table has at most one (<ldc constant="class">): its
+ * price, or a "duplicate" failure naming both lines. */
 static int single_entry(xmlNodePtr n, const char *key, int *has, psf_micro *price, long *line,
                         const char *name, psf_err *err)
 {
@@ -240,7 +246,8 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
 {
     long opcode_line[256] = { 0 };
     long branch_line[BRANCH_KINDS] = { 0 };
-    long call_line = 0, ldc_line = 0;
+    long call_line[CALLK_KINDS] = { 0 };
+    long ldc_line = 0;
 
     for (xmlNodePtr n = xml_first_elem(root); n; n = xml_next_elem(n)) {
         if (xml_is(n, "default")) {
@@ -276,9 +283,18 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             t->has_branch[k] = 1;
             t->branch[k] = price_of(n, "cost");
             branch_line[k] = xmlGetLineNo(n);
-        } else if (xml_is(n, "call")) {  /* the schema allows kind="close" only */
-            if (single_entry(n, "call:close", &t->has_call_close, &t->call_close, &call_line, name, err) != 0)
-                return -1;
+        } else if (xml_is(n, "call")) {
+            char *kind = xml_attr(n, "kind");   /* the schema allows only the known kinds */
+            int k = 0;
+            while (k < CALLK_KINDS - 1 && (!kind || strcmp(kind, costs_call_kind(k)) != 0))
+                k++;
+            xmlFree(kind);
+            if (t->has_call[k])
+                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry call:%s (also at line %ld)",
+                                name, xmlGetLineNo(n), costs_call_kind(k), call_line[k]);
+            t->has_call[k] = 1;
+            t->call[k] = price_of(n, "cost");
+            call_line[k] = xmlGetLineNo(n);
         } else if (xml_is(n, "ldc")) {   /* the schema allows constant="class" only */
             if (single_entry(n, "ldc:class", &t->has_ldc_class, &t->ldc_class, &ldc_line, name, err) != 0)
                 return -1;

@@ -17,6 +17,8 @@
 
 /* <branch kind="..."> entries: the extra price of a conditional branch. */
 enum { BRANCH_TAKEN = 0, BRANCH_MISPREDICTED, BRANCH_KINDS };
+/* <call kind>: in the order of the profile's <calls> counts they price */
+enum { CALLK_CLOSE = 0, CALLK_FENCE_NATIVE, CALLK_FENCE_ALLOC, CALLK_KINDS };
 
 typedef struct cost_entry {
     char *key;              /* owned: class name, method or element type (no prefix) */
@@ -52,14 +54,16 @@ typedef struct cost_table {
     cost_list arrays, news, invokes;
     unsigned char has_branch[BRANCH_KINDS]; /* <branch kind="..."> present */
     psf_micro branch[BRANCH_KINDS];         /* extra per taken / mispredicted conditional branch */
-    int has_call_close;         /* <call kind="close"> present */
-    psf_micro call_close;       /* extra per unit of the profile's <calls close> */
+    unsigned char has_call[CALLK_KINDS];    /* <call kind="..."> present */
+    psf_micro call[CALLK_KINDS];            /* extra per unit of the profile's <calls close>,
+                                             * fence_native and fence_alloc */
     int has_ldc_class;          /* <ldc constant="class"> present */
     psf_micro ldc_class;        /* extra per class constant an ldc or ldc_w loaded */
 } cost_table;
 
 /* Name of a branch kind as the table and the keys write it. */
 const char *costs_branch_kind(int kind);
+const char *costs_call_kind(int kind);
 
 /* Fill t with the built-in table used when no --costs is given. */
 void costs_builtin(cost_table *t);

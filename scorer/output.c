@@ -219,6 +219,8 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
         a = json_object();
         json_set(a, "entries", json_u64(p->calls[BUCKET_WORK][PROF_CALL_ENTRIES]));
         json_set(a, "close", json_u64(p->calls[BUCKET_WORK][PROF_CALL_CLOSE]));
+        json_set(a, "fence_native", json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE]));
+        json_set(a, "fence_alloc", json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC]));
         json_set(j, "calls", a);
     } else {
         json_set(j, "calls", json_null());
@@ -299,9 +301,12 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_TAKEN],
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
     if (p->has_calls[BUCKET_WORK])
-        fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry)\n",
+        fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry);"
+                " after an entry: native calls %llu, allocations %llu\n",
                 (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_ENTRIES],
-                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW);
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW,
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE],
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC]);
     table_text(f, t);
     if (p->has_jvm) {
         fputs("jvm       ", f);

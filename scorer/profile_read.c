@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-4 profile (see profile_read.h).
+ * profile_read.c - load and check a version-5 profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -127,7 +127,9 @@ static int load_calls(loader *ld, profile *p, xmlNodePtr n)
 
     p->has_calls[b] = 1;
     return count_attr(ld, n, "entries", &p->calls[b][PROF_CALL_ENTRIES]) != 0 ||
-           count_attr(ld, n, "close", &p->calls[b][PROF_CALL_CLOSE]) != 0 ? -1 : 0;
+           count_attr(ld, n, "close", &p->calls[b][PROF_CALL_CLOSE]) != 0 ||
+           count_attr(ld, n, "fence_native", &p->calls[b][PROF_CALL_FENCE_NATIVE]) != 0 ||
+           count_attr(ld, n, "fence_alloc", &p->calls[b][PROF_CALL_FENCE_ALLOC]) != 0 ? -1 : 0;
 }
 
 static int load_deps(loader *ld, profile *p, xmlNodePtr n)
@@ -310,6 +312,20 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
                             "than bytecodes (%llu), or more closeness than %llu an entry", ld->name, bname[b],
                             (unsigned long long)ca[PROF_CALL_ENTRIES], (unsigned long long)ca[PROF_CALL_CLOSE],
                             (unsigned long long)total, (unsigned long long)call_closeness(1));
+        /* a fence is a native call or an allocation, each at most as close as an entry */
+        psf_u128 natives = 0, allocs = (psf_u128)p->opcodes[b][BC_NEW] + p->opcodes[b][BC_NEWARRAY] +
+                                       p->opcodes[b][BC_ANEWARRAY] + p->opcodes[b][BC_MULTIANEWARRAY];
+        for (size_t i = 0; i < p->n_deps[b]; i++)
+            if (p->deps[b][i].kind == DEP_INVOKE && p->deps[b][i].native)
+                natives += p->deps[b][i].count;
+        if ((psf_u128)ca[PROF_CALL_FENCE_NATIVE] > natives * call_closeness(1) ||
+            (psf_u128)ca[PROF_CALL_FENCE_ALLOC] > allocs * call_closeness(1))
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: %s <calls> fence_native=\"%llu\" fence_alloc=\"%llu\": more "
+                            "than %llu a native call (%llu) or an allocation (%llu)", ld->name, bname[b],
+                            (unsigned long long)ca[PROF_CALL_FENCE_NATIVE], (unsigned long long)ca[PROF_CALL_FENCE_ALLOC],
+                            (unsigned long long)call_closeness(1), (unsigned long long)natives,
+                            (unsigned long long)allocs);
         snprintf(what, sizeof what, "summary %s vs the sum of <invocation> %s", bname[b], bname[b]);
         if (agree(ld, summary, what, total, inv[b]) != 0)
             return -1;
@@ -329,9 +345,9 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, "4") != 0) {
+    if (!version || strcmp(version, "5") != 0) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 4 only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 5 only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;

@@ -1,6 +1,6 @@
 /*
  * profile_read.h - reading a profile written by the counting agent
- * (docs/profile-format.md, version 4).
+ * (docs/profile-format.md, version 5).
  */
 #ifndef PSF_PROFILE_READ_H
 #define PSF_PROFILE_READ_H
@@ -19,8 +19,9 @@ typedef enum dep_kind { DEP_ARRAY, DEP_INVOKE, DEP_INDY, DEP_NEW, DEP_LDC } dep_
  * agent's simulated predictor. */
 enum { PROF_BR_CONDITIONAL = 0, PROF_BR_TAKEN, PROF_BR_MISPREDICTED, PROF_BRANCH_KINDS };
 
-/* <calls>: Java method entries, and the sum of their closeness (calls.h). */
-enum { PROF_CALL_ENTRIES = 0, PROF_CALL_CLOSE, PROF_CALL_KINDS };
+/* <calls>: Java method entries, the sum of their closeness, and the sums of
+ * the closeness of native calls and of allocations to the last entry (calls.h). */
+enum { PROF_CALL_ENTRIES = 0, PROF_CALL_CLOSE, PROF_CALL_FENCE_NATIVE, PROF_CALL_FENCE_ALLOC, PROF_CALL_KINDS };
 
 typedef struct prof_dep {
     dep_kind kind;

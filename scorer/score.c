@@ -191,25 +191,28 @@ static int score_branches(const profile *p, const cost_table *t, score_result *r
     return 0;
 }
 
-/* How close method entries came after each other, at the table's extra
- * price; a table without <call kind="close"> prices calls in the invoke and
- * return opcodes alone. */
+/* How close method entries came after each other, and native calls and
+ * allocations after the last entry, at the table's extra prices; a table
+ * without a <call kind> prices those in their opcodes and invokes alone. */
 static int score_calls(const profile *p, const cost_table *t, score_result *r, psf_err *err)
 {
-    uint64_t count;
-    if (!t->has_call_close)
-        return 0;
-    if (scored_count(r, p->calls[BUCKET_WORK][PROF_CALL_CLOSE], p->calls[BUCKET_OVERHEAD][PROF_CALL_CLOSE],
-                     &count) != 0)
-        return overflow(err, p);
-    if (count == 0)
-        return 0;
-    score_term *term = add_term(r, TERM_CALL, "call:", "close");
-    term->count = count;
-    term->cost = t->call_close;
-    if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
-        fixed_add(&r->dep_total, term->contribution) != 0)
-        return overflow(err, p);
+    static const int prof_kind[CALLK_KINDS] = { PROF_CALL_CLOSE, PROF_CALL_FENCE_NATIVE, PROF_CALL_FENCE_ALLOC };
+    for (int k = 0; k < CALLK_KINDS; k++) {
+        uint64_t count;
+        if (!t->has_call[k])
+            continue;
+        if (scored_count(r, p->calls[BUCKET_WORK][prof_kind[k]], p->calls[BUCKET_OVERHEAD][prof_kind[k]],
+                         &count) != 0)
+            return overflow(err, p);
+        if (count == 0)
+            continue;
+        score_term *term = add_term(r, TERM_CALL, "call:", costs_call_kind(k));
+        term->count = count;
+        term->cost = t->call[k];
+        if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
+            fixed_add(&r->dep_total, term->contribution) != 0)
+            return overflow(err, p);
+    }
     return 0;
 }
 

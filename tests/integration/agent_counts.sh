@@ -195,6 +195,26 @@ expect_eq "calls: spread(50) close: the first call only" "$(calls work close)" 9
 run_agent "$P" Calls.natives "$FX" Calls natives 100
 expect_eq "calls: natives(100) entries: itself and Object.<init>" "$(calls work entries)" 2
 expect_eq "calls: natives(100) close" "$(calls work close)" 95
+# Fences: native calls and allocations, with the closeness of the bytecodes
+# from the last method entry to the call's invoke or the allocation, both
+# included (agent/calls.h). natives' new is the third bytecode from its own
+# entry: 97. The first identityHashCode call is the tenth from
+# Object.<init>'s entry (its return, astore_2 iconst_0 istore_3 iload_3
+# iload_0 if_icmpge iload_1 aload_2 invokestatic): 90; each later one 12
+# further (iconst_1 iand iadd istore_1 iinc goto and the six before the
+# call): 78, 66, ... 6, then none: 90 + 78 + ... + 6 = 384.
+expect_eq "calls: natives(100) fence_native" "$(calls work fence_native)" 384
+expect_eq "calls: natives(100) fence_alloc" "$(calls work fence_alloc)" 97
+# chain(n) calls no native and allocates nothing.
+run_agent "$P" Calls.chain "$FX" Calls chain 10
+expect_eq "calls: chain(10) no fence" "$(calls work fence_native) $(calls work fence_alloc)" "0 0"
+# fence(): sf's entry, its 4 bytecodes, then istore_2 aload_0 iconst_0
+# aload_1 iconst_0 bipush invokestatic: 11 to the arraycopy (89); iconst_4
+# and newarray: 13 to the allocation (87).
+run_agent "$P" Calls.fence "$FX" Calls fence 0
+expect_eq "calls: fence() fence_native" "$(calls work fence_native)" 89
+expect_eq "calls: fence() fence_alloc" "$(calls work fence_alloc)" 87
+expect_eq "calls: fence() none in overhead" "$(calls overhead fence_native) $(calls overhead fence_alloc)" "0 0"
 
 # --- Constants: an ldc or ldc_w of a class constant is a dependency
 # (<ldc constant="class">), one of a number or a string is not.

@@ -105,6 +105,26 @@ rc=0; "$SCORE" --costs "$TMP/calls.costs.xml" --score-only "$TMP/bad.xml" 2>"$TM
 expect "inconsistent calls exit" "$rc" 7
 grep -q 'work <calls>' "$TMP/err" || fail "inconsistent calls: $(cat "$TMP/err")"
 
+# Fences: native calls and allocations close after an entry, at their
+# prices on top of the rest. basic.profile.xml has 2 native calls (Math.sin)
+# and 10 allocation bytecodes (new 4, newarray 4, anewarray 2): closeness 150
+# and 500 at 0.2 and 0.1 add 30 + 50 to 436; without the prices nothing.
+sed 's/<calls bucket="work" entries="0" close="0" fence_native="0" fence_alloc="0"/<calls bucket="work" entries="0" close="0" fence_native="150" fence_alloc="500"/' \
+  $F/basic.profile.xml >"$TMP/fence.xml"
+sed 's|</costs>|  <call kind="fence_native" cost="0.2"/>\n  <call kind="fence_alloc" cost="0.1"/>\n</costs>|' \
+  $F/known.costs.xml >"$TMP/fence.costs.xml"
+expect "fences" "$("$SCORE" --costs "$TMP/fence.costs.xml" --score-only "$TMP/fence.xml")" 516
+expect "fences without a price" "$("$SCORE" --costs $F/known.costs.xml --score-only "$TMP/fence.xml")" 436
+"$SCORE" --costs "$TMP/fence.costs.xml" --json --explain --top 0 "$TMP/fence.xml" >"$TMP/a.json"
+expect "fence counts in JSON" "$(j '.calls | "\(.fence_native) \(.fence_alloc)"')" '150 500'
+expect "fence keys" "$(j '[.explain.dependencies[] | select(.key | startswith("call:fence")) | "\(.key)=\(.count)x\(.cost)"] | sort | join(" ")')" \
+  'call:fence_alloc=500x0.1 call:fence_native=150x0.2'
+# 2 native calls cannot be 199 bytecodes short of 100 after an entry (99 each at most).
+sed 's/fence_native="150"/fence_native="199"/' "$TMP/fence.xml" >"$TMP/bad.xml"
+rc=0; "$SCORE" --costs "$TMP/fence.costs.xml" --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
+expect "inconsistent fences exit" "$rc" 7
+grep -q 'fence_native="199"' "$TMP/err" || fail "inconsistent fences: $(cat "$TMP/err")"
+
 # The text summary names the score and the table.
 "$SCORE" --costs $F/known.costs.xml $F/basic.profile.xml >"$TMP/t.txt"
 grep -q '^score     436 cycles$' "$TMP/t.txt" || fail "text summary: $(cat "$TMP/t.txt")"

@@ -15,7 +15,7 @@
 
 #define PROFILE(ITERS, LOADS, ARRS, ELEMS, COPIES) \
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
-    "<psf-profile version=\"4\" status=\"ok\">\n" \
+    "<psf-profile version=\"5\" status=\"ok\">\n" \
     "  <opcodes bucket=\"work\">\n" \
     "    <opcode name=\"goto\" count=\"" #ITERS "\"/>\n" \
     "    <opcode name=\"iload_1\" count=\"" #LOADS "\"/>\n" \
@@ -34,8 +34,8 @@
     "  <dependencies bucket=\"overhead\"><ldc constant=\"class\" count=\"7\"/><new class=\"Bar\" count=\"5\"/></dependencies>\n" \
     "  <branches bucket=\"work\" conditional=\"" #ITERS "\" taken=\"" #ARRS "\" mispredicted=\"" #COPIES "\"/>\n" \
     "  <branches bucket=\"overhead\" conditional=\"9\" taken=\"9\" mispredicted=\"9\"/>\n" \
-    "  <calls bucket=\"work\" entries=\"" #ITERS "\" close=\"" #LOADS "\"/>\n" \
-    "  <calls bucket=\"overhead\" entries=\"9\" close=\"9\"/>\n" \
+    "  <calls bucket=\"work\" entries=\"" #ITERS "\" close=\"" #LOADS "\" fence_native=\"" #LOADS "\" fence_alloc=\"" #COPIES "\"/>\n" \
+    "  <calls bucket=\"overhead\" entries=\"9\" close=\"9\" fence_native=\"9\" fence_alloc=\"9\"/>\n" \
     "</psf-profile>\n"
 
 static void histo_parse__work_bucket__counts_and_dependencies(void **state)
@@ -59,13 +59,14 @@ static void histo_parse__work_bucket__counts_and_dependencies(void **state)
     assert_true(histo_total(&h) == 64 + 130 + 64);
     assert_true(h.br_taken == 64 && h.br_mispredicted == 64);  /* work bucket only */
     assert_true(h.call_close == 130);                          /* work bucket only */
+    assert_true(h.fence_native == 130 && h.fence_alloc == 64); /* work bucket only */
     assert_true(h.ldc_class == 64);                            /* work bucket only */
     histo_free(&h);
 }
 
 static void histo_parse__status_not_ok__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"4\" status=\"not_invoked\"><message>x</message></psf-profile>";
+    const char *p = "<psf-profile version=\"5\" status=\"not_invoked\"><message>x</message></psf-profile>";
     histo h;
     char err[256];
     (void)state;
@@ -76,7 +77,7 @@ static void histo_parse__status_not_ok__rejected(void **state)
 
 static void histo_parse__unknown_mnemonic__rejected(void **state)
 {
-    const char *p = "<psf-profile version=\"4\" status=\"ok\"><opcodes bucket=\"work\">"
+    const char *p = "<psf-profile version=\"5\" status=\"ok\"><opcodes bucket=\"work\">"
                     "<opcode name=\"iadd2\" count=\"1\"/></opcodes></psf-profile>";
     histo h;
     char err[256];
@@ -113,6 +114,7 @@ static void histo_diff__two_iteration_counts__one_iteration(void **state)
     assert_null(histo_find(&d, HDEP_INVOKE, "Foo.bar()V"));
     assert_true(d.br_taken == 1 && d.br_mispredicted == 1);
     assert_true(d.call_close == 2);
+    assert_true(d.fence_native == 2 && d.fence_alloc == 1);
     assert_true(d.ldc_class == 1);
     histo_free(&a);
     histo_free(&b);

@@ -63,6 +63,7 @@ static void costs_load__minimal_table__loads(void **state)
         " cost=\"50\" cost_per_element=\"0.5\"/>\n"
         "  <opcode name=\"nop\" cost=\"0\"/>\n"
         "  <call kind=\"close\" cost=\"0.96\"/>\n"
+        "  <call kind=\"fence_alloc\" cost=\"0.5\"/>\n"
         "  <ldc constant=\"class\" cost=\"61.5\"/>\n"
         END;
     char hex[65];
@@ -79,7 +80,9 @@ static void costs_load__minimal_table__loads(void **state)
     assert_true(t.has_opcode[bc_opcode("nop")]);
     assert_true(t.opcode[bc_opcode("nop")] == 0);
     assert_false(t.has_opcode[bc_opcode("isub")]);
-    assert_true(t.has_call_close && t.call_close == 960000);
+    assert_true(t.has_call[CALLK_CLOSE] && t.call[CALLK_CLOSE] == 960000);
+    assert_true(t.has_call[CALLK_FENCE_ALLOC] && t.call[CALLK_FENCE_ALLOC] == 500000);
+    assert_false(t.has_call[CALLK_FENCE_NATIVE]);
     assert_true(t.has_ldc_class && t.ldc_class == 61500000);
     assert_int_equal(t.arrays.n, 2);
     assert_true(costs_find(&t.arrays, "int")->per_element == 125000);
@@ -216,6 +219,8 @@ static void costs_load__duplicate_keys__rejected_with_line(void **state)
     rejected(HEAD ROOT DEF "  <new class=\"A\" cost=\"1\"/>\n  <new class=\"A\" cost=\"1\"/>\n" END, 5, "A");
     rejected(HEAD ROOT DEF "  <call kind=\"close\" cost=\"1\"/>\n  <call kind=\"close\" cost=\"2\"/>\n" END, 5,
              "close");
+    rejected(HEAD ROOT DEF "  <call kind=\"fence_native\" cost=\"1\"/>\n  <call kind=\"close\" cost=\"1\"/>\n"
+             "  <call kind=\"fence_native\" cost=\"2\"/>\n" END, 6, "fence_native");
 }
 
 static void costs_load__unknown_mnemonic__rejected_with_line(void **state)

@@ -18,7 +18,7 @@
 
 static const char OK_PROFILE[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                               /* 1 */
-    "<psf-profile version=\"4\" status=\"ok\">\n"                                /* 2 */
+    "<psf-profile version=\"5\" status=\"ok\">\n"                                /* 2 */
     "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"       /* 3 */
     "  <jvm version=\"17.0.15\" vendor=\"v\" flags=\"-Xint\"/>\n"                /* 4 */
     "  <summary invocations=\"1\" work=\"3\" overhead=\"1\"/>\n"                 /* 5 */
@@ -40,7 +40,8 @@ static const char OK_PROFILE[] =
     "  <dependencies bucket=\"overhead\"/>\n"                                    /* 21 */
     "  <branches bucket=\"work\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>"
     "<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>"
-    "<calls bucket=\"work\" entries=\"1\" close=\"0\"/><calls bucket=\"overhead\" entries=\"0\" close=\"0\"/>\n" /* 22 */
+    "<calls bucket=\"work\" entries=\"1\" close=\"0\" fence_native=\"396\" fence_alloc=\"0\"/>"
+    "<calls bucket=\"overhead\" entries=\"0\" close=\"0\" fence_native=\"0\" fence_alloc=\"0\"/>\n" /* 22 */
     "  <methods>\n"                                                              /* 23 */
     "    <method name=\"A.f()V\" work=\"3\" overhead=\"1\">\n"                   /* 24 */
     "      <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n"              /* 25 */
@@ -204,20 +205,20 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    for (int v = 1; v <= 3; v++) {
+    for (int v = 1; v <= 4; v++) {
         char attr[32], msg[80];
         snprintf(attr, sizeof attr, "version=\"%d\" status", v);
-        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads version 4 only", v);
-        rejected("version=\"4\" status", attr, 2, msg);
+        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads version 5 only", v);
+        rejected("version=\"5\" status", attr, 2, msg);
     }
-    rejected("version=\"4\" status", "status", 2, "version \"(none)\"");
+    rejected("version=\"5\" status", "status", 2, "version \"(none)\"");
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
 {
     (void)state;
     rejected_xml("<?xml version=\"1.0\"?>\n<costs unit=\"cycles\" calibrated=\"false\"/>\n", 2, "not a PSF profile");
-    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"4\" status=\"ok\">\n  <target", 3, "malformed XML");
+    rejected_xml("<?xml version=\"1.0\"?>\n<psf-profile version=\"5\" status=\"ok\">\n  <target", 3, "malformed XML");
     rejected_xml("", 0, "empty file");
 }
 
@@ -266,6 +267,17 @@ static void profile_load__inconsistent_totals__rejected(void **state)
              "or more closeness than 99 an entry");
     rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\"", "<calls bucket=\"overhead\" entries=\"0\" close=\"1\"", 0,
              "inconsistent profile: overhead <calls>");
+    /* a fence is a native call (4 of B.g) or an allocation (no new* bytecode),
+     * at most 99 of closeness each: 396 passes, 397 does not */
+    rejected("fence_native=\"396\"", "fence_native=\"397\"", 0,
+             "inconsistent profile: work <calls> fence_native=\"397\" fence_alloc=\"0\": more than 99 a native call (4) "
+             "or an allocation (0)");
+    rejected("fence_native=\"396\" fence_alloc=\"0\"", "fence_native=\"396\" fence_alloc=\"1\"", 0,
+             "inconsistent profile: work <calls> fence_native=\"396\" fence_alloc=\"1\"");
+    rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\" fence_native=\"0\"",
+             "<calls bucket=\"overhead\" entries=\"0\" close=\"0\" fence_native=\"1\"", 0,
+             "inconsistent profile: overhead <calls> fence_native");
+    rejected(" fence_native=\"396\"", "", 22, "does not match the schema");
 }
 
 static void profile_load__ok_with_missing_section__rejected(void **state)
@@ -274,7 +286,7 @@ static void profile_load__ok_with_missing_section__rejected(void **state)
     rejected("  <dependencies bucket=\"overhead\"/>\n", "", 2, "status ok needs");
     rejected("<branches bucket=\"overhead\" conditional=\"0\" taken=\"0\" mispredicted=\"0\"/>", "", 2,
              "<dependencies>, <branches> and <calls> for both buckets");
-    rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\"/>", "", 2,
+    rejected("<calls bucket=\"overhead\" entries=\"0\" close=\"0\" fence_native=\"0\" fence_alloc=\"0\"/>", "", 2,
              "<dependencies>, <branches> and <calls> for both buckets");
     rejected("descriptor=\"()V\"", "", 2, "no descriptor");
     rejected("end=\"return\"", "end=\"incomplete\"", 0, "invocation 1 ended \"incomplete\"");
@@ -286,7 +298,7 @@ static void profile_load__not_invoked__loads_with_message(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"4\" status=\"not_invoked\">\n"
+        "<psf-profile version=\"5\" status=\"not_invoked\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\" descriptor=\"()V\"/>\n"
         "  <message>A.f()V was never invoked</message>\n"
         "  <jvm version=\"17\" vendor=\"v\" flags=\"\"/>\n"
@@ -309,7 +321,7 @@ static void profile_load__ambiguous__candidates_kept(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"4\" status=\"ambiguous_method\">\n"
+        "<psf-profile version=\"5\" status=\"ambiguous_method\">\n"
         "  <target spec=\"A.f\" class=\"A\" name=\"f\"/>\n"
         "  <candidates><candidate descriptor=\"()V\"/><candidate descriptor=\"(I)V\"/></candidates>\n"
         "  <message>A.f has 2 overloads</message>\n"
@@ -332,7 +344,7 @@ static void profile_load__agent_error_without_class__loads(void **state)
     psf_err e;
     const char *xml =
         "<?xml version=\"1.0\"?>\n"
-        "<psf-profile version=\"4\" status=\"agent_error\">\n"
+        "<psf-profile version=\"5\" status=\"agent_error\">\n"
         "  <target spec=\"not a spec\"/>\n"
         "  <message>bad method spec</message>\n"
         "</psf-profile>\n";
