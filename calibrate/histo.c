@@ -193,6 +193,16 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
         snprintf(err, errlen, "not a PSF profile (root is not <psf-profile>)");
         goto out;
     }
+    /* the agent built with this calibrator writes version 5; a work
+     * directory counted by an older agent lacks the fence counts */
+    xmlChar *version = xmlGetProp(root, (const xmlChar *)"version");
+    int v5 = version && strcmp((const char *)version, "5") == 0;
+    if (!v5)
+        snprintf(err, errlen, "profile format version '%s', not 5 (counted by another agent: count again)",
+                 version ? (const char *)version : "");
+    xmlFree(version);
+    if (!v5)
+        goto out;
     status = xmlGetProp(root, (const xmlChar *)"status");
     if (!status || strcmp((const char *)status, "ok") != 0) {
         snprintf(err, errlen, "profile status is '%s', not 'ok'", status ? (const char *)status : "");

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -73,6 +74,23 @@ static void histo_parse__status_not_ok__rejected(void **state)
     assert_int_equal(histo_parse(&h, p, strlen(p), err, sizeof err), -1);
     assert_non_null(strstr(err, "not_invoked"));
     histo_free(&h);
+}
+
+/* A work directory counted by an agent of another profile version (before
+ * the fence counts) is refused by name, not as a bad <calls>. */
+static void histo_parse__other_version__rejected_by_name(void **state)
+{
+    const char *p = PROFILE(64, 130, 64, 1024, 64);
+    char *old = strdup(p), *v = strstr(old, "version=\"5\"");
+    histo h;
+    char err[256];
+    (void)state;
+    assert_non_null(v);
+    v[9] = '4';
+    assert_int_equal(histo_parse(&h, old, strlen(old), err, sizeof err), -1);
+    assert_non_null(strstr(err, "profile format version '4', not 5"));
+    histo_free(&h);
+    free(old);
 }
 
 static void histo_parse__unknown_mnemonic__rejected(void **state)
@@ -248,6 +266,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(histo_parse__work_bucket__counts_and_dependencies),
         cmocka_unit_test(histo_parse__status_not_ok__rejected),
+        cmocka_unit_test(histo_parse__other_version__rejected_by_name),
         cmocka_unit_test(histo_parse__unknown_mnemonic__rejected),
         cmocka_unit_test(histo_parse__malformed__rejected),
         cmocka_unit_test(histo_diff__two_iteration_counts__one_iteration),
