@@ -752,8 +752,9 @@ int calibrate_run(const calib_options *opt)
             goto out;
         }
         work = work_buf;
-    } else {
-        mkdir(work, 0755);
+    } else if (mkdir(work, 0755) != 0 && errno != EEXIST) {
+        note("error: cannot create the work directory %s: %s", work, strerror(errno));
+        goto out;
     }
     if (!opt->refit && build_kernels(&r, work, harness) != 0)
         goto out;

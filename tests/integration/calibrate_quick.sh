@@ -27,6 +27,12 @@ pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }
 check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 
+# A work directory that cannot be made is named, before anything runs.
+rc=0
+"$BUILD/psf-calibrate" --quick --no-isolate --work "$TMP/no/such/dir" --out "$TMP/x.xml" > /dev/null 2> "$TMP/werr" || rc=$?
+check "--work in a missing directory: exit 1, named" \
+  '[ "$rc" = 1 ] && grep -q "cannot create the work directory $TMP/no/such/dir" "$TMP/werr"' "exit $rc: $(cat "$TMP/werr")"
+
 # --keys as psf-score --json lists missing keys (JSON quotes and commas): a
 # native with a double argument (two kernels, from an array and from the
 # loop counter) and an array type.
