@@ -45,7 +45,9 @@ typedef struct method_info {
     char *name;             /* "pkg.Class.name(desc)", hidden-class address normalized */
     uint8_t *code;          /* own copy of the bytecodes */
     uint32_t code_len;
-    uint32_t *dep;          /* per offset: dependency key index + 1, 0 = none; NULL when the method has none */
+    uint32_t *dep;          /* per offset: dependency key index + 1 (DEP_KEY), 0 = none, with
+                             * DEP_NO_FENCE on calls of interpreter intrinsics; NULL when the
+                             * method has none */
     uint32_t *tail;         /* pairs (invoke offset, return offset): a call of a method with this
                              * method's name and descriptor right before a return; NULL if none */
     uint32_t ntail;         /* number of pairs */
@@ -103,6 +105,12 @@ enum { BR_EXECUTED = 0, BR_TAKEN, BR_MISPREDICTED, BR_KINDS };
  * that ran no bytecode and of allocations (calls.h). */
 enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_KINDS };
 
+/* m->dep: the key index + 1, and a flag on invokes of java.lang.Math methods
+ * the interpreter runs as intrinsics (no bytecode, but no native wrapper and
+ * so no fence on return: calls.h). */
+#define DEP_NO_FENCE 0x80000000u
+#define DEP_KEY(v) ((v) & ~DEP_NO_FENCE)
+
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 
 typedef struct mcache_entry {
@@ -125,6 +133,7 @@ typedef struct thread_state {
     jlocation prev_loc;         /* its offset */
     uint8_t saved_prev_op;      /* prev_op when the overhead root was entered */
     uint32_t pend_key;          /* invoke key + 1 awaiting the native check */
+    int pend_fence;             /* that callee, if it runs no bytecode, returns through a fence */
     jmethodID pend_method;
     jlocation pend_next;        /* where the caller resumes if the callee ran no bytecode */
     pend_alloc pend[PEND_ALLOCS]; /* arrays allocated since that invoke */

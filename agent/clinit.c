@@ -366,6 +366,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     jmethodID prev_method = ts->prev_method;
     jlocation prev_loc = ts->prev_loc;
     uint32_t pend_key = ts->pend_key;
+    int pend_fence = ts->pend_fence;
     jmethodID pend_method = ts->pend_method;
     jlocation pend_next = ts->pend_next;
     ts->pend_key = 0;
@@ -386,6 +387,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     ts->prev_method = prev_method;
     ts->prev_loc = prev_loc;
     ts->pend_key = pend_key;
+    ts->pend_fence = pend_fence;
     ts->pend_method = pend_method;
     ts->pend_next = pend_next;
     ts->npend = 0;

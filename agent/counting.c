@@ -369,7 +369,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         if (method == ts->pend_method && loc == ts->pend_next) {
             ts->native[ts->pend_key - 1] = 1;
             /* it returned through a fence: how close after the last entry? */
-            if (!ts->entry_far)
+            if (ts->pend_fence && !ts->entry_far)
                 ts->calls[ts->bucket][CALL_FENCE_NATIVE] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at);
             for (int i = 0; i < ts->npend; i++) {
                 ts->dep[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].allocations;
@@ -417,11 +417,12 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         return;
     }
     if (m->dep != NULL) {
-        uint32_t k = m->dep[loc];
+        uint32_t k = DEP_KEY(m->dep[loc]);
         if (k != 0) {
             ts->dep[b][k - 1]++;
             if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) {
                 ts->pend_key = k;
+                ts->pend_fence = !(m->dep[loc] & DEP_NO_FENCE);
                 ts->pend_method = method;
                 ts->pend_next = loc + (op == BC_INVOKEINTERFACE ? 5 : 3);
             }
@@ -838,6 +839,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
+    ts->entry_far = 1;              /* ... with no entry before it on this thread */
     bystanders_counting(a, ts, thread, 1);
     ts->measuring = 1;
 }

@@ -197,6 +197,24 @@ static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc,
     return 0;
 }
 
+/* 1 when an invokestatic key names a java.lang.Math method that HotSpot 17's
+ * template interpreter runs as an intrinsic entry (AbstractInterpreter's
+ * java_lang_math_* kinds): it runs no bytecode like a native, but returns
+ * without a native wrapper's fence. */
+static int math_intrinsic(const char *key)
+{
+    static const char *const names[] = {
+        "java.lang.Math.sin(D)D", "java.lang.Math.cos(D)D", "java.lang.Math.tan(D)D",
+        "java.lang.Math.abs(D)D", "java.lang.Math.sqrt(D)D", "java.lang.Math.log(D)D",
+        "java.lang.Math.log10(D)D", "java.lang.Math.pow(DD)D", "java.lang.Math.exp(D)D",
+        "java.lang.Math.fma(DDD)D", "java.lang.Math.fma(FFF)F",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(key, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* Fill m->dep from the method's code and its class's constant pool, and
  * for a method of the program's (program != 0) m->init_site. */
 static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc, int program)
@@ -250,6 +268,8 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
             m->dep[pc] = key_at(a, c, m->code, pc);
             if (m->dep[pc] == 0)
                 agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);
+            else if (op == BC_INVOKESTATIC && math_intrinsic(a->keys.names[m->dep[pc] - 1]))
+                m->dep[pc] |= DEP_NO_FENCE;
         }
         if ((bc_flags(op) & BCF_INVOKE) && note_self_tail_call(m, c, pc, len, name, desc) != 0)
             return -1;

@@ -214,6 +214,15 @@ expect_eq "calls: chain(10) no fence" "$(calls work fence_native) $(calls work f
 run_agent "$P" Calls.fence "$FX" Calls fence 0
 expect_eq "calls: fence() fence_native" "$(calls work fence_native)" 89
 expect_eq "calls: fence() fence_alloc" "$(calls work fence_alloc)" 87
+# intrinsic(): Math.sqrt runs no bytecode but is an interpreter intrinsic,
+# no native wrapper: no fence (it is still a native="true" call). The
+# arraycopy after it is the 15th bytecode from sf's entry (sf's 4, istore_2
+# iload_2 i2d invokestatic dstore_3 aload_0 iconst_0 aload_1 iconst_0 bipush
+# invokestatic): 85.
+run_agent "$P" Calls.intrinsic "$FX" Calls intrinsic 0
+expect_eq "calls: intrinsic() fence_native: the arraycopy only" "$(calls work fence_native)" 85
+expect_eq "calls: intrinsic() Math.sqrt is native=true" \
+  "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='java.lang.Math.sqrt(D)D']/@native")" true
 expect_eq "calls: fence() none in overhead" "$(calls overhead fence_native) $(calls overhead fence_alloc)" "0 0"
 
 # --- Constants: an ldc or ldc_w of a class constant is a dependency
