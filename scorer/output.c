@@ -302,7 +302,7 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
                 (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
     if (p->has_calls[BUCKET_WORK])
         fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry);"
-                " after an entry: native calls %llu, allocations %llu\n",
+                " closeness to the last entry: of native calls %llu, of allocations %llu\n",
                 (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_ENTRIES],
                 (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW,
                 (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE],

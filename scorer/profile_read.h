@@ -89,7 +89,7 @@ typedef struct profile {
 } profile;
 
 /*
- * Load a profile: readable, well-formed, root <psf-profile>, version "4"
+ * Load a profile: readable, well-formed, root <psf-profile>, version "5"
  * (checked before the schema so the message says "version"), the XSD, then
  * opcode mnemonics, 64-bit counts and, for status ok, that every section is
  * there and the totals agree. On failure p is left empty and err says

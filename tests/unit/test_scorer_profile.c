@@ -1,6 +1,6 @@
 /*
  * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
- * version 4 only, the schema, and the consistency a status-ok profile owes.
+ * version 5 only, the schema, and the consistency a status-ok profile owes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
