@@ -94,6 +94,8 @@ static void table_write__fitted_model__valid_against_schema(void **state)
         fr.cost[j] = 0.5 + (double)j / 3.0;
         fr.seen[j] = j % 5 != 0;       /* some features unseen */
     }
+    fr.seen[model_find(&m, FK_FENCE_NATIVE, "fence_native")] = 1;   /* one fence priced, */
+    fr.seen[model_find(&m, FK_FENCE_ALLOC, "fence_alloc")] = 0;     /* the other not */
     path = write_table(&meta, &fr, &m, "test_calibrate_table.xml");
     assert_true(validates(path));
     f = fopen(path, "r");
@@ -116,6 +118,22 @@ static void table_write__fitted_model__valid_against_schema(void **state)
             assert_non_null(strstr(buf, want));
         } else {
             assert_null(strstr(buf, "<ldc "));
+        }
+    }
+    {
+        /* the call prices (entries, and the two fences), each when its feature was seen */
+        static const struct { feat_kind k; const char *name; } calls[] = {
+            { FK_CALL_CLOSE, "close" }, { FK_FENCE_NATIVE, "fence_native" }, { FK_FENCE_ALLOC, "fence_alloc" },
+        };
+        for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+            int j = model_find(&m, calls[c].k, calls[c].name);
+            char want[64];
+            assert_true(j >= 0);
+            snprintf(want, sizeof want, "<call kind=\"%s\" cost=\"", calls[c].name);
+            if (fr.seen[j])
+                assert_non_null(strstr(buf, want));
+            else
+                assert_null(strstr(buf, want));
         }
     }
     assert_non_null(strstr(buf, "&lt;fast&gt; &amp; &quot;quoted&quot;"));
