@@ -242,6 +242,25 @@ static int single_entry(xmlNodePtr n, const char *key, int *has, psf_micro *pric
     return 0;
 }
 
+/* An entry keyed by its kind attribute (<branch kind>, <call kind>): its
+ * price at the kind's index, or a "duplicate" failure naming both lines. */
+static int kind_entry(xmlNodePtr n, const char *elem, const char *(*kind_name)(int), int nkinds,
+                      unsigned char *has, psf_micro *price, long *line, const char *name, psf_err *err)
+{
+    char *kind = xml_attr(n, "kind");   /* the schema allows only the known kinds */
+    int k = 0;
+    while (k < nkinds - 1 && (!kind || strcmp(kind, kind_name(k)) != 0))
+        k++;
+    xmlFree(kind);
+    if (has[k])
+        return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry %s:%s (also at line %ld)",
+                        name, xmlGetLineNo(n), elem, kind_name(k), line[k]);
+    has[k] = 1;
+    price[k] = price_of(n, "cost");
+    line[k] = xmlGetLineNo(n);
+    return 0;
+}
+
 static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_err *err)
 {
     long opcode_line[256] = { 0 };
@@ -272,29 +291,12 @@ static int load_entries(cost_table *t, xmlNodePtr root, const char *name, psf_er
             t->opcode[op] = price_of(n, "cost");
             opcode_line[op] = xmlGetLineNo(n);
         } else if (xml_is(n, "branch")) {
-            char *kind = xml_attr(n, "kind");   /* the schema allows only the known kinds */
-            int k = 0;
-            while (k < BRANCH_KINDS - 1 && (!kind || strcmp(kind, costs_branch_kind(k)) != 0))
-                k++;
-            xmlFree(kind);
-            if (t->has_branch[k])
-                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry branch:%s (also at line %ld)",
-                                name, xmlGetLineNo(n), costs_branch_kind(k), branch_line[k]);
-            t->has_branch[k] = 1;
-            t->branch[k] = price_of(n, "cost");
-            branch_line[k] = xmlGetLineNo(n);
+            if (kind_entry(n, "branch", costs_branch_kind, BRANCH_KINDS, t->has_branch, t->branch, branch_line,
+                           name, err) != 0)
+                return -1;
         } else if (xml_is(n, "call")) {
-            char *kind = xml_attr(n, "kind");   /* the schema allows only the known kinds */
-            int k = 0;
-            while (k < CALLK_KINDS - 1 && (!kind || strcmp(kind, costs_call_kind(k)) != 0))
-                k++;
-            xmlFree(kind);
-            if (t->has_call[k])
-                return psf_fail(err, ST_BAD_INPUT, "%s:%ld: duplicate entry call:%s (also at line %ld)",
-                                name, xmlGetLineNo(n), costs_call_kind(k), call_line[k]);
-            t->has_call[k] = 1;
-            t->call[k] = price_of(n, "cost");
-            call_line[k] = xmlGetLineNo(n);
+            if (kind_entry(n, "call", costs_call_kind, CALLK_KINDS, t->has_call, t->call, call_line, name, err) != 0)
+                return -1;
         } else if (xml_is(n, "ldc")) {   /* the schema allows constant="class" only */
             if (single_entry(n, "ldc:class", &t->has_ldc_class, &t->ldc_class, &ldc_line, name, err) != 0)
                 return -1;

@@ -167,28 +167,37 @@ static int score_deps(const profile *p, const cost_table *t, score_result *r, ps
     return rc;
 }
 
+/* One term per kind the table prices (branch:taken, call:close, ...): the
+ * work count, and the overhead count with --with-overhead, at its price. */
+static int score_kinds(const profile *p, score_result *r, psf_err *err, term_kind term, const char *prefix,
+                       const char *(*kind_name)(int), int nkinds, const unsigned char *has,
+                       const psf_micro *price, const uint64_t *work, const uint64_t *overhead, const int *index)
+{
+    for (int k = 0; k < nkinds; k++) {
+        uint64_t count;
+        if (!has[k])
+            continue;
+        if (scored_count(r, work[index[k]], overhead[index[k]], &count) != 0)
+            return overflow(err, p);
+        if (count == 0)
+            continue;
+        score_term *t = add_term(r, term, prefix, kind_name(k));
+        t->count = count;
+        t->cost = price[k];
+        if (fixed_mul_add(&t->contribution, count, t->cost) != 0 ||
+            fixed_add(&r->dep_total, t->contribution) != 0)
+            return overflow(err, p);
+    }
+    return 0;
+}
+
 /* Taken and mispredicted conditional branches, at the table's extra price;
  * a table without <branch> entries prices them in the if* opcodes alone. */
 static int score_branches(const profile *p, const cost_table *t, score_result *r, psf_err *err)
 {
     static const int count_of[BRANCH_KINDS] = { PROF_BR_TAKEN, PROF_BR_MISPREDICTED };
-    for (int k = 0; k < BRANCH_KINDS; k++) {
-        if (!t->has_branch[k])
-            continue;
-        uint64_t count;
-        if (scored_count(r, p->branches[BUCKET_WORK][count_of[k]], p->branches[BUCKET_OVERHEAD][count_of[k]],
-                         &count) != 0)
-            return overflow(err, p);
-        if (count == 0)
-            continue;
-        score_term *term = add_term(r, TERM_BRANCH, "branch:", costs_branch_kind(k));
-        term->count = count;
-        term->cost = t->branch[k];
-        if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
-            fixed_add(&r->dep_total, term->contribution) != 0)
-            return overflow(err, p);
-    }
-    return 0;
+    return score_kinds(p, r, err, TERM_BRANCH, "branch:", costs_branch_kind, BRANCH_KINDS, t->has_branch, t->branch,
+                       p->branches[BUCKET_WORK], p->branches[BUCKET_OVERHEAD], count_of);
 }
 
 /* How close method entries came after each other, and native calls and
@@ -196,24 +205,9 @@ static int score_branches(const profile *p, const cost_table *t, score_result *r
  * without a <call kind> prices those in their opcodes and invokes alone. */
 static int score_calls(const profile *p, const cost_table *t, score_result *r, psf_err *err)
 {
-    static const int prof_kind[CALLK_KINDS] = { PROF_CALL_CLOSE, PROF_CALL_FENCE_NATIVE, PROF_CALL_FENCE_ALLOC };
-    for (int k = 0; k < CALLK_KINDS; k++) {
-        uint64_t count;
-        if (!t->has_call[k])
-            continue;
-        if (scored_count(r, p->calls[BUCKET_WORK][prof_kind[k]], p->calls[BUCKET_OVERHEAD][prof_kind[k]],
-                         &count) != 0)
-            return overflow(err, p);
-        if (count == 0)
-            continue;
-        score_term *term = add_term(r, TERM_CALL, "call:", costs_call_kind(k));
-        term->count = count;
-        term->cost = t->call[k];
-        if (fixed_mul_add(&term->contribution, count, term->cost) != 0 ||
-            fixed_add(&r->dep_total, term->contribution) != 0)
-            return overflow(err, p);
-    }
-    return 0;
+    static const int count_of[CALLK_KINDS] = { PROF_CALL_CLOSE, PROF_CALL_FENCE_NATIVE, PROF_CALL_FENCE_ALLOC };
+    return score_kinds(p, r, err, TERM_CALL, "call:", costs_call_kind, CALLK_KINDS, t->has_call, t->call,
+                       p->calls[BUCKET_WORK], p->calls[BUCKET_OVERHEAD], count_of);
 }
 
 static int cmp_method(const void *a, const void *b)
