@@ -396,8 +396,9 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     else if (loc == 0 && (bc_flags(ts->prev_op) & BCF_INVOKE))
         method_entry(ts, b);
     /* an allocation (a locked compare-and-swap on eden): how close after the
-     * last entry, counting both (the entry's own first bytecode can be it)? */
-    if ((op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY)) && !ts->entry_far)
+     * last entry, counting both (the entry's own first bytecode can be it)?
+     * new, newarray, anewarray are 0xbb..0xbd: compares, no table lookup */
+    if (((uint8_t)(op - BC_NEW) <= BC_ANEWARRAY - BC_NEW || op == BC_MULTIANEWARRAY) && !ts->entry_far)
         ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
     e->hist[b * 256 + op]++;
     ts->n[b]++;

@@ -214,6 +214,10 @@ expect_eq "calls: chain(10) no fence" "$(calls work fence_native) $(calls work f
 run_agent "$P" Calls.fence "$FX" Calls fence 0
 expect_eq "calls: fence() fence_native" "$(calls work fence_native)" 89
 expect_eq "calls: fence() fence_alloc" "$(calls work fence_alloc)" 87
+# allocs(): iconst_2 iconst_3 multianewarray (3rd from the method's own
+# entry: 97), astore_0 iconst_2 anewarray (6th: 94).
+run_agent "$P" Calls.allocs "$FX" Calls allocs 0
+expect_eq "calls: allocs() fence_alloc" "$(calls work fence_alloc)" 191
 # intrinsic(): Math.sqrt runs no bytecode but is an interpreter intrinsic,
 # no native wrapper: no fence (it is still a native="true" call). The
 # arraycopy after it is the 15th bytecode from sf's entry (sf's 4, istore_2
