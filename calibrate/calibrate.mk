@@ -18,9 +18,9 @@ $(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) agent/bytecode.h agent
 	$(CC) $(CFLAGS) -Icalibrate -Iagent $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
 
 # Exports only the JNI entry point; -z defs: no symbol left for the JVM to miss.
-$(PSF_RDTSC_SO): calibrate/rdtsc_jni.c
+$(PSF_RDTSC_SO): calibrate/rdtsc_jni.c calibrate/tsc.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -Wl,-z,defs -o $@ $< $(LDFLAGS)
+	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -Icalibrate -Wl,-z,defs -o $@ $< $(LDFLAGS)
 
 $(CALIB_HARNESS): $(wildcard calibrate/java/*.java)
 	rm -rf $(CALIB_HARNESS_DIR)

@@ -2,20 +2,13 @@
  * machine.c - CPU model, TSC flags and rate (machine.h).
  */
 #include "machine.h"
+#include "tsc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static uint64_t rdtscp(void)
-{
-    uint32_t lo, hi, aux;
-    __asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-    __asm__ __volatile__("lfence" : : : "memory");
-    (void)aux;
-    return ((uint64_t)hi << 32) | lo;
-}
 
 void machine_cpu_model(char *buf, size_t cap)
 {
@@ -87,12 +80,12 @@ uint64_t machine_tsc_hz(int reps, int interval_ms, double *spread)
     for (int r = 0; r < reps; r++) {
         struct timespec nap = { interval_ms / 1000, (long)(interval_ms % 1000) * 1000000L };
         double t0 = now_raw();
-        uint64_t c0 = rdtscp();
+        uint64_t c0 = tsc_read();
         double t1;
         uint64_t c1;
         nanosleep(&nap, NULL);
         t1 = now_raw();
-        c1 = rdtscp();
+        c1 = tsc_read();
         hz[r] = (double)(c1 - c0) / (t1 - t0);
     }
     qsort(hz, (size_t)reps, sizeof *hz, cmp_double);

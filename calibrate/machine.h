@@ -15,7 +15,7 @@ void machine_cpu_model(char *buf, size_t cap);
 int machine_has_cpu_flag(const char *flag);
 
 /*
- * TSC ticks per second: TSC read (rdtscp) against CLOCK_MONOTONIC_RAW over
+ * TSC ticks per second: TSC read (tsc.h) against CLOCK_MONOTONIC_RAW over
  * `reps` intervals of `interval_ms`, the median. spread (may be NULL)
  * receives (max - min) / median of the samples.
  */

@@ -73,7 +73,7 @@ void report_write(FILE *f, const calib_run *r)
                 r->passes, 100 * r->spread_median, 100 * r->spread_worst, r->spread_worst_name);
     else
         fprintf(f, "timing spread  not measured (one pass)\n");
-    fprintf(f, "timer          back-to-back rdtscp;lfence reads: %llu ticks (cancelled by differencing)\n",
+    fprintf(f, "timer          back-to-back serialized TSC reads: %llu ticks (cancelled by differencing)\n",
             (unsigned long long)r->timer_ticks);
     for (size_t k = 0; k < r->ks.n; k++)
         if (strcmp(r->ks.v[k].name, "empty") == 0)
@@ -88,7 +88,7 @@ void report_write(FILE *f, const calib_run *r)
           "the agent counts the kernel at n = 64 and n = 128 in separate JVMs; the\n"
           "difference / 64 is the exact histogram of one iteration (setup, call and\n"
           "class loading cancel). Timing: a JVM without the agent, in -Xint with the\n"
-          "flags above, reads the TSC (rdtscp; lfence, JNI) around calls with n1 and n2\n"
+          "flags above, reads the TSC (serialized, calibrate/tsc.h, JNI) around calls with n1 and n2\n"
           "iterations, alternately, keeping each minimum until neither improved by\n"
           "more than 0.2% for several rounds; (min(n2) - min(n1)) / (n2 - n1) is one\n"
           "iteration in cycles. The difference cancels the timer reads, the JNI and\n"

@@ -1,4 +1,4 @@
-/** The time-stamp counter, read serialized (rdtscp; lfence) by build/libpsfrdtsc.so. */
+/** The time-stamp counter, read serialized (lfence; rdtsc; lfence) by build/libpsfrdtsc.so. */
 public final class Rdtsc {
     private Rdtsc() { }
 
