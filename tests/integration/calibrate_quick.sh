@@ -14,7 +14,7 @@ JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 command -v "$JAVA" > /dev/null || { echo "skip: no java"; exit 77; }
 command -v xmllint > /dev/null || { echo "skip: no xmllint"; exit 77; }
 command -v jq > /dev/null || { echo "skip: no jq"; exit 77; }
-grep -qw rdtscp /proc/cpuinfo 2>/dev/null || { echo "skip: no rdtscp"; exit 77; }
+grep -qw tsc /proc/cpuinfo 2>/dev/null || { echo "skip: no time-stamp counter"; exit 77; }
 for f in psf-calibrate psf-score libpsfagent.so libpsfrdtsc.so calibrate/harness/Time.class; do
   [ -e "$BUILD/$f" ] || { echo "FAIL - $BUILD/$f is missing (run make)"; exit 1; }
 done
