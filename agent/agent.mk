@@ -1,10 +1,10 @@
 # The counting agent: build/libpsfagent.so
 #
-# Pure modules (no JVM: bytecode, cpool, classfile, names, options) are also
+# Pure modules (no JVM: cpool, classfile, names, options) are also
 # linked into cmocka tests; the JVMTI parts are exercised by the integration
 # tests under tests/integration/.
 
-AGENT_PURE_SRCS := agent/bytecode.c agent/cpool.c agent/classfile.c agent/names.c
+AGENT_PURE_SRCS := agent/cpool.c agent/classfile.c agent/names.c
 AGENT_JVM_SRCS  := $(filter-out $(AGENT_PURE_SRCS),$(wildcard agent/*.c))
 AGENT_SO        := $(BUILD)/libpsfagent.so
 
@@ -12,10 +12,10 @@ all: $(AGENT_SO)
 
 # Exports only Agent_*; -z defs turns a missing symbol into a build error
 # instead of a JVM start failure.
-$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) common/mac.c common/mac.h
+$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) $(COMMON_TABLE_SRCS) $(COMMON_TABLE_HDRS) common/mac.c common/mac.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden $(JNI_CFLAGS) $(XML_CFLAGS) $(CRYPTO_CFLAGS) -Icommon -shared \
-	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
+	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(COMMON_TABLE_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
 
 include agent/pure.mk
 

@@ -9,14 +9,13 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "profile_format.h"
 
 #include <inttypes.h>
 #include <libxml/xmlwriter.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PROFILE_VERSION "5"
 
 typedef struct msum {
     const char *name;
@@ -344,7 +343,7 @@ int profile_write(agent *a, const char *status, const char *message)
     xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
     x.bad |= xmlTextWriterStartDocument(x.w, "1.0", "UTF-8", NULL) < 0;
     x_start(&x, "psf-profile");
-    x_attr(&x, "version", PROFILE_VERSION);
+    x_attr(&x, "version", PSF_PROFILE_VERSION);
     x_attr(&x, "status", status);
 
     x_start(&x, "target");

@@ -1,4 +1,4 @@
-# Pure agent modules (bytecode, cpool, classfile, names): their cmocka unit
+# Pure agent modules (cpool, classfile, names): their cmocka unit
 # tests and the Java fixtures those tests read. Included by agent/agent.mk,
 # before tests/unit/unit.mk turns UNIT_TESTS into build rules.
 
@@ -21,11 +21,10 @@ $(PURE_FIXTURE_STAMP): $(PURE_FIXTURE_SRCS)
 	  $(JAVAP) -c -p "$$c" > "$${c%.class}.javap"; done
 	touch $@
 
-UNIT_TESTS += bytecode cpool classfile names branchpred
+UNIT_TESTS += cpool classfile names
 
-UNIT_SRCS_bytecode  := agent/bytecode.c
 UNIT_SRCS_cpool     := agent/cpool.c
 UNIT_DEPS_cpool     := $(PURE_FIXTURE_STAMP)
-UNIT_SRCS_classfile := agent/classfile.c agent/cpool.c agent/bytecode.c
+UNIT_SRCS_classfile := agent/classfile.c agent/cpool.c $(COMMON_TABLE_SRCS)
 UNIT_DEPS_classfile := $(PURE_FIXTURE_STAMP)
 UNIT_SRCS_names     := agent/names.c

@@ -7,15 +7,15 @@ PSF_RDTSC_SO      := $(BUILD)/libpsfrdtsc.so
 CALIB_HARNESS_DIR := $(BUILD)/calibrate/harness
 CALIB_HARNESS     := $(CALIB_HARNESS_DIR)/.stamp
 CALIB_CORE_SRCS   := calibrate/nnls.c calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
-                     calibrate/table.c calibrate/kernels.c agent/bytecode.c
+                     calibrate/table.c calibrate/kernels.c $(COMMON_TABLE_SRCS)
 CALIB_SRCS        := calibrate/main.c calibrate/calibrate.c calibrate/report.c calibrate/proc.c \
                      calibrate/machine.c $(CALIB_CORE_SRCS)
 
 all: $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 
-$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) agent/bytecode.h agent/calls.h
+$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) $(COMMON_TABLE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icalibrate -Iagent $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
+	$(CC) $(CFLAGS) -Icalibrate -Icommon $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
 
 # Exports only the JNI entry point; -z defs: no symbol left for the JVM to miss.
 $(PSF_RDTSC_SO): calibrate/rdtsc_jni.c calibrate/tsc.h
@@ -34,11 +34,11 @@ UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table
 UNIT_SRCS_calibrate_nnls    := calibrate/nnls.c
 UNIT_LIBS_calibrate_nnls    := -lm
 UNIT_SRCS_calibrate_histo   := calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
-                               calibrate/nnls.c agent/bytecode.c
+                               calibrate/nnls.c $(COMMON_TABLE_SRCS)
 UNIT_CFLAGS_calibrate_histo := $(XML_CFLAGS)
 UNIT_LIBS_calibrate_histo   := $(XML_LIBS) -lm
 UNIT_SRCS_calibrate_table   := calibrate/table.c calibrate/model.c calibrate/costs_keys.c \
-                               calibrate/nnls.c calibrate/kernels.c agent/bytecode.c
+                               calibrate/nnls.c calibrate/kernels.c $(COMMON_TABLE_SRCS)
 UNIT_CFLAGS_calibrate_table := $(XML_CFLAGS)
 UNIT_LIBS_calibrate_table   := $(XML_LIBS) -lm
 

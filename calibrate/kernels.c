@@ -147,7 +147,7 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "call_jdk_small", 0, "String s = \"hello\"; int x = 0;", "x += s.length(); x += s.charAt(i & 3);" },
     { "call_virtual_work", 0, "Base[] b = { new Sq(), new Rect() }; int x = 0;", "x += b[i & 1].work(x);" },
     /* a native call or an allocation soon after a Java method entry, and
-     * the same after 40 more bytecodes: the fence prices (agent/calls.h) */
+     * the same after 40 more bytecodes: the fence prices (common/calls.h) */
     { "fence_copy_near", 0, "int[] a = new int[8], b = new int[8]; int x = 0;", "x = sf(x); System.arraycopy(a, 0, b, 0, 8);" },
     { "fence_copy_far", 0, "int[] a = new int[8], b = new int[8]; int x = 0, y = 1;",
       "x = sf(x); y = y + x; x = x ^ y; y = y - x; x = x | 3; y = y & x; x = x + y; y = y ^ 5; x = x - y; y = y + 7; x = x & y; System.arraycopy(a, 0, b, 0, 8);" },

@@ -141,7 +141,7 @@ void report_write(FILE *f, const calib_run *r)
     rule(f);
     single_prices(f, m, fr, FK_CALL_CLOSE, FK_FENCE_ALLOC);
     fprintf(f, "  close: %d minus the bytecodes since the previous method entry on the\n"
-            "  thread, summed over entries closer than that (agent/calls.h): the\n"
+            "  thread, summed over entries closer than that (common/calls.h): the\n"
             "  interpreter's stack banging at each entry, which later bytecodes hide.\n"
             "  fence_native, fence_alloc: the same closeness to the last entry, of calls\n"
             "  that ran no bytecode and of allocations, which wait for those stores.\n", CALL_CLOSE_WINDOW);

@@ -12,6 +12,7 @@
 #include "calls.h"
 #include "bytecode.h"
 #include "fixed.h"
+#include "profile_format.h"
 #include "schemas.h"
 #include "xmlload.h"
 
@@ -345,9 +346,9 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, "5") != 0) {
+    if (!version || strcmp(version, PSF_PROFILE_VERSION) != 0) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version 5 only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version " PSF_PROFILE_VERSION " only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;

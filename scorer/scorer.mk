@@ -1,14 +1,14 @@
 # The scorer: build/psf-score (C11, libxml2), its unit tests, integration
 # tests and valgrind run.
 #
-# psf-score is built from scorer/*.c, the opcode table in agent/bytecode.c,
+# psf-score is built from scorer/*.c, the tables shared with the agent (common/),
 # and the two XSD schemas, which scorer/embed.sh turns into a C file so the
 # binary validates with exactly the schemas it was built with.
 
 PSF_SCORE          := $(BUILD)/psf-score
 SCORER_SCHEMAS_C   := $(BUILD)/scorer/schemas.c
 SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.c \
-                      scorer/profile_read.c scorer/sha256.c scorer/status.c agent/bytecode.c \
+                      scorer/profile_read.c scorer/sha256.c scorer/status.c $(COMMON_TABLE_SRCS) \
                       $(SCORER_SCHEMAS_C)
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c $(SCORER_CORE_SRCS)
@@ -20,9 +20,9 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 	sh scorer/embed.sh psf_costs_xsd config/costs.xsd psf_profile_xsd config/profile.xsd > $@.tmp
 	mv $@.tmp $@
 
-$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) agent/bytecode.h agent/branchpred.h agent/calls.h
+$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iscorer -Iagent $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) -Iscorer -Icommon $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \

@@ -35,7 +35,7 @@ FUZZ_TIMEOUT     ?= 10
 FUZZ_PACKAGES    := clang libclang-rt-14-dev
 FUZZ_SAN         := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS      := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(if $(filter 1,$(WERROR)),-Werror) \
-                    -Iagent -Iscorer -Icommon -Itests/fuzz
+                    -Icommon -Itests/fuzz
 
 FUZZ_SRCS_cpool   := agent/cpool.c agent/classfile.c
 FUZZ_SRCS_profile := $(SCORER_CORE_SRCS)
@@ -71,7 +71,7 @@ $(FUZZ_DIR)/.toolchain:
 define fuzz_rules
 $(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tests/fuzz/*.h agent/*.h scorer/*.h common/*.h) | $(FUZZ_DIR)/.toolchain
 	@mkdir -p $$(@D)
-	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_FLAGS_$(1)) -o $$@ tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(addprefix -I,$$(sort $$(patsubst %/,%,$$(dir $$(FUZZ_SRCS_$(1)))))) $$(FUZZ_FLAGS_$(1)) -o $$@ tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
 endef
 $(foreach t,cpool profile costs mac,$(eval $(call fuzz_rules,$(t))))
 

@@ -25,7 +25,7 @@ expect_eq "loops: ireturn = 1" "$(op work ireturn)" 1
 expect_eq "loops: 11 distinct opcodes" "$(xpath "$P" "count(/psf-profile/opcodes[@bucket='work']/opcode)")" 11
 expect_eq "loops: no overhead" "$(xpath "$P" /psf-profile/summary/@overhead)" 0
 # Branches: the if_icmpge at 6 falls through n times and is taken once (the
-# exit). The simulated predictor (agent/branchpred.h) starts at strongly not
+# exit). The simulated predictor (common/branchpred.h) starts at strongly not
 # taken with an empty history that not-taken outcomes keep empty: every
 # fall-through is predicted, the exit is the one miss.
 br() { xpath "$P" "/psf-profile/branches[@bucket='$1']/@$2"; }
@@ -35,7 +35,7 @@ expect_eq "loops: mispredicted once (the exit)" "$(br work mispredicted)" 1
 expect_eq "loops: no overhead branches" "$(br overhead conditional)" 0
 
 # --- Branches.doWhile(100): one backward if_icmplt, taken 99 times, then not.
-# From the empty predictor (agent/branchpred.h) the taken outcomes meet 12
+# From the empty predictor (common/branchpred.h) the taken outcomes meet 12
 # fresh counters while the history fills (0, 1, 3, ... 0x7ff: 12 misses),
 # then the counter for history 0xfff needs two taken outcomes to predict
 # taken (2 misses) and saturates; the final fall-through at 0xfff is
@@ -197,7 +197,7 @@ expect_eq "calls: natives(100) entries: itself and Object.<init>" "$(calls work 
 expect_eq "calls: natives(100) close" "$(calls work close)" 95
 # Fences: native calls and allocations, with the closeness of the bytecodes
 # from the last method entry to the call's invoke or the allocation, both
-# included (agent/calls.h). natives' new is the third bytecode from its own
+# included (common/calls.h). natives' new is the third bytecode from its own
 # entry: 97. The first identityHashCode call is the tenth from
 # Object.<init>'s entry (its return, astore_2 iconst_0 istore_3 iload_3
 # iload_0 if_icmpge iload_1 aload_2 invokestatic): 90; each later one 12

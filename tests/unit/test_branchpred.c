@@ -1,5 +1,5 @@
 /*
- * test_branchpred.c - unit tests for agent/branchpred.h, the simulated
+ * test_branchpred.c - unit tests for common/branchpred.h, the simulated
  * branch predictor. Every expected count below is derived by hand in the
  * comment above it from the model in branchpred.h: gshare, two-bit
  * counters starting at 0 (strongly not taken), 12 outcomes of history.

@@ -1,5 +1,5 @@
 /*
- * test_bytecode.c - unit tests for agent/bytecode.c: the opcode table,
+ * test_bytecode.c - unit tests for common/bytecode.c: the opcode table,
  * flags and instruction lengths. Decoding of real javac output (every
  * method of the fixtures, compared with javap) is in test_classfile.c.
  */
