@@ -244,24 +244,74 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
 
 /* ---- text --------------------------------------------------------------- */
 
+/* The summary's one line about the cost table: which table, and the machine
+ * and JDK it was calibrated on (a score is meant for that machine). */
 static void table_text(FILE *f, const cost_table *t)
 {
     if (t->builtin) {
-        fputs("costs     built-in: every opcode 1, dependencies 0 (no --costs)\n", f);
+        fputs("costs     none: every bytecode costs 1, so the score is the bytecode count\n", f);
         return;
     }
     fputs("costs     ", f);
     put_text(f, t->path);
-    fprintf(f, " (%s, unit %s, sha256 %.12s...)\n",
-            t->calibrated ? "calibrated" : "not calibrated", t->unit, t->sha256);
     if (t->calibrated) {
-        fputs("machine   ", f);
+        fputs(" (calibrated on ", f);
         put_text(f, t->cpu_model);
-        fprintf(f, ", %llu Hz, JDK ", (unsigned long long)t->tsc_hz);
+        fputs(" with JDK ", f);
+        put_text(f, t->jdk_version);
+        fputs(")\n", f);
+    } else {
+        fputs(" (not calibrated: every score with it is approximate)\n", f);
+    }
+}
+
+/* --explain: the cost table in full, each internal term in one sentence. */
+static void table_details_text(FILE *f, const cost_table *t)
+{
+    if (t->builtin)
+        return;
+    fprintf(f, "table     unit %s, sha256 %s\n", t->unit, t->sha256);
+    fputs("          the SHA-256 names this exact table: equal hashes, same prices\n", f);
+    if (t->calibrated) {
+        fputs("          calibrated on ", f);
+        put_text(f, t->cpu_model);
+        fprintf(f, " at %llu Hz, JDK ", (unsigned long long)t->tsc_hz);
         put_text(f, t->jdk_version);
         fputs(", ", f);
         put_text(f, t->date);
-        fprintf(f, ", fit r2 %s%s\n", t->fit_r2, t->isolated_core ? ", isolated core" : "");
+        fprintf(f, ", %s; fit r2 %s\n", t->isolated_core ? "on an isolated core" : "not on an isolated core",
+                t->fit_r2);
+        fputs("          fit r2: how much of the measured kernel times the fitted prices explain (1 = all)\n", f);
+    }
+}
+
+/* --explain: the counts beside the bytecodes that a cost table prices, each
+ * with one sentence saying what it is. */
+static void counts_text(FILE *f, const options *o, const profile *p)
+{
+    fprintf(f, "overhead  %llu bytecodes (%s)\n", (unsigned long long)p->overhead,
+            o->with_overhead ? "included: --with-overhead" : "not in the score");
+    fputs("          bytecodes the JVM ran on the method's behalf (JDK class initialization,"
+          " linkage); --with-overhead adds them\n", f);
+    if (p->has_branches[BUCKET_WORK]) {
+        fprintf(f, "branches  %llu conditional, %llu taken, %llu mispredicted (simulated predictor)\n",
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL],
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_TAKEN],
+                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
+        fputs("          a model of a CPU's branch predictor guesses each conditional branch;"
+              " a wrong guess costs a real CPU a pipeline flush, so the table prices it\n", f);
+    }
+    if (p->has_calls[BUCKET_WORK]) {
+        fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry)\n",
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_ENTRIES],
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW);
+        fprintf(f, "          the interpreter writes to the stack at every method entry; the writes hide behind"
+                " about %d bytecodes of other work, and the table prices each bytecode short\n", CALL_CLOSE_WINDOW);
+        fprintf(f, "fences    native calls %llu, allocations %llu (bytecodes short of %d after the last entry)\n",
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE],
+                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC], CALL_CLOSE_WINDOW);
+        fputs("          a native call or an allocation soon after a method entry waits for that entry's"
+              " stack writes; the table prices each bytecode short\n", f);
     }
 }
 
@@ -280,7 +330,8 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     if (r->uncalibrated_table)
         fputs("          approximate: the cost table is not calibrated (calibrated=\"false\")\n", f);
     if (r->n_missing) {
-        fprintf(f, "          approximate: %zu key%s without a price, charged the default %s:\n",
+        fprintf(f, "          approximate: the table has no price for %zu key%s, charged %s each"
+                " (psf-calibrate --keys prices them):\n",
                 r->n_missing, r->n_missing == 1 ? "" : "s", micro_str(t->default_cost, b2));
         for (size_t i = 0; i < r->n_missing; i++) {
             fputs("            ", f);
@@ -289,29 +340,24 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
         }
     }
     if (predicted_ns(t, r, &ns))
-        fprintf(f, "predicted %llu.%09llu s at %llu Hz\n", (unsigned long long)(ns / 1000000000u),
-                (unsigned long long)(ns % 1000000000u), (unsigned long long)t->tsc_hz);
-    fprintf(f, "work      %llu bytecodes in %llu invocation%s\n", (unsigned long long)p->work,
-            (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
-    fprintf(f, "overhead  %llu bytecodes (%s)\n", (unsigned long long)p->overhead,
-            o->with_overhead ? "included: --with-overhead" : "not in the score");
-    if (p->has_branches[BUCKET_WORK])
-        fprintf(f, "branches  %llu conditional, %llu taken, %llu mispredicted (simulated predictor)\n",
-                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL],
-                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_TAKEN],
-                (unsigned long long)p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]);
-    if (p->has_calls[BUCKET_WORK])
-        fprintf(f, "calls     %llu method entries, closeness %llu (bytecodes short of %d after the previous entry);"
-                " closeness to the last entry: of native calls %llu, of allocations %llu\n",
-                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_ENTRIES],
-                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_CLOSE], CALL_CLOSE_WINDOW,
-                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE],
-                (unsigned long long)p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC]);
+        fprintf(f, "predicted %llu.%09llu s of interpreted run time on the table's machine (score / %llu Hz)\n",
+                (unsigned long long)(ns / 1000000000u), (unsigned long long)(ns % 1000000000u),
+                (unsigned long long)t->tsc_hz);
+    fprintf(f, "bytecodes %llu run by the method and its callees in %llu invocation%s\n",
+            (unsigned long long)p->work, (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
+    if (o->with_overhead && !o->explain)
+        fprintf(f, "overhead  %llu bytecodes the JVM ran on the method's behalf, included: --with-overhead\n",
+                (unsigned long long)p->overhead);
     table_text(f, t);
     if (p->has_jvm) {
-        fputs("jvm       ", f);
+        fputs("jdk       ", f);
         put_text(f, p->jvm_version);
         fputc('\n', f);
+    }
+    if (o->explain) {
+        fputs("\ncounts the cost table prices besides the bytecodes:\n", f);
+        counts_text(f, o, p);
+        table_details_text(f, t);
     }
 }
 
@@ -344,11 +390,13 @@ void out_explain_text(FILE *f, const options *o, const cost_table *t, const scor
     int any_missing = r->n_missing > 0;
 
     fprintf(f, "\nwhere the score comes from (%s):\n",
-            r->with_overhead ? "work and overhead buckets" : "work bucket");
+            r->with_overhead ? "the method's bytecodes and the overhead" : "the method's bytecodes");
     fprintf(f, "  %s%s %s = opcodes %s (%s%%) + dependencies %s (%s%%), rounded half up\n",
             r->approximate ? "~" : "", u64_str(r->score, d), t->unit,
             micro_str(r->opcode_total, a), share_str(r->opcode_total, r->total, s1),
             micro_str(r->dep_total, b), share_str(r->dep_total, r->total, s2));
+    fputs("  opcodes: each bytecode at its opcode's price; dependencies: what the table prices besides"
+          " (allocations by class and size, native calls, branches, method entries)\n", f);
 
     fprintf(f, "\ntop methods (each method's own bytecodes x opcode costs; dependency and branch keys are not split by method)\n");
     fprintf(f, "  %14s %7s %14s  %s\n", "contribution", "share", "bytecodes", "method");

@@ -34,7 +34,10 @@ json *out_error_json(const char *status_word, const char *message);
 /* The full object of a single-profile run (see docs/cost-table.md). */
 json *out_score_json(const options *o, const cost_table *t, const outcome *oc);
 
-/* The short human summary of a scored profile. */
+/* The short human summary of a scored profile: score, predicted time,
+ * bytecodes, invocations, the table and the JDK; with --explain also the
+ * counts the table prices besides bytecodes, each with a sentence saying
+ * what it is. */
 void out_score_text(FILE *f, const options *o, const cost_table *t, const outcome *oc);
 
 /* "~123\n" or "123\n". */

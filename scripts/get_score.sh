@@ -78,7 +78,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --json                print exactly one JSON object on stdout
   --costs FILE          cost table (default: config/costs.xml); 'none' scores plain bytecodes
   --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically
-  --explain             show where the score comes from (top methods, opcodes, dependencies)
+  --explain             show where the score comes from: the counts the table prices, each
+                        explained, then the top methods, opcodes and dependency keys
   --with-overhead       add the runtime overhead (class initialization, linkage) to the score
   --program-output FILE send the program's stdout and stderr to FILE (default: this stderr)
   --profile-out FILE    keep the agent's profile (XML) in FILE

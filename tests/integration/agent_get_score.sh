@@ -42,6 +42,14 @@ out=$(gs --classpath "$FX" --method Noisy.work --costs none --program-output "$T
 expect_eq "text: exit 0" "$rc" 0
 expect_match "text: shows the score" "$out" "score +99"
 expect_match "text: program output went to the file" "$(cat "$TEST_TMP/prog.txt")" "noise on stderr"
+# With the shipped table the summary keeps the model's internals to --explain,
+# where each comes with a sentence saying what it is.
+out=$(gs --classpath "$FX" --method Noisy.work --program-output /dev/null -- 10)
+expect_match "text: bytecodes and invocations" "$out" "bytecodes 99 run by the method and its callees in 1 invocation"
+expect_eq "text: no internals without --explain" "$(grep -ci 'closeness\|fence\|branch\|predictor\|overhead\|fit r2' <<<"$out" || true)" 0
+out=$(gs --classpath "$FX" --method Noisy.work --program-output /dev/null --explain -- 10)
+expect_match "explain: method entries and their closeness" "$out" "calls     1 method entries, closeness 0 "
+expect_match "explain: closeness is explained" "$out" "the table prices each bytecode short"
 
 # --- --score-file ---------------------------------------------------------------
 gs --classpath "$FX" --method Noisy.work --costs none --score-file "$TEST_TMP/score" -- 10 >/dev/null

@@ -67,7 +67,7 @@ expect "branches + overhead" "$("$SCORE" $B --score-only --with-overhead $F/bran
 "$SCORE" $B --json --explain --top 0 $F/branches.profile.xml >"$TMP/a.json"
 expect "branch totals" "$(j '.explain | "\(.opcode_total) \(.dependency_total)"')" '170 118'
 expect "branch counts in JSON" "$(j '.branches | "\(.conditional) \(.taken) \(.mispredicted)"')" '20 12 5'
-"$SCORE" $B $F/branches.profile.xml >"$TMP/t.txt"
+"$SCORE" $B --explain $F/branches.profile.xml >"$TMP/t.txt"
 grep -q '^branches  20 conditional, 12 taken, 5 mispredicted' "$TMP/t.txt" || fail "text: no branch line: $(cat "$TMP/t.txt")"
 expect "branch keys" "$(j '[.explain.dependencies[] | "\(.key)=\(.count)x\(.cost)"] | join(" ")')" \
   'branch:mispredicted=5x20 branch:taken=12x1.5'
@@ -97,8 +97,11 @@ expect "call counts in JSON" "$(j '.calls | "\(.entries) \(.close)"')" '5 400'
 expect "no class constants in JSON" "$(j .class_constants)" 0
 expect "call key" "$(j '[.explain.dependencies[] | select(.key == "call:close") | "\(.count)x\(.cost)=\(.contribution)"] | join(" ")')" \
   '400x0.25=100'
-"$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
+"$SCORE" --costs "$TMP/calls.costs.xml" --explain "$TMP/calls.xml" >"$TMP/t.txt"
 grep -q '^calls     5 method entries, closeness 400 ' "$TMP/t.txt" || fail "text: no calls line: $(cat "$TMP/t.txt")"
+# The plain summary leaves the branch and call details to --explain.
+"$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
+! grep -q '^branches\|^calls\|closeness' "$TMP/t.txt" || fail "summary shows --explain details: $(cat "$TMP/t.txt")"
 # 5 entries cannot be 500 bytecodes short of the previous (99 each at most).
 sed 's/entries="5" close="400"/entries="5" close="500"/' "$TMP/calls.xml" >"$TMP/bad.xml"
 rc=0; "$SCORE" --costs "$TMP/calls.costs.xml" --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
