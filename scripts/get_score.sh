@@ -11,7 +11,7 @@
 #
 # Every outcome has a status word and an exit code; the table lives in one
 # place, scorer/status.c, and is printed by `get_score.sh --help` and in the
-# README ("Exit codes"). Errors found here are reported through
+# README ("Status and exit codes"). Errors found here are reported through
 # `psf-score --status-json` so that all JSON has one writer.
 set -u
 
@@ -21,7 +21,7 @@ AGENT=$BUILD/libpsfagent.so
 SCORER=$BUILD/psf-score
 RECEIVER=$BUILD/psf-receive
 
-# The JVM flags every scored run uses, and why (README: "Determinism"):
+# The JVM flags every scored run uses, and why (docs/determinism.md):
 #   -XX:-UseTLAB                  every allocation reaches the agent: exact array sizes
 #   -XX:+UseSerialGC              no parallel GC threads whose count depends on the machine
 #   -XX:ActiveProcessorCount=1    thread pools, GC and compiler threads sized the same everywhere
@@ -505,7 +505,7 @@ fi
 ndistinct=0
 [ ${#scores[@]} -gt 0 ] && ndistinct=$(printf '%s\n' "${scores[@]}" | sort -u | grep -c .)
 if [ "$ndistinct" -gt 1 ]; then
-  fail unstable "the score differed between the $RUNS runs: $(printf '%s\n' "${scores[@]}" | sort -u | tr '\n' ' ')(README: Stable scores)"
+  fail unstable "the score differed between the $RUNS runs: $(printf '%s\n' "${scores[@]}" | sort -u | tr '\n' ' ')(docs/determinism.md)"
 fi
 if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
