@@ -164,6 +164,8 @@ typedef struct thread_state {
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
     uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, their closeness, fences' closeness */
     uint64_t entry_at;          /* n[0] + n[1] at the last method entry of this span */
+    jvmtiFrameInfo *tail_frames; /* counting.c tail_returns: frames of a chain of self-calls */
+    uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
 } thread_state;
 

@@ -27,7 +27,8 @@
  * (branchpred.h). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
  * entry of an overhead root, at a return right after a self-call
- * (tail_returns: one GetStackTrace), and the first time a getstatic,
+ * (tail_returns: one GetStackTrace, more for a chain of such returns; their
+ * cost does not grow with the depth of the stack below), and the first time a getstatic,
  * putstatic or invokestatic of a program's method executes (clinit.c: a
  * class of the program's may need initializing; one byte test after that).
  */
@@ -315,10 +316,20 @@ static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, ui
  * The step at `loc` of m is a return that follows a call of a method named
  * like m (m->tail). If the callers' frames are m's own, stopped at that
  * call, each of them resumes at this same return and HotSpot posts no step
- * for it (see the top of this file): count them here. One JVMTI call per
- * such return, none on other steps.
+ * for it (see the top of this file): count them here. No JVMTI call on
+ * other steps.
+ *
+ * The callers are read in batches that grow fourfold (16 frames, then 64,
+ * 256, ...), each starting below the last: a GetStackTrace costs the
+ * frames it skips plus the frames it returns, so a chain of L such callers
+ * costs between L and about 6L frames walked (about 1.4L when the stack
+ * ends below the chain) in log4(L/16) calls, whatever the depth of the
+ * stack, and a return with no such caller costs one call of 16 frames.
+ * Batches of one fixed size would cost L^2/32 frames for a chain: scoring
+ * time would grow with the depth of the recursion. The frame buffer grows
+ * with the longest chain the thread has met (ts->tail_frames).
  */
-#define TAIL_BATCH 16
+#define TAIL_FIRST 16
 static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method,
                          const method_info *m, uint64_t *hist, jlocation loc)
 {
@@ -329,10 +340,20 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
     if (call < 0)
         return;
     uint64_t callers = 0;
-    for (jint depth = 1;; depth += TAIL_BATCH) {
-        jvmtiFrameInfo frames[TAIL_BATCH];
+    jint depth = 1, want = TAIL_FIRST;
+    for (;;) {
+        if ((uint32_t)want > ts->tail_cap) {
+            jvmtiFrameInfo *f = realloc(ts->tail_frames, (size_t)want * sizeof *f);
+            if (f == NULL) {
+                agent_fail(a, "out of memory for the frames of a chain of tail calls");
+                return;
+            }
+            ts->tail_frames = f;
+            ts->tail_cap = (uint32_t)want;
+        }
+        jvmtiFrameInfo *frames = ts->tail_frames;
         jint n = 0, i = 0;
-        jvmtiError err = (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, TAIL_BATCH, frames, &n);
+        jvmtiError err = (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, want, frames, &n);
         if (err == JVMTI_ERROR_ILLEGAL_ARGUMENT)
             n = 0; /* no frame that deep: the bottom of the thread's stack (Thread.run calling run()) */
         else if (jvmti_check(a, err, "GetStackTrace") != 0)
@@ -340,8 +361,10 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         while (i < n && frames[i].method == method && frames[i].location == call)
             i++;
         callers += (uint64_t)i;
-        if (i < TAIL_BATCH)
+        if (i < want || want > INT32_MAX / 8 - depth)
             break;
+        depth += want;
+        want *= 4;
     }
     if (callers > 0 && count_more(a, ts, hist, m->code[loc], callers))
         bytecode_limit_stop(a, jni, thread);
@@ -966,6 +989,7 @@ void counting_free(agent *a)
             free(ts->elems[b]);
         }
         free(ts->native);
+        free(ts->tail_frames);
         free(ts->by_refs);
         free(ts->by_cpu);
         free(ts->thread_name);

@@ -19,3 +19,9 @@ bench-step: $(AGENT_SO) $(BENCH_DIR)/libbareagent.so $(BENCH_DIR)/java/.stamp
 bench: bench-profile
 bench-profile: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 	bench/step_profile.sh
+
+# Scoring time against recursion depth: the same bytecodes at depths 10 to 5000.
+.PHONY: bench-depth
+bench: bench-depth
+bench-depth: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
+	bench/recursion_depth.sh $(REPEAT)

@@ -90,12 +90,22 @@ run_agent "$P" TailRec.down "$FX" TailRec down 10
 expect_eq "tail calls: down(10) = 7n+3" "$(xpath "$P" /psf-profile/summary/@work)" 73
 expect_eq "tail calls: a return a frame" "$(op work return)" 11
 expect_eq "tail calls: ended by return" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@end")" return
+# Deep chains: the callers are read in batches of 16, 64, 256, ... frames
+# (counting.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
+# 81 fill the first one and two batches exactly, and 5000 crosses five.
+for n in 17 18 81 5000; do
+  run_agent "$P" TailRec.down "$FX" TailRec down "$n"
+  expect_eq "tail calls: down($n) = 7n+3" "$(xpath "$P" /psf-profile/summary/@work)" $((7 * n + 3))
+  expect_eq "tail calls: down($n) returns = n+1" "$(op work return)" $((n + 1))
+done
 # count(n, acc): 10 a frame (... iload_1 iconst_1 iadd invokestatic ireturn),
 # iload_0 ifne iload_1 ireturn for the last: 10n + 4; its ireturn at 5 differs
 # from the callers' at 15, so only n - 1 of them were lost
 run_agent "$P" TailRec.count "$FX" TailRec count 1000
 expect_eq "tail calls: count(1000) = 10n+4" "$(xpath "$P" /psf-profile/summary/@work)" 10004
 expect_eq "tail calls: an ireturn a frame" "$(op work ireturn)" 1001
+run_agent "$P" TailRec.count "$FX" TailRec count 5000
+expect_eq "tail calls: count(5000) = 10n+4" "$(xpath "$P" /psf-profile/summary/@work)" 50004
 # both(n): 2^n - 1 frames call twice (11 bytecodes), 2^n leaves (3); only the
 # second call precedes the return: 11 * 1023 + 3 * 1024 for n = 10
 run_agent "$P" TailRec.both "$FX" TailRec both 10

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# recursion_depth.sh - does scoring time grow with the depth of the stack?
+#
+# Scores the same bytecodes at recursion depths 10, 100, 1000 and 5000
+# (bench/java/DepthBench.java: CALLS frames in all, only the depth differs)
+# under PSF's agent, the depths in turn, REPEAT times each, and prints the
+# median wall time of the measured method at each depth and its ratio to
+# depth 10 (goal: at most 1.2). Two shapes: `plain` recursion, whose every
+# return is stepped, and `tail` recursion, a self-call right before the
+# return, whose callers' returns HotSpot does not post (the agent reads
+# the callers' frames, counting.c tail_returns). Each row also checks that
+# the counted bytecodes are the same at every depth.
+# The machine is shared and noisy: read the medians and ratios, not one run.
+#
+# Usage: bench/recursion_depth.sh [REPEAT] [CALLS]   (defaults 5, 200000)
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+REPEAT=${1:-5}
+CALLS=${2:-200000}
+DEPTHS="10 100 1000 5000"
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+for f in "$BUILD/libpsfagent.so" "$BUILD/bench/java/DepthBench.class"; do
+  [ -e "$f" ] || { echo "recursion_depth.sh: $f is missing: run it as 'make bench-depth'" >&2; exit 1; }
+done
+for d in $DEPTHS; do
+  [ $((CALLS % d)) -eq 0 ] || { echo "recursion_depth.sh: CALLS ($CALLS) must be a multiple of $d" >&2; exit 2; }
+done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# the pinned flags that matter for stepping (get_score.sh's -Xss1m among them)
+FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:auto
+  -Xss1m -Xlog:jni+resolve=off)
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+
+run() { # KIND DEPTH: the method's nanoseconds; its bytecodes in $TMP/KIND.DEPTH.steps
+  "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=DepthBench.$1,out=$TMP/p.xml" \
+    -cp "$BUILD/bench/java" DepthBench "$1" "$2" "$CALLS" | tail -n 1 | cut -d' ' -f1
+  sed -n 's/.*<summary [^>]*work="\([0-9]*\)".*/\1/p' "$TMP/p.xml" >"$TMP/$1.$2.steps"
+}
+
+status=0
+printf '%-6s %6s %10s %12s %7s\n' shape depth bytecodes "ms (median)" ratio
+for kind in plain tail; do
+  for d in $DEPTHS; do : >"$TMP/$kind.$d"; done
+  for _ in $(seq "$REPEAT"); do
+    for d in $DEPTHS; do run "$kind" "$d" >>"$TMP/$kind.$d"; done
+  done
+  base=""
+  for d in $DEPTHS; do
+    steps=$(cat "$TMP/$kind.$d.steps")
+    t=$(median <"$TMP/$kind.$d")
+    [ -n "$base" ] || { base=$t; base_steps=$steps; }
+    [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $kind $d: $(tr '\n' ' ' <"$TMP/$kind.$d")" >&2
+    awk -v k="$kind" -v d="$d" -v s="$steps" -v t="$t" -v b="$base" \
+      'BEGIN { printf "%-6s %6d %10d %12.1f %7.3f\n", k, d, s, t/1e6, t/b }'
+    if [ "$steps" != "$base_steps" ]; then
+      echo "recursion_depth.sh: $kind: $steps bytecodes at depth $d, $base_steps at depth 10" >&2
+      status=1
+    fi
+  done
+done
+exit "$status"
