@@ -17,8 +17,11 @@ const char options_usage[] =
     "usage: psf-score [--costs FILE] [--costs-sha256 HEX] [--unit UNIT] [--json]\n"
     "                 [--explain] [--top N] [--with-overhead] [--score-only] PROFILE\n"
     "       psf-score --rank [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]\n"
-    "                 [--with-overhead] [--format text|csv|json] LABEL=PROFILE ...\n"
+    "                 [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]\n"
+    "                 [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
+    "  with one PROFILE or --status-json, also a JUnit XML report:\n"
+    "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "\n"
     "Weights the bytecode counts of a PSF profile with a cost table and prints\n"
     "a score (lower is better). Without --costs every opcode costs 1, so the\n"
@@ -34,7 +37,16 @@ const char options_usage[] =
     "  --with-overhead      add the overhead bucket (class init, linkage) to the score\n"
     "  --score-only         print only the score (\"~\" first when approximate)\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
-    "  --format FMT         leaderboard as text, csv or json\n"
+    "  --format FMT         leaderboard as text, csv, json or html (one self-contained page)\n"
+    "  --report-links P     html leaderboard: link each label to P<label>.html (its report)\n"
+    "  --failed L=S:M       list submission L as failed with status word S and message M\n"
+    "  --junit FILE         write a JUnit XML report: one test case, passed when scored\n"
+    "                       and within the budget\n"
+    "  --max-score N        the budget: at most N units\n"
+    "  --max-ratio R        the budget: at most R times the score of --compare PROFILE\n"
+    "  --compare PROFILE    the reference profile (e.g. the instructor's solution)\n"
+    "  --label L            the submission's name in the JUnit report\n"
+    "  --method SPEC        the test case's name when no profile names the method\n"
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
     "  --status-table       print every status word with its exit code and meaning\n"
     "\n"
@@ -70,6 +82,7 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     memset(o, 0, sizeof *o);
     o->top = 10;
     o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
+    o->failed = xcalloc((size_t)argc + 1, sizeof *o->failed);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (only_args || a[0] != '-' || a[1] == '\0') {
@@ -121,6 +134,51 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--unit needs a UNIT");
             else
                 o->unit = v;
+        } else if (is_opt(a, "--report-links")) {
+            if (!(v = value_of(a, "--report-links", argc, argv, &i)))
+                FAIL("--report-links needs a PREFIX");
+            else
+                o->report_links = v;
+        } else if (is_opt(a, "--failed")) {
+            v = value_of(a, "--failed", argc, argv, &i);
+            const char *eq = v ? strchr(v, '=') : NULL;
+            if (!eq || eq == v || !strchr(eq, ':') || strchr(eq, ':') == eq + 1)
+                FAIL("--failed needs LABEL=STATUS:MESSAGE");
+            else
+                o->failed[o->n_failed++] = (char *)v;
+        } else if (is_opt(a, "--junit")) {
+            if (!(v = value_of(a, "--junit", argc, argv, &i)) || !*v)
+                FAIL("--junit needs a FILE");
+            else
+                o->junit = v;
+        } else if (is_opt(a, "--max-score")) {
+            v = value_of(a, "--max-score", argc, argv, &i);
+            if (!v || fixed_parse_u64(v, &o->max_score) != 0)
+                FAIL("--max-score needs a whole number");
+            else
+                o->has_max_score = 1;
+        } else if (is_opt(a, "--max-ratio")) {
+            const char *why;
+            v = value_of(a, "--max-ratio", argc, argv, &i);
+            if (!v || fixed_parse_price(v, &o->max_ratio_micro, &why) != 0 || o->max_ratio_micro == 0)
+                FAIL("--max-ratio needs a number above 0 with at most 6 decimals, such as 1.5");
+            else
+                o->has_max_ratio = 1;
+        } else if (is_opt(a, "--compare")) {
+            if (!(v = value_of(a, "--compare", argc, argv, &i)) || !*v)
+                FAIL("--compare needs a PROFILE");
+            else
+                o->compare = v;
+        } else if (is_opt(a, "--label")) {
+            if (!(v = value_of(a, "--label", argc, argv, &i)) || !*v)
+                FAIL("--label needs a name");
+            else
+                o->label = v;
+        } else if (is_opt(a, "--method")) {
+            if (!(v = value_of(a, "--method", argc, argv, &i)) || !*v)
+                FAIL("--method needs a SPEC");
+            else
+                o->method = v;
         } else if (is_opt(a, "--top")) {
             uint64_t n;
             v = value_of(a, "--top", argc, argv, &i);
@@ -130,8 +188,9 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 o->top = (unsigned long)n;
         } else if (is_opt(a, "--format")) {
             format = value_of(a, "--format", argc, argv, &i);
-            if (!format || (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "json")))
-                FAIL("--format needs text, csv or json");
+            if (!format || (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "json") &&
+                            strcmp(format, "html")))
+                FAIL("--format needs text, csv, json or html");
         } else {
             FAIL("unknown option %.100s", a);
         }
@@ -141,6 +200,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
         o->format = FMT_JSON;
     else if (format && strcmp(format, "csv") == 0)
         o->format = FMT_CSV;
+    else if (format && strcmp(format, "html") == 0)
+        o->format = FMT_HTML;
     if (json && format && strcmp(format, "json") != 0)
         FAIL("--json and --format %s disagree", format);
 
@@ -160,23 +221,28 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     case MODE_RANK:
         if (o->explain || o->score_only)
             FAIL("--explain and --score-only do not apply to --rank");
-        if (o->n_args == 0)
+        if (o->n_args + o->n_failed == 0)
             FAIL("--rank needs at least one LABEL=PROFILE");
-        for (int k = 0; k < o->n_args; k++) {
-            const char *eq = strchr(o->args[k], '=');
-            if (!eq || eq == o->args[k] || !eq[1])
-                FAIL("--rank: \"%.200s\" is not LABEL=PROFILE", o->args[k]);
+        if (o->junit || o->compare || o->has_max_score || o->has_max_ratio)
+            FAIL("--junit, --compare and the budgets apply to one PROFILE, not to --rank");
+        for (int k = 0; k < o->n_args + o->n_failed; k++) {
+            const char *ak = k < o->n_args ? o->args[k] : o->failed[k - o->n_args];
+            const char *eq = strchr(ak, '=');
+            if (!eq || eq == ak || !eq[1])
+                FAIL("--rank: \"%.200s\" is not LABEL=PROFILE", ak);
             for (int j = 0; j < k; j++) {
-                const char *eq2 = strchr(o->args[j], '=');
-                if (eq && eq2 && eq - o->args[k] == eq2 - o->args[j] &&
-                    strncmp(o->args[k], o->args[j], (size_t)(eq - o->args[k])) == 0)
-                    FAIL("--rank: label \"%.*s\" given twice", (int)(eq - o->args[k]), o->args[k]);
+                const char *aj = j < o->n_args ? o->args[j] : o->failed[j - o->n_args];
+                const char *eq2 = strchr(aj, '=');
+                if (eq && eq2 && eq - ak == eq2 - aj && strncmp(ak, aj, (size_t)(eq - ak)) == 0)
+                    FAIL("--rank: label \"%.*s\" given twice", (int)(eq - ak), ak);
             }
         }
         break;
     case MODE_SCORE:
         if (format)
             FAIL("--format applies to --rank; use --json");
+        if (o->has_max_ratio && !o->compare)
+            FAIL("--max-ratio needs --compare PROFILE");
         if (o->score_only && (o->explain || o->format == FMT_JSON))
             FAIL("--score-only excludes --explain and --json");
         if (o->n_args != 1)
@@ -185,6 +251,12 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     }
     if (o->costs_sha256[0] && !o->costs)
         FAIL("--costs-sha256 needs --costs");
+    if (o->has_max_score && o->has_max_ratio)
+        FAIL("give --max-score or --max-ratio, not both");
+    if ((o->has_max_score || o->has_max_ratio) && !o->junit)
+        FAIL("--max-score and --max-ratio set the budget of a --junit report");
+    if (o->mode != MODE_RANK && (o->report_links || o->n_failed))
+        FAIL("--report-links and --failed apply to --rank");
     return failed ? -1 : 0;
 }
 
@@ -192,4 +264,6 @@ void options_free(options *o)
 {
     free(o->args);
     o->args = NULL;
+    free(o->failed);
+    o->failed = NULL;
 }

@@ -4,17 +4,23 @@
  *   psf-score [--costs FILE] [--costs-sha256 HEX] [--unit UNIT] [--json]
  *             [--explain] [--top N] [--with-overhead] [--score-only] PROFILE
  *   psf-score --rank [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]
- *             [--with-overhead] [--format text|csv|json] LABEL=PROFILE ...
+ *             [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]
+ *             [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...
  *   psf-score --status-json STATUS MESSAGE
+ * and, with a single PROFILE or --status-json, a JUnit file:
+ *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE]
+ *   [--label LABEL] [--method SPEC]
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
 #define PSF_CLI_H
 
+#include <stdint.h>
+
 #include "err.h"
 
 typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP } run_mode;
-typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
     run_mode mode;              /* MODE_SCORE unless --rank, --status-json or --help */
@@ -28,6 +34,17 @@ typedef struct options {
     unsigned long top;          /* --top N: rows per explain list; 10 by default; 0 = all */
     const char *status_word;    /* --status-json STATUS */
     const char *status_message; /* --status-json ... MESSAGE */
+    const char *report_links;   /* --report-links PREFIX: link each label to PREFIX<label>.html */
+    char **failed;              /* --failed LABEL=STATUS:MESSAGE (borrowed from argv) */
+    int n_failed;
+    const char *junit;          /* --junit FILE: also write a JUnit XML report there */
+    int has_max_score;          /* --max-score given */
+    uint64_t max_score;         /* --max-score N: the budget in whole units */
+    int has_max_ratio;          /* --max-ratio given */
+    uint64_t max_ratio_micro;   /* --max-ratio R in millionths (1.5 -> 1500000) */
+    const char *compare;        /* --compare PROFILE: the reference for --max-ratio */
+    const char *label;          /* --label: the submission's name in a JUnit report */
+    const char *method;         /* --method: the test case's name when no profile names it */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;
 } options;

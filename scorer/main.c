@@ -13,6 +13,7 @@
 #include "costs.h"
 #include "err.h"
 #include "json.h"
+#include "junit.h"
 #include "cli.h"
 #include "output.h"
 #include "profile_read.h"
@@ -56,10 +57,36 @@ static int outbuf_flush(outbuf *b, int code)
     return code;
 }
 
+static int junit_broken;   /* writing --junit failed once */
+
+/* Write the --junit report of one attempt (nothing without --junit); r is
+ * NULL when the attempt was not scored, ref_score the --compare profile's
+ * score. Returns 0, or -1 with err. */
+static int junit_out(const options *o, const char *unit, const char *method, const char *status_word,
+                     const char *message, const score_result *r, uint64_t ref_score, psf_err *err)
+{
+    junit_case c = { .label = o->label, .method = method ? method : o->method, .status_word = status_word,
+                     .message = message, .res = r, .unit = unit,
+                     .has_max_score = o->has_max_score, .max_score = o->max_score,
+                     .has_max_ratio = o->has_max_ratio, .ratio_micro = o->max_ratio_micro,
+                     .ref_score = ref_score };
+    if (!o->junit || junit_broken)
+        return 0;
+    if (junit_write_file(o->junit, &c, err) != 0) {
+        junit_broken = 1;   /* fail_run must not try it again */
+        return -1;
+    }
+    return 0;
+}
+
 /* Report an error that ends the run: JSON on stdout when asked, and always
- * one line on stderr. */
+ * one line on stderr; with --junit, a failed test case too. */
 static int fail_run(const options *o, const psf_err *err)
 {
+    psf_err jerr;
+    if (o->junit && err->status != ST_USAGE &&
+        junit_out(o, o->unit ? o->unit : "", NULL, status_word(err->status), err->msg, NULL, 0, &jerr) != 0)
+        fprintf(stderr, "psf-score: %s\n", jerr.msg);
     fprintf(stderr, "psf-score: %s\n", err->msg);
     if (err->status == ST_USAGE)
         fputs("try 'psf-score --help'\n", stderr);
@@ -100,6 +127,9 @@ static int run_status_json(const options *o)
         psf_fail(&err, ST_USAGE, "--status-json needs a failure status, not ok");
         return fail_run(o, &err);
     }
+    psf_err err;
+    if (junit_out(o, o->unit ? o->unit : "", NULL, o->status_word, o->status_message, NULL, 0, &err) != 0)
+        fprintf(stderr, "psf-score: %s\n", err.msg);
     j = out_error_json(o->status_word, o->status_message);
     outbuf_open(&b);
     json_write(b.f, j);
@@ -107,8 +137,33 @@ static int run_status_json(const options *o)
     return outbuf_flush(&b, status_exit_code(st));
 }
 
+/* The score of the --compare profile, with the same table and buckets. */
+static int compare_score(const options *o, const cost_table *t, uint64_t *score, psf_err *err)
+{
+    profile p;
+    score_result r;
+
+    if (profile_load_file(&p, o->compare, err) != 0)
+        return -1;
+    if (p.status != ST_OK) {
+        psf_fail(err, ST_BAD_INPUT, "--compare %s: the reference was not scored (status %s)", o->compare,
+                 p.status_word);
+        profile_free(&p);
+        return -1;
+    }
+    if (score_profile(&p, t, o->with_overhead, &r, err) != 0) {
+        profile_free(&p);
+        return -1;
+    }
+    *score = r.score;
+    score_free(&r);
+    profile_free(&p);
+    return 0;
+}
+
 static int run_score(const options *o, const cost_table *t)
 {
+    uint64_t ref_score = 0;
     profile p;
     score_result r;
     psf_err err;
@@ -116,6 +171,8 @@ static int run_score(const options *o, const cost_table *t)
     outbuf b;
     int code;
 
+    if (o->compare && compare_score(o, t, &ref_score, &err) != 0)
+        return fail_run(o, &err);
     if (profile_load_file(&p, o->args[0], &err) != 0)
         return fail_run(o, &err);
     oc.path = p.path;
@@ -129,6 +186,17 @@ static int run_score(const options *o, const cost_table *t)
             return fail_run(o, &err);
         }
         oc.res = &r;
+    }
+    if (o->junit) {
+        char *m = profile_method(&p);
+        int bad = junit_out(o, t->unit, m, oc.status_word, oc.message, oc.res, ref_score, &err);
+        free(m);
+        if (bad) {
+            if (oc.res)
+                score_free(&r);
+            profile_free(&p);
+            return fail_run(o, &err);
+        }
     }
 
     outbuf_open(&b);
@@ -161,11 +229,13 @@ typedef struct rank_item {
     score_result res;
     int scored;
     psf_err err;            /* when not loaded or not scored */
+    char *failed_word;      /* owned: --failed's STATUS, or NULL */
+    const char *failed_msg; /* --failed's MESSAGE (borrowed from argv) */
 } rank_item;
 
 static int run_rank(const options *o, const cost_table *t)
 {
-    size_t n = (size_t)o->n_args;
+    size_t n = (size_t)o->n_args + (size_t)o->n_failed;
     rank_item *items = xcalloc(n, sizeof *items);
     rank_entry *order = xcalloc(n, sizeof *order);
     outcome *rows = xcalloc(n, sizeof *rows);
@@ -174,10 +244,21 @@ static int run_rank(const options *o, const cost_table *t)
 
     for (size_t i = 0; i < n; i++) {
         rank_item *it = &items[i];
-        const char *eq = strchr(o->args[i], '=');
-        it->label = xmalloc((size_t)(eq - o->args[i]) + 1);
-        memcpy(it->label, o->args[i], (size_t)(eq - o->args[i]));
-        it->label[eq - o->args[i]] = '\0';
+        const char *arg = i < (size_t)o->n_args ? o->args[i] : o->failed[i - (size_t)o->n_args];
+        const char *eq = strchr(arg, '=');
+        it->label = xmalloc((size_t)(eq - arg) + 1);
+        memcpy(it->label, arg, (size_t)(eq - arg));
+        it->label[eq - arg] = '\0';
+        if (i >= (size_t)o->n_args) {
+            /* --failed LABEL=STATUS:MESSAGE: a run that never produced a profile */
+            const char *colon = strchr(eq, ':');
+            it->failed_word = xmalloc((size_t)(colon - eq));
+            memcpy(it->failed_word, eq + 1, (size_t)(colon - eq - 1));
+            it->failed_word[colon - eq - 1] = '\0';
+            it->failed_msg = colon + 1;
+            order[i] = (rank_entry){ .label = it->label, .scored = 0, .index = i };
+            continue;
+        }
         it->path = eq + 1;
         it->loaded = profile_load_file(&it->prof, it->path, &it->err) == 0;
         if (it->loaded && it->prof.status == ST_OK)
@@ -195,7 +276,11 @@ static int run_rank(const options *o, const cost_table *t)
         outcome *oc = &rows[k];
         oc->label = it->label;
         oc->path = it->path;
-        if (it->scored) {
+        if (it->failed_word) {
+            oc->status = status_from_word(it->failed_word);
+            oc->status_word = it->failed_word;
+            oc->message = it->failed_msg;
+        } else if (it->scored) {
             oc->status = ST_OK;
             oc->status_word = "ok";
             oc->res = &it->res;
@@ -217,6 +302,7 @@ static int run_rank(const options *o, const cost_table *t)
 
     for (size_t i = 0; i < n; i++) {
         free(items[i].label);
+        free(items[i].failed_word);
         if (items[i].scored)
             score_free(&items[i].res);
         if (items[i].loaded)

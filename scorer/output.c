@@ -8,6 +8,7 @@
 
 #include "bytecode.h"
 #include "calls.h"
+#include "leaderboard.h"
 
 /* ---- small formatting helpers ------------------------------------------ */
 
@@ -44,8 +45,8 @@ static json *micro_json(psf_u128 m)
     return json_number(micro_str(m, buf));
 }
 
-/* Predicted time in whole nanoseconds, or 0 when the table cannot say. */
-static int predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns)
+/* Predicted time in whole nanoseconds (see output.h). */
+int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns)
 {
     if (!r || !t->calibrated || !t->tsc_hz || strcmp(t->unit, "cycles") != 0)
         return 0;
@@ -175,7 +176,7 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     json_set(j, "unit", json_string(t->unit));
     json_set(j, "with_overhead", json_bool(o->with_overhead));
     json_set(j, "cost_table", table_json(t));
-    json_set(j, "predicted_ns", predicted_ns(t, r, &ns) ? json_u64(ns) : json_null());
+    json_set(j, "predicted_ns", out_predicted_ns(t, r, &ns) ? json_u64(ns) : json_null());
     json_set(j, "profile", json_string(oc->path));
     if (oc->status != ST_OK)
         json_set(j, "message", json_string(oc->message ? oc->message : ""));
@@ -339,7 +340,7 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
             fputc('\n', f);
         }
     }
-    if (predicted_ns(t, r, &ns))
+    if (out_predicted_ns(t, r, &ns))
         fprintf(f, "predicted %llu.%09llu s of interpreted run time on the table's machine (score / %llu Hz)\n",
                 (unsigned long long)(ns / 1000000000u), (unsigned long long)(ns % 1000000000u),
                 (unsigned long long)t->tsc_hz);
@@ -562,5 +563,6 @@ void out_rank(FILE *f, const options *o, const cost_table *t,
     case FMT_CSV:  rank_csv(f, order, rows, n); break;
     case FMT_JSON: rank_json(f, o, t, order, rows, n); break;
     case FMT_TEXT: rank_text(f, t, order, rows, n); break;
+    case FMT_HTML: leaderboard_html(f, o, t, order, rows, n); break;
     }
 }

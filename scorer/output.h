@@ -8,6 +8,7 @@
 #ifndef PSF_OUTPUT_H
 #define PSF_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "costs.h"
@@ -27,6 +28,11 @@ typedef struct outcome {
     const profile *prof;        /* NULL when the profile did not load */
     const score_result *res;    /* NULL unless scored */
 } outcome;
+
+/* Predicted time of a score in whole nanoseconds (rounded half up) when the
+ * table is calibrated in cycles with a known TSC rate: returns 1 and sets
+ * *ns; 0 when the table cannot say. */
+int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns);
 
 /* {"message": ..., "score": null, "status": ...} */
 json *out_error_json(const char *status_word, const char *message);

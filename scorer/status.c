@@ -86,6 +86,14 @@ int status_in_profile(psf_status st)
     return 0;
 }
 
+const char *status_meaning(psf_status st)
+{
+    for (unsigned i = 0; i < N_STATUS; i++)
+        if (status_table[i].st == st)
+            return status_table[i].meaning;
+    return "an unknown status";
+}
+
 void status_print_table(FILE *out)
 {
     for (unsigned i = 0; i < N_STATUS; i++)

@@ -55,6 +55,10 @@ psf_status status_from_word(const char *word);
 /* The process exit code for a status (0, 2..25, 70). */
 int status_exit_code(psf_status st);
 
+/* The meaning of a status as a phrase for a person ("an exception escaped
+ * the method"); "an unknown status" for ST_UNKNOWN. */
+const char *status_meaning(psf_status st);
+
 /* Print the whole table (code, word, meaning), one row a line. */
 void status_print_table(FILE *out);
 

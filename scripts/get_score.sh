@@ -83,6 +83,12 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --with-overhead       add the runtime overhead (class initialization, linkage) to the score
   --program-output FILE send the program's stdout and stderr to FILE (default: this stderr)
   --profile-out FILE    keep the agent's profile (XML) in FILE
+  --junit FILE          also write a JUnit XML report to FILE: one test case, passed when
+                        the method is scored within the budget (docs/reports.md)
+  --max-score N         the --junit budget: a score of at most N
+  --max-ratio R         the --junit budget: at most R times the score of --compare PROFILE
+  --compare PROFILE     the reference profile (e.g. the instructor's, kept with --profile-out)
+  --label NAME          the submission's name in the JUnit report
   --heap SIZE           JVM heap, pinned (default: 512m)
   --timeout SECONDS     wall-clock limit for the run (default: 60)
   --max-bytecodes N     stop once the method has executed N bytecodes, all its threads and
@@ -112,6 +118,12 @@ COSTS="$PSF_ROOT/config/costs.xml"
 SCORE_FILE=""
 PROGRAM_OUTPUT=""
 PROFILE_OUT=""
+JUNIT=""
+JUNIT_ARGS=()        # --junit and its budget, for every psf-score call that ends the run
+MAX_SCORE=""
+MAX_RATIO=""
+COMPARE=""
+LABEL=""
 HEAP=$DEFAULT_HEAP
 TIMEOUT=$DEFAULT_TIMEOUT
 MAX_BYTECODES=$DEFAULT_MAX_BYTECODES
@@ -127,12 +139,15 @@ PROGRAM_ARGS=()
 fail() {
   local status=$1 message=$2
   if [ -x "$SCORER" ]; then
+    # a usage error may come before the budget is checked: no JUnit report then
+    local junit=()
+    [ "$status" = usage ] || junit=("${JUNIT_ARGS[@]}" --method "${METHOD:-${MAIN:-unknown}}")
     if [ "$JSON" = 1 ]; then
-      "$SCORER" --status-json "$status" "$message"
+      "$SCORER" --status-json "$status" "$message" "${junit[@]}"
       exit $?
     fi
     echo "get_score.sh: $message" >&2
-    "$SCORER" --status-json "$status" "$message" >/dev/null
+    "$SCORER" --status-json "$status" "$message" "${junit[@]}" >/dev/null
     exit $?
   fi
   echo "get_score.sh: $message" >&2
@@ -164,6 +179,11 @@ while [ $# -gt 0 ]; do
     --with-overhead) WITH_OVERHEAD=1; shift ;;
     --program-output) need_value "$@"; PROGRAM_OUTPUT=$2; shift 2 ;;
     --profile-out) need_value "$@"; PROFILE_OUT=$2; shift 2 ;;
+    --junit) need_value "$@"; JUNIT=$2; shift 2 ;;
+    --max-score) need_value "$@"; MAX_SCORE=$2; shift 2 ;;
+    --max-ratio) need_value "$@"; MAX_RATIO=$2; shift 2 ;;
+    --compare) need_value "$@"; COMPARE=$2; shift 2 ;;
+    --label) need_value "$@"; LABEL=$2; shift 2 ;;
     --heap) need_value "$@"; HEAP=$2; shift 2 ;;
     --timeout) need_value "$@"; TIMEOUT=$2; shift 2 ;;
     --max-bytecodes) need_value "$@"; MAX_BYTECODES=$2; shift 2 ;;
@@ -177,6 +197,24 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+# The JUnit report and its budget, checked before the program runs.
+if [ -z "$JUNIT" ]; then
+  [ -z "$MAX_SCORE$MAX_RATIO$COMPARE$LABEL" ] || fail usage "--max-score, --max-ratio, --compare and --label go with --junit FILE"
+else
+  [ -z "$MAX_SCORE" ] || [ -z "$MAX_RATIO" ] || fail usage "give --max-score or --max-ratio, not both"
+  [ -z "$MAX_SCORE" ] || [[ $MAX_SCORE =~ ^[0-9]{1,19}$ ]] || fail usage "--max-score takes a whole number, not '$MAX_SCORE'"
+  if [ -n "$MAX_RATIO" ]; then
+    [[ $MAX_RATIO =~ ^[0-9]{1,9}(\.[0-9]{1,6})?$ ]] && [[ $MAX_RATIO =~ [1-9] ]] ||
+      fail usage "--max-ratio takes a number above 0 with at most 6 decimals, such as 1.5, not '$MAX_RATIO'"
+    [ -n "$COMPARE" ] || fail usage "--max-ratio needs --compare PROFILE (the reference's profile)"
+  fi
+  [ -z "$COMPARE" ] || [ -r "$COMPARE" ] || fail usage "cannot read the --compare profile '$COMPARE'"
+  JUNIT_ARGS=(--junit "$(abspath "$JUNIT")")
+  [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
+  [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")
+  [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
+fi
 [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
   fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
 [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"
@@ -237,7 +275,6 @@ for part in "${cp_parts[@]}"; do
   abs_classpath=${abs_classpath:+$abs_classpath:}$abs
 done
 [ -n "$abs_classpath" ] || fail usage "--classpath is empty"
-abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 [ "$COSTS" = none ] || COSTS=$(abspath "$COSTS")
 [ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
 [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
@@ -509,11 +546,11 @@ if [ "$ndistinct" -gt 1 ]; then
 fi
 if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "$first_profile" >"$SCRATCH/result.json"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.json"
   rc=$?
   jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" || rc=70
 else
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "$first_profile"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile"
   rc=$?
   if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score"; fi
 fi

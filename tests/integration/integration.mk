@@ -32,3 +32,12 @@ integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 integration: integration-isolation
 integration-isolation:
 	@echo "== tests/integration/isolation_test.sh"; bash tests/integration/isolation_test.sh
+
+# The HTML pages (leaderboard, report), JUnit reports and batch scoring:
+# real browser checks in headless Chromium, screenshots kept under
+# $(BUILD)/artifacts/.
+.PHONY: integration-reports
+integration: integration-reports
+integration-reports: all
+	@set -e; for t in tests/integration/reports_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done

@@ -130,6 +130,54 @@ static void options_parse__status_json__takes_next_two_verbatim(void **state)
     options_free(&o);
 }
 
+static void options_parse__html_leaderboard__links_and_failures(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--rank", "--format", "html", "--report-links", "r/", "a=p.xml",
+                           "--failed", "b=timeout:took: long"), 0);
+    assert_int_equal(o.format, FMT_HTML);
+    assert_string_equal(o.report_links, "r/");
+    assert_int_equal(o.n_failed, 1);
+    assert_string_equal(o.failed[0], "b=timeout:took: long");
+    options_free(&o);
+    /* a failed label counts against duplicates; --failed needs STATUS:MESSAGE */
+    assert_int_equal(PARSE(&o, &e, "--rank", "a=p.xml", "--failed", "a=timeout:x"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "a=p.xml", "--failed", "b=timeout"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--report-links", "r/", "p.xml"), -1);
+    options_free(&o);
+}
+
+static void options_parse__junit_budgets__parsed_and_checked(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--junit", "j.xml", "--max-ratio", "1.25", "--compare", "ref.xml", "p.xml"), 0);
+    assert_string_equal(o.junit, "j.xml");
+    assert_true(o.has_max_ratio);
+    assert_int_equal(o.max_ratio_micro, 1250000);
+    assert_string_equal(o.compare, "ref.xml");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--junit", "j.xml", "--max-score", "77", "p.xml"), 0);
+    assert_true(o.has_max_score);
+    assert_int_equal(o.max_score, 77);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--junit", "j.xml", "--max-ratio", "1.5", "p.xml"), -1);   /* no --compare */
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--junit", "j", "--max-ratio", "0", "--compare", "r", "p"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--junit", "j", "--max-score", "1", "--max-ratio", "2", "--compare", "r", "p"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--max-score", "1", "p"), -1);   /* a budget needs --junit */
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "--junit", "j", "a=p"), -1);
+    options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +187,8 @@ int main(void)
         cmocka_unit_test(options_parse__usage_errors__rejected_with_json_flag_kept),
         cmocka_unit_test(options_parse__rank__labels_checked),
         cmocka_unit_test(options_parse__status_json__takes_next_two_verbatim),
+        cmocka_unit_test(options_parse__html_leaderboard__links_and_failures),
+        cmocka_unit_test(options_parse__junit_budgets__parsed_and_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,59 @@
+# browser.sh - headless Chromium for the tests of the HTML pages (sourced;
+# bash, after lib.sh).
+#
+# The pages are checked as a person sees them: Chromium loads the file,
+# runs its inline script, and the tests read the resulting DOM and keep a
+# screenshot under $PSF_BUILD/artifacts/. Chromium gets a throwaway profile
+# directory in $TEST_TMP and no network (a page that tried to fetch
+# anything would show the failure in the screenshot; the tests also grep
+# for references). As root it needs --no-sandbox (Chromium's own sandbox,
+# not PSF's).
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+ARTIFACTS=$PSF_BUILD/artifacts
+mkdir -p "$ARTIFACTS"
+
+# browser_available: 0 when headless Chromium can be run here.
+browser_available() { [ -n "$CHROMIUM" ]; }
+
+browser_flags() {
+  local flags=(--headless --disable-gpu --hide-scrollbars --no-first-run --mute-audio
+    --user-data-dir="$TEST_TMP/chromium" --proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>')
+  [ "$(id -u)" -ne 0 ] || flags+=(--no-sandbox)
+  printf '%s\n' "${flags[@]}"
+}
+
+# browser_dom FILE.html OUT: the DOM after the page's scripts ran.
+browser_dom() {
+  local flags
+  mapfile -t flags < <(browser_flags)
+  timeout 120 "$CHROMIUM" "${flags[@]}" --virtual-time-budget=2000 --dump-dom "file://$1" >"$2" 2>"$TEST_TMP/chromium.err"
+}
+
+# browser_shot FILE.html OUT.png [WIDTH,HEIGHT]: a screenshot.
+browser_shot() {
+  local flags
+  mapfile -t flags < <(browser_flags)
+  timeout 120 "$CHROMIUM" "${flags[@]}" --virtual-time-budget=2000 --window-size="${3:-1100,900}" \
+    --screenshot="$2" "file://$1" >"$TEST_TMP/chromium.out" 2>&1
+}
+
+# html_xpath FILE EXPR: an XPath over an HTML file (the browser's DOM).
+html_xpath() { xmllint --html --xpath "$2" "$1" 2>/dev/null; }
+
+# no_external_refs NAME FILE: the page references nothing outside itself.
+no_external_refs() {
+  local hits
+  hits=$(grep -n -o -i -E 'https?:|//|src=|@import|url\(' "$2" | head -5 || true)
+  if [ -z "$hits" ]; then pass "$1"; else fail "$1" "$(echo "$hits" | tr '\n' ' ')"; fi
+}
+
+# html_column FILE TABLE-ID N: the text of column N of every body row of
+# the table, one row a line (as the browser renders it, entities decoded).
+html_column() {
+  local n i
+  n=$(html_xpath "$1" "count(//table[@id='$2']/tbody/tr)")
+  for ((i = 1; i <= ${n:-0}; i++)); do
+    printf '%s\n' "$(html_xpath "$1" "string(//table[@id='$2']/tbody/tr[$i]/td[$3])")"
+  done
+}
