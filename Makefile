@@ -46,6 +46,7 @@ include $(wildcard calibrate/calibrate.mk)
 include $(wildcard tests/unit/unit.mk)
 include $(wildcard tests/integration/integration.mk)
 include $(wildcard bench/bench.mk)
+include $(wildcard examples/examples.mk)
 
 test: unit unit-asan integration
 check: test

@@ -38,6 +38,6 @@ integration-isolation:
 # $(BUILD)/artifacts/.
 .PHONY: integration-reports
 integration: integration-reports
-integration-reports: all
+integration-reports: all examples
 	@set -e; for t in tests/integration/reports_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
 	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done

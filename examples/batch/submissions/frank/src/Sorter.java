@@ -1,0 +1,40 @@
+/* Exercise: sort an int array in place (Sorter.sort); main is the course template. */
+public class Sorter {
+    public static void sort(int[] a) {
+        quick(a, 0, a.length - 1);
+    }
+
+    static void quick(int[] a, int lo, int hi) {
+        if (lo >= hi)
+            return;
+        int p = a[(lo + hi) >>> 1], i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < p)
+                i++;
+            while (a[j] > p)
+                j--;
+            if (i <= j) {
+                int t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        quick(a, lo, j);
+        quick(a, i, hi);
+    }
+
+    public static void main(String[] args) {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 300;
+        int[] a = new int[n];
+        long seed = 42;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((seed >>> 33) % 1000);
+        }
+        sort(a);
+        for (int i = 1; i < n; i++)
+            if (a[i - 1] > a[i])
+                throw new AssertionError("not sorted at " + i);
+        System.out.println("sorted " + n);
+    }
+}

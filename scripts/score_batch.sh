@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# score_batch.sh - score every submission of an exercise with the same
+# limits and cost table, N at a time on this machine or on several (GNU
+# parallel, with its --sshlogin), keep every profile and result, and build
+# the leaderboard page and the JUnit reports.
+#
+# Scores are deterministic, so where a submission runs does not change its
+# result: a batch over ssh gives the same files as a batch run here
+# (tests/integration/reports_batch.sh checks it). docs/reports.md has the
+# layout of --out.
+set -u
+
+PSF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${PSF_BUILD:-$PSF_ROOT/build}
+SCORER=$BUILD/psf-score
+JOB=$PSF_ROOT/scripts/lib/batch_job.sh
+
+usage() {
+  cat <<'USAGE'
+Usage: score_batch.sh --out DIR [options] MANIFEST
+       score_batch.sh --out DIR [options] --main CLASS --method SPEC SUBMISSIONS_DIR [-- ARGS...]
+
+Scores every submission and writes into DIR (which must not exist or be empty):
+  runs/LABEL/        profile.xml, result.json (get_score.sh --json), junit.xml,
+                     program.out, stderr.txt, exit_code
+  leaderboard.html   the leaderboard page; leaderboard.csv and leaderboard.json
+  junit.xml          every submission's JUnit test case in one file
+
+MANIFEST: one submission a line, tab-separated: label, class path, main class,
+method, sources directory (or -), then the program's arguments; '#' starts a
+comment; paths are relative to the manifest's directory. Labels are letters,
+digits, '.', '_' and '-'.
+SUBMISSIONS_DIR: each subdirectory NAME is a submission labelled NAME (class path:
+NAME/classes if present, else NAME, plus the jars in NAME; sources: NAME/src), and
+each NAME.jar one labelled NAME; all share --main, --method and ARGS.
+
+  --out DIR          where everything goes (required)
+  -j, --jobs N       runs at a time on each machine (default: this machine's cores)
+  --sshlogin LOGIN   run on LOGIN (GNU parallel's --sshlogin: [user@]host, or ':' for
+                     this machine); repeat for several machines. Each needs PSF at
+                     this same path and the submissions at the same paths.
+  --ssh CMD          the ssh command for the logins (default: ssh), e.g. 'ssh -F cfg'
+  --costs FILE       cost table for every run (default: config/costs.xml; 'none')
+  --max-score N | --max-ratio R --compare PROFILE
+                     the JUnit budget of every submission (get_score.sh --junit)
+  --timeout S, --max-bytecodes N, --max-threads N, --heap SIZE, --sandbox MODE
+                     limits for every run, as in get_score.sh
+  -h, --help         this text
+
+Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
+2 usage, 70 some run produced no result at all (an ssh or machine failure).
+USAGE
+}
+
+die() { echo "score_batch.sh: $1" >&2; exit "${2:-2}"; }
+abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+
+OUT=""
+JOBS=""
+SSHLOGINS=()
+SSH=""
+COSTS=$PSF_ROOT/config/costs.xml
+MAIN=""
+METHOD=""
+RUN_OPTS=()       # passed to get_score.sh for every submission
+COMPARE=""
+POSITIONAL=()
+DIR_ARGS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) [ $# -ge 2 ] || die "--out needs a DIR"; OUT=$2; shift 2 ;;
+    -j|--jobs) [ $# -ge 2 ] || die "$1 needs N"; JOBS=$2; shift 2 ;;
+    --sshlogin|-S) [ $# -ge 2 ] || die "--sshlogin needs a LOGIN"; SSHLOGINS+=("$2"); shift 2 ;;
+    --ssh) [ $# -ge 2 ] || die "--ssh needs a command"; SSH=$2; shift 2 ;;
+    --costs) [ $# -ge 2 ] || die "--costs needs a FILE"; COSTS=$2; shift 2 ;;
+    --main) [ $# -ge 2 ] || die "--main needs a CLASS"; MAIN=$2; shift 2 ;;
+    --method) [ $# -ge 2 ] || die "--method needs a SPEC"; METHOD=$2; shift 2 ;;
+    --compare) [ $# -ge 2 ] || die "--compare needs a PROFILE"; COMPARE=$2; shift 2 ;;
+    --max-score|--max-ratio|--timeout|--max-bytecodes|--max-threads|--heap|--sandbox)
+      [ $# -ge 2 ] || die "$1 needs a value"; RUN_OPTS+=("$1" "$2"); shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; DIR_ARGS=("$@"); break ;;
+    -*) die "unknown option '$1' (see --help)" ;;
+    *) POSITIONAL+=("$1"); shift ;;
+  esac
+done
+[ -n "$OUT" ] || die "--out DIR is required (see --help)"
+[ ${#POSITIONAL[@]} -eq 1 ] || die "give one MANIFEST or SUBMISSIONS_DIR (see --help)"
+[ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]{0,3}$ ]] || die "--jobs takes a number from 1 to 9999, not '$JOBS'"
+command -v parallel >/dev/null 2>&1 || die "GNU parallel is missing (scripts/install_deps.sh installs it)" 70
+command -v jq >/dev/null 2>&1 || die "jq is missing (scripts/install_deps.sh installs it)" 70
+[ -x "$SCORER" ] || die "PSF is not built: run make in $PSF_ROOT" 70
+if [ "$COSTS" != none ]; then
+  [ -r "$COSTS" ] || die "cannot read the cost table '$COSTS'"
+  COSTS=$(abspath "$COSTS")
+fi
+RUN_OPTS+=(--costs "$COSTS")
+if [ -n "$COMPARE" ]; then
+  [ -r "$COMPARE" ] || die "cannot read the --compare profile '$COMPARE'"
+  RUN_OPTS+=(--compare "$(abspath "$COMPARE")")
+fi
+if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
+  die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
+fi
+mkdir -p "$OUT/runs" || die "cannot create $OUT" 70
+OUT=$(cd "$OUT" && pwd)
+LINES=$OUT/.lines
+trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
+
+# --- the submissions, one line each, paths absolute --------------------------
+src=${POSITIONAL[0]}
+: >"$LINES"
+if [ -d "$src" ]; then
+  [ -n "$MAIN" ] && [ -n "$METHOD" ] || die "a SUBMISSIONS_DIR needs --main CLASS and --method SPEC"
+  base=$(cd "$src" && pwd)
+  for entry in "$base"/*; do
+    name=$(basename "$entry")
+    cp="" sources=-
+    if [ -d "$entry" ]; then
+      [ -d "$entry/classes" ] && cp=$entry/classes
+      for jar in "$entry"/*.jar; do [ -e "$jar" ] && cp=${cp:+$cp:}$jar; done
+      [ -n "$cp" ] || cp=$entry
+      [ -d "$entry/src" ] && sources=$entry/src
+    elif [[ $name == *.jar ]]; then
+      cp=$entry
+      name=${name%.jar}
+    else
+      continue
+    fi
+    printf '%s\t%s\t%s\t%s\t%s' "$name" "$cp" "$MAIN" "$METHOD" "$sources" >>"$LINES"
+    for a in "${DIR_ARGS[@]}"; do printf '\t%s' "$a" >>"$LINES"; done
+    printf '\n' >>"$LINES"
+  done
+else
+  [ -r "$src" ] || die "cannot read the manifest '$src'"
+  [ -z "$MAIN$METHOD" ] && [ ${#DIR_ARGS[@]} -eq 0 ] || die "--main, --method and -- ARGS go with a SUBMISSIONS_DIR; a manifest names them per line"
+  base=$(cd "$(dirname "$src")" && pwd)
+  n=0
+  while IFS= read -r raw || [ -n "$raw" ]; do
+    n=$((n + 1))
+    case $raw in '#'* | '') continue ;; esac
+    IFS=$'\t' read -r -a f <<<"$raw"
+    [ ${#f[@]} -ge 5 ] || die "$src:$n: expected label, class path, main, method and sources, tab-separated"
+    cp=""
+    IFS=: read -r -a parts <<<"${f[1]}"
+    for p in "${parts[@]}"; do
+      case $p in /*) ;; *) p=$base/$p ;; esac
+      cp=${cp:+$cp:}$p
+    done
+    sources=${f[4]}
+    case $sources in -|/*) ;; *) sources=$base/$sources ;; esac
+    printf '%s\t%s\t%s\t%s\t%s' "${f[0]}" "$cp" "${f[2]}" "${f[3]}" "$sources" >>"$LINES"
+    for a in "${f[@]:5}"; do printf '\t%s' "$a" >>"$LINES"; done
+    printf '\n' >>"$LINES"
+  done <"$src"
+fi
+mapfile -t LABELS < <(cut -f1 "$LINES")
+[ ${#LABELS[@]} -gt 0 ] || die "no submissions in '$src'"
+for l in "${LABELS[@]}"; do
+  [[ $l =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$ ]] || die "label '$l': use letters, digits, '.', '_' and '-'"
+done
+dup=$(printf '%s\n' "${LABELS[@]}" | sort | uniq -d | head -n 1)
+[ -z "$dup" ] || die "label '$dup' appears twice"
+
+# --- the runs ----------------------------------------------------------------------
+# PSF_BUILD reaches the jobs on other machines too (parallel --env).
+export PSF_BUILD=$BUILD
+par=(parallel --will-cite --quote --halt never --line-buffer --env PSF_BUILD)
+[ -n "$JOBS" ] && par+=(-j "$JOBS")
+[ -n "$SSH" ] && par+=(--ssh "$SSH")
+for s in "${SSHLOGINS[@]}"; do par+=(--sshlogin "$s"); done
+echo "score_batch.sh: scoring ${#LABELS[@]} submissions${SSHLOGINS[*]:+ on ${SSHLOGINS[*]}}" >&2
+"${par[@]}" -a "$LINES" "$JOB" {} "${RUN_OPTS[@]}" >"$OUT/.stream"
+
+# Unpack each job's line: LABEL <tab> base64(gzip(tar of LABEL/)).
+while IFS=$'\t' read -r label data; do
+  printf '%s\n' "${LABELS[@]}" | grep -qxF -- "$label" || continue
+  [ ! -e "$OUT/runs/$label" ] || continue
+  printf '%s' "$data" | base64 -d | gunzip | tar -C "$OUT/runs" --no-same-owner -xf - "$label" ||
+    echo "score_batch.sh: $label: the result could not be unpacked" >&2
+done <"$OUT/.stream"
+
+# --- leaderboard and JUnit --------------------------------------------------------
+rank_args=()
+missing=0
+for label in "${LABELS[@]}"; do
+  d=$OUT/runs/$label
+  if [ ! -s "$d/result.json" ]; then
+    missing=1
+    rank_args+=(--failed "$label=internal_error:the run produced no result (a failed ssh login or job)")
+    continue
+  fi
+  # The kept profile is named relative to the run's directory: the job's
+  # temporary path means nothing here.
+  jq -S 'if .profile then .profile = "profile.xml" else . end' "$d/result.json" >"$d/result.json.tmp" &&
+    mv "$d/result.json.tmp" "$d/result.json"
+  status=$(jq -r '.status' "$d/result.json")
+  if [ "$status" = ok ] && [ -s "$d/profile.xml" ]; then
+    rank_args+=("$label=runs/$label/profile.xml")
+  else
+    rank_args+=(--failed "$label=$status:$(jq -r '.message // ""' "$d/result.json")")
+  fi
+done
+costs_args=()
+[ "$COSTS" = none ] || costs_args=(--costs "$COSTS")
+cd "$OUT" || exit 70
+"$SCORER" --rank "${costs_args[@]}" --format html --report-links reports/ "${rank_args[@]}" >leaderboard.html
+"$SCORER" --rank "${costs_args[@]}" --format csv "${rank_args[@]}" >leaderboard.csv
+"$SCORER" --rank "${costs_args[@]}" --format json "${rank_args[@]}" >leaderboard.json
+
+# One JUnit file: every run's <testsuite> under one <testsuites>.
+{
+  tests=0 failures=0
+  for label in "${LABELS[@]}"; do
+    [ -s "runs/$label/junit.xml" ] || continue
+    tests=$((tests + 1))
+    grep -q '<failure' "runs/$label/junit.xml" && failures=$((failures + 1))
+  done
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="psf" tests="%d" failures="%d" errors="0">\n' "$tests" "$failures"
+  for label in "${LABELS[@]}"; do
+    [ -s "runs/$label/junit.xml" ] && sed -n '/^  <testsuite[ >]/,/^  <\/testsuite>/p' "runs/$label/junit.xml"
+  done
+  printf '</testsuites>\n'
+} >junit.xml
+"$SCORER" --rank "${costs_args[@]}" "${rank_args[@]}" 2>/dev/null
+echo "score_batch.sh: $OUT/leaderboard.html" >&2
+[ "$missing" = 0 ] || exit 70
+exit 0

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# reports_batch.sh - scripts/score_batch.sh on the bundled batch
+# (examples/batch: ten submissions of one exercise, packages and jars among
+# them), once on this machine and once through an ssh login to 127.0.0.1
+# (a private sshd on a loopback port, throwaway host and user keys): both
+# give the same files, byte for byte; every submission has its profile,
+# result and JUnit case; the leaderboard lists them in score order, the
+# failure with its status; each result equals get_score.sh run alone.
+set -eu
+. "$(dirname "$0")/lib.sh"
+BATCH=$PSF_BUILD/examples/batch
+[ -f "$BATCH/manifest.tsv" ] || { echo "the batch example is not built (make examples)"; exit 77; }
+command -v parallel >/dev/null 2>&1 || { echo "GNU parallel not installed"; exit 77; }
+
+SSHD_PID=""
+cleanup() {
+  if [ -n "$SSHD_PID" ]; then kill "$SSHD_PID" 2>/dev/null || true; wait "$SSHD_PID" 2>/dev/null || true; fi
+  [ -z "${MADE_PRIVSEP:-}" ] || rmdir /run/sshd 2>/dev/null || true
+  rm -rf "$TEST_TMP"
+}
+trap cleanup EXIT
+
+LOCAL=$TEST_TMP/local
+"$PSF_ROOT/scripts/score_batch.sh" --out "$LOCAL" -j 2 "$BATCH/manifest.tsv" >"$TEST_TMP/local.txt" 2>"$TEST_TMP/local.err" || fail "local batch" "$(tail -3 "$TEST_TMP/local.err")"
+
+mapfile -t labels < <(grep -v '^#' "$BATCH/manifest.tsv" | cut -f1)
+expect_eq "the example has at least 8 submissions" "$([ ${#labels[@]} -ge 8 ] && echo yes)" yes
+for l in "${labels[@]}"; do
+  [ -s "$LOCAL/runs/$l/result.json" ] && [ -s "$LOCAL/runs/$l/junit.xml" ] || fail "$l: result and junit kept"
+done
+expect_eq "every scored submission kept its profile" \
+  "$(for l in "${labels[@]}"; do [ "$(jq -r .status "$LOCAL/runs/$l/result.json")" != ok ] || [ -s "$LOCAL/runs/$l/profile.xml" ] || echo "$l"; done)" ""
+if xmllint --noout --schema "$PSF_ROOT/tests/fixtures/junit/junit.xsd" "$LOCAL/junit.xml" 2>"$TEST_TMP/xsd.err"; then
+  pass "the batch's JUnit file is valid"
+else
+  fail "the batch's JUnit file is valid" "$(head -2 "$TEST_TMP/xsd.err")"
+fi
+expect_eq "one test case per submission" "$(xpath "$LOCAL/junit.xml" 'count(//testcase)')" "${#labels[@]}"
+
+# The leaderboard's order is the scores' order; ivan's off-by-one fails.
+csv_scores=$(awk -F, 'NR > 1 && $1 != "" { print $3 }' "$LOCAL/leaderboard.csv" | tr -d '\r')
+expect_eq "leaderboard sorted by score" "$csv_scores" "$(printf '%s\n' "$csv_scores" | sort -n)"
+expect_eq "ivan fails with an exception" "$(jq -r .status "$LOCAL/runs/ivan/result.json")" exception
+expect_match "ivan is listed as failed" "$(tr -d '\r' <"$LOCAL/leaderboard.csv")" $'\n,ivan,,false,exception,java.lang.ArrayIndexOutOfBoundsException'
+expect_eq "alice and judy (the same bytecode) tie" \
+  "$(jq -r .score "$LOCAL/runs/alice/result.json")" "$(jq -r .score "$LOCAL/runs/judy/result.json")"
+expect_match "a jar submission in a package is scored" "$(jq -r '[.status, .method] | join(" ")' "$LOCAL/runs/erin/result.json")" \
+  '^ok erin\.sorting\.Sorter\.sort\(\[I\)V$'
+
+# One submission alone gives the batch's result.
+"$PSF_ROOT/scripts/get_score.sh" --json --classpath "$BATCH/bob/classes" --main edu.bob.Sorter \
+  --method edu.bob.Sorter.sort --profile-out "$TEST_TMP/bob.xml" -- 300 >"$TEST_TMP/bob.json" 2>/dev/null || true
+expect_eq "bob alone: same score" "$(jq -r .score "$TEST_TMP/bob.json")" "$(jq -r .score "$LOCAL/runs/bob/result.json")"
+if cmp -s "$TEST_TMP/bob.xml" "$LOCAL/runs/bob/profile.xml"; then pass "bob alone: same profile"; else fail "bob alone: same profile"; fi
+
+# A submissions directory: a classes directory, a jar, and a submission in
+# a package that the shared --main does not name.
+mkdir -p "$TEST_TMP/subs"
+cp -r "$BATCH/alice" "$BATCH/bob" "$TEST_TMP/subs/"
+cp "$BATCH/carol/carol.jar" "$TEST_TMP/subs/"
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/dir" --main Sorter --method Sorter.sort "$TEST_TMP/subs" -- 300 \
+  >/dev/null 2>"$TEST_TMP/dir.err" || fail "directory batch" "$(tail -3 "$TEST_TMP/dir.err")"
+expect_eq "directory batch: same scores as the manifest's" \
+  "$(jq -r '[.score] | @tsv' "$TEST_TMP/dir/runs/alice/result.json" "$TEST_TMP/dir/runs/carol/result.json" | tr '\n' ' ')" \
+  "$(jq -r '[.score] | @tsv' "$LOCAL/runs/alice/result.json" "$LOCAL/runs/carol/result.json" | tr '\n' ' ')"
+expect_eq "directory batch: the wrong main class is a failure" "$(jq -r .status "$TEST_TMP/dir/runs/bob/result.json")" class_not_found
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/dir" --main Sorter --method Sorter.sort "$TEST_TMP/subs" >/dev/null 2>&1 || rc=$?
+expect_eq "an earlier batch's directory is never reused" "$rc" 2
+
+# --- the same batch through ssh to 127.0.0.1 -----------------------------------
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+if [ ! -x "$SSHD" ] || ! command -v ssh-keygen >/dev/null 2>&1; then
+  echo "openssh-server is not installed: the ssh half is skipped"
+  finish
+  exit 77
+fi
+K=$TEST_TMP/ssh
+mkdir -p "$K"
+chmod 700 "$K"
+ssh-keygen -q -t ed25519 -N '' -f "$K/host_key"
+ssh-keygen -q -t ed25519 -N '' -f "$K/user_key"
+cp "$K/user_key.pub" "$K/authorized_keys"
+if [ ! -d /run/sshd ] && [ "$(id -u)" -eq 0 ]; then
+  mkdir -p /run/sshd && MADE_PRIVSEP=1   # sshd's privilege-separation directory
+fi
+port=""
+for try in 1 2 3 4 5; do
+  p=$((20000 + (RANDOM % 30000)))
+  cat >"$K/sshd_config" <<CFG
+Port $p
+ListenAddress 127.0.0.1
+HostKey $K/host_key
+PidFile $K/sshd.pid
+AuthorizedKeysFile $K/authorized_keys
+StrictModes no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+UsePAM no
+AllowUsers $(id -un)
+CFG
+  "$SSHD" -D -e -f "$K/sshd_config" 2>"$K/sshd.log" &
+  SSHD_PID=$!
+  for _ in $(seq 50); do
+    grep -q 'Server listening' "$K/sshd.log" && break
+    kill -0 "$SSHD_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if grep -q 'Server listening' "$K/sshd.log"; then port=$p; break; fi
+  kill "$SSHD_PID" 2>/dev/null || true; wait "$SSHD_PID" 2>/dev/null || true; SSHD_PID=""
+done
+if [ -z "$port" ]; then
+  echo "sshd did not start: $(tail -2 "$K/sshd.log")"
+  finish
+  exit 77
+fi
+echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$K/host_key.pub")" >"$K/known_hosts"
+cat >"$K/ssh_config" <<CFG
+Host psf-batch-test
+  HostName 127.0.0.1
+  Port $port
+  User $(id -un)
+  IdentityFile $K/user_key
+  IdentitiesOnly yes
+  UserKnownHostsFile $K/known_hosts
+  StrictHostKeyChecking yes
+  BatchMode yes
+CFG
+expect_eq "ssh login to the private sshd" "$(ssh -F "$K/ssh_config" psf-batch-test echo logged-in 2>&1)" logged-in
+
+REMOTE=$TEST_TMP/remote
+"$PSF_ROOT/scripts/score_batch.sh" --out "$REMOTE" -j 2 --ssh "ssh -F $K/ssh_config" --sshlogin psf-batch-test \
+  "$BATCH/manifest.tsv" >"$TEST_TMP/remote.txt" 2>"$TEST_TMP/remote.err" || fail "ssh batch" "$(tail -3 "$TEST_TMP/remote.err")"
+expect_eq "the jobs ran through the ssh login" "$(grep -c 'Accepted publickey' "$K/sshd.log" | awk '$1 > 1 { print "yes" }')" yes
+if diff -r "$LOCAL" "$REMOTE" >"$TEST_TMP/diff.txt"; then
+  pass "local and ssh batches give identical files"
+else
+  fail "local and ssh batches give identical files" "$(head -5 "$TEST_TMP/diff.txt")"
+fi
+expect_eq "identical leaderboards on stdout" "$(cat "$TEST_TMP/remote.txt")" "$(cat "$TEST_TMP/local.txt")"
+finish
