@@ -157,8 +157,11 @@ static int read_code(reader *r, const cpool *cp, cf_method *m, uint32_t alen, ui
         rd_fail(&sub, "method %u: code_length %u is not 1..65535", mi, clen);
     const uint8_t *code = sub.failed ? NULL : rd_bytes(&sub, clen, "code");
     uint16_t ntry = rd_u2(&sub, "exception_table_length");
-    if (!sub.failed)
-        rd_bytes(&sub, (size_t)ntry * 8, "exception_table");
+    const uint8_t *exc = sub.failed ? NULL : rd_bytes(&sub, (size_t)ntry * 8, "exception_table");
+    size_t attrs_at = sub.pos + 2;
+    uint16_t nattrs = 0;
+    if (!sub.failed && rd_need(&sub, 2, "Code attributes_count") == 0)
+        nattrs = (uint16_t)(r->p[sub.pos] << 8 | r->p[sub.pos + 1]);
     if (!sub.failed)
         skip_attributes(&sub, cp, "Code attribute");
     if (!sub.failed && sub.pos != sub.len)
@@ -170,6 +173,13 @@ static int read_code(reader *r, const cpool *cp, cf_method *m, uint32_t alen, ui
     }
     m->code = code;
     m->code_len = clen;
+    m->code_attr_off = start - 6;
+    m->code_attr_size = alen + 6;
+    m->exc = exc;
+    m->exc_count = ntry;
+    m->code_attrs = r->p + attrs_at;
+    m->code_attrs_len = (uint32_t)(sub.len - attrs_at);
+    m->code_attr_count = nattrs;
     r->pos = start + alen;
     return 0;
 }
@@ -252,6 +262,7 @@ int cf_parse(classfile *cf, const uint8_t *bytes, size_t len, char *err, size_t 
         goto fail;
     }
     r.pos += used;
+    cf->cp_end = r.pos;
 
     cf->access = rd_u2(&r, "access_flags");
     uint16_t this_idx = rd_u2(&r, "this_class");

@@ -17,11 +17,21 @@ typedef struct cf_method {
     const uint8_t *code;    /* Code attribute's bytecode, NULL for abstract/native */
     uint32_t code_len;
     uint16_t max_stack, max_locals;
+    /* Where the Code attribute's parts lie in the input (for rewriters):
+     * all zero for a method without code. */
+    size_t code_attr_off;       /* offset of the Code attribute's attribute_name_index */
+    uint32_t code_attr_size;    /* its whole size: 6 + attribute_length */
+    const uint8_t *exc;         /* exception_table: exc_count entries of 8 bytes */
+    uint16_t exc_count;
+    const uint8_t *code_attrs;  /* the Code attribute's own attributes, after their count */
+    uint32_t code_attrs_len;    /* bytes of code_attrs */
+    uint16_t code_attr_count;
 } cf_method;
 
 typedef struct classfile {
     uint16_t minor, major;
     cpool cp;
+    size_t cp_end;          /* offset of the first byte after the constant pool (access_flags) */
     uint16_t access;
     cp_str this_name;       /* internal name, e.g. "pkg/Outer$Inner" */
     cp_str super_name;      /* len 0 for java/lang/Object */
