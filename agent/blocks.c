@@ -1,0 +1,244 @@
+/*
+ * blocks.c - a method's bytecode split into basic blocks, with the opcode
+ * histogram of each block.
+ *
+ * Two passes over the code. The first decodes every instruction with
+ * bc_insn_length (which never reads past code_len), marks instruction
+ * starts, and marks as leaders offset 0, the instruction after every
+ * control transfer, and every exception handler. The second checks every
+ * branch and switch target against the instruction marks (so a target in
+ * the middle of an instruction is an error, not a block boundary) and marks
+ * the targets as leaders. Blocks and their histograms are then cut at the
+ * leaders.
+ *
+ * Choices:
+ *  - Blocks end only where control can leave them by a transfer in the
+ *    bytecode; an invoke or any instruction that may throw does not end a
+ *    block (the fast engine corrects a block left early by an exception, see
+ *    docs/fast-engine.md), and neither does the start or end of a try range.
+ *  - The instruction after a final return/goto/athrow is a leader even when
+ *    nothing jumps to it (unreachable code gets a block of its own).
+ *  - Switch offsets are relative to the switch's own offset and 32 bits wide;
+ *    the sum is computed in 64 bits.
+ */
+#include "blocks.h"
+#include "bytecode.h"
+#include "errmsg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t s4(const uint8_t *p)
+{
+    uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+}
+
+static int16_t s2(const uint8_t *p)
+{
+    uint16_t v = (uint16_t)(p[0] << 8 | p[1]);
+    return v <= INT16_MAX ? (int16_t)v : (int16_t)(-(int32_t)(uint16_t)~v - 1);
+}
+
+static uint16_t u2(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* BLK_END_* of the instruction at code[pc], or -1 when it does not end a
+ * block. The caller has decoded the instruction (a wide has its second byte). */
+static int end_kind(const uint8_t *code, uint32_t pc)
+{
+    uint8_t op = code[pc];
+    if ((op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7)
+        return BLK_END_COND;
+    switch (op) {
+    case 0xa7: case 0xc8: return BLK_END_GOTO;
+    case 0xa8: case 0xc9: return BLK_END_JSR;
+    case 0xa9: return BLK_END_RET;
+    case 0xaa: case 0xab: return BLK_END_SWITCH;
+    case 0xac: case 0xad: case 0xae: case 0xaf: case 0xb0: case 0xb1: return BLK_END_RETURN;
+    case 0xbf: return BLK_END_THROW;
+    case 0xc4: return code[pc + 1] == 0xa9 ? BLK_END_RET : -1;
+    default: return -1;
+    }
+}
+
+/* Mark target pc + delta (64-bit) of the instruction at pc as a leader;
+ * -1 with a message when it is not an instruction start. */
+static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t delta, char *err, size_t errlen)
+{
+    int64_t to = (int64_t)pc + delta;
+    if (to < 0 || to >= (int64_t)t->code_len || !(t->mark[to] & BLK_MARK_INSN)) {
+        errmsg_set(err, errlen, "the %s at offset %u jumps to offset %lld, %s",
+                   bc_mnemonic(code[pc]), pc, (long long)to,
+                   to < 0 || to >= (int64_t)t->code_len ? "outside the code" : "inside an instruction");
+        return -1;
+    }
+    t->mark[to] |= BLK_MARK_LEADER | BLK_MARK_TARGET;
+    return 0;
+}
+
+/* Mark every target of the (decoded) instruction at pc, if it jumps. */
+static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, char *err, size_t errlen)
+{
+    uint8_t op = code[pc];
+    if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
+        return mark_target(t, code, pc, s2(code + pc + 1), err, errlen);
+    if (op == 0xc8 || op == 0xc9)
+        return mark_target(t, code, pc, s4(code + pc + 1), err, errlen);
+    if (op == 0xaa || op == 0xab) {
+        /* bc_insn_length has checked that the whole switch lies in the code */
+        uint32_t ops = (pc + 4) & ~3u;
+        if (mark_target(t, code, pc, s4(code + ops), err, errlen))
+            return -1;
+        if (op == 0xaa) {
+            int64_t n = (int64_t)s4(code + ops + 8) - s4(code + ops + 4) + 1;
+            for (int64_t i = 0; i < n; i++)
+                if (mark_target(t, code, pc, s4(code + ops + 12 + 4 * i), err, errlen))
+                    return -1;
+        } else {
+            int64_t n = s4(code + ops + 4);
+            for (int64_t i = 0; i < n; i++)
+                if (mark_target(t, code, pc, s4(code + ops + 8 + 8 * i + 4), err, errlen))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+void blk_free(blk_table *t)
+{
+    if (t == NULL)
+        return;
+    free(t->mark);
+    free(t->blocks);
+    free(t->hist);
+    memset(t, 0, sizeof *t);
+}
+
+int32_t blk_find(const blk_table *t, uint32_t pc)
+{
+    if (t == NULL || t->nblocks == 0 || pc >= t->code_len)
+        return -1;
+    uint32_t lo = 0, hi = t->nblocks;   /* blocks[lo].start <= pc < blocks[hi].start */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->blocks[mid].start <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (int32_t)lo;
+}
+
+/* Cut the blocks at the leaders and count each block's opcodes. */
+static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errlen)
+{
+    uint32_t nblocks = 0, ninsns = 0;
+    for (uint32_t pc = 0; pc < t->code_len; pc++) {
+        nblocks += (t->mark[pc] & BLK_MARK_LEADER) != 0;
+        ninsns += (t->mark[pc] & BLK_MARK_INSN) != 0;
+    }
+    t->blocks = calloc(nblocks, sizeof *t->blocks);
+    t->hist = calloc(ninsns, sizeof *t->hist);  /* at most one entry per instruction */
+    if (t->blocks == NULL || t->hist == NULL) {
+        errmsg_set(err, errlen, "out of memory for %u blocks", nblocks);
+        return -1;
+    }
+    uint32_t counts[256];
+    blk_block *b = NULL;
+    for (uint32_t pc = 0; pc <= t->code_len; pc++) {
+        int at_end = pc == t->code_len;
+        if (b != NULL && (at_end || (t->mark[pc] & BLK_MARK_LEADER))) {
+            /* close block b: its histogram, sorted by opcode */
+            b->end = pc;
+            b->hist_first = t->nhist;
+            for (int op = 0; op < 256; op++)
+                if (counts[op] != 0)
+                    t->hist[t->nhist++] = (blk_opcount){(uint8_t)op, counts[op]};
+            b->hist_count = t->nhist - b->hist_first;
+            int k = end_kind(code, b->last);
+            b->end_kind = (uint8_t)(k < 0 ? BLK_END_FALL : k);
+            b = NULL;
+        }
+        if (at_end)
+            break;
+        if (t->mark[pc] & BLK_MARK_LEADER) {
+            b = &t->blocks[t->nblocks++];
+            b->start = pc;
+            memset(counts, 0, sizeof counts);
+        }
+        if (t->mark[pc] & BLK_MARK_INSN) {
+            counts[code[pc]]++;
+            b->ninsns++;
+            b->last = pc;
+        }
+    }
+    return 0;
+}
+
+/* Check the exception table and mark its handlers as leaders. */
+static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < exc_count; i++) {
+        const uint8_t *e = exc + 8 * i;
+        uint32_t start = u2(e), end = u2(e + 2), handler = u2(e + 4);
+        if (start >= end || end > t->code_len || !(t->mark[start] & BLK_MARK_INSN) ||
+            (end < t->code_len && !(t->mark[end] & BLK_MARK_INSN))) {
+            errmsg_set(err, errlen, "exception table entry %u: range %u..%u is empty or not on "
+                       "instruction boundaries of the %u bytes of code", i, start, end, t->code_len);
+            return -1;
+        }
+        if (handler >= t->code_len || !(t->mark[handler] & BLK_MARK_INSN)) {
+            errmsg_set(err, errlen, "exception table entry %u: handler %u is not an instruction start",
+                       i, handler);
+            return -1;
+        }
+        t->mark[handler] |= BLK_MARK_LEADER;
+    }
+    return 0;
+}
+
+int blk_analyze(const uint8_t *code, uint32_t code_len, const uint8_t *exc, uint16_t exc_count,
+                blk_table *t, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (t == NULL)
+        return -1;
+    memset(t, 0, sizeof *t);
+    if (code == NULL || code_len == 0 || (exc == NULL && exc_count != 0)) {
+        errmsg_set(err, errlen, "no code to split into blocks");
+        return -1;
+    }
+    t->code_len = code_len;
+    t->mark = calloc(code_len, 1);
+    if (t->mark == NULL) {
+        errmsg_set(err, errlen, "out of memory for %u bytes of code", code_len);
+        return -1;
+    }
+    t->mark[0] = BLK_MARK_LEADER;
+    for (uint32_t pc = 0; pc < code_len;) {
+        uint32_t len = bc_insn_length(code, code_len, pc);
+        if (len == 0) {
+            errmsg_set(err, errlen, "offset %u: opcode 0x%02x is invalid or runs past the end "
+                       "of the %u bytes of code", pc, code[pc], code_len);
+            goto fail;
+        }
+        t->mark[pc] |= BLK_MARK_INSN;
+        if (end_kind(code, pc) >= 0 && pc + len < code_len)
+            t->mark[pc + len] |= BLK_MARK_LEADER;
+        pc += len;
+    }
+    for (uint32_t pc = 0; pc < code_len; pc++)
+        if ((t->mark[pc] & BLK_MARK_INSN) && mark_targets(t, code, pc, err, errlen))
+            goto fail;
+    if (check_handlers(t, exc, exc_count, err, errlen) || cut_blocks(t, code, err, errlen))
+        goto fail;
+    return 0;
+
+fail:
+    blk_free(t);
+    return -1;
+}
