@@ -1,10 +1,10 @@
 # The counting agent: build/libpsfagent.so
 #
-# Pure modules (no JVM: cpool, classfile, names, options) are also
-# linked into cmocka tests; the JVMTI parts are exercised by the integration
-# tests under tests/integration/.
+# Pure modules (no JVM: cpool, classfile, names, options, blocks, instrument)
+# are also linked into cmocka tests; the JVMTI parts are exercised by the
+# integration tests under tests/integration/.
 
-AGENT_PURE_SRCS := agent/cpool.c agent/classfile.c agent/names.c
+AGENT_PURE_SRCS := agent/cpool.c agent/classfile.c agent/names.c agent/blocks.c agent/instrument.c
 AGENT_JVM_SRCS  := $(filter-out $(AGENT_PURE_SRCS),$(wildcard agent/*.c))
 AGENT_SO        := $(BUILD)/libpsfagent.so
 
@@ -18,6 +18,7 @@ $(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) $(COMMON
 	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(COMMON_TABLE_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
 
 include agent/pure.mk
+include agent/instrument.mk
 
 UNIT_TESTS += options
 UNIT_SRCS_options := agent/options.c

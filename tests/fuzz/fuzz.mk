@@ -4,6 +4,7 @@
 #   fuzz_profile  scorer/profile_read.c (profile XML, libxml2 + XSD)
 #   fuzz_costs    scorer/costs.c (cost-table XML, libxml2 + XSD)
 #   fuzz_mac      common/mac.c mac_find_record (result streams)
+#   fuzz_instrument  agent/instrument.c and agent/blocks.c (class files to rewrite)
 #
 #   make fuzz-build      build $(BUILD)/fuzz/fuzz_* (clang, libFuzzer, ASan+UBSan)
 #   make fuzz-ci         each target for FUZZ_CI_SECONDS over a copy of its
@@ -27,7 +28,7 @@
 
 FUZZ_CC          ?= clang
 FUZZ_DIR         := $(BUILD)/fuzz
-FUZZ_TARGETS     ?= cpool profile costs mac
+FUZZ_TARGETS     ?= cpool profile costs mac instrument
 FUZZ_CI_SECONDS  ?= 25
 FUZZ_SECONDS     ?= 300
 FUZZ_RSS_MB      ?= 2048
@@ -38,6 +39,7 @@ FUZZ_CFLAGS      := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(if $(filter 1,$(WERROR)
                     -Icommon -Itests/fuzz
 
 FUZZ_SRCS_cpool   := agent/cpool.c agent/classfile.c
+FUZZ_SRCS_instrument := agent/instrument.c agent/blocks.c agent/classfile.c agent/cpool.c common/bytecode.c
 FUZZ_SRCS_profile := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_costs   := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_mac     := common/mac.c
@@ -73,7 +75,7 @@ $(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tes
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(addprefix -I,$$(sort $$(patsubst %/,%,$$(dir $$(FUZZ_SRCS_$(1)))))) $$(FUZZ_FLAGS_$(1)) -o $$@ tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
 endef
-$(foreach t,cpool profile costs mac,$(eval $(call fuzz_rules,$(t))))
+$(foreach t,cpool profile costs mac instrument,$(eval $(call fuzz_rules,$(t))))
 
 fuzz-build: $(FUZZ_BINS)
 

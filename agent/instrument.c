@@ -1,0 +1,862 @@
+/*
+ * instrument.c - a class-file rewriter that puts a block probe at the start
+ * of every basic block of every method.
+ *
+ * The input is parsed with cf_parse (classfile.h), which checks the whole
+ * structure and records where each Code attribute lies; each method's code
+ * is split with blk_analyze (blocks.h), which checks every instruction and
+ * every target. Then, per method:
+ *
+ *  1. Layout. Offsets are assigned with a probe before each block leader;
+ *     a 16-bit branch whose new distance no longer fits is widened (goto and
+ *     jsr to goto_w and jsr_w, if<cond> L to if<!cond> +8; goto_w L) and the
+ *     layout is redone until nothing more widens (widening only grows code,
+ *     so this ends). Switch padding follows the new offsets.
+ *  2. Checks that may refuse the method (it is then copied unchanged and
+ *     reported): code past 65535 bytes, max_stack already 65535, a Code
+ *     attribute that holds offsets the rewriter does not know, a widened
+ *     conditional branch whose fall-through has no stack map frame (the new
+ *     goto_w would need a frame the rewriter cannot compute).
+ *  3. Emission, with every code offset mapped: an offset that starts a block
+ *     maps to its probe (a branch to a block runs the probe; an exception
+ *     range and a line number take the probe in; a stack map frame holds
+ *     before the probe, which changes no local and leaves the stack as it
+ *     found it), any other instruction offset to the instruction's new place.
+ *     Uninitialized(offset) in a frame names a `new` instruction itself.
+ *
+ * max_stack grows by one (the probe pushes its id on whatever the stack
+ * holds at the block start). The constant pool grows at its end: the probe's
+ * Methodref (six entries) and an Integer for each id above 32767.
+ *
+ * Choices:
+ *  - Malformed input fails the whole class (-1): the JVM would reject it too.
+ *    A well-formed method the rewriter does not handle is left as it is and
+ *    reported, so the caller can fall back to the step engine.
+ *  - StackMapTable frames are re-encoded with their new deltas: same and
+ *    same_locals_1_stack_item frames take their extended forms when the delta
+ *    passes 63; no frame is added or removed.
+ *  - RuntimeVisibleTypeAnnotations and RuntimeInvisibleTypeAnnotations inside
+ *    Code (type annotations on local variables, casts, ...) hold offsets; they
+ *    are not relocated, so their methods are refused.
+ */
+#include "instrument.h"
+#include "bytecode.h"
+#include "classfile.h"
+#include "errmsg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_INSN UINT32_MAX
+#define MAX_CODE 65535u
+#define MAX_ID 0x7fffffffu
+
+/* ---- a growable output buffer ------------------------------------------ */
+
+typedef struct buf {
+    uint8_t *p;
+    size_t len, cap;
+    int oom;                    /* an allocation failed: contents are incomplete */
+} buf;
+
+static void put(buf *b, const void *src, size_t n)
+{
+    if (b->oom || n == 0)
+        return;
+    if (b->cap - b->len < n) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap - b->len < n)
+            cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (p == NULL) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+static void put1(buf *b, unsigned v)
+{
+    uint8_t x = (uint8_t)v;
+    put(b, &x, 1);
+}
+
+static void put2(buf *b, unsigned v)
+{
+    uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    put(b, x, 2);
+}
+
+static void put4(buf *b, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    put(b, x, 4);
+}
+
+static uint16_t rd2(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t rd4(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int32_t s4(const uint8_t *p)
+{
+    uint32_t v = rd4(p);
+    return v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
+}
+
+static int16_t s2(const uint8_t *p)
+{
+    uint16_t v = rd2(p);
+    return v <= INT16_MAX ? (int16_t)v : (int16_t)(-(int32_t)(uint16_t)~v - 1);
+}
+
+static int str_is(cp_str s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+
+/* ---- the rewriter's state ---------------------------------------------- */
+
+typedef struct rewriter {
+    const uint8_t *in;          /* the input class file */
+    const classfile *cf;
+    const ins_options *opt;
+    buf cp;                     /* constant-pool entries appended after the input's */
+    uint32_t cp_count;          /* constant_pool_count with them */
+    uint16_t methodref;         /* the probe's Methodref */
+    uint32_t next_id;
+    char *err;
+    size_t errlen;
+} rewriter;
+
+/* Append a constant-pool entry (tag, body); its index, or 0 when the pool is
+ * full (an error). */
+static uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
+{
+    if (w->cp_count >= 65535) {
+        errmsg_set(w->err, w->errlen, "the constant pool would pass 65535 entries with the probes' constants");
+        return 0;
+    }
+    put1(&w->cp, tag);
+    put(&w->cp, body, n);
+    return (uint16_t)w->cp_count++;
+}
+
+static uint16_t cp_add_utf8(rewriter *w, const char *s)
+{
+    size_t n = strlen(s);
+    uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
+    if (n > 65535)
+        return 0;
+    uint16_t i = cp_add(w, CP_UTF8, len, 2);
+    put(&w->cp, s, n);
+    return i;
+}
+
+static uint16_t cp_add_refs(rewriter *w, uint8_t tag, uint16_t a, uint16_t b, int two)
+{
+    uint8_t body[4] = {(uint8_t)(a >> 8), (uint8_t)a, (uint8_t)(b >> 8), (uint8_t)b};
+    if (a == 0 || (two && b == 0))
+        return 0;
+    return cp_add(w, tag, body, two ? 4 : 2);
+}
+
+/* The probe's Methodref: Utf8 class, Class, Utf8 name, Utf8 (I)V,
+ * NameAndType, Methodref. */
+static int cp_add_probe(rewriter *w)
+{
+    uint16_t cname = cp_add_utf8(w, w->opt->probe_class);
+    uint16_t cls = cp_add_refs(w, CP_CLASS, cname, 0, 0);
+    uint16_t mname = cp_add_utf8(w, w->opt->probe_method);
+    uint16_t desc = cp_add_utf8(w, "(I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, mname, desc, 1);
+    w->methodref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
+    return w->methodref == 0 ? -1 : 0;
+}
+
+/* ---- one method --------------------------------------------------------- */
+
+enum { K_PLAIN, K_BR16, K_BR32, K_SWITCH };
+
+typedef struct insn {
+    uint32_t old;               /* offset in the original code */
+    uint32_t len;               /* original length */
+    uint32_t start;             /* new offset of what runs first for it: its probe if it leads a block */
+    uint32_t nw;                /* new offset of the instruction itself */
+    uint8_t kind;               /* K_* */
+    uint8_t wide;               /* K_BR16 widened */
+    uint8_t leader;
+} insn;
+
+typedef struct method_ctx {
+    rewriter *w;
+    const cf_method *m;
+    ins_method *im;
+    insn *in;                   /* instructions in code order */
+    uint32_t n;
+    uint32_t *at;               /* at[old offset]: index in `in`, NO_INSN inside an instruction */
+    uint32_t new_len;
+    const uint8_t *smt;         /* the StackMapTable attribute's body, or NULL */
+    uint32_t smt_len;
+    uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
+} method_ctx;
+
+static uint32_t map_start(const method_ctx *c, uint32_t old)
+{
+    return old == c->m->code_len ? c->new_len : c->in[c->at[old]].start;
+}
+
+static int is_cond(uint8_t op)
+{
+    return (op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7;
+}
+
+/* if<cond> with the opposite condition. */
+static uint8_t invert(uint8_t op)
+{
+    if (op == 0xc6 || op == 0xc7)
+        return op ^ 1;
+    return (uint8_t)(((op - 0x99) ^ 1) + 0x99);
+}
+
+static uint32_t switch_len(const insn *i, uint32_t at)
+{
+    uint32_t old_ops = (i->old + 4) & ~3u;
+    uint32_t body = i->len - (old_ops - i->old);
+    uint32_t new_ops = (at + 4) & ~3u;
+    return new_ops - at + body;
+}
+
+/* Lay the code out with the current widening; returns 1 when some 16-bit
+ * branch does not reach and got widened (lay out again). */
+static int layout_pass(method_ctx *c)
+{
+    const uint8_t *code = c->m->code;
+    uint32_t pos = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        insn *i = &c->in[k];
+        i->start = pos;
+        if (i->leader)
+            pos += INS_PROBE_LEN;
+        i->nw = pos;
+        switch (i->kind) {
+        case K_BR16:
+            pos += !i->wide ? 3 : is_cond(code[i->old]) ? 8 : 5;
+            break;
+        case K_SWITCH:
+            pos += switch_len(i, pos);
+            break;
+        default:
+            pos += i->len;
+        }
+    }
+    c->new_len = pos;
+    int widened = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        insn *i = &c->in[k];
+        if (i->kind != K_BR16 || i->wide)
+            continue;
+        int64_t target = (int64_t)i->old + s2(code + i->old + 1);
+        int64_t d = (int64_t)map_start(c, (uint32_t)target) - i->nw;
+        if (d < INT16_MIN || d > INT16_MAX) {
+            i->wide = 1;
+            widened = 1;
+        }
+    }
+    return widened;
+}
+
+/* Refuse the method: it stays as it is. */
+__attribute__((format(printf, 3, 4)))
+static int refuse(method_ctx *c, int status, const char *fmt, ...)
+{
+    c->im->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->im->why, sizeof c->im->why, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* Walk one verification_type_info at p (end: the frame's limit); with out,
+ * copy it, mapping an Uninitialized offset. Returns its size, 0 when
+ * malformed. */
+static size_t vti(const method_ctx *c, const uint8_t *p, const uint8_t *end, buf *out)
+{
+    if (p >= end)
+        return 0;
+    uint8_t tag = p[0];
+    if (tag <= 6) {
+        if (out)
+            put1(out, tag);
+        return 1;
+    }
+    if (tag > 8 || end - p < 3)
+        return 0;
+    uint16_t v = rd2(p + 1);
+    if (tag == 8) { /* Uninitialized(offset of the new instruction) */
+        if (v >= c->m->code_len || c->at[v] == NO_INSN || c->m->code[v] != BC_NEW)
+            return 0;
+        v = (uint16_t)c->in[c->at[v]].nw;
+    }
+    if (out) {
+        put1(out, tag);
+        put2(out, v);
+    }
+    return 3;
+}
+
+/* Walk n verification_type_infos. */
+static size_t vtis(const method_ctx *c, const uint8_t *p, const uint8_t *end, uint32_t n, buf *out)
+{
+    size_t total = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        size_t s = vti(c, p + total, end, out);
+        if (s == 0)
+            return 0;
+        total += s;
+    }
+    return total;
+}
+
+/*
+ * Walk the StackMapTable. Without out: check it (every frame on an
+ * instruction start, every type well formed, the body used exactly) and fill
+ * c->frame_at. With out: emit it with the new deltas. Returns -1 with a
+ * message when malformed.
+ */
+static int smt_walk(method_ctx *c, buf *out)
+{
+    const uint8_t *p = c->smt, *end = c->smt + c->smt_len;
+    if (c->smt_len < 2)
+        goto bad;
+    uint32_t n = rd2(p);
+    p += 2;
+    if (out)
+        put2(out, n);
+    int64_t old = -1;           /* offset of the previous frame */
+    int64_t prev_new = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        if (p >= end)
+            goto bad;
+        uint8_t type = *p++;
+        uint32_t delta;
+        if (type <= 127) {
+            delta = type <= 63 ? type : (uint32_t)type - 64;
+        } else if (type >= 247) {
+            if (end - p < 2)
+                goto bad;
+            delta = rd2(p);
+            p += 2;
+        } else {
+            goto bad;   /* 128-246 are reserved */
+        }
+        old = old + 1 + delta;
+        if (old >= c->m->code_len || c->at[old] == NO_INSN)
+            goto bad;
+        if (!out)
+            c->frame_at[old] = 1;
+        uint32_t at_new = map_start(c, (uint32_t)old);
+        uint32_t d = (uint32_t)(at_new - prev_new - 1);
+        prev_new = at_new;
+        /* the frame's types: how many, and where */
+        size_t used;
+        if (type <= 63 || type == 251) {
+            if (out) {
+                if (d <= 63 && type <= 63)
+                    put1(out, d);
+                else {
+                    put1(out, 251);
+                    put2(out, d);
+                }
+            }
+            used = 0;
+        } else if (type <= 127 || type == 247) {
+            if (out) {
+                if (d <= 63 && type <= 127)
+                    put1(out, 64 + d);
+                else {
+                    put1(out, 247);
+                    put2(out, d);
+                }
+            }
+            used = vti(c, p, end, out);
+            if (used == 0)
+                goto bad;
+        } else if (type <= 250) { /* chop */
+            if (out) {
+                put1(out, type);
+                put2(out, d);
+            }
+            used = 0;
+        } else if (type <= 254) { /* append */
+            if (out) {
+                put1(out, type);
+                put2(out, d);
+            }
+            used = vtis(c, p, end, type - 251u, out);
+            if (used == 0)
+                goto bad;
+        } else { /* full_frame */
+            if (end - p < 2)
+                goto bad;
+            uint32_t nl = rd2(p);
+            if (out) {
+                put1(out, type);
+                put2(out, d);
+                put2(out, nl);
+            }
+            size_t a = vtis(c, p + 2, end, nl, out);
+            if (nl != 0 && a == 0)
+                goto bad;
+            const uint8_t *q = p + 2 + a;
+            if (end - q < 2)
+                goto bad;
+            uint32_t ns = rd2(q);
+            if (out)
+                put2(out, ns);
+            size_t b = vtis(c, q + 2, end, ns, out);
+            if (ns != 0 && b == 0)
+                goto bad;
+            used = 2 + a + 2 + b;
+        }
+        p += used;
+    }
+    if (p != end)
+        goto bad;
+    return 0;
+bad:
+    errmsg_set(c->w->err, c->w->errlen, "method %.*s%.*s: malformed StackMapTable",
+               (int)c->im->name.len, c->im->name.ptr, (int)c->im->desc.len, c->im->desc.ptr);
+    return -1;
+}
+
+/* Check an offset table attribute (LineNumberTable: entry 4 bytes, no
+ * length; local variable tables: 10 bytes with a length). -1 if malformed. */
+static int table_check(const method_ctx *c, const uint8_t *body, uint32_t len, int with_length)
+{
+    uint32_t esize = with_length ? 10 : 4;
+    if (len < 2 || len != 2 + (uint32_t)rd2(body) * esize)
+        return -1;
+    for (uint32_t k = 0; k < rd2(body); k++) {
+        const uint8_t *e = body + 2 + k * esize;
+        uint32_t start = rd2(e);
+        if (start >= c->m->code_len || c->at[start] == NO_INSN)
+            return -1;
+        if (with_length) {
+            uint32_t end = start + rd2(e + 2);
+            if (end > c->m->code_len || (end < c->m->code_len && c->at[end] == NO_INSN))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void table_emit(const method_ctx *c, const uint8_t *body, int with_length, buf *out)
+{
+    uint32_t esize = with_length ? 10 : 4, n = rd2(body);
+    put2(out, n);
+    for (uint32_t k = 0; k < n; k++) {
+        const uint8_t *e = body + 2 + k * esize;
+        uint32_t start = rd2(e), ns = map_start(c, start);
+        put2(out, ns);
+        if (with_length) {
+            put2(out, map_start(c, start + rd2(e + 2)) - ns);
+            put(out, e + 4, 6);
+        } else {
+            put(out, e + 2, 2);
+        }
+    }
+}
+
+/* Check the Code attribute's own attributes: 0 when all are known and well
+ * formed, 1 when the method must be refused, -1 when malformed. Finds the
+ * StackMapTable. */
+static int attrs_check(method_ctx *c)
+{
+    const uint8_t *p = c->m->code_attrs;
+    for (uint32_t k = 0; k < c->m->code_attr_count; k++) {
+        cp_str name;
+        /* cf_parse has checked the sizes and the name index */
+        if (cp_utf8(&c->w->cf->cp, rd2(p), &name))
+            return -1;
+        uint32_t len = rd4(p + 2);
+        const uint8_t *body = p + 6;
+        int bad = 0;
+        if (str_is(name, "StackMapTable")) {
+            if (c->smt != NULL)
+                bad = 1;
+            c->smt = body;
+            c->smt_len = len;
+        } else if (str_is(name, "LineNumberTable")) {
+            bad = table_check(c, body, len, 0);
+        } else if (str_is(name, "LocalVariableTable") || str_is(name, "LocalVariableTypeTable")) {
+            bad = table_check(c, body, len, 1);
+        } else {
+            return refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s holds code offsets the "
+                          "rewriter does not relocate", (int)name.len, name.ptr);
+        }
+        if (bad) {
+            errmsg_set(c->w->err, c->w->errlen, "method %.*s%.*s: malformed %.*s attribute",
+                       (int)c->im->name.len, c->im->name.ptr, (int)c->im->desc.len, c->im->desc.ptr,
+                       (int)name.len, name.ptr);
+            return -1;
+        }
+        p += 6 + len;
+    }
+    if (c->smt != NULL && smt_walk(c, NULL))
+        return -1;
+    return 0;
+}
+
+/* Emit the probe that leads block b. */
+static int emit_probe(method_ctx *c, buf *code, uint32_t id)
+{
+    if (id <= INT16_MAX) {
+        put1(code, 0x11);   /* sipush */
+        put2(code, id);
+    } else {
+        uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
+        uint16_t k = cp_add(c->w, CP_INTEGER, v, 4);
+        if (k == 0)
+            return -1;
+        put1(code, BC_LDC_W);
+        put2(code, k);
+    }
+    put1(code, BC_INVOKESTATIC);
+    put2(code, c->w->methodref);
+    return 0;
+}
+
+static void emit_insn(method_ctx *c, const insn *i, buf *out)
+{
+    const uint8_t *code = c->m->code;
+    const uint8_t *p = code + i->old;
+    uint8_t op = p[0];
+    if (i->kind == K_PLAIN) {
+        put(out, p, i->len);
+    } else if (i->kind == K_BR16 || i->kind == K_BR32) {
+        int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? s2(p + 1) : s4(p + 1));
+        int32_t d = (int32_t)((int64_t)map_start(c, (uint32_t)target) - i->nw);
+        if (i->kind == K_BR16 && !i->wide) {
+            put1(out, op);
+            put2(out, (uint16_t)d);
+        } else if (i->kind == K_BR16 && is_cond(op)) {
+            put1(out, invert(op));      /* over the goto_w, to the fall-through */
+            put2(out, 8);
+            put1(out, 0xc8);
+            put4(out, (uint32_t)(d - 3));
+        } else {
+            put1(out, op == 0xa7 || op == 0xc8 ? 0xc8 : 0xc9);
+            put4(out, (uint32_t)d);
+        }
+    } else { /* switch: new padding, offsets relative to the new place */
+        put1(out, op);
+        uint32_t pad = ((i->nw + 4) & ~3u) - i->nw - 1;
+        for (uint32_t k = 0; k < pad; k++)
+            put1(out, 0);
+        const uint8_t *ops = code + ((i->old + 4) & ~3u);
+#define REL(q) put4(out, (uint32_t)((int64_t)map_start(c, (uint32_t)((int64_t)i->old + s4(q))) - i->nw))
+        REL(ops);
+        if (op == BC_TABLESWITCH) {
+            put(out, ops + 4, 8);
+            int64_t n = (int64_t)s4(ops + 8) - s4(ops + 4) + 1;
+            for (int64_t k = 0; k < n; k++)
+                REL(ops + 12 + 4 * k);
+        } else {
+            put(out, ops + 4, 4);
+            int64_t n = s4(ops + 4);
+            for (int64_t k = 0; k < n; k++) {
+                put(out, ops + 8 + 8 * k, 4);
+                REL(ops + 8 + 8 * k + 4);
+            }
+        }
+#undef REL
+    }
+}
+
+/* Emit the whole new Code attribute into out. */
+static int emit_code_attr(method_ctx *c, buf *out)
+{
+    const cf_method *m = c->m;
+    buf code = {0};
+    uint32_t block = 0;
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
+            goto fail;
+        emit_insn(c, &c->in[k], &code);
+    }
+    if (code.oom || code.len != c->new_len) {
+        errmsg_set(c->w->err, c->w->errlen, code.oom ? "out of memory for rewritten code"
+                   : "internal error: laid out %u bytes of code, emitted %zu", c->new_len, code.len);
+        goto fail;
+    }
+    buf body = {0};
+    put2(&body, (unsigned)m->max_stack + 1);
+    put2(&body, m->max_locals);
+    put4(&body, c->new_len);
+    put(&body, code.p, code.len);
+    put2(&body, m->exc_count);
+    for (uint32_t k = 0; k < m->exc_count; k++) {
+        const uint8_t *e = m->exc + 8 * k;
+        put2(&body, map_start(c, rd2(e)));
+        put2(&body, map_start(c, rd2(e + 2)));
+        put2(&body, map_start(c, rd2(e + 4)));
+        put(&body, e + 6, 2);
+    }
+    put2(&body, m->code_attr_count);
+    const uint8_t *p = m->code_attrs;
+    for (uint32_t k = 0; k < m->code_attr_count; k++) {
+        cp_str name;
+        cp_utf8(&c->w->cf->cp, rd2(p), &name);
+        uint32_t len = rd4(p + 2);
+        buf a = {0};
+        if (str_is(name, "StackMapTable"))
+            smt_walk(c, &a);    /* checked before: cannot fail */
+        else
+            table_emit(c, p + 6, !str_is(name, "LineNumberTable"), &a);
+        put(&body, p, 2);
+        put4(&body, (uint32_t)a.len);
+        put(&body, a.p, a.len);
+        body.oom |= a.oom;
+        free(a.p);
+        p += 6 + len;
+    }
+    free(code.p);
+    if (body.oom) {
+        free(body.p);
+        errmsg_set(c->w->err, c->w->errlen, "out of memory for a rewritten Code attribute");
+        return -1;
+    }
+    put(out, c->w->in + m->code_attr_off, 2);  /* attribute_name_index: "Code" */
+    put4(out, (uint32_t)body.len);
+    put(out, body.p, body.len);
+    free(body.p);
+    return 0;
+fail:
+    free(code.p);
+    return -1;
+}
+
+/* The instruction list and the old-offset index of a method's code. */
+static int build_insns(method_ctx *c)
+{
+    const cf_method *m = c->m;
+    const blk_table *t = &c->im->blocks;
+    c->at = malloc((size_t)m->code_len * sizeof *c->at);
+    c->frame_at = calloc(m->code_len, 1);
+    uint32_t n = 0;
+    for (uint32_t pc = 0; pc < m->code_len; pc++)
+        n += (t->mark[pc] & BLK_MARK_INSN) != 0;
+    c->in = calloc(n, sizeof *c->in);
+    if (c->at == NULL || c->frame_at == NULL || c->in == NULL) {
+        errmsg_set(c->w->err, c->w->errlen, "out of memory for %u instructions", n);
+        return -1;
+    }
+    for (uint32_t pc = 0; pc < m->code_len; pc++) {
+        c->at[pc] = NO_INSN;
+        if (!(t->mark[pc] & BLK_MARK_INSN))
+            continue;
+        insn *i = &c->in[c->n];
+        c->at[pc] = c->n++;
+        uint8_t op = m->code[pc];
+        i->old = pc;
+        i->len = bc_insn_length(m->code, m->code_len, pc); /* nonzero: blk_analyze decoded it */
+        i->leader = (t->mark[pc] & BLK_MARK_LEADER) != 0;
+        if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
+            i->kind = K_BR16;
+        else if (op == 0xc8 || op == 0xc9)
+            i->kind = K_BR32;
+        else if (op == BC_TABLESWITCH || op == BC_LOOKUPSWITCH)
+            i->kind = K_SWITCH;
+        else
+            i->kind = K_PLAIN;
+    }
+    return 0;
+}
+
+/*
+ * Rewrite one method with code into out (its whole Code attribute). Returns
+ * 0 when done, 1 when refused (nothing written; im->status and im->why say
+ * why), -1 on malformed input or no memory.
+ */
+static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *out)
+{
+    method_ctx c = {w, m, im, NULL, 0, NULL, 0, NULL, 0, NULL};
+    int rc = -1;
+    if (build_insns(&c))
+        goto done;
+    rc = attrs_check(&c);
+    if (rc != 0)
+        goto done;
+    /* widening only grows the code, and each pass widens one more branch or
+     * stops: at most n + 1 passes */
+    while (layout_pass(&c))
+        ;
+    rc = 1;
+    for (uint32_t k = 0; k < c.n; k++) {
+        const insn *i = &c.in[k];
+        if (i->kind == K_BR16 && i->wide && is_cond(m->code[i->old])) {
+            uint32_t next = i->old + 3;
+            int framed = next < m->code_len && c.frame_at[next];
+            if (w->cf->major >= 50 && !framed) {
+                refuse(&c, INS_METHOD_REFUSED, "the conditional branch at offset %u must be widened, "
+                       "and no stack map frame follows it", i->old);
+                goto done;
+            }
+        }
+    }
+    if (c.new_len > MAX_CODE) {
+        refuse(&c, INS_METHOD_TOO_LARGE, "its %u bytes of code would grow to %u with the probes "
+               "(65535 at most)", m->code_len, c.new_len);
+        goto done;
+    }
+    if (m->max_stack == 65535) {
+        refuse(&c, INS_METHOD_REFUSED, "max_stack is 65535 already; the probe needs one more slot");
+        goto done;
+    }
+    if ((uint64_t)w->next_id + im->blocks.nblocks > MAX_ID) {
+        errmsg_set(w->err, w->errlen, "probe ids would pass 2^31 - 1");
+        rc = -1;
+        goto done;
+    }
+    im->first_id = w->next_id;
+    if (emit_code_attr(&c, out)) {
+        rc = -1;
+        goto done;
+    }
+    w->next_id += im->blocks.nblocks;
+    im->status = INS_METHOD_DONE;
+    im->new_len = c.new_len;
+    im->new_max_stack = (uint16_t)(m->max_stack + 1);
+    rc = 0;
+done:
+    free(c.in);
+    free(c.at);
+    free(c.frame_at);
+    return rc;
+}
+
+void ins_free(ins_result *r)
+{
+    if (r == NULL)
+        return;
+    free(r->bytes);
+    for (uint32_t k = 0; k < r->nmethods; k++)
+        blk_free(&r->methods[k].blocks);
+    free(r->methods);
+    memset(r, 0, sizeof *r);
+}
+
+int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
+                char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (r == NULL)
+        return -1;
+    memset(r, 0, sizeof *r);
+    if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID) {
+        errmsg_set(err, errlen, "no probe class and method, or a first id past 2^31 - 1");
+        return -1;
+    }
+    classfile cf;
+    if (cf_parse(&cf, in, len, err, errlen))
+        return -1;
+    rewriter w = {in, &cf, opt, {0}, cf.cp.count, 0, opt->first_id, err, errlen};
+    buf out = {0}, attrs = {0};
+    size_t *attr_at = NULL;     /* each rewritten method's Code attribute in attrs: start, end */
+    if (str_is(cf.this_name, opt->probe_class)) {
+        errmsg_set(err, errlen, "%s is the probe class: it is never instrumented", opt->probe_class);
+        goto fail;
+    }
+    if (cp_add_probe(&w))
+        goto fail;
+    if (cf.method_count > 0) {
+        r->methods = calloc(cf.method_count, sizeof *r->methods);
+        attr_at = calloc((size_t)cf.method_count * 2, sizeof *attr_at);
+        if (r->methods == NULL || attr_at == NULL) {
+            errmsg_set(err, errlen, "out of memory for %u methods", cf.method_count);
+            goto fail;
+        }
+        r->nmethods = cf.method_count;
+    }
+    for (uint32_t k = 0; k < cf.method_count; k++) {
+        const cf_method *m = &cf.methods[k];
+        ins_method *im = &r->methods[k];
+        im->name = m->name;
+        im->desc = m->desc;
+        im->old_len = im->new_len = m->code_len;
+        im->old_max_stack = im->new_max_stack = m->max_stack;
+        if (m->code == NULL)
+            continue;
+        char berr[160];
+        if (blk_analyze(m->code, m->code_len, m->exc, m->exc_count, &im->blocks, berr, sizeof berr)) {
+            errmsg_set(err, errlen, "method %.*s%.*s: %s", (int)m->name.len, m->name.ptr,
+                       (int)m->desc.len, m->desc.ptr, berr);
+            goto fail;
+        }
+        attr_at[2 * k] = attrs.len;
+        int rc = rewrite_method(&w, m, im, &attrs);
+        if (rc < 0)
+            goto fail;
+        attr_at[2 * k + 1] = attrs.len;
+        if (rc == 0)
+            r->ndone++;
+        else
+            r->nskipped++;
+    }
+    if (w.cp.oom || attrs.oom) {
+        errmsg_set(err, errlen, "out of memory for the rewritten class");
+        goto fail;
+    }
+
+    /* header with the new constant_pool_count, the input's pool, the new
+     * entries, then the rest with each rewritten Code attribute swapped in */
+    put(&out, in, 8);
+    put2(&out, w.cp_count);
+    put(&out, in + 10, cf.cp_end - 10);
+    put(&out, w.cp.p, w.cp.len);
+    size_t from = cf.cp_end;
+    for (uint32_t k = 0; k < cf.method_count; k++) {
+        const cf_method *m = &cf.methods[k];
+        if (r->methods[k].status != INS_METHOD_DONE)
+            continue;
+        put(&out, in + from, m->code_attr_off - from);
+        put(&out, attrs.p + attr_at[2 * k], attr_at[2 * k + 1] - attr_at[2 * k]);
+        from = m->code_attr_off + m->code_attr_size;
+    }
+    put(&out, in + from, len - from);
+    if (out.oom) {
+        errmsg_set(err, errlen, "out of memory for the rewritten class");
+        goto fail;
+    }
+    r->class_name = cf.this_name;
+    r->bytes = out.p;
+    r->len = out.len;
+    r->next_id = w.next_id;
+    free(w.cp.p);
+    free(attrs.p);
+    free(attr_at);
+    cf_free(&cf);
+    return 0;
+
+fail:
+    free(out.p);
+    free(w.cp.p);
+    free(attrs.p);
+    free(attr_at);
+    cf_free(&cf);
+    ins_free(r);
+    return -1;
+}

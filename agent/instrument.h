@@ -1,0 +1,80 @@
+/*
+ * instrument.h - a class-file rewriter that puts a block probe at the start
+ * of every basic block of every method.
+ *
+ * Pure C, no JVM: the fast counting engine will call it from the JVMTI
+ * ClassFileLoadHook; the unit tests, the fuzz target and a test driver feed
+ * it bytes. The probe is
+ *
+ *     sipush ID        (ldc_w #Integer ID when ID > 32767)
+ *     invokestatic PROBE_CLASS.PROBE_METHOD(I)V
+ *
+ * six bytes before each block's first instruction, so a probe count times
+ * the block's histogram (blocks.h) reproduces the bytecodes the block ran.
+ * Everything that holds code offsets is relocated: branches, switches, the
+ * exception table, LineNumberTable, LocalVariableTable,
+ * LocalVariableTypeTable and StackMapTable. The rest of the class file is
+ * copied byte for byte; the constant pool only grows at its end, so every
+ * existing index keeps its meaning. See docs/fast-engine.md.
+ */
+#ifndef PSF_INSTRUMENT_H
+#define PSF_INSTRUMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blocks.h"
+#include "cpool.h"
+
+#define INS_PROBE_LEN 6         /* bytes of one probe */
+
+typedef struct ins_options {
+    const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
+    const char *probe_method;   /* its static method taking the block id, descriptor (I)V */
+    uint32_t first_id;          /* id of the class's first probe; ids stay below 2^31 */
+} ins_options;
+
+/* What happened to one method. */
+enum {
+    INS_METHOD_NO_CODE = 0,     /* abstract or native: nothing to do */
+    INS_METHOD_DONE,            /* instrumented */
+    INS_METHOD_TOO_LARGE,       /* its code would pass 65535 bytes: copied unchanged */
+    INS_METHOD_REFUSED          /* a construct the rewriter does not relocate: copied unchanged */
+};
+
+typedef struct ins_method {
+    cp_str name, desc;          /* point into the input class file */
+    int status;                 /* INS_METHOD_* */
+    char why[160];              /* for TOO_LARGE and REFUSED: a sentence saying why */
+    blk_table blocks;           /* every method with code: its blocks, instrumented or not */
+    uint32_t first_id;          /* DONE: block i has probe id first_id + i */
+    uint32_t old_len, new_len;  /* code_length before and after (new_len = old_len unless DONE) */
+    uint16_t old_max_stack, new_max_stack;
+} ins_method;
+
+typedef struct ins_result {
+    cp_str class_name;          /* this_class, internal form (points into the input) */
+    uint8_t *bytes;             /* owned: the rewritten class file */
+    size_t len;
+    ins_method *methods;        /* owned: one per method, in class-file order */
+    uint16_t nmethods;
+    uint32_t next_id;           /* the first id not used: first_id of the next class */
+    uint32_t ndone, nskipped;   /* methods instrumented; methods TOO_LARGE or REFUSED */
+} ins_result;
+
+/*
+ * Rewrite the class file in[0..len). Returns 0 and fills *r (free with
+ * ins_free; its names point into `in`, which must outlive it). A method the
+ * rewriter cannot instrument is copied unchanged and reported in
+ * r->methods[i] (status and why), never truncated, so a caller that needs
+ * every method instrumented checks r->nskipped. Returns -1 with a message
+ * in err, *r empty, when the input is malformed (any structure out of
+ * bounds, code that does not decode, offsets off instruction boundaries, an
+ * inconsistent StackMapTable), when it is the probe class itself, or when
+ * the constant pool or the probe ids would overflow.
+ */
+int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
+                char *err, size_t errlen);
+void ins_free(ins_result *r);
+
+#endif

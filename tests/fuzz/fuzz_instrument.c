@@ -1,0 +1,64 @@
+/*
+ * fuzz_instrument.c - libFuzzer target for the block-probe rewriter
+ * (agent/instrument.c, agent/blocks.c) on class files.
+ *
+ * The input is a whole .class file. When ins_rewrite accepts it, the output
+ * must parse again with cf_parse, keep the method count, and every method it
+ * instrumented must decode with blk_analyze into as many blocks as the
+ * original had or more (a widened conditional branch adds one), start with
+ * a probe, have max_stack one higher and the code length the result names.
+ * A method left unchanged must be byte-identical. Anything else calls
+ * abort().
+ * Seeds: tests/fuzz/corpus/instrument/ (javac output of the test fixtures).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks.h"
+#include "classfile.h"
+#include "instrument.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(const uint8_t *data, size_t size, const ins_result *r)
+{
+    classfile in, out;
+    if (cf_parse(&in, data, size, NULL, 0) != 0)
+        abort();    /* ins_rewrite accepted what cf_parse refuses */
+    if (cf_parse(&out, r->bytes, r->len, NULL, 0) != 0 || out.method_count != in.method_count ||
+        r->nmethods != in.method_count || out.cp.count < in.cp.count + 6)
+        abort();    /* the probe's six entries at least; an Integer per id past 32767 */
+    for (uint32_t k = 0; k < out.method_count; k++) {
+        const cf_method *m = &out.methods[k], *o = &in.methods[k];
+        const ins_method *im = &r->methods[k];
+        if ((m->code == NULL) != (o->code == NULL))
+            abort();
+        if (im->status != INS_METHOD_DONE) {
+            if (o->code != NULL && (m->code_len != o->code_len || memcmp(m->code, o->code, o->code_len) != 0))
+                abort();
+            continue;
+        }
+        blk_table t;
+        if (blk_analyze(m->code, m->code_len, m->exc, m->exc_count, &t, NULL, 0) != 0)
+            abort();
+        if (t.nblocks < im->blocks.nblocks || m->code_len != im->new_len || m->max_stack != o->max_stack + 1 ||
+            m->code_len < 6 || m->code[3] != 0xb8)
+            abort();
+        blk_free(&t);
+    }
+    cf_free(&in);
+    cf_free(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0};
+    ins_result r;
+    if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
+        check(data, size, &r);
+        ins_free(&r);
+    }
+    return 0;
+}

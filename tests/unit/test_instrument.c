@@ -1,0 +1,883 @@
+/*
+ * test_instrument.c - unit tests for agent/instrument.c, the block-probe
+ * rewriter.
+ *
+ * Classes with one method are built here byte by byte, so every expected
+ * offset can be worked out by hand: a probe is 6 bytes (sipush/ldc_w +
+ * invokestatic) before each block leader, and the probe's Methodref is the
+ * sixth of the entries appended to the 13-entry pool (index 18). The counted
+ * loop is javac's Loops.sum (tests/fixtures/agent/Loops.java). Real javac
+ * output (tests/fixtures/unit, compiled by agent/pure.mk) is rewritten
+ * whole and checked instruction by instruction against the original.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bytecode.h"
+#include "classfile.h"
+#include "instrument.h"
+
+/* ---- building a class with one method ---------------------------------- */
+
+typedef struct buf {
+    uint8_t *p;
+    size_t len, cap;
+} buf;
+
+static void put(buf *b, const void *src, size_t n)
+{
+    if (b->cap - b->len < n) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len < n)
+            cap *= 2;
+        b->p = realloc(b->p, cap);
+        assert_non_null(b->p);
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+static void u1(buf *b, unsigned v)
+{
+    uint8_t x = (uint8_t)v;
+    put(b, &x, 1);
+}
+
+static void u2(buf *b, unsigned v)
+{
+    u1(b, v >> 8);
+    u1(b, v);
+}
+
+static void u4(buf *b, uint32_t v)
+{
+    u2(b, v >> 16);
+    u2(b, v & 0xffff);
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static const char *const pool[] = {
+    NULL, "T", NULL, "java/lang/Object", NULL, "m", "()V", "Code", "StackMapTable",
+    "LineNumberTable", "LocalVariableTable", "RuntimeVisibleTypeAnnotations", "LocalVariableTypeTable"
+};
+#define POOL_COUNT 13
+#define PROBE_REF 18            /* POOL_COUNT + 5 */
+
+typedef struct attr {
+    const char *name;
+    const uint8_t *body;
+    size_t len;
+} attr;
+
+typedef struct spec {
+    uint16_t major;
+    const uint8_t *code;
+    size_t code_len;
+    uint16_t max_stack;
+    const uint8_t *exc;
+    uint16_t nexc;
+    attr attrs[6];
+    int nattrs;
+} spec;
+
+static uint16_t pool_index(const char *name)
+{
+    for (uint16_t i = 1; i < POOL_COUNT; i++)
+        if (pool[i] && strcmp(pool[i], name) == 0)
+            return i;
+    fail_msg("no pool entry %s", name);
+    return 0;
+}
+
+/* The class file; an exactly sized heap block (ASan sees overreads). */
+static uint8_t *build(const spec *s, size_t *len)
+{
+    buf b = {0};
+    u4(&b, 0xCAFEBABE);
+    u2(&b, 0);
+    u2(&b, s->major ? s->major : 52);
+    u2(&b, POOL_COUNT);
+    for (int i = 1; i < POOL_COUNT; i++) {
+        if (i == 2 || i == 4) {
+            u1(&b, 7);          /* Class -> the Utf8 before it */
+            u2(&b, i - 1);
+            continue;
+        }
+        u1(&b, 1);
+        u2(&b, (unsigned)strlen(pool[i]));
+        put(&b, pool[i], strlen(pool[i]));
+    }
+    u2(&b, 0x21);
+    u2(&b, 2);
+    u2(&b, 4);
+    u2(&b, 0);                  /* interfaces */
+    u2(&b, 0);                  /* fields */
+    u2(&b, 1);                  /* methods */
+    u2(&b, 0x09);
+    u2(&b, 5);
+    u2(&b, 6);
+    u2(&b, 1);
+    buf code = {0};
+    u2(&code, s->max_stack);
+    u2(&code, 4);
+    u4(&code, (uint32_t)s->code_len);
+    put(&code, s->code, s->code_len);
+    u2(&code, s->nexc);
+    put(&code, s->exc, 8u * s->nexc);
+    u2(&code, (unsigned)s->nattrs);
+    for (int i = 0; i < s->nattrs; i++) {
+        u2(&code, pool_index(s->attrs[i].name));
+        u4(&code, (uint32_t)s->attrs[i].len);
+        put(&code, s->attrs[i].body, s->attrs[i].len);
+    }
+    u2(&b, pool_index("Code"));
+    u4(&b, (uint32_t)code.len);
+    put(&b, code.p, code.len);
+    u2(&b, 0);                  /* class attributes */
+    free(code.p);
+    uint8_t *exact = malloc(b.len);
+    assert_non_null(exact);
+    memcpy(exact, b.p, b.len);
+    *len = b.len;
+    free(b.p);
+    return exact;
+}
+
+/* ---- reading the result ------------------------------------------------ */
+
+typedef struct rewritten {
+    uint8_t *in;
+    size_t in_len;
+    ins_result r;
+    classfile cf;               /* the rewritten class, parsed */
+} rewritten;
+
+static const ins_options probe_opts = {"psf/Probe", "block", 7};
+
+static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
+{
+    char err[256] = "";
+    w->in = build(s, &w->in_len);
+    if (ins_rewrite(w->in, w->in_len, opt ? opt : &probe_opts, &w->r, err, sizeof err))
+        fail_msg("ins_rewrite: %s", err);
+    if (cf_parse(&w->cf, w->r.bytes, w->r.len, err, sizeof err))
+        fail_msg("the rewritten class does not parse: %s", err);
+}
+
+static void release(rewritten *w)
+{
+    cf_free(&w->cf);
+    ins_free(&w->r);
+    free(w->in);
+}
+
+/* The body of the rewritten method's Code attribute named `name`. */
+static const uint8_t *code_attr(const cf_method *m, const classfile *cf, const char *name, uint32_t *len)
+{
+    const uint8_t *p = m->code_attrs;
+    for (uint32_t k = 0; k < m->code_attr_count; k++) {
+        cp_str s;
+        assert_int_equal(cp_utf8(&cf->cp, be16(p), &s), 0);
+        if (s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0) {
+            *len = be32(p + 2);
+            return p + 6;
+        }
+        p += 6 + be32(p + 2);
+    }
+    fail_msg("no %s attribute", name);
+    return NULL;
+}
+
+static void expect_bytes(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len)
+{
+    assert_int_equal(got_len, want_len);
+    for (size_t i = 0; i < want_len; i++)
+        if (got[i] != want[i])
+            fail_msg("byte %zu: got 0x%02x, want 0x%02x", i, got[i], want[i]);
+}
+
+/* ---- the counted loop -------------------------------------------------- */
+
+static const uint8_t loop_code[] = {
+    0x03, 0x3c, 0x03, 0x3d,       /*  0 iconst_0 istore_1 iconst_0 istore_2 */
+    0x1c, 0x1a, 0xa2, 0x00, 0x0d, /*  4 iload_2 iload_0; 6 if_icmpge 19 */
+    0x1b, 0x1c, 0x60, 0x3c,       /*  9 iload_1 iload_2 iadd istore_1 */
+    0x84, 0x02, 0x01,             /* 13 iinc 2, 1 */
+    0xa7, 0xff, 0xf4,             /* 16 goto 4 */
+    0x1b, 0xac                    /* 19 iload_1 ireturn */
+};
+static const uint8_t loop_smt[] = {0, 2, 253, 0, 4, 1, 1, 250, 0, 14};
+static const uint8_t loop_lnt[] = {0, 4, 0, 0, 0, 3, 0, 4, 0, 4, 0, 9, 0, 5, 0, 19, 0, 7};
+static const uint8_t loop_lvt[] = {0, 2, 0, 0, 0, 21, 0, 5, 0, 6, 0, 0, 0, 4, 0, 15, 0, 5, 0, 6, 0, 2};
+static const uint8_t loop_lvtt[] = {0, 1, 0, 9, 0, 10, 0, 5, 0, 6, 0, 1};
+
+static spec loop_spec(void)
+{
+    spec s = {52, loop_code, sizeof loop_code, 2, NULL, 0, {{0}}, 0};
+    s.attrs[s.nattrs++] = (attr){"StackMapTable", loop_smt, sizeof loop_smt};
+    s.attrs[s.nattrs++] = (attr){"LineNumberTable", loop_lnt, sizeof loop_lnt};
+    s.attrs[s.nattrs++] = (attr){"LocalVariableTable", loop_lvt, sizeof loop_lvt};
+    s.attrs[s.nattrs++] = (attr){"LocalVariableTypeTable", loop_lvtt, sizeof loop_lvtt};
+    return s;
+}
+
+static void ins_rewrite__counted_loop__probes_lead_each_block_and_branches_follow(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  0 probe 7 */
+        0x03, 0x3c, 0x03, 0x3d,                   /*  6 */
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 10 probe 8: the loop test */
+        0x1c, 0x1a, 0xa2, 0x00, 0x13,             /* 18 if_icmpge 37 (the exit's probe) */
+        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,  /* 21 probe 9 */
+        0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01, /* 27 */
+        0xa7, 0xff, 0xe8,                         /* 34 goto 10 (the test's probe) */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,  /* 37 probe 10 */
+        0x1b, 0xac
+    };
+    const cf_method *m = &w.cf.methods[0];
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 3);
+    assert_int_equal(m->max_locals, 4);
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, PROBE_REF, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_memory_equal(name.ptr, "block", name.len);
+    assert_memory_equal(desc.ptr, "(I)V", desc.len);
+    assert_int_equal(cp_tag(&w.cf.cp, PROBE_REF), CP_METHODREF);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
+
+    const ins_method *im = &w.r.methods[0];
+    assert_int_equal(w.r.nmethods, 1);
+    assert_int_equal(im->status, INS_METHOD_DONE);
+    assert_int_equal(im->first_id, 7);
+    assert_int_equal(im->blocks.nblocks, 4);
+    assert_int_equal(im->old_len, 21);
+    assert_int_equal(im->new_len, 45);
+    assert_int_equal(w.r.next_id, 11);
+    assert_int_equal(w.r.ndone, 1);
+    assert_int_equal(w.r.nskipped, 0);
+    assert_memory_equal(w.r.class_name.ptr, "T", 1);
+
+    /* frames at 4 and 19 move to the probes at 10 and 37 */
+    uint32_t len;
+    const uint8_t *smt = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 2, 253, 0, 10, 1, 1, 250, 0, 26};
+    expect_bytes(smt, len, want_smt, sizeof want_smt);
+    const uint8_t *lnt = code_attr(m, &w.cf, "LineNumberTable", &len);
+    static const uint8_t want_lnt[] = {0, 4, 0, 0, 0, 3, 0, 10, 0, 4, 0, 21, 0, 5, 0, 37, 0, 7};
+    expect_bytes(lnt, len, want_lnt, sizeof want_lnt);
+    /* n: all 45 bytes; i: from the test's probe to the exit's */
+    const uint8_t *lvt = code_attr(m, &w.cf, "LocalVariableTable", &len);
+    static const uint8_t want_lvt[] = {0, 2, 0, 0, 0, 45, 0, 5, 0, 6, 0, 0, 0, 10, 0, 27, 0, 5, 0, 6, 0, 2};
+    expect_bytes(lvt, len, want_lvt, sizeof want_lvt);
+    const uint8_t *lvtt = code_attr(m, &w.cf, "LocalVariableTypeTable", &len);
+    static const uint8_t want_lvtt[] = {0, 1, 0, 21, 0, 16, 0, 5, 0, 6, 0, 1};
+    expect_bytes(lvtt, len, want_lvtt, sizeof want_lvtt);
+    release(&w);
+}
+
+static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    ins_options opt = {"psf/Probe", "block", 32766};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 45);      /* every probe is 6 bytes either way */
+    assert_int_equal(m->code[0], 0x11);
+    assert_int_equal(be16(m->code + 1), 32766);
+    assert_int_equal(m->code[10], 0x11);
+    assert_int_equal(be16(m->code + 11), 32767);
+    int32_t v;
+    assert_int_equal(m->code[21], BC_LDC_W);
+    assert_int_equal(cp_integer(&w.cf.cp, be16(m->code + 22), &v), 0);
+    assert_int_equal(v, 32768);
+    assert_int_equal(m->code[37], BC_LDC_W);
+    assert_int_equal(cp_integer(&w.cf.cp, be16(m->code + 38), &v), 0);
+    assert_int_equal(v, 32769);
+    assert_int_equal(m->code[40], BC_INVOKESTATIC);
+    assert_int_equal(w.r.next_id, 32770);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
+    release(&w);
+
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe};  /* 4 blocks do not fit below 2^31 */
+    char err[160];
+    size_t n;
+    uint8_t *in = build(&s, &n);
+    ins_result r;
+    assert_int_equal(ins_rewrite(in, n, &past, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "probe ids"));
+    free(in);
+}
+
+/* ---- stack map frames -------------------------------------------------- */
+
+static void ins_rewrite__frame_delta_past_63__takes_the_extended_form(void **state)
+{
+    (void)state;
+    /* 0 iconst_0; 1 ifeq 62; 4..61 nop; 62 return; a same_frame at 62 */
+    uint8_t code[63];
+    memset(code, 0, sizeof code);
+    code[0] = 0x03;
+    code[1] = 0x99;
+    code[2] = 0;
+    code[3] = 61;
+    code[62] = 0xb1;
+    static const uint8_t smt[] = {0, 1, 62};
+    spec s = {52, code, sizeof code, 1, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 6 + 4 + 6 + 58 + 6 + 1);
+    assert_int_equal(m->code[7], 0x99);
+    assert_int_equal(be16(m->code + 8), 74 - 7);
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want[] = {0, 1, 251, 0, 74};
+    expect_bytes(got, len, want, sizeof want);
+    release(&w);
+}
+
+static void ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves(void **state)
+{
+    (void)state;
+    /* 0 aconst_null 1 athrow 2 astore_0 3 return; [0, 2) -> 2; the handler's
+     * frame: same_locals_1_stack_item Object (the pool's java/lang/Object) */
+    static const uint8_t code[] = {0x01, 0xbf, 0x4b, 0xb1};
+    static const uint8_t exc[] = {0, 0, 0, 2, 0, 2, 0, 4};
+    static const uint8_t smt[] = {0, 1, 64 + 2, 7, 0, 4};
+    spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt}}, 1};
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 16);
+    assert_int_equal(m->exc_count, 1);
+    static const uint8_t want_exc[] = {0, 0, 0, 8, 0, 8, 0, 4};
+    expect_bytes(m->exc, 8, want_exc, sizeof want_exc);
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want[] = {0, 1, 64 + 8, 7, 0, 4};
+    expect_bytes(got, len, want, sizeof want);
+    release(&w);
+
+    /* 60 nops before: the handler's frame delta passes 63 */
+    uint8_t code2[64];
+    memset(code2, 0, sizeof code2);
+    memcpy(code2 + 60, code, 4);
+    static const uint8_t exc2[] = {0, 0, 0, 62, 0, 62, 0, 4};
+    static const uint8_t smt2[] = {0, 1, 64 + 62, 7, 0, 4};
+    spec s2 = {52, code2, sizeof code2, 1, exc2, 1, {{"StackMapTable", smt2, sizeof smt2}}, 1};
+    rewrite(&w, &s2, NULL);
+    m = &w.cf.methods[0];
+    static const uint8_t want_exc2[] = {0, 0, 0, 68, 0, 68, 0, 4};
+    expect_bytes(m->exc, 8, want_exc2, sizeof want_exc2);
+    got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want2[] = {0, 1, 247, 0, 68, 7, 0, 4};
+    expect_bytes(got, len, want2, sizeof want2);
+    release(&w);
+}
+
+static void ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe(void **state)
+{
+    (void)state;
+    /* new T; dup; iconst_0; ifeq L1; iconst_1; goto L2; L1: iconst_2; L2: pop pop pop return */
+    static const uint8_t code[] = {
+        0xbb, 0x00, 0x04, 0x59, 0x03,   /* 0 new #4; 3 dup; 4 iconst_0 */
+        0x99, 0x00, 0x07,               /* 5 ifeq 12 */
+        0x04, 0xa7, 0x00, 0x04,         /* 8 iconst_1; 9 goto 13 */
+        0x05,                           /* 12 iconst_2 */
+        0x57, 0x57, 0x57, 0xb1          /* 13 pop pop pop return */
+    };
+    static const uint8_t smt[] = {
+        0, 2,
+        255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
+        255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
+    };
+    spec s = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 41);
+    assert_int_equal(m->code[6], BC_NEW);
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want[] = {
+        0, 2,
+        255, 0, 24, 0, 0, 0, 2, 8, 0, 6, 8, 0, 6,
+        255, 0, 6, 0, 0, 0, 3, 8, 0, 6, 8, 0, 6, 1
+    };
+    expect_bytes(got, len, want, sizeof want);
+    release(&w);
+
+    /* Uninitialized(3) names a dup, not a new: malformed */
+    uint8_t bad[sizeof smt];
+    memcpy(bad, smt, sizeof smt);
+    bad[11] = 3;
+    spec sb = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", bad, sizeof bad}}, 1};
+    size_t n;
+    uint8_t *in = build(&sb, &n);
+    ins_result r;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed StackMapTable"));
+    assert_null(r.bytes);
+    free(in);
+}
+
+/* ---- widening, too large, refused --------------------------------------- */
+
+/* head (the first instruction(s)), then k times `goto +3`, then return; the
+ * head's branch jumps to the return. With frames: a same_frame after every
+ * goto (and at `fall`, the head's fall-through, when fall_frame). */
+static uint8_t *goto_chain(const uint8_t *head, size_t hlen, uint32_t k, int frames, int fall_frame,
+                           uint16_t major, size_t *len)
+{
+    size_t code_len = hlen + 3 * (size_t)k + 1;
+    uint8_t *code = malloc(code_len);
+    assert_non_null(code);
+    memcpy(code, head, hlen);
+    uint32_t branch_at = (uint32_t)hlen - 3;
+    uint32_t end = (uint32_t)(hlen + 3 * k);
+    code[branch_at + 1] = (uint8_t)((end - branch_at) >> 8);
+    code[branch_at + 2] = (uint8_t)(end - branch_at);
+    for (uint32_t j = 0; j < k; j++) {
+        code[hlen + 3 * j] = 0xa7;
+        code[hlen + 3 * j + 1] = 0;
+        code[hlen + 3 * j + 2] = 3;
+    }
+    code[end] = 0xb1;
+    buf smt = {0};
+    u2(&smt, 0);
+    uint32_t n = 0, prev = UINT32_MAX;
+    for (uint32_t off = (uint32_t)hlen; frames && off <= end; off += 3) {
+        if (off == hlen && !fall_frame)
+            continue;
+        uint32_t d = prev == UINT32_MAX ? off : off - prev - 1;
+        if (d <= 63)
+            u1(&smt, d);
+        else {
+            u1(&smt, 251);
+            u2(&smt, d);
+        }
+        prev = off;
+        n++;
+    }
+    smt.p[0] = (uint8_t)(n >> 8);
+    smt.p[1] = (uint8_t)n;
+    spec s = {major, code, code_len, 1, NULL, 0, {{0}}, 0};
+    if (frames)
+        s.attrs[s.nattrs++] = (attr){"StackMapTable", smt.p, smt.len};
+    uint8_t *cls = build(&s, len);
+    free(smt.p);
+    free(code);
+    return cls;
+}
+
+static int32_t s4_at(const uint8_t *p)
+{
+    return (int32_t)be32(p);
+}
+
+static void ins_rewrite__goto_out_of_reach__widened_to_goto_w(void **state)
+{
+    (void)state;
+    static const uint8_t head[] = {0xa7, 0, 0};
+    const uint32_t k = 4000;    /* 12,003 bytes before, 36,018 after */
+    size_t n;
+    uint8_t *in = goto_chain(head, sizeof head, k, 0, 0, 49, &n);
+    ins_result r;
+    classfile cf;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_DONE);
+    assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
+    const cf_method *m = &cf.methods[0];
+    assert_int_equal(m->code_len, 6 + 5 + 9 * k + 6 + 1);
+    assert_int_equal(m->code[6], 0xc8);
+    assert_int_equal(s4_at(m->code + 7), (int32_t)(11 + 9 * k - 6));
+    /* the short gotos stay short: each jumps over nothing to the next probe */
+    assert_int_equal(m->code[11 + 6], 0xa7);
+    assert_int_equal(be16(m->code + 11 + 7), 3);
+    cf_free(&cf);
+    ins_free(&r);
+    free(in);
+}
+
+static void ins_rewrite__conditional_out_of_reach__inverted_over_a_goto_w_when_framed(void **state)
+{
+    (void)state;
+    static const uint8_t head[] = {0x03, 0x99, 0, 0};  /* iconst_0; ifeq END */
+    const uint32_t k = 4000;
+    size_t n;
+    uint8_t *in = goto_chain(head, sizeof head, k, 1, 1, 52, &n);
+    ins_result r;
+    classfile cf;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_DONE);
+    assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
+    const cf_method *m = &cf.methods[0];
+    uint32_t end_probe = 15 + 9 * k;
+    assert_int_equal(m->code_len, end_probe + 7);
+    static const uint8_t want[] = {0x03, 0x9a, 0x00, 0x08, 0xc8};  /* iconst_0; ifne +8; goto_w */
+    expect_bytes(m->code + 6, 5, want, sizeof want);
+    assert_int_equal(s4_at(m->code + 11), (int32_t)(end_probe - 10));
+    assert_int_equal(m->code[15], 0x11);    /* the fall-through's probe, where ifne lands */
+    /* frames: at the fall-through's probe (15), then every 9 bytes */
+    uint32_t len;
+    const uint8_t *smt = code_attr(m, &cf, "StackMapTable", &len);
+    assert_int_equal(be16(smt), k + 1);
+    assert_int_equal(smt[2], 15);
+    for (uint32_t j = 1; j <= k; j++)
+        assert_int_equal(smt[2 + j], 8);
+    assert_int_equal(len, 2 + k + 1);
+    /* the new code splits into the same blocks plus one: after the goto_w */
+    blk_table t;
+    assert_int_equal(blk_analyze(m->code, m->code_len, NULL, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nblocks, r.methods[0].blocks.nblocks + 1);
+    assert_int_equal(t.blocks[1].start, 10);
+    blk_free(&t);
+    cf_free(&cf);
+    ins_free(&r);
+    free(in);
+
+    /* no frame after the branch: refused, copied unchanged */
+    in = goto_chain(head, sizeof head, k, 1, 0, 52, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_REFUSED);
+    assert_non_null(strstr(r.methods[0].why, "conditional branch at offset 1"));
+    assert_int_equal(r.ndone, 0);
+    assert_int_equal(r.nskipped, 1);
+    assert_int_equal(r.methods[0].new_len, r.methods[0].old_len);
+    assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
+    classfile orig;
+    assert_int_equal(cf_parse(&orig, in, n, err, sizeof err), 0);
+    assert_int_equal(cf.methods[0].code_len, orig.methods[0].code_len);
+    assert_memory_equal(cf.methods[0].code, orig.methods[0].code, orig.methods[0].code_len);
+    assert_int_equal(cf.cp.count, orig.cp.count + 6);
+    cf_free(&orig);
+    cf_free(&cf);
+    ins_free(&r);
+    free(in);
+
+    /* a class file before version 50 needs no frames: widened anyway */
+    in = goto_chain(head, sizeof head, k, 0, 0, 49, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_DONE);
+    ins_free(&r);
+    free(in);
+}
+
+static void ins_rewrite__code_past_65535__reported_too_large_and_copied(void **state)
+{
+    (void)state;
+    static const uint8_t head[] = {0xa7, 0, 0};
+    const uint32_t k = 7300;    /* 21,904 bytes grow to 65,718 */
+    size_t n;
+    uint8_t *in = goto_chain(head, sizeof head, k, 0, 0, 49, &n);
+    ins_result r;
+    classfile cf, orig;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_TOO_LARGE);
+    assert_non_null(strstr(r.methods[0].why, "21904 bytes of code would grow to 65718"));
+    assert_int_equal(r.nskipped, 1);
+    assert_int_equal(r.methods[0].blocks.nblocks, k + 2);    /* the table is there all the same */
+    assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
+    assert_int_equal(cf_parse(&orig, in, n, err, sizeof err), 0);
+    assert_int_equal(cf.methods[0].code_len, 21904);
+    assert_memory_equal(cf.methods[0].code, orig.methods[0].code, 21904);
+    assert_int_equal(cf.methods[0].max_stack, orig.methods[0].max_stack);
+    cf_free(&orig);
+    cf_free(&cf);
+    ins_free(&r);
+    free(in);
+}
+
+static void ins_rewrite__type_annotations_in_code__method_refused_unchanged(void **state)
+{
+    (void)state;
+    static const uint8_t ann[] = {0, 0};
+    spec s = loop_spec();
+    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", ann, sizeof ann};
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.r.methods[0].status, INS_METHOD_REFUSED);
+    assert_non_null(strstr(w.r.methods[0].why, "RuntimeVisibleTypeAnnotations"));
+    expect_bytes(w.cf.methods[0].code, w.cf.methods[0].code_len, loop_code, sizeof loop_code);
+    assert_int_equal(w.r.next_id, 7);   /* no ids used */
+    release(&w);
+}
+
+/* ---- refusals of the whole class --------------------------------------- */
+
+static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    size_t n;
+    uint8_t *in = build(&s, &n);
+    ins_result r;
+    char err[256];
+
+    ins_options self = {"T", "block", 0};
+    assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "probe class"));
+    assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, NULL, err, sizeof err), -1);
+
+    /* every truncation fails (cf_parse), without reading past the end */
+    for (size_t cut = 0; cut < n; cut++) {
+        uint8_t *p = malloc(cut ? cut : 1);
+        assert_non_null(p);
+        memcpy(p, in, cut);
+        assert_int_equal(ins_rewrite(p, cut, &probe_opts, &r, err, sizeof err), -1);
+        assert_true(err[0] != '\0');
+        assert_null(r.bytes);
+        free(p);
+    }
+    free(in);
+
+    /* a reserved frame type */
+    static const uint8_t bad_smt[] = {0, 1, 200};
+    spec b1 = {52, loop_code, sizeof loop_code, 2, NULL, 0, {{"StackMapTable", bad_smt, sizeof bad_smt}}, 1};
+    in = build(&b1, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed StackMapTable"));
+    free(in);
+    /* a frame inside an instruction (offset 7, inside if_icmpge) */
+    static const uint8_t mid_smt[] = {0, 1, 7};
+    spec b2 = {52, loop_code, sizeof loop_code, 2, NULL, 0, {{"StackMapTable", mid_smt, sizeof mid_smt}}, 1};
+    in = build(&b2, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    free(in);
+    /* a line number inside an instruction */
+    static const uint8_t bad_lnt[] = {0, 1, 0, 7, 0, 1};
+    spec b3 = {52, loop_code, sizeof loop_code, 2, NULL, 0, {{"LineNumberTable", bad_lnt, sizeof bad_lnt}}, 1};
+    in = build(&b3, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed LineNumberTable"));
+    free(in);
+    /* a local variable range past the code */
+    static const uint8_t bad_lvt[] = {0, 1, 0, 4, 0, 40, 0, 5, 0, 6, 0, 2};
+    spec b4 = {52, loop_code, sizeof loop_code, 2, NULL, 0, {{"LocalVariableTable", bad_lvt, sizeof bad_lvt}}, 1};
+    in = build(&b4, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "malformed LocalVariableTable"));
+    free(in);
+    /* a branch into an instruction: blk_analyze's error, named with the method */
+    uint8_t code[sizeof loop_code];
+    memcpy(code, loop_code, sizeof code);
+    code[8] = 0x0c;     /* if_icmpge 18: inside the goto */
+    spec b5 = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+    in = build(&b5, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "method m()V"));
+    assert_non_null(strstr(err, "inside an instruction"));
+    free(in);
+    /* max_stack at its limit: refused, not failed */
+    spec b6 = {52, loop_code, sizeof loop_code, 65535, NULL, 0, {{0}}, 0};
+    in = build(&b6, &n);
+    assert_int_equal(ins_rewrite(in, n, &probe_opts, &r, err, sizeof err), 0);
+    assert_int_equal(r.methods[0].status, INS_METHOD_REFUSED);
+    assert_non_null(strstr(r.methods[0].why, "max_stack"));
+    ins_free(&r);
+    free(in);
+}
+
+/* ---- real javac output ------------------------------------------------- */
+
+static uint8_t *read_fixture(const char *rel, size_t *len)
+{
+    const char *build_dir = getenv("PSF_BUILD");
+    char path[512];
+    snprintf(path, sizeof path, "%s/fixtures/unit/%s", build_dir && *build_dir ? build_dir : "build", rel);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open fixture %s (run through make, which compiles it)", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    assert_true(n > 0);
+    uint8_t *p = malloc((size_t)n);
+    assert_non_null(p);
+    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return p;
+}
+
+static const char *const fixtures[] = {
+    "psf/fixtures/Constants.class", "psf/fixtures/Natives.class", "psf/fixtures/Shape.class",
+    "psf/fixtures/Switches.class", "psf/fixtures/Wide.class", "module-info.class"
+};
+
+/* The probe at new offset pc (sipush/ldc_w, invokestatic of the probe);
+ * returns its id. */
+static uint32_t probe_at(const classfile *cf, const uint8_t *code, uint32_t code_len, uint32_t pc, uint16_t ref)
+{
+    assert_true(pc + INS_PROBE_LEN <= code_len);
+    uint32_t id;
+    if (code[pc] == 0x11) {
+        id = be16(code + pc + 1);
+    } else {
+        int32_t v;
+        assert_int_equal(code[pc], BC_LDC_W);
+        assert_int_equal(cp_integer(&cf->cp, be16(code + pc + 1), &v), 0);
+        id = (uint32_t)v;
+    }
+    assert_int_equal(code[pc + 3], BC_INVOKESTATIC);
+    assert_int_equal(be16(code + pc + 4), ref);
+    return id;
+}
+
+static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void **state)
+{
+    (void)state;
+    uint32_t id = 40000;    /* past 32767: ldc_w probes too */
+    for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
+        size_t n;
+        uint8_t *in = read_fixture(fixtures[f], &n);
+        ins_options opt = {"psf/Probe", "block", id};
+        ins_result r;
+        classfile cf, orig;
+        char err[256];
+        if (ins_rewrite(in, n, &opt, &r, err, sizeof err))
+            fail_msg("%s: %s", fixtures[f], err);
+        assert_int_equal(r.nskipped, 0);
+        assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
+        assert_int_equal(cf_parse(&orig, in, n, err, sizeof err), 0);
+        assert_int_equal(cf.method_count, orig.method_count);
+        uint16_t ref = (uint16_t)(orig.cp.count + 5);
+        uint32_t blocks = 0;
+        for (uint32_t k = 0; k < cf.method_count; k++) {
+            const cf_method *m = &cf.methods[k], *o = &orig.methods[k];
+            const ins_method *im = &r.methods[k];
+            if (o->code == NULL) {
+                assert_int_equal(im->status, INS_METHOD_NO_CODE);
+                assert_null(m->code);
+                continue;
+            }
+            assert_int_equal(im->status, INS_METHOD_DONE);
+            assert_int_equal(m->max_stack, o->max_stack + 1);
+            assert_int_equal(m->exc_count, o->exc_count);
+            assert_int_equal(m->code_attr_count, o->code_attr_count);
+            /* the new code: a probe with the right id at each block start,
+             * then the original instructions, opcode for opcode */
+            blk_table t;
+            assert_int_equal(blk_analyze(m->code, m->code_len, m->exc, m->exc_count, &t, err, sizeof err), 0);
+            assert_int_equal(t.nblocks, im->blocks.nblocks);
+            uint32_t npc = 0, opc = 0, b = 0;
+            while (opc < o->code_len) {
+                if (im->blocks.mark[opc] & BLK_MARK_LEADER) {
+                    assert_int_equal(t.blocks[b].start, npc);
+                    assert_int_equal(probe_at(&cf, m->code, m->code_len, npc, ref), im->first_id + b);
+                    npc += INS_PROBE_LEN;
+                    b++;
+                }
+                assert_int_equal(m->code[npc], o->code[opc]);
+                uint32_t ol = bc_insn_length(o->code, o->code_len, opc);
+                uint32_t nl = bc_insn_length(m->code, m->code_len, npc);
+                if (o->code[opc] != BC_TABLESWITCH && o->code[opc] != BC_LOOKUPSWITCH)
+                    assert_int_equal(nl, ol);
+                if (!(bc_flags(o->code[opc]) & BCF_BRANCH))
+                    assert_memory_equal(m->code + npc, o->code + opc, ol);
+                opc += ol;
+                npc += nl;
+            }
+            assert_int_equal(npc, m->code_len);
+            assert_int_equal(b, im->blocks.nblocks);
+            assert_int_equal(im->new_len, m->code_len);
+            blocks += b;
+            blk_free(&t);
+        }
+        assert_int_equal(r.next_id, id + blocks);
+        id = r.next_id;
+        cf_free(&orig);
+        cf_free(&cf);
+        ins_free(&r);
+        free(in);
+    }
+    assert_true(id > 40000 + 50);
+}
+
+/* Flip each byte of a real class: the rewriter fails or gives a class that
+ * parses and whose instrumented code decodes; never reads out of bounds. */
+static void ins_rewrite__every_byte_flipped__fails_cleanly_or_stays_valid(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *in = read_fixture("psf/fixtures/Switches.class", &n);
+    uint32_t ok = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = malloc(n);
+        assert_non_null(p);
+        memcpy(p, in, n);
+        p[i] ^= 0xff;
+        ins_result r;
+        classfile cf;
+        char err[256];
+        if (ins_rewrite(p, n, &probe_opts, &r, err, sizeof err) == 0) {
+            ok++;
+            if (cf_parse(&cf, r.bytes, r.len, err, sizeof err))
+                fail_msg("flip at %zu: output does not parse: %s", i, err);
+            for (uint32_t k = 0; k < cf.method_count; k++) {
+                blk_table t;
+                if (r.methods[k].status != INS_METHOD_DONE)
+                    continue;
+                if (blk_analyze(cf.methods[k].code, cf.methods[k].code_len, cf.methods[k].exc,
+                                cf.methods[k].exc_count, &t, err, sizeof err))
+                    fail_msg("flip at %zu: method %u does not decode: %s", i, k, err);
+                blk_free(&t);
+            }
+            cf_free(&cf);
+            ins_free(&r);
+        } else {
+            assert_true(err[0] != '\0');
+        }
+        free(p);
+    }
+    assert_true(ok > 0);
+    free(in);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ins_rewrite__counted_loop__probes_lead_each_block_and_branches_follow),
+        cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
+        cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
+        cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
+        cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
+        cmocka_unit_test(ins_rewrite__goto_out_of_reach__widened_to_goto_w),
+        cmocka_unit_test(ins_rewrite__conditional_out_of_reach__inverted_over_a_goto_w_when_framed),
+        cmocka_unit_test(ins_rewrite__code_past_65535__reported_too_large_and_copied),
+        cmocka_unit_test(ins_rewrite__type_annotations_in_code__method_refused_unchanged),
+        cmocka_unit_test(ins_rewrite__malformed_or_forbidden_input__fails_with_a_message),
+        cmocka_unit_test(ins_rewrite__javac_fixtures__original_code_between_the_probes),
+        cmocka_unit_test(ins_rewrite__every_byte_flipped__fails_cleanly_or_stays_valid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
