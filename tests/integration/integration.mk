@@ -41,3 +41,10 @@ integration: integration-reports
 integration-reports: all examples
 	@set -e; for t in tests/integration/reports_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
 	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
+
+# The block rewriter on real class files in a real JVM (agent/instrument.mk).
+.PHONY: integration-instrument
+integration: integration-instrument
+integration-instrument: all $(AGENT_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
+	@echo "== tests/integration/instrument_jvm.sh"; rc=0; PSF_BUILD=$(BUILD) bash tests/integration/instrument_jvm.sh || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then exit 1; fi

@@ -1,0 +1,122 @@
+/*
+ * psf_rewrite.c - test driver for agent/instrument.c: rewrites one class
+ * file with block probes and appends its block table to a TSV file, so the
+ * JVM-level test (tests/integration/instrument_jvm.sh) can run the result
+ * under `java -Xverify:all` and turn probe hits back into bytecode counts.
+ *
+ *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv
+ *
+ * BLOCKS.tsv gets one line per block of every instrumented method:
+ *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,...
+ * with the method named as the profile names it (binary class name with
+ * dots). stdout: "next_id N done D skipped S"; each method left
+ * uninstrumented is named on stderr with the reason. Exit 0 on success
+ * (methods may be skipped), 1 when the rewriter refused the class, 2 on a
+ * usage or I/O error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bytecode.h"
+#include "instrument.h"
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *p = malloc(cap);
+    while (p != NULL) {
+        size_t got = fread(p + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        uint8_t *q = realloc(p, cap * 2);
+        if (q == NULL) {
+            free(p);
+            p = NULL;
+            break;
+        }
+        p = q;
+        cap *= 2;
+    }
+    fclose(f);
+    *len = n;
+    return p;
+}
+
+static const char *end_name(int k)
+{
+    static const char *const names[] = {"fall", "cond", "goto", "switch", "return", "throw", "jsr", "ret"};
+    return k >= 0 && k < 8 ? names[k] : "?";
+}
+
+int main(int argc, char **argv)
+{
+    ins_options opt = {"psf/Probe", "block", 0};
+    int c;
+    while ((c = getopt(argc, argv, "p:i:")) != -1) {
+        if (c == 'p')
+            opt.probe_class = optarg;
+        else if (c == 'i')
+            opt.first_id = (uint32_t)strtoul(optarg, NULL, 10);
+        else
+            return 2;
+    }
+    if (argc - optind != 3) {
+        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv\n");
+        return 2;
+    }
+    const char *inp = argv[optind], *outp = argv[optind + 1], *tsvp = argv[optind + 2];
+    size_t len = 0;
+    uint8_t *in = slurp(inp, &len);
+    if (in == NULL) {
+        perror(inp);
+        return 2;
+    }
+    ins_result r;
+    char err[256];
+    if (ins_rewrite(in, len, &opt, &r, err, sizeof err)) {
+        fprintf(stderr, "psf-rewrite: %s: %s\n", inp, err);
+        free(in);
+        return 1;
+    }
+    FILE *out = fopen(outp, "wb");
+    FILE *tsv = fopen(tsvp, "a");
+    if (out == NULL || tsv == NULL || fwrite(r.bytes, 1, r.len, out) != r.len) {
+        perror(out == NULL ? outp : tsvp);
+        return 2;
+    }
+    char cls[1024];
+    snprintf(cls, sizeof cls, "%.*s", (int)r.class_name.len, r.class_name.ptr);
+    for (char *q = cls; *q; q++)
+        if (*q == '/')
+            *q = '.';
+    for (uint32_t k = 0; k < r.nmethods; k++) {
+        const ins_method *m = &r.methods[k];
+        if (m->status == INS_METHOD_TOO_LARGE || m->status == INS_METHOD_REFUSED)
+            fprintf(stderr, "psf-rewrite: %s.%.*s%.*s not instrumented: %s\n", cls, (int)m->name.len,
+                    m->name.ptr, (int)m->desc.len, m->desc.ptr, m->why);
+        if (m->status != INS_METHOD_DONE)
+            continue;
+        for (uint32_t b = 0; b < m->blocks.nblocks; b++) {
+            const blk_block *bl = &m->blocks.blocks[b];
+            fprintf(tsv, "%u\t%s.%.*s%.*s\t%u\t%u\t%s\t", m->first_id + b, cls, (int)m->name.len,
+                    m->name.ptr, (int)m->desc.len, m->desc.ptr, bl->start, bl->ninsns, end_name(bl->end_kind));
+            for (uint32_t h = 0; h < bl->hist_count; h++) {
+                const blk_opcount *oc = &m->blocks.hist[bl->hist_first + h];
+                fprintf(tsv, "%s%s=%u", h ? "," : "", bc_mnemonic(oc->op), oc->count);
+            }
+            fputc('\n', tsv);
+        }
+    }
+    int bad = fclose(out) != 0;
+    bad |= fclose(tsv) != 0;
+    printf("next_id %u done %u skipped %u\n", r.next_id, r.ndone, r.nskipped);
+    ins_free(&r);
+    free(in);
+    return bad ? 2 : 0;
+}
