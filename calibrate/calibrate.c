@@ -633,7 +633,7 @@ static int write_outputs(calib_run *r)
     const char *rep_base = strrchr(r->opt->report, '/');
 
     memset(&meta, 0, sizeof meta);
-    meta.cpu_model = r->cpu_model;
+    meta.cpu = &r->cpu;
     meta.tsc_hz = r->tsc_hz;
     meta.jdk_version = r->jdk;
     meta.jvm_flags = r->jvm_flags;
@@ -721,12 +721,14 @@ int calibrate_run(const calib_options *opt)
         note("error: %s, %s or %s is missing: run make", agent, rdtsc, time_class);
         goto out;
     }
-    machine_cpu_model(r.cpu_model, sizeof r.cpu_model);
+    cpu_ident_read(&r.cpu);
     r.tsc_flags_ok = machine_has_cpu_flag("constant_tsc") && machine_has_cpu_flag("nonstop_tsc");
     if (!r.tsc_flags_ok)
         note("warning: the CPU does not report constant_tsc and nonstop_tsc: TSC cycles may not be time");
-    r.tsc_hz = machine_tsc_hz(opt->quick ? 3 : 7, opt->quick ? 50 : 100, &r.tsc_spread);
-    note("%s, TSC %.6f GHz (spread %.2g over %d intervals)", r.cpu_model, (double)r.tsc_hz / 1e9,
+    r.tsc_hz = cpu_tsc_hz(opt->quick ? 3 : 7, opt->quick ? 50 : 100, &r.tsc_spread);
+    note("%s (%s family %ld model %ld stepping %ld), TSC %.6f GHz (spread %.2g over %d intervals)",
+         r.cpu.model_name[0] ? r.cpu.model_name : "unknown CPU", r.cpu.vendor[0] ? r.cpu.vendor : "unknown vendor",
+         r.cpu.family, r.cpu.model, r.cpu.stepping, (double)r.tsc_hz / 1e9,
          r.tsc_spread, opt->quick ? 3 : 7);
     machine_utc_now(r.date, sizeof r.date);
     for (size_t i = 0; i < N_PINNED && off < sizeof r.jvm_flags; i++)

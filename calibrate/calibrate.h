@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "cpu_ident.h"
 #include "histo.h"
 #include "kernels.h"
 #include "model.h"
@@ -48,7 +49,7 @@ typedef struct calib_run {
     kresult *res;           /* one per kernel */
     model m;
     fit_result fit;
-    char cpu_model[256];
+    cpu_ident cpu;          /* vendor, family, model, stepping, model name */
     uint64_t tsc_hz;
     double tsc_spread;
     int tsc_flags_ok;

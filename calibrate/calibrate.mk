@@ -7,20 +7,20 @@ PSF_RDTSC_SO      := $(BUILD)/libpsfrdtsc.so
 CALIB_HARNESS_DIR := $(BUILD)/calibrate/harness
 CALIB_HARNESS     := $(CALIB_HARNESS_DIR)/.stamp
 CALIB_CORE_SRCS   := calibrate/nnls.c calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
-                     calibrate/table.c calibrate/kernels.c $(COMMON_TABLE_SRCS)
+                     calibrate/table.c calibrate/kernels.c $(COMMON_TABLE_SRCS) common/cpu_ident.c
 CALIB_SRCS        := calibrate/main.c calibrate/calibrate.c calibrate/report.c calibrate/proc.c \
                      calibrate/machine.c $(CALIB_CORE_SRCS)
 
 all: $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 
-$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) $(COMMON_TABLE_HDRS)
+$(PSF_CALIBRATE): $(CALIB_SRCS) $(wildcard calibrate/*.h) $(COMMON_TABLE_HDRS) common/cpu_ident.h common/tsc.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icalibrate -Icommon $(XML_CFLAGS) -o $@ $(CALIB_SRCS) $(XML_LIBS) -lm $(LDFLAGS)
 
 # Exports only the JNI entry point; -z defs: no symbol left for the JVM to miss.
-$(PSF_RDTSC_SO): calibrate/rdtsc_jni.c calibrate/tsc.h
+$(PSF_RDTSC_SO): calibrate/rdtsc_jni.c common/tsc.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -Icalibrate -Wl,-z,defs -o $@ $< $(LDFLAGS)
+	$(CC) $(CFLAGS) -fPIC -shared $(JNI_CFLAGS) -Icommon -Wl,-z,defs -o $@ $< $(LDFLAGS)
 
 $(CALIB_HARNESS): $(wildcard calibrate/java/*.java)
 	rm -rf $(CALIB_HARNESS_DIR)

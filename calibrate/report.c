@@ -55,7 +55,9 @@ void report_write(FILE *f, const calib_run *r)
     rule(f);
     fprintf(f, "table          %s\n", r->opt->out);
     fprintf(f, "date           %s\n", r->date);
-    fprintf(f, "cpu            %s\n", r->cpu_model);
+    fprintf(f, "cpu            %s (vendor %s, family %ld, model %ld, stepping %ld)\n",
+            r->cpu.model_name[0] ? r->cpu.model_name : "unknown", r->cpu.vendor[0] ? r->cpu.vendor : "unknown",
+            r->cpu.family, r->cpu.model, r->cpu.stepping);
     fprintf(f, "tsc            %llu Hz (TSC ticks against CLOCK_MONOTONIC_RAW, median of %d intervals, spread %.2g)%s\n",
             (unsigned long long)r->tsc_hz, r->opt->quick ? 3 : 7, r->tsc_spread,
             r->tsc_flags_ok ? "; constant_tsc nonstop_tsc" : "; WARNING: no constant_tsc/nonstop_tsc");

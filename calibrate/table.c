@@ -60,6 +60,29 @@ static void single_entries(FILE *f, const model *m, const fit_result *fr, feat_k
     }
 }
 
+/* cpu_vendor, cpu_family, cpu_model_number, cpu_stepping: those /proc/cpuinfo
+ * reported, on one line of their own (none: no line). */
+static void write_cpu_ident(FILE *f, const cpu_ident *c)
+{
+    char e[256];
+    int any = 0;
+
+    if (!c)
+        return;
+    if (c->vendor[0]) {
+        table_escape_attr(c->vendor, e, sizeof e);
+        fprintf(f, "%scpu_vendor=\"%s\"", any++ ? " " : "       ", e);
+    }
+    if (c->family >= 0)
+        fprintf(f, "%scpu_family=\"%ld\"", any++ ? " " : "       ", c->family);
+    if (c->model >= 0)
+        fprintf(f, "%scpu_model_number=\"%ld\"", any++ ? " " : "       ", c->model);
+    if (c->stepping >= 0)
+        fprintf(f, "%scpu_stepping=\"%ld\"", any++ ? " " : "       ", c->stepping);
+    if (any)
+        fputc('\n', f);
+}
+
 int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta *meta,
                 double default_cost, double unseen_group_cost)
 {
@@ -71,18 +94,19 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
     if (fit_r2 > 1)
         fit_r2 = 1;
     snprintf(r2, sizeof r2, "%.6f", fit_r2);
-    table_escape_attr(meta->cpu_model ? meta->cpu_model : "unknown", e1, sizeof e1);
+    table_escape_attr(meta->cpu && meta->cpu->model_name[0] ? meta->cpu->model_name : "unknown", e1, sizeof e1);
     table_escape_attr(meta->jdk_version ? meta->jdk_version : "unknown", e2, sizeof e2);
     table_escape_attr(meta->jvm_flags ? meta->jvm_flags : "", e3, sizeof e3);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<!-- Calibrated by psf-calibrate (docs/calibration.md). Prices are TSC cycles in -Xint;\n"
                "     the fit and its hold-out errors are in %s. -->\n",
             meta->report ? meta->report : "the calibration report");
-    fprintf(f, "<costs unit=\"cycles\" calibrated=\"true\" cpu_model=\"%s\" tsc_hz=\"%llu\"\n"
-               "       jdk_version=\"%s\" jvm_flags=\"%s\"\n"
+    fprintf(f, "<costs unit=\"cycles\" calibrated=\"true\" cpu_model=\"%s\" tsc_hz=\"%llu\"\n",
+            e1, (unsigned long long)(meta->tsc_hz ? meta->tsc_hz : 1));
+    write_cpu_ident(f, meta->cpu);
+    fprintf(f, "       jdk_version=\"%s\" jvm_flags=\"%s\"\n"
                "       date=\"%s\" fit_r2=\"%s\" isolated_core=\"%s\">\n",
-            e1, (unsigned long long)(meta->tsc_hz ? meta->tsc_hz : 1), e2, e3,
-            meta->date, r2, meta->isolated ? "true" : "false");
+            e2, e3, meta->date, r2, meta->isolated ? "true" : "false");
     table_format_price(default_cost, p1, sizeof p1);
     fprintf(f, "  <!-- charged for a native method this table does not list -->\n"
                "  <default cost=\"%s\"/>\n", p1);

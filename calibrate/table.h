@@ -8,10 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpu_ident.h"
 #include "model.h"
 
 typedef struct table_meta {
-    const char *cpu_model;      /* "AMD EPYC ..." */
+    const cpu_ident *cpu;       /* model name, vendor, family, model, stepping; may be NULL */
     uint64_t tsc_hz;            /* measured TSC rate */
     const char *jdk_version;    /* java.runtime.version of the timed JVM */
     const char *jvm_flags;      /* the flags the kernels were timed with */

@@ -22,6 +22,7 @@ $(PSF_RECEIVE): common/psf_receive.c common/mac.c common/mac.h
 UNIT_TESTS += bytecode branchpred
 UNIT_SRCS_bytecode := $(COMMON_TABLE_SRCS)
 
-UNIT_TESTS += mac
+UNIT_TESTS += mac cpu_ident
+UNIT_SRCS_cpu_ident := common/cpu_ident.c
 UNIT_SRCS_mac := common/mac.c
 UNIT_LIBS_mac := $(CRYPTO_LIBS)

@@ -22,6 +22,7 @@ void costs_builtin(cost_table *t)
     memset(t, 0, sizeof *t);
     t->unit = xstrdup("bytecodes");
     t->builtin = 1;
+    t->cpu_family = t->cpu_model_number = t->cpu_stepping = -1;
     t->default_cost = PSF_MICRO_PER_UNIT;
     for (unsigned op = 0; op < 256; op++) {
         t->has_opcode[op] = 1;
@@ -58,6 +59,7 @@ void costs_free(cost_table *t)
     free(t->jvm_flags);
     free(t->date);
     free(t->fit_r2);
+    free(t->cpu_vendor);
     list_free(&t->arrays);
     list_free(&t->news);
     list_free(&t->invokes);
@@ -158,6 +160,15 @@ static psf_micro price_of(xmlNodePtr n, const char *attr)
     return m;
 }
 
+/* A cpuNumber attribute (the schema allows 1..9 digits), or -1 when absent. */
+static long cpu_number(xmlNodePtr n, const char *attr)
+{
+    char *v = xml_attr(n, attr);
+    long r = v ? strtol(v, NULL, 10) : -1;
+    xmlFree(v);
+    return r;
+}
+
 /* Copy an attribute into an owned C string (NULL when absent). */
 static char *dup_attr(xmlNodePtr n, const char *attr)
 {
@@ -183,6 +194,10 @@ static int load_root(cost_table *t, xmlNodePtr root, const char *name, psf_err *
     t->jvm_flags = dup_attr(root, "jvm_flags");
     t->date = dup_attr(root, "date");
     t->fit_r2 = dup_attr(root, "fit_r2");
+    t->cpu_vendor = dup_attr(root, "cpu_vendor");
+    t->cpu_family = cpu_number(root, "cpu_family");
+    t->cpu_model_number = cpu_number(root, "cpu_model_number");
+    t->cpu_stepping = cpu_number(root, "cpu_stepping");
     tsc = xml_attr(root, "tsc_hz");
     if (tsc && fixed_parse_u64(tsc, &t->tsc_hz) != 0)
         t->tsc_hz = 0;   /* unreachable: the schema allows 1..19 digits */

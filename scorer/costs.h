@@ -47,6 +47,11 @@ typedef struct cost_table {
     char *date;             /* owned */
     char *fit_r2;           /* owned: as written, e.g. "0.9981" */
     int isolated_core;
+    /* What identifies the CPU that measured the table (optional in any table). */
+    char *cpu_vendor;       /* owned; NULL when absent */
+    long cpu_family;        /* -1 when absent */
+    long cpu_model_number;  /* -1 when absent */
+    long cpu_stepping;      /* -1 when absent */
 
     psf_micro default_cost;     /* charged for a missing key */
     unsigned char has_opcode[256];

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "costs.h"
+#include "cpu_ident.h"
 #include "err.h"
 #include "json.h"
 #include "junit.h"
 #include "cli.h"
+#include "machine_check.h"
 #include "output.h"
 #include "profile_read.h"
 #include "rank.h"
@@ -161,6 +163,25 @@ static int compare_score(const options *o, const cost_table *t, uint64_t *score,
     return 0;
 }
 
+/*
+ * Compare a calibrated table with this machine (its CPU and TSC rate, and
+ * the JDK that wrote profile p, NULL: none) into mc, with this machine in
+ * here. Measures the TSC for 20 ms, so only output that shows the result
+ * calls it. Returns mc, or NULL for a table no time is predicted with.
+ */
+static const machine_check *check_machine(const cost_table *t, const profile *p, machine_here *here,
+                                          machine_check *mc)
+{
+    if (t->builtin || !t->calibrated)
+        return NULL;
+    memset(here, 0, sizeof *here);
+    cpu_ident_read(&here->cpu);
+    here->tsc_hz = cpu_tsc_hz(5, 4, NULL);
+    here->jdk = p && p->has_jvm ? p->jvm_version : NULL;
+    machine_check_table(t, here, mc);
+    return mc;
+}
+
 static int run_score(const options *o, const cost_table *t)
 {
     uint64_t ref_score = 0;
@@ -168,6 +189,8 @@ static int run_score(const options *o, const cost_table *t)
     score_result r;
     psf_err err;
     outcome oc = { 0 };
+    machine_here here;
+    machine_check mc;
     outbuf b;
     int code;
 
@@ -199,6 +222,10 @@ static int run_score(const options *o, const cost_table *t)
         }
     }
 
+    if (o->format == FMT_JSON || (oc.res && !o->score_only)) {
+        oc.machine = check_machine(t, &p, &here, &mc);
+        oc.here = &here;
+    }
     outbuf_open(&b);
     if (o->format == FMT_JSON) {
         json *j = out_score_json(o, t, &oc);

@@ -73,6 +73,13 @@ json *out_error_json(const char *status_word, const char *message)
     return j;
 }
 
+/* A CPU family, model or stepping; null when unknown (-1). */
+static json *cpu_number_json(long v)
+{
+    char buf[24];
+    return v >= 0 ? json_number(u64_str((uint64_t)v, buf)) : json_null();
+}
+
 static json *table_json(const cost_table *t)
 {
     json *j, *c;
@@ -96,8 +103,53 @@ static json *table_json(const cost_table *t)
     json_set(c, "date", json_string(t->date));
     json_set(c, "fit_r2", json_number(t->fit_r2));
     json_set(c, "isolated_core", json_bool(t->isolated_core));
+    json_set(c, "cpu_vendor", json_string(t->cpu_vendor));
+    json_set(c, "cpu_family", cpu_number_json(t->cpu_family));
+    json_set(c, "cpu_model_number", cpu_number_json(t->cpu_model_number));
+    json_set(c, "cpu_stepping", cpu_number_json(t->cpu_stepping));
     json_set(j, "calibration", c);
     return j;
+}
+
+/* The notes of a machine check as a JSON array of strings. */
+static json *notes_json(const char (*v)[MC_NOTE_LEN], size_t n)
+{
+    json *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_push(a, json_string(v[i]));
+    return a;
+}
+
+/* "table_machine": what differs between the table's machine and this one,
+ * what could not be compared, this machine, and how to calibrate it; null
+ * when not checked (no calibrated table). */
+static json *machine_json(const machine_check *mc, const machine_here *here)
+{
+    json *j, *h;
+
+    if (!mc || mc->verdict == MC_NOT_CHECKED)
+        return json_null();
+    j = json_object();
+    json_set(j, "differences", notes_json(mc->differences, mc->n_differences));
+    json_set(j, "unchecked", notes_json(mc->unchecked, mc->n_unchecked));
+    h = json_object();
+    json_set(h, "cpu_vendor", here && here->cpu.vendor[0] ? json_string(here->cpu.vendor) : json_null());
+    json_set(h, "cpu_family", cpu_number_json(here ? here->cpu.family : -1));
+    json_set(h, "cpu_model_number", cpu_number_json(here ? here->cpu.model : -1));
+    json_set(h, "cpu_stepping", cpu_number_json(here ? here->cpu.stepping : -1));
+    /* whole MHz: the same from run to run, unlike the measured Hz */
+    json_set(h, "tsc_mhz", here && here->tsc_hz ? json_u64((here->tsc_hz + 500000) / 1000000) : json_null());
+    json_set(j, "here", h);
+    json_set(j, "calibrate_command", mc->verdict == MC_MATCHES ? json_null() : json_string(MC_CALIBRATE_COMMAND));
+    return j;
+}
+
+/* true, false or null (not checked, or the CPU unknown on one side). */
+static json *machine_matches_json(const machine_check *mc)
+{
+    if (!mc || mc->verdict == MC_NOT_CHECKED || mc->verdict == MC_UNKNOWN)
+        return json_null();
+    return json_bool(mc->verdict == MC_MATCHES);
 }
 
 static json *term_json(const score_term *t, psf_u128 total)
@@ -177,6 +229,8 @@ json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     json_set(j, "with_overhead", json_bool(o->with_overhead));
     json_set(j, "cost_table", table_json(t));
     json_set(j, "predicted_ns", out_predicted_ns(t, r, &ns) ? json_u64(ns) : json_null());
+    json_set(j, "table_machine_matches", machine_matches_json(oc->machine));
+    json_set(j, "table_machine", machine_json(oc->machine, oc->here));
     json_set(j, "profile", json_string(oc->path));
     if (oc->status != ST_OK)
         json_set(j, "message", json_string(oc->message ? oc->message : ""));
@@ -316,6 +370,31 @@ static void counts_text(FILE *f, const options *o, const profile *p)
     }
 }
 
+/* Lines under the predicted time when the table may not belong to this
+ * machine: what differs, what it means, and the command that calibrates. */
+static void machine_text(FILE *f, const machine_check *mc)
+{
+    if (!mc || (mc->verdict != MC_DIFFERS && mc->verdict != MC_UNKNOWN))
+        return;
+    if (mc->verdict == MC_DIFFERS) {
+        fputs("          approximate time: the table was calibrated on another machine (", f);
+        for (size_t i = 0; i < mc->n_differences; i++) {
+            fputs(i ? "; " : "", f);
+            put_text(f, mc->differences[i]);
+        }
+        fputs(")\n", f);
+    } else {
+        fputs("          approximate time: the table does not say which CPU calibrated it (", f);
+        for (size_t i = 0; i < mc->n_unchecked; i++) {
+            fputs(i ? "; " : "", f);
+            put_text(f, mc->unchecked[i]);
+        }
+        fputs(")\n", f);
+    }
+    fputs("          ranks of scores made with this table on one machine are not affected\n", f);
+    fputs("          calibrate this machine: " MC_CALIBRATE_COMMAND " (docs/calibration.md)\n", f);
+}
+
 void out_score_text(FILE *f, const options *o, const cost_table *t, const outcome *oc)
 {
     const profile *p = oc->prof;
@@ -344,6 +423,7 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
         fprintf(f, "predicted %llu.%09llu s of interpreted run time on the table's machine (score / %llu Hz)\n",
                 (unsigned long long)(ns / 1000000000u), (unsigned long long)(ns % 1000000000u),
                 (unsigned long long)t->tsc_hz);
+    machine_text(f, oc->machine);
     fprintf(f, "bytecodes %llu run by the method and its callees in %llu invocation%s\n",
             (unsigned long long)p->work, (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
     if (o->with_overhead && !o->explain)

@@ -13,6 +13,7 @@
 
 #include "costs.h"
 #include "json.h"
+#include "machine_check.h"
 #include "cli.h"
 #include "profile_read.h"
 #include "rank.h"
@@ -27,6 +28,8 @@ typedef struct outcome {
     const char *message;        /* why not ok; NULL when ok */
     const profile *prof;        /* NULL when the profile did not load */
     const score_result *res;    /* NULL unless scored */
+    const machine_check *machine;   /* the table against this machine; NULL: not checked */
+    const machine_here *here;       /* this machine, when machine is set */
 } outcome;
 
 /* Predicted time of a score in whole nanoseconds (rounded half up) when the

@@ -12,7 +12,8 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
                       $(SCORER_SCHEMAS_C)
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
-                      scorer/junit.c $(SCORER_CORE_SRCS)
+                      scorer/junit.c scorer/machine_check.c common/cpu_ident.c \
+                      $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
 
@@ -21,13 +22,14 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 	sh scorer/embed.sh psf_costs_xsd config/costs.xsd psf_profile_xsd config/profile.xsd > $@.tmp
 	mv $@.tmp $@
 
-$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS)
+$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/cpu_ident.h common/tsc.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iscorer -Icommon $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
-              scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit
+              scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
+              scorer_machine_check
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -42,6 +44,9 @@ UNIT_SRCS_scorer_cli := scorer/cli.c scorer/fixed.c scorer/err.c
 UNIT_SRCS_scorer_costs   := $(SCORER_CORE_SRCS)
 UNIT_SRCS_scorer_profile := $(SCORER_CORE_SRCS)
 UNIT_SRCS_scorer_score   := scorer/score.c $(SCORER_CORE_SRCS)
+UNIT_SRCS_scorer_machine_check := scorer/machine_check.c common/cpu_ident.c $(SCORER_CORE_SRCS)
+UNIT_CFLAGS_scorer_machine_check := $(XML_CFLAGS)
+UNIT_LIBS_scorer_machine_check := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_CFLAGS_scorer_costs   := $(XML_CFLAGS)
 UNIT_CFLAGS_scorer_profile := $(XML_CFLAGS)
 UNIT_CFLAGS_scorer_score   := $(XML_CFLAGS)

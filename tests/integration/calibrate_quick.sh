@@ -55,6 +55,11 @@ check "calibrated=true" '[ "$(x /costs/@calibrated)" = true ]' "$(x /costs/@cali
 check "unit=cycles" '[ "$(x /costs/@unit)" = cycles ]' "$(x /costs/@unit)"
 check "isolated_core=false" '[ "$(x /costs/@isolated_core)" = false ]' "$(x /costs/@isolated_core)"
 check "tsc_hz measured (> 100 MHz)" '[ "$(x /costs/@tsc_hz)" -gt 100000000 ]' "$(x /costs/@tsc_hz)"
+cpuinfo() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -n 1; }
+check "cpu_vendor from /proc/cpuinfo" '[ "$(x /costs/@cpu_vendor)" = "$(cpuinfo vendor_id)" ]' "$(x /costs/@cpu_vendor)"
+check "cpu_family from /proc/cpuinfo" '[ "$(x /costs/@cpu_family)" = "$(cpuinfo "cpu family")" ]' "$(x /costs/@cpu_family)"
+check "cpu_model_number from /proc/cpuinfo" '[ "$(x /costs/@cpu_model_number)" = "$(cpuinfo model)" ]' "$(x /costs/@cpu_model_number)"
+check "cpu_stepping from /proc/cpuinfo" '[ "$(x /costs/@cpu_stepping)" = "$(cpuinfo stepping)" ]' "$(x /costs/@cpu_stepping)"
 check "every opcode priced (202)" '[ "$(x "count(/costs/opcode)")" = 202 ]' "$(x "count(/costs/opcode)")"
 check "array int priced" '[ -n "$(x "/costs/array[@elem=\"int\"]/@cost")" ]' "missing"
 check "report beside the table" '[ -s "$TMP/costs-report.txt" ]' "no $TMP/costs-report.txt"
@@ -95,6 +100,23 @@ check "--keys: a profile calling the native is scored exact" \
 "$BUILD/psf-score" --costs "$ROOT/config/costs.xml" --json "$TMP/r.xml" > "$TMP/r0.json" 2> /dev/null || true
 check "--keys: the shipped table lists it missing" \
   '[ "$(jq -c .missing "$TMP/r0.json")" = "[\"invoke:java.lang.StrictMath.sinh(D)D\"]" ]' "$(jq -c .missing "$TMP/r0.json")"
+
+# The table belongs to this machine and this JDK: a score says so; the same
+# table claiming another CPU family says the time is approximate.
+"$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$TMP/p.xml" > "$TMP/m.json" 2> /dev/null || true
+check "this machine's table: table_machine_matches true" \
+  '[ "$(jq -c "[.table_machine_matches, .table_machine.differences]" "$TMP/m.json")" = "[true,[]]" ]' \
+  "$(jq -c .table_machine "$TMP/m.json")"
+fam=$(x /costs/@cpu_family)
+sed "s/cpu_family=\"$fam\"/cpu_family=\"$((fam + 1))\"/" "$TMP/costs.xml" > "$TMP/other.xml"
+"$BUILD/psf-score" --costs "$TMP/other.xml" --json "$TMP/p.xml" > "$TMP/o.json" 2> /dev/null || true
+check "another family: table_machine_matches false, with the reason" \
+  '[ "$(jq -c "[.table_machine_matches, .table_machine.differences]" "$TMP/o.json")" = "[false,[\"cpu family $((fam + 1)) in the table, $fam here\"]]" ]' \
+  "$(jq -c .table_machine "$TMP/o.json")"
+"$BUILD/psf-score" --costs "$TMP/other.xml" "$TMP/p.xml" > "$TMP/o.txt" 2> /dev/null || true
+check "another family: the summary says so and how to calibrate" \
+  'grep -q "approximate time: the table was calibrated on another machine (cpu family" "$TMP/o.txt" && grep -q "calibrate this machine: scripts/calibrate_machine.sh" "$TMP/o.txt"' \
+  "$(cat "$TMP/o.txt")"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

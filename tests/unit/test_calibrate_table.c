@@ -81,7 +81,8 @@ static void table_write__fitted_model__valid_against_schema(void **state)
 {
     model m;
     fit_result fr;
-    table_meta meta = { "Test CPU <fast> & \"quoted\"", 2596000000u, "17.0.15+6", "-Xint -XX:-UseTLAB",
+    cpu_ident cpu = { "AuthenticAMD", 26, 2, 1, "Test CPU <fast> & \"quoted\"" };
+    table_meta meta = { &cpu, 2596000000u, "17.0.15+6", "-Xint -XX:-UseTLAB",
                         "2025-11-22T10:00:00Z", 0.9987, 0, "costs-report.txt" };
     char *path, buf[1 << 16];
     FILE *f;
@@ -107,6 +108,9 @@ static void table_write__fitted_model__valid_against_schema(void **state)
     assert_non_null(strstr(buf, "isolated_core=\"false\""));
     assert_non_null(strstr(buf, "tsc_hz=\"2596000000\""));
     assert_non_null(strstr(buf, "fit_r2=\"0.998700\""));
+    /* what identifies the CPU, for the scorer's comparison with its own */
+    assert_non_null(strstr(buf, "cpu_vendor=\"AuthenticAMD\" cpu_family=\"26\" cpu_model_number=\"2\""
+                                " cpu_stepping=\"1\""));
     assert_non_null(strstr(buf, "<default cost=\"77.5\"/>"));
     {
         /* the class-constant price, when its feature was seen */
@@ -150,16 +154,34 @@ static void table_write__fitted_model__valid_against_schema(void **state)
     model_free(&m);
 }
 
-static void table_write__r2_out_of_range__clamped_and_valid(void **state)
+static void table_write__r2_out_of_range_and_partial_cpu__clamped_and_valid(void **state)
 {
     model m;
     fit_result fr;
-    table_meta meta = { "cpu", 1, "jdk", "", "2025-11-22", -0.5, 1, NULL };
+    table_meta meta = { NULL, 1, "jdk", "", "2025-11-22", -0.5, 1, NULL };
+    cpu_ident partial = { "", 25, -1, -1, "" };
     (void)state;
     model_init(&m);
     fr.cost = calloc(m.nf, sizeof *fr.cost);
     fr.seen = calloc(m.nf, 1);
     assert_true(validates(write_table(&meta, &fr, &m, "test_calibrate_table2.xml")));
+    /* a CPU that reports only some fields: only those are written */
+    meta.cpu = &partial;
+    {
+        const char *path = write_table(&meta, &fr, &m, "test_calibrate_table3.xml");
+        char buf[1 << 16];
+        FILE *f;
+        size_t len;
+        assert_true(validates(path));
+        f = fopen(path, "r");
+        len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        assert_non_null(strstr(buf, "cpu_family=\"25\""));
+        assert_null(strstr(buf, "cpu_vendor="));
+        assert_null(strstr(buf, "cpu_stepping="));
+        assert_non_null(strstr(buf, "cpu_model=\"unknown\""));
+    }
     fit_free(&fr);
     model_free(&m);
 }
@@ -250,7 +272,7 @@ int main(void)
         cmocka_unit_test(table_format_price__values__scorer_format),
         cmocka_unit_test(table_escape_attr__markup__escaped),
         cmocka_unit_test(table_write__fitted_model__valid_against_schema),
-        cmocka_unit_test(table_write__r2_out_of_range__clamped_and_valid),
+        cmocka_unit_test(table_write__r2_out_of_range_and_partial_cpu__clamped_and_valid),
         cmocka_unit_test(kernels_builtin__generated_java__every_kernel_dispatched),
         cmocka_unit_test(kernels_builtin__math_functions__both_argument_sources),
         cmocka_unit_test(kernels_for_key__supported_and_unsupported_keys),

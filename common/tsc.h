@@ -1,7 +1,7 @@
 /*
  * tsc.h - one serialized read of the time-stamp counter, shared by the
- * calibrator (machine.c) and the Java timing harness's JNI library
- * (rdtsc_jni.c).
+ * calibrator, the Java timing harness's JNI library (calibrate/rdtsc_jni.c)
+ * and the TSC rate measurement of cpu_ident.c (calibrator and scorer).
  *
  * LFENCE; RDTSC; LFENCE: the first LFENCE waits until every earlier
  * instruction has completed, the second keeps later ones from starting
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #if !defined(__x86_64__) && !defined(__i386__)
-#error "PSF's calibrator needs an x86 time-stamp counter"
+#error "PSF needs an x86 time-stamp counter"
 #endif
 
 /* The counter, read with every earlier instruction done and no later one begun. */
