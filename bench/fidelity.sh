@@ -235,7 +235,9 @@ ROUND_FILES=()
 for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
 echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds, table $COSTS"
-"$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}"
+"$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}" | tee "$OUT/stats.txt"
+# one line for scripts (scripts/calibrate_machine.sh): the corpus, the rounds, the figures
+printf 'corpus=%s rounds=%d %s\n' "$CORPUS_NAME" "$ROUNDS" "$(sed -n 's/^summary //p' "$OUT/stats.txt")" > "$OUT/summary.txt"
 echo
 echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
 for ((r = 1; r <= ROUNDS; r++)); do

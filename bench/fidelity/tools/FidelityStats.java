@@ -36,6 +36,11 @@ import java.util.Map;
  * rounds, and the median relative difference between rounds. A score is a
  * single fixed number per program, so it cannot rank the measured times
  * better than the measurements rank each other.
+ *
+ * The last line is one machine-readable summary of the corpus:
+ * "summary n=.. rho_xint=.. rho_jit=.. rho_xint_jit=.. median_err=..
+ * worst_err=.. noise_xint=.. noise_jit=.." (noise: the median rho between
+ * two rounds' times, NaN with fewer than two rounds).
  */
 public final class FidelityStats {
     private FidelityStats() { }
@@ -204,14 +209,18 @@ public final class FidelityStats {
         System.out.printf(Locale.ROOT, "JIT speed-up (-Xint / JIT time) from %.1f to %.0f times%n",
                           minRatio(xint, jit), maxRatio(xint, jit));
         jointTargets(spearman(xint, jit));
+        double[] noise = {Double.NaN, Double.NaN};
         if (args.length >= 5)
-            noiseCeiling(name, Arrays.copyOfRange(args, 3, args.length));
+            noise = noiseCeiling(name, Arrays.copyOfRange(args, 3, args.length));
         try (PrintWriter out = new PrintWriter(args[2])) {
             out.println("# program predicted_ms const_ms xint_ms jit_ms");
             for (int i = 0; i < n; i++)
                 out.printf(Locale.ROOT, "%s %.4f %.4f %.4f %.4f%n", name[i], predCal[i] / 1e6, predConst[i] / 1e6,
                            xint[i] / 1e6, jit[i] / 1e6);
         }
+        System.out.printf(Locale.ROOT, "summary n=%d rho_xint=%.4f rho_jit=%.4f rho_xint_jit=%.4f median_err=%.4f"
+                          + " worst_err=%.4f noise_xint=%.4f noise_jit=%.4f%n", n, spearman(score, xint),
+                          spearman(score, jit), spearman(xint, jit), median(eCal), max(eCal), noise[0], noise[1]);
     }
 
     static String firstRho(boolean firsts, double[] x, double[] first) {
@@ -226,7 +235,8 @@ public final class FidelityStats {
      * measurement), and the median of |t_r / t_s - 1| over programs and
      * ordered pairs of rounds r != s.
      */
-    static void noiseCeiling(String[] name, String[] roundFiles) throws Exception {
+    /** Returns the median rho between two rounds' times: {-Xint, JIT}. */
+    static double[] noiseCeiling(String[] name, String[] roundFiles) throws Exception {
         int n = name.length, rounds = roundFiles.length;
         double[][] x = new double[rounds][n], j = new double[rounds][n], f = new double[rounds][n];
         boolean firsts = true;
@@ -280,6 +290,7 @@ public final class FidelityStats {
                           + " -Xint %.1f%%, JIT %.1f%%%n", 100 * pairDiff(x), 100 * pairDiff(j));
         System.out.printf(Locale.ROOT, "  median relative difference of one round from the minimum |t_r / t_min - 1|:"
                           + " -Xint %.1f%%, JIT %.1f%%%n", 100 * minDiff(x, xAll), 100 * minDiff(j, jAll));
+        return new double[] {median(pairRhos(x)), median(pairRhos(j))};
     }
 
     static double[] rhoAgainstMin(double[][] t) {

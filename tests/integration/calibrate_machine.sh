@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# calibrate_machine.sh - the quick path of scripts/calibrate_machine.sh: a
+# --quick calibration of this machine, then the fidelity check on a corpus
+# of three programs (tests/fixtures/fidelity/tiny), printing one line of
+# per-corpus figures; the table it writes matches this machine in a score;
+# and the usage errors.
+# Exit 77 (skipped) without java/javac, jq or an x86 TSC.
+set -eu
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+command -v "$JAVA" > /dev/null || { echo "skip: no java"; exit 77; }
+command -v jq > /dev/null || { echo "skip: no jq"; exit 77; }
+grep -qw tsc /proc/cpuinfo 2>/dev/null || { echo "skip: no time-stamp counter"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-calm.XXXXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# usage errors: exit 2, nothing run
+for bad in "--rounds 0" "--seconds x" "--bogus" "--check-only --skip-check"; do
+  rc=0
+  # shellcheck disable=SC2086
+  "$ROOT/scripts/calibrate_machine.sh" $bad --out "$TMP/never.xml" > /dev/null 2>&1 || rc=$?
+  [ "$rc" = 2 ] || fail "calibrate_machine.sh $bad: exit $rc, want 2"
+done
+[ ! -e "$TMP/never.xml" ] || fail "a usage error wrote a table"
+rc=0
+"$ROOT/scripts/calibrate_machine.sh" --check-only --out "$TMP/none.xml" > /dev/null 2> "$TMP/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "no table at $TMP/none.xml" "$TMP/err" || fail "--check-only without a table: exit $rc, $(cat "$TMP/err")"
+
+# the quick path
+PSF_BUILD=$BUILD "$ROOT/scripts/calibrate_machine.sh" --quick --out "$TMP/costs.xml" \
+  --corpus "$ROOT/tests/fixtures/fidelity/tiny" --rounds 2 --seconds 0.05 > "$TMP/out" 2> "$TMP/err" ||
+  { tail -n 20 "$TMP/err" >&2; fail "calibrate_machine.sh --quick failed"; }
+[ -s "$TMP/costs.xml" ] || fail "no table written"
+grep -q 'calibrated="true"' "$TMP/costs.xml" || fail "the table is not calibrated"
+grep -q "cpu_family=\"$(sed -n 's/^cpu family[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)\"" "$TMP/costs.xml" ||
+  fail "the table does not record this CPU's family"
+# one line for the corpus: name, 3 programs, rhos in [-1, 1], errors in %, a verdict
+line=$(grep '^tiny ' "$TMP/out") || { cat "$TMP/out" >&2; fail "no line for the corpus"; }
+echo "$line" | awk '{ exit !($2 == 3 && $3 >= -1 && $3 <= 1 && $4 >= -1 && $4 <= 1 && $5 >= -1 && $5 <= 1 &&
+                            $6 ~ /%$/ && $7 ~ /%$/ && ($8 == "-" || ($8 >= -1 && $8 <= 1)) &&
+                            ($9 == "met" || $9 ~ /^missed:/)) }' || fail "malformed line: $line"
+grep -q "^corpus  *n  *rho -Xint  *rho JIT" "$TMP/out" || fail "no header: $(cat "$TMP/out")"
+grep -q "Score with: scripts/get_score.sh --costs $TMP/costs.xml" "$TMP/out" || fail "no get_score.sh hint"
+# the three programs' summary as bench/fidelity.sh wrote it
+grep -q '^corpus=tiny rounds=2 n=3 rho_xint=' "$BUILD/bench/fidelity/tiny/summary.txt" || fail "summary.txt: $(cat "$BUILD/bench/fidelity/tiny/summary.txt")"
+# a profile the check made, scored with the new table: this machine's
+"$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$BUILD/bench/fidelity/tiny/profile.SumLarge.xml" > "$TMP/s.json" || true
+[ "$(jq -r .table_machine_matches "$TMP/s.json")" = true ] || fail "not this machine's table: $(jq -c .table_machine "$TMP/s.json")"
+
+# --check-only on the table just written: no calibration, the same line
+PSF_BUILD=$BUILD "$ROOT/scripts/calibrate_machine.sh" --check-only --out "$TMP/costs.xml" \
+  --corpus "$ROOT/tests/fixtures/fidelity/tiny" --rounds 1 --seconds 0.05 > "$TMP/out2" 2> "$TMP/err2" ||
+  { tail -n 20 "$TMP/err2" >&2; fail "--check-only failed"; }
+! grep -q "== calibrating" "$TMP/err2" || fail "--check-only calibrated"
+grep -q '^tiny  *3 ' "$TMP/out2" || fail "--check-only: no line for the corpus"
+echo "ok: calibrate_machine.sh quick path"
