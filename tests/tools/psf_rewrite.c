@@ -5,6 +5,7 @@
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.
  *
  *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv
+ *   psf-rewrite -s < LIST
  *
  * BLOCKS.tsv gets one line per block of every instrumented method:
  *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,...
@@ -13,6 +14,11 @@
  * uninstrumented is named on stderr with the reason. Exit 0 on success
  * (methods may be skipped), 1 when the rewriter refused the class, 2 on a
  * usage or I/O error.
+ *
+ * With -s (survey), it rewrites every class file named on stdin, one path
+ * a line, writes nothing, names each class it refused and each method it
+ * skipped, and ends with one line of totals (docs/fast-engine.md quotes it
+ * for the JDK image).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,20 +60,77 @@ static const char *end_name(int k)
     return k >= 0 && k < 8 ? names[k] : "?";
 }
 
+/* -s: rewrite every class named on stdin; print what was skipped and the
+ * totals. 0 when every class was rewritten, 1 otherwise. */
+static int survey(const ins_options *opt)
+{
+    char path[4096];
+    unsigned long classes = 0, failed = 0, methods = 0, done = 0, large = 0, refused = 0, blocks = 0;
+    unsigned long long old_bytes = 0, new_bytes = 0;
+    while (fgets(path, sizeof path, stdin) != NULL) {
+        path[strcspn(path, "\n")] = '\0';
+        size_t len = 0;
+        uint8_t *in = slurp(path, &len);
+        if (in == NULL) {
+            perror(path);
+            return 2;
+        }
+        ins_result r;
+        char err[256];
+        classes++;
+        if (ins_rewrite(in, len, opt, &r, err, sizeof err)) {
+            failed++;
+            printf("refused class %s: %s\n", path, err);
+            free(in);
+            continue;
+        }
+        for (uint32_t k = 0; k < r.nmethods; k++) {
+            const ins_method *m = &r.methods[k];
+            if (m->status == INS_METHOD_NO_CODE)
+                continue;
+            methods++;
+            if (m->status == INS_METHOD_DONE) {
+                done++;
+                blocks += m->blocks.nblocks;
+                old_bytes += m->old_len;
+                new_bytes += m->new_len;
+                continue;
+            }
+            if (m->status == INS_METHOD_TOO_LARGE)
+                large++;
+            else
+                refused++;
+            printf("skipped %s %.*s%.*s: %s\n", path, (int)m->name.len, m->name.ptr, (int)m->desc.len,
+                   m->desc.ptr, m->why);
+        }
+        ins_free(&r);
+        free(in);
+    }
+    printf("classes %lu refused %lu methods %lu instrumented %lu too_large %lu refused_methods %lu "
+           "blocks %lu code_bytes %llu -> %llu\n", classes, failed, methods, done, large, refused, blocks,
+           old_bytes, new_bytes);
+    return failed || large || refused ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     ins_options opt = {"psf/Probe", "block", 0};
-    int c;
-    while ((c = getopt(argc, argv, "p:i:")) != -1) {
+    int c, do_survey = 0;
+    while ((c = getopt(argc, argv, "p:i:s")) != -1) {
         if (c == 'p')
             opt.probe_class = optarg;
         else if (c == 'i')
             opt.first_id = (uint32_t)strtoul(optarg, NULL, 10);
+        else if (c == 's')
+            do_survey = 1;
         else
             return 2;
     }
+    if (do_survey)
+        return survey(&opt);
     if (argc - optind != 3) {
-        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv\n");
+        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv\n"
+                        "       psf-rewrite -s < LIST_OF_CLASS_FILES\n");
         return 2;
     }
     const char *inp = argv[optind], *outp = argv[optind + 1], *tsvp = argv[optind + 2];
