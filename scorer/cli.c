@@ -20,8 +20,9 @@ const char options_usage[] =
     "                 [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]\n"
     "                 [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
-    "  with one PROFILE or --status-json, also a JUnit XML report:\n"
+    "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
+    "       --report FILE.html [--compare PROFILE] [--label L]\n"
     "\n"
     "Weights the bytecode counts of a PSF profile with a cost table and prints\n"
     "a score (lower is better). Without --costs every opcode costs 1, so the\n"
@@ -45,7 +46,9 @@ const char options_usage[] =
     "  --max-score N        the budget: at most N units\n"
     "  --max-ratio R        the budget: at most R times the score of --compare PROFILE\n"
     "  --compare PROFILE    the reference profile (e.g. the instructor's solution)\n"
-    "  --label L            the submission's name in the JUnit report\n"
+    "  --report FILE        write the student report there: one self-contained HTML page\n"
+    "                       (score, costly methods, the work in words, differences to --compare)\n"
+    "  --label L            the submission's name in the JUnit report and the student report\n"
     "  --method SPEC        the test case's name when no profile names the method\n"
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
     "  --status-table       print every status word with its exit code and meaning\n"
@@ -169,6 +172,11 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--compare needs a PROFILE");
             else
                 o->compare = v;
+        } else if (is_opt(a, "--report")) {
+            if (!(v = value_of(a, "--report", argc, argv, &i)) || !*v)
+                FAIL("--report needs a FILE");
+            else
+                o->report = v;
         } else if (is_opt(a, "--label")) {
             if (!(v = value_of(a, "--label", argc, argv, &i)) || !*v)
                 FAIL("--label needs a name");
@@ -223,8 +231,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             FAIL("--explain and --score-only do not apply to --rank");
         if (o->n_args + o->n_failed == 0)
             FAIL("--rank needs at least one LABEL=PROFILE");
-        if (o->junit || o->compare || o->has_max_score || o->has_max_ratio)
-            FAIL("--junit, --compare and the budgets apply to one PROFILE, not to --rank");
+        if (o->junit || o->report || o->compare || o->has_max_score || o->has_max_ratio)
+            FAIL("--junit, --report, --compare and the budgets apply to one PROFILE, not to --rank");
         for (int k = 0; k < o->n_args + o->n_failed; k++) {
             const char *ak = k < o->n_args ? o->args[k] : o->failed[k - o->n_args];
             const char *eq = strchr(ak, '=');

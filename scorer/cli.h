@@ -7,8 +7,8 @@
  *             [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]
  *             [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...
  *   psf-score --status-json STATUS MESSAGE
- * and, with a single PROFILE or --status-json, a JUnit file:
- *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE]
+ * and, with a single PROFILE or --status-json, a JUnit file and a report:
+ *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--report FILE.html]
  *   [--label LABEL] [--method SPEC]
  *   psf-score --help
  */
@@ -43,7 +43,8 @@ typedef struct options {
     int has_max_ratio;          /* --max-ratio given */
     uint64_t max_ratio_micro;   /* --max-ratio R in millionths (1.5 -> 1500000) */
     const char *compare;        /* --compare PROFILE: the reference for --max-ratio */
-    const char *label;          /* --label: the submission's name in a JUnit report */
+    const char *report;         /* --report FILE: also write the student report (HTML) there */
+    const char *label;          /* --label: the submission's name (JUnit report, student report) */
     const char *method;         /* --method: the test case's name when no profile names it */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;

@@ -7,15 +7,13 @@
  */
 #include "junit.h"
 
-#include <errno.h>
 #include <libxml/xmlwriter.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fixed.h"
+#include "outfile.h"
 #include "status.h"
 
 /* A copy of s that XML 1.0 accepts as character data; the caller frees it. */
@@ -166,33 +164,11 @@ static xmlBufferPtr compose(const junit_case *c)
 int junit_write_file(const char *path, const junit_case *c, psf_err *err)
 {
     xmlBufferPtr mem = compose(c);
-    size_t n = strlen(path) + 16;
-    char *tmp = xmalloc(n);
-    FILE *f;
-    int rc = 0;
+    int rc;
 
-    if (!mem) {
-        free(tmp);
+    if (!mem)
         return psf_fail(err, ST_INTERNAL_ERROR, "composing the JUnit report failed");
-    }
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0 || fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
-        rc = psf_fail(err, ST_INTERNAL_ERROR, "cannot write the JUnit report %s: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-    } else {
-        size_t len = (size_t)xmlBufferLength(mem);
-        int bad = fwrite(xmlBufferContent(mem), 1, len, f) != len;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = psf_fail(err, ST_INTERNAL_ERROR, "cannot write the JUnit report %s: %s", path, strerror(errno));
-            unlink(tmp);
-        }
-    }
-    free(tmp);
+    rc = outfile_write(path, xmlBufferContent(mem), (size_t)xmlBufferLength(mem), "JUnit report", err);
     xmlBufferFree(mem);
     return rc;
 }

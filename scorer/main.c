@@ -19,7 +19,9 @@
 #include "machine_check.h"
 #include "output.h"
 #include "profile_read.h"
+#include "outfile.h"
 #include "rank.h"
+#include "report.h"
 #include "score.h"
 #include "status.h"
 #include "xmlload.h"
@@ -118,6 +120,67 @@ static int load_table(const options *o, cost_table *t, psf_err *err)
     return 0;
 }
 
+/* The --compare profile, scored with the same table and buckets. */
+typedef struct reference {
+    profile prof;
+    score_result res;
+    outcome oc;
+    int loaded;
+} reference;
+
+static int reference_load(const options *o, const cost_table *t, reference *ref, psf_err *err)
+{
+    memset(ref, 0, sizeof *ref);
+    if (profile_load_file(&ref->prof, o->compare, err) != 0)
+        return -1;
+    if (ref->prof.status != ST_OK) {
+        psf_fail(err, ST_BAD_INPUT, "--compare %s: the reference was not scored (status %s)", o->compare,
+                 ref->prof.status_word);
+        profile_free(&ref->prof);
+        return -1;
+    }
+    if (score_profile(&ref->prof, t, o->with_overhead, &ref->res, err) != 0) {
+        profile_free(&ref->prof);
+        return -1;
+    }
+    ref->loaded = 1;
+    ref->oc = (outcome){ .path = ref->prof.path, .status = ST_OK, .status_word = "ok",
+                         .prof = &ref->prof, .res = &ref->res };
+    return 0;
+}
+
+static void reference_free(reference *ref)
+{
+    if (!ref->loaded)
+        return;
+    score_free(&ref->res);
+    profile_free(&ref->prof);
+    ref->loaded = 0;
+}
+
+/* Write the --report page of one attempt (nothing without --report). */
+static int report_out(const options *o, const cost_table *t, const outcome *oc, const reference *ref,
+                      psf_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    int rc;
+
+    if (!o->report)
+        return 0;
+    if (!(f = open_memstream(&buf, &len)))
+        return psf_fail(err, ST_INTERNAL_ERROR, "cannot buffer the report");
+    report_html(f, o, t, oc, ref && ref->loaded ? &ref->oc : NULL);
+    if (fclose(f) != 0) {
+        free(buf);
+        return psf_fail(err, ST_INTERNAL_ERROR, "cannot buffer the report");
+    }
+    rc = outfile_write(o->report, buf, len, "report", err);
+    free(buf);
+    return rc;
+}
+
 static int run_status_json(const options *o)
 {
     psf_status st = status_from_word(o->status_word);
@@ -132,35 +195,20 @@ static int run_status_json(const options *o)
     psf_err err;
     if (junit_out(o, o->unit ? o->unit : "", NULL, o->status_word, o->status_message, NULL, 0, &err) != 0)
         fprintf(stderr, "psf-score: %s\n", err.msg);
+    if (o->report) {
+        cost_table none;
+        outcome oc = { .status = st, .status_word = o->status_word, .message = o->status_message };
+        memset(&none, 0, sizeof none);
+        costs_builtin(&none);
+        if (report_out(o, &none, &oc, NULL, &err) != 0)
+            fprintf(stderr, "psf-score: %s\n", err.msg);
+        costs_free(&none);
+    }
     j = out_error_json(o->status_word, o->status_message);
     outbuf_open(&b);
     json_write(b.f, j);
     json_free(j);
     return outbuf_flush(&b, status_exit_code(st));
-}
-
-/* The score of the --compare profile, with the same table and buckets. */
-static int compare_score(const options *o, const cost_table *t, uint64_t *score, psf_err *err)
-{
-    profile p;
-    score_result r;
-
-    if (profile_load_file(&p, o->compare, err) != 0)
-        return -1;
-    if (p.status != ST_OK) {
-        psf_fail(err, ST_BAD_INPUT, "--compare %s: the reference was not scored (status %s)", o->compare,
-                 p.status_word);
-        profile_free(&p);
-        return -1;
-    }
-    if (score_profile(&p, t, o->with_overhead, &r, err) != 0) {
-        profile_free(&p);
-        return -1;
-    }
-    *score = r.score;
-    score_free(&r);
-    profile_free(&p);
-    return 0;
 }
 
 /*
@@ -184,7 +232,7 @@ static const machine_check *check_machine(const cost_table *t, const profile *p,
 
 static int run_score(const options *o, const cost_table *t)
 {
-    uint64_t ref_score = 0;
+    reference ref = { 0 };
     profile p;
     score_result r;
     psf_err err;
@@ -194,10 +242,12 @@ static int run_score(const options *o, const cost_table *t)
     outbuf b;
     int code;
 
-    if (o->compare && compare_score(o, t, &ref_score, &err) != 0)
+    if (o->compare && reference_load(o, t, &ref, &err) != 0)
         return fail_run(o, &err);
-    if (profile_load_file(&p, o->args[0], &err) != 0)
+    if (profile_load_file(&p, o->args[0], &err) != 0) {
+        reference_free(&ref);
         return fail_run(o, &err);
+    }
     oc.path = p.path;
     oc.prof = &p;
     oc.status = p.status;
@@ -206,21 +256,26 @@ static int run_score(const options *o, const cost_table *t)
     if (p.status == ST_OK) {
         if (score_profile(&p, t, o->with_overhead, &r, &err) != 0) {
             profile_free(&p);
+            reference_free(&ref);
             return fail_run(o, &err);
         }
         oc.res = &r;
     }
-    if (o->junit) {
+    if (o->junit || o->report) {
         char *m = profile_method(&p);
-        int bad = junit_out(o, t->unit, m, oc.status_word, oc.message, oc.res, ref_score, &err);
+        int bad = junit_out(o, t->unit, m, oc.status_word, oc.message, oc.res,
+                            ref.loaded ? ref.res.score : 0, &err) != 0 ||
+                  report_out(o, t, &oc, &ref, &err) != 0;
         free(m);
         if (bad) {
             if (oc.res)
                 score_free(&r);
             profile_free(&p);
+            reference_free(&ref);
             return fail_run(o, &err);
         }
     }
+    reference_free(&ref);
 
     if (o->format == FMT_JSON || (oc.res && !o->score_only)) {
         oc.machine = check_machine(t, &p, &here, &mc);

@@ -34,6 +34,14 @@ run 0 --costs "$F/known.costs.xml" --json --explain --with-overhead "$F/basic.pr
 run 0 --costs config/costs.xml --score-only "$F/basic.profile.xml"
 run 0 --rank --costs "$F/known.costs.xml" --format json "a=$F/basic.profile.xml" "b=$F/basic.profile.xml"
 run 7 --rank --format csv "a=$F/basic.profile.xml" "b=$F/missing.xml" "c=$F/not_invoked.profile.xml"
+VG_OUT=$(mktemp -d)
+run 0 --rank --costs "$F/known.costs.xml" --format html --report-links r/ "a=$F/basic.profile.xml" \
+    "c=$F/not_invoked.profile.xml" --failed "d=timeout:too long"
+run 0 --costs "$F/known.costs.xml" --report "$VG_OUT/r.html" --compare "$F/basic.profile.xml" \
+    --junit "$VG_OUT/j.xml" --max-ratio 1.5 "$F/basic.profile.xml"
+run 5 --report "$VG_OUT/r.html" --junit "$VG_OUT/j.xml" "$F/not_invoked.profile.xml"
+run 14 --status-json timeout "too long" --report "$VG_OUT/r.html" --junit "$VG_OUT/j.xml" --method A.b
+rm -rf "$VG_OUT"
 run 5 --json "$F/not_invoked.profile.xml"
 run 4 --json "$F/ambiguous.profile.xml"
 run 7 --json "$F/version2.profile.xml"

@@ -87,8 +87,11 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         the method is scored within the budget (docs/reports.md)
   --max-score N         the --junit budget: a score of at most N
   --max-ratio R         the --junit budget: at most R times the score of --compare PROFILE
-  --compare PROFILE     the reference profile (e.g. the instructor's, kept with --profile-out)
-  --label NAME          the submission's name in the JUnit report
+  --compare PROFILE     the reference profile (e.g. the instructor's, kept with --profile-out),
+                        for --max-ratio and the report
+  --report FILE.html    also write the student report: one self-contained HTML page (score,
+                        costly methods, the work in plain words; with --compare, the differences)
+  --label NAME          the submission's name in the JUnit report and the student report
   --heap SIZE           JVM heap, pinned (default: 512m)
   --timeout SECONDS     wall-clock limit for the run (default: 60)
   --max-bytecodes N     stop once the method has executed N bytecodes, all its threads and
@@ -119,6 +122,7 @@ SCORE_FILE=""
 PROGRAM_OUTPUT=""
 PROFILE_OUT=""
 JUNIT=""
+REPORT=""
 JUNIT_ARGS=()        # --junit and its budget, for every psf-score call that ends the run
 MAX_SCORE=""
 MAX_RATIO=""
@@ -180,6 +184,7 @@ while [ $# -gt 0 ]; do
     --program-output) need_value "$@"; PROGRAM_OUTPUT=$2; shift 2 ;;
     --profile-out) need_value "$@"; PROFILE_OUT=$2; shift 2 ;;
     --junit) need_value "$@"; JUNIT=$2; shift 2 ;;
+    --report) need_value "$@"; REPORT=$2; shift 2 ;;
     --max-score) need_value "$@"; MAX_SCORE=$2; shift 2 ;;
     --max-ratio) need_value "$@"; MAX_RATIO=$2; shift 2 ;;
     --compare) need_value "$@"; COMPARE=$2; shift 2 ;;
@@ -198,9 +203,13 @@ while [ $# -gt 0 ]; do
 done
 
 abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
-# The JUnit report and its budget, checked before the program runs.
+# The JUnit report and its budget, and the student report, checked before
+# the program runs. JUNIT_ARGS carries both to every psf-score call that
+# ends the run.
 if [ -z "$JUNIT" ]; then
-  [ -z "$MAX_SCORE$MAX_RATIO$COMPARE$LABEL" ] || fail usage "--max-score, --max-ratio, --compare and --label go with --junit FILE"
+  [ -z "$MAX_SCORE$MAX_RATIO" ] || fail usage "--max-score and --max-ratio go with --junit FILE"
+  [ -z "$COMPARE$LABEL" ] || [ -n "$REPORT" ] || fail usage "--compare and --label go with --junit FILE or --report FILE"
+  [ -z "$COMPARE" ] || [ -r "$COMPARE" ] || fail usage "cannot read the --compare profile '$COMPARE'"
 else
   [ -z "$MAX_SCORE" ] || [ -z "$MAX_RATIO" ] || fail usage "give --max-score or --max-ratio, not both"
   [ -z "$MAX_SCORE" ] || [[ $MAX_SCORE =~ ^[0-9]{1,19}$ ]] || fail usage "--max-score takes a whole number, not '$MAX_SCORE'"
@@ -213,8 +222,12 @@ else
   JUNIT_ARGS=(--junit "$(abspath "$JUNIT")")
   [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
   [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")
-  [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
 fi
+if [ -n "$REPORT" ]; then
+  JUNIT_ARGS+=(--report "$(abspath "$REPORT")")
+  [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$(abspath "$COMPARE")")
+fi
+[ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
 [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
   fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
 [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"

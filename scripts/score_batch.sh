@@ -23,7 +23,9 @@ Usage: score_batch.sh --out DIR [options] MANIFEST
 Scores every submission and writes into DIR (which must not exist or be empty):
   runs/LABEL/        profile.xml, result.json (get_score.sh --json), junit.xml,
                      program.out, stderr.txt, exit_code
-  leaderboard.html   the leaderboard page; leaderboard.csv and leaderboard.json
+  reports/LABEL.html each scored submission's student report, against --compare
+                     PROFILE when given, else against the leader's profile
+  leaderboard.html   the leaderboard page, linked to the reports; .csv and .json
   junit.xml          every submission's JUnit test case in one file
 
 MANIFEST: one submission a line, tab-separated: label, class path, main class,
@@ -97,6 +99,7 @@ fi
 RUN_OPTS+=(--costs "$COSTS")
 if [ -n "$COMPARE" ]; then
   [ -r "$COMPARE" ] || die "cannot read the --compare profile '$COMPARE'"
+  COMPARE=$(abspath "$COMPARE")
   RUN_OPTS+=(--compare "$(abspath "$COMPARE")")
 fi
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
@@ -182,6 +185,7 @@ done <"$OUT/.stream"
 
 # --- leaderboard and JUnit --------------------------------------------------------
 rank_args=()
+scored=()
 missing=0
 for label in "${LABELS[@]}"; do
   d=$OUT/runs/$label
@@ -197,6 +201,7 @@ for label in "${LABELS[@]}"; do
   status=$(jq -r '.status' "$d/result.json")
   if [ "$status" = ok ] && [ -s "$d/profile.xml" ]; then
     rank_args+=("$label=runs/$label/profile.xml")
+    scored+=("$label")
   else
     rank_args+=(--failed "$label=$status:$(jq -r '.message // ""' "$d/result.json")")
   fi
@@ -207,6 +212,19 @@ cd "$OUT" || exit 70
 "$SCORER" --rank "${costs_args[@]}" --format html --report-links reports/ "${rank_args[@]}" >leaderboard.html
 "$SCORER" --rank "${costs_args[@]}" --format csv "${rank_args[@]}" >leaderboard.csv
 "$SCORER" --rank "${costs_args[@]}" --format json "${rank_args[@]}" >leaderboard.json
+
+# The student reports, each against the reference: --compare, else the
+# leader (the first ranked in the CSV).
+mkdir -p reports
+leader=$(awk -F, 'NR == 2 && $1 != "" { print $2 }' leaderboard.csv)
+ref=${COMPARE:+$(abspath "$COMPARE")}
+[ -n "$ref" ] || [ -z "$leader" ] || ref=$OUT/runs/$leader/profile.xml
+for label in "${scored[@]}"; do
+  cmp=()
+  [ -z "$ref" ] || [ "$ref" = "$OUT/runs/$label/profile.xml" ] || cmp=(--compare "$ref")
+  "$SCORER" "${costs_args[@]}" --report "reports/$label.html" --label "$label" "${cmp[@]}" \
+    "runs/$label/profile.xml" >/dev/null || echo "score_batch.sh: $label: no report" >&2
+done
 
 # One JUnit file: every run's <testsuite> under one <testsuites>.
 {

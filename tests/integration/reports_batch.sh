@@ -8,6 +8,7 @@
 # failure with its status; each result equals get_score.sh run alone.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.sh"
 BATCH=$PSF_BUILD/examples/batch
 [ -f "$BATCH/manifest.tsv" ] || { echo "the batch example is not built (make examples)"; exit 77; }
 command -v parallel >/dev/null 2>&1 || { echo "GNU parallel not installed"; exit 77; }
@@ -46,6 +47,24 @@ expect_eq "alice and judy (the same bytecode) tie" \
   "$(jq -r .score "$LOCAL/runs/alice/result.json")" "$(jq -r .score "$LOCAL/runs/judy/result.json")"
 expect_match "a jar submission in a package is scored" "$(jq -r '[.status, .method] | join(" ")' "$LOCAL/runs/erin/result.json")" \
   '^ok erin\.sorting\.Sorter\.sort\(\[I\)V$'
+
+# Every link of the leaderboard reaches a report; ivan (not scored) has none.
+links=$(grep -o 'href="[^"]*"' "$LOCAL/leaderboard.html" | sed 's/^href="//; s/"$//')
+expect_eq "one report link per scored submission" "$(echo "$links" | grep -c .)" "$(grep -c '^[0-9]' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
+for l in $links; do [ -s "$LOCAL/$l" ] || fail "link $l reaches its report"; done
+expect_eq "no report for a failed run" "$([ -e "$LOCAL/reports/ivan.html" ] && echo yes || echo no)" no
+if browser_available; then
+  browser_shot "$LOCAL/leaderboard.html" "$ARTIFACTS/batch-leaderboard.png" 1000,820 || fail "leaderboard screenshot"
+  browser_shot "$LOCAL/reports/alice.html" "$ARTIFACTS/batch-report-alice.png" 1000,1300 || fail "report screenshot"
+  browser_dom "$LOCAL/leaderboard.html" "$TEST_TMP/lb.html" || fail "leaderboard dom"
+  expect_eq "the browser shows the ranks in order" "$(html_column "$TEST_TMP/lb.html" ranking 1 | tr -d '()tie' | tr '\n' ' ')" \
+    "$(awk -F, 'NR > 1 && $1 != "" { printf "%s ", $1 }' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
+  expect_eq "the browser lists the failure" "$(html_column "$TEST_TMP/lb.html" failed 2)" exception
+  browser_dom "$LOCAL/reports/alice.html" "$TEST_TMP/alice.html" || fail "report dom"
+  expect_eq "alice's report compares with the leader" \
+    "$(html_xpath "$TEST_TMP/alice.html" 'string(//div[@id="ratio"]/div[@class="what"])')" \
+    "your score against the reference's $(awk -F, 'NR == 2 { print $3 }' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
+fi
 
 # One submission alone gives the batch's result.
 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$BATCH/bob/classes" --main edu.bob.Sorter \

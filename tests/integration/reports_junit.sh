@@ -83,8 +83,11 @@ expect_eq "get_score.sh: message" "$(message "$J")" \
   "over budget: score $bytecodes bytecodes, budget 1 bytecodes (--max-score); status ok"
 valid "get_score.sh: valid" "$J"
 "$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --method Sorting.insertionSort --costs none \
-  --sandbox off --junit "$J" --max-ratio 1 --compare "$TEST_TMP/ref.xml" -- 40 >/dev/null 2>&1 || rc=$?
+  --sandbox off --junit "$J" --max-ratio 1 --compare "$TEST_TMP/ref.xml" --report "$TEST_TMP/r.html" -- 40 \
+  >/dev/null 2>&1 || rc=$?
 expect_eq "get_score.sh: the same run is within 1 x itself" "$(failures "$J")" 0
+expect_match "get_score.sh --report: the page has the score" "$(cat "$TEST_TMP/r.html")" \
+  "<div class=\"card\" id=\"score\"><div class=\"big\">$bytecodes</div>"
 rc=0
 "$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --main NoSuchClass --costs none \
   --sandbox off --junit "$J" --max-score 10 >/dev/null 2>&1 || rc=$?
