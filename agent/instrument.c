@@ -25,8 +25,10 @@
  *     Uninitialized(offset) in a frame names a `new` instruction itself.
  *
  * max_stack grows by one (the probe pushes its id on whatever the stack
- * holds at the block start). The constant pool grows at its end: the probe's
- * Methodref (six entries) and an Integer for each id above 32767.
+ * holds at the block start), by four with branch probes. The constant pool
+ * grows at its end: the probe's Methodref (six entries), the branch probes'
+ * four (thirteen more) when asked for, and an Integer for each id above
+ * 32767 (one per probe that pushes it).
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -134,6 +136,7 @@ typedef struct rewriter {
     buf cp;                     /* constant-pool entries appended after the input's */
     uint32_t cp_count;          /* constant_pool_count with them */
     uint16_t methodref;         /* the probe's Methodref */
+    uint16_t branchref[4];      /* the branch probes' Methodrefs (BR_*), or 0 */
     uint32_t next_id;
     char *err;
     size_t errlen;
@@ -181,7 +184,36 @@ static int cp_add_probe(rewriter *w)
     uint16_t desc = cp_add_utf8(w, "(I)V");
     uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, mname, desc, 1);
     w->methodref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
-    return w->methodref == 0 ? -1 : 0;
+    if (w->methodref == 0)
+        return -1;
+    if (w->opt->branch_method == NULL)
+        return 0;
+    static const char *const descs[4] = {
+        "(III)V", "(IIII)V", "(Ljava/lang/Object;II)V", "(Ljava/lang/Object;Ljava/lang/Object;II)V"
+    };
+    uint16_t bname = cp_add_utf8(w, w->opt->branch_method);
+    for (int k = 0; k < 4; k++) {
+        uint16_t d = cp_add_utf8(w, descs[k]);
+        uint16_t n = cp_add_refs(w, CP_NAME_AND_TYPE, bname, d, 1);
+        w->branchref[k] = cp_add_refs(w, CP_METHODREF, cls, n, 1);
+        if (w->branchref[k] == 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Which branch probe a conditional branch takes: an index into branchref. */
+enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
+
+static int branch_form(uint8_t op)
+{
+    if (op >= 0x99 && op <= 0x9e)
+        return BR_INT1;
+    if (op >= 0x9f && op <= 0xa4)
+        return BR_INT2;
+    if (op == 0xa5 || op == 0xa6)
+        return BR_REF2;
+    return BR_REF1;     /* ifnull, ifnonnull */
 }
 
 /* ---- one method --------------------------------------------------------- */
@@ -196,6 +228,7 @@ typedef struct insn {
     uint8_t kind;               /* K_* */
     uint8_t wide;               /* K_BR16 widened */
     uint8_t leader;
+    uint8_t branch_probe;       /* a conditional branch preceded by a branch probe */
 } insn;
 
 typedef struct method_ctx {
@@ -211,6 +244,9 @@ typedef struct method_ctx {
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
 } method_ctx;
 
+/* Where the code for original offset `old` begins in the new code: its block
+ * probe, else its branch probe, else the instruction (the code's end for
+ * old == code_len). */
 static uint32_t map_start(const method_ctx *c, uint32_t old)
 {
     return old == c->m->code_len ? c->new_len : c->in[c->at[old]].start;
@@ -248,6 +284,8 @@ static int layout_pass(method_ctx *c)
         i->start = pos;
         if (i->leader)
             pos += INS_PROBE_LEN;
+        if (i->branch_probe)
+            pos += INS_BRANCH_PROBE_LEN;
         i->nw = pos;
         switch (i->kind) {
         case K_BR16:
@@ -519,8 +557,8 @@ static int attrs_check(method_ctx *c)
     return 0;
 }
 
-/* Emit the probe that leads block b. */
-static int emit_probe(method_ctx *c, buf *code, uint32_t id)
+/* Push a probe id: sipush, or ldc_w of an Integer (three bytes either way). */
+static int emit_id(method_ctx *c, buf *code, uint32_t id)
 {
     if (id <= INT16_MAX) {
         put1(code, 0x11);   /* sipush */
@@ -533,8 +571,30 @@ static int emit_probe(method_ctx *c, buf *code, uint32_t id)
         put1(code, BC_LDC_W);
         put2(code, k);
     }
+    return 0;
+}
+
+/* Emit the probe that leads a block. */
+static int emit_probe(method_ctx *c, buf *code, uint32_t id)
+{
+    if (emit_id(c, code, id))
+        return -1;
     put1(code, BC_INVOKESTATIC);
     put2(code, c->w->methodref);
+    return 0;
+}
+
+/* Emit the branch probe before the conditional branch `op` that ends block id. */
+static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
+{
+    int form = branch_form(op);
+    put1(code, form == BR_INT2 || form == BR_REF2 ? 0x5c : 0x59);   /* dup2 : dup */
+    put1(code, 0x10);                                               /* bipush */
+    put1(code, op);
+    if (emit_id(c, code, id))
+        return -1;
+    put1(code, BC_INVOKESTATIC);
+    put2(code, c->w->branchref[form]);
     return 0;
 }
 
@@ -585,6 +645,13 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
     }
 }
 
+/* How much max_stack grows: the block probe pushes one value; a branch
+ * probe pushes up to four above the operands it duplicates. */
+static unsigned stack_growth(const rewriter *w)
+{
+    return w->opt->branch_method != NULL ? 4 : 1;
+}
+
 /* Emit the whole new Code attribute into out. */
 static int emit_code_attr(method_ctx *c, buf *out)
 {
@@ -594,6 +661,10 @@ static int emit_code_attr(method_ctx *c, buf *out)
     for (uint32_t k = 0; k < c->n; k++) {
         if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
             goto fail;
+        /* a conditional branch ends the block whose probe came last */
+        if (c->in[k].branch_probe &&
+            emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
+            goto fail;
         emit_insn(c, &c->in[k], &code);
     }
     if (code.oom || code.len != c->new_len) {
@@ -602,7 +673,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
         goto fail;
     }
     buf body = {0};
-    put2(&body, (unsigned)m->max_stack + 1);
+    put2(&body, (unsigned)m->max_stack + stack_growth(c->w));
     put2(&body, m->max_locals);
     put4(&body, c->new_len);
     put(&body, code.p, code.len);
@@ -673,6 +744,7 @@ static int build_insns(method_ctx *c)
         i->old = pc;
         i->len = bc_insn_length(m->code, m->code_len, pc); /* nonzero: blk_analyze decoded it */
         i->leader = (t->mark[pc] & BLK_MARK_LEADER) != 0;
+        i->branch_probe = c->w->opt->branch_method != NULL && is_cond(op);
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
             i->kind = K_BR16;
         else if (op == 0xc8 || op == 0xc9)
@@ -692,7 +764,7 @@ static int build_insns(method_ctx *c)
  */
 static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *out)
 {
-    method_ctx c = {w, m, im, NULL, 0, NULL, 0, NULL, 0, NULL};
+    method_ctx c = {.w = w, .m = m, .im = im};
     int rc = -1;
     if (build_insns(&c))
         goto done;
@@ -721,8 +793,9 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
                "(65535 at most)", m->code_len, c.new_len);
         goto done;
     }
-    if (m->max_stack == 65535) {
-        refuse(&c, INS_METHOD_REFUSED, "max_stack is 65535 already; the probe needs one more slot");
+    if (m->max_stack > 65535 - stack_growth(w)) {
+        refuse(&c, INS_METHOD_REFUSED, "max_stack is %u; the probes need %u more slots (65535 at most)",
+               m->max_stack, stack_growth(w));
         goto done;
     }
     if ((uint64_t)w->next_id + im->blocks.nblocks > MAX_ID) {
@@ -738,7 +811,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     w->next_id += im->blocks.nblocks;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
-    im->new_max_stack = (uint16_t)(m->max_stack + 1);
+    im->new_max_stack = (uint16_t)(m->max_stack + stack_growth(w));
     rc = 0;
 done:
     free(c.in);
@@ -773,7 +846,8 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     classfile cf;
     if (cf_parse(&cf, in, len, err, errlen))
         return -1;
-    rewriter w = {in, &cf, opt, {0}, cf.cp.count, 0, opt->first_id, err, errlen};
+    rewriter w = {.in = in, .cf = &cf, .opt = opt, .cp_count = cf.cp.count, .next_id = opt->first_id,
+                  .err = err, .errlen = errlen};
     buf out = {0}, attrs = {0};
     size_t *attr_at = NULL;     /* each rewritten method's Code attribute in attrs: start, end */
     if (str_is(cf.this_name, opt->probe_class)) {

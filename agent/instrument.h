@@ -11,6 +11,22 @@
  *
  * six bytes before each block's first instruction, so a probe count times
  * the block's histogram (blocks.h) reproduces the bytecodes the block ran.
+ *
+ * With options.branch_method, each conditional branch (always the last
+ * instruction of its block) is preceded by a branch probe that sees the
+ * branch's operands and so its outcome, without any new control flow:
+ *
+ *     dup | dup2       (the operands the branch is about to compare)
+ *     bipush OPCODE    (the branch's opcode, 0x99..0xa6, 0xc6, 0xc7, which
+ *                       bipush sign-extends: the probe reads OPCODE & 0xff)
+ *     sipush ID        (ldc_w #Integer ID past 32767: the id of its block)
+ *     invokestatic PROBE_CLASS.BRANCH_METHOD with one of the descriptors
+ *       (III)V                                  if<cond>
+ *       (IIII)V                                 if_icmp<cond>
+ *       (Ljava/lang/Object;II)V                 ifnull, ifnonnull
+ *       (Ljava/lang/Object;Ljava/lang/Object;II)V  if_acmp<cond>
+ *
+ * nine bytes; max_stack then grows by four instead of one.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -26,12 +42,15 @@
 #include "blocks.h"
 #include "cpool.h"
 
-#define INS_PROBE_LEN 6         /* bytes of one probe */
+#define INS_PROBE_LEN 6         /* bytes of one block probe */
+#define INS_BRANCH_PROBE_LEN 9  /* bytes of one branch probe */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
     const char *probe_method;   /* its static method taking the block id, descriptor (I)V */
     uint32_t first_id;          /* id of the class's first probe; ids stay below 2^31 */
+    const char *branch_method;  /* NULL, or the probe class's static methods, all of this
+                                   name, called before each conditional branch (below) */
 } ins_options;
 
 /* What happened to one method. */

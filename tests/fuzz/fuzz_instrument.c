@@ -6,7 +6,8 @@
  * must parse again with cf_parse, keep the method count, and every method it
  * instrumented must decode with blk_analyze into as many blocks as the
  * original had or more (a widened conditional branch adds one), start with
- * a probe, have max_stack one higher and the code length the result names.
+ * a probe, have max_stack one higher (four with branch probes, which odd
+ * first bytes ask for) and the code length the result names.
  * A method left unchanged must be byte-identical. Anything else calls
  * abort().
  * Seeds: tests/fuzz/corpus/instrument/ (javac output of the test fixtures).
@@ -22,7 +23,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const uint8_t *data, size_t size, const ins_result *r)
+static void check(const uint8_t *data, size_t size, const ins_result *r, unsigned growth)
 {
     classfile in, out;
     if (cf_parse(&in, data, size, NULL, 0) != 0)
@@ -43,7 +44,7 @@ static void check(const uint8_t *data, size_t size, const ins_result *r)
         blk_table t;
         if (blk_analyze(m->code, m->code_len, m->exc, m->exc_count, &t, NULL, 0) != 0)
             abort();
-        if (t.nblocks < im->blocks.nblocks || m->code_len != im->new_len || m->max_stack != o->max_stack + 1 ||
+        if (t.nblocks < im->blocks.nblocks || m->code_len != im->new_len || m->max_stack != o->max_stack + growth ||
             m->code_len < 6 || m->code[3] != 0xb8)
             abort();
         blk_free(&t);
@@ -54,10 +55,12 @@ static void check(const uint8_t *data, size_t size, const ins_result *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0};
+    /* the first byte picks the first id and whether branch probes go in */
+    ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0,
+                       size > 0 && (data[0] & 1) ? "branch" : NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
-        check(data, size, &r);
+        check(data, size, &r, opt.branch_method != NULL ? 4 : 1);
         ins_free(&r);
     }
     return 0;

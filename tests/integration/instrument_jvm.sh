@@ -2,6 +2,7 @@
 # instrument_jvm.sh - the block-probe rewriter (agent/instrument.c) on real
 # class files in a real JVM, through the test driver build/tests/psf-rewrite.
 #
+# Classes are rewritten with block probes and branch probes.
 # 1. Every class of tests/fixtures/agent is rewritten (every method must be
 #    instrumented) and the programs run under `java -Xverify:all` with the
 #    probe class tests/fixtures/probe/psf/Probe.java: the output and exit
@@ -10,7 +11,9 @@
 #    times each block's histogram (from the block table psf-rewrite writes)
 #    must give, method by method and opcode by opcode, the step engine's
 #    profile of the same run, and the totals the hand-derived counts of
-#    tests/integration/agent_counts.sh.
+#    tests/integration/agent_counts.sh; the branch outcomes the branch
+#    probes saw, replayed through the step engine's simulated predictor,
+#    must give its conditional, taken and mispredicted counts.
 # 3. Every class of the JDK's java.util package (read from the jrt image) is
 #    rewritten and patched into java.base; a java.util workload runs under
 #    -Xverify:all with the same output, and its probes fire.
@@ -33,7 +36,7 @@ rewrite_tree() {
   local in=$1 out=$2 id=$3 skipped=0 failed=0 f o
   while IFS= read -r f; do
     mkdir -p "$out/$(dirname "$f")"
-    if o=$("$REWRITE" -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
+    if o=$("$REWRITE" -b branch -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
       set -- $o   # next_id N done D skipped S
       id=$2
       skipped=$((skipped + $6))
@@ -144,6 +147,10 @@ compare() {
   fast_total=$(awk '{ s += $3 } END { print s + 0 }' "$TEST_TMP/fast.ops")
   expect_eq "$name: step engine total" "$(xpath "$P" /psf-profile/summary/@work)" "$fast_total"
   [ "$want" = - ] || expect_eq "$name: probe total = the hand count" "$fast_total" "$want"
+  br() { xpath "$P" "/psf-profile/branches[@bucket='work']/@$1"; }
+  expect_eq "$name: branch outcomes through the predictor = the step engine's branches" \
+    "$("$REWRITE" -B "$TEST_TMP/step.methods" "$BLOCKS" <"$HITS.branches")" \
+    "conditional $(br conditional) taken $(br taken) mispredicted $(br mispredicted)"
 }
 
 # hand counts: tests/integration/agent_counts.sh

@@ -4,11 +4,14 @@
  * JVM-level test (tests/integration/instrument_jvm.sh) can run the result
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.
  *
- *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv
+ *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] IN.class OUT.class BLOCKS.tsv
  *   psf-rewrite -s < LIST
+ *   psf-rewrite -B METHODS BLOCKS.tsv < OUTCOMES
  *
  * BLOCKS.tsv gets one line per block of every instrumented method:
- *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,...
+ *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,... <TAB> last
+ * (last: the offset of its last instruction, a conditional branch for end
+ * kind "cond"). -b puts branch probes in too (instrument.h).
  * with the method named as the profile names it (binary class name with
  * dots). stdout: "next_id N done D skipped S"; each method left
  * uninstrumented is named on stderr with the reason. Exit 0 on success
@@ -19,12 +22,20 @@
  * a line, writes nothing, names each class it refused and each method it
  * skipped, and ends with one line of totals (docs/fast-engine.md quotes it
  * for the JDK image).
+ *
+ * With -B, it replays branch outcomes (block id * 2 + taken, one a line, as
+ * tests/fixtures/probe/psf/Probe.java logs them) through the step engine's
+ * simulated predictor (common/branchpred.h), keeping only branches of the
+ * methods listed in METHODS (one name a line), and prints
+ * "conditional C taken T mispredicted M": what the step engine's profile
+ * says for the same outcomes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "branchpred.h"
 #include "bytecode.h"
 #include "instrument.h"
 
@@ -58,6 +69,65 @@ static const char *end_name(int k)
 {
     static const char *const names[] = {"fall", "cond", "goto", "switch", "return", "throw", "jsr", "ret"};
     return k >= 0 && k < 8 ? names[k] : "?";
+}
+
+/* -B: replay branch outcomes through the predictor. */
+static int replay(const char *methods_path, const char *tsv_path)
+{
+    FILE *mf = fopen(methods_path, "r"), *tf = fopen(tsv_path, "r");
+    if (mf == NULL || tf == NULL) {
+        perror(mf == NULL ? methods_path : tsv_path);
+        return 2;
+    }
+    char line[8192], *methods[256];
+    int nmethods = 0;
+    while (nmethods < 256 && fgets(line, sizeof line, mf) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        methods[nmethods++] = strdup(line);
+    }
+    fclose(mf);
+    /* site per block id, for the blocks of the listed methods that end in a
+     * conditional branch; 0 = not one of them */
+    size_t cap = 1u << 22;
+    uint32_t *site = calloc(cap, sizeof *site);
+    uint8_t *wanted = calloc(cap, 1);
+    if (site == NULL || wanted == NULL)
+        return 2;
+    while (fgets(line, sizeof line, tf) != NULL) {
+        char *f[7];
+        int n = 0;
+        for (char *tok = strtok(line, "\t\n"); tok != NULL && n < 7; tok = strtok(NULL, "\t\n"))
+            f[n++] = tok;
+        if (n < 7 || strcmp(f[4], "cond") != 0)
+            continue;
+        unsigned long id = strtoul(f[0], NULL, 10);
+        for (int k = 0; k < nmethods && id < cap; k++)
+            if (strcmp(methods[k], f[1]) == 0) {
+                site[id] = bp_site(bp_seed(f[1]), (uint32_t)strtoul(f[6], NULL, 10));
+                wanted[id] = 1;
+            }
+    }
+    fclose(tf);
+    branchpred *bp = malloc(sizeof *bp);
+    if (bp == NULL)
+        return 2;
+    bp_init(bp);
+    unsigned long long cond = 0, taken = 0, missed = 0;
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        unsigned long v = strtoul(line, NULL, 10), id = v / 2;
+        if (id >= cap || !wanted[id])
+            continue;
+        cond++;
+        taken += v & 1;
+        missed += (unsigned)bp_branch(bp, site[id], (int)(v & 1));
+    }
+    printf("conditional %llu taken %llu mispredicted %llu\n", cond, taken, missed);
+    for (int k = 0; k < nmethods; k++)
+        free(methods[k]);
+    free(site);
+    free(wanted);
+    free(bp);
+    return 0;
 }
 
 /* -s: rewrite every class named on stdin; print what was skipped and the
@@ -114,11 +184,15 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0};
-    int c, do_survey = 0;
-    while ((c = getopt(argc, argv, "p:i:s")) != -1) {
+    ins_options opt = {"psf/Probe", "block", 0, NULL};
+    int c, do_survey = 0, do_replay = 0;
+    while ((c = getopt(argc, argv, "p:i:b:sB")) != -1) {
         if (c == 'p')
             opt.probe_class = optarg;
+        else if (c == 'b')
+            opt.branch_method = optarg;
+        else if (c == 'B')
+            do_replay = 1;
         else if (c == 'i')
             opt.first_id = (uint32_t)strtoul(optarg, NULL, 10);
         else if (c == 's')
@@ -128,9 +202,15 @@ int main(int argc, char **argv)
     }
     if (do_survey)
         return survey(&opt);
+    if (do_replay) {
+        if (argc - optind != 2)
+            return 2;
+        return replay(argv[optind], argv[optind + 1]);
+    }
     if (argc - optind != 3) {
-        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] IN.class OUT.class BLOCKS.tsv\n"
-                        "       psf-rewrite -s < LIST_OF_CLASS_FILES\n");
+        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] IN.class OUT.class BLOCKS.tsv\n"
+                        "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
+                        "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");
         return 2;
     }
     const char *inp = argv[optind], *outp = argv[optind + 1], *tsvp = argv[optind + 2];
@@ -173,7 +253,7 @@ int main(int argc, char **argv)
                 const blk_opcount *oc = &m->blocks.hist[bl->hist_first + h];
                 fprintf(tsv, "%s%s=%u", h ? "," : "", bc_mnemonic(oc->op), oc->count);
             }
-            fputc('\n', tsv);
+            fprintf(tsv, "\t%u\n", bl->last);
         }
     }
     int bad = fclose(out) != 0;

@@ -169,7 +169,7 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -301,7 +301,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -322,7 +322,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -330,6 +330,81 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(ins_rewrite(in, n, &past, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe ids"));
     free(in);
+}
+
+/* ---- branch probes ------------------------------------------------------ */
+
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch"};
+
+/* The Methodref at idx is psf/Probe.branch with descriptor desc. */
+static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
+{
+    cp_str owner, name, d;
+    assert_int_equal(cp_member_ref(&cf->cp, idx, &owner, &name, &d), 0);
+    assert_int_equal(owner.len, 9);
+    assert_memory_equal(owner.ptr, "psf/Probe", 9);
+    assert_int_equal(name.len, 6);
+    assert_memory_equal(name.ptr, "branch", 6);
+    assert_int_equal(d.len, strlen(desc));
+    assert_memory_equal(d.ptr, desc, d.len);
+}
+
+static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    rewritten w;
+    rewrite(&w, &s, &branch_opts);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19 "branch", then per descriptor a
+     * Utf8, a NameAndType and the Methodref: 22, 25, 28, 31 */
+    expect_branch_ref(&w.cf, 22, "(III)V");
+    expect_branch_ref(&w.cf, 25, "(IIII)V");
+    expect_branch_ref(&w.cf, 28, "(Ljava/lang/Object;II)V");
+    expect_branch_ref(&w.cf, 31, "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 13);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  0 probe 7 */
+        0x03, 0x3c, 0x03, 0x3d,
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 10 probe 8 */
+        0x1c, 0x1a,
+        0x5c, 0x10, 0xa2, 0x11, 0x00, 0x08, 0xb8, 0x00, 25, /* 18 dup2; bipush if_icmpge; sipush 8; branch(IIII)V */
+        0xa2, 0x00, 0x13,                         /* 27 if_icmpge 46 */
+        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,  /* 30 probe 9 */
+        0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01,
+        0xa7, 0xff, 0xdf,                         /* 43 goto 10 */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,  /* 46 probe 10 */
+        0x1b, 0xac
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 2 + 4);
+    assert_int_equal(w.r.methods[0].new_max_stack, 6);
+    uint32_t len;
+    const uint8_t *smt = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 2, 253, 0, 10, 1, 1, 250, 0, 35};
+    expect_bytes(smt, len, want_smt, sizeof want_smt);
+    release(&w);
+
+    /* the three other forms: ifnull (dup, Object), ifeq (dup, int),
+     * if_acmpeq (dup2, two Objects) */
+    static const uint8_t code[] = {
+        0x01, 0xc6, 0x00, 0x04, 0x00,   /*  0 aconst_null; 1 ifnull 5; 4 nop */
+        0x03, 0x99, 0x00, 0x04, 0x00,   /*  5 iconst_0; 6 ifeq 10; 9 nop */
+        0x01, 0x01, 0xa5, 0x00, 0x04,   /* 10 aconst_null x2; 12 if_acmpeq 16 */
+        0x00, 0xb1                      /* 15 nop; 16 return */
+    };
+    spec s2 = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+    rewrite(&w, &s2, &branch_opts);
+    m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 86);
+    static const uint8_t p1[] = {0x59, 0x10, 0xc6, 0x11, 0x00, 0x07, 0xb8, 0x00, 28, 0xc6, 0x00, 0x0a};
+    expect_bytes(m->code + 7, sizeof p1, p1, sizeof p1);     /* ifnull at 16 to probe 9 at 26 */
+    static const uint8_t p2[] = {0x59, 0x10, 0x99, 0x11, 0x00, 0x09, 0xb8, 0x00, 22, 0x99, 0x00, 0x0a};
+    expect_bytes(m->code + 33, sizeof p2, p2, sizeof p2);    /* ifeq at 42 to probe 11 at 52 */
+    static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 31, 0xa5, 0x00, 0x0a};
+    expect_bytes(m->code + 60, sizeof p3, p3, sizeof p3);    /* if_acmpeq at 69 to probe 13 at 79 */
+    assert_int_equal(be16(m->code + 80), 13);
+    release(&w);
 }
 
 /* ---- stack map frames -------------------------------------------------- */
@@ -642,7 +717,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0};
+    ins_options self = {"T", "block", 0, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -760,7 +835,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id};
+        ins_options opt = {"psf/Probe", "block", id, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -868,6 +943,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ins_rewrite__counted_loop__probes_lead_each_block_and_branches_follow),
         cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
+        cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
