@@ -300,11 +300,19 @@ int result_emit(agent *a, const char *body, size_t len); /* file or record; 0 on
 void result_free(agent *a);
 
 /* natives.c */
-void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy and the clock */
+void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-run values */
+void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
 void natives_on_arraycopy(agent *a, thread_state *ts, jint length);
 thread_state *current_thread_state(void);
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
+long long natives_vclock_tick(void);       /* advance this thread's virtual clock; its nanoseconds */
+
+/* pervalues.c: values that would differ between runs (clock=virtual) */
+int pervalues_named(const char *name);     /* a native of that name may be swapped */
+int pervalues_swap(const char *cls, const char *name, void *address, void **new_address); /* 1: swapped */
+void pervalues_bind(agent *a, JNIEnv *jni); /* at VMInit: natives the JDK registered itself */
+void pervalues_free(void);
 
 /* counting.c */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);

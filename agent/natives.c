@@ -74,6 +74,12 @@ static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src
         natives_on_arraycopy(&g_agent, ts, length);
 }
 
+long long natives_vclock_tick(void)
+{
+    vclock_ns += VCLOCK_STEP_NS;
+    return vclock_ns;
+}
+
 static jlong JNICALL psf_nano_time(JNIEnv *env, jclass cls)
 {
     (void)env;
@@ -209,12 +215,28 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 {
     agent *a = &g_agent;
     (void)jni; (void)thread;
-    if (!a->opts.deny_processes)
+    if (!a->opts.deny_processes && !a->opts.virtual_clock)
         return;
     char *name = NULL, *sig = NULL;
     jclass k = NULL;
     if ((*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
         return;
+    if (a->opts.virtual_clock && pervalues_named(name) &&
+        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
+        pervalues_swap(sig, name, address, new_address)) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+        return;
+    }
+    if (sig != NULL) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        sig = NULL;
+    }
+    if (!a->opts.deny_processes) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+        return;
+    }
     if ((strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0 ||
          strcmp(name, "executeDiagnosticCommand") == 0 || strncmp(name, "defineClass", 11) == 0) &&
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
@@ -286,16 +308,36 @@ void natives_bind(agent *a, JNIEnv *jni)
     lock_exit(a);
     JNINativeMethod methods[] = {
         {"arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", (void *)psf_arraycopy},
+    };
+    jclass system = (*jni)->FindClass(jni, "java/lang/System");
+    if (system == NULL || (*jni)->RegisterNatives(jni, system, methods, 1) != 0) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot re-bind System.arraycopy");
+    }
+    if (a->opts.virtual_clock)
+        pervalues_bind(a, jni);
+}
+
+/*
+ * The virtual clock goes in at VMStart, before the module system starts
+ * (VMInit comes after it): the JDK seeds values from System.nanoTime while
+ * it boots, among them the salt that orders the iteration of Set.of and
+ * Map.of (java.util.ImmutableCollections), which would otherwise change
+ * from run to run for the program and for the JDK code it calls.
+ */
+void natives_bind_clock(agent *a, JNIEnv *jni)
+{
+    if (!a->opts.virtual_clock)
+        return;
+    JNINativeMethod methods[] = {
         {"nanoTime", "()J", (void *)psf_nano_time},
         {"currentTimeMillis", "()J", (void *)psf_current_millis},
     };
     jclass system = (*jni)->FindClass(jni, "java/lang/System");
-    if (system == NULL || (*jni)->RegisterNatives(jni, system, methods, a->opts.virtual_clock ? 3 : 1) != 0) {
+    if (system == NULL || (*jni)->RegisterNatives(jni, system, methods, 2) != 0) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot re-bind the natives of java.lang.System");
+        agent_fail(a, "cannot re-bind the clocks of java.lang.System");
     }
-    if (!a->opts.virtual_clock)
-        return;
     JNINativeMethod adjust[] = {{"getNanoTimeAdjustment", "(J)J", (void *)psf_nano_adjustment}};
     jclass vm = (*jni)->FindClass(jni, "jdk/internal/misc/VM");
     if (vm == NULL || (*jni)->RegisterNatives(jni, vm, adjust, 1) != 0) {

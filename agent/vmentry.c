@@ -40,6 +40,13 @@ static jobject jdk_loader(agent *a, JNIEnv *jni, const char *getter)
     return ref;
 }
 
+/* Before the module system boots: the virtual clock (natives.c). */
+static void JNICALL on_vm_start(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    (void)jvmti;
+    natives_bind_clock(&g_agent, jni);
+}
+
 /* Classes loaded before VMInit (java.lang.String, ...) get no ClassPrepare
  * event that we can act on, so look through them once here. */
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
@@ -268,12 +275,14 @@ static jint setup_jvmti(agent *a)
     caps.can_generate_exception_events = 1;
     caps.can_access_local_variables = 1;
     caps.can_generate_native_method_bind_events = 1;
+    caps.can_generate_early_vmstart = 1; /* VMStart before java.base boots: the virtual clock (natives.c) */
     caps.can_get_thread_cpu_time = 1;
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
+    cb.VMStart = on_vm_start;
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
     cb.ClassPrepare = on_class_prepare;
@@ -289,10 +298,11 @@ static jint setup_jvmti(agent *a)
         return JNI_ERR;
     /* Global: VM life cycle and the breakpoint. SingleStep, FramePop and
      * SampledObjectAlloc are switched on per thread, only inside an extent. */
-    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL), "SetEventNotificationMode(VM_INIT)") != 0 ||
+    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_START, NULL), "SetEventNotificationMode(VM_START)") != 0 ||
+        jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL), "SetEventNotificationMode(VM_INIT)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL), "SetEventNotificationMode(VM_DEATH)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_BREAKPOINT, NULL), "SetEventNotificationMode(BREAKPOINT)") != 0 ||
-        (a->opts.deny_processes &&
+        ((a->opts.deny_processes || a->opts.virtual_clock) &&
          jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, NULL),
                      "SetEventNotificationMode(NATIVE_METHOD_BIND)") != 0) ||
         jvmti_check(a, (*jv)->SetHeapSamplingInterval(jv, 0), "SetHeapSamplingInterval") != 0 ||
@@ -345,6 +355,7 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     counting_free(a);
     methods_free(a);
     clinit_free(a);
+    pervalues_free();
     keys_free(&a->keys);
     for (int i = 0; i < a->ncandidates; i++)
         free(a->candidates[i]);

@@ -36,6 +36,8 @@ RECEIVER=$BUILD/psf-receive
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
 #   -XX:+DisableAttachMechanism   no agent can attach to the JVM (not even the program to itself)
+#   -XX:-UsePerfData              no hsperfdata counters (real times of JIT, GC, class loading) the
+#                                 program could read, and no file in /tmp
 #   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
 #    archive off, and with it determinism; see -Xshare:auto. The agent disarms Unsafe instead.)
 PINNED_FLAGS=(
@@ -54,6 +56,7 @@ PINNED_FLAGS=(
   -XX:MaxDirectMemorySize=64m
   -Xlog:jni+resolve=off
   -XX:+DisableAttachMechanism
+  -XX:-UsePerfData
 )
 # Limits a grading server can rely on (each one has an option):
 DEFAULT_HEAP=512m
@@ -345,10 +348,27 @@ for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/gro
 done
 JDK_HOME=$(cd "$(dirname "$JAVA")/.." && pwd)
 SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$(dirname "$AGENT")" "$(dirname "$AGENT")")
+# Every path the program can see is the same in every run (README:
+# docs/hidden-work.md, "Values that differ between runs"): inside the sandbox the class path entries appear as
+# $SANDBOX_CP/0, 1, ... (a file as N.jar) and the work directory, which is
+# also the JVM's working directory, HOME and temp directory's parent, as
+# $SANDBOX_WORK, wherever they are on the host. Unsandboxed runs see the
+# host's paths, which differ from run to run.
+SANDBOX_CP=/psf/cp
+SANDBOX_WORK=/psf/work
+JVM_CLASSPATH=$abs_classpath
 IFS=: read -r -a cp_abs_parts <<<"$abs_classpath"
-for part in "${cp_abs_parts[@]}"; do
-  SANDBOX_BINDS+=(--ro-bind "$part" "$part")
-done
+if [ "$SANDBOXED" = 1 ]; then
+  JVM_CLASSPATH=""
+  i=0
+  for part in "${cp_abs_parts[@]}"; do
+    inner=$SANDBOX_CP/$i
+    [ -d "$part" ] || inner=$inner.jar
+    SANDBOX_BINDS+=(--ro-bind "$part" "$inner")
+    JVM_CLASSPATH=${JVM_CLASSPATH:+$JVM_CLASSPATH:}$inner
+    i=$((i + 1))
+  done
+fi
 
 # One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
 # arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
@@ -357,6 +377,8 @@ run_once() {
   RUN_DIR=$SCRATCH/run.$1
   local work=$RUN_DIR/work
   mkdir -p "$work/tmp"
+  local seen=$work # the work directory as the program sees it
+  [ "$SANDBOXED" = 1 ] && seen=$SANDBOX_WORK
   RUN_STATUS=""
   RUN_MESSAGE=""
   RUN_PROFILE=$RUN_DIR/profile.xml
@@ -370,10 +392,10 @@ run_once() {
   # for hours.
   head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
-  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$work/tmp"
+  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
-    -cp "$abs_classpath" "$MAIN" "${PROGRAM_ARGS[@]}")
-  local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$work"
+    -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
+  local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"
     MALLOC_ARENA_MAX=2 "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
     # /proc holds only what the JVM needs: self/exe (how the launcher finds
@@ -382,7 +404,7 @@ run_once() {
     # agent's key out of memory or reach descriptors by number.
     printf '%s\0' "${jvm[@]}" >"$RUN_DIR/cmdline"
     cmd=(bwrap "${SANDBOX_BINDS[@]}"
-      --bind "$work" "$work" --chdir "$work"
+      --bind "$work" "$SANDBOX_WORK" --chdir "$SANDBOX_WORK" --hostname psf
       --tmpfs /proc --symlink "$JAVA" /proc/self/exe --ro-bind "$RUN_DIR/cmdline" /proc/self/cmdline
       --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
   fi

@@ -20,7 +20,7 @@ cd "$CWD"
 run() {
   local cls=$1 method=$2
   shift 2
-  "$GS" --classpath "$FX" --main "$cls" --method "$cls.$method" --json --costs none --sandbox require "$@" \
+  "$GS" --classpath "${RUN_CP:-$FX}" --main "$cls" --method "$cls.$method" --json --costs none --sandbox require "$@" \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err" && echo 0 || echo $?
 }
 # expect_end NAME WORD CODE CLASS METHOD [options] -- ARGS
@@ -264,17 +264,63 @@ expect_eq "randomized quicksort: same under taskset -c 0" "$again" "$first"
 hs=$("$GS" --classpath "$PSF_BUILD/fixtures/agent" --method Hashing.work --json --costs none --sandbox require --runs 5 2>/dev/null | jq -r '"\(.status)/\(.distinct_scores)"')
 expect_eq "HashSet<Object>: 5 runs, one score" "$hs" "ok/1"
 
+# --- values that differ between runs: none reaches the program ---------------------------
+# PerRun loops (hash & 0xffff) times over one kind of value: every kind must
+# give one score over two runs (docs/hidden-work.md, "Values that differ
+# between runs").
+for mode in cwd tmpdir home classpath args env pid hostname mtime inode space starttime cputime memory procs random; do
+  rc=$(run PerRun work --runs 2 -- "$mode")
+  expect_eq "per-run values: $mode: 2 runs, one score" "$rc/$(jq -r .distinct_scores "$TEST_TMP/out")" "0/1"
+done
+# ... and the same score from another working directory, with the class
+# path somewhere else on the host (a grading server's fresh directory)
+ELSEWHERE="$TEST_TMP/else where/ünï"
+mkdir -p "$ELSEWHERE/cwd" "$ELSEWHERE/cp"
+cp "$FX"/PerRun*.class "$ELSEWHERE/cp/"
+for mode in cwd tmpdir classpath args random; do
+  rc=$(run PerRun work -- "$mode")
+  here=$rc/$(jq -r .score "$TEST_TMP/out")
+  there=$(cd "$ELSEWHERE/cwd" && "$GS" --classpath ../cp --main PerRun --method PerRun.work --json --costs none \
+    --sandbox require -- "$mode" 2>/dev/null | jq -r '"0/\(.score)"')
+  expect_eq "per-run values: $mode: same score from another directory" "$there" "$here"
+done
+
 # --- --runs: a later run that fails fails the whole attempt ------------------------------
-# Reruns behaves in the first run and fails in every later one (it tells them
-# apart by its work directory, run.I).
-rc=$(run Reruns work -- escape)
+# Reruns behaves in the first run and fails in every later one. Every run
+# sees the same paths and values, so the test tells them apart: the first
+# reader of the named pipe reruns.fifo (in a class path directory) reads
+# "first", every later one "later".
+CTL=$TEST_TMP/ctl
+mkdir -p "$CTL"
+mkfifo "$CTL/reruns.fifo"
+RERUNS_WRITER=""
+reruns_start() {
+  ( printf 'first\n' >"$CTL/reruns.fifo"; while :; do printf 'later\n' >"$CTL/reruns.fifo"; done ) &
+  RERUNS_WRITER=$!
+}
+reruns_stop() {
+  [ -n "$RERUNS_WRITER" ] || return 0
+  kill "$RERUNS_WRITER" 2>/dev/null || true
+  wait "$RERUNS_WRITER" 2>/dev/null || true
+  RERUNS_WRITER=""
+}
+trap 'reruns_stop; rm -rf "$TEST_TMP"' EXIT
+reruns_start
+rc=$(RUN_CP=$FX:$CTL run Reruns work -- escape)
+reruns_stop
 expect_eq "a later run fails: the first run alone scores" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
-expect_end "--runs 3, run 2 throws" exception 9 Reruns work --runs 3 -- escape
+reruns_start
+RUN_CP=$FX:$CTL expect_end "--runs 3, run 2 throws" exception 9 Reruns work --runs 3 -- escape
+reruns_stop
 expect_match "--runs 3, run 2 throws: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 3: java.lang.IllegalStateException"
 expect_eq "--runs 3, run 2 throws: no runs agreed" "$(jq -r .distinct_scores "$TEST_TMP/out")" null
-expect_end "--runs 3, run 2 hits the bytecode limit" bytecode_limit 17 Reruns work --runs 3 --max-bytecodes 1000000 -- spin
+reruns_start
+RUN_CP=$FX:$CTL expect_end "--runs 3, run 2 hits the bytecode limit" bytecode_limit 17 Reruns work --runs 3 --max-bytecodes 1000000 -- spin
+reruns_stop
 expect_match "--runs 3, run 2 hits the bytecode limit: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 3: "
-expect_end "--runs 2, run 2 calls System.exit" exit_in_method 12 Reruns work --runs 2 -- exit
+reruns_start
+RUN_CP=$FX:$CTL expect_end "--runs 2, run 2 calls System.exit" exit_in_method 12 Reruns work --runs 2 -- exit
+reruns_stop
 expect_match "--runs 2, run 2 calls System.exit: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 2: "
 
 # A run whose profile cannot be scored is no run that agreed either. Nothing a
