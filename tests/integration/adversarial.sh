@@ -295,12 +295,17 @@ mkdir -p "$CTL"
 mkfifo "$CTL/reruns.fifo"
 RERUNS_WRITER=""
 reruns_start() {
-  ( printf 'first\n' >"$CTL/reruns.fifo"; while :; do printf 'later\n' >"$CTL/reruns.fifo"; done ) &
+  # a reader takes one line and closes: a write after that fails (EPIPE,
+  # ignored) and the next open waits for the next reader
+  ( trap '' PIPE; printf 'first\n' >"$CTL/reruns.fifo"
+    while :; do printf 'later\n' >"$CTL/reruns.fifo"; done ) 2>/dev/null &
   RERUNS_WRITER=$!
 }
 reruns_stop() {
   [ -n "$RERUNS_WRITER" ] || return 0
   kill "$RERUNS_WRITER" 2>/dev/null || true
+  sleep 0.2
+  kill -KILL "$RERUNS_WRITER" 2>/dev/null || true
   wait "$RERUNS_WRITER" 2>/dev/null || true
   RERUNS_WRITER=""
 }
