@@ -808,6 +808,15 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         rc = -1;
         goto done;
     }
+    im->pcs = malloc((size_t)c.n * sizeof *im->pcs);
+    if (im->pcs == NULL) {
+        errmsg_set(w->err, w->errlen, "out of memory for %u instruction offsets", c.n);
+        rc = -1;
+        goto done;
+    }
+    for (uint32_t k = 0; k < c.n; k++)
+        im->pcs[k] = (ins_pc){c.in[k].old, c.in[k].start, c.in[k].nw};
+    im->npcs = c.n;
     w->next_id += im->blocks.nblocks;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
@@ -820,13 +829,34 @@ done:
     return rc;
 }
 
+int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe)
+{
+    if (in_probe)
+        *in_probe = 0;
+    if (m == NULL || m->status != INS_METHOD_DONE || m->npcs == 0 || pc >= m->new_len)
+        return -1;
+    uint32_t lo = 0, hi = m->npcs;  /* pcs[lo].start <= pc < pcs[hi].start */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->pcs[mid].start <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (in_probe)
+        *in_probe = pc < m->pcs[lo].at;
+    return m->pcs[lo].old;
+}
+
 void ins_free(ins_result *r)
 {
     if (r == NULL)
         return;
     free(r->bytes);
-    for (uint32_t k = 0; k < r->nmethods; k++)
+    for (uint32_t k = 0; k < r->nmethods; k++) {
         blk_free(&r->methods[k].blocks);
+        free(r->methods[k].pcs);
+    }
     free(r->methods);
     memset(r, 0, sizeof *r);
 }

@@ -53,6 +53,13 @@ typedef struct ins_options {
                                    name, called before each conditional branch (below) */
 } ins_options;
 
+/* Where one original instruction went (instrumented methods). */
+typedef struct ins_pc {
+    uint32_t old;               /* its offset in the original code */
+    uint32_t start;             /* new offset of its probes (= at when it has none) */
+    uint32_t at;                /* new offset of the instruction itself */
+} ins_pc;
+
 /* What happened to one method. */
 enum {
     INS_METHOD_NO_CODE = 0,     /* abstract or native: nothing to do */
@@ -69,6 +76,8 @@ typedef struct ins_method {
     uint32_t first_id;          /* DONE: block i has probe id first_id + i */
     uint32_t old_len, new_len;  /* code_length before and after (new_len = old_len unless DONE) */
     uint16_t old_max_stack, new_max_stack;
+    ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */
+    uint32_t npcs;
 } ins_method;
 
 typedef struct ins_result {
@@ -95,5 +104,14 @@ typedef struct ins_result {
 int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
                 char *err, size_t errlen);
 void ins_free(ins_result *r);
+
+/*
+ * The original offset of what runs at new offset pc of an instrumented
+ * method (a location JVMTI reports in rewritten code): the instruction pc
+ * lies in, or, when pc lies in a probe, the instruction the probe precedes,
+ * with *in_probe set (an exception there was thrown before that instruction
+ * ran). -1 when the method is not instrumented or pc is past its code.
+ */
+int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe);
 
 #endif

@@ -8,7 +8,8 @@
  * original had or more (a widened conditional branch adds one), start with
  * a probe, have max_stack one higher (four with branch probes, which odd
  * first bytes ask for) and the code length the result names.
- * A method left unchanged must be byte-identical. Anything else calls
+ * ins_original_offset must map every new offset back to an original
+ * instruction start. A method left unchanged must be byte-identical. Anything else calls
  * abort().
  * Seeds: tests/fuzz/corpus/instrument/ (javac output of the test fixtures).
  */
@@ -48,6 +49,14 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
             m->code_len < 6 || m->code[3] != 0xb8)
             abort();
         blk_free(&t);
+        /* every new offset maps back to an original instruction start */
+        for (uint32_t pc = 0; pc < m->code_len; pc++) {
+            int64_t back = ins_original_offset(im, pc, NULL);
+            if (back < 0 || back >= o->code_len || !(im->blocks.mark[back] & BLK_MARK_INSN))
+                abort();
+        }
+        if (ins_original_offset(im, m->code_len, NULL) != -1)
+            abort();
     }
     cf_free(&in);
     cf_free(&out);

@@ -170,6 +170,7 @@ typedef struct rewritten {
 } rewritten;
 
 static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch"};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -294,6 +295,41 @@ static void ins_rewrite__counted_loop__probes_lead_each_block_and_branches_follo
     const uint8_t *lvtt = code_attr(m, &w.cf, "LocalVariableTypeTable", &len);
     static const uint8_t want_lvtt[] = {0, 1, 0, 21, 0, 16, 0, 5, 0, 6, 0, 1};
     expect_bytes(lvtt, len, want_lvtt, sizeof want_lvtt);
+    release(&w);
+}
+
+static void ins_original_offset__counted_loop__maps_new_offsets_and_probes_back(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    rewritten w;
+    rewrite(&w, &s, &branch_opts_for_map);
+    const ins_method *m = &w.r.methods[0];
+    assert_int_equal(m->npcs, 15);
+    /* new offset, original offset, in a probe */
+    static const int64_t cases[][3] = {
+        {0, 0, 1}, {5, 0, 1}, {6, 0, 0}, {9, 3, 0},     /* block 0's probe, then its code */
+        {10, 4, 1}, {16, 4, 0}, {17, 5, 0},             /* block 1 */
+        {18, 6, 1}, {26, 6, 1}, {27, 6, 0}, {29, 6, 0}, /* the branch probe, the if_icmpge and its operand */
+        {30, 9, 1}, {43, 16, 0}, {45, 16, 0},           /* block 2, its goto */
+        {46, 19, 1}, {52, 19, 0}, {53, 20, 0},          /* block 3 */
+        {54, -1, 0}, {100000, -1, 0}
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t got = ins_original_offset(m, (uint32_t)cases[k][0], &in_probe);
+        if (got != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)got, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    assert_int_equal(ins_original_offset(NULL, 0, NULL), -1);
+    release(&w);
+
+    /* a method left unchanged has no map */
+    static const uint8_t ann[] = {0, 0};
+    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", ann, sizeof ann};
+    rewrite(&w, &s, NULL);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 0, NULL), -1);
     release(&w);
 }
 
@@ -866,12 +902,17 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
             assert_int_equal(t.nblocks, im->blocks.nblocks);
             uint32_t npc = 0, opc = 0, b = 0;
             while (opc < o->code_len) {
+                int in_probe;
                 if (im->blocks.mark[opc] & BLK_MARK_LEADER) {
                     assert_int_equal(t.blocks[b].start, npc);
                     assert_int_equal(probe_at(&cf, m->code, m->code_len, npc, ref), im->first_id + b);
+                    assert_int_equal(ins_original_offset(im, npc, &in_probe), opc);
+                    assert_int_equal(in_probe, 1);
                     npc += INS_PROBE_LEN;
                     b++;
                 }
+                assert_int_equal(ins_original_offset(im, npc, &in_probe), opc);
+                assert_int_equal(in_probe, 0);
                 assert_int_equal(m->code[npc], o->code[opc]);
                 uint32_t ol = bc_insn_length(o->code, o->code_len, opc);
                 uint32_t nl = bc_insn_length(m->code, m->code_len, npc);
@@ -942,6 +983,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ins_rewrite__counted_loop__probes_lead_each_block_and_branches_follow),
+        cmocka_unit_test(ins_original_offset__counted_loop__maps_new_offsets_and_probes_back),
         cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
         cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
