@@ -24,10 +24,14 @@
  *     found it), any other instruction offset to the instruction's new place.
  *     Uninitialized(offset) in a frame names a `new` instruction itself.
  *
+ * With an entry probe, offset 0 first runs the entry probe, then block 0's
+ * probe; every jump to offset 0 (a loop at the top of the method) lands on
+ * the block probe, so the entry probe counts calls only.
+ *
  * max_stack grows by one (the probe pushes its id on whatever the stack
  * holds at the block start), by four with branch probes. The constant pool
- * grows at its end: the probe's Methodref (six entries), the branch probes'
- * four (thirteen more) when asked for, and an Integer for each id above
+ * grows at its end: the probe's Methodref (six entries), the entry probe's
+ * (three more) and the branch probes' four (thirteen more) when asked for, and an Integer for each id above
  * 32767 (one per probe that pushes it).
  *
  * Choices:
@@ -137,6 +141,7 @@ typedef struct rewriter {
     uint32_t cp_count;          /* constant_pool_count with them */
     uint16_t methodref;         /* the probe's Methodref */
     uint16_t branchref[4];      /* the branch probes' Methodrefs (BR_*), or 0 */
+    uint16_t entryref;          /* the entry probe's Methodref, or 0 */
     uint32_t next_id;
     char *err;
     size_t errlen;
@@ -186,6 +191,13 @@ static int cp_add_probe(rewriter *w)
     w->methodref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
     if (w->methodref == 0)
         return -1;
+    if (w->opt->entry_method != NULL) {
+        uint16_t ename = cp_add_utf8(w, w->opt->entry_method);
+        uint16_t enat = cp_add_refs(w, CP_NAME_AND_TYPE, ename, desc, 1);
+        w->entryref = cp_add_refs(w, CP_METHODREF, cls, enat, 1);
+        if (w->entryref == 0)
+            return -1;
+    }
     if (w->opt->branch_method == NULL)
         return 0;
     static const char *const descs[4] = {
@@ -223,7 +235,8 @@ enum { K_PLAIN, K_BR16, K_BR32, K_SWITCH };
 typedef struct insn {
     uint32_t old;               /* offset in the original code */
     uint32_t len;               /* original length */
-    uint32_t start;             /* new offset of what runs first for it: its probe if it leads a block */
+    uint32_t start;             /* new offset of what runs first for it: its probes, if any */
+    uint32_t target;            /* new offset a jump to it lands on: start, but after the entry probe */
     uint32_t nw;                /* new offset of the instruction itself */
     uint8_t kind;               /* K_* */
     uint8_t wide;               /* K_BR16 widened */
@@ -244,12 +257,21 @@ typedef struct method_ctx {
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
 } method_ctx;
 
-/* Where the code for original offset `old` begins in the new code: its block
- * probe, else its branch probe, else the instruction (the code's end for
- * old == code_len). */
+/* Where the code for original offset `old` begins in the new code: its entry
+ * probe (offset 0), else its block probe, else its branch probe, else the
+ * instruction (the code's end for old == code_len). For ranges: exception
+ * ranges, line numbers, local variables. */
 static uint32_t map_start(const method_ctx *c, uint32_t old)
 {
     return old == c->m->code_len ? c->new_len : c->in[c->at[old]].start;
+}
+
+/* Where a jump to original offset `old` lands: as map_start, but past the
+ * entry probe, which only a call runs. For branch, switch and handler
+ * targets and stack map frames. */
+static uint32_t map_target(const method_ctx *c, uint32_t old)
+{
+    return c->in[c->at[old]].target;
 }
 
 static int is_cond(uint8_t op)
@@ -282,6 +304,9 @@ static int layout_pass(method_ctx *c)
     for (uint32_t k = 0; k < c->n; k++) {
         insn *i = &c->in[k];
         i->start = pos;
+        if (k == 0 && c->w->opt->entry_method != NULL)
+            pos += INS_PROBE_LEN;   /* the entry probe: run on entry, jumped over */
+        i->target = pos;
         if (i->leader)
             pos += INS_PROBE_LEN;
         if (i->branch_probe)
@@ -305,7 +330,7 @@ static int layout_pass(method_ctx *c)
         if (i->kind != K_BR16 || i->wide)
             continue;
         int64_t target = (int64_t)i->old + s2(code + i->old + 1);
-        int64_t d = (int64_t)map_start(c, (uint32_t)target) - i->nw;
+        int64_t d = (int64_t)map_target(c, (uint32_t)target) - i->nw;
         if (d < INT16_MIN || d > INT16_MAX) {
             i->wide = 1;
             widened = 1;
@@ -404,7 +429,7 @@ static int smt_walk(method_ctx *c, buf *out)
             goto bad;
         if (!out)
             c->frame_at[old] = 1;
-        uint32_t at_new = map_start(c, (uint32_t)old);
+        uint32_t at_new = map_target(c, (uint32_t)old);
         uint32_t d = (uint32_t)(at_new - prev_new - 1);
         prev_new = at_new;
         /* the frame's types: how many, and where */
@@ -607,7 +632,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
         put(out, p, i->len);
     } else if (i->kind == K_BR16 || i->kind == K_BR32) {
         int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? s2(p + 1) : s4(p + 1));
-        int32_t d = (int32_t)((int64_t)map_start(c, (uint32_t)target) - i->nw);
+        int32_t d = (int32_t)((int64_t)map_target(c, (uint32_t)target) - i->nw);
         if (i->kind == K_BR16 && !i->wide) {
             put1(out, op);
             put2(out, (uint16_t)d);
@@ -626,7 +651,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
         for (uint32_t k = 0; k < pad; k++)
             put1(out, 0);
         const uint8_t *ops = code + ((i->old + 4) & ~3u);
-#define REL(q) put4(out, (uint32_t)((int64_t)map_start(c, (uint32_t)((int64_t)i->old + s4(q))) - i->nw))
+#define REL(q) put4(out, (uint32_t)((int64_t)map_target(c, (uint32_t)((int64_t)i->old + s4(q))) - i->nw))
         REL(ops);
         if (op == BC_TABLESWITCH) {
             put(out, ops + 4, 8);
@@ -659,6 +684,12 @@ static int emit_code_attr(method_ctx *c, buf *out)
     buf code = {0};
     uint32_t block = 0;
     for (uint32_t k = 0; k < c->n; k++) {
+        if (k == 0 && c->w->opt->entry_method != NULL) {   /* the entry probe: id of block 0 */
+            if (emit_id(c, &code, c->im->first_id))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->entryref);
+        }
         if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
             goto fail;
         /* a conditional branch ends the block whose probe came last */
@@ -682,7 +713,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
         const uint8_t *e = m->exc + 8 * k;
         put2(&body, map_start(c, rd2(e)));
         put2(&body, map_start(c, rd2(e + 2)));
-        put2(&body, map_start(c, rd2(e + 4)));
+        put2(&body, map_target(c, rd2(e + 4)));
         put(&body, e + 6, 2);
     }
     put2(&body, m->code_attr_count);

@@ -27,6 +27,11 @@
  *       (Ljava/lang/Object;Ljava/lang/Object;II)V  if_acmp<cond>
  *
  * nine bytes; max_stack then grows by four instead of one.
+ *
+ * With options.entry_method, the new code starts with an entry probe
+ * (sipush/ldc_w of block 0's id, invokestatic PROBE_CLASS.ENTRY_METHOD(I)V)
+ * before block 0's probe; jumps to offset 0 land after it, so it runs once
+ * per call, never for a loop at the top of the method.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -51,6 +56,8 @@ typedef struct ins_options {
     uint32_t first_id;          /* id of the class's first probe; ids stay below 2^31 */
     const char *branch_method;  /* NULL, or the probe class's static methods, all of this
                                    name, called before each conditional branch (below) */
+    const char *entry_method;   /* NULL, or the probe class's static method (I)V called
+                                   with block 0's id when the method is entered (below) */
 } ins_options;
 
 /* Where one original instruction went (instrumented methods). */

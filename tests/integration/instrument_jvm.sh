@@ -2,7 +2,7 @@
 # instrument_jvm.sh - the block-probe rewriter (agent/instrument.c) on real
 # class files in a real JVM, through the test driver build/tests/psf-rewrite.
 #
-# Classes are rewritten with block probes and branch probes.
+# Classes are rewritten with block, branch and entry probes.
 # 1. Every class of tests/fixtures/agent is rewritten (every method must be
 #    instrumented) and the programs run under `java -Xverify:all` with the
 #    probe class tests/fixtures/probe/psf/Probe.java: the output and exit
@@ -13,7 +13,8 @@
 #    profile of the same run, and the totals the hand-derived counts of
 #    tests/integration/agent_counts.sh; the branch outcomes the branch
 #    probes saw, replayed through the step engine's simulated predictor,
-#    must give its conditional, taken and mispredicted counts.
+#    must give its conditional, taken and mispredicted counts; the entry
+#    probes its method entries.
 # 3. Every class of the JDK's java.util package (read from the jrt image) is
 #    rewritten and patched into java.base; a java.util workload runs under
 #    -Xverify:all with the same output, and its probes fire.
@@ -36,7 +37,7 @@ rewrite_tree() {
   local in=$1 out=$2 id=$3 skipped=0 failed=0 f o
   while IFS= read -r f; do
     mkdir -p "$out/$(dirname "$f")"
-    if o=$("$REWRITE" -b branch -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
+    if o=$("$REWRITE" -b branch -e entry -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
       set -- $o   # next_id N done D skipped S
       id=$2
       skipped=$((skipped + $6))
@@ -151,6 +152,14 @@ compare() {
   expect_eq "$name: branch outcomes through the predictor = the step engine's branches" \
     "$("$REWRITE" -B "$TEST_TMP/step.methods" "$BLOCKS" <"$HITS.branches")" \
     "conditional $(br conditional) taken $(br taken) mispredicted $(br mispredicted)"
+  # entries: the entry probe of each method passes its block 0's id
+  local entries
+  entries=$(awk -F'\t' 'FILENAME == ARGV[1] { keep[$0] = 1; next }
+    FILENAME == ARGV[2] { split($0, h, " "); n[h[1]] = h[2]; next }
+    ($2 in keep) && $3 == 0 && ($1 in n) { s += n[$1] } END { print s + 0 }' \
+    "$TEST_TMP/step.methods" "$HITS.entries" "$BLOCKS")
+  expect_eq "$name: entry probes = the step engine's method entries" "$entries" \
+    "$(xpath "$P" "/psf-profile/calls[@bucket='work']/@entries")"
 }
 
 # hand counts: tests/integration/agent_counts.sh

@@ -169,8 +169,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch"};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -337,7 +337,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -358,7 +358,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -370,7 +370,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch"};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -440,6 +440,55 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 31, 0xa5, 0x00, 0x0a};
     expect_bytes(m->code + 60, sizeof p3, p3, sizeof p3);    /* if_acmpeq at 69 to probe 13 at 79 */
     assert_int_equal(be16(m->code + 80), 13);
+    release(&w);
+}
+
+/* ---- the entry probe ---------------------------------------------------- */
+
+static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it(void **state)
+{
+    (void)state;
+    /* 0 iinc 0, 1; 3 iload_0; 4 ifne 0; 7 return: a loop at the top, with
+     * its frame at 0 */
+    static const uint8_t code[] = {0x84, 0x00, 0x01, 0x1a, 0x9a, 0xff, 0xfc, 0xb1};
+    static const uint8_t smt[] = {0, 1, 0};
+    static const uint8_t lnt[] = {0, 1, 0, 0, 0, 9};
+    static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
+    spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
+                                                 {"LineNumberTable", lnt, sizeof lnt}}, 2};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry"};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19 "entry", 20 its NameAndType, 21 its Methodref */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "entry", 5);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  0 entry probe, block 0's id */
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  6 probe 7 */
+        0x84, 0x00, 0x01, 0x1a,                   /* 12 */
+        0x9a, 0xff, 0xf6,                         /* 16 ifne 6: past the entry probe */
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 19 probe 8 */
+        0xb1
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    /* the frame of the loop head moves to the block probe; the line and the
+     * try range start with the entry probe; the handler is a target */
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 1, 6};
+    expect_bytes(got, len, want_smt, sizeof want_smt);
+    got = code_attr(m, &w.cf, "LineNumberTable", &len);
+    expect_bytes(got, len, lnt, sizeof lnt);
+    static const uint8_t want_exc[] = {0, 0, 0, 19, 0, 19, 0, 0};
+    expect_bytes(m->exc, 8, want_exc, sizeof want_exc);
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 0, &in_probe), 0);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 6, &in_probe), 0);
+    assert_int_equal(in_probe, 1);
     release(&w);
 }
 
@@ -753,7 +802,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -871,7 +920,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -986,6 +1035,7 @@ int main(void)
         cmocka_unit_test(ins_original_offset__counted_loop__maps_new_offsets_and_probes_back),
         cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
         cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
+        cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
