@@ -164,8 +164,10 @@ static uint16_t cp_add_utf8(rewriter *w, const char *s)
 {
     size_t n = strlen(s);
     uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
-    if (n > 65535)
+    if (n > 65535) {
+        errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
         return 0;
+    }
     uint16_t i = cp_add(w, CP_UTF8, len, 2);
     put(&w->cp, s, n);
     return i;
