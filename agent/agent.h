@@ -252,8 +252,24 @@ typedef struct agent {
     invocation *invocations;
     uint32_t ninvocations, invocations_cap;
     thread_state *threads;
+
+    /* Calls that go up the agent's layers: vmentry.c sets them at load
+     * (wire_hooks), so that clinit.c, natives.c and counting.c reach the
+     * files above them only through these and never include their names. */
+    struct agent_hooks {
+        /* counting.c's pre_extent_begin/end: count code of the method's
+         * class that runs outside an invocation; clinit.c starts and ends it */
+        int (*pre_begin)(struct agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
+        void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
+        /* counting.c: System.arraycopy copied `length` elements (natives.c) */
+        void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
+        /* vmentry.c: decide the status and send the result, once (a limit
+         * stop in counting.c) */
+        void (*finish)(struct agent *a, JNIEnv *jni);
+    } hooks;
 } agent;
 
+/* state.c: the one instance, zeroed at load by Agent_OnLoad */
 extern agent g_agent;
 
 /* jvmti_util.c */
@@ -283,14 +299,16 @@ void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 void bystanders_release(agent *a, JNIEnv *jni);
 void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
 
+/* program.c */
+int program_class(agent *a, JNIEnv *jni, jclass klass); /* defined by the application class loader */
+int program_init_trigger(uint8_t op);      /* getstatic, putstatic, invokestatic */
+
 /* clinit.c */
 void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
-int clinit_is_trigger(uint8_t op);         /* getstatic, putstatic, invokestatic */
-int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass);
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method's class (lock held) */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
-void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
 void clinit_target_done(agent *a);
 void clinit_free(agent *a);
 
@@ -302,8 +320,6 @@ void result_free(agent *a);
 /* natives.c */
 void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-run values */
 void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
-void natives_on_arraycopy(agent *a, thread_state *ts, jint length);
-thread_state *current_thread_state(void);
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
 long long natives_vclock_tick(void);       /* advance this thread's virtual clock; its nanoseconds */
@@ -328,14 +344,14 @@ void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations 
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
+void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */
 void counting_free(agent *a);
 
 /* target.c */
-void target_check_class(agent *a, JNIEnv *jni, jclass klass);
+/* Called under a->lock when target_check_class finds the method's class. */
+typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
+void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
 int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
-
-/* vmentry.c */
-void result_finish(agent *a, JNIEnv *jni);   /* decide the status and send the result, once */
 
 /* profile.c */
 int profile_write(agent *a, const char *status, const char *message);

@@ -32,7 +32,9 @@
  * path pays one byte test on these opcodes in the program's methods.
  *
  * The method's own class is initialized before the method runs; the second
- * half of this file counts its initializer too, and its constructors.
+ * half of this file counts its initializer too, and its constructors,
+ * starting and ending those counts through a->hooks (counting.c's, wired by
+ * vmentry.c), so that this file never calls counting.c by name.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -40,7 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BC_PUTSTATIC 0xb3
 #define SEARCH_DEPTH 256 /* deeper class hierarchies are refused (agent_error), not searched */
 
 /* A breakpoint at offset loc of method; one already there (the same place
@@ -50,11 +51,6 @@ static int set_breakpoint(agent *a, jmethodID method, jlocation loc)
 {
     jvmtiError err = (*a->jvmti)->SetBreakpoint(a->jvmti, method, loc);
     return err == JVMTI_ERROR_DUPLICATE ? 1 : jvmti_check(a, err, "SetBreakpoint");
-}
-
-int clinit_is_trigger(uint8_t op)
-{
-    return op == BC_GETSTATIC || op == BC_PUTSTATIC || op == BC_INVOKESTATIC;
 }
 
 void clinit_init(agent *a, JNIEnv *jni)
@@ -82,19 +78,6 @@ static int uninitialized(agent *a, jclass klass)
     jint status = 0;
     return jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, klass, &status), "GetClassStatus") == 0 &&
            !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR));
-}
-
-/* Is klass defined by the application class loader (one of the program's)? */
-int clinit_is_program_class(agent *a, JNIEnv *jni, jclass klass)
-{
-    jobject loader = NULL;
-    if (a->system_loader == NULL ||
-        jvmti_check(a, (*a->jvmti)->GetClassLoader(a->jvmti, klass, &loader), "GetClassLoader") != 0 ||
-        loader == NULL)
-        return 0;
-    int yes = (*jni)->IsSameObject(jni, loader, a->system_loader);
-    (*jni)->DeleteLocalRef(jni, loader);
-    return yes;
 }
 
 static int same(const char *s, cp_str want)
@@ -292,7 +275,7 @@ static int interfaces_initialized(agent *a, JNIEnv *jni, jclass k, int depth)
     int all = 1;
     for (jint i = 0; i < n; i++) {
         jint st = 0;
-        if (all && clinit_is_program_class(a, jni, ifs[i]) &&
+        if (all && program_class(a, jni, ifs[i]) &&
             ((*a->jvmti)->GetClassStatus(a->jvmti, ifs[i], &st) != JVMTI_ERROR_NONE ||
              !(st & JVMTI_CLASS_STATUS_INITIALIZED) || !interfaces_initialized(a, jni, ifs[i], depth + 1)))
             all = 0;
@@ -376,7 +359,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     jclass owner_class = named ? declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     ts->paused = 0;
     jthrowable thrown = NULL;
-    if (owner_class != NULL && clinit_is_program_class(a, jni, owner_class) && uninitialized(a, owner_class)) {
+    if (owner_class != NULL && program_class(a, jni, owner_class) && uninitialized(a, owner_class)) {
         /* run it here, counted: as if the method called the initializer */
         ts->prev_op = BC_INVOKESTATIC;
         ts->prev_method = NULL;
@@ -405,10 +388,10 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
  * single-stepping), by `new`, or by the launcher when it is the main class.
  * Its initializer is the submission's work all the same (a table of answers
  * computed in `static { }`), so the agent counts it and charges it to the
- * next invocation (counting.c: pre_extent_begin; so are the constructors of
- * the class when the method is an instance method, breakpoints at their
- * offset 0: the caller's `new Solution()` is how the method gets an
- * instance to run on, and field initializers run there):
+ * next invocation (counting.c, reached through a->hooks.pre_begin; so are
+ * the constructors of the class when the method is an instance method,
+ * breakpoints at their offset 0: the caller's `new Solution()` is how the
+ * method gets an instance to run on, and field initializers run there):
  *  - every getstatic, putstatic and invokestatic that names the class in
  *    the program's other classes gets a breakpoint when its class is
  *    prepared; at the first one that runs while the class is not yet
@@ -511,7 +494,7 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
     jclass super = (*jni)->GetSuperclass(jni, klass);
     for (jint i = -1; i < n; i++) {
         jclass k = i < 0 ? super : ifs[i];
-        if (k == NULL || !clinit_is_program_class(a, jni, k))
+        if (k == NULL || !program_class(a, jni, k))
             continue;
         jmethodID c = clinit_of(a, k);
         if (c != NULL)
@@ -576,7 +559,7 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
         if (n == 0)
             break;
         cp_str owner, name, desc;
-        if (clinit_is_trigger(code[pc]) &&
+        if (program_init_trigger(code[pc]) &&
             cp_member_ref(&c->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
             owner_names_target(a, owner)) {
             lock_enter(a);
@@ -592,7 +575,7 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
-    if (a->target_init_done || !clinit_is_program_class(a, jni, klass) || target_class_named(a, klass))
+    if (a->target_init_done || !program_class(a, jni, klass) || target_class_named(a, klass))
         return; /* (the method's class: its own code runs after its initialization) */
     const class_info *c = NULL;
     jint n = 0;
@@ -672,13 +655,15 @@ static void constructor_run(agent *a, JNIEnv *jni, jthread thread, jmethodID met
     }
     lock_exit(a);
     if (count)
-        pre_extent_begin(a, jni, thread, method, 1);
+        a->hooks.pre_begin(a, jni, thread, method, 1);
 }
 
-/* A breakpoint other than the method's entry. */
-void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
+/* A breakpoint other than the method's entry, on a thread whose state is ts
+ * (NULL: never counted): outside an extent, starts the count of the method
+ * class's initializer or constructor it belongs to, or initializes that
+ * class counted; inside one, does nothing (the step path sees to it). */
+void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc)
 {
-    thread_state *ts = current_thread_state();
     if (ts != NULL && ts->measuring)
         return; /* inside an extent the step path sees to it */
     if (loc == 0) {
@@ -689,7 +674,7 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
             }
         for (int i = 0; i < a->nclinit_entries; i++)
             if (method == a->clinit_entries[i]) {
-                pre_extent_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
+                a->hooks.pre_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
                 return;
             }
     }
@@ -711,9 +696,9 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method, 
         clear_site(a, method, loc); /* it initializes a supertype, never the class: no need to stop here again */
     else if (owner_class != NULL && uninitialized(a, target) &&
         /* (no frame pop ends this count: any method that never pops here will do) */
-        pre_extent_begin(a, jni, thread, a->target_clinit ? a->target_clinit : a->target, 0) == 0) {
+        a->hooks.pre_begin(a, jni, thread, a->target_clinit ? a->target_clinit : a->target, 0) == 0) {
         thrown = initialize(a, jni, target, op, name, desc); /* counted */
-        pre_extent_end(a, jni, thread);
+        a->hooks.pre_end(a, jni, thread);
     }
     if (target != NULL && !uninitialized(a, target))
         clinit_target_done(a);

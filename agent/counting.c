@@ -31,6 +31,10 @@
  * cost does not grow with the depth of the stack below), and the first time a getstatic,
  * putstatic or invokestatic of a program's method executes (clinit.c: a
  * class of the program's may need initializing; one byte test after that).
+ *
+ * It calls clinit.c and methods.c directly; they call it back only through
+ * a->hooks (agent.h), and the end of a run at a limit goes up to vmentry.c
+ * through a->hooks.finish.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -43,11 +47,6 @@
 /* initial-exec: a plain %fs-relative load on the step path instead of a
  * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
 static _Thread_local thread_state *tls __attribute__((tls_model("initial-exec")));
-
-thread_state *current_thread_state(void)
-{
-    return tls;
-}
 
 static uint32_t cache_slot(jmethodID id)
 {
@@ -532,7 +531,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     if (a->dead)
         return;
     if (method != a->target || loc != 0) {
-        clinit_breakpoint(a, jni, thread, method, loc); /* the method's class is initialized */
+        clinit_breakpoint(a, jni, thread, tls, method, loc); /* the method's class is initialized */
         return;
     }
     thread_state *ts = ts_get(a, thread);
@@ -887,7 +886,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
     lock_exit(a);
     if (!first)
         return;
-    result_finish(a, jni);
+    a->hooks.finish(a, jni);
     jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
     jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
     jmethodID halt = rt ? (*jni)->GetMethodID(jni, rt, "halt", "(I)V") : NULL;
@@ -1007,10 +1006,14 @@ void counting_free(agent *a)
     a->ninvocations = a->invocations_cap = 0;
 }
 
-/* System.arraycopy ran (natives.c): charge the elements it copied to its
- * invoke key, in the bucket of the code that called it. */
-void natives_on_arraycopy(agent *a, thread_state *ts, jint length)
+/* System.arraycopy copied `length` elements (natives.c, through
+ * a->hooks.arraycopy): on a measured thread, charge them to its invoke key,
+ * in the bucket of the code that called it. */
+void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
 {
+    thread_state *ts = tls;
+    if (ts == NULL || !ts->measuring || length <= 0 || (*jni)->ExceptionCheck(jni))
+        return;
     /* Only the copy the step path just saw invoked: code HotSpot runs
      * without single-stepping (a class initializer it hides) copies arrays
      * too, and its invoke was never counted. */

@@ -3,8 +3,9 @@
  *
  * System.arraycopy does its work outside bytecode, so counting alone would
  * make copying a million elements as cheap as copying one; the agent binds
- * the method to a wrapper that adds the length to its dependency key and
- * calls the JVM's own implementation (JVM_ArrayCopy, exported by libjvm).
+ * the method to a wrapper that calls the JVM's own implementation
+ * (JVM_ArrayCopy, exported by libjvm) and hands the length to counting.c
+ * (a->hooks.arraycopy), which adds it to the dependency key.
  *
  * With clock=virtual, System.nanoTime and System.currentTimeMillis read a
  * per-thread virtual clock instead: it starts at the same value in every
@@ -69,9 +70,7 @@ static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src
                                   jint length)
 {
     real_arraycopy(env, cls, src, src_pos, dst, dst_pos, length);
-    thread_state *ts = current_thread_state();
-    if (ts != NULL && ts->measuring && length > 0 && !(*env)->ExceptionCheck(env))
-        natives_on_arraycopy(&g_agent, ts, length);
+    g_agent.hooks.arraycopy(&g_agent, env, length); /* counting.c charges it */
 }
 
 long long natives_vclock_tick(void)

@@ -5,7 +5,9 @@
  * with a descriptor. Each prepared class whose signature matches is searched;
  * a bare name with several overloads is ambiguous (the profile lists their
  * descriptors), and a unique match gets a breakpoint at offset 0, which is the
- * only event the agent keeps armed while the JVM runs unmeasured code.
+ * only event the agent keeps armed while the JVM runs unmeasured code. What
+ * happens next to the class found (clinit.c watches its initializer) is the
+ * caller's: it passes that function in.
  */
 #include "agent.h"
 
@@ -107,7 +109,10 @@ int target_class_named(agent *a, jclass klass)
     return match;
 }
 
-void target_check_class(agent *a, JNIEnv *jni, jclass klass)
+/* If klass is the spec's class, prepared, and the first of that name: search
+ * it for the method, and when the method is found call found(a, jni, klass)
+ * under a->lock. Any other class is left alone. */
+void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found)
 {
     jvmtiEnv *jv = a->jvmti;
     if (!target_class_named(a, klass))
@@ -121,7 +126,7 @@ void target_check_class(agent *a, JNIEnv *jni, jclass klass)
         a->class_seen = 1;
         search_methods(a, klass);
         if (a->target != NULL)
-            clinit_target_prepared(a, jni, klass); /* its initializer is counted too (clinit.c) */
+            found(a, jni, klass); /* vmentry.c: its initializer is counted too (clinit.c) */
     }
     lock_exit(a);
 }

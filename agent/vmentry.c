@@ -3,6 +3,14 @@
  * asks for, every callback wired in one table, VMInit, ClassPrepare and
  * VMDeath (where the profile is written).
  *
+ * It is the top of the agent's files: it calls counting.c, clinit.c,
+ * target.c, natives.c and methods.c, and none of them calls it. Where a
+ * lower file must call up (clinit.c starting a count, natives.c charging a
+ * copy, counting.c ending the run at a limit), it calls through
+ * a->hooks, which wire_hooks fills here, or a function passed in
+ * (target_check_class); so the calls among those files point one way:
+ * vmentry -> counting -> clinit -> methods, target, program.
+ *
  * Load it with
  *   java -XX:-UseTLAB -agentpath:build/libpsfagent.so=method=pkg.C.m,out=FILE ...
  * -XX:-UseTLAB is required: only then does HotSpot report every array
@@ -14,14 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-agent g_agent;
-
 static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jclass klass)
 {
     (void)jvmti;
     (void)thread;
     if (!g_agent.dead && !g_agent.class_seen)
-        target_check_class(&g_agent, jni, klass);
+        target_check_class(&g_agent, jni, klass, clinit_target_prepared);
     if (!g_agent.dead && !g_agent.target_init_done)
         clinit_scan_class(&g_agent, jni, klass);
 }
@@ -72,7 +78,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         return;
     for (jint i = 0; i < n; i++) {
         if (!a->class_seen)
-            target_check_class(a, jni, classes[i]);
+            target_check_class(a, jni, classes[i], clinit_target_prepared);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
     (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
@@ -149,7 +155,10 @@ static void status_of(agent *a, const char **status, const char **message, char 
     }
 }
 
-void result_finish(agent *a, JNIEnv *jni)
+/* Decide the status and write the result, once: the first caller (VMDeath,
+ * or a limit stop through a->hooks.finish) writes it; callbacks return at
+ * once from then on. */
+static void result_finish(agent *a, JNIEnv *jni)
 {
     lock_enter(a);
     int first = !a->result_written;
@@ -260,6 +269,16 @@ static char *system_property(agent *a, const char *name)
     return xstrdup_jvmti(a, v);
 }
 
+/* The calls that go up the agent's layers (agent.h, struct agent_hooks),
+ * all set here, before any event can use them. */
+static void wire_hooks(agent *a)
+{
+    a->hooks.pre_begin = pre_extent_begin;
+    a->hooks.pre_end = pre_extent_end;
+    a->hooks.arraycopy = counting_arraycopy;
+    a->hooks.finish = result_finish;
+}
+
 static jint setup_jvmti(agent *a)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -280,6 +299,7 @@ static jint setup_jvmti(agent *a)
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
+    wire_hooks(a);
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMStart = on_vm_start;

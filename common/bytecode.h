@@ -18,6 +18,7 @@ enum {
     BC_TABLESWITCH     = 0xaa,
     BC_LOOKUPSWITCH    = 0xab,
     BC_GETSTATIC       = 0xb2,
+    BC_PUTSTATIC       = 0xb3,
     BC_INVOKEVIRTUAL   = 0xb6,
     BC_INVOKESPECIAL   = 0xb7,
     BC_INVOKESTATIC    = 0xb8,
