@@ -1,109 +1,17 @@
 /*
- * json.c - JSON tree and writer (see json.h).
+ * json.c - exact numbers, byte-safe strings and the writer on top of
+ * jansson (see json.h for why numbers need a tag).
  */
 #include "json.h"
 
-#include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 
-enum json_kind { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
-
-struct json {
-    enum json_kind kind;
-    int boolean;          /* J_BOOL */
-    char *text;           /* J_NUMBER, J_STRING: owned */
-    char **keys;          /* J_OBJECT: owned, parallel to items */
-    json **items;         /* J_ARRAY, J_OBJECT: owned */
-    size_t n, cap;
-};
-
-static json *make(enum json_kind kind)
-{
-    json *v = xcalloc(1, sizeof *v);
-    v->kind = kind;
-    return v;
-}
-
-json *json_object(void) { return make(J_OBJECT); }
-json *json_array(void)  { return make(J_ARRAY); }
-json *json_null(void)   { return make(J_NULL); }
-
-json *json_bool(int b)
-{
-    json *v = make(J_BOOL);
-    v->boolean = b != 0;
-    return v;
-}
-
-json *json_string(const char *s)
-{
-    if (!s)
-        return json_null();
-    json *v = make(J_STRING);
-    v->text = xstrdup(s);
-    return v;
-}
-
-json *json_number(const char *text)
-{
-    json *v = make(J_NUMBER);
-    v->text = xstrdup(text);
-    return v;
-}
-
-json *json_u64(uint64_t u)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)u);
-    return json_number(buf);
-}
-
-static void append(json *c, json *val)
-{
-    size_t cap = c->cap;
-    xgrow((void **)&c->items, &cap, c->n, sizeof *c->items);
-    if (c->kind == J_OBJECT) {
-        size_t kcap = c->cap;
-        xgrow((void **)&c->keys, &kcap, c->n, sizeof *c->keys);
-    }
-    c->cap = cap;
-    c->items[c->n++] = val;
-}
-
-void json_set(json *obj, const char *key, json *val)
-{
-    assert(obj->kind == J_OBJECT);
-    for (size_t i = 0; i < obj->n; i++)
-        assert(strcmp(obj->keys[i], key) != 0);
-    append(obj, val);
-    obj->keys[obj->n - 1] = xstrdup(key);
-}
-
-void json_push(json *arr, json *val)
-{
-    assert(arr->kind == J_ARRAY);
-    append(arr, val);
-}
-
-void json_free(json *v)
-{
-    if (!v)
-        return;
-    for (size_t i = 0; i < v->n; i++) {
-        json_free(v->items[i]);
-        if (v->keys)
-            free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    free(v->text);
-    free(v);
-}
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one:
+ * overlong forms, surrogates and code points above U+10FFFF are not. */
 static size_t utf8_len(const unsigned char *s)
 {
     unsigned c = s[0];
@@ -127,106 +35,135 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
-void json_write_string(FILE *f, const char *s)
+/* A malloc'd copy of s with every byte that starts no valid UTF-8
+ * sequence replaced by U+FFFD (EF BF BD). */
+static char *utf8_repair(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
+    char *out = xmalloc(strlen(s) * 3 + 1), *o = out;
 
-    fputc('"', f);
     while (*p) {
-        unsigned char c = *p;
-        size_t n;
-        switch (c) {
-        case '"':  fputs("\\\"", f); p++; continue;
-        case '\\': fputs("\\\\", f); p++; continue;
-        case '\n': fputs("\\n", f); p++; continue;
-        case '\r': fputs("\\r", f); p++; continue;
-        case '\t': fputs("\\t", f); p++; continue;
-        case '\b': fputs("\\b", f); p++; continue;
-        case '\f': fputs("\\f", f); p++; continue;
-        default:
-            break;
-        }
-        if (c < 0x20 || c == 0x7f) {
-            fprintf(f, "\\u%04x", c);
-            p++;
-        } else if ((n = utf8_len(p)) == 0) {
-            fputs("\\ufffd", f);
+        size_t n = utf8_len(p);
+        if (n == 0) {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
             p++;
         } else {
-            fwrite(p, 1, n, f);
+            memcpy(o, p, n);
+            o += n;
             p += n;
         }
     }
-    fputc('"', f);
+    *o = '\0';
+    return out;
 }
 
-/* One member of an object, for sorting without touching the tree. */
-typedef struct member {
-    const char *key;
-    const json *val;
-} member;
-
-static int cmp_member(const void *a, const void *b)
+json_t *psf_json_string(const char *s)
 {
-    return strcmp(((const member *)a)->key, ((const member *)b)->key);
-}
-
-static void indent(FILE *f, int depth)
-{
-    for (int i = 0; i < depth; i++)
-        fputs("  ", f);
-}
-
-static void write_value(FILE *f, const json *v, int depth)
-{
-    switch (v->kind) {
-    case J_NULL:   fputs("null", f); break;
-    case J_BOOL:   fputs(v->boolean ? "true" : "false", f); break;
-    case J_NUMBER: fputs(v->text, f); break;
-    case J_STRING: json_write_string(f, v->text); break;
-    case J_ARRAY:
-        if (v->n == 0) {
-            fputs("[]", f);
-            break;
-        }
-        fputs("[\n", f);
-        for (size_t i = 0; i < v->n; i++) {
-            indent(f, depth + 1);
-            write_value(f, v->items[i], depth + 1);
-            fputs(i + 1 < v->n ? ",\n" : "\n", f);
-        }
-        indent(f, depth);
-        fputc(']', f);
-        break;
-    case J_OBJECT: {
-        if (v->n == 0) {
-            fputs("{}", f);
-            break;
-        }
-        member *m = xmalloc(v->n * sizeof *m);
-        for (size_t i = 0; i < v->n; i++) {
-            m[i].key = v->keys[i];
-            m[i].val = v->items[i];
-        }
-        qsort(m, v->n, sizeof *m, cmp_member);
-        fputs("{\n", f);
-        for (size_t k = 0; k < v->n; k++) {
-            indent(f, depth + 1);
-            json_write_string(f, m[k].key);
-            fputs(": ", f);
-            write_value(f, m[k].val, depth + 1);
-            fputs(k + 1 < v->n ? ",\n" : "\n", f);
-        }
-        free(m);
-        indent(f, depth);
-        fputc('}', f);
-        break;
+    if (!s)
+        return json_null();
+    json_t *v = json_string(s); /* NULL: not valid UTF-8 */
+    if (!v) {
+        char *fixed = utf8_repair(s);
+        v = json_string(fixed);
+        free(fixed);
     }
+    return v;
+}
+
+/* 1 when text is digits, optionally followed by '.' and digits. */
+static int plain_decimal(const char *text)
+{
+    const char *p = text;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (p == text)
+        return 0;
+    if (*p == '.') {
+        const char *f = ++p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p == f)
+            return 0;
+    }
+    return *p == '\0';
+}
+
+/* The tagged string that stands for the number `text` (json.h). */
+static json_t *exact_number(const char *text)
+{
+    size_t len = strlen(text);
+    char *tagged = xmalloc(len + 2);
+    tagged[0] = '\0';
+    memcpy(tagged + 1, text, len + 1);
+    json_t *v = json_stringn(tagged, len + 1);
+    free(tagged);
+    return v;
+}
+
+json_t *psf_json_number(const char *text)
+{
+    if (!text)
+        return json_null();
+    if (!plain_decimal(text))
+        return psf_json_string(text);
+    return exact_number(text);
+}
+
+json_t *psf_json_u64(uint64_t v)
+{
+    char buf[24];
+
+    if (v <= (uint64_t)LLONG_MAX)
+        return json_integer((json_int_t)v);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return exact_number(buf);
+}
+
+/*
+ * jansson's text of a tagged number is a string literal that opens with
+ * the escape \u0000 (the NUL) followed by the number's digits and '.',
+ * which need no escaping. Copy `text` to f with each such literal replaced
+ * by the bare number; every other literal, keys included, is copied as it
+ * is, escapes and all.
+ */
+static void write_untagged(FILE *f, const char *text)
+{
+    static const char tag[] = "\"\\u0000";
+    const char *p = text;
+
+    while (*p) {
+        if (*p != '"') {
+            fputc(*p++, f);
+        } else if (strncmp(p, tag, sizeof tag - 1) == 0) {
+            const char *num = p + sizeof tag - 1, *end = strchr(num, '"');
+            fwrite(num, 1, (size_t)(end - num), f);
+            p = end + 1;
+        } else {
+            fputc(*p++, f); /* the opening quote, then up to the closing one */
+            while (*p && *p != '"') {
+                if (*p == '\\')
+                    fputc(*p++, f);
+                fputc(*p++, f);
+            }
+            if (*p)
+                fputc(*p++, f);
+        }
     }
 }
 
-void json_write(FILE *f, const json *v)
+int psf_json_write(FILE *f, const json_t *v)
 {
-    write_value(f, v, 0);
+    char *text = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    if (!text)
+        return -1;
+    write_untagged(f, text);
     fputc('\n', f);
+    free(text);
+    return 0;
+}
+
+void psf_json_init(void)
+{
+    json_set_alloc_funcs(xmalloc, free);
 }

@@ -1,41 +1,50 @@
 /*
- * json.h - a small JSON tree and its one writer.
+ * json.h - what psf-score adds to jansson for its JSON output: numbers kept
+ * exact, strings from arbitrary bytes, and the one writer.
  *
- * Output is built as a tree and written at the end, so the key order is
- * decided here (sorted by byte value) and not by the order of the code that
- * fills an object. Strings are escaped per RFC 8259: quote, backslash and
- * control characters are escaped, valid UTF-8 passes through, and a byte that
- * is not part of valid UTF-8 becomes U+FFFD.
+ * A document is a jansson tree (json_object, json_object_set_new,
+ * json_array_append_new, json_boolean, json_null), built completely and
+ * written at the end by psf_json_write: keys sorted by byte value at every
+ * level (not in the order the code filled an object), two spaces of indent
+ * per level, a newline at the end. jansson escapes the strings (RFC 8259).
+ *
+ * Numbers are exact. jansson keeps an integer as json_int_t (long long)
+ * and any other number as a double, which would round a count above
+ * LLONG_MAX and a fixed-point decimal such as 0.000001. So
+ * psf_json_u64 makes a jansson integer when the count fits one, and a
+ * count above LLONG_MAX, like every decimal from psf_json_number, is kept
+ * as its own text: a jansson string of that text behind one NUL byte, a
+ * tag that no string from psf_json_string can carry (C strings have no
+ * NUL). psf_json_write writes the text in place of such a string, so
+ * 18446744073709551615 and 12.5 come out as written, as numbers.
  */
 #ifndef PSF_JSON_H
 #define PSF_JSON_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct json json;
+/* A JSON string of s, or null when s is NULL. Bytes that are not valid
+ * UTF-8 become U+FFFD each, so any C string (a path, a label from the
+ * command line) gives a string jansson accepts. */
+json_t *psf_json_string(const char *s);
 
-json *json_object(void);
-json *json_array(void);
-json *json_string(const char *s);        /* copies s; NULL gives null */
-json *json_u64(uint64_t v);
-json *json_number(const char *text);     /* a number already formatted, e.g. "12.5" */
-json *json_bool(int v);
-json *json_null(void);
+/* The number v, exactly (a jansson integer when v <= LLONG_MAX). */
+json_t *psf_json_u64(uint64_t v);
 
-/* Add key -> val to an object; the object owns val. A key must not be set
- * twice (asserted). */
-void json_set(json *obj, const char *key, json *val);
+/* A number already formatted as digits with at most one '.' ("12.5",
+ * "0.000001"), written exactly as given; NULL gives null. Text of any other
+ * form is not a JSON number this writer can vouch for: it becomes a string. */
+json_t *psf_json_number(const char *text);
 
-/* Append val to an array, which owns it. */
-void json_push(json *arr, json *val);
+/* Write v, keys sorted, indented by two spaces, plus a newline. Returns 0,
+ * or -1 (nothing written) when jansson cannot encode it. */
+int psf_json_write(FILE *f, const json_t *v);
 
-/* Write v, indented by two spaces per level, keys sorted, plus a newline. */
-void json_write(FILE *f, const json *v);
-
-/* Write s as a JSON string literal (with quotes). */
-void json_write_string(FILE *f, const char *s);
-
-void json_free(json *v);
+/* Route jansson's allocations through xmalloc/free (err.h): a scorer out of
+ * memory exits 70 there, and no constructor returns NULL for lack of it.
+ * Call once, before the first jansson call. */
+void psf_json_init(void);
 
 #endif

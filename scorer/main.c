@@ -96,10 +96,10 @@ static int fail_run(const options *o, const psf_err *err)
         fputs("try 'psf-score --help'\n", stderr);
     if (o->format == FMT_JSON) {
         outbuf b;
-        json *j = out_error_json(status_word(err->status), err->msg);
+        json_t *j = out_error_json(status_word(err->status), err->msg);
         outbuf_open(&b);
-        json_write(b.f, j);
-        json_free(j);
+        psf_json_write(b.f, j);
+        json_decref(j);
         return outbuf_flush(&b, status_exit_code(err->status));
     }
     return status_exit_code(err->status);
@@ -185,7 +185,7 @@ static int run_status_json(const options *o)
 {
     psf_status st = status_from_word(o->status_word);
     outbuf b;
-    json *j;
+    json_t *j;
 
     if (st == ST_OK) {
         psf_err err;
@@ -206,8 +206,8 @@ static int run_status_json(const options *o)
     }
     j = out_error_json(o->status_word, o->status_message);
     outbuf_open(&b);
-    json_write(b.f, j);
-    json_free(j);
+    psf_json_write(b.f, j);
+    json_decref(j);
     return outbuf_flush(&b, status_exit_code(st));
 }
 
@@ -283,9 +283,9 @@ static int run_score(const options *o, const cost_table *t)
     }
     outbuf_open(&b);
     if (o->format == FMT_JSON) {
-        json *j = out_score_json(o, t, &oc);
-        json_write(b.f, j);
-        json_free(j);
+        json_t *j = out_score_json(o, t, &oc);
+        psf_json_write(b.f, j);
+        json_decref(j);
     } else if (!oc.res) {
         out_status_text(stderr, &oc);
     } else if (o->score_only) {
@@ -404,6 +404,7 @@ int main(int argc, char **argv)
     int code;
 
     memset(&t, 0, sizeof t);
+    psf_json_init();
     if (options_parse(&o, argc, argv, &err) != 0) {
         code = fail_run(&o, &err);
         options_free(&o);

@@ -39,10 +39,10 @@ static const char *share_str(psf_u128 part, psf_u128 total, char buf[16])
     return buf;
 }
 
-static json *micro_json(psf_u128 m)
+static json_t *micro_json(psf_u128 m)
 {
     char buf[48];
-    return json_number(micro_str(m, buf));
+    return psf_json_number(micro_str(m, buf));
 }
 
 /* Predicted time in whole nanoseconds (see output.h). */
@@ -64,138 +64,138 @@ static size_t top_n(const options *o, size_t n)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-json *out_error_json(const char *status_word, const char *message)
+json_t *out_error_json(const char *status_word, const char *message)
 {
-    json *j = json_object();
-    json_set(j, "status", json_string(status_word));
-    json_set(j, "score", json_null());
-    json_set(j, "message", json_string(message));
+    json_t *j = json_object();
+    json_object_set_new(j, "status", psf_json_string(status_word));
+    json_object_set_new(j, "score", json_null());
+    json_object_set_new(j, "message", psf_json_string(message));
     return j;
 }
 
 /* A CPU family, model or stepping; null when unknown (-1). */
-static json *cpu_number_json(long v)
+static json_t *cpu_number_json(long v)
 {
     char buf[24];
-    return v >= 0 ? json_number(u64_str((uint64_t)v, buf)) : json_null();
+    return v >= 0 ? psf_json_number(u64_str((uint64_t)v, buf)) : json_null();
 }
 
-static json *table_json(const cost_table *t)
+static json_t *table_json(const cost_table *t)
 {
-    json *j, *c;
+    json_t *j, *c;
 
     if (t->builtin)
         return json_null();
     j = json_object();
-    json_set(j, "path", json_string(t->path));
-    json_set(j, "sha256", json_string(t->sha256));
-    json_set(j, "calibrated", json_bool(t->calibrated));
-    json_set(j, "unit", json_string(t->unit));
+    json_object_set_new(j, "path", psf_json_string(t->path));
+    json_object_set_new(j, "sha256", psf_json_string(t->sha256));
+    json_object_set_new(j, "calibrated", json_boolean(t->calibrated));
+    json_object_set_new(j, "unit", psf_json_string(t->unit));
     if (!t->calibrated) {
-        json_set(j, "calibration", json_null());
+        json_object_set_new(j, "calibration", json_null());
         return j;
     }
     c = json_object();
-    json_set(c, "cpu_model", json_string(t->cpu_model));
-    json_set(c, "tsc_hz", json_u64(t->tsc_hz));
-    json_set(c, "jdk_version", json_string(t->jdk_version));
-    json_set(c, "jvm_flags", json_string(t->jvm_flags));
-    json_set(c, "date", json_string(t->date));
-    json_set(c, "fit_r2", json_number(t->fit_r2));
-    json_set(c, "isolated_core", json_bool(t->isolated_core));
-    json_set(c, "cpu_vendor", json_string(t->cpu_vendor));
-    json_set(c, "cpu_family", cpu_number_json(t->cpu_family));
-    json_set(c, "cpu_model_number", cpu_number_json(t->cpu_model_number));
-    json_set(c, "cpu_stepping", cpu_number_json(t->cpu_stepping));
-    json_set(j, "calibration", c);
+    json_object_set_new(c, "cpu_model", psf_json_string(t->cpu_model));
+    json_object_set_new(c, "tsc_hz", psf_json_u64(t->tsc_hz));
+    json_object_set_new(c, "jdk_version", psf_json_string(t->jdk_version));
+    json_object_set_new(c, "jvm_flags", psf_json_string(t->jvm_flags));
+    json_object_set_new(c, "date", psf_json_string(t->date));
+    json_object_set_new(c, "fit_r2", psf_json_number(t->fit_r2));
+    json_object_set_new(c, "isolated_core", json_boolean(t->isolated_core));
+    json_object_set_new(c, "cpu_vendor", psf_json_string(t->cpu_vendor));
+    json_object_set_new(c, "cpu_family", cpu_number_json(t->cpu_family));
+    json_object_set_new(c, "cpu_model_number", cpu_number_json(t->cpu_model_number));
+    json_object_set_new(c, "cpu_stepping", cpu_number_json(t->cpu_stepping));
+    json_object_set_new(j, "calibration", c);
     return j;
 }
 
 /* The notes of a machine check as a JSON array of strings. */
-static json *notes_json(const char (*v)[MC_NOTE_LEN], size_t n)
+static json_t *notes_json(const char (*v)[MC_NOTE_LEN], size_t n)
 {
-    json *a = json_array();
+    json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_push(a, json_string(v[i]));
+        json_array_append_new(a, psf_json_string(v[i]));
     return a;
 }
 
 /* "table_machine": what differs between the table's machine and this one,
  * what could not be compared, this machine, and how to calibrate it; null
  * when not checked (no calibrated table). */
-static json *machine_json(const machine_check *mc, const machine_here *here)
+static json_t *machine_json(const machine_check *mc, const machine_here *here)
 {
-    json *j, *h;
+    json_t *j, *h;
 
     if (!mc || mc->verdict == MC_NOT_CHECKED)
         return json_null();
     j = json_object();
-    json_set(j, "differences", notes_json(mc->differences, mc->n_differences));
-    json_set(j, "unchecked", notes_json(mc->unchecked, mc->n_unchecked));
+    json_object_set_new(j, "differences", notes_json(mc->differences, mc->n_differences));
+    json_object_set_new(j, "unchecked", notes_json(mc->unchecked, mc->n_unchecked));
     h = json_object();
-    json_set(h, "cpu_vendor", here && here->cpu.vendor[0] ? json_string(here->cpu.vendor) : json_null());
-    json_set(h, "cpu_family", cpu_number_json(here ? here->cpu.family : -1));
-    json_set(h, "cpu_model_number", cpu_number_json(here ? here->cpu.model : -1));
-    json_set(h, "cpu_stepping", cpu_number_json(here ? here->cpu.stepping : -1));
+    json_object_set_new(h, "cpu_vendor", here && here->cpu.vendor[0] ? psf_json_string(here->cpu.vendor) : json_null());
+    json_object_set_new(h, "cpu_family", cpu_number_json(here ? here->cpu.family : -1));
+    json_object_set_new(h, "cpu_model_number", cpu_number_json(here ? here->cpu.model : -1));
+    json_object_set_new(h, "cpu_stepping", cpu_number_json(here ? here->cpu.stepping : -1));
     /* whole MHz: the same from run to run, unlike the measured Hz */
-    json_set(h, "tsc_mhz", here && here->tsc_hz ? json_u64((here->tsc_hz + 500000) / 1000000) : json_null());
-    json_set(j, "here", h);
-    json_set(j, "calibrate_command", mc->verdict == MC_MATCHES ? json_null() : json_string(MC_CALIBRATE_COMMAND));
+    json_object_set_new(h, "tsc_mhz", here && here->tsc_hz ? psf_json_u64((here->tsc_hz + 500000) / 1000000) : json_null());
+    json_object_set_new(j, "here", h);
+    json_object_set_new(j, "calibrate_command", mc->verdict == MC_MATCHES ? json_null() : psf_json_string(MC_CALIBRATE_COMMAND));
     return j;
 }
 
 /* true, false or null (not checked, or the CPU unknown on one side). */
-static json *machine_matches_json(const machine_check *mc)
+static json_t *machine_matches_json(const machine_check *mc)
 {
     if (!mc || mc->verdict == MC_NOT_CHECKED || mc->verdict == MC_UNKNOWN)
         return json_null();
-    return json_bool(mc->verdict == MC_MATCHES);
+    return json_boolean(mc->verdict == MC_MATCHES);
 }
 
-static json *term_json(const score_term *t, psf_u128 total)
+static json_t *term_json(const score_term *t, psf_u128 total)
 {
     char buf[16];
-    json *j = json_object();
+    json_t *j = json_object();
 
-    json_set(j, "key", json_string(t->key));
-    json_set(j, "count", json_u64(t->count));
-    json_set(j, "cost", micro_json(t->cost));
+    json_object_set_new(j, "key", psf_json_string(t->key));
+    json_object_set_new(j, "count", psf_json_u64(t->count));
+    json_object_set_new(j, "cost", micro_json(t->cost));
     if (t->kind == TERM_ARRAY || t->elements || t->per_element) {
-        json_set(j, "elements", json_u64(t->elements));
-        json_set(j, "cost_per_element", micro_json(t->per_element));
+        json_object_set_new(j, "elements", psf_json_u64(t->elements));
+        json_object_set_new(j, "cost_per_element", micro_json(t->per_element));
     }
-    json_set(j, "contribution", micro_json(t->contribution));
-    json_set(j, "share", json_number(share_str(t->contribution, total, buf)));
-    json_set(j, "missing", json_bool(t->missing));
+    json_object_set_new(j, "contribution", micro_json(t->contribution));
+    json_object_set_new(j, "share", psf_json_number(share_str(t->contribution, total, buf)));
+    json_object_set_new(j, "missing", json_boolean(t->missing));
     return j;
 }
 
-static json *explain_json(const options *o, const score_result *r)
+static json_t *explain_json(const options *o, const score_result *r)
 {
-    json *j = json_object(), *methods = json_array();
+    json_t *j = json_object(), *methods = json_array();
     char buf[16];
     size_t n;
 
-    json_set(j, "top", json_u64(o->top));
-    json_set(j, "total", micro_json(r->total));
-    json_set(j, "opcode_total", micro_json(r->opcode_total));
-    json_set(j, "dependency_total", micro_json(r->dep_total));
+    json_object_set_new(j, "top", psf_json_u64(o->top));
+    json_object_set_new(j, "total", micro_json(r->total));
+    json_object_set_new(j, "opcode_total", micro_json(r->opcode_total));
+    json_object_set_new(j, "dependency_total", micro_json(r->dep_total));
     for (size_t i = 0; i < top_n(o, r->n_methods); i++) {
         const score_method *m = &r->methods[i];
-        json *e = json_object();
-        json_set(e, "method", json_string(m->name));
-        json_set(e, "bytecodes", json_u64(m->bytecodes));
-        json_set(e, "contribution", micro_json(m->contribution));
-        json_set(e, "share", json_number(share_str(m->contribution, r->total, buf)));
-        json_push(methods, e);
+        json_t *e = json_object();
+        json_object_set_new(e, "method", psf_json_string(m->name));
+        json_object_set_new(e, "bytecodes", psf_json_u64(m->bytecodes));
+        json_object_set_new(e, "contribution", micro_json(m->contribution));
+        json_object_set_new(e, "share", psf_json_number(share_str(m->contribution, r->total, buf)));
+        json_array_append_new(methods, e);
     }
-    json_set(j, "methods", methods);
+    json_object_set_new(j, "methods", methods);
     for (int kind = 1; kind >= 0; kind--) {
         const score_term **v = score_top_terms(r, kind, &n);
-        json *a = json_array();
+        json_t *a = json_array();
         for (size_t i = 0; i < top_n(o, n); i++)
-            json_push(a, term_json(v[i], r->total));
-        json_set(j, kind ? "opcodes" : "dependencies", a);
+            json_array_append_new(a, term_json(v[i], r->total));
+        json_object_set_new(j, kind ? "opcodes" : "dependencies", a);
         free((void *)v);
     }
     return j;
@@ -210,90 +210,90 @@ static uint64_t class_constants(const profile *p)
     return 0;
 }
 
-json *out_score_json(const options *o, const cost_table *t, const outcome *oc)
+json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
 {
     const profile *p = oc->prof;
     const score_result *r = oc->res;
-    json *j = json_object(), *a;
+    json_t *j = json_object(), *a;
     uint64_t ns;
 
-    json_set(j, "status", json_string(oc->status_word));
-    json_set(j, "score", r ? json_u64(r->score) : json_null());
-    json_set(j, "approximate", json_bool(r && r->approximate));
-    json_set(j, "uncalibrated_table", json_bool(!t->builtin && !t->calibrated));
+    json_object_set_new(j, "status", psf_json_string(oc->status_word));
+    json_object_set_new(j, "score", r ? psf_json_u64(r->score) : json_null());
+    json_object_set_new(j, "approximate", json_boolean(r && r->approximate));
+    json_object_set_new(j, "uncalibrated_table", json_boolean(!t->builtin && !t->calibrated));
     a = json_array();
     for (size_t i = 0; r && i < r->n_missing; i++)
-        json_push(a, json_string(r->missing[i]));
-    json_set(j, "missing", a);
-    json_set(j, "unit", json_string(t->unit));
-    json_set(j, "with_overhead", json_bool(o->with_overhead));
-    json_set(j, "cost_table", table_json(t));
-    json_set(j, "predicted_ns", out_predicted_ns(t, r, &ns) ? json_u64(ns) : json_null());
-    json_set(j, "table_machine_matches", machine_matches_json(oc->machine));
-    json_set(j, "table_machine", machine_json(oc->machine, oc->here));
-    json_set(j, "profile", json_string(oc->path));
+        json_array_append_new(a, psf_json_string(r->missing[i]));
+    json_object_set_new(j, "missing", a);
+    json_object_set_new(j, "unit", psf_json_string(t->unit));
+    json_object_set_new(j, "with_overhead", json_boolean(o->with_overhead));
+    json_object_set_new(j, "cost_table", table_json(t));
+    json_object_set_new(j, "predicted_ns", out_predicted_ns(t, r, &ns) ? psf_json_u64(ns) : json_null());
+    json_object_set_new(j, "table_machine_matches", machine_matches_json(oc->machine));
+    json_object_set_new(j, "table_machine", machine_json(oc->machine, oc->here));
+    json_object_set_new(j, "profile", psf_json_string(oc->path));
     if (oc->status != ST_OK)
-        json_set(j, "message", json_string(oc->message ? oc->message : ""));
+        json_object_set_new(j, "message", psf_json_string(oc->message ? oc->message : ""));
 
     if (p) {
         char *m = profile_method(p);
-        json_set(j, "method", json_string(m));
+        json_object_set_new(j, "method", psf_json_string(m));
         free(m);
     } else {
-        json_set(j, "method", json_null());
+        json_object_set_new(j, "method", json_null());
     }
-    json_set(j, "jdk", json_string(p && p->has_jvm ? p->jvm_version : NULL));
-    json_set(j, "bytecodes", p && p->has_summary ? json_u64(p->work) : json_null());
-    json_set(j, "runtime_bytecodes", p && p->has_summary ? json_u64(p->overhead) : json_null());
-    json_set(j, "invocations", p && p->has_summary ? json_u64(p->invocations) : json_null());
+    json_object_set_new(j, "jdk", psf_json_string(p && p->has_jvm ? p->jvm_version : NULL));
+    json_object_set_new(j, "bytecodes", p && p->has_summary ? psf_json_u64(p->work) : json_null());
+    json_object_set_new(j, "runtime_bytecodes", p && p->has_summary ? psf_json_u64(p->overhead) : json_null());
+    json_object_set_new(j, "invocations", p && p->has_summary ? psf_json_u64(p->invocations) : json_null());
     a = json_array();
     for (size_t i = 0; p && i < p->n_inv; i++) {
-        json *e = json_object();
-        json_set(e, "thread", json_string(p->inv[i].thread));
-        json_set(e, "work", json_u64(p->inv[i].work));
-        json_set(e, "overhead", json_u64(p->inv[i].overhead));
-        json_set(e, "end", json_string(p->inv[i].end));
-        json_push(a, e);
+        json_t *e = json_object();
+        json_object_set_new(e, "thread", psf_json_string(p->inv[i].thread));
+        json_object_set_new(e, "work", psf_json_u64(p->inv[i].work));
+        json_object_set_new(e, "overhead", psf_json_u64(p->inv[i].overhead));
+        json_object_set_new(e, "end", psf_json_string(p->inv[i].end));
+        json_array_append_new(a, e);
     }
-    json_set(j, "invocation_list", a);
+    json_object_set_new(j, "invocation_list", a);
     a = json_object();
     for (unsigned op = 0; p && op < 256; op++)
         if (p->opcodes[BUCKET_WORK][op])
-            json_set(a, bc_mnemonic((uint8_t)op), json_u64(p->opcodes[BUCKET_WORK][op]));
-    json_set(j, "opcodes", a);
+            json_object_set_new(a, bc_mnemonic((uint8_t)op), psf_json_u64(p->opcodes[BUCKET_WORK][op]));
+    json_object_set_new(j, "opcodes", a);
     if (p && p->has_branches[BUCKET_WORK]) {
         a = json_object();
-        json_set(a, "conditional", json_u64(p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL]));
-        json_set(a, "taken", json_u64(p->branches[BUCKET_WORK][PROF_BR_TAKEN]));
-        json_set(a, "mispredicted", json_u64(p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]));
-        json_set(j, "branches", a);
+        json_object_set_new(a, "conditional", psf_json_u64(p->branches[BUCKET_WORK][PROF_BR_CONDITIONAL]));
+        json_object_set_new(a, "taken", psf_json_u64(p->branches[BUCKET_WORK][PROF_BR_TAKEN]));
+        json_object_set_new(a, "mispredicted", psf_json_u64(p->branches[BUCKET_WORK][PROF_BR_MISPREDICTED]));
+        json_object_set_new(j, "branches", a);
     } else {
-        json_set(j, "branches", json_null());
+        json_object_set_new(j, "branches", json_null());
     }
     if (p && p->has_calls[BUCKET_WORK]) {
         a = json_object();
-        json_set(a, "entries", json_u64(p->calls[BUCKET_WORK][PROF_CALL_ENTRIES]));
-        json_set(a, "close", json_u64(p->calls[BUCKET_WORK][PROF_CALL_CLOSE]));
-        json_set(a, "fence_native", json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE]));
-        json_set(a, "fence_alloc", json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC]));
-        json_set(j, "calls", a);
+        json_object_set_new(a, "entries", psf_json_u64(p->calls[BUCKET_WORK][PROF_CALL_ENTRIES]));
+        json_object_set_new(a, "close", psf_json_u64(p->calls[BUCKET_WORK][PROF_CALL_CLOSE]));
+        json_object_set_new(a, "fence_native", psf_json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_NATIVE]));
+        json_object_set_new(a, "fence_alloc", psf_json_u64(p->calls[BUCKET_WORK][PROF_CALL_FENCE_ALLOC]));
+        json_object_set_new(j, "calls", a);
     } else {
-        json_set(j, "calls", json_null());
+        json_object_set_new(j, "calls", json_null());
     }
-    json_set(j, "class_constants", p && p->has_deps[BUCKET_WORK] ? json_u64(class_constants(p)) : json_null());
+    json_object_set_new(j, "class_constants", p && p->has_deps[BUCKET_WORK] ? psf_json_u64(class_constants(p)) : json_null());
     if (p && p->status == ST_AMBIGUOUS_METHOD) {
         a = json_array();
         for (size_t i = 0; i < p->n_candidates; i++) {
             size_t n = strlen(p->cls) + strlen(p->name) + strlen(p->candidates[i]) + 2;
             char *c = xmalloc(n);
             snprintf(c, n, "%s.%s%s", p->cls, p->name, p->candidates[i]);
-            json_push(a, json_string(c));
+            json_array_append_new(a, psf_json_string(c));
             free(c);
         }
-        json_set(j, "candidates", a);
+        json_object_set_new(j, "candidates", a);
     }
     if (o->explain && r)
-        json_set(j, "explain", explain_json(o, r));
+        json_object_set_new(j, "explain", explain_json(o, r));
     return j;
 }
 
@@ -574,30 +574,30 @@ static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size
 static void rank_json(FILE *f, const options *o, const cost_table *t,
                       const rank_entry *order, const outcome *rows, size_t n)
 {
-    json *j = json_object(), *entries = json_array();
+    json_t *j = json_object(), *entries = json_array();
 
-    json_set(j, "unit", json_string(t->unit));
-    json_set(j, "with_overhead", json_bool(o->with_overhead));
-    json_set(j, "uncalibrated_table", json_bool(!t->builtin && !t->calibrated));
-    json_set(j, "cost_table", table_json(t));
+    json_object_set_new(j, "unit", psf_json_string(t->unit));
+    json_object_set_new(j, "with_overhead", json_boolean(o->with_overhead));
+    json_object_set_new(j, "uncalibrated_table", json_boolean(!t->builtin && !t->calibrated));
+    json_object_set_new(j, "cost_table", table_json(t));
     for (size_t i = 0; i < n; i++) {
         const outcome *oc = &rows[i];
-        json *e = json_object(), *miss = json_array();
-        json_set(e, "rank", order[i].rank ? json_u64(order[i].rank) : json_null());
-        json_set(e, "label", json_string(oc->label));
-        json_set(e, "profile", json_string(oc->path));
-        json_set(e, "status", json_string(oc->status_word));
-        json_set(e, "score", oc->res ? json_u64(oc->res->score) : json_null());
-        json_set(e, "approximate", json_bool(oc->res && oc->res->approximate));
+        json_t *e = json_object(), *miss = json_array();
+        json_object_set_new(e, "rank", order[i].rank ? psf_json_u64(order[i].rank) : json_null());
+        json_object_set_new(e, "label", psf_json_string(oc->label));
+        json_object_set_new(e, "profile", psf_json_string(oc->path));
+        json_object_set_new(e, "status", psf_json_string(oc->status_word));
+        json_object_set_new(e, "score", oc->res ? psf_json_u64(oc->res->score) : json_null());
+        json_object_set_new(e, "approximate", json_boolean(oc->res && oc->res->approximate));
         for (size_t k = 0; oc->res && k < oc->res->n_missing; k++)
-            json_push(miss, json_string(oc->res->missing[k]));
-        json_set(e, "missing", miss);
-        json_set(e, "message", json_string(oc->message));
-        json_push(entries, e);
+            json_array_append_new(miss, psf_json_string(oc->res->missing[k]));
+        json_object_set_new(e, "missing", miss);
+        json_object_set_new(e, "message", psf_json_string(oc->message));
+        json_array_append_new(entries, e);
     }
-    json_set(j, "entries", entries);
-    json_write(f, j);
-    json_free(j);
+    json_object_set_new(j, "entries", entries);
+    psf_json_write(f, j);
+    json_decref(j);
 }
 
 static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, const outcome *rows, size_t n)

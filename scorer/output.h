@@ -38,10 +38,10 @@ typedef struct outcome {
 int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns);
 
 /* {"message": ..., "score": null, "status": ...} */
-json *out_error_json(const char *status_word, const char *message);
+json_t *out_error_json(const char *status_word, const char *message);
 
 /* The full object of a single-profile run (see docs/cost-table.md). */
-json *out_score_json(const options *o, const cost_table *t, const outcome *oc);
+json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc);
 
 /* The short human summary of a scored profile: score, predicted time,
  * bytecodes, invocations, the table and the JDK; with --explain also the

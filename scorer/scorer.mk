@@ -1,11 +1,13 @@
-# The scorer: build/psf-score (C11, libxml2), its unit tests, integration
-# tests and valgrind run.
+# The scorer: build/psf-score (C11, libxml2, jansson for JSON output), its
+# unit tests, integration tests and valgrind run.
 #
 # psf-score is built from scorer/*.c, the tables shared with the agent (common/),
 # and the two XSD schemas, which scorer/embed.sh turns into a C file so the
 # binary validates with exactly the schemas it was built with.
 
 PSF_SCORE          := $(BUILD)/psf-score
+JANSSON_CFLAGS     := $(shell pkg-config --cflags jansson 2>/dev/null)
+JANSSON_LIBS       := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 SCORER_SCHEMAS_C   := $(BUILD)/scorer/schemas.c
 SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.c \
                       scorer/profile_read.c scorer/sha256.c scorer/status.c $(COMMON_TABLE_SRCS) \
@@ -24,7 +26,7 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 
 $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/cpu_ident.h common/tsc.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iscorer -Icommon $(XML_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) -Iscorer -Icommon $(XML_CFLAGS) $(JANSSON_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
@@ -34,13 +36,15 @@ UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
 UNIT_SRCS_scorer_json    := scorer/json.c scorer/err.c
+UNIT_CFLAGS_scorer_json  := $(JANSSON_CFLAGS)
+UNIT_LIBS_scorer_json    := $(JANSSON_LIBS)
 UNIT_SRCS_scorer_sha256  := scorer/sha256.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_report  := scorer/report.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
                             $(SCORER_CORE_SRCS)
-UNIT_CFLAGS_scorer_report := $(XML_CFLAGS)
-UNIT_LIBS_scorer_report  := $(XML_LIBS) $(CRYPTO_LIBS)
+UNIT_CFLAGS_scorer_report := $(XML_CFLAGS) $(JANSSON_CFLAGS)
+UNIT_LIBS_scorer_report  := $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS)
 UNIT_SRCS_scorer_junit   := scorer/junit.c scorer/outfile.c scorer/status.c scorer/fixed.c scorer/err.c
 UNIT_CFLAGS_scorer_junit := $(XML_CFLAGS)
 UNIT_LIBS_scorer_junit   := $(XML_LIBS)

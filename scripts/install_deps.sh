@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # install_deps.sh - install what PSF needs on Debian 12 (or Ubuntu) and is
-# missing: a C compiler and make, libxml2 (headers and xmllint), cmocka, a
-# JDK 17, jq (the tests read JSON with it), bubblewrap (the sandbox),
-# valgrind, GNU parallel (scripts/score_batch.sh), chromium and
-# chromium-driver (the tests open the HTML pages in a headless browser) and
-# openssh-server (the batch test logs in to 127.0.0.1 through a private
-# sshd). Installs nothing that is already there; uses sudo when not root.
+# missing: a C compiler and make, libxml2 (headers and xmllint), jansson
+# (psf-score writes its JSON with it), cmocka, a JDK 17, jq (the tests read
+# JSON with it), bubblewrap (the sandbox), valgrind, GNU parallel
+# (scripts/score_batch.sh), chromium and chromium-driver (the tests open the
+# HTML pages in a headless browser) and openssh-server (the batch test logs
+# in to 127.0.0.1 through a private sshd). Installs nothing that is already
+# there; uses sudo when not root.
 set -eu
-want=(gcc make pkg-config libxml2-dev libxml2-utils libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev
+want=(gcc make pkg-config libxml2-dev libxml2-utils libjansson-dev libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev
   parallel chromium chromium-driver openssh-server openssh-client)
 have_jdk() {
   local javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
