@@ -53,6 +53,8 @@ static int set_breakpoint(agent *a, jmethodID method, jlocation loc)
     return err == JVMTI_ERROR_DUPLICATE ? 1 : jvmti_check(a, err, "SetBreakpoint");
 }
 
+/* At VMInit: find java.lang.Class.forName and getDeclaredFields0, which
+ * load, link and initialize classes below (reported when missing). */
 void clinit_init(agent *a, JNIEnv *jni)
 {
     jclass c = (*jni)->FindClass(jni, "java/lang/Class");
@@ -80,11 +82,13 @@ static int uninitialized(agent *a, jclass klass)
            !(status & (JVMTI_CLASS_STATUS_INITIALIZED | JVMTI_CLASS_STATUS_ERROR));
 }
 
+/* 1 when C string s has exactly the bytes of want. */
 static int same(const char *s, cp_str want)
 {
     return strlen(s) == want.len && memcmp(s, want.ptr, want.len) == 0;
 }
 
+/* 1 when class k itself declares the field name:desc. */
 static int declares_field(agent *a, jclass k, cp_str name, cp_str desc)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -105,6 +109,7 @@ static int declares_field(agent *a, jclass k, cp_str name, cp_str desc)
     return found;
 }
 
+/* 1 when class k itself declares the method name desc. */
 static int declares_method(agent *a, jclass k, cp_str name, cp_str desc)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -248,6 +253,7 @@ static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp
 #define DONE_SLOTS 1024
 static char *done_names[DONE_SLOTS];
 
+/* The slot of class name n in done_names. */
 static uint32_t name_slot(cp_str n)
 {
     uint32_t h = 2166136261u;
@@ -256,6 +262,7 @@ static uint32_t name_slot(cp_str n)
     return h & (DONE_SLOTS - 1);
 }
 
+/* 1 when owner is remembered as initialized (done_names): no check needed. */
 static int known_done(agent *a, cp_str owner)
 {
     lock_enter(a);
@@ -265,6 +272,8 @@ static int known_done(agent *a, cp_str owner)
     return yes;
 }
 
+/* 1 when every superinterface of k that is the program's is initialized,
+ * theirs too (at most SEARCH_DEPTH deep). */
 static int interfaces_initialized(agent *a, JNIEnv *jni, jclass k, int depth)
 {
     jint n = 0;
@@ -324,6 +333,9 @@ static void note_done(agent *a, JNIEnv *jni, jclass named, cp_str owner)
     lock_exit(a);
 }
 
+/* The first step on a static access at loc of m: initialize, counted, the
+ * class of the program's it would initialize hidden, then mark the site
+ * checked; the thread's step state is as it was before. */
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
 {
     uint8_t op = m->code[loc];
@@ -509,6 +521,9 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
         (*jni)->DeleteLocalRef(jni, super);
 }
 
+/* The method's class klass was found (lock held): watch its initializer,
+ * its supertypes' initializers and, for an instance method, its
+ * constructors with breakpoints at offset 0. */
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
 {
     jint mods = 0;
@@ -526,6 +541,7 @@ void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
     watch_supertypes(a, jni, klass, 0);
 }
 
+/* A breakpoint at site, remembered in a->tsites; 0, or -1 on failure. */
 static int add_site(agent *a, struct init_site site)
 {
     if (a->ntsites == a->tsites_cap) {
@@ -572,6 +588,8 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
     (*jv)->Deallocate(jv, code);
 }
 
+/* At ClassPrepare of a class of the program's other than the method's:
+ * breakpoints at its static accesses that name the method's class. */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -590,6 +608,8 @@ void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
     (*jv)->Deallocate(jv, (unsigned char *)ms);
 }
 
+/* The method's class is initialized: clear the breakpoints that watched
+ * for it, once. */
 void clinit_target_done(agent *a)
 {
     lock_enter(a);
@@ -604,6 +624,7 @@ void clinit_target_done(agent *a)
     lock_exit(a);
 }
 
+/* Clear the watched access at loc of method and forget it. */
 static void clear_site(agent *a, jmethodID method, jlocation loc)
 {
     lock_enter(a);
@@ -707,6 +728,7 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         (*jni)->Throw(jni, thrown);
 }
 
+/* Free what this file allocated. */
 void clinit_free(agent *a)
 {
     for (int i = 0; i < DONE_SLOTS; i++) {

@@ -48,12 +48,14 @@
  * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
 static _Thread_local thread_state *tls __attribute__((tls_model("initial-exec")));
 
+/* The slot of method id in a thread's direct-mapped method cache. */
 static uint32_t cache_slot(jmethodID id)
 {
     uintptr_t v = (uintptr_t)id;
     return (uint32_t)((v >> 3) ^ (v >> 15)) & (MCACHE_SIZE - 1);
 }
 
+/* A malloc'd UTF-8 copy of the thread's name, "?" when JVMTI cannot say. */
 static char *thread_name(agent *a, jthread thread)
 {
     jvmtiThreadInfo info;
@@ -63,6 +65,8 @@ static char *thread_name(agent *a, jthread thread)
     return xstrdup_jvmti(a, info.name);
 }
 
+/* The calling thread's state, created and registered on its first use;
+ * NULL (reported) when out of memory. */
 static thread_state *ts_get(agent *a, jthread thread)
 {
     if (tls != NULL)
@@ -212,11 +216,14 @@ static uint64_t limit_add(agent *a, uint64_t steps)
     return atomic_fetch_add_explicit(&a->counted, steps, memory_order_relaxed) + steps;
 }
 
+/* 1 when a total of `total` steps is over max_bytecodes (0: no limit). */
 static int limit_passed(const agent *a, uint64_t total)
 {
     return a->opts.max_bytecodes != 0 && total > a->opts.max_bytecodes;
 }
 
+/* Stop the program with status bytecode_limit (limit_stop: does not return
+ * when the JVM halts). */
 static void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
 {
     char msg[160];
@@ -455,6 +462,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
 }
 
+/* SingleStep: count one bytecode on a measuring, unpaused thread. */
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     (void)jvmti;
@@ -464,6 +472,8 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     count_step(&g_agent, ts, jni, thread, method, loc);
 }
 
+/* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
+ * Exception, SingleStep) on or off for thread; 0, or -1 (reported). */
 static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -524,6 +534,8 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
     return 0;
 }
 
+/* Breakpoint: at the method's entry, open an extent on this thread (or
+ * let a recursion be); any other breakpoint is clinit.c's. */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     agent *a = &g_agent;
@@ -571,6 +583,8 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
  */
 static void stop_daemon_helpers(agent *a);
 
+/* Start counting this thread outside an invocation (see above); 0, or -1
+ * when it is already counting or cannot start. */
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry)
 {
     thread_state *ts = ts_get(a, thread);
@@ -591,6 +605,8 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     return 0;
 }
 
+/* End the count pre_extent_begin started on this thread; its steps wait
+ * in a->pre_n for the next invocation recorded. */
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
 {
     thread_state *ts = tls;
@@ -668,6 +684,8 @@ static void stop_daemon_helpers(agent *a)
         }
 }
 
+/* FramePop: the end of an overhead root, of a count before the method
+ * (pre_extent_end), or of an outermost invocation, which is recorded. */
 void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jboolean by_exception)
 {
     agent *a = &g_agent;
@@ -930,6 +948,8 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
     return kind;
 }
 
+/* Switch off the step events of every other measuring thread, so that the
+ * totals read next stop moving. */
 void counting_quiesce(agent *a)
 {
     thread_state *self = tls;
@@ -944,6 +964,8 @@ void counting_quiesce(agent *a)
                 (void)(*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_DISABLE, events[i], ts->ref);
 }
 
+/* At the run's end: record invocations still running as incomplete, and
+ * charge pre-method counts and helper threads' counts to invocations. */
 void counting_finish(agent *a, JNIEnv *jni)
 {
     thread_state *self = tls;
@@ -975,6 +997,7 @@ void counting_finish(agent *a, JNIEnv *jni)
                 a->invocations[ts->inv_index].n[b] += ts->n[b];
 }
 
+/* Free every thread state and invocation record. */
 void counting_free(agent *a)
 {
     thread_state *ts = a->threads;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A hash of a jmethodID for the method table. */
 static uint32_t hash_ptr(const void *p)
 {
     uintptr_t v = (uintptr_t)p;
@@ -24,6 +25,7 @@ static uint32_t hash_ptr(const void *p)
     return (uint32_t)(v ^ (v >> 15));
 }
 
+/* The method_info of id, or NULL (lock held). */
 static method_info *table_find(agent *a, jmethodID id)
 {
     if (a->nmslots == 0)
@@ -35,6 +37,7 @@ static method_info *table_find(agent *a, jmethodID id)
     }
 }
 
+/* Add m to the method table, growing it; 0, or -1 out of memory (lock held). */
 static int table_insert(agent *a, method_info *m)
 {
     if (a->nmethods == a->methods_cap) {
@@ -282,6 +285,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
     return 0;
 }
 
+/* How a frame of this method relates to the overhead bucket (enum root_kind). */
 static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
 {
     if (strcmp(name, "<clinit>") == 0)
@@ -380,6 +384,7 @@ fail:
     return NULL;
 }
 
+/* The method_info of id, made on first use (takes a->lock); NULL on failure. */
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
 {
     lock_enter(a);
@@ -395,6 +400,7 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
     return m;
 }
 
+/* klass's parsed constant pool, read once and kept (takes a->lock). */
 const class_info *methods_class(agent *a, jclass klass)
 {
     lock_enter(a);
@@ -403,6 +409,7 @@ const class_info *methods_class(agent *a, jclass klass)
     return c != NULL && c->cp_ok ? c : NULL;
 }
 
+/* Free every method_info and class_info. */
 void methods_free(agent *a)
 {
     for (uint32_t i = 0; i < a->nmethods; i++) {

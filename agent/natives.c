@@ -66,6 +66,7 @@ static arraycopy_fn real_arraycopy;
 
 static _Thread_local long long vclock_ns __attribute__((tls_model("initial-exec")));
 
+/* System.arraycopy: the JVM's copy, then its length to counting.c. */
 static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src_pos, jobject dst, jint dst_pos,
                                   jint length)
 {
@@ -284,6 +285,9 @@ static void disarm_unsafe(agent *a, JNIEnv *jni)
     (*jni)->SetStaticObjectField(jni, k, internal, NULL);
 }
 
+/* At VMInit: with processes=deny, disarm Unsafe and find reflection's
+ * loader; re-bind System.arraycopy (and, with clock=virtual, the clocks) to
+ * the wrappers above. Failures are reported. */
 void natives_bind(agent *a, JNIEnv *jni)
 {
     if (a->opts.deny_processes) {

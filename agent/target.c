@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Remember one overload's descriptor for the ambiguous_method message. */
 static void add_candidate(agent *a, const char *desc)
 {
     char **v = realloc(a->candidates, (size_t)(a->ncandidates + 1) * sizeof *v);
@@ -26,6 +27,7 @@ static void add_candidate(agent *a, const char *desc)
         a->ncandidates++;
 }
 
+/* qsort order of C strings. */
 static int cmp_str(const void *x, const void *y)
 {
     return strcmp(*(char *const *)x, *(char *const *)y);
@@ -94,6 +96,7 @@ static void search_methods(agent *a, jclass klass)
     }
 }
 
+/* 1 when klass has the spec's class name (from any loader). */
 int target_class_named(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ClassPrepare: is it the method's class (target.c), and does it access
+ * that class statically (clinit.c)? */
 static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jclass klass)
 {
     (void)jvmti;
@@ -175,6 +177,7 @@ static void result_finish(agent *a, JNIEnv *jni)
     profile_write(a, status, message);
 }
 
+/* VMDeath: the result goes out, unless a limit stop sent it already. */
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     agent *a = &g_agent;
@@ -261,6 +264,7 @@ static char *read_vm_flags(int *tlab_off)
     return clean;
 }
 
+/* A malloc'd copy of a JVM system property, or NULL. */
 static char *system_property(agent *a, const char *name)
 {
     char *v = NULL;
@@ -279,6 +283,8 @@ static void wire_hooks(agent *a)
     a->hooks.finish = result_finish;
 }
 
+/* Capabilities, the callback table and the global events; JNI_OK, or
+ * JNI_ERR (reported). */
 static jint setup_jvmti(agent *a)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -331,6 +337,8 @@ static jint setup_jvmti(agent *a)
     return JNI_OK;
 }
 
+/* Parse the options, read the key and the JVM's flags, and set up JVMTI;
+ * JNI_ERR (the reason on stderr and the result channel) on bad options. */
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     agent *a = &g_agent;
@@ -368,6 +376,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     return setup_jvmti(a);
 }
 
+/* Free everything the agent holds. */
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     agent *a = &g_agent;

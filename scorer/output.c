@@ -19,12 +19,14 @@ static void put_text(FILE *f, const char *s)
         fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
+/* A micro-unit amount as a decimal ("12.5"), in buf. */
 static const char *micro_str(psf_u128 m, char buf[48])
 {
     fixed_format_micro(m, buf, 48);
     return buf;
 }
 
+/* v in decimal, in buf. */
 static const char *u64_str(uint64_t v, char buf[24])
 {
     snprintf(buf, 24, "%llu", (unsigned long long)v);
@@ -39,6 +41,7 @@ static const char *share_str(psf_u128 part, psf_u128 total, char buf[16])
     return buf;
 }
 
+/* A micro-unit amount as an exact JSON number. */
 static json_t *micro_json(psf_u128 m)
 {
     char buf[48];
@@ -57,6 +60,7 @@ int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns)
     return 1;
 }
 
+/* Rows to show of n under --top (0 = all). */
 static size_t top_n(const options *o, size_t n)
 {
     return o->top == 0 || o->top > n ? n : o->top;
@@ -80,6 +84,7 @@ static json_t *cpu_number_json(long v)
     return v >= 0 ? psf_json_number(u64_str((uint64_t)v, buf)) : json_null();
 }
 
+/* The cost table's identity and calibration; null for the built-in table. */
 static json_t *table_json(const cost_table *t)
 {
     json_t *j, *c;
@@ -152,6 +157,7 @@ static json_t *machine_matches_json(const machine_check *mc)
     return json_boolean(mc->verdict == MC_MATCHES);
 }
 
+/* One explained term: key, count, cost, contribution and share of total. */
 static json_t *term_json(const score_term *t, psf_u128 total)
 {
     char buf[16];
@@ -170,6 +176,7 @@ static json_t *term_json(const score_term *t, psf_u128 total)
     return j;
 }
 
+/* The --explain lists (top methods, opcodes, dependency keys) as JSON. */
 static json_t *explain_json(const options *o, const score_result *r)
 {
     json_t *j = json_object(), *methods = json_array();
