@@ -322,7 +322,9 @@ void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-r
 void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
-long long natives_vclock_tick(void);       /* advance this thread's virtual clock; its nanoseconds */
+
+/* vclock.c */
+long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */

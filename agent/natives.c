@@ -60,11 +60,8 @@ typedef void(JNICALL *arraycopy_fn)(JNIEnv *, jclass, jobject, jint, jobject, ji
 
 static arraycopy_fn real_arraycopy;
 
-#define VCLOCK_STEP_NS 1000LL
 #define VCLOCK_NANO_BASE 1000000000000LL
 #define VCLOCK_EPOCH_MS 1577836800000LL
-
-static _Thread_local long long vclock_ns __attribute__((tls_model("initial-exec")));
 
 /* System.arraycopy: the JVM's copy, then its length to counting.c. */
 static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src_pos, jobject dst, jint dst_pos,
@@ -74,26 +71,18 @@ static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src
     g_agent.hooks.arraycopy(&g_agent, env, length); /* counting.c charges it */
 }
 
-long long natives_vclock_tick(void)
-{
-    vclock_ns += VCLOCK_STEP_NS;
-    return vclock_ns;
-}
-
 static jlong JNICALL psf_nano_time(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
-    vclock_ns += VCLOCK_STEP_NS;
-    return VCLOCK_NANO_BASE + vclock_ns;
+    return VCLOCK_NANO_BASE + vclock_tick();
 }
 
 static jlong JNICALL psf_current_millis(JNIEnv *env, jclass cls)
 {
     (void)env;
     (void)cls;
-    vclock_ns += VCLOCK_STEP_NS;
-    return VCLOCK_EPOCH_MS + vclock_ns / 1000000LL;
+    return VCLOCK_EPOCH_MS + vclock_tick() / 1000000LL;
 }
 
 /* VM.getNanoTimeAdjustment(offset): nanoseconds from `offset` seconds since
@@ -103,8 +92,7 @@ static jlong JNICALL psf_nano_adjustment(JNIEnv *env, jclass cls, jlong offset_s
 {
     (void)env;
     (void)cls;
-    vclock_ns += VCLOCK_STEP_NS;
-    long long now_ns = VCLOCK_EPOCH_MS * 1000000LL + vclock_ns;
+    long long now_ns = VCLOCK_EPOCH_MS * 1000000LL + vclock_tick();
     long long now_s = now_ns / 1000000000LL;
     if (offset_s < now_s - (1LL << 32) || offset_s > now_s + (1LL << 32))
         return -1;

@@ -276,7 +276,7 @@ static jlong JNICALL psf_startup_time(JNIEnv *env, jobject self)
 static jlong JNICALL psf_uptime(JNIEnv *env, jobject self)
 {
     (void)env; (void)self;
-    return natives_vclock_tick() / 1000000;
+    return vclock_tick() / 1000000;
 }
 
 static jlong JNICALL psf_memory_total(JNIEnv *env, jobject self)

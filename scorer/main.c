@@ -15,6 +15,7 @@
 #include "err.h"
 #include "json.h"
 #include "junit.h"
+#include "leaderboard.h"
 #include "cli.h"
 #include "machine_check.h"
 #include "output.h"
@@ -379,7 +380,10 @@ static int run_rank(const options *o, const cost_table *t)
         }
     }
     outbuf_open(&b);
-    out_rank(b.f, o, t, order, rows, n);
+    if (o->format == FMT_HTML)
+        leaderboard_html(b.f, o, t, order, rows, n);
+    else
+        out_rank(b.f, o, t, order, rows, n);
     code = outbuf_flush(&b, code);
 
     for (size_t i = 0; i < n; i++) {

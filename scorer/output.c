@@ -8,7 +8,6 @@
 
 #include "bytecode.h"
 #include "calls.h"
-#include "leaderboard.h"
 
 /* ---- small formatting helpers ------------------------------------------ */
 
@@ -650,6 +649,6 @@ void out_rank(FILE *f, const options *o, const cost_table *t,
     case FMT_CSV:  rank_csv(f, order, rows, n); break;
     case FMT_JSON: rank_json(f, o, t, order, rows, n); break;
     case FMT_TEXT: rank_text(f, t, order, rows, n); break;
-    case FMT_HTML: leaderboard_html(f, o, t, order, rows, n); break;
+    case FMT_HTML: break; /* a page, not a table: main.c calls leaderboard.c */
     }
 }

@@ -58,7 +58,8 @@ void out_explain_text(FILE *f, const options *o, const cost_table *t, const scor
 /* A non-ok profile for a person: status, message, candidates. */
 void out_status_text(FILE *f, const outcome *oc);
 
-/* The leaderboard; rows[i] belongs to order[i] (already in rank order). */
+/* The leaderboard as text, CSV or JSON; rows[i] belongs to order[i]
+ * (already in rank order). The HTML page is leaderboard.c's (main.c). */
 void out_rank(FILE *f, const options *o, const cost_table *t,
               const rank_entry *order, const outcome *rows, size_t n);
 
