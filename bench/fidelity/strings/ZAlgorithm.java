@@ -1,0 +1,54 @@
+/** The Z-algorithm on pattern + separator + text: a match wherever Z equals the pattern length. */
+public class ZAlgorithm {
+    static long[] count(String text, String[] patterns) {
+        long[] r = new long[patterns.length];
+        for (int k = 0; k < patterns.length; k++) {
+            String p = patterns[k];
+            char[] s = (p + (char) 0 + text).toCharArray();   /* a separator no text holds */
+            int n = s.length, m = p.length();
+            int[] z = new int[n];
+            for (int i = 1, l = 0, rr = 0; i < n; i++) {
+                if (i < rr) z[i] = Math.min(rr - i, z[i - l]);
+                while (i + z[i] < n && s[z[i]] == s[i + z[i]]) z[i]++;
+                if (i + z[i] > rr) {
+                    l = i;
+                    rr = i + z[i];
+                }
+                if (i > m && z[i] == m) r[k]++;
+            }
+        }
+        return r;
+    }
+
+    public static long run() {
+        String t = text();
+        return checksum(count(t, patterns(t)));
+    }
+
+    /** The text every program of this corpus searches: 6000 letters of "acgt" from a fixed-seed LCG. */
+    static String text() {
+        char[] c = new char[6000];
+        long s = 20261124;
+        for (int i = 0; i < c.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            c[i] = "acgt".charAt((int) ((s >>> 33) & 3));
+        }
+        return new String(c);
+    }
+
+    /** Eight patterns of 3 to 10 letters, each taken from the text (so each occurs). */
+    static String[] patterns(String t) {
+        String[] p = new String[8];
+        for (int k = 0; k < p.length; k++) p[k] = t.substring(97 * k + 11, 97 * k + 14 + k);
+        return p;
+    }
+
+    /** Depends on every count and its position: equal for all correct programs. */
+    static long checksum(long[] counts) {
+        long h = counts.length;
+        for (long c : counts) h = h * 31 + c;
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}

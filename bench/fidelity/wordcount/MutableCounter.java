@@ -1,0 +1,62 @@
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * HashMap<String, int[]>: one lookup a word and no boxing; tokens cut with indexOf.
+ * Task: The k most frequent words of text (words: runs of letters between single spaces), most frequent first, ties in alphabetical order.
+ */
+public class MutableCounter {
+    static String[] top(String text, int k) {
+        Map<String, int[]> counts = new HashMap<>();
+        int from = 0;
+        while (from <= text.length()) {
+            int sp = text.indexOf(' ', from);
+            if (sp < 0) sp = text.length();
+            int[] c = counts.get(text.substring(from, sp));
+            if (c == null) counts.put(text.substring(from, sp), new int[] {1});
+            else c[0]++;
+            from = sp + 1;
+        }
+        List<String> words = new ArrayList<>(counts.keySet());
+        words.sort((a, b) -> {
+            int d = counts.get(b)[0] - counts.get(a)[0];
+            return d != 0 ? d : a.compareTo(b);
+        });
+        return words.subList(0, Math.min(k, words.size())).toArray(new String[0]);
+    }
+
+    public static long run() {
+        return checksum(top(text(), 20));
+    }
+
+    /**
+     * The text every program of this corpus counts: 4000 words separated by
+     * single spaces, drawn from 600 made-up words (two to four syllables)
+     * with a skewed, fixed-seed LCG choice, so that a few words are frequent.
+     */
+    static String text() {
+        StringBuilder sb = new StringBuilder();
+        long s = 20261124;
+        String[] syl = {"ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "fa", "gu", "be"};
+        for (int w = 0; w < 4000; w++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            double x = ((s >>> 11) & 0xFFFFF) / (double) 0x100000;
+            int id = (int) (x * x * 600);
+            if (w > 0) sb.append(' ');
+            int n = 2 + id % 3;
+            for (int k = 0, v = id; k < n; k++, v /= 12) sb.append(syl[v % 12]);
+        }
+        return sb.toString();
+    }
+
+    /** Depends on every word and its place: equal for all correct programs. */
+    static long checksum(String[] top) {
+        long h = top.length;
+        for (String w : top) h = h * 31 + w.hashCode();
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}
