@@ -23,14 +23,18 @@
 #
 # Usage: bench/fidelity.sh [--corpus DIR] [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
 #                          [--rounds N] [--xint-reps N] [--xint-seconds S] [--jit-seconds S]
-#                          [--jobs N] [--replot] [--rescore] [--reprofile] [PROGRAM...]
+#                          [--jobs N] [--replot] [--rescore] [--reprofile] [--retime]
+#                          [--clock wall|cpu] [PROGRAM...]
 # Every program is a class DIR/NAME.java with `public static long run()`;
 # an executable DIR/check.sh, if any, runs first and must succeed.
 # Results go to build/bench/fidelity/NAME-OF-DIR/, one directory a corpus;
 # --replot redraws the plot from that corpus' last results without measuring;
 # --rescore scores again (another --costs) but keeps the last run's times;
 # --reprofile also runs every program under the agent again (a changed
-# agent), keeping the times.
+# agent), keeping the times; --retime keeps the last run's scores and
+# profiles and times again. --clock cpu times with each timing thread's CPU
+# time instead of wall time (FidelityTimer): on a machine shared with busy
+# processes, wall time measures the contention.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
 
@@ -48,6 +52,8 @@ JOBS=2
 REPLOT=0
 RESCORE=0
 REPROFILE=0
+RETIME=0
+CLOCK=wall
 while [ $# -gt 0 ]; do
   case $1 in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -62,6 +68,8 @@ while [ $# -gt 0 ]; do
     --replot) REPLOT=1; shift ;;
     --rescore) RESCORE=1; shift ;;
     --reprofile) RESCORE=1; REPROFILE=1; shift ;;
+    --retime) RETIME=1; shift ;;
+    --clock) CLOCK=$2; shift 2 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
@@ -70,6 +78,8 @@ while [ $# -gt 0 ]; do
 done
 case $COSTS in /*) ;; *) COSTS=$PWD/$COSTS ;; esac
 case $ROUNDS in '' | *[!0-9]* | 0) echo "fidelity.sh: --rounds needs a positive number" >&2; exit 2 ;; esac
+case $CLOCK in wall | cpu) ;; *) echo "fidelity.sh: --clock is wall or cpu" >&2; exit 2 ;; esac
+[ "$RETIME" = 0 ] || [ "$RESCORE" = 0 ] || { echo "fidelity.sh: --retime keeps the scores, --rescore the times: not both" >&2; exit 2; }
 CORPUS_ABS=$(cd "$CORPUS" 2>/dev/null && pwd) || { echo "fidelity.sh: --corpus $CORPUS: no such directory" >&2; exit 2; }
 CORPUS=$CORPUS_ABS
 if ! compgen -G "$CORPUS/*.java" > /dev/null; then
@@ -172,7 +182,10 @@ rescore_one() {
   printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
 }
 rescore_all() { local p; for p in "$@"; do rescore_one "$p" || return 1; done; }
-if [ "$RESCORE" = 1 ] && [ "$REPROFILE" = 0 ] && rescore_all "${PROGRAMS[@]}"; then
+kept_all() { local p; for p in "$@"; do [ -s "$OUT/score.$p" ] || return 1; done; }
+if [ "$RETIME" = 1 ] && kept_all "${PROGRAMS[@]}"; then
+  echo "kept the last run's scores of ${#PROGRAMS[@]} programs; timing again" >&2
+elif [ "$RESCORE" = 1 ] && [ "$REPROFILE" = 0 ] && rescore_all "${PROGRAMS[@]}"; then
   echo "rescored ${#PROGRAMS[@]} kept profiles with $COSTS" >&2
 else
   echo "scoring ${#PROGRAMS[@]} programs of $CORPUS_NAME ($JOBS at a time) with $COSTS" >&2
@@ -186,10 +199,10 @@ time_round() {
   : > "$OUT/round.$r.tsv"
   for p in "$@"; do
     read -r _ score bc < "$OUT/score.$p"
-    xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" "$XINT_SECONDS" | cut -d' ' -f1)
+    xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" "$XINT_SECONDS" "$CLOCK" | cut -d' ' -f1)
     # with the JIT: the steady state (minimum of the calls) and the first
     # call (a program that runs once: interpreted, then compiled)
-    read -r jit _ jit_first < <("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS")
+    read -r jit _ jit_first < <("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" "$CLOCK")
     printf '%s %s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" "$jit_first" >> "$OUT/round.$r.tsv"
     printf '  round %d  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms  JIT 1st %8.3f ms\n' "$r" "$p" \
       "$score" "$bc" "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" \
@@ -234,10 +247,10 @@ fi
 ROUND_FILES=()
 for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
-echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds, table $COSTS"
+echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds ($CLOCK time), table $COSTS"
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}" | tee "$OUT/stats.txt"
 # one line for scripts (scripts/calibrate_machine.sh): the corpus, the rounds, the figures
-printf 'corpus=%s rounds=%d %s\n' "$CORPUS_NAME" "$ROUNDS" "$(sed -n 's/^summary //p' "$OUT/stats.txt")" > "$OUT/summary.txt"
+printf 'corpus=%s rounds=%d clock=%s %s\n' "$CORPUS_NAME" "$ROUNDS" "$CLOCK" "$(sed -n 's/^summary //p' "$OUT/stats.txt")" > "$OUT/summary.txt"
 echo
 echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
 for ((r = 1; r <= ROUNDS; r++)); do

@@ -20,7 +20,7 @@ trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # usage errors: exit 2, nothing run
-for bad in "--rounds 0" "--seconds x" "--bogus" "--check-only --skip-check"; do
+for bad in "--rounds 0" "--seconds x" "--clock tsc" "--bogus" "--check-only --skip-check"; do
   rc=0
   # shellcheck disable=SC2086
   "$ROOT/scripts/calibrate_machine.sh" $bad --out "$TMP/never.xml" > /dev/null 2>&1 || rc=$?
@@ -47,7 +47,7 @@ echo "$line" | awk '{ exit !($2 == 3 && $3 >= -1 && $3 <= 1 && $4 >= -1 && $4 <=
 grep -q "^corpus  *n  *rho -Xint  *rho JIT" "$TMP/out" || fail "no header: $(cat "$TMP/out")"
 grep -q "Score with: scripts/get_score.sh --costs $TMP/costs.xml" "$TMP/out" || fail "no get_score.sh hint"
 # the three programs' summary as bench/fidelity.sh wrote it
-grep -q '^corpus=tiny rounds=2 n=3 rho_xint=' "$BUILD/bench/fidelity/tiny/summary.txt" || fail "summary.txt: $(cat "$BUILD/bench/fidelity/tiny/summary.txt")"
+grep -q '^corpus=tiny rounds=2 clock=wall n=3 rho_xint=' "$BUILD/bench/fidelity/tiny/summary.txt" || fail "summary.txt: $(cat "$BUILD/bench/fidelity/tiny/summary.txt")"
 # a profile the check made, scored with the new table: this machine's
 "$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$BUILD/bench/fidelity/tiny/profile.SumLarge.xml" > "$TMP/s.json" || true
 [ "$(jq -r .table_machine_matches "$TMP/s.json")" = true ] || fail "not this machine's table: $(jq -c .table_machine "$TMP/s.json")"
