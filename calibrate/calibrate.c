@@ -227,7 +227,8 @@ static void java_cmd(const calib_run *r, argvec *a, const char *cp, int timing)
     java_tool(r->opt, "java", java, sizeof java);
     argv_push(a, java);
     for (size_t i = 0; i < N_PINNED; i++)
-        argv_push(a, pinned_flags[i]);
+        if (!(timing && r->opt->jit && strcmp(pinned_flags[i], "-Xint") == 0))   /* --jit: compiled kernels */
+            argv_push(a, pinned_flags[i]);
     if (timing)
         argv_push(a, TIMING_EXTRA_FLAG);
     argv_push(a, "-cp");
@@ -732,7 +733,9 @@ int calibrate_run(const calib_options *opt)
          r.tsc_spread, opt->quick ? 3 : 7);
     machine_utc_now(r.date, sizeof r.date);
     for (size_t i = 0; i < N_PINNED && off < sizeof r.jvm_flags; i++)
-        off += (size_t)snprintf(r.jvm_flags + off, sizeof r.jvm_flags - off, "%s%s", i ? " " : "", pinned_flags[i]);
+        if (!(opt->jit && strcmp(pinned_flags[i], "-Xint") == 0))
+            off += (size_t)snprintf(r.jvm_flags + off, sizeof r.jvm_flags - off, "%s%s", off ? " " : "",
+                                    pinned_flags[i]);
     if (off < sizeof r.jvm_flags)
         snprintf(r.jvm_flags + off, sizeof r.jvm_flags - off, " %s", TIMING_EXTRA_FLAG);
 

@@ -15,6 +15,7 @@
 typedef struct calib_options {
     int quick;              /* --quick: the KF_QUICK kernels, shorter timing */
     int no_isolate;         /* --no-isolate: never try run_isolated.sh */
+    int jit;                /* --jit: time the kernels with the JIT (no -Xint), an experiment */
     int jobs;               /* parallel counting JVMs (never for timing) */
     int passes;             /* timing passes over all kernels (0: mode default) */
     const char *out;        /* the table to write */

@@ -17,7 +17,7 @@
 
 static void usage(FILE *f)
 {
-    fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--keys FILE] [--out FILE]\n"
+    fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--jit] [--keys FILE] [--out FILE]\n"
           "                     [--report FILE] [--jobs N] [--passes N] [--work DIR]\n"
           "                     [--refit DIR]\n"
           "\n"
@@ -26,6 +26,8 @@ static void usage(FILE *f)
           "\n"
           "  --quick        a subset of kernels and shorter timing (under 2 minutes; CI)\n"
           "  --no-isolate   time without core isolation, without asking run_isolated.sh\n"
+          "  --jit          an experiment: time the kernels with the JIT (no -Xint),\n"
+          "                 each kernel's minimum after C2 compiled it (docs/fidelity.md)\n"
           "  --keys FILE    also calibrate these keys (one per line, as psf-score lists\n"
           "                 missing keys: invoke:..., array:..., new:...)\n"
           "  --out FILE     the table to write (default: config/costs.xml)\n"
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
             opt.quick = 1;
         } else if (strcmp(a, "--no-isolate") == 0) {
             opt.no_isolate = 1;
+        } else if (strcmp(a, "--jit") == 0) {
+            opt.jit = 1;
         } else if (strcmp(a, "--keys") == 0 && has_value) {
             opt.keys_file = argv[++i];
         } else if (strcmp(a, "--out") == 0 && has_value) {

@@ -98,8 +98,9 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
     table_escape_attr(meta->jdk_version ? meta->jdk_version : "unknown", e2, sizeof e2);
     table_escape_attr(meta->jvm_flags ? meta->jvm_flags : "", e3, sizeof e3);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<!-- Calibrated by psf-calibrate (docs/calibration.md). Prices are TSC cycles in -Xint;\n"
+               "<!-- Calibrated by psf-calibrate (docs/calibration.md). Prices are TSC cycles in %s;\n"
                "     the fit and its hold-out errors are in %s. -->\n",
+            meta->jvm_flags && !strstr(meta->jvm_flags, "-Xint") ? "compiled code (JIT mode)" : "-Xint",
             meta->report ? meta->report : "the calibration report");
     fprintf(f, "<costs unit=\"cycles\" calibrated=\"true\" cpu_model=\"%s\" tsc_hz=\"%llu\"\n",
             e1, (unsigned long long)(meta->tsc_hz ? meta->tsc_hz : 1));
