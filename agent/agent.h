@@ -52,6 +52,8 @@ typedef struct method_info {
                              * method's name and descriptor right before a return; NULL if none */
     uint32_t ntail;         /* number of pairs */
     uint8_t root;           /* enum root_kind */
+    uint8_t program;        /* its class is the program's (the application class loader's): its
+                             * bytecodes are work in any context (counting.c) */
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
     _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
                                  * not yet checked for a class to initialize (clinit.c); else NULL */
@@ -325,6 +327,10 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */
+
+/* bulk.c: natives charged by the bytes they handle */
+void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
+void counting_charge_elements(agent *a, thread_state *ts, uint32_t key, uint64_t n); /* counting.c */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */

@@ -333,20 +333,133 @@ static void note_done(agent *a, JNIEnv *jni, jclass named, cp_str owner)
     lock_exit(a);
 }
 
+/* Does interface k declare a default method (a non-abstract instance method)? */
+static int has_default_method(agent *a, jclass k)
+{
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetClassMethods(a->jvmti, k, &n, &ms), "GetClassMethods") != 0)
+        return 0;
+    int found = 0;
+    for (jint i = 0; i < n && !found; i++) {
+        jint mod = 0;
+        if ((*a->jvmti)->GetMethodModifiers(a->jvmti, ms[i], &mod) == JVMTI_ERROR_NONE)
+            found = !(mod & 0x0408); /* neither ACC_STATIC nor ACC_ABSTRACT */
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ms);
+    return found;
+}
+
+/* Initialize interface k as a class implementing it would (JVMS 5.5: the
+ * superinterfaces that declare default methods, deepest first), through
+ * JNI's lookup of one of its static fields, stepped here. Returns an
+ * initializer's failure, or NULL. */
+static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int depth)
+{
+    jint n = 0;
+    jclass *ifs = NULL;
+    if (depth > SEARCH_DEPTH ||
+        jvmti_check(a, (*a->jvmti)->GetImplementedInterfaces(a->jvmti, k, &n, &ifs), "GetImplementedInterfaces") != 0)
+        return NULL;
+    jthrowable thrown = NULL;
+    for (jint i = 0; i < n && thrown == NULL; i++)
+        thrown = initialize_interface(a, jni, ifs[i], depth + 1);
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    if (thrown != NULL || !program_class(a, jni, k) || !uninitialized(a, k) || !has_default_method(a, k))
+        return thrown;
+    jint nf = 0;
+    jfieldID *fs = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetClassFields(a->jvmti, k, &nf, &fs), "GetClassFields") != 0)
+        return NULL;
+    if (nf > 0) { /* interface fields are all static; none: no initializer to run */
+        char *name = NULL, *sig = NULL;
+        if (jvmti_check(a, (*a->jvmti)->GetFieldName(a->jvmti, k, fs[0], &name, &sig, NULL), "GetFieldName") == 0) {
+            (*jni)->GetStaticFieldID(jni, k, name, sig);
+            thrown = (*jni)->ExceptionOccurred(jni);
+            (*jni)->ExceptionClear(jni);
+            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        }
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)fs);
+    return thrown;
+}
+
+/*
+ * The first execution of an invokedynamic in a program's method. HotSpot
+ * links it with single-stepping hidden, and linking a lambda creates its
+ * class, whose initialization initializes the functional interface when
+ * that declares default methods (and its superinterfaces that do): the
+ * interface's static initializer would run uncounted (a sort in a static
+ * field's initializer scored 13 bytecodes). So the interface the call site
+ * returns, when it is the program's, is initialized here first, counted,
+ * as clinit_site does for static accesses. What linkage itself runs
+ * (LambdaMetafactory) stays the JVM's overhead.
+ */
+static void indy_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
+{
+    uint16_t idx = (uint16_t)(m->code[loc + 1] << 8 | m->code[loc + 2]);
+    uint16_t bsm = 0;
+    cp_str name, desc, iface = {0};
+    if (m->cls != NULL && cp_dynamic(&m->cls->cp, idx, &bsm, &name, &desc) == 0) {
+        const char *close = memchr(desc.ptr, ')', desc.len);
+        size_t at = close ? (size_t)(close - desc.ptr) + 1 : desc.len;
+        if (at + 2 < desc.len && desc.ptr[at] == 'L' && desc.ptr[desc.len - 1] == ';') {
+            iface.ptr = desc.ptr + at + 1;
+            iface.len = (uint16_t)(desc.len - at - 2);
+        }
+    }
+    if (iface.len == 0 || (iface.len >= 5 && memcmp(iface.ptr, "java/", 5) == 0) || known_done(a, iface) ||
+        (*jni)->PushLocalFrame(jni, 32) != 0) {
+        (*jni)->ExceptionClear(jni);
+        atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed);
+        return;
+    }
+    uint8_t prev_op = ts->prev_op;
+    jmethodID prev_method = ts->prev_method;
+    jlocation prev_loc = ts->prev_loc;
+    uint32_t pend_key = ts->pend_key;
+    ts->pend_key = 0;
+    ts->npend = 0;
+    ts->paused = 1; /* finding the class is the JVM's resolution */
+    jclass k = named_class(a, jni, method, iface);
+    ts->paused = 0;
+    jthrowable thrown = NULL;
+    if (k != NULL) {
+        ts->prev_op = BC_INVOKESTATIC; /* as if the method called the initializer */
+        ts->prev_method = NULL;
+        ts->prev_loc = -1;
+        thrown = initialize_interface(a, jni, k, 0);
+    }
+    ts->prev_op = prev_op;
+    ts->prev_method = prev_method;
+    ts->prev_loc = prev_loc;
+    ts->pend_key = pend_key;
+    ts->npend = 0;
+    if (thrown == NULL)
+        note_done(a, jni, k, iface);
+    atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed);
+    /* an initializer's failure surfaces when linkage initializes the
+     * interface again (NoClassDefFoundError), as without this */
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
 /* The first step on a static access at loc of m: initialize, counted, the
  * class of the program's it would initialize hidden, then mark the site
  * checked; the thread's step state is as it was before. */
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
 {
     uint8_t op = m->code[loc];
+    if (op == BC_INVOKEDYNAMIC) {
+        indy_site(a, ts, jni, method, m, loc);
+        return;
+    }
     uint16_t idx = (uint16_t)(m->code[loc + 1] << 8 | m->code[loc + 2]);
     cp_str owner, name, desc;
     /* Checked once, when the check is over: another thread that arrives
      * meanwhile checks too (and waits in JNI while this one initializes),
      * instead of running the instruction and the initializer hidden. */
-    if (m->cls == NULL || cp_member_ref(&m->cls->cp, idx, &owner, &name, &desc) != 0 ||
-        (owner.len >= 5 && memcmp(owner.ptr, "java/", 5) == 0) /* the JDK's: never the program's */ ||
-        known_done(a, owner)) {
+    if (m->cls == NULL || cp_member_ref(&m->cls->cp, idx, &owner, &name, &desc) != 0 || known_done(a, owner)) {
         atomic_store_explicit(&m->init_site[loc], 0, memory_order_relaxed);
         return;
     }
@@ -371,8 +484,11 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     jclass owner_class = named ? declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     ts->paused = 0;
     jthrowable thrown = NULL;
-    if (owner_class != NULL && program_class(a, jni, owner_class) && uninitialized(a, owner_class)) {
-        /* run it here, counted: as if the method called the initializer */
+    if (owner_class != NULL && uninitialized(a, owner_class)) {
+        /* run it here, counted: as if the method called the initializer. A
+         * JDK class's initializer is overhead (an overhead root), but the
+         * program's code it runs is work (a class named in a system
+         * property that ForkJoinPool's initializer instantiates) */
         ts->prev_op = BC_INVOKESTATIC;
         ts->prev_method = NULL;
         ts->prev_loc = -1;

@@ -419,7 +419,10 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         }
     }
     uint8_t op = m->code[loc];
-    int b = ts->bucket;
+    /* the program's code is work, also where the JVM runs it on the method's
+     * behalf inside its own overhead (a JDK initializer instantiating a
+     * class named in a system property: docs/hidden-work.md) */
+    int b = ts->bucket == BUCKET_OVERHEAD && m->program ? BUCKET_WORK : ts->bucket;
     if (bp_is_conditional(ts->prev_op) && ts->prev_method == method)
         branch_outcome(ts, m, loc, b);
     else if (loc == 0 && (bc_flags(ts->prev_op) & BCF_INVOKE))
@@ -1043,4 +1046,14 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
     uint32_t k = a->arraycopy_key;
     if (k != 0 && k <= ts->dep_cap && ts->pend_key == k)
         ts->elems[ts->bucket][k - 1] += (uint64_t)length;
+}
+
+/* A native of bulk.c handled n elements: charge them to its invoke key, in
+ * the bucket of the code that called it, when that invoke is the one the
+ * step path just counted (as natives_on_arraycopy). */
+void counting_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
+{
+    (void)a;
+    if (k != 0 && k <= ts->dep_cap && ts->pend_key == k)
+        ts->elems[ts->bucket][k - 1] += n;
 }

@@ -230,7 +230,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         uint8_t op = m->code[pc];
         if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W)
             any = 1; /* an ldc may name a class: its constant pool tells */
-        if (program && program_init_trigger(op))
+        if (program && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
             triggers = 1;
         pc += len;
     }
@@ -248,7 +248,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
             uint32_t len = bc_insn_length(m->code, m->code_len, pc);
             if (len == 0)
                 break; /* reported below */
-            if (program_init_trigger(m->code[pc]))
+            if (program_init_trigger(m->code[pc]) || m->code[pc] == BC_INVOKEDYNAMIC)
                 atomic_init(&m->init_site[pc], 1);
             pc += len;
         }
@@ -333,6 +333,7 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
     m->root = root_kind_of(cls, name, desc);
     /* the program's own static initializers are work (clinit.c) */
     int program = program_class(a, jni, klass);
+    m->program = (uint8_t)(program != 0);
     if (program && m->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
         m->root = ROOT_NONE;
     if (m->root == ROOT_IF_UPCALL) {

@@ -307,6 +307,7 @@ void natives_bind(agent *a, JNIEnv *jni)
     }
     if (a->opts.virtual_clock)
         pervalues_bind(a, jni);
+    bulk_bind(a, jni);
 }
 
 /*

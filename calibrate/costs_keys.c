@@ -48,6 +48,11 @@ const char *const costs_priced_methods[] = {
     "java.lang.Double.doubleToRawLongBits(D)J",
     "java.lang.Double.longBitsToDouble(J)D",
     "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;",
+    /* natives charged by the bytes they handle (agent/bulk.c) */
+    "java.util.zip.CRC32.updateBytes0(I[BII)I",
+    "java.util.zip.Adler32.updateBytes(I[BII)I",
+    "java.util.zip.Deflater.deflateBytesBytes(J[BII[BIIII)J",
+    "java.util.zip.Inflater.inflateBytesBytes(J[BII[BII)J",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

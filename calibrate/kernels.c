@@ -51,6 +51,12 @@ void kernels_free(kernel_set *ks)
 #define Q KF_QUICK
 #define H KF_HOLDOUT
 
+/* the zip kernels' input: N bytes that compress about 2:1, and (ZIP_PACKED)
+ * the same deflated into p[0..pn) */
+#define ZIP_DATA(n) "byte[] a = new byte[" #n "]; for (int k = 0; k < a.length; k++) a[k] = (byte) ((k * 31 + (k >> 7)) & 0x3f);"
+#define ZIP_PACKED "java.util.zip.Deflater z0 = new java.util.zip.Deflater(1); z0.setInput(a); z0.finish();" \
+    " byte[] p = new byte[a.length * 2 + 64]; int pn = z0.deflate(p); z0.end();"
+
 /* the Math kernels' arguments: 0.005, 0.015, ... 10.235 */
 #define MATH_ARGS "double[] v = new double[1024]; for (int k = 0; k < 1024; k++) v[k] = 0.01 * k + 0.005; double d, r;"
 /* two kernels of one Math function: the argument read from an array (flags:
@@ -247,6 +253,21 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "current_thread", 0, "Thread t;", "t = Thread.currentThread();" },
     { "float_bits", 0, "float f = 1.5f; int b;", "b = Float.floatToRawIntBits(f); f = Float.intBitsToFloat(b);" },
     { "double_bits", 0, "double d = 1.5; long b;", "b = Double.doubleToRawLongBits(d); d = Double.longBitsToDouble(b);" },
+    /* natives whose work grows with the bytes they handle (agent/bulk.c),
+     * each at two sizes so that the fit tells the call from the bytes; the
+     * same data every iteration, so the same work */
+    { "crc32_256", 0, "java.util.zip.CRC32 c = new java.util.zip.CRC32(); byte[] a = new byte[256];", "c.update(a, 0, 256);" },
+    { "crc32_4k", 0, "java.util.zip.CRC32 c = new java.util.zip.CRC32(); byte[] a = new byte[4096];", "c.update(a, 0, 4096);" },
+    { "adler32_256", 0, "java.util.zip.Adler32 c = new java.util.zip.Adler32(); byte[] a = new byte[256];", "c.update(a, 0, 256);" },
+    { "adler32_4k", 0, "java.util.zip.Adler32 c = new java.util.zip.Adler32(); byte[] a = new byte[4096];", "c.update(a, 0, 4096);" },
+    { "deflate_512", 0, ZIP_DATA(512) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[2048]; int n;",
+      "z.reset(); z.setInput(a); z.finish(); n = z.deflate(o);" },
+    { "deflate_8k", 0, ZIP_DATA(8192) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[16384]; int n;",
+      "z.reset(); z.setInput(a); z.finish(); n = z.deflate(o);" },
+    { "inflate_512", 0, ZIP_DATA(512) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[512]; int n;",
+      "z.reset(); z.setInput(p, 0, pn); try { n = z.inflate(o); } catch (java.util.zip.DataFormatException e) { n = -1; }" },
+    { "inflate_8k", 0, ZIP_DATA(8192) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[8192]; int n;",
+      "z.reset(); z.setInput(p, 0, pn); try { n = z.inflate(o); } catch (java.util.zip.DataFormatException e) { n = -1; }" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the

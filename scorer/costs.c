@@ -225,6 +225,7 @@ static void push(cost_list *l, xmlNodePtr n, const char *key, psf_micro cost, ps
     l->v[l->n].key = xstrdup(key);
     l->v[l->n].cost = cost;
     l->v[l->n].per_element = per;
+    l->v[l->n].has_per_element = xmlHasProp(n, (const xmlChar *)"cost_per_element") != NULL;
     l->v[l->n].line = xmlGetLineNo(n);
     l->n++;
 }

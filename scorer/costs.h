@@ -24,6 +24,7 @@ typedef struct cost_entry {
     char *key;              /* owned: class name, method or element type (no prefix) */
     psf_micro cost;         /* per new / call / allocation */
     psf_micro per_element;  /* arrays, and invokes that price elements (0 if not) */
+    int has_per_element;    /* the table gave cost_per_element (an invoke's elements are priced) */
     long line;              /* where the entry is, for messages */
 } cost_entry;
 

@@ -106,7 +106,9 @@ static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
         break;
     case DEP_INVOKE:
         e = costs_find(&t->invokes, d->key);
-        missing = !e && d->native;
+        /* a native without a price, or one that handled elements (its work
+         * grows with them) without a price per element, is never free */
+        missing = (!e && d->native) || (d->elements > 0 && (!e || !e->has_per_element));
         break;
     case DEP_NEW:
         e = costs_find(&t->news, d->key);

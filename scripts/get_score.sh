@@ -36,6 +36,9 @@ RECEIVER=$BUILD/psf-receive
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
 #   -Xlog:jni+resolve=off         the agent re-binds System's natives; the JVM would warn on stdout
 #   -XX:+DisableAttachMechanism   no agent can attach to the JVM (not even the program to itself)
+#   -XX:-UseCRC32Intrinsics -XX:-UseCRC32CIntrinsics  the interpreter runs CRC32 and CRC32C as
+#                                 stubs no native binding sees: CRC32 then calls its native, which
+#                                 the agent charges by size, and CRC32C runs as bytecode
 #   -XX:-UsePerfData              no hsperfdata counters (real times of JIT, GC, class loading) the
 #                                 program could read, and no file in /tmp
 #   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
@@ -57,6 +60,7 @@ PINNED_FLAGS=(
   -Xlog:jni+resolve=off
   -XX:+DisableAttachMechanism
   -XX:-UsePerfData
+  -XX:-UseCRC32Intrinsics -XX:-UseCRC32CIntrinsics
 )
 # Limits a grading server can rely on (each one has an option):
 DEFAULT_HEAP=512m

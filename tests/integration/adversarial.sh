@@ -255,6 +255,54 @@ run Copies zeros --profile-out "$P" -- zeros 1000 >/dev/null
 expect_eq "zero dimensions: every array charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int[]']/@allocations")" 1001
 expect_eq "zero dimensions: int[0] arrays charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@allocations")" 1000
 
+# Checksums and compression run in JDK natives: the bytes each call handled
+# are its elements (agent/bulk.c), the same bytecodes for any size.
+for mode in crc32:java.util.zip.CRC32.updateBytes0 crc32direct:java.util.zip.CRC32.updateByteBuffer0 \
+  adler32:java.util.zip.Adler32.updateBytes deflate:java.util.zip.Deflater.deflateBytesBytes \
+  inflate:java.util.zip.Inflater.inflateBytesBytes; do
+  key=${mode#*:} mode=${mode%%:*}
+  got=""
+  for n in 10000 100000; do
+    run Bulk work --profile-out "$P" -- "$mode" "$n" >/dev/null
+    got="$got $(jq -r .bytecodes "$TEST_TMP/out")/$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[starts-with(@method,'$key(')]/@elements")"
+  done
+  set -- $got
+  if [ "${1%/*}" = "${2%/*}" ] && [ "${1#*/}" -ge 10000 ] && [ "${2#*/}" -ge 100000 ]; then
+    pass "natives by size: $mode: the same bytecodes, elements grow with the input ($got)"
+  else
+    fail "natives by size: $mode: the same bytecodes, elements grow with the input" "$got"
+  fi
+  [ "$mode" != crc32 ] || expect_eq "natives by size: crc32 of 10^5 bytes: exactly its bytes" "${2#*/}" 100000
+done
+# A table without a price per element for them: listed as missing, never free
+rc=$("$GS" --classpath "$FX" --main Bulk --method Bulk.work --json --costs "$COSTS" --sandbox require -- crc32 100000 \
+  2>/dev/null >"$TEST_TMP/out" && echo 0 || echo $?)
+expect_eq "natives by size: unpriced CRC32 is missing" \
+  "$rc/$(jq -r '.missing | any(. == "invoke:java.util.zip.CRC32.updateBytes0(I[BII)I")' "$TEST_TMP/out")" "0/true"
+sed 's|</costs>|  <invoke method="java.util.zip.CRC32.updateBytes0(I[BII)I" cost="10" cost_per_element="1"/>\n</costs>|' \
+  "$PSF_ROOT/config/costs-uncalibrated.xml" >"$TEST_TMP/crc.xml"
+small=$("$GS" --classpath "$FX" --main Bulk --method Bulk.work --json --costs "$TEST_TMP/crc.xml" --sandbox require -- crc32 10000 2>/dev/null | jq -r .score)
+large=$("$GS" --classpath "$FX" --main Bulk --method Bulk.work --json --costs "$TEST_TMP/crc.xml" --sandbox require -- crc32 100000 2>/dev/null | jq -r .score)
+expect_eq "natives by size: 10x the bytes of CRC32 costs 90000 more" "$((large - small))" 90000
+
+# --- hidden work: program code that HotSpot or the JDK runs on the method's behalf ------
+# Hidden sorts 500 ints (insertion sort) in the method, in an interface's
+# static initializer that linking a lambda runs (stepping hidden), or in the
+# constructor of a thread factory that ForkJoinPool's initializer
+# instantiates from a system property: each costs at least the honest sort.
+rc=$(run Hidden sort -- honest 500)
+honest=$(jq -r .score "$TEST_TMP/out")
+expect_eq "hidden work: honest sort scored" "$rc" 0
+for mode in linkage factory; do
+  rc=$(run Hidden sort -- "$mode" 500)
+  score=$(jq -r .score "$TEST_TMP/out")
+  if [ "$rc" = 0 ] && [ "$score" -ge "$honest" ]; then
+    pass "hidden work: $mode costs at least the honest sort ($score vs $honest)"
+  else
+    fail "hidden work: $mode costs at least the honest sort" "rc $rc, $score vs $honest"
+  fi
+done
+
 # --- randomness and clocks: one score over 5 runs and under taskset -c 0 ----------------
 rc=$(run Random work --runs 5 -- 2000)
 expect_eq "randomized quicksort: 5 runs, one score" "$rc/$(jq -r .distinct_scores "$TEST_TMP/out")" "0/1"

@@ -324,6 +324,41 @@ static void score__invoke_elements__priced_per_element(void **state)
     costs_free(&t);
 }
 
+/* A native whose work grows with its input (CRC32, Deflater: agent/bulk.c)
+ * priced per call only is never free per element: missing, approximate. */
+static void score__invoke_elements_without_element_price__missing(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    const char *crc = "java.util.zip.CRC32.updateBytes0(I[BII)I";
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, crc, 2, 100000, 1);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "demo.A.bytes([B)V", 1, 10, 0); /* bytecode callee that allocated: still elements */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"5\"/>\n"
+          "<invoke method=\"java.util.zip.CRC32.updateBytes0(I[BII)I\" cost=\"40\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.approximate);
+    assert_int_equal(r.n_missing, 2);
+    assert_string_equal(r.missing[0], "invoke:demo.A.bytes([B)V");
+    assert_string_equal(r.missing[1], "invoke:java.util.zip.CRC32.updateBytes0(I[BII)I");
+    assert_true(r.score == 2 * 40 + 5);
+    score_free(&r);
+    costs_free(&t);
+
+    /* priced per element: exact */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"5\"/>\n"
+          "<invoke method=\"java.util.zip.CRC32.updateBytes0(I[BII)I\" cost=\"40\" cost_per_element=\"0.5\"/>\n"
+          "<invoke method=\"demo.A.bytes([B)V\" cost=\"0\" cost_per_element=\"0\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_false(r.approximate);
+    assert_int_equal(r.n_missing, 0);
+    assert_true(r.score == 2 * 40 + 50000);
+    score_free(&r);
+    costs_free(&t);
+}
+
 static void score__uncalibrated_table__approximate_without_missing_keys(void **state)
 {
     fake f;
@@ -565,6 +600,7 @@ int main(void)
         cmocka_unit_test(score__primitive_array__never_priced_as_reference),
         cmocka_unit_test(score__invokes_and_news__only_native_can_be_missing),
         cmocka_unit_test(score__invoke_elements__priced_per_element),
+        cmocka_unit_test(score__invoke_elements_without_element_price__missing),
         cmocka_unit_test(score__uncalibrated_table__approximate_without_missing_keys),
         cmocka_unit_test(score__with_overhead__same_key_merged),
         cmocka_unit_test(score__half_unit__rounded_up_once),
