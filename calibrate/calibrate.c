@@ -41,7 +41,7 @@ static const char *const pinned_flags[] = {
     "-Xint", "-XX:-UseTLAB", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1",
     "-XX:-UseDynamicNumberOfCompilerThreads", "-Xshare:off", "-Xss1m", "-Xms512m", "-Xmx512m",
     "-Duser.language=en", "-Duser.country=US", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
-    "-XX:-UseCRC32Intrinsics", "-XX:-UseCRC32CIntrinsics",
+    "-XX:+UnlockDiagnosticVMOptions", "-XX:-UseCRC32Intrinsics", "-XX:-UseCRC32CIntrinsics",
 };
 #define N_PINNED (sizeof pinned_flags / sizeof pinned_flags[0])
 

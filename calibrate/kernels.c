@@ -260,14 +260,14 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "crc32_4k", 0, "java.util.zip.CRC32 c = new java.util.zip.CRC32(); byte[] a = new byte[4096];", "c.update(a, 0, 4096);" },
     { "adler32_256", 0, "java.util.zip.Adler32 c = new java.util.zip.Adler32(); byte[] a = new byte[256];", "c.update(a, 0, 256);" },
     { "adler32_4k", 0, "java.util.zip.Adler32 c = new java.util.zip.Adler32(); byte[] a = new byte[4096];", "c.update(a, 0, 4096);" },
-    { "deflate_512", 0, ZIP_DATA(512) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[2048]; int n;",
-      "z.reset(); z.setInput(a); z.finish(); n = z.deflate(o);" },
-    { "deflate_8k", 0, ZIP_DATA(8192) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[16384]; int n;",
-      "z.reset(); z.setInput(a); z.finish(); n = z.deflate(o);" },
-    { "inflate_512", 0, ZIP_DATA(512) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[512]; int n;",
-      "z.reset(); z.setInput(p, 0, pn); try { n = z.inflate(o); } catch (java.util.zip.DataFormatException e) { n = -1; }" },
-    { "inflate_8k", 0, ZIP_DATA(8192) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[8192]; int n;",
-      "z.reset(); z.setInput(p, 0, pn); try { n = z.inflate(o); } catch (java.util.zip.DataFormatException e) { n = -1; }" },
+    { "deflate_512", 0, ZIP_DATA(512) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[2048]; int zn;",
+      "z.reset(); z.setInput(a); z.finish(); zn = z.deflate(o);" },
+    { "deflate_8k", 0, ZIP_DATA(8192) "java.util.zip.Deflater z = new java.util.zip.Deflater(1); byte[] o = new byte[16384]; int zn;",
+      "z.reset(); z.setInput(a); z.finish(); zn = z.deflate(o);" },
+    { "inflate_512", 0, ZIP_DATA(512) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[512]; int zn;",
+      "z.reset(); z.setInput(p, 0, pn); try { zn = z.inflate(o); } catch (java.util.zip.DataFormatException e) { zn = -1; }" },
+    { "inflate_8k", 0, ZIP_DATA(8192) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[8192]; int zn;",
+      "z.reset(); z.setInput(p, 0, pn); try { zn = z.inflate(o); } catch (java.util.zip.DataFormatException e) { zn = -1; }" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
