@@ -343,10 +343,11 @@ mkdir -p "$CTL"
 mkfifo "$CTL/reruns.fifo"
 RERUNS_WRITER=""
 reruns_start() {
-  # a reader takes one line and closes: a write after that fails (EPIPE,
-  # ignored) and the next open waits for the next reader
+  # One line per open, a pause between them: a reader takes one line and
+  # closes before the next open; a write that finds it gone fails (EPIPE,
+  # ignored) and the loop goes on, so no reader waits for a writer.
   ( trap '' PIPE; printf 'first\n' >"$CTL/reruns.fifo"
-    while :; do printf 'later\n' >"$CTL/reruns.fifo"; done ) 2>/dev/null &
+    while :; do sleep 0.2; printf 'later\n' >"$CTL/reruns.fifo"; done ) 2>/dev/null &
   RERUNS_WRITER=$!
 }
 reruns_stop() {
