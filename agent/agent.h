@@ -265,6 +265,8 @@ typedef struct agent {
         void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* counting.c: System.arraycopy copied `length` elements (natives.c) */
         void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
+        /* counting.c: a native of bulk.c handled n elements for invoke key `key` */
+        void (*elements)(struct agent *a, uint32_t key, uint64_t n);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in counting.c) */
         void (*finish)(struct agent *a, JNIEnv *jni);
@@ -330,7 +332,7 @@ long long vclock_tick(void);               /* advance this thread's virtual cloc
 
 /* bulk.c: natives charged by the bytes they handle */
 void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
-void counting_charge_elements(agent *a, thread_state *ts, uint32_t key, uint64_t n); /* counting.c */
+void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* counting.c: hooks.elements */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */

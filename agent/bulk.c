@@ -41,9 +41,7 @@ static _Atomic uint32_t key[BULK_COUNT]; /* invoke key index + 1, interned at bi
  * counted on this thread. */
 static void charge(enum bulk_id id, uint64_t n)
 {
-    thread_state *ts = current_thread_state();
-    if (ts != NULL && ts->measuring && n > 0)
-        counting_charge_elements(&g_agent, ts, atomic_load(&key[id]), n);
+    g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* counting.c */
 }
 
 /* Deflater/Inflater results: bytes read in bits 0-30, written in bits 31-61. */

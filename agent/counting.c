@@ -1050,10 +1050,11 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
 
 /* A native of bulk.c handled n elements: charge them to its invoke key, in
  * the bucket of the code that called it, when that invoke is the one the
- * step path just counted (as natives_on_arraycopy). */
-void counting_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
+ * step path just counted (as counting_arraycopy). */
+void counting_charge_elements(agent *a, uint32_t k, uint64_t n)
 {
     (void)a;
-    if (k != 0 && k <= ts->dep_cap && ts->pend_key == k)
+    thread_state *ts = tls;
+    if (ts != NULL && ts->measuring && n > 0 && k != 0 && k <= ts->dep_cap && ts->pend_key == k)
         ts->elems[ts->bucket][k - 1] += n;
 }

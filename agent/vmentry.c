@@ -280,6 +280,7 @@ static void wire_hooks(agent *a)
     a->hooks.pre_begin = pre_extent_begin;
     a->hooks.pre_end = pre_extent_end;
     a->hooks.arraycopy = counting_arraycopy;
+    a->hooks.elements = counting_charge_elements;
     a->hooks.finish = result_finish;
 }
 
