@@ -24,7 +24,7 @@
 # Usage: bench/fidelity.sh [--corpus DIR] [--costs FILE] [--plot FILE.png] [--data FILE.tsv]
 #                          [--rounds N] [--xint-reps N] [--xint-seconds S] [--jit-seconds S]
 #                          [--jobs N] [--replot] [--rescore] [--reprofile] [--retime]
-#                          [--clock wall|cpu] [PROGRAM...]
+#                          [--clock wall|cpu] [--score-timeout S] [PROGRAM...]
 # Every program is a class DIR/NAME.java with `public static long run()`;
 # an executable DIR/check.sh, if any, runs first and must succeed.
 # Results go to build/bench/fidelity/NAME-OF-DIR/, one directory a corpus;
@@ -54,6 +54,7 @@ RESCORE=0
 REPROFILE=0
 RETIME=0
 CLOCK=wall
+SCORE_TIMEOUT=600   # get_score.sh --timeout: the agent runs a 100 ms program for tens of seconds
 while [ $# -gt 0 ]; do
   case $1 in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -70,6 +71,7 @@ while [ $# -gt 0 ]; do
     --reprofile) RESCORE=1; REPROFILE=1; shift ;;
     --retime) RETIME=1; shift ;;
     --clock) CLOCK=$2; shift 2 ;;
+    --score-timeout) SCORE_TIMEOUT=$2; shift 2 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
@@ -157,6 +159,7 @@ score_one() {
   for try in 1 2; do
     json=$(PSF_BUILD=$BUILD "$ROOT/scripts/get_score.sh" --json --costs "$COSTS" --classpath "$CLASSES" \
              --main "$p" --method "$p.run" --program-output /dev/null --profile-out "$OUT/profile.$p.xml" \
+             --timeout "$SCORE_TIMEOUT" \
              "${GS_EXTRA[@]}" 2>"$OUT/score.$p.err") || true
     score=$(printf '%s' "$json" | json_num score)
     bc=$(printf '%s' "$json" | json_num bytecodes)
@@ -169,7 +172,7 @@ score_one() {
   printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
 }
 export -f score_one json_num
-export ROOT BUILD COSTS CLASSES OUT
+export ROOT BUILD COSTS CLASSES OUT SCORE_TIMEOUT
 export GS_EXTRA_STR="${GS_EXTRA[*]}"
 rescore_one() {
   # the profile the last run kept, priced with another table (counts do not
@@ -182,9 +185,13 @@ rescore_one() {
   printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
 }
 rescore_all() { local p; for p in "$@"; do rescore_one "$p" || return 1; done; }
-kept_all() { local p; for p in "$@"; do [ -s "$OUT/score.$p" ] || return 1; done; }
-if [ "$RETIME" = 1 ] && kept_all "${PROGRAMS[@]}"; then
-  echo "kept the last run's scores of ${#PROGRAMS[@]} programs; timing again" >&2
+if [ "$RETIME" = 1 ]; then
+  # the kept scores; programs without one (a failed earlier run) are scored
+  MISSING=()
+  for p in "${PROGRAMS[@]}"; do [ -s "$OUT/score.$p" ] || MISSING+=("$p"); done
+  echo "kept the last run's scores of $((${#PROGRAMS[@]} - ${#MISSING[@]})) programs; scoring ${#MISSING[@]}; timing again" >&2
+  [ ${#MISSING[@]} -eq 0 ] ||
+    printf '%s\n' "${MISSING[@]}" | xargs -P "$JOBS" -I{} bash -c 'read -r -a GS_EXTRA <<<"$GS_EXTRA_STR"; score_one "$@"' _ {}
 elif [ "$RESCORE" = 1 ] && [ "$REPROFILE" = 0 ] && rescore_all "${PROGRAMS[@]}"; then
   echo "rescored ${#PROGRAMS[@]} kept profiles with $COSTS" >&2
 else
