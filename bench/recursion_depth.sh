@@ -12,12 +12,13 @@
 # the counted bytecodes are the same at every depth.
 # The machine is shared and noisy: read the medians and ratios, not one run.
 #
-# Usage: bench/recursion_depth.sh [REPEAT] [CALLS]   (defaults 5, 200000)
+# Usage: bench/recursion_depth.sh [REPEAT] [CALLS]   (defaults 5, 1000000: about 1 s a run;
+# shorter runs leave the ratios to start-up noise)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PSF_BUILD:-$ROOT/build}
 REPEAT=${1:-5}
-CALLS=${2:-200000}
+CALLS=${2:-1000000}
 DEPTHS="10 100 1000 5000"
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 for f in "$BUILD/libpsfagent.so" "$BUILD/bench/java/DepthBench.class"; do
