@@ -201,21 +201,37 @@ static jlong cpu_of(agent *a, JNIEnv *jni, jthread thread)
     return -1;
 }
 
-/* thread used more than BYSTANDER_CPU_NS since `since`: note it (lock held). */
-static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char *when)
+/* The thread that used the most CPU over the limit, among those judged. */
+struct worst {
+    jthread thread;
+    jlong used;
+    const char *when;
+};
+
+/* thread used `t - since` of CPU: keep it if it is over BYSTANDER_CPU_NS
+ * and the most so far (lock held). */
+static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char *when, struct worst *w)
 {
     jlong t = cpu_of(a, jni, thread);
-    if (t < 0 || t - since <= BYSTANDER_CPU_NS || a->bystander[0] != '\0')
+    if (t < 0 || t - since <= BYSTANDER_CPU_NS || t - since <= w->used)
+        return;
+    *w = (struct worst){thread, t - since, when};
+}
+
+/* Name the worst thread in the result (lock held). */
+static void report(agent *a, JNIEnv *jni, const struct worst *w)
+{
+    if (w->thread == NULL || a->bystander[0] != '\0')
         return;
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
-    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, w->thread, &info) != JVMTI_ERROR_NONE)
         info.name = NULL;
     char *name = utf8_dup(info.name ? info.name : "?");
     snprintf(a->bystander, sizeof a->bystander,
              "thread '%s', %s, used %lld ms of CPU while it ran: "
              "work handed to threads the method did not start (a pool, finalize()) is not counted",
-             name ? name : "?", when, (long long)((t - since) / 1000000));
+             name ? name : "?", w->when, (long long)(w->used / 1000000));
     free(name);
     if (info.name != NULL)
         (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
@@ -227,15 +243,18 @@ static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char
 
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts)
 {
+    struct worst w = {NULL, 0, NULL};
     lock_enter(a);
-    /* the threads started meanwhile first: one that an idle thread started
-     * is named even when the starter itself used a little over the limit */
+    /* every candidate is judged and the one that used the most CPU named:
+     * the thread that did the work, not a starter or waiter that used a
+     * little over the limit on a loaded machine */
     for (int i = 0; i < a->nlate; i++)
-        judge(a, jni, a->late[i].ref, 0, "started while the method ran by code that is not counted");
-    for (int i = 0; i < ts->nby; i++) {
-        judge(a, jni, ts->by_refs[i], ts->by_cpu[i], "running before the method was called");
+        judge(a, jni, a->late[i].ref, 0, "started while the method ran by code that is not counted", &w);
+    for (int i = 0; i < ts->nby; i++)
+        judge(a, jni, ts->by_refs[i], ts->by_cpu[i], "running before the method was called", &w);
+    report(a, jni, &w);
+    for (int i = 0; i < ts->nby; i++)
         (*jni)->DeleteGlobalRef(jni, ts->by_refs[i]);
-    }
     ts->nby = 0;
     lock_exit(a);
 }
