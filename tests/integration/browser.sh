@@ -17,7 +17,7 @@ mkdir -p "$ARTIFACTS"
 browser_available() { [ -n "$CHROMIUM" ]; }
 
 browser_flags() {
-  local flags=(--headless --disable-gpu --hide-scrollbars --no-first-run --mute-audio
+  local flags=(--headless --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run --mute-audio
     --user-data-dir="$TEST_TMP/chromium" --proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>')
   [ "$(id -u)" -ne 0 ] || flags+=(--no-sandbox)
   printf '%s\n' "${flags[@]}"

@@ -87,6 +87,19 @@ rc=0
 "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/dir" --main Sorter --method Sorter.sort "$TEST_TMP/subs" >/dev/null 2>&1 || rc=$?
 expect_eq "an earlier batch's directory is never reused" "$rc" 2
 
+# A machine that cannot be reached: every run is listed as internal_error,
+# and the batch exits 70.
+printf 'Host psf-nowhere\n  HostName 127.0.0.1\n  Port 1\n  BatchMode yes\n  ConnectTimeout 5\n' >"$TEST_TMP/nowhere.cfg"
+grep -v '^#' "$BATCH/manifest.tsv" | head -n 2 >"$TEST_TMP/two.tsv"
+sed -i "s|\t\([a-z]*\)/|\t$BATCH/\1/|g" "$TEST_TMP/two.tsv"
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/nowhere" --ssh "ssh -F $TEST_TMP/nowhere.cfg" \
+  --sshlogin psf-nowhere "$TEST_TMP/two.tsv" >/dev/null 2>&1 || rc=$?
+expect_eq "unreachable machine: exit 70" "$rc" 70
+expect_eq "unreachable machine: runs listed as internal_error" \
+  "$(tr -d '\r' <"$TEST_TMP/nowhere/leaderboard.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $2, $5 }')" \
+  "alice:internal_error bob:internal_error "
+
 # --- the same batch through ssh to 127.0.0.1 -----------------------------------
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 if [ ! -x "$SSHD" ] || ! command -v ssh-keygen >/dev/null 2>&1; then
