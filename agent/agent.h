@@ -150,6 +150,12 @@ typedef struct thread_state {
     jlong cpu_mark;             /* this thread's CPU time when it last began to be counted */
     jlong counted_cpu;          /* CPU time it spent being counted, earlier spans (under lock) */
     int nby;
+    uint8_t sentry_kind;        /* bystanders.c, a thread stepped as a bystander: 0 not yet
+                                 * known, SENTRY_ANY_CODE, SENTRY_PROGRAM_CODE */
+    jmethodID sentry_method;    /* the last method it stepped there, and whether it is the */
+    int sentry_program;         /* program's: a one-entry cache */
+    uint64_t sentry_steps;      /* its bytecodes charged there in period sentry_gen (atomic access) */
+    uint32_t sentry_gen;
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
@@ -206,6 +212,8 @@ typedef struct agent {
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
     volatile int foreign_threads; /* threads started after VMInit outside any extent */
     char bystander[512];        /* a pre-existing thread that worked while the method ran */
+    _Atomic uint64_t sentry_steps; /* bytecodes such threads ran since no extent was running */
+    _Atomic uint32_t sentry_gen;   /* numbers those periods: a thread's own count is of one */
     jthread watched[2];         /* Finalizer and Common-Cleaner: run user code, watched in every extent */
     int nwatched;
     jthread jvm_threads[16];    /* the JVM's other threads alive at VMInit (not main): never bystanders */
@@ -302,6 +310,7 @@ void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 void bystanders_release(agent *a, JNIEnv *jni);
 void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
+void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method);
 
 /* program.c */
 int program_class(agent *a, JNIEnv *jni, jclass klass); /* defined by the application class loader */

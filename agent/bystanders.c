@@ -21,6 +21,14 @@
  * starts while an extent runs (a pool thread, a static initializer) is
  * watched from its start. If more threads start or end than can be
  * recorded, the result is hidden_threads rather than unchecked.
+ *
+ * CPU time alone can be dodged: a thread that warmed code up beforehand
+ * runs it compiled, in less than the allowance. So every watched thread
+ * is also single-stepped while an extent runs (which keeps it in the
+ * interpreter), and more than SENTRY_STEPS bytecodes on such threads
+ * make the result hidden_threads as well (bystanders_step). Either way
+ * the thread named is the one that did the most: the most CPU time over
+ * the allowance, else the most bytecodes stepped.
  */
 #include "agent.h"
 
@@ -29,6 +37,27 @@
 #include <string.h>
 
 #define BYSTANDER_CPU_NS 2000000LL /* 2 ms: far above an idle thread's wake-ups */
+#define SENTRY_STEPS 10000ULL      /* bytecodes: far above an idle thread's wake-ups */
+
+enum { SENTRY_ANY_CODE = 1, SENTRY_PROGRAM_CODE = 2 };
+
+/* Step thread t while the extent runs, as a bystander: single-stepping
+ * also keeps it in the interpreter, so that work compiled beforehand
+ * cannot hide below the CPU-time check. A thread that has ended is no
+ * error. */
+static void sentry_on(agent *a, jthread t)
+{
+    jvmtiError e = (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_SINGLE_STEP, t);
+    if (e != JVMTI_ERROR_THREAD_NOT_ALIVE)
+        jvmti_check(a, e, "SetEventNotificationMode(SINGLE_STEP) of a bystander");
+}
+
+/* Stop stepping the calling bystander thread. */
+static void sentry_off(agent *a, jthread self)
+{
+    jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_DISABLE, JVMTI_EVENT_SINGLE_STEP, self),
+                "SetEventNotificationMode(SINGLE_STEP) of a bystander");
+}
 
 /* Is thread one of the JVM's own, alive before the program ran? */
 static int is_jvm_thread(const agent *a, JNIEnv *jni, jthread thread)
@@ -104,6 +133,7 @@ static void note_one(agent *a, JNIEnv *jni, thread_state *ts, jthread t)
     lock_enter(a);
     ts->by_cpu[ts->nby++] = uncounted(a, jni, t, cpu);
     lock_exit(a);
+    sentry_on(a, t);
 }
 
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
@@ -157,13 +187,77 @@ static void overflow(agent *a)
 void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
 {
     lock_enter(a);
-    if (a->active_extents > 0) {
+    int active = a->active_extents > 0;
+    if (active) {
         if (a->nlate < (int)(sizeof a->late / sizeof a->late[0]))
             a->late[a->nlate++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), 0};
         else
             overflow(a);
     }
     lock_exit(a);
+    if (active)
+        sentry_on(a, thread);
+}
+
+/* A thread that is not counted executed a bytecode: it is a bystander
+ * stepped while an extent runs (sentry_on). Bytecodes of every such
+ * thread count toward one allowance per period of running extents; the
+ * JVM's Finalizer and Common-Cleaner threads, which also run the JDK's
+ * own clean-up, are charged only for the program's code (finalize(),
+ * Cleaner actions). Past the allowance every bystander is stepped no more
+ * (its work now shows in its CPU time) and the extent's check makes the
+ * result hidden_threads (bystanders_check). */
+void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method)
+{
+    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
+        sentry_off(a, thread); /* the extents ended: it runs at full speed again */
+        return;
+    }
+    if (ts->sentry_kind == 0) {
+        ts->sentry_kind = SENTRY_ANY_CODE;
+        for (int i = 0; i < a->nwatched; i++)
+            if ((*jni)->IsSameObject(jni, thread, a->watched[i]))
+                ts->sentry_kind = SENTRY_PROGRAM_CODE;
+    }
+    if (ts->sentry_kind == SENTRY_PROGRAM_CODE) {
+        if (method != ts->sentry_method) {
+            const method_info *m = methods_get(a, jni, method);
+            ts->sentry_method = method;
+            ts->sentry_program = m != NULL && m->program;
+        }
+        if (!ts->sentry_program)
+            return;
+    }
+    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
+    uint64_t mine = ts->sentry_gen == gen ? __atomic_load_n(&ts->sentry_steps, __ATOMIC_RELAXED) : 0;
+    ts->sentry_gen = gen;
+    __atomic_store_n(&ts->sentry_steps, mine + 1, __ATOMIC_RELAXED);
+    if (atomic_fetch_add_explicit(&a->sentry_steps, 1, memory_order_relaxed) >= SENTRY_STEPS)
+        sentry_off(a, thread);
+}
+
+/* Past the bystanders' allowance and no thread over the CPU-time one:
+ * name the bystander that ran the most bytecodes (lock held). */
+static void sentry_report(agent *a)
+{
+    if (atomic_load_explicit(&a->sentry_steps, memory_order_relaxed) <= SENTRY_STEPS || a->bystander[0] != '\0')
+        return;
+    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
+    const thread_state *worst = NULL;
+    uint64_t most = 0;
+    for (const thread_state *t = a->threads; t != NULL; t = t->next) {
+        uint64_t n = __atomic_load_n(&t->sentry_steps, __ATOMIC_RELAXED);
+        if (t->sentry_gen == gen && n > most) {
+            most = n;
+            worst = t;
+        }
+    }
+    snprintf(a->bystander, sizeof a->bystander,
+             "thread '%s', not started by the method, ran %llu bytecodes while it ran (all such threads "
+             "together may run %llu): work handed to threads the method did not start "
+             "(a pool, finalize()) is not counted",
+             worst != NULL && worst->thread_name != NULL ? worst->thread_name : "?", (unsigned long long)most,
+             SENTRY_STEPS);
 }
 
 /* A thread ends (on that thread): keep its CPU time for the extents' check.
@@ -218,7 +312,7 @@ static void judge(agent *a, JNIEnv *jni, jthread thread, jlong since, const char
     *w = (struct worst){thread, t - since, when};
 }
 
-/* Name the worst thread in the result (lock held). */
+/* Name the worst thread in the result, if any (lock held). */
 static void report(agent *a, JNIEnv *jni, const struct worst *w)
 {
     if (w->thread == NULL || a->bystander[0] != '\0')
@@ -253,6 +347,7 @@ void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts)
     for (int i = 0; i < ts->nby; i++)
         judge(a, jni, ts->by_refs[i], ts->by_cpu[i], "running before the method was called", &w);
     report(a, jni, &w);
+    sentry_report(a);
     for (int i = 0; i < ts->nby; i++)
         (*jni)->DeleteGlobalRef(jni, ts->by_refs[i]);
     ts->nby = 0;

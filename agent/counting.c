@@ -465,14 +465,21 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
 }
 
-/* SingleStep: count one bytecode on a measuring, unpaused thread. */
+/* SingleStep: count one bytecode on a measuring, unpaused thread; on any
+ * other thread, a step of a bystander (bystanders.c). */
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     (void)jvmti;
     thread_state *ts = tls;
-    if (ts == NULL || !ts->measuring || ts->paused)
+    if (ts != NULL && ts->measuring) {
+        if (!ts->paused)
+            count_step(&g_agent, ts, jni, thread, method, loc);
         return;
-    count_step(&g_agent, ts, jni, thread, method, loc);
+    }
+    /* a thread that is not counted: a bystander watched while an extent runs */
+    if (g_agent.dead || (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL))
+        return;
+    bystanders_step(&g_agent, jni, thread, ts, method);
 }
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
@@ -566,7 +573,10 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     if (start_counting(a, jni, thread, ts, 1) != 0)
         return;
     lock_enter(a);
-    a->active_extents++;
+    if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
+        atomic_store_explicit(&a->sentry_steps, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
+    }
     lock_exit(a);
     bystanders_note(a, jni, ts, thread);
     bystanders_counting(a, ts, thread, 1);
