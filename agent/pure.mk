@@ -28,3 +28,13 @@ UNIT_DEPS_cpool     := $(PURE_FIXTURE_STAMP)
 UNIT_SRCS_classfile := agent/classfile.c agent/cpool.c $(COMMON_TABLE_SRCS)
 UNIT_DEPS_classfile := $(PURE_FIXTURE_STAMP)
 UNIT_SRCS_names     := agent/names.c
+
+# Class files of Java 25 (major version 69), committed with their javap
+# listings so test_classfile reads them whatever JDK builds PSF. Regenerate
+# with a JDK 25: make jdk25-class-fixtures JDK25_HOME=/path/to/jdk-25
+JDK25_HOME ?= /usr/lib/jvm/temurin-25-jdk-amd64
+.PHONY: jdk25-class-fixtures
+jdk25-class-fixtures:
+	rm -f tests/fixtures/jdk25/*.class tests/fixtures/jdk25/*.javap
+	$(JDK25_HOME)/bin/javac --release 25 -d tests/fixtures/jdk25 tests/fixtures/jdk25/Shapes.java
+	set -e; cd tests/fixtures/jdk25 && for c in *.class; do $(JDK25_HOME)/bin/javap -c -p "$$c" > "$${c%.class}.javap"; done

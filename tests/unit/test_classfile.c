@@ -36,11 +36,20 @@
 
 /* Read $PSF_BUILD/fixtures/unit/<rel> into an exactly sized heap block
  * (plus a NUL, for text); returns NULL when missing and allow_missing. */
+static uint8_t *read_file(const char *path, size_t *len, int allow_missing);
+
 static uint8_t *read_fixture_file(const char *rel, size_t *len, int allow_missing)
 {
     const char *build = getenv("PSF_BUILD");
     char path[512];
     snprintf(path, sizeof path, "%s/fixtures/unit/%s", build && *build ? build : "build", rel);
+    return read_file(path, len, allow_missing);
+}
+
+/* Read the file at path (relative to the repository root, where tests run)
+ * like read_fixture_file. */
+static uint8_t *read_file(const char *path, size_t *len, int allow_missing)
+{
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         if (allow_missing)
@@ -87,11 +96,19 @@ typedef struct fixture {
     classfile cf;
 } fixture;
 
+static void load_bytes(fixture *fx, uint8_t *raw, size_t n, const char *rel);
+
 static void load(fixture *fx, const char *rel)
 {
-    char err[256] = "";
     size_t n;
     uint8_t *raw = read_fixture_file(rel, &n, 0);
+    load_bytes(fx, raw, n, rel);
+}
+
+/* Parse raw (n bytes, freed here) as fixture fx; rel names it in failures. */
+static void load_bytes(fixture *fx, uint8_t *raw, size_t n, const char *rel)
+{
+    char err[256] = "";
     fx->bytes = heap_copy(raw, n);
     fx->len = n;
     free(raw);
@@ -498,51 +515,64 @@ static void javap_name(const uint8_t *code, uint32_t pc, char *buf, size_t cap)
         snprintf(buf, cap, "%s", bc_mnemonic(code[pc]));
 }
 
+/* Decode every method of the class in raw (freed here, with text) and
+ * compare it, instruction by instruction, with javap's listing text; adds to
+ * *methods, *compared and seen_ops. */
+static void compare_with_javap(const char *path, uint8_t *raw, size_t class_len, char *text, size_t text_len,
+                               size_t *methods_out, size_t *compared_out, unsigned seen_ops[256])
+{
+    size_t methods = 0, compared = 0;
+    fixture fx;
+    load_bytes(&fx, raw, class_len, path);
+    size_t cap = text_len / 4 + 1;
+    listing_entry *want = calloc(cap, sizeof *want);
+    assert_non_null(want);
+    size_t n_want = parse_listing(text, want, cap), k = 0;
+
+    for (uint16_t i = 0; i < fx.cf.method_count; i++) {
+        const cf_method *m = &fx.cf.methods[i];
+        if (m->code == NULL)
+            continue;
+        methods++;
+        uint32_t pc = 0;
+        while (pc < m->code_len) {
+            uint32_t len = bc_insn_length(m->code, m->code_len, pc);
+            if (len == 0)
+                fail_msg("%s %.*s: no instruction at pc %u", path, (int)m->name.len, m->name.ptr, pc);
+            char name[32];
+            javap_name(m->code, pc, name, sizeof name);
+            if (k >= n_want || want[k].pc != pc || strcmp(want[k].name, name) != 0)
+                fail_msg("%s %.*s: pc %u is %s, javap says %u: %s", path, (int)m->name.len,
+                         m->name.ptr, pc, name, k < n_want ? want[k].pc : 0,
+                         k < n_want ? want[k].name : "(end)");
+            seen_ops[m->code[pc]]++;
+            k++;
+            compared++;
+            pc += len;
+        }
+        assert_int_equal(pc, m->code_len);  /* exactly, never past */
+    }
+    assert_int_equal(k, n_want);            /* javap listed nothing more */
+    free(want);
+    free(text);
+    unload(&fx);
+    *methods_out += methods;
+    *compared_out += compared;
+}
+
 static void bc_insn_length__every_fixture_method__lands_on_code_len_and_matches_javap(void **state)
 {
     (void)state;
     size_t compared = 0, methods = 0;
     unsigned seen_ops[256] = {0};
     for (size_t f = 0; f < N_FIXTURES; f++) {
-        char path[256];
-        size_t text_len;
+        char path[256], listing[256];
+        size_t text_len, class_len;
         fixture_path(path, sizeof path, f, "class");
-        fixture fx;
-        load(&fx, path);
-        fixture_path(path, sizeof path, f, "javap");
-        char *text = (char *)read_fixture_file(path, &text_len, 0);
-        size_t cap = text_len / 4 + 1;
-        listing_entry *want = calloc(cap, sizeof *want);
-        assert_non_null(want);
-        size_t n_want = parse_listing(text, want, cap), k = 0;
-
-        for (uint16_t i = 0; i < fx.cf.method_count; i++) {
-            const cf_method *m = &fx.cf.methods[i];
-            if (m->code == NULL)
-                continue;
-            methods++;
-            uint32_t pc = 0;
-            while (pc < m->code_len) {
-                uint32_t len = bc_insn_length(m->code, m->code_len, pc);
-                if (len == 0)
-                    fail_msg("%s %.*s: no instruction at pc %u", path, (int)m->name.len, m->name.ptr, pc);
-                char name[32];
-                javap_name(m->code, pc, name, sizeof name);
-                if (k >= n_want || want[k].pc != pc || strcmp(want[k].name, name) != 0)
-                    fail_msg("%s %.*s: pc %u is %s, javap says %u: %s", path, (int)m->name.len,
-                             m->name.ptr, pc, name, k < n_want ? want[k].pc : 0,
-                             k < n_want ? want[k].name : "(end)");
-                seen_ops[m->code[pc]]++;
-                k++;
-                compared++;
-                pc += len;
-            }
-            assert_int_equal(pc, m->code_len);  /* exactly, never past */
-        }
-        assert_int_equal(k, n_want);            /* javap listed nothing more */
-        free(want);
-        free(text);
-        unload(&fx);
+        fixture_path(listing, sizeof listing, f, "javap");
+        uint8_t *raw = read_fixture_file(path, &class_len, 0);
+        char *text = (char *)read_fixture_file(listing, &text_len, 0);
+        compare_with_javap(path, raw, class_len, text, text_len, &methods, &compared, seen_ops);
     }
     assert_true(methods >= 30);
     assert_true(compared >= 900);       /* 992 with javac 17 */
@@ -552,6 +582,99 @@ static void bc_insn_length__every_fixture_method__lands_on_code_len_and_matches_
     for (size_t i = 0; i < sizeof must; i++)
         if (seen_ops[must[i]] == 0)
             fail_msg("no fixture uses %s", bc_mnemonic(must[i]));
+}
+
+/* ---- class files of Java 25 (major version 69) --------------------------- */
+
+/* Compiled by javac 25 (--release 25) from tests/fixtures/jdk25/Shapes.java
+ * and committed with their `javap -c -p` listings (make
+ * jdk25-class-fixtures), so they are read the same with any build JDK. */
+static const char *const jdk25_classes[] = {
+    "Shapes", "Shapes$Base", "Shapes$Checked", "Shapes$Circle", "Shapes$Line", "Shapes$Rect", "Shapes$Shape",
+};
+#define N_JDK25 (sizeof jdk25_classes / sizeof jdk25_classes[0])
+
+static uint8_t *read_jdk25(const char *cls, const char *ext, size_t *len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/jdk25/%s.%s", cls, ext);
+    return read_file(path, len, 0);
+}
+
+static void cf_parse__javac25_classes__version_69_and_every_method_matches_javap(void **state)
+{
+    (void)state;
+    size_t compared = 0, methods = 0;
+    unsigned seen_ops[256] = {0};
+    for (size_t f = 0; f < N_JDK25; f++) {
+        size_t class_len, text_len;
+        uint8_t *raw = read_jdk25(jdk25_classes[f], "class", &class_len);
+        assert_true(class_len > 8);
+        assert_int_equal(be16(raw + 6), 69);    /* Java 25 */
+        char *text = (char *)read_jdk25(jdk25_classes[f], "javap", &text_len);
+        compare_with_javap(jdk25_classes[f], raw, class_len, text, text_len, &methods, &compared, seen_ops);
+    }
+    /* Shapes: <init>, area, kind, main; Base and Checked: <init>; each
+     * record: <init>, its accessors, toString, hashCode, equals. */
+    assert_int_equal(methods, 4 + 1 + 1 + (1 + 1 + 3) + (1 + 4 + 3) + (1 + 2 + 3));
+    assert_true(compared >= 300);
+    static const uint8_t must[] = {BC_INVOKEDYNAMIC, BC_TABLESWITCH, BC_INVOKEINTERFACE, BC_ATHROW};
+    for (size_t i = 0; i < sizeof must; i++)
+        if (seen_ops[must[i]] == 0)
+            fail_msg("no Java 25 fixture uses %s", bc_mnemonic(must[i]));
+}
+
+static void cf_parse__javac25_pattern_switch__typeswitch_call_site_resolves(void **state)
+{
+    (void)state;
+    size_t n;
+    fixture fx;
+    uint8_t *raw = read_jdk25("Shapes", "class", &n);
+    load_bytes(&fx, raw, n, "Shapes.class");
+    assert_int_equal(fx.cf.major, 69);
+    assert_int_equal(fx.cf.minor, 0);           /* no preview features */
+    const cf_method *area = method(&fx.cf, "area", "(LShapes$Shape;)D");
+    uint32_t pc = find_insn(area, BC_INVOKEDYNAMIC, 0);
+    uint16_t bsm;
+    cp_str name, desc;
+    assert_int_equal(cp_dynamic(&fx.cf.cp, be16(area->code + pc + 1), &bsm, &name, &desc), 0);
+    assert_true(str_eq(name, "typeSwitch"));
+    assert_true(str_eq(desc, "(LShapes$Shape;I)I"));
+    assert_int_equal(bsm, 0);
+    /* the record patterns call the accessors through invokevirtual */
+    expect_member_at(&fx.cf, area, find_insn(area, BC_INVOKEVIRTUAL, 0), BC_INVOKEVIRTUAL, CP_METHODREF,
+                     "Shapes$Circle", "r", "()D");
+    unload(&fx);
+
+    /* statements before super(): the argument is computed, then <init> runs */
+    raw = read_jdk25("Shapes$Checked", "class", &n);
+    load_bytes(&fx, raw, n, "Shapes$Checked.class");
+    const cf_method *init = method(&fx.cf, "<init>", "(I)V");
+    uint32_t athrow = find_insn(init, BC_ATHROW, 0);
+    uint32_t sup = find_insn(init, BC_INVOKESPECIAL, 1);   /* #0 is the exception's <init> */
+    assert_true(athrow < sup);
+    expect_member_at(&fx.cf, init, sup, BC_INVOKESPECIAL, CP_METHODREF, "Shapes$Base", "<init>", "(I)V");
+    unload(&fx);
+}
+
+static void cf_parse__javac25_classes_truncated_at_every_length__fail_with_message(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < N_JDK25; f++) {
+        size_t len;
+        uint8_t *full = read_jdk25(jdk25_classes[f], "class", &len);
+        for (size_t n = 0; n < len; n++) {
+            uint8_t *copy = heap_copy(full, n);
+            classfile cf;
+            char err[256] = "";
+            if (cf_parse(&cf, copy, n, err, sizeof err) == 0)
+                fail_msg("%s cut to %zu of %zu bytes parsed", jdk25_classes[f], n, len);
+            assert_true(err[0] != '\0');
+            cf_free(&cf);
+            free(copy);
+        }
+        free(full);
+    }
 }
 
 /* ---- damaged real classes ---------------------------------------------- */
@@ -878,6 +1001,9 @@ int main(void)
         cmocka_unit_test(cf_parse__abstract_native_and_interface_methods__code_only_where_a_body_is),
         cmocka_unit_test(cf_parse__module_info__has_no_superclass_and_no_methods),
         cmocka_unit_test(bc_insn_length__every_fixture_method__lands_on_code_len_and_matches_javap),
+        cmocka_unit_test(cf_parse__javac25_classes__version_69_and_every_method_matches_javap),
+        cmocka_unit_test(cf_parse__javac25_pattern_switch__typeswitch_call_site_resolves),
+        cmocka_unit_test(cf_parse__javac25_classes_truncated_at_every_length__fail_with_message),
         cmocka_unit_test(cf_parse__real_classes_truncated_at_every_length__fail_with_message),
         cmocka_unit_test(cf_parse__trailing_bytes__rejected),
         cmocka_unit_test(cf_parse__every_byte_flipped__never_reads_out_of_bounds),
