@@ -280,13 +280,15 @@ void natives_bind(agent *a, JNIEnv *jni)
 {
     if (a->opts.deny_processes) {
         disarm_unsafe(a, jni);
-        /* reflection's loaders may define classes (loader_refused) */
+        /* Reflection's loaders may define classes (loader_refused). JDK 22
+         * and later have none: reflection runs on method handles there, so
+         * no instance can exist and nothing needs letting through. */
         jclass k = (*jni)->FindClass(jni, "jdk/internal/reflect/DelegatingClassLoader");
-        a->delegating_loader = k ? (*jni)->NewGlobalRef(jni, k) : NULL;
-        if (a->delegating_loader == NULL) {
+        if (k == NULL)
             (*jni)->ExceptionClear(jni);
-            agent_fail(a, "cannot find jdk.internal.reflect.DelegatingClassLoader");
-        }
+        a->delegating_loader = k ? (*jni)->NewGlobalRef(jni, k) : NULL;
+        if (k != NULL && a->delegating_loader == NULL)
+            agent_fail(a, "cannot keep a reference to jdk.internal.reflect.DelegatingClassLoader");
     }
     real_arraycopy = (arraycopy_fn)dlsym(RTLD_DEFAULT, "JVM_ArrayCopy");
     if (real_arraycopy == NULL) {
