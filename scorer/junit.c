@@ -82,7 +82,7 @@ static char *case_message(const junit_case *c, int passed)
         }
         fputs("; status ok", f);
         if (c->res->approximate)
-            fputs(" (~ approximate: a price was missing or the table is not calibrated)", f);
+            fputs(" (~ approximate: a price was missing, the table is not calibrated or it was calibrated on another JDK)", f);
     }
     if (fclose(f) != 0) {
         fputs("psf-score: cannot buffer the JUnit message\n", stderr);

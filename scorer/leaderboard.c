@@ -183,7 +183,7 @@ void leaderboard_html(FILE *f, const options *o, const cost_table *t,
     ranked_table(f, o, t, order, rows, n, &any_approx);
     if (any_approx)
         fputs("<p class=\"approx\" id=\"approx-legend\">~ approximate: the cost table had no price for something "
-              "the submission did, or is not calibrated.</p>\n", f);
+              "the submission did, is not calibrated, or was calibrated on another JDK.</p>\n", f);
     failed_table(f, o, order, rows, n);
     provenance(f, o, t, rows, n);
     html_page_close(f);

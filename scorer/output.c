@@ -227,6 +227,13 @@ json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     json_object_set_new(j, "score", r ? psf_json_u64(r->score) : json_null());
     json_object_set_new(j, "approximate", json_boolean(r && r->approximate));
     json_object_set_new(j, "uncalibrated_table", json_boolean(!t->builtin && !t->calibrated));
+    json_object_set_new(j, "table_jdk_mismatch", json_boolean(r && r->jdk_mismatch));
+    if (r && r->jdk_mismatch) {
+        char why[160];
+        snprintf(why, sizeof why, "the cost table was calibrated on JDK %u, the profile was counted on JDK %u",
+                 r->table_jdk, r->profile_jdk);
+        json_object_set_new(j, "approximate_reason", psf_json_string(why));
+    }
     a = json_array();
     for (size_t i = 0; r && i < r->n_missing; i++)
         json_array_append_new(a, psf_json_string(r->missing[i]));
@@ -415,6 +422,9 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     fprintf(f, "score     %s%s %s\n", r->approximate ? "~" : "", u64_str(r->score, b1), t->unit);
     if (r->uncalibrated_table)
         fputs("          approximate: the cost table is not calibrated (calibrated=\"false\")\n", f);
+    if (r->jdk_mismatch)
+        fprintf(f, "          approximate: the cost table was calibrated on JDK %u, the profile was counted on JDK %u\n",
+                r->table_jdk, r->profile_jdk);
     if (r->n_missing) {
         fprintf(f, "          approximate: the table has no price for %zu key%s, charged %s each"
                 " (psf-calibrate --keys prices them):\n",
@@ -639,7 +649,7 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
     }
     fputc('\n', f);
     if (any_approx)
-        fputs("~ approximate: a price was missing or the table is not calibrated\n", f);
+        fputs("~ approximate: a price was missing, the table is not calibrated or it was calibrated on another JDK\n", f);
 }
 
 void out_rank(FILE *f, const options *o, const cost_table *t,

@@ -262,6 +262,22 @@ static void collect_missing(score_result *r)
     qsort(r->missing, r->n_missing, sizeof *r->missing, cmp_str);
 }
 
+unsigned score_jdk_feature(const char *version)
+{
+    unsigned v = 0;
+    const char *s = version;
+    if (s == NULL || *s < '0' || *s > '9')
+        return 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > 100000u)
+            return 0;
+        v = v * 10u + (unsigned)(*s - '0');
+    }
+    if (v == 1 && s[0] == '.' && s[1] >= '0' && s[1] <= '9')
+        return score_jdk_feature(s + 1);
+    return v;
+}
+
 int score_profile(const profile *p, const cost_table *t, int with_overhead,
                   score_result *r, psf_err *err)
 {
@@ -282,7 +298,12 @@ int score_profile(const profile *p, const cost_table *t, int with_overhead,
     }
     collect_missing(r);
     r->uncalibrated_table = !t->builtin && !t->calibrated;
-    r->approximate = r->n_missing > 0 || r->uncalibrated_table;
+    /* Prices measured on one JDK weight counts from another: the same
+     * bytecode can cost differently in another interpreter. */
+    r->table_jdk = t->builtin ? 0 : score_jdk_feature(t->jdk_version);
+    r->profile_jdk = p->has_jvm ? score_jdk_feature(p->jvm_version) : 0;
+    r->jdk_mismatch = r->table_jdk != 0 && r->profile_jdk != 0 && r->table_jdk != r->profile_jdk;
+    r->approximate = r->n_missing > 0 || r->uncalibrated_table || r->jdk_mismatch;
     return 0;
 fail:
     score_free(r);

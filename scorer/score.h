@@ -48,8 +48,11 @@ typedef struct score_result {
     uint64_t score;         /* total rounded half up to whole units */
     psf_u128 opcode_total;  /* part of total from opcodes */
     psf_u128 dep_total;     /* part of total from dependency keys (branch keys included) */
-    int approximate;        /* some key was missing, or the table is uncalibrated */
+    int approximate;        /* some key was missing, the table is uncalibrated or of another JDK */
     int uncalibrated_table; /* a table from a file with calibrated="false" */
+    unsigned table_jdk;     /* feature version the table was calibrated on (0: unknown) */
+    unsigned profile_jdk;   /* feature version the profile was counted on (0: unknown) */
+    int jdk_mismatch;       /* both known and different: prices from another JDK */
     char **missing;         /* owned: sorted keys charged the default */
     size_t n_missing;
     score_term *terms;      /* owned: opcodes (count > 0), then priced or missing dependency keys */
@@ -67,6 +70,14 @@ int score_profile(const profile *p, const cost_table *t, int with_overhead,
                   score_result *r, psf_err *err);
 
 void score_free(score_result *r);
+
+/*
+ * The feature version of a java.vm.version-style string: the number before
+ * the first '.', '+' or '-' ("17.0.15+6-Debian-1deb12u1" is 17, "25+36" is
+ * 25), or the second number of the old "1.N" form ("1.8.0_402" is 8).
+ * 0 for NULL, an empty string or one that does not start with a number.
+ */
+unsigned score_jdk_feature(const char *version);
 
 /* Terms sorted for explaining: by contribution (descending), then key. The
  * caller frees the array (not the terms). kind_opcode selects opcode terms

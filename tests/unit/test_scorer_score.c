@@ -588,6 +588,66 @@ static void score__ldc_class__priced_or_missing(void **state)
     costs_free(&t);
 }
 
+static void score_jdk_feature__version_strings__feature_number(void **state)
+{
+    (void)state;
+    assert_int_equal(score_jdk_feature("17.0.15+6-Debian-1deb12u1"), 17);
+    assert_int_equal(score_jdk_feature("25.0.3+9-LTS"), 25);
+    assert_int_equal(score_jdk_feature("25+36"), 25);
+    assert_int_equal(score_jdk_feature("21-ea"), 21);
+    assert_int_equal(score_jdk_feature("17"), 17);
+    assert_int_equal(score_jdk_feature("1.8.0_402-b06"), 8);
+    assert_int_equal(score_jdk_feature(""), 0);
+    assert_int_equal(score_jdk_feature(NULL), 0);
+    assert_int_equal(score_jdk_feature("v25"), 0);
+    assert_int_equal(score_jdk_feature("99999999999999999999"), 0);
+}
+
+/* A table calibrated on JDK 17 (CALIBRATED says jdk_version="17") scores a
+ * profile counted on the JDK in `jvm`. */
+static void score_on_jdk(const char *jvm, score_result *r)
+{
+    fake f;
+    cost_table t;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "nop", 3);
+    f.p.has_jvm = jvm != NULL;
+    f.p.jvm_version = (char *)jvm;
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/><opcode name=\"nop\" cost=\"2\"/></costs>\n");
+    scored(&f, &t, 0, r);
+    costs_free(&t);
+}
+
+static void score__table_of_another_jdk__approximate_and_names_both(void **state)
+{
+    score_result r;
+    (void)state;
+    score_on_jdk("25.0.3+9-LTS", &r);
+    assert_true(r.score == 6);              /* the prices still apply */
+    assert_true(r.approximate);
+    assert_true(r.jdk_mismatch);
+    assert_int_equal(r.table_jdk, 17);
+    assert_int_equal(r.profile_jdk, 25);
+    assert_int_equal(r.n_missing, 0);
+    assert_false(r.uncalibrated_table);
+    score_free(&r);
+}
+
+static void score__table_of_the_same_jdk__exact(void **state)
+{
+    score_result r;
+    (void)state;
+    score_on_jdk("17.0.15+6-Debian-1deb12u1", &r);
+    assert_true(r.score == 6);
+    assert_false(r.approximate);
+    assert_false(r.jdk_mismatch);
+    score_free(&r);
+    score_on_jdk(NULL, &r);                 /* no <jvm>: nothing to compare */
+    assert_false(r.approximate);
+    assert_false(r.jdk_mismatch);
+    score_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -602,6 +662,9 @@ int main(void)
         cmocka_unit_test(score__invoke_elements__priced_per_element),
         cmocka_unit_test(score__invoke_elements_without_element_price__missing),
         cmocka_unit_test(score__uncalibrated_table__approximate_without_missing_keys),
+        cmocka_unit_test(score_jdk_feature__version_strings__feature_number),
+        cmocka_unit_test(score__table_of_another_jdk__approximate_and_names_both),
+        cmocka_unit_test(score__table_of_the_same_jdk__exact),
         cmocka_unit_test(score__with_overhead__same_key_merged),
         cmocka_unit_test(score__half_unit__rounded_up_once),
         cmocka_unit_test(score__too_large__overflow_error),
