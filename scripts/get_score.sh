@@ -20,6 +20,8 @@ BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 AGENT=$BUILD/libpsfagent.so
 SCORER=$BUILD/psf-score
 RECEIVER=$BUILD/psf-receive
+# shellcheck source=lib/jdk.sh
+. "$PSF_ROOT/scripts/lib/jdk.sh"
 
 # The JVM flags every scored run uses, and why (docs/determinism.md):
 #   -XX:-UseTLAB                  every allocation reaches the agent: exact array sizes
@@ -83,7 +85,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --method SPEC         pkg.Class.name or pkg.Class.name(descriptor); nested classes as
                         pkg.Outer$Inner.name (default: CLASS.main)
   --json                print exactly one JSON object on stdout
-  --costs FILE          cost table (default: config/costs.xml); 'none' scores plain bytecodes
+  --costs FILE          cost table (default: the one calibrated for the JDK, config/costs.xml
+                        for 17, config/costs-jdkN.xml for N, else the nearest); 'none'
+                        scores plain bytecodes
   --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically
   --explain             show where the score comes from: the counts the table prices, each
                         explained, then the top methods, opcodes and dependency keys
@@ -111,7 +115,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         require (fail when it does not work) or off (default: auto)
   -h, --help            this text
 
-The JDK comes from JAVA_HOME, else from PATH (JDK 17; later JDKs are refused).
+The JDK comes from JAVA_HOME, else from PATH: JDK 17, 21 or 25 (newer ones are
+refused until verified; docs/jdks.md). scripts/self_test.sh checks the JDK at hand.
 
 Exit codes (status words):
 EOF
@@ -124,7 +129,7 @@ WITH_OVERHEAD=0
 CLASSPATH_ARG=""
 MAIN=""
 METHOD=""
-COSTS="$PSF_ROOT/config/costs.xml"
+COSTS=auto
 SCORE_FILE=""
 PROGRAM_OUTPUT=""
 PROFILE_OUT=""
@@ -260,26 +265,36 @@ esac
 case $MAIN in
   -*|@*|*/*|*' '*|.*|*.) fail usage "'$MAIN' is not a class name (pkg.Class or pkg.Outer\$Inner)" ;;
 esac
+
+# --- the JDK -------------------------------------------------------------------
+# Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
+# one is refused by name until PSF's pinning and refusals are checked on it:
+# each release adds options and APIs (virtual threads, foreign calls, object
+# layouts) that could undo them. A supported JDK whose exact build has not
+# passed the self-test (config/verified-jdks.txt) is used with a warning.
+if [ -n "${JAVA_HOME:-}" ]; then
+  JAVA=$JAVA_HOME/bin/java
+  [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
+else
+  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
+fi
+java_version=$(psf_jdk_feature "$JAVA")
+psf_jdk_supported "$java_version" ||
+  fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF supports JDK ${PSF_SUPPORTED_JDKS// /, } (a newer JDK is refused until it is verified: docs/jdks.md)"
+mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
+java_runtime=$(psf_jdk_runtime_version "$JAVA")
+if [ "${PSF_SELF_TEST:-0}" != 1 ] && ! psf_jdk_verified "$PSF_ROOT" "$java_runtime"; then
+  echo "get_score.sh: warning: JDK $java_runtime has not passed PSF's self-test (config/verified-jdks.txt; run scripts/self_test.sh, docs/jdks.md)" >&2
+fi
+# The cost table: the one calibrated for this feature version, else the
+# nearest one (the scorer then marks the score approximate and says why).
+if [ "$COSTS" = auto ]; then
+  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version") ||
+    fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
+fi
 if [ "$COSTS" != none ] && [ ! -r "$COSTS" ]; then
   fail bad_input "cannot read the cost table '$COSTS'"
 fi
-
-# --- the JDK -------------------------------------------------------------------
-if [ -n "${JAVA_HOME:-}" ]; then
-  JAVA=$JAVA_HOME/bin/java
-  [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java"
-else
-  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (JDK 17 is needed)"
-fi
-java_version=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
-# Exactly 17: what the agent's counting and its refusals are verified on.
-# Later JDKs add ways around them that it does not watch yet (virtual
-# threads run on carrier threads it does not step; the foreign-function API
-# calls native code without loading a library).
-case $java_version in
-  17) ;;
-  *) fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF needs JDK 17 (later JDKs add virtual threads and foreign calls it does not yet watch)" ;;
-esac
 JAVA=$(readlink -f "$JAVA")
 
 # --- class path: absolute, because the JVM runs in the scratch directory -----
@@ -396,7 +411,7 @@ run_once() {
   # for hours.
   head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
-  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
+  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"

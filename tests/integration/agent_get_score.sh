@@ -35,7 +35,38 @@ expect_eq "cwd: nothing written into the working directory" "$(ls -A "$CWD" | wc
 out=$(gs --classpath "$FX" --method Noisy.work --json -- 10) && rc=0 || rc=$?
 expect_eq "default table: exit 0" "$rc" 0
 expect_match "default table: sha256 recorded" "$(jq -r .cost_table.sha256 <<<"$out")" '^[0-9a-f]{64}$'
-expect_eq "default table: path recorded" "$(jq -r .cost_table.path <<<"$out")" "$PSF_ROOT/config/costs.xml"
+. "$PSF_ROOT/scripts/lib/jdk.sh"
+JDK_FEATURE=$(psf_jdk_feature "$JAVA")
+case $JDK_FEATURE in
+  17) want_table=$PSF_ROOT/config/costs.xml ;;
+  *) want_table=$PSF_ROOT/config/costs-jdk$JDK_FEATURE.xml ;;
+esac
+expect_eq "default table: the one of JDK $JDK_FEATURE" "$(jq -r .cost_table.path <<<"$out")" "$want_table"
+expect_eq "default table: calibrated on this JDK, exact" "$(jq -r '"\(.approximate) \(.table_jdk_mismatch)"' <<<"$out")" "false false"
+
+# --- a table of another JDK: approximate, and the result says why -------------------
+sed 's/jdk_version="[^"]*"/jdk_version="11.0.2+9"/' "$PSF_ROOT/config/costs.xml" >"$TEST_TMP/costs-jdk11.xml"
+out=$(gs --classpath "$FX" --method Noisy.work --json --costs "$TEST_TMP/costs-jdk11.xml" -- 10) && rc=0 || rc=$?
+expect_eq "table of JDK 11: scored" "$rc/$(jq -r .approximate <<<"$out")" "0/true"
+expect_eq "table of JDK 11: the reason" "$(jq -r .approximate_reason <<<"$out")" \
+  "the cost table was calibrated on JDK 11, the profile was counted on JDK $JDK_FEATURE"
+expect_match "table of JDK 11: text says so" "$(gs --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/costs-jdk11.xml" -- 10)" \
+  "approximate: the cost table was calibrated on JDK 11"
+gs --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/costs-jdk11.xml" --score-file "$TEST_TMP/score11" -- 10 >/dev/null
+expect_match "table of JDK 11: score file has the ~" "$(cat "$TEST_TMP/score11")" '^~[0-9]+$'
+# which table a feature version gets: its own, else the nearest (newer on a tie)
+mkdir -p "$TEST_TMP/root/config"
+: >"$TEST_TMP/root/config/costs.xml"
+: >"$TEST_TMP/root/config/costs-jdk25.xml"
+for pair in 17:costs.xml:17 21:costs-jdk25.xml:25 25:costs-jdk25.xml:25 19:costs.xml:17 30:costs-jdk25.xml:25; do
+  v=${pair%%:*}
+  expect_eq "table for JDK $v" "$(psf_jdk_table "$TEST_TMP/root" "$v" | sed "s|^$TEST_TMP/root/config/||" | tr '\t' :)" "${pair#*:}"
+done
+# the flags each JDK adds to the pinned ones
+expect_eq "flags: none added on 17" "$(psf_jdk_flags 17 | wc -l)" 0
+expect_eq "flags: 21" "$(psf_jdk_flags 21 | tr '\n' ' ')" "-Djdk.virtualThreadScheduler.parallelism=1 "
+expect_eq "flags: 25" "$(psf_jdk_flags 25 | tr '\n' ' ')" \
+  "-Djdk.virtualThreadScheduler.parallelism=1 --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders "
 
 # --- human output and --program-output ----------------------------------------
 out=$(gs --classpath "$FX" --method Noisy.work --costs none --program-output "$TEST_TMP/prog.txt" -- 10) && rc=0 || rc=$?
@@ -76,13 +107,13 @@ expect_eq "program failed: no score" "$(jq -r .score "$TEST_TMP/code.out")" null
 expect_eq "unreadable cost table" "$(code --classpath "$FX" --method Noisy.work --costs "$TEST_TMP/none.xml" --json -- 1)" 7
 expect_eq "bad input: status word" "$(jq -r .status "$TEST_TMP/code.out")" bad_input
 expect_eq "JAVA_HOME without java" "$(JAVA_HOME=$TEST_TMP code --classpath "$FX" --method Noisy.work -- 1)" 24
-# A later JDK is refused (virtual threads and foreign calls are not watched):
-# a stand-in java that reports specification version 21
-mkdir -p "$TEST_TMP/jdk21/bin"
-printf '#!/bin/sh\necho "    java.specification.version = 21" >&2\n' > "$TEST_TMP/jdk21/bin/java"
-chmod +x "$TEST_TMP/jdk21/bin/java"
-expect_eq "JDK 21: refused" "$(JAVA_HOME=$TEST_TMP/jdk21 code --classpath "$FX" --method Noisy.work -- 1)" 24
-expect_match "JDK 21: says why" "$(JAVA_HOME=$TEST_TMP/jdk21 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$FX" --method Noisy.work -- 1 2>/dev/null | jq -r .message)" "Java 21; PSF needs JDK 17"
+# A JDK newer than the verified ones is refused by name (its new options and
+# APIs may undo the pinning): a stand-in java that reports version 26
+mkdir -p "$TEST_TMP/jdk26/bin"
+printf '#!/bin/sh\necho "    java.specification.version = 26" >&2\n' > "$TEST_TMP/jdk26/bin/java"
+chmod +x "$TEST_TMP/jdk26/bin/java"
+expect_eq "JDK 26: refused" "$(JAVA_HOME=$TEST_TMP/jdk26 code --classpath "$FX" --method Noisy.work -- 1)" 24
+expect_match "JDK 26: says why" "$(JAVA_HOME=$TEST_TMP/jdk26 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$FX" --method Noisy.work -- 1 2>/dev/null | jq -r .message)" "Java 26; PSF supports JDK 17, 21, 25"
 expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
 
 # --- many runs at once from one directory ---------------------------------------

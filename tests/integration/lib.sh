@@ -16,6 +16,9 @@ trap 'rm -rf "$TEST_TMP"' EXIT
 
 # The pinned flags get_score.sh uses (kept in one place: the script).
 mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+# and those the JDK at hand adds (scripts/lib/jdk.sh)
+. "$PSF_ROOT/scripts/lib/jdk.sh"
+mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
 
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }

@@ -1,0 +1,92 @@
+# jdk.sh - which JDKs PSF scores with, and what each one needs (sourced; bash).
+#
+# One place for what depends on the JDK's feature version, shared by
+# get_score.sh, the self-test and the integration tests: which versions are
+# supported, which were verified (config/verified-jdks.txt), the JVM flags a
+# version needs on top of get_score.sh's PINNED_FLAGS, and which cost table
+# belongs to it. docs/jdks.md explains the policy.
+#
+# Supported means PSF knows how to pin that JDK's options and refuse its ways
+# around the counting (virtual threads, foreign calls); verified means the
+# self-test (scripts/self_test.sh) passed on that exact build and the result
+# is listed in config/verified-jdks.txt. A newer feature version is refused
+# by name until it has been looked at: its new options and APIs may undo the
+# pinning.
+
+PSF_SUPPORTED_JDKS="17 21 25"
+
+# psf_jdk_feature JAVA: the feature version (17, 21, 25, ...) of the java
+# launcher JAVA, from java.specification.version; empty when it cannot tell.
+psf_jdk_feature() {
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1
+}
+
+# psf_jdk_runtime_version JAVA: java.runtime.version (e.g. 25.0.3+9-LTS), the
+# exact build config/verified-jdks.txt names.
+psf_jdk_runtime_version() {
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.runtime\.version = //p' | head -n 1
+}
+
+# psf_jdk_supported FEATURE: success when PSF scores with that feature version.
+psf_jdk_supported() {
+  case " $PSF_SUPPORTED_JDKS " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+
+# psf_jdk_flags FEATURE: the JVM flags, one per line, that a scored run on
+# that feature version adds to PINNED_FLAGS (docs/jdks.md, "Flags per JDK"):
+#   21+  -Djdk.virtualThreadScheduler.parallelism=1
+#        virtual threads run on one carrier, however many CPUs the machine has
+#        (ActiveProcessorCount=1 implies it; pinned so it stays true)
+#   24+  --illegal-native-access=deny
+#        restricted methods (the foreign linker, SymbolLookup.libraryLookup,
+#        MemorySegment.reinterpret) and System.loadLibrary throw
+#        IllegalCallerException in code on the class path: native code would
+#        run uncounted and could reach the agent's memory
+#   24+  --sun-misc-unsafe-memory-access=deny
+#        sun.misc.Unsafe's memory methods throw even before the agent
+#        disarms them (on 17 and 21 the agent's disarming alone holds)
+#   24+  -XX:-UseCompactObjectHeaders
+#        the default object layout, which the JDK's CDS archive (classes.jsa)
+#        was built with: with compact headers a different archive (or none)
+#        is used, and without CDS identity hash codes are not repeatable
+psf_jdk_flags() {
+  local v=$1
+  [[ $v =~ ^[0-9]+$ ]] || return 0
+  if [ "$v" -ge 21 ]; then
+    printf '%s\n' -Djdk.virtualThreadScheduler.parallelism=1
+  fi
+  if [ "$v" -ge 24 ]; then
+    printf '%s\n' --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders
+  fi
+}
+
+# psf_jdk_verified ROOT RUNTIME_VERSION: success when config/verified-jdks.txt
+# lists that exact java.runtime.version as having passed the self-test.
+psf_jdk_verified() {
+  local list=$1/config/verified-jdks.txt
+  [ -r "$list" ] && grep -v '^#' "$list" | awk '{print $1}' | grep -qxF -- "$2"
+}
+
+# psf_jdk_table ROOT FEATURE: prints "PATH<TAB>FEATURE_OF_TABLE" for the cost
+# table that belongs to that feature version: config/costs-jdkN.xml for the
+# feature version itself when it exists, else the one of the nearest feature
+# version that has a table (the newer one on a tie: it shares more of the
+# runtime). config/costs.xml is the JDK 17 table.
+psf_jdk_table() {
+  local root=$1 want=$2 best="" best_v="" d best_d=""
+  local f v
+  for f in "$root"/config/costs.xml "$root"/config/costs-jdk*.xml; do
+    [ -r "$f" ] || continue
+    case ${f##*/} in
+      costs.xml) v=17 ;;
+      costs-jdk*.xml) v=${f##*/costs-jdk}; v=${v%.xml} ;;
+    esac
+    [[ $v =~ ^[0-9]+$ ]] || continue
+    d=$((v > want ? v - want : want - v))
+    if [ -z "$best" ] || [ "$d" -lt "$best_d" ] || { [ "$d" -eq "$best_d" ] && [ "$v" -gt "$best_v" ]; }; then
+      best=$f best_v=$v best_d=$d
+    fi
+  done
+  [ -n "$best" ] && printf '%s\t%s\n' "$best" "$best_v"
+}
