@@ -116,7 +116,7 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   -h, --help            this text
 
 The JDK comes from JAVA_HOME, else from PATH: JDK 17, 21 or 25 (newer ones are
-refused until verified; docs/jdks.md). scripts/self_test.sh checks the JDK at hand.
+refused until verified; docs/jdks.md).
 
 Exit codes (status words):
 EOF
@@ -270,8 +270,7 @@ esac
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
 # one is refused by name until PSF's pinning and refusals are checked on it:
 # each release adds options and APIs (virtual threads, foreign calls, object
-# layouts) that could undo them. A supported JDK whose exact build has not
-# passed the self-test (config/verified-jdks.txt) is used with a warning.
+# layouts) that could undo them.
 if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
   [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
@@ -282,10 +281,6 @@ java_version=$(psf_jdk_feature "$JAVA")
 psf_jdk_supported "$java_version" ||
   fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF supports JDK ${PSF_SUPPORTED_JDKS// /, } (a newer JDK is refused until it is verified: docs/jdks.md)"
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
-java_runtime=$(psf_jdk_runtime_version "$JAVA")
-if [ "${PSF_SELF_TEST:-0}" != 1 ] && ! psf_jdk_verified "$PSF_ROOT" "$java_runtime"; then
-  echo "get_score.sh: warning: JDK $java_runtime has not passed PSF's self-test (config/verified-jdks.txt; run scripts/self_test.sh, docs/jdks.md)" >&2
-fi
 # The cost table: the one calibrated for this feature version, else the
 # nearest one (the scorer then marks the score approximate and says why).
 if [ "$COSTS" = auto ]; then

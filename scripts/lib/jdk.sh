@@ -1,17 +1,14 @@
 # jdk.sh - which JDKs PSF scores with, and what each one needs (sourced; bash).
 #
 # One place for what depends on the JDK's feature version, shared by
-# get_score.sh, the self-test and the integration tests: which versions are
-# supported, which were verified (config/verified-jdks.txt), the JVM flags a
-# version needs on top of get_score.sh's PINNED_FLAGS, and which cost table
-# belongs to it. docs/jdks.md explains the policy.
+# get_score.sh and the integration tests: which versions are supported, the
+# JVM flags a version needs on top of get_score.sh's PINNED_FLAGS, and which
+# cost table belongs to it. docs/jdks.md explains the policy.
 #
 # Supported means PSF knows how to pin that JDK's options and refuse its ways
-# around the counting (virtual threads, foreign calls); verified means the
-# self-test (scripts/self_test.sh) passed on that exact build and the result
-# is listed in config/verified-jdks.txt. A newer feature version is refused
-# by name until it has been looked at: its new options and APIs may undo the
-# pinning.
+# around the counting (virtual threads, foreign calls). A newer feature
+# version is refused by name until it has been looked at: its new options
+# and APIs may undo the pinning.
 
 PSF_SUPPORTED_JDKS="17 21 25"
 
@@ -19,12 +16,6 @@ PSF_SUPPORTED_JDKS="17 21 25"
 # launcher JAVA, from java.specification.version; empty when it cannot tell.
 psf_jdk_feature() {
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1
-}
-
-# psf_jdk_runtime_version JAVA: java.runtime.version (e.g. 25.0.3+9-LTS), the
-# exact build config/verified-jdks.txt names.
-psf_jdk_runtime_version() {
-  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.runtime\.version = //p' | head -n 1
 }
 
 # psf_jdk_supported FEATURE: success when PSF scores with that feature version.
@@ -59,13 +50,6 @@ psf_jdk_flags() {
   if [ "$v" -ge 24 ]; then
     printf '%s\n' --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders
   fi
-}
-
-# psf_jdk_verified ROOT RUNTIME_VERSION: success when config/verified-jdks.txt
-# lists that exact java.runtime.version as having passed the self-test.
-psf_jdk_verified() {
-  local list=$1/config/verified-jdks.txt
-  [ -r "$list" ] && grep -v '^#' "$list" | awk '{print $1}' | grep -qxF -- "$2"
 }
 
 # psf_jdk_table ROOT FEATURE: prints "PATH<TAB>FEATURE_OF_TABLE" for the cost
