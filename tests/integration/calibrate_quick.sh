@@ -33,10 +33,62 @@ rc=0
 check "--work in a missing directory: exit 1, named" \
   '[ "$rc" = 1 ] && grep -q "cannot create the work directory $TMP/no/such/dir" "$TMP/werr"' "exit $rc: $(cat "$TMP/werr")"
 
+# A call with a double argument that runs no bytecode on this JDK and that
+# the JDK's shipped table does not price: StrictMath.sinh is a JNI native up
+# to JDK 20 (Java code from JDK 21 on); Math.tanh (JDK 24+), Math.cbrt
+# (JDK 25+) and Math.fma (a CPU with FMA) are interpreter intrinsics. The
+# first of them the agent sees run no bytecode here is the key --keys
+# prices below.
+. "$ROOT/scripts/lib/jdk.sh"
+IFS=$'\t' read -r SHIPPED _ < <(psf_jdk_table "$ROOT" "$(psf_jdk_feature "$JAVA")")
+mkdir -p "$TMP/cls"
+cat > "$TMP/Loops.java" <<'J'
+public class Loops {
+    static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+    static double call(int which, double d) {
+        switch (which) {
+            case 0: return StrictMath.sinh(d);
+            case 1: return Math.tanh(d);
+            case 2: return Math.cbrt(d);
+            default: return Math.fma(d, d, d);
+        }
+    }
+    static double candidates(int n) { double s = 0; for (int w = 0; w < 4; w++) for (int i = 1; i <= n; i++) s += call(w, i); return s; }
+    static double natives(int n, int which) { double s = 0; for (int i = 1; i <= n; i++) s += call(which, i); return s; }
+    public static void main(String[] a) {
+        System.out.println(sum(1000) + candidates(10) + natives(100, Integer.parseInt(a[0])));
+    }
+}
+J
+${JAVA_HOME:+$JAVA_HOME/bin/}javac -d "$TMP/cls" "$TMP/Loops.java"
+run_loops() {  # METHOD OUT WHICH
+  "$JAVA" -XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off \
+    "-agentpath:$BUILD/libpsfagent.so=method=$1,out=$2" -cp "$TMP/cls" Loops "$3" > /dev/null
+}
+run_loops Loops.candidates "$TMP/c.xml" 0
+KEY="" WHICH=""
+w=0
+for m in java.lang.StrictMath.sinh'(D)D' java.lang.Math.tanh'(D)D' java.lang.Math.cbrt'(D)D' java.lang.Math.fma'(DDD)D'; do
+  if [ "$(xmllint --xpath "count(//invoke[@method='$m'][@native='true'])" "$TMP/c.xml")" != 0 ] &&
+     [ -z "$(xmllint --xpath "string(/costs/invoke[@method='$m']/@cost)" "$SHIPPED")" ]; then
+    KEY=$m WHICH=$w
+    break
+  fi
+  w=$((w + 1))
+done
+if [ -z "$KEY" ]; then
+  fail "an unpriced native call with a double argument on this JDK" \
+    "none of sinh, tanh, cbrt, fma runs without bytecode here or $SHIPPED prices them all: add one that does"
+  echo "$PASSED passed, $FAILED failed"
+  exit 1
+fi
+echo "# the native call --keys prices on this JDK: $KEY (unpriced in ${SHIPPED##*/})"
+KEY_CALL=${KEY%%(*}
+
 # --keys as psf-score --json lists missing keys (JSON quotes and commas): a
 # native with a double argument (two kernels, from an array and from the
 # loop counter) and an array type.
-printf '  "invoke:java.lang.StrictMath.sinh(D)D",\n  "array:java.lang.StringBuilder"\n' > "$TMP/keys"
+printf '  "invoke:%s",\n  "array:java.lang.StringBuilder"\n' "$KEY" > "$TMP/keys"
 start=$SECONDS
 if "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --out "$TMP/costs.xml" --work "$TMP/work" \
     > "$TMP/out" 2> "$TMP/err"; then
@@ -68,38 +120,27 @@ check "report has the run-to-run timing spread" 'grep -q "^timing spread  *per k
 check "report says not isolated" 'grep -q "^isolation  *not isolated" "$TMP/costs-report.txt"' "no isolation line"
 check "warning about isolation on stderr" 'grep -q "without core isolation" "$TMP/err"' "no warning"
 check "--keys: the native priced" \
-  '[ -n "$(x "/costs/invoke[@method=\"java.lang.StrictMath.sinh(D)D\"]/@cost")" ]' "missing"
+  '[ -n "$(x "/costs/invoke[@method=\"$KEY\"]/@cost")" ]' "missing"
 check "--keys: the array type priced" '[ -n "$(x "/costs/array[@elem=\"java.lang.StringBuilder\"]/@cost")" ]' "missing"
 check "--keys: both argument sources timed" \
-  'grep -q "StrictMath.sinh(d)" "$TMP/work/Kernels.java" && grep -q "d = (i & 1023) \* 0.01 + 0.005; java.lang.StrictMath.sinh(d);" "$TMP/work/Kernels.java"' \
-  "$(grep -n sinh "$TMP/work/Kernels.java")"
+  'grep -qF "d = v[i & 1023]; $KEY_CALL(d" "$TMP/work/Kernels.java" && grep -qF "d = (i & 1023) * 0.01 + 0.005; $KEY_CALL(d" "$TMP/work/Kernels.java"' \
+  "$(grep -nF "$KEY_CALL" "$TMP/work/Kernels.java")"
 
 # psf-score accepts the table, on a real profile
-mkdir -p "$TMP/cls"
-cat > "$TMP/Loops.java" <<'J'
-public class Loops {
-    static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
-    static double sinhs(int n) { double s = 0; for (int i = 1; i <= n; i++) s += StrictMath.sinh(i); return s; }
-    public static void main(String[] a) { System.out.println(sum(1000) + sinhs(100)); }
-}
-J
-${JAVA_HOME:+$JAVA_HOME/bin/}javac -d "$TMP/cls" "$TMP/Loops.java"
-"$JAVA" -XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off \
-  "-agentpath:$BUILD/libpsfagent.so=method=Loops.sum,out=$TMP/p.xml" -cp "$TMP/cls" Loops > /dev/null
+run_loops Loops.sum "$TMP/p.xml" "$WHICH"
 rc=0
 "$BUILD/psf-score" --costs "$TMP/costs.xml" --score-only "$TMP/p.xml" > "$TMP/score" 2> "$TMP/score.err" || rc=$?
 check "psf-score accepts the table (exit 0)" '[ "$rc" = 0 ]' "exit $rc: $(cat "$TMP/score.err")"
 check "score is a positive integer, not approximate" 'grep -Eq "^[1-9][0-9]*$" "$TMP/score"' "$(cat "$TMP/score")"
 # The key calibrated by --keys: a method calling the native scores exact,
 # where the table without it lists the key missing.
-"$JAVA" -XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:off \
-  "-agentpath:$BUILD/libpsfagent.so=method=Loops.sinhs,out=$TMP/r.xml" -cp "$TMP/cls" Loops > /dev/null
+run_loops Loops.natives "$TMP/r.xml" "$WHICH"
 "$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$TMP/r.xml" > "$TMP/r.json" 2> "$TMP/score.err" || true
 check "--keys: a profile calling the native is scored exact" \
   '[ "$(jq -c "[.approximate, .missing]" "$TMP/r.json")" = "[false,[]]" ]' "$(cat "$TMP/r.json" "$TMP/score.err")"
-"$BUILD/psf-score" --costs "$ROOT/config/costs.xml" --json "$TMP/r.xml" > "$TMP/r0.json" 2> /dev/null || true
+"$BUILD/psf-score" --costs "$SHIPPED" --json "$TMP/r.xml" > "$TMP/r0.json" 2> /dev/null || true
 check "--keys: the shipped table lists it missing" \
-  '[ "$(jq -c .missing "$TMP/r0.json")" = "[\"invoke:java.lang.StrictMath.sinh(D)D\"]" ]' "$(jq -c .missing "$TMP/r0.json")"
+  '[ "$(jq -c .missing "$TMP/r0.json")" = "[\"invoke:$KEY\"]" ]' "$(jq -c .missing "$TMP/r0.json")"
 
 # The table belongs to this machine and this JDK: a score says so; the same
 # table claiming another CPU family says the time is approximate.
