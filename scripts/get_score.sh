@@ -17,6 +17,8 @@ set -u
 
 PSF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${PSF_BUILD:-$PSF_ROOT/build}
+# absolute: the JVM needs an absolute -agentpath, and the run changes directory
+case $BUILD in /*) ;; *) BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || BUILD=$PWD/${PSF_BUILD} ;; esac
 AGENT=$BUILD/libpsfagent.so
 SCORER=$BUILD/psf-score
 RECEIVER=$BUILD/psf-receive

@@ -31,6 +31,11 @@ expect_eq "json: program output kept off stdout" "$(grep -c 'score: 1' <<<"$out"
 expect_match "json: program output on stderr" "$(cat "$TEST_TMP/gs.err")" "noise on stderr"
 expect_eq "cwd: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
 
+# PSF_BUILD relative to the working directory (the JVM needs an absolute agent path)
+rel=$(realpath --relative-to="$CWD" "$PSF_BUILD")
+out=$(PSF_BUILD=$rel gs --classpath "$FX" --method Noisy.work --json --costs none -- 1000) && rc=0 || rc=$?
+expect_eq "relative PSF_BUILD ($rel): scored" "$rc/$(jq -r .bytecodes <<<"$out")" 0/9009
+
 # --- the default cost table (shipped) -----------------------------------------
 out=$(gs --classpath "$FX" --method Noisy.work --json -- 10) && rc=0 || rc=$?
 expect_eq "default table: exit 0" "$rc" 0
