@@ -20,6 +20,7 @@ const char options_usage[] =
     "                 [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]\n"
     "                 [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
+    "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "       --report FILE.html [--compare PROFILE] [--label L]\n"
@@ -37,6 +38,8 @@ const char options_usage[] =
     "  --top N              rows per explain list (default 10, 0 = all)\n"
     "  --with-overhead      add the overhead bucket (class init, linkage) to the score\n"
     "  --score-only         print only the score (\"~\" first when approximate)\n"
+    "  --profile-name NAME  call the profile NAME in the output (default: its path)\n"
+    "  --check-table        load and validate the --costs table alone; print its sha256\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
     "  --format FMT         leaderboard as text, csv, json or html (one self-contained page)\n"
     "  --report-links P     html leaderboard: link each label to P<label>.html (its report)\n"
@@ -80,6 +83,7 @@ static int is_opt(const char *arg, const char *name)
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
     int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
+    int check_table = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -106,6 +110,13 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             o->score_only = 1;
         } else if (strcmp(a, "--rank") == 0) {
             rank = 1;
+        } else if (strcmp(a, "--check-table") == 0) {
+            check_table = 1;
+        } else if (is_opt(a, "--profile-name")) {
+            if (!(v = value_of(a, "--profile-name", argc, argv, &i)) || !*v)
+                FAIL("--profile-name needs a NAME");
+            else
+                o->profile_name = v;
         } else if (strcmp(a, "--status-json") == 0) {
             /* The next two arguments are taken as they are, even if a
              * message starts with '-'. */
@@ -214,12 +225,18 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
         FAIL("--json and --format %s disagree", format);
 
     o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
-            : rank ? MODE_RANK : MODE_SCORE;
-    if (help + status_json + status_table + rank > 1)
-        FAIL("--help, --rank, --status-json and --status-table exclude each other");
+            : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : MODE_SCORE;
+    if (help + status_json + status_table + rank + check_table > 1)
+        FAIL("--help, --rank, --check-table, --status-json and --status-table exclude each other");
     switch (o->mode) {
     case MODE_HELP:
     case MODE_STATUS_TABLE:
+        break;
+    case MODE_CHECK_TABLE:
+        if (!o->costs)
+            FAIL("--check-table needs --costs FILE");
+        if (o->n_args != 0)
+            FAIL("--check-table takes no PROFILE");
         break;
     case MODE_STATUS_JSON:
         if (o->n_args != 0)

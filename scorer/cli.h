@@ -10,6 +10,7 @@
  * and, with a single PROFILE or --status-json, a JUnit file and a report:
  *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--report FILE.html]
  *   [--label LABEL] [--method SPEC]
+ *   psf-score --check-table --costs FILE
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
@@ -19,7 +20,8 @@
 
 #include "err.h"
 
-typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP } run_mode;
+typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP,
+                        MODE_CHECK_TABLE } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
@@ -46,6 +48,7 @@ typedef struct options {
     const char *report;         /* --report FILE: also write the student report (HTML) there */
     const char *label;          /* --label: the submission's name (JUnit report, student report) */
     const char *method;         /* --method: the test case's name when no profile names it */
+    const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;
 } options;

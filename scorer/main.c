@@ -249,7 +249,7 @@ static int run_score(const options *o, const cost_table *t)
         reference_free(&ref);
         return fail_run(o, &err);
     }
-    oc.path = p.path;
+    oc.path = o->profile_name ? o->profile_name : p.path;
     oc.prof = &p;
     oc.status = p.status;
     oc.status_word = p.status_word;
@@ -424,6 +424,15 @@ int main(int argc, char **argv)
         break;
     case MODE_STATUS_TABLE:
         status_print_table(stdout);
+        code = fflush(stdout) == 0 ? 0 : 70;
+        break;
+    case MODE_CHECK_TABLE:
+        /* The table is read, parsed and validated exactly as for scoring. */
+        if (load_table(&o, &t, &err) != 0) {
+            code = fail_run(&o, &err);
+            break;
+        }
+        printf("%s\n", t.sha256);
         code = fflush(stdout) == 0 ? 0 : 70;
         break;
     case MODE_SCORE:

@@ -4,9 +4,13 @@
 #include "xmlload.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -42,16 +46,53 @@ static void catch_error(void *ctx, xml_error_arg e)
         fe->msg[--n] = '\0';
 }
 
+/*
+ * Open path for reading only if it is a regular file. O_NONBLOCK keeps open()
+ * from waiting on a FIFO nobody writes; the type is then checked on the open
+ * descriptor (no window between a check and the open), so a FIFO, a device
+ * (/dev/zero) or a directory is refused before a byte is read, and so is a
+ * file already larger than XML_MAX_INPUT.
+ */
+static FILE *open_regular(const char *path, psf_err *err)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f;
+
+    if (fd < 0) {
+        psf_fail(err, ST_BAD_INPUT, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        psf_fail(err, ST_BAD_INPUT, "%s: not a regular file (%s)", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not readable as a file");
+        close(fd);
+        return NULL;
+    }
+    if ((uintmax_t)st.st_size > XML_MAX_INPUT) {
+        psf_fail(err, ST_BAD_INPUT, "%s: larger than %zu bytes", path, XML_MAX_INPUT);
+        close(fd);
+        return NULL;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+        psf_fail(err, ST_BAD_INPUT, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    return f;
+}
+
 int xml_read_file(const char *path, unsigned char **bytes, size_t *len, psf_err *err)
 {
-    FILE *f = fopen(path, "rb");
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
+    FILE *f;
 
     *bytes = NULL;
     *len = 0;
-    if (!f)
-        return psf_fail(err, ST_BAD_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (!(f = open_regular(path, err)))
+        return -1;
     for (;;) {
         xgrow((void **)&buf, &cap, n + 65536, 1);
         size_t got = fread(buf + n, 1, cap - n - 1, f);

@@ -18,7 +18,9 @@
 
 #define XML_MAX_INPUT ((size_t)1 << 30)   /* 1 GiB: far above any real profile */
 
-/* Read the whole file into a NUL-terminated buffer the caller frees. */
+/* Read the whole file into a NUL-terminated buffer the caller frees. Only a
+ * regular file of at most XML_MAX_INPUT bytes is read: a FIFO, device or
+ * directory is refused at once (ST_BAD_INPUT), never waited on. */
 int xml_read_file(const char *path, unsigned char **bytes, size_t *len, psf_err *err);
 
 /* Parse bytes (named `name` in messages) into *doc, which the caller frees

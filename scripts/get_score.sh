@@ -117,6 +117,12 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         require (fail when it does not work) or off (default: auto)
   -h, --help            this text
 
+Output files (--score-file, --program-output, --profile-out, --junit) are checked before the run:
+each must be a regular file, or not yet exist, in an existing writable directory
+(/dev/null discards). They are written after the run through a temporary file beside them
+and a rename. Class path entries must be jars or directories; an entry that is a
+symbolic link must lead into a directory of the same class path.
+
 The JDK comes from JAVA_HOME, else from PATH: JDK 17, 21 or 25 (newer ones are
 refused until verified; docs/jdks.md).
 
@@ -268,6 +274,107 @@ case $MAIN in
   -*|@*|*/*|*' '*|.*|*.) fail usage "'$MAIN' is not a class name (pkg.Class or pkg.Outer\$Inner)" ;;
 esac
 
+# --- outputs and inputs, checked before anything runs ----------------------------
+# Each output must be a path the run may write: its directory exists and is
+# writable, and it is not a directory, FIFO, device, socket or symbolic link
+# (/dev/null is the one special file allowed: "discard"). Results are written
+# after the run to a temporary file beside the path and renamed over it
+# (publish), so a reader sees the old file or the whole new one.
+check_output() {
+  local opt=$1 path=$2 dir
+  case $path in
+    *$'\n'*) fail usage "$opt: a path with a newline is refused" ;;
+    */ | */. | */..) fail usage "$opt '$path' names a directory, not a file" ;;
+  esac
+  [ "$path" = /dev/null ] && return 0
+  if [ -L "$path" ]; then
+    fail usage "$opt '$path' is a symbolic link; give the path of a regular file"
+  elif [ -d "$path" ]; then
+    fail usage "$opt '$path' is a directory, not a file"
+  elif [ -e "$path" ] && [ ! -f "$path" ]; then
+    fail usage "$opt '$path' is not a regular file (a FIFO, device or socket is never written)"
+  fi
+  dir=$(dirname -- "$path")
+  [ -d "$dir" ] || fail usage "$opt '$path': the directory '$dir' does not exist"
+  { [ -w "$dir" ] && [ -x "$dir" ]; } || fail usage "$opt '$path': the directory '$dir' is not writable"
+}
+check_outputs() {
+  local seen=() opt path other
+  for opt in score-file program-output profile-out junit; do
+    case $opt in
+      score-file) path=$SCORE_FILE ;;
+      program-output) path=$PROGRAM_OUTPUT ;;
+      profile-out) path=$PROFILE_OUT ;;
+      junit) path=$JUNIT ;;
+    esac
+    [ -n "$path" ] || continue
+    check_output "--$opt" "$path"
+    path=$(abspath "$path")
+    for other in "${seen[@]}"; do
+      [ "$path" = /dev/null ] || [ "${other#*=}" != "$path" ] || fail usage "--$opt and --${other%%=*} name the same file '$path'"
+    done
+    seen+=("$opt=$path")
+  done
+  [ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
+  [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
+  [ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
+}
+# The cost table is read, parsed and validated by the scorer now, not after
+# the program ran; the scorer refuses anything but a regular file of bounded
+# size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
+# scoring later checks, so a table swapped during the run is noticed.
+COSTS_SHA256=""
+check_costs() {
+  [ "$COSTS" = none ] && return 0
+  local out
+  COSTS=$(abspath "$COSTS")
+  out=$("$SCORER" --check-table --costs "$COSTS" 2>&1) ||
+    fail bad_input "the cost table is not usable: $(printf '%s' "$out" | sed -n '1s/^psf-score: //p')"
+  COSTS_SHA256=$out
+}
+# Class path entries: each must be a regular file (a jar) or a directory,
+# named by a path without newline or ':'. The JVM and the sandbox get each
+# entry's resolved path. An entry that is itself a symbolic link is allowed
+# only when its target lies inside a directory entry of the same class path:
+# otherwise `lib.jar -> /etc/shadow` would show that file in the sandbox.
+# Sets abs_classpath and cp_abs_parts.
+resolve_classpath() {
+  local part real dir ok i parts=() reals=() links=() dirs=()
+  case $CLASSPATH_ARG in *$'\n'*) fail usage "--classpath contains a newline" ;; esac
+  IFS=: read -r -a parts <<<"$CLASSPATH_ARG"
+  for part in "${parts[@]}"; do
+    [ -n "$part" ] || continue
+    [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
+    real=$(realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
+    [ -f "$real" ] || [ -d "$real" ] ||
+      fail usage "class path entry '$part' is neither a regular file nor a directory"
+    case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
+    reals+=("$real")
+    # a link itself (trailing slashes would make the test follow it)
+    while [ "${part%/}" != "$part" ] && [ "${part%/}" != "" ]; do part=${part%/}; done
+    if [ -L "$part" ]; then
+      links+=("$part")
+    else
+      links+=("")
+      [ -d "$real" ] && dirs+=("$real")
+    fi
+  done
+  [ ${#reals[@]} -gt 0 ] || fail usage "--classpath is empty"
+  for i in "${!reals[@]}"; do
+    [ -n "${links[$i]}" ] || continue
+    ok=0
+    for dir in "${dirs[@]}"; do
+      [[ ${reals[$i]} == "$dir"/* ]] && ok=1
+    done
+    [ "$ok" = 1 ] ||
+      fail usage "class path entry '${links[$i]}' is a symbolic link to '${reals[$i]}', outside the class path's directories"
+  done
+  cp_abs_parts=("${reals[@]}")
+  abs_classpath=$(IFS=:; printf '%s' "${reals[*]}")
+}
+check_outputs
+resolve_classpath
+
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
 # one is refused by name until PSF's pinning and refusals are checked on it:
@@ -289,28 +396,8 @@ if [ "$COSTS" = auto ]; then
   IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version") ||
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
 fi
-if [ "$COSTS" != none ] && [ ! -r "$COSTS" ]; then
-  fail bad_input "cannot read the cost table '$COSTS'"
-fi
+check_costs
 JAVA=$(readlink -f "$JAVA")
-
-# --- class path: absolute, because the JVM runs in the scratch directory -----
-abs_classpath=""
-IFS=: read -r -a cp_parts <<<"$CLASSPATH_ARG"
-for part in "${cp_parts[@]}"; do
-  [ -n "$part" ] || continue
-  [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-  case $part in
-    /*) abs=$part ;;
-    *) abs=$PWD/$part ;;
-  esac
-  abs_classpath=${abs_classpath:+$abs_classpath:}$abs
-done
-[ -n "$abs_classpath" ] || fail usage "--classpath is empty"
-[ "$COSTS" = none ] || COSTS=$(abspath "$COSTS")
-[ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
-[ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
-[ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
 
 # The process's address space: the pinned heap plus 2 GiB for everything else
 # the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
@@ -329,7 +416,7 @@ VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 # --- scratch directory ---------------------------------------------------------
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
-trap 'rm -rf "$SCRATCH"' EXIT
+trap 'rm -rf "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
 trap 'exit 130' INT TERM
 
 # --- sandbox -------------------------------------------------------------------
@@ -373,7 +460,6 @@ SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$(dirname "$AGENT")
 SANDBOX_CP=/psf/cp
 SANDBOX_WORK=/psf/work
 JVM_CLASSPATH=$abs_classpath
-IFS=: read -r -a cp_abs_parts <<<"$abs_classpath"
 if [ "$SANDBOXED" = 1 ]; then
   JVM_CLASSPATH=""
   i=0
@@ -511,19 +597,56 @@ watch_output() {
   done
 }
 
+# Put the file SRC at the output path DEST (checked by check_output before
+# the run): copied to a temporary file beside DEST, then renamed over it, so
+# DEST is never half written. The path is looked at once more just before the
+# rename: if something other than a regular file appeared there meanwhile,
+# nothing is replaced. Returns non-zero, with a message, when DEST was not
+# written.
+PUBLISH_TMP=""
+publish() {
+  local src=$1 dest=$2 opt=$3
+  [ "$dest" = /dev/null ] && return 0
+  PUBLISH_TMP=$(mktemp "$(dirname -- "$dest")/.psf-out.XXXXXXXX") || {
+    echo "get_score.sh: $opt: cannot create a file beside '$dest'" >&2
+    return 1
+  }
+  if cat -- "$src" >"$PUBLISH_TMP" && chmod "$OUTPUT_MODE" "$PUBLISH_TMP"; then
+    if [ -L "$dest" ] || { [ -e "$dest" ] && [ ! -f "$dest" ]; }; then
+      echo "get_score.sh: $opt: '$dest' is no longer a regular file; left alone" >&2
+    elif mv -fT -- "$PUBLISH_TMP" "$dest"; then
+      PUBLISH_TMP=""
+      return 0
+    fi
+  fi
+  rm -f -- "$PUBLISH_TMP"
+  PUBLISH_TMP=""
+  echo "get_score.sh: $opt: could not write '$dest'" >&2
+  return 1
+}
+# Files this run creates get the mode a plain redirection would give them.
+OUTPUT_MODE=$(printf '%o' $((0666 & ~0$(umask))))
+
 # The program's output goes to stderr or to --program-output, never stdout;
 # at most --max-output bytes of it.
 pass_output() {
+  head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$PROGRAM_OUTPUT" || echo "get_score.sh: cannot write '$PROGRAM_OUTPUT'" >&2
+    publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output || exit 70
   else
-    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
+    cat "$RUN_DIR/program.kept" >&2
   fi
+}
+
+# Keep the run's profile at --profile-out, when given and the run left one.
+keep_profile() {
+  [ -n "$PROFILE_OUT" ] && [ -s "$1" ] || return 0
+  publish "$1" "$PROFILE_OUT" --profile-out || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
 }
 
 score_args=()
 if [ "$COSTS" != none ]; then
-  score_args+=(--costs "$COSTS" --costs-sha256 "$(sha256sum "$COSTS" | cut -d' ' -f1)")
+  score_args+=(--costs "$COSTS" --costs-sha256 "$COSTS_SHA256")
 fi
 [ "$WITH_OVERHEAD" = 1 ] && score_args+=(--with-overhead)
 view_args=()
@@ -551,14 +674,14 @@ for i in $(seq "$RUNS"); do
   run_name=""
   [ "$RUNS" -gt 1 ] && run_name="run $i of $RUNS: "
   if [ -n "$RUN_STATUS" ]; then
-    [ -n "$PROFILE_OUT" ] && [ -s "$RUN_PROFILE" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    keep_profile "$RUN_PROFILE"
     fail "$RUN_STATUS" "$run_name$RUN_MESSAGE"
   fi
   if [ "$profile_status" != ok ]; then
     # The first run's status is the scorer's to report (below); a later
     # run's is reported here, with the scorer's reading of its message.
     [ "$i" -eq 1 ] && { first_profile=$RUN_PROFILE; break; }
-    [ -n "$PROFILE_OUT" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    keep_profile "$RUN_PROFILE"
     why=$("$SCORER" "${score_args[@]}" "$RUN_PROFILE" 2>&1 >/dev/null | head -n 1)
     why=${why#"psf-score: "}
     why=${why#"$RUN_PROFILE: "}
@@ -574,20 +697,21 @@ for i in $(seq "$RUNS"); do
     # PSF's own fault.
     why=$(sed -n '1s/^psf-score: //p' "$RUN_DIR/score.err")
     [ "$score_rc" -eq 7 ] && st=bad_input || st=internal_error
-    [ -n "$PROFILE_OUT" ] && cp "$RUN_PROFILE" "$PROFILE_OUT"
+    keep_profile "$RUN_PROFILE"
     fail "$st" "${run_name}the profile could not be scored: ${why:-no score (psf-score exit code $score_rc)}"
   fi
   scores+=("$score")
 done
-# The JSON names the profile it scored: the kept copy, or a bare file name
-# (the scratch copy is gone once this script ends).
+# The score always comes from the authenticated profile in this run's own
+# scratch directory; the kept copy (--profile-out) is only what the output
+# names, since another process may write that path at any time.
+keep_profile "$first_profile"
 if [ -n "$PROFILE_OUT" ]; then
-  cp "$first_profile" "$PROFILE_OUT" || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
-  first_profile=$(cd "$(dirname -- "$PROFILE_OUT")" && pwd)/$(basename -- "$PROFILE_OUT")
+  profile_name=$PROFILE_OUT
 else
-  cd "$(dirname -- "$first_profile")" || fail internal_error "the scratch directory vanished"
-  first_profile=$(basename -- "$first_profile")
+  profile_name=$(basename -- "$first_profile")
 fi
+view_args+=(--profile-name "$profile_name")
 
 # --- score -----------------------------------------------------------------------
 ndistinct=0
@@ -606,12 +730,7 @@ else
   if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score"; fi
 fi
 if [ -n "$SCORE_FILE" ] && [ "$rc" -eq 0 ]; then
-  tmp_score=$(mktemp "$(dirname -- "$SCORE_FILE")/.psf-score.XXXXXXXX") ||
-    fail internal_error "cannot write next to the score file '$SCORE_FILE'"
-  if printf '%s\n' "${scores[0]}" >"$tmp_score" && mv -f "$tmp_score" "$SCORE_FILE"; then :; else
-    rm -f "$tmp_score"
-    echo "get_score.sh: could not write the score file '$SCORE_FILE'" >&2
-    exit 70
-  fi
+  printf '%s\n' "${scores[0]}" >"$SCRATCH/score"
+  publish "$SCRATCH/score" "$SCORE_FILE" --score-file || exit 70
 fi
 exit "$rc"

@@ -57,7 +57,13 @@ run 7 "schema_invalid.profile.xml:9: does not match the schema: .*'end' is requi
 run 7 "inconsistent.profile.xml:7: inconsistent profile" $F/inconsistent.profile.xml
 run 7 "no-such.profile.xml: cannot open" $F/no-such.profile.xml
 run 7 "known.costs.xml:6: not a PSF profile" $F/known.costs.xml
-run 7 "tests/fixtures/scorer: cannot read" $F
+run 7 "tests/fixtures/scorer: not a regular file (a directory)" $F
+# a device or FIFO is refused before a byte is read (never waited on)
+run 7 "/dev/zero: not a regular file (a device)" /dev/zero
+FIFO=$TMP/fifo
+mkfifo "$FIFO"
+run 7 "not a regular file (a FIFO)" "$FIFO"
+run 7 "not a regular file (a FIFO)" --costs "$FIFO" $F/basic.profile.xml
 run_json 7 bad_input $F/version6.profile.xml
 run_json 7 bad_input $F/no-such.profile.xml
 

@@ -178,6 +178,24 @@ static void options_parse__junit_budgets__parsed_and_checked(void **state)
     options_free(&o);
 }
 
+static void options_parse__check_table__needs_costs_and_no_profile(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--check-table", "--costs", "t.xml"), 0);
+    assert_int_equal(o.mode, MODE_CHECK_TABLE);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--check-table"), -1);
+    assert_string_equal(e.msg, "--check-table needs --costs FILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--check-table", "--costs", "t.xml", "p.xml"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--profile-name", "kept.xml", "p.xml"), 0);
+    assert_string_equal(o.profile_name, "kept.xml");
+    options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +207,7 @@ int main(void)
         cmocka_unit_test(options_parse__status_json__takes_next_two_verbatim),
         cmocka_unit_test(options_parse__html_leaderboard__links_and_failures),
         cmocka_unit_test(options_parse__junit_budgets__parsed_and_checked),
+        cmocka_unit_test(options_parse__check_table__needs_costs_and_no_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

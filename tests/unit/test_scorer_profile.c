@@ -367,6 +367,18 @@ static void profile_load_file__missing__says_so(void **state)
     assert_string_equal(e.msg, "no/such/profile.xml: cannot open: No such file or directory");
 }
 
+static void profile_load_file__not_regular__refused_without_reading(void **state)
+{
+    profile p;
+    psf_err e;
+    (void)state;
+    assert_int_equal(profile_load_file(&p, "/dev/zero", &e), -1);
+    assert_int_equal(e.status, ST_BAD_INPUT);
+    assert_string_equal(e.msg, "/dev/zero: not a regular file (a device)");
+    assert_int_equal(profile_load_file(&p, "tests", &e), -1);
+    assert_string_equal(e.msg, "tests: not a regular file (a directory)");
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -392,6 +404,7 @@ int main(void)
         cmocka_unit_test(profile_load__ambiguous__candidates_kept),
         cmocka_unit_test(profile_load__agent_error_without_class__loads),
         cmocka_unit_test(profile_load_file__missing__says_so),
+        cmocka_unit_test(profile_load_file__not_regular__refused_without_reading),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# agent_server_io.sh - get_score.sh as a grading server uses it: outputs that
+# are checked before the run and written atomically after it, inputs refused
+# before the program starts, and class-path links that cannot expose files.
+# (issue 22, items 1 to 4)
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+GS=$PSF_ROOT/scripts/get_score.sh
+command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
+D=$TEST_TMP/out
+mkdir -p "$D"
+cd "$TEST_TMP"
+
+# gs ARGS...: get_score.sh with --json; stdout in $TEST_TMP/gs.out, exit code echoed.
+# `timeout` only guards the test against a hang (an old failure mode).
+gs() {
+  timeout -k 5 300 "$GS" --json "$@" >"$TEST_TMP/gs.out" 2>"$TEST_TMP/gs.err" && echo 0 || echo $?
+}
+objects() { jq -s length "$TEST_TMP/gs.out"; }
+field() { jq -r ".$1" "$TEST_TMP/gs.out"; }
+
+# --- 1. parallel runs sharing one --profile-out each report their own result ----
+# Noisy.work(n) executes 9n+9 bytecodes. Eight runs alternate n = 10 and
+# n = 20 and keep their profiles at the same path, while another process
+# keeps writing a forged profile (a score of 1) to that path.
+printf '<?xml version="1.0"?>\n<psf-profile/>\n' >"$TEST_TMP/forged.xml"
+( while :; do cp "$TEST_TMP/forged.xml" "$D/shared.xml.new" 2>/dev/null && mv -f "$D/shared.xml.new" "$D/shared.xml"; sleep 0.05; done ) &
+writer=$!
+for i in 1 2 3 4 5 6 7 8; do
+  n=$((i % 2 == 0 ? 20 : 10))
+  "$GS" --json --costs none --classpath "$FX" --method Noisy.work --profile-out "$D/shared.xml" -- "$n" \
+    >"$TEST_TMP/par.$i" 2>/dev/null &
+done
+wait_pids=$(jobs -p | grep -v "^$writer\$" || true)
+for p in $wait_pids; do wait "$p" || true; done
+kill "$writer"
+wait "$writer" 2>/dev/null || true
+for i in 1 2 3 4 5 6 7 8; do
+  n=$((i % 2 == 0 ? 20 : 10))
+  expect_eq "shared --profile-out: run $i reports its own score" \
+    "$(jq -r '[.status, .score] | join(" ")' "$TEST_TMP/par.$i")" "ok $((9 * n + 9))"
+done
+expect_eq "shared --profile-out: no temporary file left beside it" "$(ls -A "$D" | grep -c '^\.psf' || true)" 0
+
+# /dev/null is the documented way to discard an output
+expect_eq "--profile-out /dev/null: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --profile-out /dev/null -- 10)" 0
+expect_eq "--profile-out /dev/null: the score" "$(field score)" 99
+expect_eq "/dev/null is still a device" "$(stat -c %F /dev/null)" "character special file"
+
+# a directory: refused before the run, nothing left inside
+mkdir "$D/dir"
+expect_eq "--profile-out a directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --profile-out "$D/dir" -- 10)" 2
+expect_eq "--profile-out a directory: one JSON object" "$(objects)" 1
+expect_eq "--profile-out a directory: status" "$(field status)" usage
+expect_match "--profile-out a directory: says why" "$(field message)" "is a directory"
+expect_eq "--profile-out a directory: nothing written inside" "$(ls -A "$D/dir" | wc -l)" 0
+
+# --- 2. --score-file never replaces a device, directory or FIFO ------------------------
+expect_eq "--score-file /dev/zero: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file /dev/zero -- 10)" 2
+expect_eq "--score-file /dev/zero: still a device" "$(stat -c %F /dev/zero)" "character special file"
+expect_eq "--score-file a directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/dir" -- 10)" 2
+expect_eq "--score-file a directory: no temporary inside" "$(ls -A "$D/dir" | wc -l)" 0
+mkfifo "$D/fifo"
+expect_eq "--score-file a FIFO: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/fifo" -- 10)" 2
+expect_eq "--score-file a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo
+expect_eq "--score-file in a missing directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/nodir/s" -- 10)" 2
+expect_eq "--score-file in a missing directory: one JSON object" "$(objects)" 1
+expect_match "--score-file in a missing directory: says why" "$(field message)" "does not exist"
+ln -s "$TEST_TMP/forged.xml" "$D/link"
+expect_eq "--score-file a symbolic link: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/link" -- 10)" 2
+expect_eq "--score-file a symbolic link: its target untouched" "$(head -c 5 "$TEST_TMP/forged.xml")" "<?xml"
+expect_eq "same path for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --profile-out "$D/x" -- 10)" 2
+echo old >"$D/score"
+expect_eq "--score-file a regular file: replaced" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/score" -- 10)" 0
+expect_eq "--score-file a regular file: the score" "$(cat "$D/score")" 99
+
+# --- 3. inputs checked before the program starts ------------------------------------
+# The program's output is published after the run: no file means no run.
+expect_eq "--costs a FIFO: bad input, no wait" "$(gs --costs "$D/fifo" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
+expect_match "--costs a FIFO: says why" "$(field message)" "not a regular file"
+expect_eq "--costs /dev/zero: bad input" "$(gs --costs /dev/zero --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
+expect_eq "--costs a directory: bad input" "$(gs --costs "$D/dir" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
+expect_eq "--costs a directory: no word of --costs-sha256" "$(field message | grep -c costs-sha256 || true)" 0
+printf '<costs><opcode name="nop"' >"$D/bad-costs.xml"
+expect_eq "a malformed cost table: bad input" "$(gs --costs "$D/bad-costs.xml" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
+expect_match "a malformed cost table: names the file" "$(field message)" "bad-costs.xml"
+expect_eq "bad inputs: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
+expect_eq "--program-output in a missing directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/nodir/p" -- 10)" 2
+expect_eq "--program-output in a missing directory: one JSON object" "$(objects)" 1
+expect_eq "--program-output a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/fifo" -- 10)" 2
+expect_eq "--program-output a regular file: ok" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 0
+expect_match "--program-output a regular file: holds the output" "$(cat "$D/prog")" "noise on stderr"
+expect_eq "a FIFO on the class path: usage, no wait" "$(gs --costs none --classpath "$D/fifo:$FX" --method Noisy.work -- 10)" 2
+expect_match "a FIFO on the class path: says why" "$(field message)" "neither a regular file nor a directory"
+expect_eq "a class path with a newline: usage" "$(gs --costs none --classpath "$FX
+$D" --method Noisy.work -- 10)" 2
+
+# --- 4. class-path symbolic links expose nothing ----------------------------------------
+echo "secret" >"$TEST_TMP/secret.txt"
+ln -s "$TEST_TMP/secret.txt" "$D/lib.jar"
+expect_eq "an entry linking outside the class path: usage" "$(gs --costs none --classpath "$FX:$D/lib.jar" --method ReadFile.work -- "$D/lib.jar")" 2
+expect_match "an entry linking outside: says where it leads" "$(field message)" "symbolic link to '$TEST_TMP/secret.txt'"
+# an entry linking into a directory entry of the same class path is allowed
+mkdir -p "$D/cp/lib"
+cp "$FX/ReadFile.class" "$D/cp/lib/"
+ln -s "$D/cp/lib" "$D/inside"
+expect_eq "an entry linking inside the class path: scored" "$(gs --costs none --classpath "$D/cp:$D/inside" --method ReadFile.work -- /nothing)" 0
+if bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  # a link inside a class-path directory leads nowhere in the sandbox
+  ln -s "$TEST_TMP/secret.txt" "$D/cp/lib/secret.lnk"
+  expect_eq "a link inside a class-path directory: scored" \
+    "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- "$D/cp/lib/secret.lnk")" 0
+  expect_eq "a link inside a class-path directory: its target unreadable in the sandbox" "$(head -n 1 "$D/prog")" "cannot read"
+else
+  echo "(bubblewrap does not work here: the sandboxed link check is skipped)"
+fi
+
+finish
