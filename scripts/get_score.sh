@@ -413,11 +413,71 @@ heap_kb() {
 }
 VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 
-# --- scratch directory ---------------------------------------------------------
+# --- scratch directory and process hygiene -----------------------------------------
+# Every run leaves nothing behind: the JVM and everything it starts form one
+# process group (setsid) that SIGTERM, SIGINT, SIGHUP and the timeout end as
+# a whole, and the scratch directory goes on every exit path. Only SIGKILL
+# of this script skips the traps: the JVM then dies with it (bubblewrap's
+# --die-with-parent, or a parent-death signal without the sandbox), and the
+# scratch directory, which names its owner in .owner, is removed by the next
+# run of the same user (clean_stale_scratch).
+
+# The start time of process PID (field 22 of /proc/PID/stat), so that a
+# reused PID is not mistaken for the process it once was.
+start_time() {
+  local stat rest
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  rest=${stat##*) }
+  # shellcheck disable=SC2086
+  set -- $rest
+  printf '%s' "${20}"
+}
+# Remove scratch directories of this user's runs whose owner is gone.
+clean_stale_scratch() {
+  local d pid started
+  for d in "${TMPDIR:-/tmp}"/psf.*/ /tmp/psf.*/; do
+    d=${d%/}
+    [ -O "$d" ] && [ ! -L "$d" ] && [ -f "$d/.owner" ] || continue
+    read -r pid started <"$d/.owner" 2>/dev/null || continue
+    [[ $pid =~ ^[0-9]+$ ]] || continue
+    [ "$(start_time "$pid")" = "$started" ] && continue
+    rm -rf -- "$d"
+  done
+}
+SCRATCH=""
+RUN_PID=""     # the running JVM's process group (its leader's PID), while one runs
+RUN_HELPERS=() # the run's result reader and output watcher
+# End the running JVM's whole process group and the run's helpers, at once.
+end_run() {
+  if [ -n "$RUN_PID" ]; then
+    kill -KILL -- "-$RUN_PID" 2>/dev/null
+    kill -KILL "$RUN_PID" 2>/dev/null
+    wait "$RUN_PID" 2>/dev/null
+    RUN_PID=""
+  fi
+  if [ ${#RUN_HELPERS[@]} -gt 0 ]; then
+    kill "${RUN_HELPERS[@]}" 2>/dev/null
+    wait "${RUN_HELPERS[@]}" 2>/dev/null
+    RUN_HELPERS=()
+  fi
+}
+on_signal() {
+  trap '' INT TERM HUP
+  end_run
+  exit $((128 + $1))
+}
+trap 'end_run; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
+trap 'on_signal 1' HUP
+trap 'on_signal 2' INT
+trap 'on_signal 15' TERM
+clean_stale_scratch
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
-trap 'rm -rf "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
-trap 'exit 130' INT TERM
+printf '%s %s\n' "$$" "$(start_time "$$")" >"$SCRATCH/.owner"
+# Without the sandbox, a parent-death signal ends the timeout process and the
+# JVM when their parent dies, even by SIGKILL.
+PDEATH=()
+command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig KILL true 2>/dev/null && PDEATH=(setpriv --pdeathsig KILL)
 
 # --- sandbox -------------------------------------------------------------------
 # bubblewrap: the whole file system read-only, one private writable work
@@ -494,11 +554,12 @@ run_once() {
   # for hours.
   head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
+  RUN_HELPERS=("$reader")
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"
-    MALLOC_ARENA_MAX=2 "${jvm[@]}")
+    MALLOC_ARENA_MAX=2 "${PDEATH[@]}" "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
     # /proc holds only what the JVM needs: self/exe (how the launcher finds
     # the JDK) and self/cmdline (how the agent reads the JVM flags). With no
@@ -509,7 +570,11 @@ run_once() {
       --bind "$work" "$SANDBOX_WORK" --chdir "$SANDBOX_WORK" --hostname psf
       --tmpfs /proc --symlink "$JAVA" /proc/self/exe --ro-bind "$RUN_DIR/cmdline" /proc/self/cmdline
       --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
+  else
+    cmd=("${PDEATH[@]}" "${cmd[@]}")
   fi
+  # its own session and process group, whose leader keeps this PID
+  cmd=(setsid "${cmd[@]}")
   # RLIMIT_FSIZE keeps the output file from growing much past the limit
   # (HotSpot ignores SIGXFSZ, so writes just fail); the watcher ends the run.
   local blocks=$((MAX_OUTPUT / 1024 + 2))
@@ -528,13 +593,19 @@ run_once() {
     exec "${cmd[@]}"
   ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm=$!
+  RUN_PID=$jvm
   watch_output "$jvm" "$out" "$RUN_DIR/output_limit" &
   local watcher=$!
+  RUN_HELPERS+=("$watcher")
   wait "$jvm"
   RUN_RC=$?
+  RUN_PID=""
+  # what the JVM may have left in its group (none is expected)
+  kill -KILL -- "-$jvm" 2>/dev/null
   kill "$watcher" 2>/dev/null
   wait "$watcher" 2>/dev/null
   wait "$reader"
+  RUN_HELPERS=()
   # The watcher polls: output printed in one burst just before the JVM ended
   # falls between two polls. The JVM is gone, so look at the size once more.
   if [ "$(stat -c %s "$out" 2>/dev/null || echo 0)" -gt "$MAX_OUTPUT" ]; then

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# agent_server_hygiene.sh - no process and no temporary file survives a run
+# that is ended by SIGTERM, SIGINT, SIGHUP or its timeout, sandboxed or not;
+# after SIGKILL of get_score.sh itself the JVM dies too and the next run
+# removes the scratch directory left behind. (issue 22, item 5)
+#
+# Runs are killed at random points (from before the JVM starts to well into
+# the program); the seed is printed so a failure can be replayed with
+# HYGIENE_SEED=N.
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+GS=$PSF_ROOT/scripts/get_score.sh
+command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
+RANDOM=${HYGIENE_SEED:-$$}
+echo "# HYGIENE_SEED=$RANDOM"
+# A private TMPDIR: whatever a run leaves there is the run's.
+export TMPDIR=$TEST_TMP/tmp
+mkdir -p "$TMPDIR"
+OUT=$TEST_TMP/out
+mkdir -p "$OUT"
+cd "$TEST_TMP"
+
+modes=(off)
+if bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  modes+=(require)
+else
+  echo "(bubblewrap does not work here: only unsandboxed runs are checked)"
+fi
+
+# The processes of run MARK: everything whose command line carries it.
+procs() { pgrep -f -- "$1" || true; }
+# Wait (at most 30 s; not a timing assertion, a bound on a hung test) until
+# no process of MARK is left; echo what is left.
+settle() {
+  local i
+  for i in $(seq 60); do
+    [ -z "$(procs "$1")" ] && return 0
+    sleep 0.5
+  done
+  procs "$1" | tr '\n' ' '
+}
+# A random point from 0 to 3.9 s after the start.
+random_delay() { printf '%d.%d' $((RANDOM % 4)) $((RANDOM % 10)); }
+
+# start MARK MODE [options]: Spin (never ends on its own) in the background,
+# with default signal dispositions (job control gives it its own group, so a
+# SIGINT is not ignored as in a plain background job); its PID in $PID.
+start() {
+  local mark=$1 mode=$2
+  shift 2
+  set -m
+  "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Spin.work \
+    --program-output "$OUT/prog" --score-file "$OUT/score" --profile-out "$OUT/profile.xml" "$@" -- "$mark" \
+    >"$OUT/json" 2>"$OUT/err" &
+  PID=$!
+  set +m
+}
+
+n=0
+for mode in "${modes[@]}"; do
+  for sig in TERM INT HUP; do
+    n=$((n + 1))
+    mark="psf-hygiene-$$-$n"
+    delay=$(random_delay)
+    start "$mark" "$mode"
+    sleep "$delay"
+    kill "-$sig" "$PID" 2>/dev/null || true
+    rc=0
+    wait "$PID" || rc=$?
+    name="sandbox $mode, SIG$sig after ${delay}s"
+    expect_eq "$name: get_score.sh ended by the signal" "$rc" "$((128 + $(kill -l "$sig")))"
+    expect_eq "$name: no process left" "$(settle "$mark")" ""
+    expect_eq "$name: no temporary file left" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+    expect_eq "$name: no temporary file beside the outputs" "$(ls -A "$OUT" | grep '^\.psf' | tr '\n' ' ' || true)" ""
+  done
+
+  # the timeout ends the whole run too
+  n=$((n + 1))
+  mark="psf-hygiene-$$-$n"
+  start "$mark" "$mode" --timeout 2
+  rc=0
+  wait "$PID" || rc=$?
+  expect_eq "sandbox $mode, timeout: status" "$rc/$(jq -r .status "$OUT/json")" "14/timeout"
+  expect_eq "sandbox $mode, timeout: no process left" "$(settle "$mark")" ""
+  expect_eq "sandbox $mode, timeout: no temporary file left" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+
+  # SIGKILL of get_score.sh: the JVM goes with it; the scratch directory
+  # stays until the next run of this user removes it
+  for k in 1 2; do
+    n=$((n + 1))
+    mark="psf-hygiene-$$-$n"
+    delay=$(random_delay)
+    start "$mark" "$mode"
+    sleep "$delay"
+    kill -KILL "$PID" 2>/dev/null || true
+    wait "$PID" 2>/dev/null || true
+    name="sandbox $mode, SIGKILL after ${delay}s"
+    expect_eq "$name: no process left" "$(settle "$mark")" ""
+    left=$(ls -A "$TMPDIR" | wc -l)
+    expect_match "$name: at most the scratch directory left" "$left" '^[01]$'
+    "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
+    expect_eq "$name: the next run scores" "$(jq -r .score "$OUT/next.json")" 99
+    expect_eq "$name: the next run removed the stale scratch directory" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+  done
+done
+
+# a live run's scratch directory is never taken for a stale one
+mark="psf-hygiene-$$-live"
+start "$mark" off --timeout 30
+for i in $(seq 60); do
+  [ -n "$(ls -A "$TMPDIR")" ] && [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
+  sleep 0.5
+done
+live=$(ls -A "$TMPDIR")
+"$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
+expect_eq "a run beside a live one: scores" "$(jq -r .score "$OUT/next.json")" 99
+expect_eq "a run beside a live one: the live run's scratch directory kept" "$(ls -A "$TMPDIR" | tr '\n' ' ')" "$live "
+kill -TERM "$PID"
+wait "$PID" || true
+expect_eq "the live run, ended: no process left" "$(settle "$mark")" ""
+expect_eq "the live run, ended: no temporary file left" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+
+finish
