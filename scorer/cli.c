@@ -21,6 +21,9 @@ const char options_usage[] =
     "                 [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
     "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
+    "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
+    "       psf-score --verify [--key-file KEY] [--json] FILE ...\n"
+    "       psf-score --init-key [--key-file KEY]\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "       --report FILE.html [--compare PROFILE] [--label L]\n"
@@ -40,6 +43,12 @@ const char options_usage[] =
     "  --score-only         print only the score (\"~\" first when approximate)\n"
     "  --profile-name NAME  call the profile NAME in the output (default: its path)\n"
     "  --check-table        load and validate the --costs table alone; print its sha256\n"
+    "  --key-file KEY       the grading server's signing key (default: $PSF_KEY_FILE); with\n"
+    "                       a key, profiles must carry its signature (see docs/trust-model.md)\n"
+    "  --sign               print PROFILE with a signature line for --submission FIELDS\n"
+    "                       (creates KEY, mode 0600, when it does not exist)\n"
+    "  --verify             check the signatures of profiles and JSON results\n"
+    "  --init-key           create KEY when missing, check it, print its id\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
     "  --format FMT         leaderboard as text, csv, json or html (one self-contained page)\n"
     "  --report-links P     html leaderboard: link each label to P<label>.html (its report)\n"
@@ -83,7 +92,7 @@ static int is_opt(const char *arg, const char *name)
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
     int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
-    int check_table = 0;
+    int check_table = 0, sign = 0, verify = 0, init_key = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -112,6 +121,22 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             rank = 1;
         } else if (strcmp(a, "--check-table") == 0) {
             check_table = 1;
+        } else if (strcmp(a, "--sign") == 0) {
+            sign = 1;
+        } else if (strcmp(a, "--verify") == 0) {
+            verify = 1;
+        } else if (strcmp(a, "--init-key") == 0) {
+            init_key = 1;
+        } else if (is_opt(a, "--key-file")) {
+            if (!(v = value_of(a, "--key-file", argc, argv, &i)) || !*v)
+                FAIL("--key-file needs a FILE");
+            else
+                o->key_file = v;
+        } else if (is_opt(a, "--submission")) {
+            if (!(v = value_of(a, "--submission", argc, argv, &i)) || !*v)
+                FAIL("--submission needs FIELDS");
+            else
+                o->submission = v;
         } else if (is_opt(a, "--profile-name")) {
             if (!(v = value_of(a, "--profile-name", argc, argv, &i)) || !*v)
                 FAIL("--profile-name needs a NAME");
@@ -225,12 +250,30 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
         FAIL("--json and --format %s disagree", format);
 
     o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
-            : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : MODE_SCORE;
-    if (help + status_json + status_table + rank + check_table > 1)
-        FAIL("--help, --rank, --check-table, --status-json and --status-table exclude each other");
+            : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : sign ? MODE_SIGN
+            : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : MODE_SCORE;
+    if (help + status_json + status_table + rank + check_table + sign + verify + init_key > 1)
+        FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --status-json and --status-table"
+             " exclude each other");
+    if (o->submission && !sign && !status_json)
+        FAIL("--submission applies to --sign and --status-json");
     switch (o->mode) {
     case MODE_HELP:
     case MODE_STATUS_TABLE:
+        break;
+    case MODE_SIGN:
+        if (!o->submission)
+            FAIL("--sign needs --submission FIELDS");
+        if (o->n_args != 1)
+            FAIL("--sign takes one PROFILE");
+        break;
+    case MODE_VERIFY:
+        if (o->n_args == 0)
+            FAIL("--verify needs at least one FILE");
+        break;
+    case MODE_INIT_KEY:
+        if (o->n_args != 0)
+            FAIL("--init-key takes no FILE");
         break;
     case MODE_CHECK_TABLE:
         if (!o->costs)

@@ -11,6 +11,9 @@
  *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--report FILE.html]
  *   [--label LABEL] [--method SPEC]
  *   psf-score --check-table --costs FILE
+ *   psf-score --sign --key-file KEY --submission FIELDS PROFILE
+ *   psf-score --verify [--key-file KEY] [--json] FILE ...
+ *   psf-score --init-key --key-file KEY
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
@@ -21,7 +24,7 @@
 #include "err.h"
 
 typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP,
-                        MODE_CHECK_TABLE } run_mode;
+                        MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
@@ -49,6 +52,8 @@ typedef struct options {
     const char *label;          /* --label: the submission's name (JUnit report, student report) */
     const char *method;         /* --method: the test case's name when no profile names it */
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
+    const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
+    const char *submission;     /* --submission FIELDS (--sign): what identifies the submission */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;
 } options;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "costs.h"
 #include "cpu_ident.h"
 #include "err.h"
@@ -24,6 +26,8 @@
 #include "rank.h"
 #include "report.h"
 #include "score.h"
+#include "sha256.h"
+#include "sign.h"
 #include "status.h"
 #include "xmlload.h"
 
@@ -182,6 +186,20 @@ static int report_out(const options *o, const cost_table *t, const outcome *oc, 
     return rc;
 }
 
+/* The key of --key-file or $PSF_KEY_FILE in *k; *kp is k, or NULL when no key
+ * is named. create: make the key file when it does not exist (--sign). */
+static int load_key(const options *o, int create, sign_key *k, const sign_key **kp, psf_err *err)
+{
+    const char *path = sign_key_path(o->key_file);
+    *kp = NULL;
+    if (!path)
+        return 0;
+    if (sign_key_load(k, path, create, err) != 0)
+        return -1;
+    *kp = k;
+    return 0;
+}
+
 static int run_status_json(const options *o)
 {
     psf_status st = status_from_word(o->status_word);
@@ -206,6 +224,27 @@ static int run_status_json(const options *o)
         costs_free(&none);
     }
     j = out_error_json(o->status_word, o->status_message);
+    if (o->submission) {
+        /* a run's failure, signed for its submission like a score */
+        sign_key key;
+        const sign_key *kp;
+        char statement[SIGN_FIELDS_MAX + 300], mac[65];
+        outcome oc = { 0 };
+        snprintf(statement, sizeof statement, "status=%s score=null %s", o->status_word, o->submission);
+        if (load_key(o, 0, &key, &kp, &err) != 0 || !kp || sign_fields_check(o->submission, &err) != 0 ||
+            sign_fields_check(statement, &err) != 0 || sign_statement(kp, statement, mac) != 0) {
+            json_decref(j);
+            if (!kp)
+                psf_fail(&err, ST_USAGE, "--submission with --status-json needs --key-file KEY or PSF_KEY_FILE");
+            return fail_run(o, &err);
+        }
+        oc.verification = "verified";
+        oc.submission = o->submission;
+        oc.statement = statement;
+        oc.statement_mac = mac;
+        oc.key_id = kp->id;
+        out_signature_json(j, &oc);
+    }
     outbuf_open(&b);
     psf_json_write(b.f, j);
     json_decref(j);
@@ -231,6 +270,43 @@ static const machine_check *check_machine(const cost_table *t, const profile *p,
     return mc;
 }
 
+/*
+ * Read a profile once: the same bytes are checked against the key (k may be
+ * NULL) and parsed, so what is verified is what is scored. *sha gets the
+ * SHA-256 of the file's bytes, signature line included.
+ */
+static int load_signed(const char *path, const sign_key *k, profile *p, sign_info *sig,
+                       char sha[65], psf_err *err)
+{
+    unsigned char *bytes;
+    size_t len;
+    int rc;
+
+    memset(p, 0, sizeof *p);
+    memset(sig, 0, sizeof *sig);
+    if (xml_read_file(path, &bytes, &len, err) != 0)
+        return -1;
+    sign_check_profile(k, bytes, len, sig);
+    sha256_hex(bytes, len, sha);
+    rc = profile_load_memory(p, path, bytes, len, err);
+    free(bytes);
+    return rc;
+}
+
+/* Why a profile does not pass a check with key k (sig->state != SIGN_VALID). */
+static const char *unverified_why(const sign_info *sig, const sign_key *k, char *buf, size_t n)
+{
+    switch (sig->state) {
+    case SIGN_UNSIGNED:
+        return "the profile carries no signature";
+    case SIGN_OTHER_KEY:
+        snprintf(buf, n, "the profile was signed with another key (%s, not %s)", sig->key_id, k->id);
+        return buf;
+    default:
+        return "the profile's signature does not match its contents (edited, or not made by PSF)";
+    }
+}
+
 static int run_score(const options *o, const cost_table *t)
 {
     reference ref = { 0 };
@@ -242,10 +318,17 @@ static int run_score(const options *o, const cost_table *t)
     machine_check mc;
     outbuf b;
     int code;
+    sign_key key;
+    const sign_key *kp;
+    sign_info sig;
+    char sha[65], why[200], statement[SIGN_FIELDS_MAX + 300], mac[65];
 
+    if (load_key(o, 0, &key, &kp, &err) != 0)
+        return fail_run(o, &err);
     if (o->compare && reference_load(o, t, &ref, &err) != 0)
         return fail_run(o, &err);
-    if (profile_load_file(&p, o->args[0], &err) != 0) {
+    if (load_signed(o->args[0], kp, &p, &sig, sha, &err) != 0) {
+        profile_free(&p);
         reference_free(&ref);
         return fail_run(o, &err);
     }
@@ -254,13 +337,41 @@ static int run_score(const options *o, const cost_table *t)
     oc.status = p.status;
     oc.status_word = p.status_word;
     oc.message = p.message;
-    if (p.status == ST_OK) {
+    oc.verification = sign_state_word(sig.state);
+    oc.submission = sig.fields[0] ? sig.fields : NULL;
+    if (kp && sig.state != SIGN_VALID) {
+        /* with a key, only what it signed is scored */
+        oc.status = ST_UNVERIFIED;
+        oc.status_word = status_word(ST_UNVERIFIED);
+        oc.message = unverified_why(&sig, kp, why, sizeof why);
+    } else if (p.status == ST_OK) {
         if (score_profile(&p, t, o->with_overhead, &r, &err) != 0) {
             profile_free(&p);
             reference_free(&ref);
             return fail_run(o, &err);
         }
         oc.res = &r;
+    }
+    if (kp && sig.state == SIGN_VALID) {
+        /* the result itself, signed: what a grader can check later */
+        char score[24] = "null";
+        if (oc.res)
+            snprintf(score, sizeof score, "%llu", (unsigned long long)oc.res->score);
+        snprintf(statement, sizeof statement,
+                 "status=%s score=%s approximate=%s with_overhead=%s costs_used=%s profile_sha256=%s %s",
+                 oc.status_word, score, oc.res && oc.res->approximate ? "true" : "false",
+                 o->with_overhead ? "true" : "false", t->builtin ? "none" : t->sha256, sha, sig.fields);
+        if (sign_fields_check(statement, &err) != 0 || sign_statement(kp, statement, mac) != 0) {
+            if (oc.res)
+                score_free(&r);
+            profile_free(&p);
+            reference_free(&ref);
+            psf_fail(&err, ST_INTERNAL_ERROR, "cannot sign the result");
+            return fail_run(o, &err);
+        }
+        oc.statement = statement;
+        oc.statement_mac = mac;
+        oc.key_id = kp->id;
     }
     if (o->junit || o->report) {
         char *m = profile_method(&p);
@@ -314,7 +425,30 @@ typedef struct rank_item {
     psf_err err;            /* when not loaded or not scored */
     char *failed_word;      /* owned: --failed's STATUS, or NULL */
     const char *failed_msg; /* --failed's MESSAGE (borrowed from argv) */
+    sign_info sig;          /* its signature, checked with the key when there is one */
+    char sha[65];           /* SHA-256 of the file */
+    const char *dup;        /* an earlier label with the same submission, or NULL */
 } rank_item;
+
+/*
+ * The label of an earlier item that shows the same submission as items[i]:
+ * the same signed class-path digest, or the very same profile file bytes
+ * (a copy relabelled). NULL when there is none.
+ */
+static const char *duplicate_of(const rank_item *items, size_t i)
+{
+    char a[80], b[80];
+    int has_a = sign_field(items[i].sig.fields, "classpath_sha256", a, sizeof a) == 0;
+    for (size_t j = 0; j < i; j++) {
+        if (!items[j].loaded)
+            continue;
+        if (strcmp(items[j].sha, items[i].sha) == 0)
+            return items[j].label;
+        if (has_a && sign_field(items[j].sig.fields, "classpath_sha256", b, sizeof b) == 0 && strcmp(a, b) == 0)
+            return items[j].label;
+    }
+    return NULL;
+}
 
 static int run_rank(const options *o, const cost_table *t)
 {
@@ -322,9 +456,20 @@ static int run_rank(const options *o, const cost_table *t)
     rank_item *items = xcalloc(n, sizeof *items);
     rank_entry *order = xcalloc(n, sizeof *order);
     outcome *rows = xcalloc(n, sizeof *rows);
-    int code = 0;
+    int code = 0, unverified = 0;
     outbuf b;
+    sign_key key;
+    const sign_key *kp;
+    psf_err kerr;
 
+    if (load_key(o, 0, &key, &kp, &kerr) != 0) {
+        free(items);
+        free(order);
+        free(rows);
+        return fail_run(o, &kerr);
+    }
+    if (!kp)
+        fputs("psf-score: no --key-file or PSF_KEY_FILE: signatures are not checked, every row is unverified\n", stderr);
     for (size_t i = 0; i < n; i++) {
         rank_item *it = &items[i];
         const char *arg = i < (size_t)o->n_args ? o->args[i] : o->failed[i - (size_t)o->n_args];
@@ -343,13 +488,22 @@ static int run_rank(const options *o, const cost_table *t)
             continue;
         }
         it->path = eq + 1;
-        it->loaded = profile_load_file(&it->prof, it->path, &it->err) == 0;
-        if (it->loaded && it->prof.status == ST_OK)
+        it->loaded = load_signed(it->path, kp, &it->prof, &it->sig, it->sha, &it->err) == 0;
+        if (it->loaded && kp && it->sig.state != SIGN_VALID) {
+            /* with a key, a row is ranked only when the key signed it */
+            char why[200];
+            psf_fail(&it->err, ST_UNVERIFIED, "%s", unverified_why(&it->sig, kp, why, sizeof why));
+            fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
+            unverified = 1;
+        } else if (it->loaded && it->prof.status == ST_OK) {
             it->scored = score_profile(&it->prof, t, o->with_overhead, &it->res, &it->err) == 0;
-        if (!it->loaded || (it->prof.status == ST_OK && !it->scored)) {
+        }
+        if (!it->loaded || (it->prof.status == ST_OK && !it->scored && it->err.status != ST_UNVERIFIED)) {
             fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
             code = status_exit_code(ST_BAD_INPUT);
         }
+        if (it->loaded && (it->dup = duplicate_of(items, i)) != NULL)
+            fprintf(stderr, "psf-score: %s: the same submission as %s\n", it->label, it->dup);
         order[i] = (rank_entry){ .label = it->label, .scored = it->scored,
                                  .score = it->scored ? it->res.score : 0, .index = i };
     }
@@ -359,10 +513,18 @@ static int run_rank(const options *o, const cost_table *t)
         outcome *oc = &rows[k];
         oc->label = it->label;
         oc->path = it->path;
+        oc->verification = it->loaded ? sign_state_word(it->sig.state) : NULL;
+        oc->submission = it->sig.fields[0] ? it->sig.fields : NULL;
+        oc->duplicate_of = it->dup;
         if (it->failed_word) {
             oc->status = status_from_word(it->failed_word);
             oc->status_word = it->failed_word;
             oc->message = it->failed_msg;
+        } else if (it->loaded && it->err.status == ST_UNVERIFIED) {
+            oc->status = ST_UNVERIFIED;
+            oc->status_word = status_word(ST_UNVERIFIED);
+            oc->message = it->err.msg;
+            oc->prof = &it->prof;
         } else if (it->scored) {
             oc->status = ST_OK;
             oc->status_word = "ok";
@@ -379,6 +541,8 @@ static int run_rank(const options *o, const cost_table *t)
             oc->message = it->err.msg;
         }
     }
+    if (code == 0 && unverified)
+        code = status_exit_code(ST_UNVERIFIED);
     outbuf_open(&b);
     if (o->format == FMT_HTML)
         leaderboard_html(b.f, o, t, order, rows, n);
@@ -398,6 +562,171 @@ static int run_rank(const options *o, const cost_table *t)
     free(order);
     free(rows);
     return code;
+}
+
+/* --sign: the profile, valid as a profile, with a signature line. */
+static int run_sign(const options *o)
+{
+    sign_key key;
+    const sign_key *kp;
+    psf_err err;
+    unsigned char *bytes, *out;
+    size_t len, out_len;
+    profile p;
+    outbuf b;
+
+    if (!sign_key_path(o->key_file)) {
+        psf_fail(&err, ST_USAGE, "--sign needs --key-file KEY or PSF_KEY_FILE");
+        return fail_run(o, &err);
+    }
+    if (load_key(o, 1, &key, &kp, &err) != 0 || xml_read_file(o->args[0], &bytes, &len, &err) != 0)
+        return fail_run(o, &err);
+    if (profile_load_memory(&p, o->args[0], bytes, len, &err) != 0 ||
+        sign_profile(kp, bytes, len, o->submission, &out, &out_len, &err) != 0) {
+        profile_free(&p);
+        free(bytes);
+        return fail_run(o, &err);
+    }
+    profile_free(&p);
+    free(bytes);
+    outbuf_open(&b);
+    fwrite(out, 1, out_len, b.f);
+    free(out);
+    return outbuf_flush(&b, 0);
+}
+
+/*
+ * The value of the one "key": "..." string in a JSON text, when it occurs
+ * exactly once and holds no escape. Used only on the few fields a signed
+ * result states, whose values are tokens without quotes or backslashes.
+ */
+static int json_one_string(const char *text, const char *key, char *out, size_t n)
+{
+    char pat[64];
+    const char *at, *p, *end;
+
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    if (!(at = strstr(text, pat)) || strstr(at + 1, pat))
+        return -1;
+    p = at + strlen(pat);
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    if (*p++ != ':')
+        return -1;
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    if (*p == '"') {
+        p++;
+        if (!(end = strchr(p, '"')) || memchr(p, '\\', (size_t)(end - p)))
+            return -1;
+    } else {
+        /* a bare number or null */
+        for (end = p; (*end >= '0' && *end <= '9') || (*end >= 'a' && *end <= 'z'); end++)
+            ;
+    }
+    if ((size_t)(end - p) >= n || end == p)
+        return -1;
+    memcpy(out, p, (size_t)(end - p));
+    out[end - p] = '\0';
+    return 0;
+}
+
+/* Check a JSON result (get_score.sh --json) against k; *why says what failed.
+ * Its signature covers the statement; its status and score must be the
+ * statement's. */
+static int verify_json(const sign_key *k, const char *text, char *statement, size_t n, const char **why)
+{
+    char mac[80], key_id[40], want[65], st[64], sc[32], v[64];
+
+    if (json_one_string(text, "statement", statement, n) != 0 ||
+        json_one_string(text, "hmac_sha256", mac, sizeof mac) != 0 ||
+        json_one_string(text, "key_id", key_id, sizeof key_id) != 0) {
+        *why = "no signature (or more than one)";
+        return -1;
+    }
+    if (strcmp(key_id, k->id) != 0) {
+        *why = "signed with another key";
+        return -1;
+    }
+    if (sign_statement(k, statement, want) != 0 || strlen(mac) != 64 || CRYPTO_memcmp(want, mac, 64) != 0) {
+        *why = "the signature does not match the statement";
+        return -1;
+    }
+    if (json_one_string(text, "status", st, sizeof st) != 0 || json_one_string(text, "score", sc, sizeof sc) != 0 ||
+        sign_field(statement, "status", v, sizeof v) != 0 || strcmp(v, st) != 0 ||
+        sign_field(statement, "score", v, sizeof v) != 0 || strcmp(v, sc) != 0) {
+        *why = "its status or score is not the signed one";
+        return -1;
+    }
+    return 0;
+}
+
+/* --verify FILE...: every profile and JSON result checked with the key. */
+static int run_verify(const options *o)
+{
+    sign_key key;
+    const sign_key *kp;
+    psf_err err;
+    int bad = 0;
+    outbuf b;
+    json_t *arr = json_array();
+
+    if (load_key(o, 0, &key, &kp, &err) == 0 && !kp)
+        psf_fail(&err, ST_USAGE, "--verify needs --key-file KEY or PSF_KEY_FILE");
+    if (!kp) {
+        json_decref(arr);
+        return fail_run(o, &err);
+    }
+    outbuf_open(&b);
+    for (int i = 0; i < o->n_args; i++) {
+        const char *path = o->args[i], *why = NULL, *kind = "profile";
+        unsigned char *bytes = NULL;
+        size_t len = 0;
+        char statement[SIGN_FIELDS_MAX + 300] = "", whybuf[200];
+        sign_info sig = { 0 };
+        const char *p;
+        int ok = 0;
+
+        if (xml_read_file(path, &bytes, &len, &err) != 0) {
+            why = err.msg;
+        } else {
+            for (p = (const char *)bytes; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'; p++)
+                ;
+            if (*p == '{') {
+                kind = "result";
+                ok = verify_json(kp, (const char *)bytes, statement, sizeof statement, &why) == 0 &&
+                     strlen((const char *)bytes) == len;
+                if (!ok && !why)
+                    why = "a NUL byte in the file";
+            } else {
+                sign_check_profile(kp, bytes, len, &sig);
+                ok = sig.state == SIGN_VALID;
+                if (ok)
+                    snprintf(statement, sizeof statement, "%s", sig.fields);
+                else
+                    why = unverified_why(&sig, kp, whybuf, sizeof whybuf);
+            }
+        }
+        bad |= !ok;
+        if (o->format == FMT_JSON) {
+            json_t *e = json_object();
+            json_object_set_new(e, "path", psf_json_string(path));
+            json_object_set_new(e, "kind", psf_json_string(kind));
+            json_object_set_new(e, "verified", json_boolean(ok));
+            json_object_set_new(e, "statement", ok ? psf_json_string(statement) : json_null());
+            json_object_set_new(e, "message", ok ? json_null() : psf_json_string(why));
+            json_array_append_new(arr, e);
+        } else if (ok) {
+            fprintf(b.f, "verified    %s (%s): %s\n", path, kind, statement);
+        } else {
+            fprintf(b.f, "UNVERIFIED  %s (%s): %s\n", path, kind, why);
+        }
+        free(bytes);
+    }
+    if (o->format == FMT_JSON)
+        psf_json_write(b.f, arr);
+    json_decref(arr);
+    return outbuf_flush(&b, bad ? status_exit_code(ST_UNVERIFIED) : 0);
 }
 
 int main(int argc, char **argv)
@@ -425,6 +754,26 @@ int main(int argc, char **argv)
     case MODE_STATUS_TABLE:
         status_print_table(stdout);
         code = fflush(stdout) == 0 ? 0 : 70;
+        break;
+    case MODE_SIGN:
+        code = run_sign(&o);
+        break;
+    case MODE_INIT_KEY: {
+        sign_key key;
+        const sign_key *kp;
+        if (load_key(&o, 1, &key, &kp, &err) != 0) {
+            code = fail_run(&o, &err);
+        } else if (!kp) {
+            psf_fail(&err, ST_USAGE, "--init-key needs --key-file KEY or PSF_KEY_FILE");
+            code = fail_run(&o, &err);
+        } else {
+            printf("%s\n", kp->id);
+            code = fflush(stdout) == 0 ? 0 : 70;
+        }
+        break;
+    }
+    case MODE_VERIFY:
+        code = run_verify(&o);
         break;
     case MODE_CHECK_TABLE:
         /* The table is read, parsed and validated exactly as for scoring. */

@@ -216,6 +216,56 @@ static uint64_t class_constants(const profile *p)
     return 0;
 }
 
+/* The submission fields "a=1 b=2" as {"a": "1", "b": "2"}; null when
+ * fields is NULL. A key that is not valid UTF-8 is repaired the way
+ * psf_json_string repairs a value, so no field is dropped. */
+static json_t *fields_json(const char *fields)
+{
+    json_t *j;
+    if (!fields)
+        return json_null();
+    j = json_object();
+    for (const char *p = fields; *p;) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ' ');
+        size_t kl, vl;
+        if (!eq || (end && end < eq))
+            break;
+        kl = (size_t)(eq - p);
+        vl = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
+        char *k = xmalloc(kl + 1), *v = xmalloc(vl + 1);
+        memcpy(k, p, kl);
+        k[kl] = '\0';
+        memcpy(v, eq + 1, vl);
+        v[vl] = '\0';
+        json_t *key = psf_json_string(k);
+        json_object_set_new(j, json_string_value(key), psf_json_string(v));
+        json_decref(key);
+        free(k);
+        free(v);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return j;
+}
+
+void out_signature_json(json_t *j, const outcome *oc)
+{
+    json_t *s;
+    json_object_set_new(j, "verification", psf_json_string(oc->verification));
+    json_object_set_new(j, "submission", fields_json(oc->submission));
+    if (!oc->statement) {
+        json_object_set_new(j, "signature", json_null());
+        return;
+    }
+    s = json_object();
+    json_object_set_new(s, "algorithm", psf_json_string("hmac-sha256"));
+    json_object_set_new(s, "key_id", psf_json_string(oc->key_id));
+    json_object_set_new(s, "statement", psf_json_string(oc->statement));
+    json_object_set_new(s, "hmac_sha256", psf_json_string(oc->statement_mac));
+    json_object_set_new(j, "signature", s);
+}
+
 json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
 {
     const profile *p = oc->prof;
@@ -245,6 +295,7 @@ json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
     json_object_set_new(j, "table_machine_matches", machine_matches_json(oc->machine));
     json_object_set_new(j, "table_machine", machine_json(oc->machine, oc->here));
     json_object_set_new(j, "profile", psf_json_string(oc->path));
+    out_signature_json(j, oc);
     if (oc->status != ST_OK)
         json_object_set_new(j, "message", psf_json_string(oc->message ? oc->message : ""));
 
@@ -569,7 +620,7 @@ static void csv_field(FILE *f, const char *s)
 
 static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size_t n)
 {
-    fputs("rank,label,score,approximate,status,message\r\n", f);
+    fputs("rank,label,score,approximate,status,message,verification,duplicate_of\r\n", f);
     for (size_t i = 0; i < n; i++) {
         const outcome *oc = &rows[i];
         if (order[i].rank)
@@ -583,6 +634,10 @@ static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size
         csv_field(f, oc->status_word);
         fputc(',', f);
         csv_field(f, oc->message);
+        fputc(',', f);
+        csv_field(f, oc->verification);
+        fputc(',', f);
+        csv_field(f, oc->duplicate_of);
         fputs("\r\n", f);
     }
 }
@@ -609,6 +664,9 @@ static void rank_json(FILE *f, const options *o, const cost_table *t,
             json_array_append_new(miss, psf_json_string(oc->res->missing[k]));
         json_object_set_new(e, "missing", miss);
         json_object_set_new(e, "message", psf_json_string(oc->message));
+        json_object_set_new(e, "verification", psf_json_string(oc->verification));
+        json_object_set_new(e, "submission", fields_json(oc->submission));
+        json_object_set_new(e, "duplicate_of", psf_json_string(oc->duplicate_of));
         json_array_append_new(entries, e);
     }
     json_object_set_new(j, "entries", entries);
@@ -630,6 +688,8 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
             any_approx |= oc->res->approximate;
             fprintf(f, "%4u  %-21s  ", order[i].rank, s);
             put_text(f, oc->label);
+            if (oc->verification && strcmp(oc->verification, "verified") != 0)
+                fprintf(f, " (unverified: %s)", oc->verification);
         } else {
             fprintf(f, "%4s  %-21s  ", "-", oc->status_word);
             put_text(f, oc->label);
@@ -637,6 +697,11 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
                 fputs(": ", f);
                 put_text(f, oc->message);
             }
+        }
+        if (oc->duplicate_of) {
+            fputs(" [the same submission as ", f);
+            put_text(f, oc->duplicate_of);
+            fputc(']', f);
         }
         fputc('\n', f);
     }

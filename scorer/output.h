@@ -30,6 +30,12 @@ typedef struct outcome {
     const score_result *res;    /* NULL unless scored */
     const machine_check *machine;   /* the table against this machine; NULL: not checked */
     const machine_here *here;       /* this machine, when machine is set */
+    const char *verification;   /* the signature's state (sign_state_word); NULL: not loaded */
+    const char *submission;     /* the signed submission fields; NULL when unsigned */
+    const char *statement;      /* the signed result statement; NULL when not signed */
+    const char *statement_mac;  /* its HMAC-SHA256, hex */
+    const char *key_id;         /* the key's id */
+    const char *duplicate_of;   /* --rank: an earlier label with the same submission */
 } outcome;
 
 /* Predicted time of a score in whole nanoseconds (rounded half up) when the
@@ -39,6 +45,10 @@ int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns);
 
 /* {"message": ..., "score": null, "status": ...} */
 json_t *out_error_json(const char *status_word, const char *message);
+
+/* Add "verification", "submission" and "signature" (null unless oc->statement)
+ * to the object j. */
+void out_signature_json(json_t *j, const outcome *oc);
 
 /* The full object of a single-profile run (see docs/cost-table.md). */
 json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc);

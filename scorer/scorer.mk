@@ -15,7 +15,7 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
                       scorer/junit.c scorer/report.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
-                      $(SCORER_CORE_SRCS)
+                      scorer/sign.c common/mac.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
 
@@ -24,14 +24,15 @@ $(SCORER_SCHEMAS_C): config/costs.xsd config/profile.xsd scorer/embed.sh
 	sh scorer/embed.sh psf_costs_xsd config/costs.xsd psf_profile_xsd config/profile.xsd > $@.tmp
 	mv $@.tmp $@
 
-$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/cpu_ident.h common/tsc.h
+$(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/cpu_ident.h common/tsc.h \
+              common/mac.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iscorer -Icommon $(XML_CFLAGS) $(JANSSON_CFLAGS) $(CRYPTO_CFLAGS) -o $@ $(SCORER_SRCS) $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS) $(LDFLAGS)
 
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
               scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
-              scorer_machine_check scorer_report
+              scorer_machine_check scorer_report scorer_sign
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -39,6 +40,7 @@ UNIT_SRCS_scorer_json    := scorer/json.c scorer/err.c
 UNIT_CFLAGS_scorer_json  := $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_json    := $(JANSSON_LIBS)
 UNIT_SRCS_scorer_sha256  := scorer/sha256.c
+UNIT_SRCS_scorer_sign    := scorer/sign.c scorer/sha256.c scorer/err.c common/mac.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_report  := scorer/report.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
@@ -62,6 +64,7 @@ UNIT_LIBS_scorer_costs     := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_profile   := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_score     := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_sha256    := $(CRYPTO_LIBS)
+UNIT_LIBS_scorer_sign      := $(CRYPTO_LIBS)
 
 # ---- integration tests (no JVM needed: hand-written profiles) ----
 SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))

@@ -51,4 +51,16 @@ run 7 --costs "$F/negative.costs.xml" --json "$F/basic.profile.xml"
 run 7 "$F/no-such-profile.xml"
 run 2 --json --bogus
 run 8 --status-json program_failed "exit 1"
+# signing and checking (scorer/sign.c)
+K=$(mktemp -d "${TMPDIR:-/tmp}/psf-valgrind-key.XXXXXXXX")
+run 0 --init-key --key-file "$K/key"
+"$SCORE" --sign --key-file "$K/key" --submission "classpath_sha256=ab" "$F/basic.profile.xml" >"$K/signed.xml"
+"$SCORE" --json --key-file "$K/key" "$K/signed.xml" >"$K/result.json"
+run 0 --sign --key-file "$K/key" --submission "classpath_sha256=ab" "$F/basic.profile.xml"
+run 0 --json --key-file "$K/key" "$K/signed.xml"
+run 26 --json --key-file "$K/key" "$F/basic.profile.xml"
+run 26 --verify --key-file "$K/key" "$K/signed.xml" "$K/result.json" "$F/basic.profile.xml"
+run 26 --rank --key-file "$K/key" --format json "a=$K/signed.xml" "b=$K/signed.xml" "c=$F/basic.profile.xml"
+run 8 --status-json program_failed "exit 1" --key-file "$K/key" --submission "classpath_sha256=ab"
+rm -rf "$K"
 exit $failed

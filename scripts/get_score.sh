@@ -115,6 +115,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         fails them all, with its own status (default: 1)
   --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
                         require (fail when it does not work) or off (default: auto)
+  --key-file FILE       the key that signs kept profiles and JSON results (default:
+                        $PSF_KEY_FILE, else ~/.config/psf/result.key); created, mode 0600,
+                        when missing. Check results with psf-score --verify (docs/trust-model.md)
   -h, --help            this text
 
 Output files (--score-file, --program-output, --profile-out, --junit) are checked before the run:
@@ -155,19 +158,23 @@ MAX_THREADS=$DEFAULT_MAX_THREADS
 MAX_OUTPUT=$DEFAULT_MAX_OUTPUT
 RUNS=1
 SANDBOX=auto
+KEY_FILE=""
+SUBMISSION=""
 PROGRAM_ARGS=()
 
 # Report an error that happened before the scorer could: one JSON object with
 # --json (written by the scorer, so all JSON has one writer), a sentence on
 # stderr otherwise. Exits with the status's code.
+# Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
-  local status=$1 message=$2
+  local status=$1 message=$2 signing=()
+  [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then
     # a usage error may come before the budget is checked: no JUnit report then
     local junit=()
     [ "$status" = usage ] || junit=("${JUNIT_ARGS[@]}" --method "${METHOD:-${MAIN:-unknown}}")
     if [ "$JSON" = 1 ]; then
-      "$SCORER" --status-json "$status" "$message" "${junit[@]}"
+      "$SCORER" --status-json "$status" "$message" "${junit[@]}" "${signing[@]}"
       exit $?
     fi
     echo "get_score.sh: $message" >&2
@@ -177,6 +184,33 @@ fail() {
   echo "get_score.sh: $message" >&2
   [ "$JSON" = 1 ] && printf '{"status":"internal_error","score":null,"message":"build/psf-score is missing: run make"}\n'
   exit 70
+}
+
+# The process's address space: the pinned heap plus 2 GiB for everything else
+# the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
+# kept to two malloc arenas.
+heap_kb() {
+  local n=${1%[kKmMgG]}
+  case $1 in
+    *[kK]) echo "$n" ;;
+    *[mM]) echo $((n * 1024)) ;;
+    *[gG]) echo $((n * 1024 * 1024)) ;;
+    *) echo $(((n + 1023) / 1024)) ;;
+  esac
+}
+# --heap: a size the JVM can start with and this machine can give (the heap
+# is pinned, -Xms = -Xmx): from 16m to 32g and at most the physical memory.
+MIN_HEAP_KB=$((16 * 1024))
+MAX_HEAP_KB=$((32 * 1024 * 1024))
+check_heap() {
+  local kb mem
+  [[ $HEAP =~ ^[1-9][0-9]{0,11}[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
+  kb=$(heap_kb "$HEAP")
+  [ "$kb" -ge "$MIN_HEAP_KB" ] || fail usage "--heap $HEAP is below the smallest heap PSF runs with, 16m"
+  [ "$kb" -le "$MAX_HEAP_KB" ] || fail usage "--heap $HEAP is above the largest heap PSF runs with, 32g"
+  mem=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
+  [ -z "$mem" ] || [ "$kb" -le "$mem" ] ||
+    fail usage "--heap $HEAP is more than this machine's memory ($((mem / 1024))m)"
 }
 
 need_value() {
@@ -190,6 +224,12 @@ if [ $# -eq 0 ] && [ -t 0 ]; then
   read -r -p "Method to score [ENTER = main]: " METHOD || exit 2
   read -r -a PROGRAM_ARGS -p "Program arguments [ENTER = none]: " || exit 2
   [ -n "$MAIN" ] || fail usage "the class with main is required"
+  # a bare method name (the default "main" too) is a method of that class
+  case ${METHOD%%(*} in
+    "") METHOD="$MAIN.main" ;;
+    *.*) ;;
+    *) METHOD="$MAIN.$METHOD" ;;
+  esac
 fi
 while [ $# -gt 0 ]; do
   case $1 in
@@ -216,6 +256,7 @@ while [ $# -gt 0 ]; do
     --max-output) need_value "$@"; MAX_OUTPUT=$2; shift 2 ;;
     --runs) need_value "$@"; RUNS=$2; shift 2 ;;
     --sandbox) need_value "$@"; SANDBOX=$2; shift 2 ;;
+    --key-file) need_value "$@"; KEY_FILE=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; PROGRAM_ARGS=("$@"); break ;;
     *) fail usage "unknown option '$1' (see --help)" ;;
@@ -252,7 +293,7 @@ fi
   fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
 [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"
 [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)"
-[[ $HEAP =~ ^[1-9][0-9]*[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
+check_heap
 for pair in "timeout:$TIMEOUT" "max-bytecodes:$MAX_BYTECODES" "max-threads:$MAX_THREADS" \
   "max-output:$MAX_OUTPUT" "runs:$RUNS"; do
   [[ ${pair#*:} =~ ^[1-9][0-9]{0,17}$ ]] || fail usage "--${pair%%:*} takes a whole number above 0, not '${pair#*:}'"
@@ -269,6 +310,12 @@ fi
 case $METHOD$MAIN in
   *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;
 esac
+# Names reach the JVM and the agent as UTF-8 (modified UTF-8 in class files).
+for pair in "method:$METHOD" "main:$MAIN"; do
+  printf '%s' "${pair#*:}" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
+    fail usage "--${pair%%:*} is not valid UTF-8"
+  case ${pair#*:} in *[[:cntrl:]]*) fail usage "--${pair%%:*} contains a control character" ;; esac
+done
 # A class name, never a launcher option (-X...) or an @argfile.
 case $MAIN in
   -*|@*|*/*|*' '*|.*|*.) fail usage "'$MAIN' is not a class name (pkg.Class or pkg.Outer\$Inner)" ;;
@@ -372,8 +419,77 @@ resolve_classpath() {
   cp_abs_parts=("${reals[@]}")
   abs_classpath=$(IFS=:; printf '%s' "${reals[*]}")
 }
+# --- signed results ----------------------------------------------------------------
+# Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
+# with a key the grading server owns, for the submission's identity: digests
+# of the class path's contents, the main class and method, the program's
+# arguments, the JDK and the cost table. See docs/trust-model.md.
+#
+# The key file: --key-file, else $PSF_KEY_FILE, else ~/.config/psf/result.key,
+# created (0600) when missing. A key file that was named and cannot be used
+# is a usage error; when the default place cannot hold one, results are
+# unsigned, with a warning. Only the key named here reaches psf-score.
+prepare_key() {
+  local named=1 out
+  [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
+  unset PSF_KEY_FILE
+  if [ -z "$KEY_FILE" ]; then
+    named=0
+    KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
+    mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null
+  fi
+  KEY_FILE=$(abspath "$KEY_FILE")
+  if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
+    out=$(printf '%s' "$out" | sed -n '1s/^psf-score: //p')
+    [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
+    echo "get_score.sh: warning: results are not signed: $out (give --key-file)" >&2
+    KEY_FILE=""
+  fi
+}
+sha256_of() { sha256sum | cut -d' ' -f1; }
+# The digest of what the class path holds, in order: a jar by its bytes, a
+# directory by every regular file's path and bytes and every link's target.
+classpath_digest() {
+  local part
+  for part in "${cp_abs_parts[@]}"; do
+    if [ -f "$part" ]; then
+      printf 'file %s\n' "$(sha256_of <"$part")"
+    else
+      printf 'dir\n'
+      (cd "$part" && LC_ALL=C find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
+        while IFS= read -r -d '' f; do
+          if [ -L "$f" ]; then
+            printf 'link %s %s\n' "$(printf '%s' "$f" | sha256_of)" "$(readlink -- "$f" | sha256_of)"
+          else
+            printf 'file %s %s\n' "$(printf '%s' "$f" | sha256_of)" "$(sha256_of <"$f")"
+          fi
+        done)
+    fi
+  done | sha256_of
+}
+# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens).
+submission_fields() {
+  [ -n "$KEY_FILE" ] || return 0
+  local jdk
+  jdk=$({ printf '%s\n' "$JAVA"; cat "$(dirname -- "$JAVA")/../release" 2>/dev/null; } | sha256_of)
+  SUBMISSION="classpath_sha256=$(classpath_digest)"
+  SUBMISSION+=" main_sha256=$(printf '%s' "$MAIN" | sha256_of)"
+  SUBMISSION+=" method_sha256=$(printf '%s' "$METHOD" | sha256_of)"
+  SUBMISSION+=" args_sha256=$( ((${#PROGRAM_ARGS[@]})) && printf '%s\0' "${PROGRAM_ARGS[@]}" | sha256_of || printf '' | sha256_of)"
+  SUBMISSION+=" jdk_sha256=$jdk costs_sha256=${COSTS_SHA256:-none}"
+}
+# A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
+sign_copy() {
+  if [ -z "$KEY_FILE" ]; then
+    cp -- "$1" "$2"
+  else
+    "$SCORER" --sign --key-file "$KEY_FILE" --submission "$SUBMISSION" "$1" >"$2"
+  fi
+}
+
 check_outputs
 resolve_classpath
+prepare_key
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
@@ -398,19 +514,8 @@ if [ "$COSTS" = auto ]; then
 fi
 check_costs
 JAVA=$(readlink -f "$JAVA")
+submission_fields
 
-# The process's address space: the pinned heap plus 2 GiB for everything else
-# the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
-# kept to two malloc arenas.
-heap_kb() {
-  local n=${1%[kKmMgG]}
-  case $1 in
-    *[kK]) echo "$n" ;;
-    *[mM]) echo $((n * 1024)) ;;
-    *[gG]) echo $((n * 1024 * 1024)) ;;
-    *) echo $(((n + 1023) / 1024)) ;;
-  esac
-}
 VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 
 # --- scratch directory and process hygiene -----------------------------------------
@@ -709,10 +814,12 @@ pass_output() {
   fi
 }
 
-# Keep the run's profile at --profile-out, when given and the run left one.
+# Keep the run's profile, signed, at --profile-out, when given and the run
+# left one.
 keep_profile() {
   [ -n "$PROFILE_OUT" ] && [ -s "$1" ] || return 0
-  publish "$1" "$PROFILE_OUT" --profile-out || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
+  [ -s "$1.signed" ] || sign_copy "$1" "$1.signed" || fail internal_error "cannot sign the profile"
+  publish "$1.signed" "$PROFILE_OUT" --profile-out || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
 }
 
 score_args=()
@@ -783,6 +890,11 @@ else
   profile_name=$(basename -- "$first_profile")
 fi
 view_args+=(--profile-name "$profile_name")
+# what is scored is the signed copy, checked with the key
+[ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||
+  fail internal_error "cannot sign the profile"
+first_profile=$first_profile.signed
+[ -z "$KEY_FILE" ] || view_args+=(--key-file "$KEY_FILE")
 
 # --- score -----------------------------------------------------------------------
 ndistinct=0

@@ -13,6 +13,9 @@ PASSED=0
 FAILED=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
 trap 'rm -rf "$TEST_TMP"' EXIT
+# get_score.sh signs results with a key made on first use: the tests' own,
+# not one in the home directory.
+export PSF_KEY_FILE=$TEST_TMP/server.key
 
 # The pinned flags get_score.sh uses (kept in one place: the script).
 mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')

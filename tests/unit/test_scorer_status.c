@@ -20,7 +20,8 @@ static void status_exit_code__every_word__documented_code(void **state)
         { "exit_in_method", 12 }, { "halt_in_method", 13 }, { "timeout", 14 }, { "deadlock", 15 },
         { "crashed", 16 }, { "bytecode_limit", 17 }, { "thread_limit", 18 }, { "output_limit", 19 },
         { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
-        { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "agent_error", 70 }, { "internal_error", 70 },
+        { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "unverified", 26 },
+        { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# agent_server_options.sh - option values that cannot work are usage errors
+# before anything runs, and the interactive prompts accept what they
+# advertise. (issue 22, item 6)
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+GS=$PSF_ROOT/scripts/get_score.sh
+command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
+cd "$TEST_TMP"
+gs() { "$GS" --json "$@" >"$TEST_TMP/gs.out" 2>"$TEST_TMP/gs.err" && echo 0 || echo $?; }
+
+# --- a method or class name that is not UTF-8 ------------------------------------
+expect_eq "non-UTF-8 --method: usage" "$(gs --costs none --classpath "$FX" --method $'Noisy.w\xffork' -- 1)" 2
+expect_match "non-UTF-8 --method: says so" "$(jq -r .message "$TEST_TMP/gs.out")" "--method is not valid UTF-8"
+expect_eq "non-UTF-8 --main: usage" "$(gs --costs none --classpath "$FX" --main $'No\xc3isy' --method Noisy.work -- 1)" 2
+expect_eq "a control character in --method: usage" "$(gs --costs none --classpath "$FX" --method $'Noisy.work\t' -- 1)" 2
+# valid UTF-8 beyond ASCII is a name like any other (no such method here)
+expect_eq "a UTF-8 method name: looked for" "$(gs --costs none --classpath "$FX" --method 'Noisy.wörk' -- 1)" 4
+
+# --- heap sizes -------------------------------------------------------------------------
+for h in 1k 512 15m 64g 999999999999g 99999999999999999999g 0m 1.5g -1m; do
+  expect_eq "--heap $h: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --heap "$h" -- 1)" 2
+  expect_match "--heap $h: one JSON object saying why" "$(jq -s -r '.[0].message + " " + (length | tostring)' "$TEST_TMP/gs.out")" "heap.* 1$"
+done
+expect_eq "--heap 16m: runs" "$(gs --costs none --classpath "$FX" --method Noisy.work --heap 16m -- 10)" 0
+expect_eq "--heap 16m: the score" "$(jq -r .score "$TEST_TMP/gs.out")" 99
+
+# --- interactive mode (a terminal from script(1)) -------------------------------------------
+if command -v script >/dev/null 2>&1; then
+  # the bare method name
+  printf '%s\nNoisy\nwork\n10\n' "$FX" | script -qec "$GS" /dev/null >"$TEST_TMP/tty.out" 2>&1 || true
+  expect_match "interactive: a bare method name scores that method" "$(tr -d '\r' <"$TEST_TMP/tty.out")" "method +Noisy.work\(I\)I"
+  # the advertised default, typed and by ENTER
+  printf '%s\nNoisy\nmain\n10\n' "$FX" | script -qec "$GS" /dev/null >"$TEST_TMP/tty.out" 2>&1 || true
+  expect_match "interactive: 'main' typed" "$(tr -d '\r' <"$TEST_TMP/tty.out")" "method +Noisy.main\(\[Ljava/lang/String;\)V"
+  printf '%s\nNoisy\n\n10\n' "$FX" | script -qec "$GS" /dev/null >"$TEST_TMP/tty.out" 2>&1 || true
+  expect_match "interactive: ENTER for main" "$(tr -d '\r' <"$TEST_TMP/tty.out")" "method +Noisy.main\(\[Ljava/lang/String;\)V"
+else
+  echo "(script(1) is missing: the interactive checks are skipped)"
+fi
+
+finish

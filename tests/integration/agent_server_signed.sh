@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# agent_server_signed.sh - results a grader can verify later: get_score.sh
+# signs kept profiles and JSON results with the server's key; psf-score
+# --verify and --rank refuse or mark edited, unsigned, foreign-key and
+# replayed ones, and flag one submission under two labels. (issue 22, item 7)
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+GS=$PSF_ROOT/scripts/get_score.sh
+PS=$PSF_BUILD/psf-score
+command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
+D=$TEST_TMP/d
+mkdir -p "$D"
+cd "$TEST_TMP"
+export PSF_KEY_FILE=$D/keys/server.key
+mkdir -p "$D/keys"
+code() { "$@" >"$TEST_TMP/code.out" 2>"$TEST_TMP/code.err" && echo 0 || echo $?; }
+
+# --- signing: the key is made on first use, results carry the submission ------------
+"$GS" --json --costs none --classpath "$FX" --method Noisy.work --profile-out "$D/a.xml" -- 10 >"$D/a.json" 2>/dev/null
+expect_eq "the key file is created on first use" "$(stat -c %a "$PSF_KEY_FILE")" 600
+expect_eq "result: scored" "$(jq -r .score "$D/a.json")" 99
+expect_eq "result: verification" "$(jq -r .verification "$D/a.json")" verified
+expect_match "result: the class path's digest" "$(jq -r .submission.classpath_sha256 "$D/a.json")" '^[0-9a-f]{64}$'
+expect_eq "result: identity fields" "$(jq -r '.submission | keys | join(" ")' "$D/a.json")" \
+  "args_sha256 classpath_sha256 costs_sha256 jdk_sha256 main_sha256 method_sha256"
+expect_eq "result: the arguments' digest" "$(jq -r .submission.args_sha256 "$D/a.json")" "$(printf '10\0' | sha256sum | cut -d' ' -f1)"
+expect_eq "result: the statement signs the score" "$(jq -r .signature.statement "$D/a.json" | grep -o 'score=[0-9]*')" "score=99"
+expect_eq "result: the statement names the kept profile's bytes" \
+  "$(jq -r .signature.statement "$D/a.json" | grep -o 'profile_sha256=[0-9a-f]*')" "profile_sha256=$(sha256sum <"$D/a.xml" | cut -d' ' -f1)"
+expect_eq "kept profile: ends in its signature line" "$(tail -n 1 "$D/a.xml" | cut -c1-25)" "<!-- psf-signature 1 key="
+expect_eq "--verify: the profile and the result" "$(code "$PS" --verify "$D/a.xml" "$D/a.json")" 0
+# bob's submission: the same classes and a file of his own
+mkdir -p "$D/bob" "$D/carol"
+cp -a "$FX"/. "$D/bob/"
+echo "bob" >"$D/bob/NOTES"
+"$GS" --json --costs none --classpath "$D/bob" --method Noisy.work --profile-out "$D/b.xml" -- 20 >"$D/b.json" 2>/dev/null
+expect_eq "another submission: another class-path digest" \
+  "$(jq -r '.submission.classpath_sha256 != "'"$(jq -r .submission.classpath_sha256 "$D/a.json")"'"' "$D/b.json")" true
+# carol hands in a copy of bob's: another label, the same submission
+cp -a "$D/bob"/. "$D/carol/"
+"$GS" --json --costs none --classpath "$D/carol" --method Noisy.work --profile-out "$D/c.xml" -- 20 >"$D/c.json" 2>/dev/null
+expect_eq "a copied submission: the same class-path digest" \
+  "$(jq -r .submission.classpath_sha256 "$D/c.json")" "$(jq -r .submission.classpath_sha256 "$D/b.json")"
+# a failure is signed too
+"$GS" --json --costs none --classpath "$FX" --method Noisy.work -- 10 3 >"$D/fail.json" 2>/dev/null || true
+expect_eq "a failed run's JSON: status" "$(jq -r .status "$D/fail.json")" program_failed
+expect_eq "a failed run's JSON: signed" "$(jq -r .signature.statement "$D/fail.json" | cut -d' ' -f1-2)" "status=program_failed score=null"
+expect_eq "a failed run's JSON: verifies" "$(code "$PS" --verify "$D/fail.json")" 0
+
+# --- what --verify refuses ---------------------------------------------------------------
+# edited: one count changed (the profile stays valid and consistent)
+sed 's/thread="main"/thread="mein"/' "$D/a.xml" >"$D/edited.xml"
+expect_eq "an edited profile: unverified (26)" "$(code "$PS" --verify "$D/edited.xml")" 26
+expect_match "an edited profile: says why" "$(cat "$TEST_TMP/code.out")" "does not match its contents"
+# unsigned: the body without its line
+head -n -1 "$D/a.xml" >"$D/unsigned.xml"
+expect_eq "an unsigned profile: unverified" "$(code "$PS" --verify "$D/unsigned.xml")" 26
+expect_match "an unsigned profile: says why" "$(cat "$TEST_TMP/code.out")" "carries no signature"
+# replayed: the cheaper run's body under the dearer run's signature line
+{ head -n -1 "$D/a.xml"; tail -n 1 "$D/b.xml"; } >"$D/replayed.xml"
+expect_eq "a signature line moved to another profile: unverified" "$(code "$PS" --verify "$D/replayed.xml")" 26
+# another key
+"$PS" --init-key --key-file "$D/keys/other.key" >/dev/null
+"$PS" --sign --key-file "$D/keys/other.key" --submission "classpath_sha256=0" "$D/unsigned.xml" >"$D/foreign.xml"
+expect_eq "a profile signed with another key: unverified" "$(code "$PS" --verify "$D/foreign.xml")" 26
+expect_match "another key: says so" "$(cat "$TEST_TMP/code.out")" "another key"
+# a result whose score was lowered
+jq '.score = 1' "$D/b.json" >"$D/lowered.json"
+expect_eq "a result with an edited score: unverified" "$(code "$PS" --verify "$D/lowered.json")" 26
+jq 'del(.signature)' "$D/b.json" >"$D/nosig.json"
+expect_eq "a result without its signature: unverified" "$(code "$PS" --verify "$D/nosig.json")" 26
+expect_eq "--verify --json: one entry per file" \
+  "$("$PS" --verify --json "$D/a.xml" "$D/edited.xml" | jq -c '[.[].verified]')" "[true,false]"
+expect_eq "--verify without a key: usage" "$(PSF_KEY_FILE= code "$PS" --verify "$D/a.xml")" 2
+
+# --- --rank: only what the key signed is ranked ----------------------------------------
+expect_eq "rank: exit code with unverified rows" \
+  "$(code "$PS" --rank --format json alice="$D/a.xml" bob="$D/b.xml" eve="$D/edited.xml" mallory="$D/unsigned.xml" trudy="$D/replayed.xml")" 26
+R=$TEST_TMP/code.out
+expect_eq "rank: the signed profiles ranked" "$(jq -r '[.entries[] | select(.rank != null) | .label] | join(" ")' "$R")" "alice bob"
+expect_eq "rank: edited, unsigned and replayed ones refused" \
+  "$(jq -r '[.entries[] | select(.rank == null) | "\(.label):\(.status):\(.verification)"] | join(" ")' "$R")" \
+  "eve:unverified:invalid mallory:unverified:unsigned trudy:unverified:invalid"
+expect_eq "rank: all signed, exit 0" "$(code "$PS" --rank alice="$D/a.xml" bob="$D/b.xml")" 0
+# one submission under two labels: the same profile, and a copied program
+code "$PS" --rank --format json alice="$D/a.xml" bob="$D/b.xml" carol="$D/c.xml" dave="$D/a.xml" >/dev/null
+expect_eq "rank: a duplicate profile flagged" "$(jq -r '.entries[] | select(.label == "dave") | .duplicate_of' "$R")" alice
+expect_eq "rank: a copied submission flagged" "$(jq -r '.entries[] | select(.label == "carol") | .duplicate_of' "$R")" bob
+expect_match "rank: flagged on stderr too" "$(cat "$TEST_TMP/code.err")" "carol: the same submission as bob"
+# without a key nothing is checked, and every row says so
+PSF_KEY_FILE= code "$PS" --rank --format json alice="$D/a.xml" eve="$D/edited.xml" >/dev/null
+expect_eq "rank without a key: rows marked unchecked" "$(jq -r '[.entries[].verification] | join(" ")' "$R")" "unchecked unchecked"
+expect_match "rank without a key: a warning" "$(cat "$TEST_TMP/code.err")" "signatures are not checked"
+
+# --- the key file ----------------------------------------------------------------------------
+cp "$PSF_KEY_FILE" "$D/keys/open.key"
+chmod 644 "$D/keys/open.key"
+expect_eq "a key file others may read: usage, before the run" \
+  "$(code "$GS" --json --costs none --classpath "$FX" --method Noisy.work --key-file "$D/keys/open.key" --program-output "$D/prog" -- 10)" 2
+expect_match "a key file others may read: says why" "$(jq -r .message "$TEST_TMP/code.out")" "chmod 600"
+expect_eq "a key file others may read: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
+expect_eq "a key file in a missing directory: usage" \
+  "$(code "$GS" --json --costs none --classpath "$FX" --method Noisy.work --key-file "$D/nodir/k" -- 10)" 2
+
+finish
