@@ -456,14 +456,8 @@ classpath_digest() {
       printf 'file %s\n' "$(sha256_of <"$part")"
     else
       printf 'dir\n'
-      (cd "$part" && LC_ALL=C find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
-        while IFS= read -r -d '' f; do
-          if [ -L "$f" ]; then
-            printf 'link %s %s\n' "$(printf '%s' "$f" | sha256_of)" "$(readlink -- "$f" | sha256_of)"
-          else
-            printf 'file %s %s\n' "$(printf '%s' "$f" | sha256_of)" "$(sha256_of <"$f")"
-          fi
-        done)
+      (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
+        LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
     fi
   done | sha256_of
 }

@@ -46,7 +46,9 @@ expect_end "endless loop: timeout" timeout 14 Ends spin --max-bytecodes 10000000
 expect_end "deadlock" deadlock 15 Ends deadlock --timeout 3 -- deadlock
 # A JVM crash cannot come from SE Java code; a SIGSEGV delivered from outside
 # takes the JVM down the same way (its handler writes hs_err and aborts).
-( sleep 3; pkill -SEGV -f "[E]nds spin-for-crash" ) &
+# (once the run has started: on a loaded machine the checks before it take a while)
+( for i in $(seq 120); do pgrep -f "[E]nds spin-for-crash" >/dev/null && break; sleep 0.5; done
+  sleep 3; pkill -SEGV -f "[E]nds spin-for-crash" ) &
 killer=$!
 expect_end "JVM crash" crashed 16 Ends spin --max-bytecodes 1000000000000 --timeout 30 -- spin-for-crash
 wait "$killer" || true
