@@ -676,7 +676,7 @@ static void rank_json(FILE *f, const options *o, const cost_table *t,
 
 static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, const outcome *rows, size_t n)
 {
-    int any_approx = 0;
+    int any_approx = 0, unchecked = 0;
     char b[24];
 
     fprintf(f, "%4s  %-21s  %s\n", "rank", "score", "label");
@@ -688,8 +688,7 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
             any_approx |= oc->res->approximate;
             fprintf(f, "%4u  %-21s  ", order[i].rank, s);
             put_text(f, oc->label);
-            if (oc->verification && strcmp(oc->verification, "verified") != 0)
-                fprintf(f, " (unverified: %s)", oc->verification);
+            unchecked |= oc->verification && strcmp(oc->verification, "verified") != 0;
         } else {
             fprintf(f, "%4s  %-21s  ", "-", oc->status_word);
             put_text(f, oc->label);
@@ -715,6 +714,8 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
     fputc('\n', f);
     if (any_approx)
         fputs("~ approximate: a price was missing, the table is not calibrated or it was calibrated on another JDK\n", f);
+    if (unchecked)
+        fputs("signatures not checked: no key (--key-file or PSF_KEY_FILE; docs/trust-model.md)\n", f);
 }
 
 void out_rank(FILE *f, const options *o, const cost_table *t,

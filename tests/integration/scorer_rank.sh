@@ -28,22 +28,24 @@ set -- "zoe=$F/basic.profile.xml" "bob, \"the builder\"=$F/basic.profile.xml" \
 cat >"$TMP/want.txt" <<WANT
 rank  score                  label
    1  435                    amy
-   2  436                    bob, "the builder"
+   2  436                    bob, "the builder" [the same submission as zoe]
    2  436                    zoe
    -  not_invoked            carl: demo.Sum.run([I)J was never invoked
    -  incomplete             dan: the JVM ended during invocation 1 of demo.Sum.run([I)J
 
 unit cycles; costs: $F/known.costs.xml (calibrated)
+signatures not checked: no key (--key-file or PSF_KEY_FILE; docs/trust-model.md)
 WANT
 diff -u "$TMP/want.txt" "$TMP/out.txt" || fail "text leaderboard"
 
 "$SCORE" --rank --costs $F/known.costs.xml --format csv "$@" >"$TMP/out.csv"
-printf '%s\r\n' 'rank,label,score,approximate,status,message' \
-    '1,amy,435,false,ok,' \
-    '2,"bob, ""the builder""",436,false,ok,' \
-    '2,zoe,436,false,ok,' \
-    ',carl,,false,not_invoked,demo.Sum.run([I)J was never invoked' \
-    ',dan,,false,incomplete,the JVM ended during invocation 1 of demo.Sum.run([I)J' >"$TMP/want.csv"
+# (no key: every profile's verification is "unsigned"; see docs/trust-model.md)
+printf '%s\r\n' 'rank,label,score,approximate,status,message,verification,duplicate_of' \
+    '1,amy,435,false,ok,,unsigned,' \
+    '2,"bob, ""the builder""",436,false,ok,,unsigned,zoe' \
+    '2,zoe,436,false,ok,,unsigned,' \
+    ',carl,,false,not_invoked,demo.Sum.run([I)J was never invoked,unsigned,' \
+    ',dan,,false,incomplete,the JVM ended during invocation 1 of demo.Sum.run([I)J,unsigned,' >"$TMP/want.csv"
 cmp "$TMP/want.csv" "$TMP/out.csv" || { diff "$TMP/want.csv" "$TMP/out.csv"; fail "csv leaderboard"; }
 
 "$SCORE" --rank --costs $F/known.costs.xml --format json "$@" >"$TMP/out.json"
