@@ -120,8 +120,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         when missing. Check results with psf-score --verify (docs/trust-model.md)
   -h, --help            this text
 
-Output files (--score-file, --program-output, --profile-out, --junit) are checked before the run:
-each must be a regular file, or not yet exist, in an existing writable directory
+Output files (--score-file, --program-output, --profile-out, --junit, --report) are checked
+before the run: each must be a regular file, or not yet exist, in an existing writable directory
 (/dev/null discards). They are written after the run through a temporary file beside them
 and a rename. Class path entries must be jars or directories; an entry that is a
 symbolic link must lead into a directory of the same class path.
@@ -347,12 +347,13 @@ check_output() {
 }
 check_outputs() {
   local seen=() opt path other
-  for opt in score-file program-output profile-out junit; do
+  for opt in score-file program-output profile-out junit report; do
     case $opt in
       score-file) path=$SCORE_FILE ;;
       program-output) path=$PROGRAM_OUTPUT ;;
       profile-out) path=$PROFILE_OUT ;;
       junit) path=$JUNIT ;;
+      report) path=$REPORT ;;
     esac
     [ -n "$path" ] || continue
     check_output "--$opt" "$path"
