@@ -13,9 +13,10 @@ PASSED=0
 FAILED=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
 trap 'rm -rf "$TEST_TMP"' EXIT
-# get_score.sh signs results with a key made on first use: the tests' own,
-# not one in the home directory.
-export PSF_KEY_FILE=$TEST_TMP/server.key
+# get_score.sh signs results with a key made on first use, by default under
+# $XDG_CONFIG_HOME: the tests' own, not one in the home directory. (Not
+# PSF_KEY_FILE, which would make psf-score check every profile it reads.)
+export XDG_CONFIG_HOME=$TEST_TMP/config
 
 # The pinned flags get_score.sh uses (kept in one place: the script).
 mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
