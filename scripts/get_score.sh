@@ -116,8 +116,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
                         require (fail when it does not work) or off (default: auto)
   --key-file FILE       the key that signs kept profiles and JSON results (default:
-                        $PSF_KEY_FILE, else ~/.config/psf/result.key); created, mode 0600,
-                        when missing. Check results with psf-score --verify (docs/trust-model.md)
+                        $PSF_KEY_FILE, else psf/result.key in $XDG_CONFIG_HOME or ~/.config);
+                        created, mode 0600, when missing. Check results with
+                        psf-score --verify (docs/trust-model.md)
   -h, --help            this text
 
 Output files (--score-file, --program-output, --profile-out, --junit, --report) are checked
@@ -426,10 +427,10 @@ resolve_classpath() {
 # of the class path's contents, the main class and method, the program's
 # arguments, the JDK and the cost table. See docs/trust-model.md.
 #
-# The key file: --key-file, else $PSF_KEY_FILE, else ~/.config/psf/result.key,
-# created (0600) when missing. A key file that was named and cannot be used
-# is a usage error; when the default place cannot hold one, results are
-# unsigned, with a warning. Only the key named here reaches psf-score.
+# The key file: --key-file, else $PSF_KEY_FILE, else psf/result.key under
+# $XDG_CONFIG_HOME (default ~/.config), created (0600) when missing. A key
+# file that was named and cannot be used is a usage error; when the default
+# place cannot hold one, results are unsigned, with a warning. Only the key named here reaches psf-score.
 prepare_key() {
   local named=1 out
   [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
