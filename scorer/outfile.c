@@ -13,10 +13,14 @@
 int outfile_write(const char *path, const void *bytes, size_t len, const char *what, psf_err *err)
 {
     size_t n = strlen(path) + 16;
-    char *tmp = xmalloc(n);
+    char *tmp;
     FILE *f = NULL;
+    struct stat st;
     int rc = 0;
 
+    if (strcmp(path, "/dev/null") == 0)
+        return 0; /* "discard": never a temporary file in /dev, never a rename over the device */
+    tmp = xmalloc(n);
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0 || fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
@@ -28,7 +32,12 @@ int outfile_write(const char *path, const void *bytes, size_t len, const char *w
     } else {
         int bad = fwrite(bytes, 1, len, f) != len;
         bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
+        if (!bad && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            /* a directory, FIFO, device, socket or link appeared there: not ours to replace */
+            rc = psf_fail(err, ST_INTERNAL_ERROR, "cannot write the %s %s: it is not a regular file; left alone",
+                          what, path);
+            unlink(tmp);
+        } else if (bad || rename(tmp, path) != 0) {
             rc = psf_fail(err, ST_INTERNAL_ERROR, "cannot write the %s %s: %s", what, path, strerror(errno));
             unlink(tmp);
         }

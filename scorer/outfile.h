@@ -10,8 +10,11 @@
 #include "err.h"
 
 /* Write len bytes to path through a temporary file beside it (mode 0644)
- * and a rename. On failure returns -1 with err (ST_INTERNAL_ERROR) saying
- * "cannot write the WHAT PATH: reason" and leaves no temporary file. */
+ * and a rename. Only a regular file (or nothing) at path is replaced: a
+ * directory, FIFO, device, socket or symbolic link there is left alone and
+ * is an error. "/dev/null" discards: returns 0, writes nothing. On failure
+ * returns -1 with err (ST_INTERNAL_ERROR) saying "cannot write the WHAT
+ * PATH: reason" and leaves no temporary file. */
 int outfile_write(const char *path, const void *bytes, size_t len, const char *what, psf_err *err);
 
 #endif

@@ -32,7 +32,7 @@ $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
               scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
-              scorer_machine_check scorer_report scorer_sign
+              scorer_machine_check scorer_report scorer_sign scorer_outfile
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -41,6 +41,7 @@ UNIT_CFLAGS_scorer_json  := $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_json    := $(JANSSON_LIBS)
 UNIT_SRCS_scorer_sha256  := scorer/sha256.c
 UNIT_SRCS_scorer_sign    := scorer/sign.c scorer/sha256.c scorer/err.c common/mac.c
+UNIT_SRCS_scorer_outfile := scorer/outfile.c scorer/err.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_report  := scorer/report.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
