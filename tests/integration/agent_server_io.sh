@@ -71,6 +71,14 @@ ln -s "$TEST_TMP/forged.xml" "$D/link"
 expect_eq "--score-file a symbolic link: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/link" -- 10)" 2
 expect_eq "--score-file a symbolic link: its target untouched" "$(head -c 5 "$TEST_TMP/forged.xml")" "<?xml"
 expect_eq "same path for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --profile-out "$D/x" -- 10)" 2
+# the reports psf-score writes follow the same rules
+expect_eq "--junit a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/fifo" --max-score 1000 -- 10)" 2
+expect_eq "--junit a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo
+expect_eq "--report a directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --report "$D/dir" -- 10)" 2
+expect_match "--report a directory: says why" "$(field message)" "is a directory"
+expect_eq "--report a directory: nothing written inside" "$(ls -A "$D/dir" | wc -l)" 0
+expect_eq "--junit a regular file: ok" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/junit.xml" --max-score 1000 -- 10)" 0
+expect_match "--junit a regular file: the passed test case" "$(cat "$D/junit.xml")" 'failures="0"'
 echo old >"$D/score"
 expect_eq "--score-file a regular file: replaced" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/score" -- 10)" 0
 expect_eq "--score-file a regular file: the score" "$(cat "$D/score")" 99
@@ -107,10 +115,16 @@ cp "$FX/ReadFile.class" "$D/cp/lib/"
 ln -s "$D/cp/lib" "$D/inside"
 expect_eq "an entry linking inside the class path: scored" "$(gs --costs none --classpath "$D/cp:$D/inside" --method ReadFile.work -- /nothing)" 0
 if bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
-  # a link inside a class-path directory leads nowhere in the sandbox
+  # The sandbox shows the class path's only entry at /psf/cp/0. A plain
+  # file in it is readable there (7 bytes); a link in it to a file outside
+  # the class path leads nowhere.
+  printf 'public\n' >"$D/cp/lib/plain.txt"
   ln -s "$TEST_TMP/secret.txt" "$D/cp/lib/secret.lnk"
+  expect_eq "a plain file in a class-path directory: scored" \
+    "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/plain.txt)" 0
+  expect_eq "a plain file in a class-path directory: readable in the sandbox" "$(head -n 1 "$D/prog")" "read 7 bytes"
   expect_eq "a link inside a class-path directory: scored" \
-    "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- "$D/cp/lib/secret.lnk")" 0
+    "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/secret.lnk)" 0
   expect_eq "a link inside a class-path directory: its target unreadable in the sandbox" "$(head -n 1 "$D/prog")" "cannot read"
 else
   echo "(bubblewrap does not work here: the sandboxed link check is skipped)"
