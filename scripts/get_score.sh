@@ -265,13 +265,19 @@ while [ $# -gt 0 ]; do
 done
 
 abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+# --compare: a readable regular file (psf-score reads nothing else; a FIFO
+# would only be refused after the run).
+check_compare() {
+  [ -z "$COMPARE" ] && return 0
+  { [ -f "$COMPARE" ] && [ -r "$COMPARE" ]; } || fail usage "cannot read the --compare profile '$COMPARE' (a regular file)"
+}
 # The JUnit report and its budget, and the student report, checked before
 # the program runs. JUNIT_ARGS carries both to every psf-score call that
 # ends the run.
 if [ -z "$JUNIT" ]; then
   [ -z "$MAX_SCORE$MAX_RATIO" ] || fail usage "--max-score and --max-ratio go with --junit FILE"
   [ -z "$COMPARE$LABEL" ] || [ -n "$REPORT" ] || fail usage "--compare and --label go with --junit FILE or --report FILE"
-  [ -z "$COMPARE" ] || [ -r "$COMPARE" ] || fail usage "cannot read the --compare profile '$COMPARE'"
+  check_compare
 else
   [ -z "$MAX_SCORE" ] || [ -z "$MAX_RATIO" ] || fail usage "give --max-score or --max-ratio, not both"
   [ -z "$MAX_SCORE" ] || [[ $MAX_SCORE =~ ^[0-9]{1,19}$ ]] || fail usage "--max-score takes a whole number, not '$MAX_SCORE'"
@@ -280,7 +286,7 @@ else
       fail usage "--max-ratio takes a number above 0 with at most 6 decimals, such as 1.5, not '$MAX_RATIO'"
     [ -n "$COMPARE" ] || fail usage "--max-ratio needs --compare PROFILE (the reference's profile)"
   fi
-  [ -z "$COMPARE" ] || [ -r "$COMPARE" ] || fail usage "cannot read the --compare profile '$COMPARE'"
+  check_compare
   JUNIT_ARGS=(--junit "$(abspath "$JUNIT")")
   [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
   [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")

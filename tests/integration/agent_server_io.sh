@@ -79,6 +79,8 @@ expect_match "--report a directory: says why" "$(field message)" "is a directory
 expect_eq "--report a directory: nothing written inside" "$(ls -A "$D/dir" | wc -l)" 0
 expect_eq "--junit a regular file: ok" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/junit.xml" --max-score 1000 -- 10)" 0
 expect_match "--junit a regular file: the passed test case" "$(cat "$D/junit.xml")" 'failures="0"'
+expect_eq "--compare a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --report "$D/r.html" --compare "$D/fifo" -- 10)" 2
+expect_match "--compare a FIFO: says why" "$(field message)" "regular file"
 echo old >"$D/score"
 expect_eq "--score-file a regular file: replaced" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/score" -- 10)" 0
 expect_eq "--score-file a regular file: the score" "$(cat "$D/score")" 99
