@@ -231,12 +231,18 @@ static int run_status_json(const options *o)
         char statement[SIGN_FIELDS_MAX + 300], mac[65];
         outcome oc = { 0 };
         snprintf(statement, sizeof statement, "status=%s score=null %s", o->status_word, o->submission);
-        if (load_key(o, 0, &key, &kp, &err) != 0 || !kp || sign_fields_check(o->submission, &err) != 0 ||
-            sign_fields_check(statement, &err) != 0 || sign_statement(kp, statement, mac) != 0) {
+        int bad = load_key(o, 0, &key, &kp, &err) != 0;
+        if (!bad && !kp)
+            bad = psf_fail(&err, ST_USAGE, "--submission with --status-json needs --key-file KEY or PSF_KEY_FILE") != 0;
+        if (!bad)
+            bad = sign_fields_check(o->submission, &err) != 0 || sign_fields_check(statement, &err) != 0;
+        if (!bad && sign_statement(kp, statement, mac) != 0)
+            bad = psf_fail(&err, ST_INTERNAL_ERROR, "cannot sign the result") != 0;
+        if (bad) {
+            options oj = *o;
             json_decref(j);
-            if (!kp)
-                psf_fail(&err, ST_USAGE, "--submission with --status-json needs --key-file KEY or PSF_KEY_FILE");
-            return fail_run(o, &err);
+            oj.junit = NULL; /* written above, with the run's own status */
+            return fail_run(&oj, &err);
         }
         oc.verification = "verified";
         oc.submission = o->submission;
