@@ -810,7 +810,8 @@ OUTPUT_MODE=$(printf '%o' $((0666 & ~0$(umask))))
 pass_output() {
   head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output || exit 70
+    publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
+      fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
   else
     cat "$RUN_DIR/program.kept" >&2
   fi
@@ -908,14 +909,18 @@ if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
   "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.json"
   rc=$?
-  jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" || rc=70
+  jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" >"$SCRATCH/result.out" || rc=70
 else
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.out"
   rc=$?
-  if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score"; fi
+  if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score" >>"$SCRATCH/result.out"; fi
 fi
+# The score file is in place before the result is printed, so that a score
+# file that cannot be written is the one result (with --json, one object).
 if [ -n "$SCORE_FILE" ] && [ "$rc" -eq 0 ]; then
   printf '%s\n' "${scores[0]}" >"$SCRATCH/score"
-  publish "$SCRATCH/score" "$SCORE_FILE" --score-file || exit 70
+  publish "$SCRATCH/score" "$SCORE_FILE" --score-file ||
+    fail internal_error "cannot write the score file '$SCORE_FILE'"
 fi
+cat "$SCRATCH/result.out"
 exit "$rc"

@@ -85,6 +85,34 @@ echo old >"$D/score"
 expect_eq "--score-file a regular file: replaced" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/score" -- 10)" 0
 expect_eq "--score-file a regular file: the score" "$(cat "$D/score")" 99
 
+# An output path that turns into a FIFO while the program runs is left alone
+# at the end: ReadFile (unsandboxed, so that it sees the host's paths) waits
+# on a FIFO "gate" until the test has swapped the output for a FIFO.
+# race OPTION: one run; exit code echoed, JSON in $TEST_TMP/gs.out.
+race() {
+  local opt=$1 gate=$D/gate-$$-$1 pid rc=0 i
+  rm -f "$D/race"
+  mkfifo "$gate"
+  "$GS" --json --costs none --sandbox off --classpath "$FX" --method ReadFile.work "$opt" "$D/race" -- "$gate" \
+    >"$TEST_TMP/gs.out" 2>"$TEST_TMP/gs.err" &
+  pid=$!
+  # (a bound on a hung test, not a timing assertion)
+  for i in $(seq 240); do pgrep -f -- "ReadFile $gate" >/dev/null && break; sleep 0.5; done
+  mkfifo "$D/race"
+  timeout 120 sh -c 'echo open >"$1"' sh "$gate" || true
+  wait "$pid" || rc=$?
+  rm -f "$gate"
+  echo "$rc"
+}
+for opt in --program-output --score-file; do
+  expect_eq "$opt turned into a FIFO during the run: internal error" "$(race "$opt")" 70
+  expect_eq "$opt turned into a FIFO during the run: one JSON object" "$(objects)" 1
+  expect_match "$opt turned into a FIFO during the run: says why" "$(field message)" "cannot write"
+  expect_eq "$opt turned into a FIFO during the run: still a FIFO" "$(stat -c %F "$D/race")" fifo
+  expect_eq "$opt turned into a FIFO during the run: no temporary file left" "$(ls -A "$D" | grep -c '^\.psf' || true)" 0
+done
+rm -f "$D/race"
+
 # --- 3. inputs checked before the program starts ------------------------------------
 # The program's output is published after the run: no file means no run.
 expect_eq "--costs a FIFO: bad input, no wait" "$(gs --costs "$D/fifo" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
