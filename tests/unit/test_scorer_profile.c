@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -379,6 +380,25 @@ static void profile_load_file__not_regular__refused_without_reading(void **state
     assert_string_equal(e.msg, "tests: not a regular file (a directory)");
 }
 
+static void profile_load_file__over_the_size_bound__refused(void **state)
+{
+    char path[] = "/tmp/psf-huge-profile.XXXXXX";
+    profile p;
+    psf_err e;
+    char want[128];
+    int fd = mkstemp(path);
+    (void)state;
+    assert_true(fd >= 0);
+    /* a sparse file one byte over the bound (no disk space): refused by its size */
+    assert_int_equal(ftruncate(fd, (off_t)XML_MAX_INPUT + 1), 0);
+    close(fd);
+    assert_int_equal(profile_load_file(&p, path, &e), -1);
+    assert_int_equal(e.status, ST_BAD_INPUT);
+    snprintf(want, sizeof want, "%s: larger than %zu bytes", path, XML_MAX_INPUT);
+    assert_string_equal(e.msg, want);
+    unlink(path);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -405,6 +425,7 @@ int main(void)
         cmocka_unit_test(profile_load__agent_error_without_class__loads),
         cmocka_unit_test(profile_load_file__missing__says_so),
         cmocka_unit_test(profile_load_file__not_regular__refused_without_reading),
+        cmocka_unit_test(profile_load_file__over_the_size_bound__refused),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
