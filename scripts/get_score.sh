@@ -353,7 +353,7 @@ check_output() {
   { [ -w "$dir" ] && [ -x "$dir" ]; } || fail usage "$opt '$path': the directory '$dir' is not writable"
 }
 check_outputs() {
-  local seen=() opt path other
+  local named=() opt path other
   for opt in score-file program-output profile-out junit report; do
     case $opt in
       score-file) path=$SCORE_FILE ;;
@@ -364,11 +364,12 @@ check_outputs() {
     esac
     [ -n "$path" ] || continue
     check_output "--$opt" "$path"
-    path=$(abspath "$path")
-    for other in "${seen[@]}"; do
+    # the same file however it is spelled (./x, dir/../x, a linked directory)
+    path=$(realpath -m -- "$path")
+    for other in "${named[@]}"; do
       [ "$path" = /dev/null ] || [ "${other#*=}" != "$path" ] || fail usage "--$opt and --${other%%=*} name the same file '$path'"
     done
-    seen+=("$opt=$path")
+    named+=("$opt=$path")
   done
   [ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
   [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")

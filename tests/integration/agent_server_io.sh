@@ -71,6 +71,8 @@ ln -s "$TEST_TMP/forged.xml" "$D/link"
 expect_eq "--score-file a symbolic link: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/link" -- 10)" 2
 expect_eq "--score-file a symbolic link: its target untouched" "$(head -c 5 "$TEST_TMP/forged.xml")" "<?xml"
 expect_eq "same path for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --profile-out "$D/x" -- 10)" 2
+expect_eq "same file spelled twice for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --junit "$D/dir/../x" -- 10)" 2
+expect_match "same file spelled twice: says so" "$(field message)" "name the same file"
 # the reports psf-score writes follow the same rules
 expect_eq "--junit a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/fifo" --max-score 1000 -- 10)" 2
 expect_eq "--junit a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo
