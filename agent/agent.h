@@ -118,8 +118,15 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
 typedef struct mcache_entry {
     jmethodID id;
     method_info *m;
-    uint64_t *hist;         /* this thread's [BUCKETS][256] counters for m */
+    uint64_t *hist;         /* this thread's [BUCKETS][256] counters for m, then its offsets' */
+    uint64_t *off;          /* hist + HIST_OPS: per bytecode offset and bucket, OFF_SLOT */
 } mcache_entry;
+
+/* A thread's counters of a method are one block: [BUCKETS][256] by opcode,
+ * then [code_len][BUCKETS] by bytecode offset (the profile's lines, read
+ * through the method's LineNumberTable when the profile is written). */
+#define HIST_OPS (BUCKETS * 256)
+#define OFF_SLOT(loc, b) (((uint64_t)(loc) << 1) | (uint64_t)(b))
 
 typedef struct thread_state {
     struct thread_state *next;  /* registry, under a->lock */
@@ -160,7 +167,7 @@ typedef struct thread_state {
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
     mcache_entry cache[MCACHE_SIZE];
-    uint64_t **hist;            /* by method index: [BUCKETS][256] counters, lazily allocated */
+    uint64_t **hist;            /* by method index: HIST_OPS + BUCKETS * code_len counters, lazily allocated */
     uint32_t hist_cap;
     uint64_t *dep[BUCKETS];     /* by key index: count */
     uint64_t *elems[BUCKETS];   /* by key index: array elements */

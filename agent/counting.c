@@ -21,8 +21,8 @@
  * tail_returns, the second stops the program as over the bytecode limit.
  *
  * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
- * of the method, one opcode read from the method's cached bytecodes, two
- * counter increments, for offsets that name a dependency one more, and after
+ * of the method, one opcode read from the method's cached bytecodes, three
+ * counter increments (by opcode, by offset, the total), for offsets that name a dependency one more, and after
  * a conditional branch one update of the thread's simulated predictor
  * (branchpred.h). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
@@ -145,7 +145,7 @@ static mcache_entry *cache_fill(agent *a, thread_state *ts, JNIEnv *jni, jmethod
         ts->hist_cap = cap;
     }
     if (ts->hist[m->index] == NULL) {
-        ts->hist[m->index] = calloc(BUCKETS * 256, sizeof(uint64_t));
+        ts->hist[m->index] = calloc(HIST_OPS + (size_t)BUCKETS * m->code_len, sizeof(uint64_t));
         if (ts->hist[m->index] == NULL)
             goto oom;
     }
@@ -155,6 +155,7 @@ static mcache_entry *cache_fill(agent *a, thread_state *ts, JNIEnv *jni, jmethod
     e->id = method;
     e->m = m;
     e->hist = ts->hist[m->index];
+    e->off = e->hist + HIST_OPS;
     return e;
 oom:
     agent_fail(a, "out of memory for counters");
@@ -301,12 +302,14 @@ static inline void method_entry(thread_state *ts, int b)
     ts->entry_far = 0;
 }
 
-/* Count k more executions of the bytecode of the last step (no branch, no
- * dependency: a return). Returns 1 when that passed the bytecode limit. */
-static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, uint64_t k)
+/* Count k more executions of the bytecode of the last step, op at loc (no
+ * branch, no dependency: a return). Returns 1 when that passed the bytecode
+ * limit. */
+static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, jlocation loc, uint64_t k)
 {
     int b = ts->bucket;
     hist[b * 256 + op] += k;
+    hist[HIST_OPS + OFF_SLOT(loc, b)] += k;
     ts->n[b] += k;
     while (k > 0) {
         uint64_t d = k < ts->budget ? k : ts->budget;
@@ -372,7 +375,7 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         depth += want;
         want *= 4;
     }
-    if (callers > 0 && count_more(a, ts, hist, m->code[loc], callers))
+    if (callers > 0 && count_more(a, ts, hist, m->code[loc], loc, callers))
         bytecode_limit_stop(a, jni, thread);
 }
 
@@ -433,6 +436,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     if (((uint8_t)(op - BC_NEW) <= BC_ANEWARRAY - BC_NEW || op == BC_MULTIANEWARRAY) && !ts->entry_far)
         ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
     e->hist[b * 256 + op]++;
+    e->off[OFF_SLOT(loc, b)]++;
     ts->n[b]++;
     ts->prev_op = op;
     ts->prev_method = method;

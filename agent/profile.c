@@ -17,10 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytecodes of one opcode on one source line of a method. */
+typedef struct lrec {
+    uint32_t line;          /* 0: offsets the LineNumberTable does not cover, or no table */
+    uint8_t op;
+    uint64_t n[BUCKETS];
+} lrec;
+
 typedef struct msum {
     const char *name;
     uint64_t hist[BUCKETS][256];
     uint64_t n[BUCKETS];
+    lrec *lines;            /* owned, sorted by line then mnemonic once merged */
+    uint32_t nlines;
 } msum;
 
 typedef struct totals {
@@ -56,6 +65,107 @@ static int u64_add(uint64_t *acc, uint64_t v)
     return 0;
 }
 
+/* Order of lrec: line, then the opcode's mnemonic (the order they are written in). */
+static int cmp_lrec(const void *x, const void *y)
+{
+    const lrec *a = x, *b = y;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    const char *na = bc_mnemonic(a->op), *nb = bc_mnemonic(b->op);
+    return strcmp(na ? na : "", nb ? nb : "");
+}
+
+/* Sort m's line records and add up those of one line and opcode. */
+static int lines_merge(msum *m)
+{
+    int bad = 0;
+    qsort(m->lines, m->nlines, sizeof *m->lines, cmp_lrec);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->nlines; i++) {
+        if (k > 0 && m->lines[k - 1].line == m->lines[i].line && m->lines[k - 1].op == m->lines[i].op) {
+            for (int b = 0; b < BUCKETS; b++)
+                bad |= u64_add(&m->lines[k - 1].n[b], m->lines[i].n[b]);
+        } else {
+            m->lines[k++] = m->lines[i];
+        }
+    }
+    m->nlines = k;
+    return bad ? -1 : 0;
+}
+
+/*
+ * The source line of each bytecode offset of mi, from its LineNumberTable
+ * (read here, once per method, when the profile is written): an offset
+ * belongs to the entry with the greatest start at or below it; offsets
+ * before the first entry, and every offset of a method without a table
+ * (or whose class is gone), are line 0. Returns a malloc'd array of
+ * code_len lines, or NULL when out of memory.
+ */
+static uint32_t *offset_lines(agent *a, const method_info *mi)
+{
+    uint32_t *line = calloc(mi->code_len ? mi->code_len : 1, sizeof *line);
+    if (line == NULL)
+        return NULL;
+    jint n = 0;
+    jvmtiLineNumberEntry *t = NULL;
+    jvmtiError err = (*a->jvmti)->GetLineNumberTable(a->jvmti, mi->id, &n, &t);
+    if (err == JVMTI_ERROR_ABSENT_INFORMATION || err == JVMTI_ERROR_INVALID_METHODID ||
+        err == JVMTI_ERROR_NATIVE_METHOD || err == JVMTI_ERROR_WRONG_PHASE)
+        return line;
+    if (jvmti_check(a, err, "GetLineNumberTable") != 0)
+        return line;
+    for (uint32_t o = 0; o < mi->code_len; o++) {
+        jlocation best = -1;
+        for (jint i = 0; i < n; i++)
+            if (t[i].start_location <= (jlocation)o && t[i].start_location > best) {
+                best = t[i].start_location;
+                line[o] = t[i].line_number > 0 ? (uint32_t)t[i].line_number : 0;
+            }
+    }
+    jvmti_check(a, (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)t), "Deallocate");
+    return line;
+}
+
+/* Every thread's offset counters of method mi, as line records in m.
+ * Returns 0, or -1 on overflow / OOM. */
+static int lines_build(agent *a, const method_info *mi, msum *m)
+{
+    size_t len = (size_t)BUCKETS * mi->code_len;
+    uint64_t *off = calloc(len ? len : 1, sizeof *off);
+    if (off == NULL)
+        return -1;
+    int bad = 0, any = 0;
+    for (thread_state *ts = a->threads; ts; ts = ts->next) {
+        if (mi->index >= ts->hist_cap || ts->hist[mi->index] == NULL)
+            continue;
+        const uint64_t *h = ts->hist[mi->index] + HIST_OPS;
+        for (size_t i = 0; i < len; i++) {
+            bad |= u64_add(&off[i], h[i]);
+            any |= h[i] != 0;
+        }
+    }
+    if (!any) {
+        free(off);
+        return bad ? -1 : 0;
+    }
+    uint32_t *line = offset_lines(a, mi);
+    m->lines = calloc(mi->code_len, sizeof *m->lines);
+    if (line == NULL || m->lines == NULL) {
+        free(line);
+        free(off);
+        return -1;
+    }
+    for (uint32_t o = 0; o < mi->code_len; o++) {
+        uint64_t w = off[OFF_SLOT(o, BUCKET_WORK)], v = off[OFF_SLOT(o, BUCKET_OVERHEAD)];
+        if (w + v == 0)
+            continue;
+        m->lines[m->nlines++] = (lrec){line[o], mi->code[o], {w, v}};
+    }
+    free(line);
+    free(off);
+    return bad | lines_merge(m);
+}
+
 /* Sum every thread's counters. Returns 0, or -1 on overflow / OOM. */
 static int totals_build(agent *a, totals *t)
 {
@@ -72,9 +182,11 @@ static int totals_build(agent *a, totals *t)
     msum *all = calloc(a->nmethods ? a->nmethods : 1, sizeof *all);
     if (!t->native || !all)
         return -1;
-    for (uint32_t i = 0; i < a->nmethods; i++)
-        all[i].name = a->methods[i]->name;
     int bad = 0;
+    for (uint32_t i = 0; i < a->nmethods; i++) {
+        all[i].name = a->methods[i]->name;
+        bad |= lines_build(a, a->methods[i], &all[i]);
+    }
     for (thread_state *ts = a->threads; ts; ts = ts->next) {
         for (uint32_t i = 0; i < ts->hist_cap && i < a->nmethods; i++) {
             const uint64_t *h = ts->hist[i];
@@ -106,6 +218,20 @@ static int totals_build(agent *a, totals *t)
             for (int b = 0; b < BUCKETS; b++)
                 for (int op = 0; op < 256; op++)
                     bad |= u64_add(&all[n - 1].hist[b][op], all[i].hist[b][op]);
+            if (all[i].nlines > 0) {
+                msum *d = &all[n - 1];
+                lrec *l = realloc(d->lines, ((size_t)d->nlines + all[i].nlines) * sizeof *l);
+                if (l == NULL) {
+                    bad = 1;
+                } else {
+                    memcpy(l + d->nlines, all[i].lines, all[i].nlines * sizeof *l);
+                    d->lines = l;
+                    d->nlines += all[i].nlines;
+                    bad |= lines_merge(d);
+                }
+            }
+            free(all[i].lines);
+            all[i].lines = NULL;
         } else {
             if (n != i)
                 all[n] = all[i];
@@ -121,6 +247,8 @@ static int totals_build(agent *a, totals *t)
             }
         if (all[i].n[0] + all[i].n[1] > 0)
             all[kept++] = all[i];
+        else
+            free(all[i].lines);
     }
     for (int b = 0; b < BUCKETS; b++)
         for (int op = 0; op < 256; op++)
@@ -138,6 +266,8 @@ static void totals_free(totals *t)
         free(t->elems[b]);
     }
     free(t->native);
+    for (uint32_t i = 0; i < t->nmethods; i++)
+        free(t->methods[i].lines);
     free(t->methods);
 }
 
@@ -275,6 +405,32 @@ static void write_dependencies(xw *x, agent *a, const totals *t, int b, const ui
     x_end(x);
 }
 
+/* A method's <line> children: its bytecodes by source line, each with its
+ * opcodes (the records are sorted by line, then mnemonic). */
+static void write_lines(xw *x, const msum *m)
+{
+    for (uint32_t i = 0; i < m->nlines;) {
+        uint32_t j = i;
+        uint64_t n[BUCKETS] = {0, 0};
+        for (; j < m->nlines && m->lines[j].line == m->lines[i].line; j++)
+            for (int b = 0; b < BUCKETS; b++)
+                n[b] += m->lines[j].n[b]; /* at most the method's own counts: no overflow */
+        x_start(x, "line");
+        x_attr_u64(x, "number", m->lines[i].line);
+        x_attr_u64(x, "work", n[0]);
+        x_attr_u64(x, "overhead", n[1]);
+        for (uint32_t k = i; k < j; k++) {
+            x_start(x, "opcode");
+            x_attr(x, "name", bc_mnemonic(m->lines[k].op) ? bc_mnemonic(m->lines[k].op) : "unknown");
+            x_attr_u64(x, "work", m->lines[k].n[0]);
+            x_attr_u64(x, "overhead", m->lines[k].n[1]);
+            x_end(x);
+        }
+        x_end(x);
+        i = j;
+    }
+}
+
 static void write_methods(xw *x, const totals *t)
 {
     x_start(x, "methods");
@@ -306,6 +462,7 @@ static void write_methods(xw *x, const totals *t)
             x_end(x);
             prev = bc_mnemonic((uint8_t)best);
         }
+        write_lines(x, m);
         x_end(x);
     }
     x_end(x);

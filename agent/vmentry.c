@@ -295,6 +295,7 @@ static jint setup_jvmti(agent *a)
     caps.can_generate_breakpoint_events = 1;
     caps.can_generate_frame_pop_events = 1;
     caps.can_get_bytecodes = 1;
+    caps.can_get_line_numbers = 1;   /* profile.c: the profile's lines */
     caps.can_get_constant_pool = 1;
     caps.can_tag_objects = 1;
     caps.can_generate_sampled_object_alloc_events = 1;

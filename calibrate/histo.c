@@ -2,6 +2,7 @@
  * histo.c - read the work bucket of a counting-agent profile (see histo.h).
  */
 #include "histo.h"
+#include "profile_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,13 +194,15 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
         snprintf(err, errlen, "not a PSF profile (root is not <psf-profile>)");
         goto out;
     }
-    /* the agent built with this calibrator writes version 5; a work
-     * directory counted by an older agent lacks the fence counts */
+    /* the agent built with this calibrator writes PSF_PROFILE_VERSION; the
+     * calibrator reads no lines, so version 5 is as good; a work directory
+     * counted by an older agent lacks the fence counts */
     xmlChar *version = xmlGetProp(root, (const xmlChar *)"version");
-    int v5 = version && strcmp((const char *)version, "5") == 0;
+    int v5 = version && (strcmp((const char *)version, PSF_PROFILE_VERSION) == 0 ||
+                         strcmp((const char *)version, PSF_PROFILE_VERSION_NOLINES) == 0);
     if (!v5)
-        snprintf(err, errlen, "profile format version '%s', not 5 (counted by another agent: count again)",
-                 version ? (const char *)version : "");
+        snprintf(err, errlen, "profile format version '%s', not " PSF_PROFILE_VERSION " or " PSF_PROFILE_VERSION_NOLINES
+                 " (counted by another agent: count again)", version ? (const char *)version : "");
     xmlFree(version);
     if (!v5)
         goto out;

@@ -6,8 +6,11 @@
 #ifndef PSF_PROFILE_FORMAT_H
 #define PSF_PROFILE_FORMAT_H
 
-/* The <profile version="..."> the agent writes and the only one the scorer
- * reads (config/profile.xsd describes this version). */
-#define PSF_PROFILE_VERSION "5"
+/* The <profile version="..."> the agent writes (config/profile.xsd
+ * describes it). The scorer also reads PSF_PROFILE_VERSION_NOLINES, the
+ * same format without the methods' <line> children (profiles kept as
+ * references before lines existed). */
+#define PSF_PROFILE_VERSION "6"
+#define PSF_PROFILE_VERSION_NOLINES "5"
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-5 profile (see profile_read.h).
+ * profile_read.c - load and check a version-6 (or 5) profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -176,6 +176,42 @@ static int load_deps(loader *ld, profile *p, xmlNodePtr n)
     return 0;
 }
 
+/* One <opcode name work overhead> child, appended to ops. */
+static int load_mop(loader *ld, xmlNodePtr o, prof_mop **ops, size_t *n, size_t *cap)
+{
+    int op = opcode_attr(ld, o);
+    if (op < 0)
+        return -1;
+    xgrow((void **)ops, cap, *n, sizeof **ops);
+    prof_mop *mo = &(*ops)[(*n)++];
+    mo->op = (uint8_t)op;
+    return count_attr(ld, o, "work", &mo->work) != 0 || count_attr(ld, o, "overhead", &mo->overhead) != 0 ? -1 : 0;
+}
+
+/* One <line> of method m (version 6 only). */
+static int load_line(loader *ld, profile *p, prof_method *m, xmlNodePtr n)
+{
+    uint64_t number;
+    if (!p->has_lines)
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <line> in a version-" PSF_PROFILE_VERSION_NOLINES
+                        " profile (lines are version " PSF_PROFILE_VERSION ")", ld->name, xmlGetLineNo(n));
+    if (count_attr(ld, n, "number", &number) != 0)
+        return -1;
+    if (number > INT32_MAX)
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: line number %llu is out of range",
+                        ld->name, xmlGetLineNo(n), (unsigned long long)number);
+    xgrow((void **)&m->lines, &m->cap_lines, m->n_lines, sizeof *m->lines);
+    prof_line *l = &m->lines[m->n_lines++];
+    memset(l, 0, sizeof *l);
+    l->number = (uint32_t)number;
+    if (count_attr(ld, n, "work", &l->work) != 0 || count_attr(ld, n, "overhead", &l->overhead) != 0)
+        return -1;
+    for (xmlNodePtr o = xml_first_elem(n); o; o = xml_next_elem(o))
+        if (load_mop(ld, o, &l->ops, &l->n_ops, &l->cap_ops) != 0)
+            return -1;
+    return 0;
+}
+
 static int load_methods(loader *ld, profile *p, xmlNodePtr n)
 {
     p->has_methods = 1;
@@ -189,15 +225,12 @@ static int load_methods(loader *ld, profile *p, xmlNodePtr n)
             count_attr(ld, c, "overhead", &m->overhead) != 0)
             return -1;
         for (xmlNodePtr o = xml_first_elem(c); o; o = xml_next_elem(o)) {
-            prof_mop *mo;
-            int op = opcode_attr(ld, o);
-            if (op < 0)
-                return -1;
-            xgrow((void **)&m->ops, &m->cap_ops, m->n_ops, sizeof *m->ops);
-            mo = &m->ops[m->n_ops++];
-            mo->op = (uint8_t)op;
-            if (count_attr(ld, o, "work", &mo->work) != 0 ||
-                count_attr(ld, o, "overhead", &mo->overhead) != 0)
+            if (xml_is(o, "line")) {
+                if (load_line(ld, p, m, o) != 0)
+                    return -1;
+                continue;
+            }
+            if (load_mop(ld, o, &m->ops, &m->n_ops, &m->cap_ops) != 0)
                 return -1;
         }
     }
@@ -214,6 +247,38 @@ static int agree(loader *ld, xmlNodePtr where, const char *what, psf_u128 a, psf
     fixed_format_u128(b, y, sizeof y);
     return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: inconsistent profile: %s (%s vs %s)",
                     ld->name, xmlGetLineNo(where), what, x, y);
+}
+
+/* Version 6: each line's opcodes add up to the line's work and overhead,
+ * and the lines, opcode by opcode, to the method's own histogram. */
+static int check_lines(loader *ld, const prof_method *m)
+{
+    psf_u128 by_op[N_BUCKETS][256], own[N_BUCKETS][256];
+    memset(by_op, 0, sizeof by_op);
+    memset(own, 0, sizeof own);
+    for (size_t i = 0; i < m->n_lines; i++) {
+        const prof_line *l = &m->lines[i];
+        psf_u128 w = 0, o = 0;
+        for (size_t k = 0; k < l->n_ops; k++) {
+            w += l->ops[k].work;
+            o += l->ops[k].overhead;
+            by_op[0][l->ops[k].op] += l->ops[k].work;
+            by_op[1][l->ops[k].op] += l->ops[k].overhead;
+        }
+        if (w != l->work || o != l->overhead)
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s: inconsistent profile: method %.300s, line %u: its opcodes do not add up to its work and overhead",
+                            ld->name, m->name, (unsigned)l->number);
+    }
+    for (size_t k = 0; k < m->n_ops; k++) {
+        own[0][m->ops[k].op] += m->ops[k].work;
+        own[1][m->ops[k].op] += m->ops[k].overhead;
+    }
+    if (memcmp(by_op, own, sizeof own) != 0)
+        return psf_fail(ld->err, ST_BAD_INPUT,
+                        "%s: inconsistent profile: method %.300s: its lines do not add up to its opcodes",
+                        ld->name, m->name);
+    return 0;
 }
 
 /*
@@ -264,6 +329,8 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
             return psf_fail(ld->err, ST_BAD_INPUT,
                             "%s: inconsistent profile: method %.300s: its opcodes do not add up to its work and overhead",
                             ld->name, m->name);
+        if (p->has_lines && check_lines(ld, m) != 0)
+            return -1;
         meth[0] += m->work;
         meth[1] += m->overhead;
     }
@@ -346,13 +413,15 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || strcmp(version, PSF_PROFILE_VERSION) != 0) {
+    if (!version || (strcmp(version, PSF_PROFILE_VERSION) != 0 && strcmp(version, PSF_PROFILE_VERSION_NOLINES) != 0)) {
         psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: profile format version \"%.40s\"; this scorer reads version " PSF_PROFILE_VERSION " only",
+                 "%s:%ld: profile format version \"%.40s\"; this scorer reads versions " PSF_PROFILE_VERSION
+                 " and " PSF_PROFILE_VERSION_NOLINES " only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;
     }
+    p->has_lines = strcmp(version, PSF_PROFILE_VERSION) == 0;
     xmlFree(version);
     if (xml_validate(doc, ld->name, psf_profile_xsd, psf_profile_xsd_len, ld->err) != 0)
         return -1;
@@ -464,6 +533,9 @@ void profile_free(profile *p)
     for (size_t i = 0; i < p->n_methods; i++) {
         free(p->methods[i].name);
         free(p->methods[i].ops);
+        for (size_t k = 0; k < p->methods[i].n_lines; k++)
+            free(p->methods[i].lines[k].ops);
+        free(p->methods[i].lines);
     }
     free(p->methods);
     memset(p, 0, sizeof *p);

@@ -1,6 +1,6 @@
 /*
  * profile_read.h - reading a profile written by the counting agent
- * (docs/profile-format.md, version 5).
+ * (docs/profile-format.md, version 6; version 5, without lines, too).
  */
 #ifndef PSF_PROFILE_READ_H
 #define PSF_PROFILE_READ_H
@@ -43,11 +43,21 @@ typedef struct prof_mop {
     uint64_t work, overhead;
 } prof_mop;
 
+/* <line> of a method (version 6): its bytecodes on one source line. */
+typedef struct prof_line {
+    uint32_t number;        /* 0: bytecode the LineNumberTable does not cover */
+    uint64_t work, overhead;
+    prof_mop *ops;          /* owned */
+    size_t n_ops, cap_ops;
+} prof_line;
+
 typedef struct prof_method {
     char *name;             /* owned: owner.name(descriptor) */
     uint64_t work, overhead;
     prof_mop *ops;          /* owned */
     size_t n_ops, cap_ops;
+    prof_line *lines;       /* owned, in file order (by number); none in a version-5 profile */
+    size_t n_lines, cap_lines;
 } prof_method;
 
 typedef struct profile {
@@ -83,16 +93,19 @@ typedef struct profile {
     int has_calls[N_BUCKETS];
     uint64_t calls[N_BUCKETS][PROF_CALL_KINDS];
 
+    int has_lines;          /* version 6: methods carry <line> children */
     int has_methods;
     prof_method *methods;   /* owned, in file order */
     size_t n_methods, cap_methods;
 } profile;
 
 /*
- * Load a profile: readable, well-formed, root <psf-profile>, version "5"
- * (checked before the schema so the message says "version"), the XSD, then
- * opcode mnemonics, 64-bit counts and, for status ok, that every section is
- * there and the totals agree. On failure p is left empty and err says
+ * Load a profile: readable, well-formed, root <psf-profile>, version "6" or
+ * "5" (checked before the schema so the message says "version"; a version-5
+ * profile has no <line>), the XSD, then opcode mnemonics, 64-bit counts
+ * and, for status ok, that every section is there and the totals agree
+ * (in version 6 also: each line's opcodes add up to the line, and each
+ * method's lines, opcode by opcode, to the method). On failure p is left empty and err says
  * "FILE:LINE: ..." with ST_BAD_INPUT. A profile whose status is not ok loads
  * successfully; the caller looks at p->status.
  */

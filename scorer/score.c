@@ -220,6 +220,26 @@ static int cmp_method(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* A histogram (a method's or a line's) x opcode prices, added to
+ * *bytecodes and *contribution. Returns -1 on overflow. */
+static int price_ops(const prof_mop *ops, size_t n, const cost_table *t, int with_overhead,
+                     uint64_t *bytecodes, psf_u128 *contribution)
+{
+    int missing;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t c = ops[k].work;
+        if (with_overhead) {
+            if (c > UINT64_MAX - ops[k].overhead)
+                return -1;
+            c += ops[k].overhead;
+        }
+        if (*bytecodes > UINT64_MAX - c || fixed_mul_add(contribution, c, opcode_price(t, ops[k].op, &missing)) != 0)
+            return -1;
+        *bytecodes += c;
+    }
+    return 0;
+}
+
 static int score_methods(const profile *p, const cost_table *t, score_result *r, psf_err *err)
 {
     r->methods = xcalloc(p->n_methods ? p->n_methods : 1, sizeof *r->methods);
@@ -227,19 +247,19 @@ static int score_methods(const profile *p, const cost_table *t, score_result *r,
     for (size_t i = 0; i < p->n_methods; i++) {
         const prof_method *pm = &p->methods[i];
         score_method *sm = &r->methods[i];
-        int missing;
         sm->name = pm->name;
-        for (size_t k = 0; k < pm->n_ops; k++) {
-            uint64_t c = pm->ops[k].work;
-            if (r->with_overhead) {
-                if (c > UINT64_MAX - pm->ops[k].overhead)
-                    return overflow(err, p);
-                c += pm->ops[k].overhead;
-            }
-            if (sm->bytecodes > UINT64_MAX - c ||
-                fixed_mul_add(&sm->contribution, c, opcode_price(t, pm->ops[k].op, &missing)) != 0)
+        if (price_ops(pm->ops, pm->n_ops, t, r->with_overhead, &sm->bytecodes, &sm->contribution) != 0)
+            return overflow(err, p);
+        if (pm->n_lines == 0)
+            continue;
+        sm->lines = xcalloc(pm->n_lines, sizeof *sm->lines);
+        sm->n_lines = pm->n_lines;
+        for (size_t k = 0; k < pm->n_lines; k++) {
+            score_line *sl = &sm->lines[k];
+            sl->number = pm->lines[k].number;
+            if (price_ops(pm->lines[k].ops, pm->lines[k].n_ops, t, r->with_overhead, &sl->bytecodes,
+                          &sl->contribution) != 0)
                 return overflow(err, p);
-            sm->bytecodes += c;
         }
     }
     if (r->n_methods > 1)
@@ -318,6 +338,8 @@ void score_free(score_result *r)
     for (size_t i = 0; i < r->n_missing; i++)
         free(r->missing[i]);
     free(r->missing);
+    for (size_t i = 0; i < r->n_methods; i++)
+        free(r->methods[i].lines);
     free(r->methods);
     memset(r, 0, sizeof *r);
 }

@@ -35,11 +35,22 @@ typedef struct score_term {
     psf_u128 contribution;  /* micro-units */
 } score_term;
 
-/* One method's share: its own bytecodes (not its callees') x opcode prices. */
+/* One source line's share of a method (profile version 6): the line's
+ * bytecodes x opcode prices, priced as its method is. */
+typedef struct score_line {
+    uint32_t number;        /* 0: bytecode no LineNumberTable entry covers */
+    uint64_t bytecodes;
+    psf_u128 contribution;  /* micro-units */
+} score_line;
+
+/* One method's share: its own bytecodes (not its callees') x opcode prices;
+ * its lines add up to it exactly (bytecodes and contribution). */
 typedef struct score_method {
     const char *name;       /* borrowed from the profile */
     uint64_t bytecodes;
     psf_u128 contribution;  /* micro-units */
+    score_line *lines;      /* owned: by line number; none for a version-5 profile */
+    size_t n_lines;
 } score_method;
 
 typedef struct score_result {

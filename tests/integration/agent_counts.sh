@@ -24,6 +24,23 @@ expect_eq "loops: istore_1 = n+1" "$(op work istore_1)" 1001
 expect_eq "loops: ireturn = 1" "$(op work ireturn)" 1
 expect_eq "loops: 11 distinct opcodes" "$(xpath "$P" "count(/psf-profile/opcodes[@bucket='work']/opcode)")" 11
 expect_eq "loops: no overhead" "$(xpath "$P" /psf-profile/summary/@overhead)" 0
+# Lines (LineNumberTable of sum: line 4 at 0, 5 at 2, 6 at 9, 5 again at 13,
+# 7 at 19): line 4 runs iconst_0 istore_1 once; line 5 iconst_0 istore_2
+# once, the test (4 iload_2, 5 iload_0, 6 if_icmpge) n+1 times and 13 iinc,
+# 16 goto n times: 5n+5; line 6 the body's 4 bytecodes n times: 4n; line 7
+# iload_1 ireturn once. n = 1000.
+SUM="/psf-profile/methods/method[@name='Loops.sum(I)I']"
+line() { xpath "$P" "$SUM/line[@number='$1']/@work"; }
+lop() { xpath "$P" "$SUM/line[@number='$1']/opcode[@name='$2']/@work"; }
+expect_eq "loops: lines 4 5 6 7" "$(xmllint --xpath "$SUM/line/@number" "$P" | grep -o '[0-9]\+' | tr '\n' ' ')" "4 5 6 7 "
+expect_eq "loops: line 4 = 2" "$(line 4)" 2
+expect_eq "loops: line 5 = 5n+5" "$(line 5)" 5005
+expect_eq "loops: line 6 = 4n" "$(line 6)" 4000
+expect_eq "loops: line 7 = 2" "$(line 7)" 2
+expect_eq "loops: line 5 iload_2 = n+1 (the test)" "$(lop 5 iload_2)" 1001
+expect_eq "loops: line 6 iload_2 = n (the body)" "$(lop 6 iload_2)" 1000
+expect_eq "loops: line 5 iinc = n" "$(lop 5 iinc)" 1000
+expect_eq "loops: line 5 opcodes" "$(xpath "$P" "count($SUM/line[@number='5']/opcode)")" 7
 # Branches: the if_icmpge at 6 falls through n times and is taken once (the
 # exit). The simulated predictor (common/branchpred.h) starts at strongly not
 # taken with an empty history that not-taken outcomes keep empty: every
@@ -90,6 +107,13 @@ run_agent "$P" TailRec.down "$FX" TailRec down 10
 expect_eq "tail calls: down(10) = 7n+3" "$(xpath "$P" /psf-profile/summary/@work)" 73
 expect_eq "tail calls: a return a frame" "$(op work return)" 11
 expect_eq "tail calls: ended by return" "$(xpath "$P" "/psf-profile/invocations/invocation[1]/@end")" return
+# its lines (15 at 0, 16 at 5, 17 at 11): line 15 iload_0 ifne in n+1 frames
+# and the last frame's return (2n+3), line 16 4n, line 17 the n returns at
+# 11, n-1 of them never posted (counted by tail_returns)
+DOWN="/psf-profile/methods/method[@name='TailRec.down(I)V']"
+expect_eq "tail calls: down(10) line 15 = 2n+3" "$(xpath "$P" "$DOWN/line[@number='15']/@work")" 23
+expect_eq "tail calls: down(10) line 16 = 4n" "$(xpath "$P" "$DOWN/line[@number='16']/@work")" 40
+expect_eq "tail calls: down(10) line 17 = n returns" "$(xpath "$P" "$DOWN/line[@number='17']/opcode[@name='return']/@work")" 10
 # Deep chains: the callers are read in batches of 16, 64, 256, ... frames
 # (counting.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
 # 81 fill the first one and two batches exactly, and 5000 crosses five.

@@ -1,6 +1,6 @@
 /*
  * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
- * version 5 only, the schema, and the consistency a status-ok profile owes.
+ * versions 6 and 5 only (lines in 6), the schema, and the consistency a status-ok profile owes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -206,13 +206,75 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    for (int v = 1; v <= 4; v++) {
-        char attr[32], msg[80];
+    for (int v = 1; v <= 7; v += v == 4 ? 3 : 1) {
+        char attr[32], msg[96];
         snprintf(attr, sizeof attr, "version=\"%d\" status", v);
-        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads version 5 only", v);
+        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads versions 6 and 5 only", v);
         rejected("version=\"5\" status", attr, 2, msg);
     }
     rejected("version=\"5\" status", "status", 2, "version \"(none)\"");
+}
+
+/* OK_PROFILE as version 6, with `lines` after A.f's opcodes; caller frees. */
+static char *with_lines(const char *version, const char *lines)
+{
+    char attr[32], *v, *s;
+    snprintf(attr, sizeof attr, "version=\"%s\" status", version);
+    v = edit("version=\"5\" status", attr);
+    char *after = malloc(strlen(lines) + 64);
+    assert_non_null(after);
+    sprintf(after, "work=\"1\" overhead=\"0\"/>\n%s    </method>", lines);
+    s = replace(v, "work=\"1\" overhead=\"0\"/>\n    </method>", after);
+    free(after);
+    free(v);
+    return s;
+}
+
+/* A.f: line 3 runs iconst_0, nop (work) and pop (overhead), line 4 return. */
+#define LINE3 "      <line number=\"3\" work=\"2\" overhead=\"1\">\n" \
+              "        <opcode name=\"iconst_0\" work=\"1\" overhead=\"0\"/>\n" \
+              "        <opcode name=\"nop\" work=\"1\" overhead=\"0\"/>\n" \
+              "        <opcode name=\"pop\" work=\"0\" overhead=\"1\"/>\n" \
+              "      </line>\n"
+#define LINE4 "      <line number=\"4\" work=\"1\" overhead=\"0\">\n" \
+              "        <opcode name=\"return\" work=\"1\" overhead=\"0\"/>\n" \
+              "      </line>\n"
+
+static void profile_load__version6_lines__kept_in_order(void **state)
+{
+    profile p;
+    psf_err e;
+    char *xml = with_lines("6", LINE3 LINE4);
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_true(p.has_lines);
+    assert_int_equal(p.methods[0].n_lines, 2);
+    assert_int_equal(p.methods[0].lines[0].number, 3);
+    assert_true(p.methods[0].lines[0].work == 2 && p.methods[0].lines[0].overhead == 1);
+    assert_int_equal(p.methods[0].lines[0].n_ops, 3);
+    assert_int_equal(p.methods[0].lines[1].number, 4);
+    assert_int_equal(p.methods[0].lines[1].ops[0].op, 0xb1); /* return */
+    profile_free(&p);
+    free(xml);
+}
+
+static void profile_load__lines_not_adding_up__rejected(void **state)
+{
+    char *xml;
+    (void)state;
+    xml = with_lines("6", LINE3); /* no line for the return */
+    rejected_xml(xml, 0, "method A.f()V: its lines do not add up to its opcodes");
+    free(xml);
+    xml = with_lines("6", LINE3 "      <line number=\"4\" work=\"2\" overhead=\"0\">\n"
+                                "        <opcode name=\"return\" work=\"1\" overhead=\"0\"/>\n      </line>\n");
+    rejected_xml(xml, 0, "method A.f()V, line 4: its opcodes do not add up");
+    free(xml);
+    xml = with_lines("5", LINE3 LINE4);
+    rejected_xml(xml, 29, "<line> in a version-5 profile");
+    free(xml);
+    xml = with_lines("6", LINE3 LINE3 LINE4);
+    rejected_xml(xml, 0, "does not match the schema");
+    free(xml);
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
@@ -426,6 +488,8 @@ int main(void)
         cmocka_unit_test(profile_load_file__missing__says_so),
         cmocka_unit_test(profile_load_file__not_regular__refused_without_reading),
         cmocka_unit_test(profile_load_file__over_the_size_bound__refused),
+        cmocka_unit_test(profile_load__version6_lines__kept_in_order),
+        cmocka_unit_test(profile_load__lines_not_adding_up__rejected),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -526,6 +526,44 @@ static void score__methods__split_by_own_opcodes(void **state)
     costs_free(&t);
 }
 
+/* A method's lines are priced as the method is: A.run's line 5 runs
+ * iadd 15 + nop 4, line 6 iadd 5 + nop 6 (and 3 overhead nops). */
+static void score__lines__priced_like_their_method(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    prof_mop l5[2] = {{(uint8_t)bc_opcode("iadd"), 15, 0}, {(uint8_t)bc_opcode("nop"), 4, 0}};
+    prof_mop l6[2] = {{(uint8_t)bc_opcode("iadd"), 5, 0}, {(uint8_t)bc_opcode("nop"), 6, 3}};
+    prof_line lines[2] = {{5, 19, 0, l5, 2, 2}, {6, 11, 3, l6, 2, 2}};
+    (void)state;
+    fake_init(&f);
+    op(&f, BUCKET_WORK, "iadd", 20);
+    op(&f, BUCKET_WORK, "nop", 10);
+    op(&f, BUCKET_OVERHEAD, "nop", 3);
+    method(&f, "A.run()V", "iadd", 20, 0);
+    method(&f, "A.run()V", "nop", 10, 3);
+    f.methods[0].lines = lines;
+    f.methods[0].n_lines = 2;
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"1\"/>\n"
+          "<opcode name=\"iadd\" cost=\"1.5\"/><opcode name=\"nop\" cost=\"0.1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_int_equal(r.methods[0].n_lines, 2);
+    assert_int_equal(r.methods[0].lines[0].number, 5);
+    assert_true(r.methods[0].lines[0].contribution == 22900000);   /* 15 x 1.5 + 4 x 0.1 */
+    assert_true(r.methods[0].lines[0].bytecodes == 19);
+    assert_true(r.methods[0].lines[1].contribution == 8100000);    /* 5 x 1.5 + 6 x 0.1 */
+    assert_true(r.methods[0].lines[0].contribution + r.methods[0].lines[1].contribution ==
+                r.methods[0].contribution);
+    score_free(&r);
+    scored(&f, &t, 1, &r);                                          /* with overhead: 3 more nops */
+    assert_true(r.methods[0].lines[1].contribution == 8400000 && r.methods[0].lines[1].bytecodes == 14);
+    assert_true(r.methods[0].lines[0].contribution + r.methods[0].lines[1].contribution ==
+                r.methods[0].contribution);
+    score_free(&r);
+    costs_free(&t);
+}
+
 static void score__status_not_ok__refused(void **state)
 {
     fake f;
@@ -670,6 +708,7 @@ int main(void)
         cmocka_unit_test(score__too_large__overflow_error),
         cmocka_unit_test(score__many_max_terms__128_bit_overflow_caught),
         cmocka_unit_test(score__methods__split_by_own_opcodes),
+        cmocka_unit_test(score__lines__priced_like_their_method),
         cmocka_unit_test(score__status_not_ok__refused),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
