@@ -639,6 +639,22 @@ if [ "$SANDBOXED" = 1 ]; then
     i=$((i + 1))
   done
 fi
+# The server key stays out of the sandbox: a key file under a path the
+# sandbox shows (the JDK, PSF's build, a class-path entry, /usr, ...) would
+# let the program read it and sign whatever it likes.
+if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
+  key_real=$(realpath -m -- "$KEY_FILE")
+  for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
+    case ${SANDBOX_BINDS[$i]} in
+      --ro-bind | --bind | --dev-bind)
+        shown=$(realpath -m -- "${SANDBOX_BINDS[$((i + 1))]}")
+        case $key_real in
+          "$shown" | "$shown"/*)
+            fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
+        esac ;;
+    esac
+  done
+fi
 
 # One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
 # arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
