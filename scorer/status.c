@@ -47,7 +47,7 @@ static const struct {
     { ST_NO_MAIN,             "no_main",             22, 0, "the main class has no main method" },
     { ST_BAD_CLASS_FILE,      "bad_class_file",      23, 0, "a class file is corrupt, truncated or too new" },
     { ST_JDK_NOT_FOUND,       "jdk_not_found",       24, 0, "no java at JAVA_HOME or on PATH, or one of a JDK other than 17, 21 or 25" },
-    { ST_HIDDEN_THREADS,      "hidden_threads",      25, 1, "a thread started before the method worked while it ran (uncounted)" },
+    { ST_HIDDEN_THREADS,      "hidden_threads",      25, 1, "a thread the method did not start worked while it ran (uncounted)" },
     { ST_UNVERIFIED,          "unverified",          26, 0, "a profile or result is unsigned, edited or signed with another key" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
