@@ -26,7 +26,7 @@ const char options_usage[] =
     "       psf-score --init-key [--key-file KEY]\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
-    "       --report FILE.html [--compare PROFILE] [--label L]\n"
+    "       --report FILE.html [--compare PROFILE] [--label L] [--sources DIR]\n"
     "\n"
     "Weights the bytecode counts of a PSF profile with a cost table and prints\n"
     "a score (lower is better). Without --costs every opcode costs 1, so the\n"
@@ -60,6 +60,8 @@ const char options_usage[] =
     "  --compare PROFILE    the reference profile (e.g. the instructor's solution)\n"
     "  --report FILE        write the student report there: one self-contained HTML page\n"
     "                       (score, costly methods, the work in words, differences to --compare)\n"
+    "  --sources DIR        the report shows each line of the submission's .java files under DIR\n"
+    "                       with its share (a class pkg.A is read from DIR/pkg/A.java or DIR/A.java)\n"
     "  --label L            the submission's name in the JUnit report and the student report\n"
     "  --method SPEC        the test case's name when no profile names the method\n"
     "  --status-json S M    print {status, score: null, message} and exit with S's code\n"
@@ -213,6 +215,11 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--report needs a FILE");
             else
                 o->report = v;
+        } else if (is_opt(a, "--sources")) {
+            if (!(v = value_of(a, "--sources", argc, argv, &i)) || !*v)
+                FAIL("--sources needs a DIR");
+            else
+                o->sources = v;
         } else if (is_opt(a, "--label")) {
             if (!(v = value_of(a, "--label", argc, argv, &i)) || !*v)
                 FAIL("--label needs a name");
@@ -291,8 +298,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             FAIL("--explain and --score-only do not apply to --rank");
         if (o->n_args + o->n_failed == 0)
             FAIL("--rank needs at least one LABEL=PROFILE");
-        if (o->junit || o->report || o->compare || o->has_max_score || o->has_max_ratio)
-            FAIL("--junit, --report, --compare and the budgets apply to one PROFILE, not to --rank");
+        if (o->junit || o->report || o->compare || o->has_max_score || o->has_max_ratio || o->sources)
+            FAIL("--junit, --report, --sources, --compare and the budgets apply to one PROFILE, not to --rank");
         for (int k = 0; k < o->n_args + o->n_failed; k++) {
             const char *ak = k < o->n_args ? o->args[k] : o->failed[k - o->n_args];
             const char *eq = strchr(ak, '=');
@@ -323,6 +330,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
         FAIL("give --max-score or --max-ratio, not both");
     if ((o->has_max_score || o->has_max_ratio) && !o->junit)
         FAIL("--max-score and --max-ratio set the budget of a --junit report");
+    if (o->sources && !o->report && o->mode != MODE_RANK)
+        FAIL("--sources goes with --report FILE");
     if (o->mode != MODE_RANK && (o->report_links || o->n_failed))
         FAIL("--report-links and --failed apply to --rank");
     return failed ? -1 : 0;

@@ -50,6 +50,7 @@ typedef struct options {
     const char *compare;        /* --compare PROFILE: the reference for --max-ratio */
     const char *report;         /* --report FILE: also write the student report (HTML) there */
     const char *label;          /* --label: the submission's name (JUnit report, student report) */
+    const char *sources;        /* --sources DIR: the submission's .java files, for the report's lines */
     const char *method;         /* --method: the test case's name when no profile names it */
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */

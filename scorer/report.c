@@ -20,7 +20,10 @@ static const char report_css[] =
     ".card .big{font-size:1.6em;font-weight:bold}.card .what{color:#555;font-size:.9em}"
     "td.barcell{width:16em}.bar.ref{background:#5b8def}"
     ".status{border-left:4px solid #b00020;padding:.4em 1em;background:#fff4f4}"
-    ".plus{color:#b00020}.minus{color:#1b6e20}";
+    ".plus{color:#b00020}.minus{color:#1b6e20}"
+    "table.src{border-collapse:collapse;font-size:.9em}table.src td{padding:0 .5em;border:0}"
+    "table.src td.ln{color:#888;text-align:right}td.code{white-space:pre;font-family:monospace}"
+    "table.src tr.hot td.code{background:#fff3e0}table.src td.barcell{width:8em}";
 
 /* ---- names and words ------------------------------------------------------- */
 
@@ -200,14 +203,13 @@ static int cmp_part(const void *a, const void *b)
     return strcmp(x->words, y->words);
 }
 
-/* Units (rounded half up) of a micro-unit amount, as text. */
-static const char *units_str(psf_u128 micro, char *buf, size_t cap)
+const char *report_units(psf_u128 micro, char *buf, size_t cap)
 {
     fixed_format_u128((micro + PSF_MICRO_PER_UNIT / 2) / PSF_MICRO_PER_UNIT, buf, cap);
     return buf;
 }
 
-static void share_cell(FILE *f, psf_u128 amount, psf_u128 total, const char *cls)
+void report_share_cell(FILE *f, psf_u128 amount, psf_u128 total, const char *cls)
 {
     unsigned pm = total ? fixed_share_permille(amount > total ? total : amount, total) : 0;
     fprintf(f, "<td class=\"num\">%u.%u%%</td><td class=\"barcell\"><span class=\"bar%s\" style=\"width:%u.%u%%\">"
@@ -268,7 +270,7 @@ static void methods_table(FILE *f, const options *o, const score_result *r)
         fputs("\">", f);
         html_text(f, pretty);
         fputs("</td>", f);
-        share_cell(f, m->contribution, r->total, "");
+        report_share_cell(f, m->contribution, r->total, "");
         snprintf(b, sizeof b, "%llu", (unsigned long long)m->bytecodes);
         fprintf(f, "<td class=\"num\">%s</td></tr>\n", b);
         free(pretty);
@@ -303,10 +305,10 @@ static void parts_table(FILE *f, const score_result *r, const score_result *rr)
         fputs(" <span class=\"meta\">(", f);
         html_text(f, v[i].explain);
         fputs(")</span></td>", f);
-        share_cell(f, v[i].mine, r->total, "");
-        fprintf(f, "<td class=\"num\">%s</td>", units_str(v[i].mine, b1, sizeof b1));
+        report_share_cell(f, v[i].mine, r->total, "");
+        fprintf(f, "<td class=\"num\">%s</td>", report_units(v[i].mine, b1, sizeof b1));
         if (rr)
-            fprintf(f, "<td class=\"num\">%s</td>", units_str(v[i].ref, b2, sizeof b2));
+            fprintf(f, "<td class=\"num\">%s</td>", report_units(v[i].ref, b2, sizeof b2));
         fputs("</tr>\n", f);
     }
     fputs("</tbody>\n</table>\n", f);
@@ -357,11 +359,11 @@ static void differences(FILE *f, const options *o, const score_result *r, const 
     for (size_t i = 0; i < shown; i++) {
         char *pretty = report_pretty_method(v[i].name);
         int more = v[i].mine >= v[i].ref;
-        units_str(more ? v[i].mine - v[i].ref : v[i].ref - v[i].mine, b3, sizeof b3);
+        report_units(more ? v[i].mine - v[i].ref : v[i].ref - v[i].mine, b3, sizeof b3);
         fputs("<tr><td class=\"mono\">", f);
         html_text(f, pretty);
         fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num %s\">%s%s</td></tr>\n",
-                units_str(v[i].mine, b1, sizeof b1), units_str(v[i].ref, b2, sizeof b2),
+                report_units(v[i].mine, b1, sizeof b1), report_units(v[i].ref, b2, sizeof b2),
                 more ? "plus" : "minus", more ? "+" : "&minus;", b3);
         free(pretty);
     }
@@ -431,6 +433,7 @@ void report_html(FILE *f, const options *o, const cost_table *t, const outcome *
     } else {
         summary(f, t, oc, ref);
         methods_table(f, o, oc->res);
+        report_lines(f, o, oc, ref);
         parts_table(f, oc->res, ref ? ref->res : NULL);
         if (ref && ref->res)
             differences(f, o, oc->res, ref->res);

@@ -14,7 +14,7 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
                       $(SCORER_SCHEMAS_C)
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
-                      scorer/junit.c scorer/report.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
+                      scorer/junit.c scorer/report.c scorer/report_lines.c scorer/sources.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
                       scorer/sign.c common/mac.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
@@ -32,7 +32,7 @@ $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
               scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
-              scorer_machine_check scorer_report scorer_sign scorer_outfile
+              scorer_machine_check scorer_report scorer_sign scorer_outfile scorer_sources
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -44,7 +44,8 @@ UNIT_SRCS_scorer_sign    := scorer/sign.c scorer/sha256.c scorer/err.c common/ma
 UNIT_SRCS_scorer_outfile := scorer/outfile.c scorer/err.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
-UNIT_SRCS_scorer_report  := scorer/report.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
+UNIT_SRCS_scorer_sources := scorer/sources.c scorer/err.c
+UNIT_SRCS_scorer_report  := scorer/report.c scorer/report_lines.c scorer/sources.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
                             $(SCORER_CORE_SRCS)
 UNIT_CFLAGS_scorer_report := $(XML_CFLAGS) $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_report  := $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS)

@@ -104,6 +104,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         for --max-ratio and the report
   --report FILE.html    also write the student report: one self-contained HTML page (score,
                         costly methods, the work in plain words; with --compare, the differences)
+  --sources DIR         the submission's .java files, for the report: each line of them with
+                        its share (class pkg.A from DIR/pkg/A.java or DIR/A.java)
   --label NAME          the submission's name in the JUnit report and the student report
   --heap SIZE           JVM heap, pinned (default: 512m)
   --timeout SECONDS     wall-clock limit for the run (default: 60)
@@ -152,6 +154,7 @@ MAX_SCORE=""
 MAX_RATIO=""
 COMPARE=""
 LABEL=""
+SOURCES=""
 HEAP=$DEFAULT_HEAP
 TIMEOUT=$DEFAULT_TIMEOUT
 MAX_BYTECODES=$DEFAULT_MAX_BYTECODES
@@ -250,6 +253,7 @@ while [ $# -gt 0 ]; do
     --max-ratio) need_value "$@"; MAX_RATIO=$2; shift 2 ;;
     --compare) need_value "$@"; COMPARE=$2; shift 2 ;;
     --label) need_value "$@"; LABEL=$2; shift 2 ;;
+    --sources) need_value "$@"; SOURCES=$2; shift 2 ;;
     --heap) need_value "$@"; HEAP=$2; shift 2 ;;
     --timeout) need_value "$@"; TIMEOUT=$2; shift 2 ;;
     --max-bytecodes) need_value "$@"; MAX_BYTECODES=$2; shift 2 ;;
@@ -291,8 +295,11 @@ else
   [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
   [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")
 fi
+[ -z "$SOURCES" ] || [ -n "$REPORT" ] || fail usage "--sources goes with --report FILE"
+[ -z "$SOURCES" ] || [ -d "$SOURCES" ] || fail usage "--sources: $SOURCES is not a directory"
 if [ -n "$REPORT" ]; then
   JUNIT_ARGS+=(--report "$(abspath "$REPORT")")
+  [ -z "$SOURCES" ] || JUNIT_ARGS+=(--sources "$(abspath "$SOURCES")")
   [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$(abspath "$COMPARE")")
 fi
 [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")

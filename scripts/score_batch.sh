@@ -219,10 +219,16 @@ mkdir -p reports
 leader=$(awk -F, 'NR == 2 && $1 != "" { print $2 }' leaderboard.csv)
 ref=${COMPARE:+$(abspath "$COMPARE")}
 [ -n "$ref" ] || [ -z "$leader" ] || ref=$OUT/runs/$leader/profile.xml
+# each report shows the submission's own sources line by line (manifest column 5)
+declare -A SOURCES=()
+while IFS=$'\t' read -r l _ _ _ src _; do
+  [ "$src" = - ] || SOURCES[$l]=$src
+done <"$LINES"
 for label in "${scored[@]}"; do
-  cmp=()
+  cmp=() src=()
   [ -z "$ref" ] || [ "$ref" = "$OUT/runs/$label/profile.xml" ] || cmp=(--compare "$ref")
-  "$SCORER" "${costs_args[@]}" --report "reports/$label.html" --label "$label" "${cmp[@]}" \
+  [ -z "${SOURCES[$label]:-}" ] || src=(--sources "${SOURCES[$label]}")
+  "$SCORER" "${costs_args[@]}" --report "reports/$label.html" --label "$label" "${cmp[@]}" "${src[@]}" \
     "runs/$label/profile.xml" >/dev/null || echo "score_batch.sh: $label: no report" >&2
 done
 

@@ -53,6 +53,13 @@ links=$(grep -o 'href="[^"]*"' "$LOCAL/leaderboard.html" | sed 's/^href="//; s/"
 expect_eq "one report link per scored submission" "$(echo "$links" | grep -c .)" "$(grep -c '^[0-9]' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
 for l in $links; do [ -s "$LOCAL/$l" ] || fail "link $l reaches its report"; done
 expect_eq "no report for a failed run" "$([ -e "$LOCAL/reports/ivan.html" ] && echo yes || echo no)" no
+# Every report shows its submission's source line by line (manifest column 5):
+# the file found by class and package, in a jar's submission too.
+for l in $links; do
+  grep -q '<table class="src" data-file="[^"]*Sorter.java">' "$LOCAL/$l" || fail "$l shows the submission's source"
+done
+expect_eq "erin's report (a package, a jar) shows its file" \
+  "$(grep -o '<table class="src" data-file="[^"]*"' "$LOCAL/reports/erin.html")" '<table class="src" data-file="erin/sorting/Sorter.java"'
 if browser_available; then
   browser_shot "$LOCAL/leaderboard.html" "$ARTIFACTS/batch-leaderboard.png" 1000,820 || fail "leaderboard screenshot"
   browser_shot "$LOCAL/reports/alice.html" "$ARTIFACTS/batch-report-alice.png" 1000,1300 || fail "report screenshot"
@@ -61,6 +68,11 @@ if browser_available; then
     "$(awk -F, 'NR > 1 && $1 != "" { printf "%s ", $1 }' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
   expect_eq "the browser lists the failure" "$(html_column "$TEST_TMP/lb.html" failed 2)" exception
   browser_dom "$LOCAL/reports/alice.html" "$TEST_TMP/alice.html" || fail "report dom"
+  expect_eq "alice's compare (line 6) is a costly line, with its code" \
+    "$(html_xpath "$TEST_TMP/alice.html" "normalize-space(//table[@class='src']//tr[@data-line='6'][@class='hot']/td[4])")" \
+    "if (a[j] > a[j + 1]) {"
+  expect_eq "alice's unrun main has no share" \
+    "$(html_xpath "$TEST_TMP/alice.html" "normalize-space(//table[@class='src']//tr[@data-line='16']/td[2])")" ""
   expect_eq "alice's report compares with the leader" \
     "$(html_xpath "$TEST_TMP/alice.html" 'string(//div[@id="ratio"]/div[@class="what"])')" \
     "your score against the reference's $(awk -F, 'NR == 2 { print $3 }' <(tr -d '\r' <"$LOCAL/leaderboard.csv"))"
