@@ -332,6 +332,9 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
 void clinit_target_done(agent *a);
 void clinit_free(agent *a);
 
+/* progress.c */
+void progress_start(agent *a);             /* at VMInit: with progress=FILE, the count so far into FILE */
+
 /* result.c */
 int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */
 int result_emit(agent *a, const char *body, size_t len); /* file or record; 0 on success */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, processes, verbose";
+static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, processes, verbose, progress";
 
 /* Append a formatted sentence to err, separated by "; ". */
 static void add_error(char *err, size_t errlen, const char *fmt, ...)
@@ -80,6 +80,8 @@ static int parse_item(agent_options *o, char *item, unsigned *seen, char *err, s
         return set_string(&o->method, key, value, err, errlen);
     if (strcmp(key, "out") == 0)
         return set_string(&o->out, key, value, err, errlen);
+    if (strcmp(key, "progress") == 0)
+        return set_string(&o->progress, key, value, err, errlen);
     static const struct { const char *key; unsigned bit; } numeric[] = {
         {"max_bytecodes", 1u}, {"max_threads", 4u}, {"result_fd", 8u}, {"key_fd", 16u}};
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
@@ -198,6 +200,7 @@ void agent_options_free(agent_options *o)
 {
     free(o->method);
     free(o->out);
+    free(o->progress);
     memset(o, 0, sizeof *o);
     o->result_fd = o->key_fd = -1;
 }

@@ -21,6 +21,7 @@ typedef struct agent_options {
     int virtual_clock;          /* 1: System.nanoTime/currentTimeMillis read a per-thread virtual clock */
     int deny_processes;         /* 1: starting a process, or loading a native library from outside the JDK, fails */
     int verbose;                /* 0 = only errors on stderr, 1 = progress notes */
+    char *progress;             /* NULL, or a file to keep the bytecodes counted so far in (progress.c) */
 } agent_options;
 
 /*

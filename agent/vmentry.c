@@ -67,6 +67,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     clinit_init(a, jni);
     natives_bind(a, jni);
     bystanders_init(a, jni, thread);
+    progress_start(a);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
                     "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
         jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL),

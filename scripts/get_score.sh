@@ -686,8 +686,15 @@ run_once() {
   head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
   RUN_HELPERS=("$reader")
+  # On a terminal (never with --json), the agent keeps the bytecodes counted
+  # so far in a file of the work directory, and show_progress prints them.
+  local progress_opt="" progress_file=""
+  if [ -t 2 ] && [ "$JSON" != 1 ]; then
+    progress_file=$work/.psf-progress
+    progress_opt=,progress=$([ "$SANDBOXED" = 1 ] && echo "$SANDBOX_WORK" || echo "$work")/.psf-progress
+  fi
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
-    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS"
+    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS$progress_opt"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"
     MALLOC_ARENA_MAX=2 "${PDEATH[@]}" "${jvm[@]}")
@@ -728,6 +735,12 @@ run_once() {
   watch_output "$jvm" "$out" "$RUN_DIR/output_limit" &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
+  local shower=""
+  if [ -n "$progress_file" ]; then
+    show_progress "$progress_file" &
+    shower=$!
+    RUN_HELPERS+=("$shower")
+  fi
   wait "$jvm"
   RUN_RC=$?
   RUN_PID=""
@@ -735,6 +748,11 @@ run_once() {
   kill -KILL -- "-$jvm" 2>/dev/null
   kill "$watcher" 2>/dev/null
   wait "$watcher" 2>/dev/null
+  if [ -n "$shower" ]; then
+    kill "$shower" 2>/dev/null
+    wait "$shower" 2>/dev/null
+    printf '\r\033[K' >&2    # the progress line, if shown, is cleared
+  fi
   wait "$reader"
   RUN_HELPERS=()
   # The watcher polls: output printed in one burst just before the JVM ended
@@ -784,6 +802,20 @@ run_once() {
 }
 
 # End the run PID once FILE holds more than MAX_OUTPUT bytes; leave MARKER.
+# show_progress FILE: after the run's first second, print the bytecodes
+# counted so far (the agent's progress file) and the limit on one line of
+# stderr, rewritten in place four times a second, until killed. The file is
+# in the program's work directory: only its digits are ever printed.
+show_progress() {
+  local file=$1 n
+  sleep 1
+  while :; do
+    n=$(head -c 24 "$file" 2>/dev/null | tr -cd 0-9 | sed 's/^0*//')
+    printf '\r\033[Kget_score.sh: %s bytecodes counted (limit %s)' "${n:-0}" "$MAX_BYTECODES" >&2
+    sleep 0.25
+  done
+}
+
 watch_output() {
   local pid=$1 file=$2 marker=$3 size
   while kill -0 "$pid" 2>/dev/null; do

@@ -23,6 +23,19 @@ static void options_parse__method_and_out__fills_struct(void **state)
     agent_options_free(&o);
 }
 
+static void options_parse__progress__a_file_once(void **state)
+{
+    agent_options o;
+    char err[256];
+    (void)state;
+    assert_int_equal(agent_options_parse(&o, "method=A.f,out=p.xml,progress=/w/.psf-progress", err, sizeof err), 0);
+    assert_string_equal(o.progress, "/w/.psf-progress");
+    agent_options_free(&o);
+    assert_int_equal(agent_options_parse(&o, "method=A.f,out=p.xml,progress=a,progress=b", err, sizeof err), -1);
+    assert_non_null(strstr(err, "option 'progress' given twice"));
+    agent_options_free(&o);
+}
+
 static void options_parse__all_keys__parsed(void **state)
 {
     (void)state;
@@ -123,6 +136,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(options_parse__method_and_out__fills_struct),
         cmocka_unit_test(options_parse__all_keys__parsed),
+        cmocka_unit_test(options_parse__progress__a_file_once),
         cmocka_unit_test(options_parse__result_channel__fds_and_clock),
         cmocka_unit_test(options_parse__unknown_key__error_names_it),
         cmocka_unit_test(options_parse__bad_number__error_names_value),
