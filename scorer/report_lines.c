@@ -100,8 +100,10 @@ static void line_cell(FILE *f, const lrow *l, const src_file *sf)
     else
         fputs(", no line number", f);
     fputs("</td><td class=\"code\">", f);
-    if (sf && l->number >= 1 && l->number <= sf->n_lines)
-        html_text(f, sf->lines[l->number - 1]);
+    if (sf && l->number >= 1 && l->number <= sf->n_lines) {
+        const char *text = sf->lines[l->number - 1];
+        html_text(f, text + strspn(text, " \t"));  /* the code, not its indentation */
+    }
     fputs("</td>", f);
     free(pretty);
 }
