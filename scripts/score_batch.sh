@@ -47,6 +47,9 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
                      the JUnit budget of every submission (get_score.sh --junit)
   --timeout S, --max-bytecodes N, --max-threads N, --heap SIZE, --sandbox MODE
                      limits for every run, as in get_score.sh
+  --key-file FILE    the key every run signs with, on every machine (default: the one
+                     get_score.sh picks here: $PSF_KEY_FILE, else psf/result.key under
+                     $XDG_CONFIG_HOME or ~/.config, created if missing)
   -h, --help         this text
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
@@ -66,6 +69,7 @@ MAIN=""
 METHOD=""
 RUN_OPTS=()       # passed to get_score.sh for every submission
 COMPARE=""
+KEY_FILE=""
 POSITIONAL=()
 DIR_ARGS=()
 while [ $# -gt 0 ]; do
@@ -78,6 +82,7 @@ while [ $# -gt 0 ]; do
     --main) [ $# -ge 2 ] || die "--main needs a CLASS"; MAIN=$2; shift 2 ;;
     --method) [ $# -ge 2 ] || die "--method needs a SPEC"; METHOD=$2; shift 2 ;;
     --compare) [ $# -ge 2 ] || die "--compare needs a PROFILE"; COMPARE=$2; shift 2 ;;
+    --key-file) [ $# -ge 2 ] || die "--key-file needs a FILE"; KEY_FILE=$2; shift 2 ;;
     --max-score|--max-ratio|--timeout|--max-bytecodes|--max-threads|--heap|--sandbox)
       [ $# -ge 2 ] || die "$1 needs a value"; RUN_OPTS+=("$1" "$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -101,6 +106,22 @@ if [ -n "$COMPARE" ]; then
   [ -r "$COMPARE" ] || die "cannot read the --compare profile '$COMPARE'"
   COMPARE=$(abspath "$COMPARE")
   RUN_OPTS+=(--compare "$(abspath "$COMPARE")")
+fi
+# One signing key for every job, on every machine: the one get_score.sh
+# would pick here (--key-file, $PSF_KEY_FILE, else psf/result.key under
+# $XDG_CONFIG_HOME or ~/.config), created now if missing, and named to each
+# job, so that a job on another machine signs as one here does (the file
+# must be at the same path there, like PSF and the submissions).
+[ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
+if [ -z "$KEY_FILE" ]; then
+  KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
+  mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null || true
+fi
+KEY_FILE=$(abspath "$KEY_FILE")
+if "$SCORER" --init-key --key-file "$KEY_FILE" >/dev/null 2>&1; then
+  RUN_OPTS+=(--key-file "$KEY_FILE")
+else
+  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its machine's default key" >&2
 fi
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
