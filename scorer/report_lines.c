@@ -79,6 +79,13 @@ static int cmp_cost(const void *a, const void *b)
     return c ? c : (x->number > y->number) - (x->number < y->number);
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    const lrow *x = a, *y = b;
+    int c = strcmp(x->method, y->method);
+    return c ? c : (x->number > y->number) - (x->number < y->number);
+}
+
 static int cmp_diff(const void *a, const void *b)
 {
     const lrow *x = a, *y = b;
@@ -187,24 +194,21 @@ static void line_differences(FILE *f, const options *o, const score_result *r, c
     size_t n1, n2;
     lrow *a = all_lines(r, &n1), *b = all_lines(rr, &n2);
     lrow *v = xcalloc(n1 + n2 + 1, sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; i < n1; i++) {
-        v[n] = a[i];
-        for (size_t k = 0; k < n2; k++)
-            if (b[k].number == a[i].number && strcmp(b[k].method, a[i].method) == 0)
-                v[n].ref = b[k].cost;
-        n++;
-    }
-    for (size_t k = 0; k < n2; k++) {
-        int seen = 0;
-        for (size_t i = 0; i < n1 && !seen; i++)
-            seen = b[k].number == a[i].number && strcmp(b[k].method, a[i].method) == 0;
-        if (!seen) {
-            v[n] = b[k];
-            v[n].ref = b[k].cost;
+    size_t n = 0, i = 0, k = 0;
+    /* both sorted by method and line, then merged: a key in one only has 0 in the other */
+    qsort(a, n1, sizeof *a, cmp_key);
+    qsort(b, n2, sizeof *b, cmp_key);
+    while (i < n1 || k < n2) {
+        int c = i == n1 ? 1 : k == n2 ? -1 : cmp_key(&a[i], &b[k]);
+        if (c <= 0) {
+            v[n] = a[i++];
+            v[n].ref = c == 0 ? b[k++].cost : 0;
+        } else {
+            v[n] = b[k++];
+            v[n].ref = v[n].cost;
             v[n].cost = 0;
-            n++;
         }
+        n++;
     }
     qsort(v, n, sizeof *v, cmp_diff);
     size_t shown = 0, limit = o->top ? o->top : 10;
@@ -212,16 +216,16 @@ static void line_differences(FILE *f, const options *o, const score_result *r, c
           "number, in score units; a line that only one of the two runs counts in full.</p>\n"
           "<table id=\"line-differences\">\n<thead><tr><th>Where</th><th>Code</th><th class=\"num\">Yours</th>"
           "<th class=\"num\">Reference</th><th class=\"num\">Difference</th></tr></thead>\n<tbody>\n", f);
-    for (size_t i = 0; i < n && shown < limit; i++) {
+    for (size_t j = 0; j < n && shown < limit; j++) {
         char b1[48], b2[48], b3[48];
-        if (v[i].cost == v[i].ref)
+        if (v[j].cost == v[j].ref)
             break;
-        int more = v[i].cost >= v[i].ref;
+        int more = v[j].cost >= v[j].ref;
         fputs("<tr>", f);
-        line_cell(f, &v[i], v[i].cost ? file_get(fs, o->sources, v[i].method) : NULL);
-        report_units(absdiff(v[i].cost, v[i].ref), b3, sizeof b3);
+        line_cell(f, &v[j], v[j].cost ? file_get(fs, o->sources, v[j].method) : NULL);
+        report_units(absdiff(v[j].cost, v[j].ref), b3, sizeof b3);
         fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num %s\">%s%s</td></tr>\n",
-                report_units(v[i].cost, b1, sizeof b1), report_units(v[i].ref, b2, sizeof b2),
+                report_units(v[j].cost, b1, sizeof b1), report_units(v[j].ref, b2, sizeof b2),
                 more ? "plus" : "minus", more ? "+" : "&minus;", b3);
         shown++;
     }
