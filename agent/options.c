@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, processes, verbose, progress";
+static const char KNOWN_KEYS[] = "method, out, result_fd, key_fd, max_bytecodes, max_threads, clock, processes, verbose, progress, engine";
 
 /* Append a formatted sentence to err, separated by "; ". */
 static void add_error(char *err, size_t errlen, const char *fmt, ...)
@@ -132,6 +132,19 @@ static int parse_item(agent_options *o, char *item, unsigned *seen, char *err, s
             return -1;
         }
         o->virtual_clock = value[0] == 'v';
+        return 0;
+    }
+    if (strcmp(key, "engine") == 0) {
+        if (*seen & 128u) {
+            add_error(err, errlen, "option 'engine' given twice");
+            return -1;
+        }
+        *seen |= 128u;
+        if (strcmp(value, "step") != 0 && strcmp(value, "fast") != 0) {
+            add_error(err, errlen, "option 'engine' takes step or fast, not '%s'", value);
+            return -1;
+        }
+        o->engine = value[0] == 'f' ? AGENT_ENGINE_FAST : AGENT_ENGINE_STEP;
         return 0;
     }
     if (strcmp(key, "verbose") == 0) {

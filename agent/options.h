@@ -11,6 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Which counting engine measures the method (docs/fast-engine.md). */
+typedef enum agent_engine {
+    AGENT_ENGINE_STEP = 0,      /* the default: single-step every bytecode of the extent */
+    AGENT_ENGINE_FAST = 1       /* bytecode instrumentation; refused at load until it holds every profile field */
+} agent_engine;
+
 typedef struct agent_options {
     char *method;               /* required: the method spec, see names.h */
     char *out;                  /* the profile file (written atomically); or: */
@@ -22,6 +28,7 @@ typedef struct agent_options {
     int deny_processes;         /* 1: starting a process, or loading a native library from outside the JDK, fails */
     int verbose;                /* 0 = only errors on stderr, 1 = progress notes */
     char *progress;             /* NULL, or a file to keep the bytecodes counted so far in (progress.c) */
+    agent_engine engine;        /* engine=step|fast; step when not given */
 } agent_options;
 
 /*

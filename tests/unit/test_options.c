@@ -69,6 +69,28 @@ static void options_parse__result_channel__fds_and_clock(void **state)
     }
 }
 
+static void options_parse__engine__step_by_default_fast_when_asked(void **state)
+{
+    (void)state;
+    agent_options o;
+    char err[512];
+    assert_int_equal(agent_options_parse(&o, "method=A.b,out=x", err, sizeof err), 0);
+    assert_int_equal(o.engine, AGENT_ENGINE_STEP);
+    agent_options_free(&o);
+    assert_int_equal(agent_options_parse(&o, "method=A.b,out=x,engine=fast", err, sizeof err), 0);
+    assert_int_equal(o.engine, AGENT_ENGINE_FAST);
+    agent_options_free(&o);
+    assert_int_equal(agent_options_parse(&o, "engine=step,method=A.b,out=x", err, sizeof err), 0);
+    assert_int_equal(o.engine, AGENT_ENGINE_STEP);
+    agent_options_free(&o);
+    assert_int_equal(agent_options_parse(&o, "method=A.b,out=x,engine=jit", err, sizeof err), -1);
+    assert_non_null(strstr(err, "option 'engine' takes step or fast, not 'jit'"));
+    agent_options_free(&o);
+    assert_int_equal(agent_options_parse(&o, "method=A.b,out=x,engine=fast,engine=step", err, sizeof err), -1);
+    assert_non_null(strstr(err, "option 'engine' given twice"));
+    agent_options_free(&o);
+}
+
 static void options_parse__unknown_key__error_names_it(void **state)
 {
     (void)state;
@@ -138,6 +160,7 @@ int main(void)
         cmocka_unit_test(options_parse__all_keys__parsed),
         cmocka_unit_test(options_parse__progress__a_file_once),
         cmocka_unit_test(options_parse__result_channel__fds_and_clock),
+        cmocka_unit_test(options_parse__engine__step_by_default_fast_when_asked),
         cmocka_unit_test(options_parse__unknown_key__error_names_it),
         cmocka_unit_test(options_parse__bad_number__error_names_value),
         cmocka_unit_test(options_parse__missing_required__both_reported),
