@@ -20,23 +20,8 @@
  * (scored), or NULL. */
 void report_html(FILE *f, const options *o, const cost_table *t, const outcome *oc, const outcome *ref);
 
-/* "pkg.Cls.name([ILjava/lang/String;)V" as "pkg.Cls.name(int[], String)";
- * the caller frees it. */
-char *report_pretty_method(const char *name);
-
 /* The plain-words group of an opcode mnemonic ("reading array elements"),
  * and a one-line explanation of it. */
 const char *report_opcode_group(const char *mnemonic, const char **explain);
-
-/* Units (rounded half up) of a micro-unit amount, as text in buf. */
-const char *report_units(psf_u128 micro, char *buf, size_t cap);
-
-/* Two cells: amount's share of total in per mille as "12.3%", and a bar. */
-void report_share_cell(FILE *f, psf_u128 amount, psf_u128 total, const char *cls);
-
-/* The report's lines (report_lines.c): with o->sources each line of the
- * submission's files with its share, else the costliest lines by number;
- * against ref, the lines where the two differ most. */
-void report_lines(FILE *f, const options *o, const outcome *oc, const outcome *ref);
 
 #endif

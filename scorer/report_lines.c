@@ -10,13 +10,14 @@
  * listed by method and number. Every string from the submission goes
  * through html_text.
  */
-#include "report.h"
+#include "report_lines.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixed.h"
 #include "html.h"
+#include "report_fmt.h"
 #include "sources.h"
 
 /* One line of one method, or of one file (method NULL). */

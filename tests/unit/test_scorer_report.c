@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "report.h"
+#include "report_fmt.h"
 
 static void pretty(const char *in, const char *want)
 {
