@@ -29,7 +29,7 @@ enum root_kind {
     ROOT_NONE = 0,      /* ordinary method */
     ROOT_ALWAYS,        /* <clinit>, method-handle linkage upcalls: overhead whenever entered */
     ROOT_IF_UPCALL,     /* loadClass(String): overhead when the JVM, not an invoke, entered it */
-    ROOT_THREAD_START   /* java.lang.Thread.start(): not overhead; marks the thread as the measured code's */
+    ROOT_THREAD_START   /* java.lang.Thread.start() or start(ThreadContainer): not overhead; marks the thread as the measured code's */
 };
 
 /* Kinds of dependency keys (what a constant-pool operand names). KEY_LDC: an

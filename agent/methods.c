@@ -297,7 +297,11 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
         return ROOT_ALWAYS;
     if (strcmp(name, "loadClass") == 0 && strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0)
         return ROOT_IF_UPCALL;
-    if (strcmp(cls, "java.lang.Thread") == 0 && strcmp(name, "start") == 0 && strcmp(desc, "()V") == 0)
+    /* Thread.start(), and on JDK 19 and later Thread.start(ThreadContainer),
+     * through which executors and ForkJoin pools start their workers
+     * (SharedThreadContainer.start) without calling start() */
+    if (strcmp(cls, "java.lang.Thread") == 0 && strcmp(name, "start") == 0 &&
+        (strcmp(desc, "()V") == 0 || strcmp(desc, "(Ljdk/internal/vm/ThreadContainer;)V") == 0))
         return ROOT_THREAD_START;
     return ROOT_NONE;
 }
