@@ -355,7 +355,8 @@ void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* counting.c
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */
-int pervalues_swap(const char *cls, const char *name, void *address, void **new_address); /* 1: swapped */
+int pervalues_swap(const char *cls, const char *name, const char *desc, void *address,
+                    void **new_address); /* 1: swapped (desc: the native's descriptor) */
 void pervalues_bind(agent *a, JNIEnv *jni); /* at VMInit: natives the JDK registered itself */
 void pervalues_free(void);
 

@@ -205,18 +205,20 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     (void)jni; (void)thread;
     if (!a->opts.deny_processes && !a->opts.virtual_clock)
         return;
-    char *name = NULL, *sig = NULL;
+    char *name = NULL, *desc = NULL, *sig = NULL;
     jclass k = NULL;
-    if ((*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE)
+    if ((*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL) != JVMTI_ERROR_NONE)
         return;
     if (a->opts.virtual_clock && pervalues_named(name) &&
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
         (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
-        pervalues_swap(sig, name, address, new_address)) {
+        pervalues_swap(sig, name, desc, address, new_address)) {
         (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
         return;
     }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
     if (sig != NULL) {
         (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
         sig = NULL;

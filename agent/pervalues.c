@@ -30,7 +30,11 @@
  * Lazily bound natives (the JDK's JNI names, linked on first call) are
  * swapped at NativeMethodBind; natives the JDK registers itself at start-up
  * (jdk.internal.misc.Unsafe's load average) are re-bound at VMInit with
- * RegisterNatives. None of this is on the per-bytecode path.
+ * RegisterNatives. None of this is on the per-bytecode path. JDK 17 and
+ * JDK 25 name some of these natives differently (File.getSpace0, fstat0)
+ * and JDK 25's stat0 returns the errno instead of throwing: the table of
+ * swaps holds both, and an entry with a descriptor binds only to a native
+ * with that descriptor.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -51,12 +55,14 @@
 typedef jlong(JNICALL *file_long_fn)(JNIEnv *, jobject, jobject);
 typedef jlong(JNICALL *file_space_fn)(JNIEnv *, jobject, jobject, jint);
 typedef void(JNICALL *stat_fn)(JNIEnv *, jclass, jlong, jobject);
+typedef jint(JNICALL *stat_errno_fn)(JNIEnv *, jclass, jlong, jobject);
 typedef void(JNICALL *fstat_fn)(JNIEnv *, jclass, jint, jobject);
 typedef void(JNICALL *fstatat_fn)(JNIEnv *, jclass, jint, jlong, jint, jobject);
 
 static file_long_fn real_last_modified;
 static file_space_fn real_get_space;
 static stat_fn real_stat0, real_lstat0, real_statvfs0;
+static stat_errno_fn real_stat0_errno;
 static fstat_fn real_fstat;
 static fstatat_fn real_fstatat0;
 
@@ -152,6 +158,15 @@ static void JNICALL psf_stat0(JNIEnv *env, jclass cls, jlong path, jobject attrs
 {
     real_stat0(env, cls, path, attrs);
     fix_attrs(env, attrs);
+}
+
+/* JDK 21 and later: stat0 returns 0 or the errno, and fills attrs on 0 only. */
+static jint JNICALL psf_stat0_errno(JNIEnv *env, jclass cls, jlong path, jobject attrs)
+{
+    jint e = real_stat0_errno(env, cls, path, attrs);
+    if (e == 0)
+        fix_attrs(env, attrs);
+    return e;
 }
 
 static void JNICALL psf_lstat0(JNIEnv *env, jclass cls, jlong path, jobject attrs)
@@ -360,62 +375,70 @@ static jobject JNICALL psf_pool_collection(JNIEnv *env, jobject self)
     return fix_usage(env, real_pool_collection(env, self));
 }
 
-/* What replaces each lazily bound native: class signature, method name, and
- * where `real` is set, the JDK's own function is kept for the wrapper. */
+/* What replaces each lazily bound native: class signature, method name, the
+ * method's descriptor where JDKs differ in it (else NULL: any), and where
+ * `real` is set, the JDK's own function is kept for the wrapper. */
 static const struct swap {
-    const char *cls, *name;
+    const char *cls, *name, *desc;
     void *replacement;
     void **real;
 } swaps[] = {
-    {"Ljava/io/UnixFileSystem;", "getLastModifiedTime", (void *)psf_last_modified, (void **)&real_last_modified},
-    {"Ljava/io/UnixFileSystem;", "getSpace", (void *)psf_get_space, (void **)&real_get_space},
-    {"Lsun/nio/fs/UnixNativeDispatcher;", "stat0", (void *)psf_stat0, (void **)&real_stat0},
-    {"Lsun/nio/fs/UnixNativeDispatcher;", "lstat0", (void *)psf_lstat0, (void **)&real_lstat0},
-    {"Lsun/nio/fs/UnixNativeDispatcher;", "fstat", (void *)psf_fstat, (void **)&real_fstat},
-    {"Lsun/nio/fs/UnixNativeDispatcher;", "fstatat0", (void *)psf_fstatat0, (void **)&real_fstatat0},
-    {"Lsun/nio/fs/UnixNativeDispatcher;", "statvfs0", (void *)psf_statvfs0, (void **)&real_statvfs0},
-    {"Ljava/lang/Runtime;", "freeMemory", (void *)psf_free_memory, NULL},
-    {"Lsun/management/MemoryImpl;", "getMemoryUsage0", (void *)psf_memory_usage, (void **)&real_memory_usage},
-    {"Lsun/management/MemoryPoolImpl;", "getUsage0", (void *)psf_pool_usage, (void **)&real_pool_usage},
-    {"Lsun/management/MemoryPoolImpl;", "getPeakUsage0", (void *)psf_pool_peak, (void **)&real_pool_peak},
-    {"Lsun/management/MemoryPoolImpl;", "getCollectionUsage0", (void *)psf_pool_collection,
+    {"Ljava/io/UnixFileSystem;", "getLastModifiedTime", NULL, (void *)psf_last_modified, (void **)&real_last_modified},
+    {"Ljava/io/UnixFileSystem;", "getLastModifiedTime0", NULL, (void *)psf_last_modified, (void **)&real_last_modified},
+    {"Ljava/io/UnixFileSystem;", "getSpace", NULL, (void *)psf_get_space, (void **)&real_get_space},
+    {"Ljava/io/UnixFileSystem;", "getSpace0", NULL, (void *)psf_get_space, (void **)&real_get_space},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "stat0", "(JLsun/nio/fs/UnixFileAttributes;)V", (void *)psf_stat0,
+     (void **)&real_stat0},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "stat0", "(JLsun/nio/fs/UnixFileAttributes;)I", (void *)psf_stat0_errno,
+     (void **)&real_stat0_errno},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "lstat0", NULL, (void *)psf_lstat0, (void **)&real_lstat0},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "fstat", NULL, (void *)psf_fstat, (void **)&real_fstat},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "fstat0", NULL, (void *)psf_fstat, (void **)&real_fstat},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "fstatat0", NULL, (void *)psf_fstatat0, (void **)&real_fstatat0},
+    {"Lsun/nio/fs/UnixNativeDispatcher;", "statvfs0", NULL, (void *)psf_statvfs0, (void **)&real_statvfs0},
+    {"Ljava/lang/Runtime;", "freeMemory", NULL, (void *)psf_free_memory, NULL},
+    {"Lsun/management/MemoryImpl;", "getMemoryUsage0", NULL, (void *)psf_memory_usage, (void **)&real_memory_usage},
+    {"Lsun/management/MemoryPoolImpl;", "getUsage0", NULL, (void *)psf_pool_usage, (void **)&real_pool_usage},
+    {"Lsun/management/MemoryPoolImpl;", "getPeakUsage0", NULL, (void *)psf_pool_peak, (void **)&real_pool_peak},
+    {"Lsun/management/MemoryPoolImpl;", "getCollectionUsage0", NULL, (void *)psf_pool_collection,
      (void **)&real_pool_collection},
-    {"Lsun/management/VMManagementImpl;", "getStartupTime", (void *)psf_startup_time, NULL},
-    {"Lsun/management/VMManagementImpl;", "getUptime0", (void *)psf_uptime, NULL},
-    {"Lsun/management/VMManagementImpl;", "getTotalCompileTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getTotalSafepointTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getSafepointSyncTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getSafepointCount", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getTotalApplicationNonStoppedTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getClassLoadingTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getClassInitializationTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "getClassVerificationTime", (void *)psf_long_zero, NULL},
-    {"Lsun/management/VMManagementImpl;", "isThreadCpuTimeEnabled", (void *)psf_false, NULL},
-    {"Lsun/management/VMManagementImpl;", "getAvailableProcessors", (void *)psf_int_one, NULL},
-    {"Lsun/management/ThreadImpl;", "getThreadTotalCpuTime0", (void *)psf_long_unavailable_j, NULL},
-    {"Lsun/management/ThreadImpl;", "getThreadUserCpuTime0", (void *)psf_long_unavailable_j, NULL},
-    {"Lsun/management/ThreadImpl;", "getThreadTotalCpuTime1", (void *)psf_fill_unavailable, NULL},
-    {"Lsun/management/ThreadImpl;", "getThreadUserCpuTime1", (void *)psf_fill_unavailable, NULL},
-    {"Lsun/management/GarbageCollectorImpl;", "getCollectionTime", (void *)psf_long_zero, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getProcessCpuTime0", (void *)psf_long_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getProcessCpuLoad0", (void *)psf_double_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getCpuLoad0", (void *)psf_double_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getSingleCpuLoad0", (void *)psf_double_unavailable_i, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostTotalCpuTicks0", (void *)psf_long_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostConfiguredCpuCount0", (void *)psf_int_one, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostOnlineCpuCount0", (void *)psf_int_one, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getCommittedVirtualMemorySize0", (void *)psf_long_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getOpenFileDescriptorCount0", (void *)psf_long_unavailable, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getTotalMemorySize0", (void *)psf_memory_total, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getFreeMemorySize0", (void *)psf_memory_free, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getTotalSwapSpaceSize0", (void *)psf_long_zero, NULL},
-    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getFreeSwapSpaceSize0", (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getStartupTime", NULL, (void *)psf_startup_time, NULL},
+    {"Lsun/management/VMManagementImpl;", "getUptime0", NULL, (void *)psf_uptime, NULL},
+    {"Lsun/management/VMManagementImpl;", "getTotalCompileTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getTotalSafepointTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getSafepointSyncTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getSafepointCount", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getTotalApplicationNonStoppedTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getClassLoadingTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getClassInitializationTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "getClassVerificationTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lsun/management/VMManagementImpl;", "isThreadCpuTimeEnabled", NULL, (void *)psf_false, NULL},
+    {"Lsun/management/VMManagementImpl;", "getAvailableProcessors", NULL, (void *)psf_int_one, NULL},
+    {"Lsun/management/ThreadImpl;", "getThreadTotalCpuTime0", NULL, (void *)psf_long_unavailable_j, NULL},
+    {"Lsun/management/ThreadImpl;", "getThreadUserCpuTime0", NULL, (void *)psf_long_unavailable_j, NULL},
+    {"Lsun/management/ThreadImpl;", "getThreadTotalCpuTime1", NULL, (void *)psf_fill_unavailable, NULL},
+    {"Lsun/management/ThreadImpl;", "getThreadUserCpuTime1", NULL, (void *)psf_fill_unavailable, NULL},
+    {"Lsun/management/GarbageCollectorImpl;", "getCollectionTime", NULL, (void *)psf_long_zero, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getProcessCpuTime0", NULL, (void *)psf_long_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getProcessCpuLoad0", NULL, (void *)psf_double_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getCpuLoad0", NULL, (void *)psf_double_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getSingleCpuLoad0", NULL, (void *)psf_double_unavailable_i, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostTotalCpuTicks0", NULL, (void *)psf_long_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostConfiguredCpuCount0", NULL, (void *)psf_int_one, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getHostOnlineCpuCount0", NULL, (void *)psf_int_one, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getCommittedVirtualMemorySize0", NULL, (void *)psf_long_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getOpenFileDescriptorCount0", NULL, (void *)psf_long_unavailable, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getTotalMemorySize0", NULL, (void *)psf_memory_total, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getFreeMemorySize0", NULL, (void *)psf_memory_free, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getTotalSwapSpaceSize0", NULL, (void *)psf_long_zero, NULL},
+    {"Lcom/sun/management/internal/OperatingSystemImpl;", "getFreeSwapSpaceSize0", NULL, (void *)psf_long_zero, NULL},
 };
 
-int pervalues_swap(const char *cls, const char *name, void *address, void **new_address)
+int pervalues_swap(const char *cls, const char *name, const char *desc, void *address, void **new_address)
 {
     for (size_t i = 0; i < sizeof swaps / sizeof swaps[0]; i++)
-        if (strcmp(swaps[i].name, name) == 0 && strcmp(swaps[i].cls, cls) == 0) {
+        if (strcmp(swaps[i].name, name) == 0 && strcmp(swaps[i].cls, cls) == 0 &&
+            (swaps[i].desc == NULL || (desc != NULL && strcmp(swaps[i].desc, desc) == 0))) {
             if (swaps[i].real != NULL)
                 *swaps[i].real = address;
             *new_address = swaps[i].replacement;
