@@ -54,7 +54,13 @@ expect_end "JVM crash" crashed 16 Ends spin --max-bytecodes 1000000000000 --time
 wait "$killer" || true
 rc=$(run Ends loadlib -- loadlib)
 expect_eq "native library of its own: refused, method scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
-expect_match "native library of its own: the program saw why" "$(cat "$TEST_TMP/err")" "native refused: loading native libraries is not allowed"
+# JDK 24 and later refuse it before the agent does (--illegal-native-access=deny)
+if [ "$(psf_jdk_feature "$JAVA")" -ge 24 ]; then
+  refused="native refused: Illegal native access from an unnamed module"
+else
+  refused="native refused: loading native libraries is not allowed"
+fi
+expect_match "native library of its own: the program saw why" "$(cat "$TEST_TMP/err")" "$refused"
 
 expect_end "too many threads" thread_limit 18 Ends forker --max-threads 10 -- forker
 expect_end "too much output" output_limit 19 Ends chatty --max-output 100000 -- chatty
