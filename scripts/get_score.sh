@@ -130,7 +130,7 @@ and a rename. Class path entries must be jars or directories; an entry that is a
 symbolic link must lead into a directory of the same class path.
 
 The JDK comes from JAVA_HOME, else from PATH: JDK 17, 21 or 25 (newer ones are
-refused until verified; docs/jdks.md).
+refused until verified; docs/jdks.md). scripts/self_test.sh checks the JDK at hand.
 
 Exit codes (status words):
 EOF

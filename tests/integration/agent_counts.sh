@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # agent_counts.sh - the agent's profiles on fixtures whose counts are derived
 # by hand from their bytecode (javap -c), not from earlier runs.
+# PSF_AGENT_FIXTURES names another directory of the same fixtures' class
+# files (scripts/self_test.sh compiles them with the javac of the JDK tested).
 set -eu
 . "$(dirname "$0")/lib.sh"
-FX=$PSF_BUILD/fixtures/agent
+FX=${PSF_AGENT_FIXTURES:-$PSF_BUILD/fixtures/agent}
 P=$TEST_TMP/p.xml
 
 op() { xpath "$P" "/psf-profile/opcodes[@bucket='$1']/opcode[@name='$2']/@count"; }

@@ -48,3 +48,17 @@ integration: integration-instrument
 integration-instrument: all $(AGENT_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
 	@echo "== tests/integration/instrument_jvm.sh"; rc=0; PSF_BUILD=$(BUILD) bash tests/integration/instrument_jvm.sh || rc=$$?; \
 	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then exit 1; fi
+
+# The class files the JVM tests run, for scripts/self_test.sh --full.
+.PHONY: integration-fixtures
+integration-fixtures: $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
+
+# The self-test on the default JDK (a pass, and a JDK whose javac emits other
+# code failed), then the JDK-dependent suites on JDK 25: under
+# /usr/lib/jvm/temurin-25-jdk-amd64 or PSF_JDK25_HOME; without one the
+# summary says loudly that JDK 25 went untested.
+.PHONY: integration-jdk
+integration: integration-jdk
+integration-jdk: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
+	@set -e; for t in tests/integration/jdk_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   SKIPPED: $$t did not run (see its output above)"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
