@@ -142,6 +142,7 @@ typedef struct rewriter {
     uint16_t methodref;         /* the probe's Methodref */
     uint16_t branchref[4];      /* the branch probes' Methodrefs (BR_*), or 0 */
     uint16_t entryref;          /* the entry probe's Methodref, or 0 */
+    uint16_t exitref;           /* the exit probe's Methodref, or 0 */
     uint32_t next_id;
     char *err;
     size_t errlen;
@@ -200,6 +201,13 @@ static int cp_add_probe(rewriter *w)
         if (w->entryref == 0)
             return -1;
     }
+    if (w->opt->exit_method != NULL) {
+        uint16_t xname = cp_add_utf8(w, w->opt->exit_method);
+        uint16_t xnat = cp_add_refs(w, CP_NAME_AND_TYPE, xname, desc, 1);
+        w->exitref = cp_add_refs(w, CP_METHODREF, cls, xnat, 1);
+        if (w->exitref == 0)
+            return -1;
+    }
     if (w->opt->branch_method == NULL)
         return 0;
     static const char *const descs[4] = {
@@ -244,6 +252,7 @@ typedef struct insn {
     uint8_t wide;               /* K_BR16 widened */
     uint8_t leader;
     uint8_t branch_probe;       /* a conditional branch preceded by a branch probe */
+    uint8_t exit_probe;         /* a return preceded by an exit probe */
 } insn;
 
 typedef struct method_ctx {
@@ -257,6 +266,7 @@ typedef struct method_ctx {
     const uint8_t *smt;         /* the StackMapTable attribute's body, or NULL */
     uint32_t smt_len;
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
+    int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
 } method_ctx;
 
 /* Where the code for original offset `old` begins in the new code: its entry
@@ -306,13 +316,15 @@ static int layout_pass(method_ctx *c)
     for (uint32_t k = 0; k < c->n; k++) {
         insn *i = &c->in[k];
         i->start = pos;
-        if (k == 0 && c->w->opt->entry_method != NULL)
+        if (k == 0 && c->entry)
             pos += INS_PROBE_LEN;   /* the entry probe: run on entry, jumped over */
         i->target = pos;
         if (i->leader)
             pos += INS_PROBE_LEN;
         if (i->branch_probe)
             pos += INS_BRANCH_PROBE_LEN;
+        if (i->exit_probe)
+            pos += INS_PROBE_LEN;
         i->nw = pos;
         switch (i->kind) {
         case K_BR16:
@@ -686,7 +698,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
     buf code = {0};
     uint32_t block = 0;
     for (uint32_t k = 0; k < c->n; k++) {
-        if (k == 0 && c->w->opt->entry_method != NULL) {   /* the entry probe: id of block 0 */
+        if (k == 0 && c->entry) {   /* the entry probe: id of block 0 */
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             put1(&code, BC_INVOKESTATIC);
@@ -698,6 +710,12 @@ static int emit_code_attr(method_ctx *c, buf *out)
         if (c->in[k].branch_probe &&
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
             goto fail;
+        if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
+            if (emit_id(c, &code, c->im->first_id))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->exitref);
+        }
         emit_insn(c, &c->in[k], &code);
     }
     if (code.oom || code.len != c->new_len) {
@@ -778,6 +796,7 @@ static int build_insns(method_ctx *c)
         i->len = bc_insn_length(m->code, m->code_len, pc); /* nonzero: blk_analyze decoded it */
         i->leader = (t->mark[pc] & BLK_MARK_LEADER) != 0;
         i->branch_probe = c->w->opt->branch_method != NULL && is_cond(op);
+        i->exit_probe = c->exit && (bc_flags(op) & BCF_RETURN) != 0;
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
             i->kind = K_BR16;
         else if (op == 0xc8 || op == 0xc9)
@@ -798,6 +817,9 @@ static int build_insns(method_ctx *c)
 static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *out)
 {
     method_ctx c = {.w = w, .m = m, .im = im};
+    int chosen = w->opt->calls_filter == NULL || w->opt->calls_filter(w->opt->calls_ctx, m->name, m->desc);
+    c.entry = chosen && w->opt->entry_method != NULL;
+    c.exit = chosen && w->opt->exit_method != NULL;
     int rc = -1;
     if (build_insns(&c))
         goto done;

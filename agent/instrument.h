@@ -32,6 +32,13 @@
  * (sipush/ldc_w of block 0's id, invokestatic PROBE_CLASS.ENTRY_METHOD(I)V)
  * before block 0's probe; jumps to offset 0 land after it, so it runs once
  * per call, never for a loop at the top of the method.
+ *
+ * With options.exit_method, every return instruction (ireturn .. return) is
+ * preceded by an exit probe, sipush/ldc_w of block 0's id and invokestatic
+ * PROBE_CLASS.EXIT_METHOD(I)V, after its block's probe when the return
+ * starts a block; offsets of the return (a frame, a range) map to what
+ * comes first. options.calls_filter limits entry and exit probes to the
+ * methods it chooses (the fast engine's measured method).
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -58,6 +65,12 @@ typedef struct ins_options {
                                    name, called before each conditional branch (below) */
     const char *entry_method;   /* NULL, or the probe class's static method (I)V called
                                    with block 0's id when the method is entered (below) */
+    const char *exit_method;    /* NULL, or the probe class's static method (I)V called
+                                   with block 0's id right before every return (below) */
+    int (*calls_filter)(void *ctx, cp_str name, cp_str desc);
+                                /* NULL: entry and exit probes go into every method;
+                                   else only into methods for which it returns 1 */
+    void *calls_ctx;            /* passed to calls_filter */
 } ins_options;
 
 /* Where one original instruction went (instrumented methods). */

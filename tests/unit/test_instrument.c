@@ -169,8 +169,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -337,7 +337,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -358,7 +358,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -370,7 +370,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -456,7 +456,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry"};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -489,6 +489,66 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     assert_int_equal(in_probe, 1);
     assert_int_equal(ins_original_offset(&w.r.methods[0], 6, &in_probe), 0);
     assert_int_equal(in_probe, 1);
+    release(&w);
+}
+
+/* ---- the exit probe and the choice of methods -------------------------- */
+
+static int choose_m(void *ctx, cp_str name, cp_str desc)
+{
+    (void)desc;
+    return *(const int *)ctx && name.len == 1 && name.ptr[0] == 'm';
+}
+
+static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    int yes = 1;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19..21 "enter", 22..24 "exit" */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 24, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "exit", 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  0 entry probe, block 0's id */
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  6 probe 7 */
+        0x03, 0x3c, 0x03, 0x3d,                   /* 12 */
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 16 probe 8: the loop test */
+        0x1c, 0x1a, 0xa2, 0x00, 0x13,             /* 22 if_icmpge 43 (the exit's probe) */
+        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,  /* 27 probe 9 */
+        0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01, /* 33 */
+        0xa7, 0xff, 0xe8,                         /* 40 goto 16 (the test's probe, past the entry probe) */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,  /* 43 probe 10 */
+        0x1b,                                     /* 49 iload_1 */
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /* 50 exit probe, block 0's id */
+        0xac                                      /* 56 ireturn */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 3);
+    uint32_t len;
+    const uint8_t *smt = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 2, 253, 0, 16, 1, 1, 250, 0, 26};
+    expect_bytes(smt, len, want_smt, sizeof want_smt);
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 49, &in_probe), 19);
+    assert_int_equal(in_probe, 0);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 50, &in_probe), 20);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 56, &in_probe), 20);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+
+    /* a method the filter does not choose gets block probes only */
+    yes = 0;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].new_len, 45);
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF, 0x03};
+    expect_bytes(w.cf.methods[0].code, sizeof head, head, sizeof head);
     release(&w);
 }
 
@@ -802,7 +862,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -920,7 +980,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1036,6 +1096,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
         cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
+        cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
