@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "blocks.h"
 #include "branchpred.h"
 #include "calls.h"
 #include "cpool.h"
@@ -182,7 +183,39 @@ typedef struct thread_state {
     jvmtiFrameInfo *tail_frames; /* counting.c tail_returns: frames of a chain of self-calls */
     uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
+    jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
+    jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
 } thread_state;
+
+/* engine=fast: one instrumented method, its block table and its probe ids
+ * (fast.c). Kept for the whole run: a probe id never changes its meaning. */
+typedef struct fast_method {
+    char *name;                 /* "pkg.Class.name(desc)", UTF-8 */
+    uint8_t *code;              /* own copy of its original bytecode */
+    uint32_t code_len;
+    blk_table blocks;           /* owned */
+    uint32_t first_id;          /* block i has probe id first_id + i */
+    uint8_t root;               /* enum root_kind */
+    method_info *mi;            /* its profile entry, made when the counts are collected */
+} fast_method;
+
+/* engine=fast: the instrumenting engine's state (fast.c). */
+typedef struct fast_state {
+    JavaVM *vm;
+    jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
+    jfieldID f_counting, f_thread, f_hits, f_n, f_depth;
+    int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
+    fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
+    uint32_t nmethods, methods_cap;
+    uint32_t *len;              /* by probe id: bytecodes in that block */
+    uint32_t next_id, len_cap;  /* the next id to hand out */
+    thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
+    uint32_t non, on_cap;
+    char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
+    jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
+    jobject *modules;           /* global refs: modules made to read it (under lock) */
+    uint32_t nmodules, modules_cap;
+} fast_state;
 
 /* The agent's whole state. */
 typedef struct agent {
@@ -270,6 +303,8 @@ typedef struct agent {
     uint32_t ninvocations, invocations_cap;
     thread_state *threads;
 
+    fast_state fast;            /* engine=fast only (fast.c) */
+
     /* Calls that go up the agent's layers: vmentry.c sets them at load
      * (wire_hooks), so that clinit.c, natives.c and counting.c reach the
      * files above them only through these and never include their names. */
@@ -282,6 +317,10 @@ typedef struct agent {
         void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
         /* counting.c: a native of bulk.c handled n elements for invoke key `key` */
         void (*elements)(struct agent *a, uint32_t key, uint64_t n);
+        /* counting.c, engine=fast: the measured method's entry probe opens an
+         * extent on this thread, its exit probe closes it (fast.c's natives) */
+        void (*fast_begin)(struct agent *a, JNIEnv *jni, jthread thread);
+        void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in counting.c) */
         void (*finish)(struct agent *a, JNIEnv *jni);
@@ -307,6 +346,8 @@ void keys_free(key_table *t);
 /* methods.c */
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
 const class_info *methods_class(agent *a, jclass klass); /* its parsed constant pool; takes a->lock */
+method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, uint32_t code_len); /* lock held */
+uint8_t methods_root_kind(const char *cls, const char *name, const char *desc); /* enum root_kind */
 void methods_free(agent *a);
 
 /* bystanders.c */
@@ -375,6 +416,8 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */
+void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
+void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
 void counting_free(agent *a);
 
 /* target.c */
@@ -382,6 +425,21 @@ void counting_free(agent *a);
 typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
 void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
 int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
+
+/* fast.c: the instrumenting engine (engine=fast, docs/fast-engine.md) */
+void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
+void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
+void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* its module reads the probe's */
+void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                  jobject domain, jint len, const unsigned char *data, jint *new_len,
+                                  unsigned char **new_data);
+int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
+void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
+void fast_set_depth(agent *a, thread_state *ts, int depth);
+void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
+void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
+void fast_free(agent *a);
 
 /* profile.c */
 int profile_write(agent *a, const char *status, const char *message);

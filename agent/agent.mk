@@ -10,12 +10,23 @@ AGENT_SO        := $(BUILD)/libpsfagent.so
 
 all: $(AGENT_SO)
 
+# The fast engine's probe class (agent/fast.c defines it in the boot loader at
+# VMInit), compiled for every JDK the agent runs on and embedded as bytes.
+AGENT_PROBE_DIR := $(BUILD)/agent/probe
+AGENT_PROBE_C   := $(BUILD)/agent/probe_class.c
+$(AGENT_PROBE_C): agent/probe/psf/Probe.java scorer/embed.sh
+	rm -rf $(AGENT_PROBE_DIR)
+	mkdir -p $(AGENT_PROBE_DIR)
+	$(JAVAC) --release 11 -d $(AGENT_PROBE_DIR) agent/probe/psf/Probe.java
+	sh scorer/embed.sh psf_probe_class $(AGENT_PROBE_DIR)/psf/Probe.class > $@.tmp
+	mv $@.tmp $@
+
 # Exports only Agent_*; -z defs turns a missing symbol into a build error
 # instead of a JVM start failure.
-$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) $(COMMON_TABLE_SRCS) $(COMMON_TABLE_HDRS) common/mac.c common/mac.h
+$(AGENT_SO): $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(wildcard agent/*.h) $(COMMON_TABLE_SRCS) $(COMMON_TABLE_HDRS) common/mac.c common/mac.h $(AGENT_PROBE_C)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden $(JNI_CFLAGS) $(XML_CFLAGS) $(CRYPTO_CFLAGS) -Icommon -shared \
-	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(COMMON_TABLE_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
+	  -Wl,-z,defs -o $@ $(AGENT_PURE_SRCS) $(AGENT_JVM_SRCS) $(AGENT_PROBE_C) $(COMMON_TABLE_SRCS) common/mac.c $(XML_LIBS) $(CRYPTO_LIBS) -ldl $(LDFLAGS)
 
 include agent/pure.mk
 include agent/instrument.mk

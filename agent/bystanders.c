@@ -47,6 +47,11 @@ enum { SENTRY_ANY_CODE = 1, SENTRY_PROGRAM_CODE = 2 };
  * error. */
 static void sentry_on(agent *a, jthread t)
 {
+    /* engine=fast: stepping any thread makes HotSpot's interpreter call into
+     * the VM at every bytecode of every thread, the counted one included;
+     * that engine keeps only the CPU-time check (docs/fast-engine.md) */
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        return;
     jvmtiError e = (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_SINGLE_STEP, t);
     if (e != JVMTI_ERROR_THREAD_NOT_ALIVE)
         jvmti_check(a, e, "SetEventNotificationMode(SINGLE_STEP) of a bystander");

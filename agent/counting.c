@@ -487,19 +487,26 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 }
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
- * Exception, SingleStep) on or off for thread; 0, or -1 (reported). */
-static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread)
+ * Exception, SingleStep) on or off for thread (state ts); 0, or -1
+ * (reported). With engine=fast, the thread's probes take the place of
+ * SingleStep (and this engine counts no arrays yet: no SampledObjectAlloc). */
+static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
 {
     jvmtiEnv *jv = a->jvmti;
+    int fast = a->opts.engine == AGENT_ENGINE_FAST;
+    if (fast && mode == JVMTI_DISABLE && fast_thread(a, ts, thread, 0) != 0)
+        return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_FRAME_POP, thread),
                     "SetEventNotificationMode(FRAME_POP)") != 0)
         return -1;
-    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, thread),
-                    "SetEventNotificationMode(SAMPLED_OBJECT_ALLOC)") != 0)
+    if (!fast && jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, thread),
+                             "SetEventNotificationMode(SAMPLED_OBJECT_ALLOC)") != 0)
         return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION, thread),
                     "SetEventNotificationMode(EXCEPTION)") != 0)
         return -1;
+    if (fast)
+        return mode == JVMTI_ENABLE ? fast_thread(a, ts, thread, 1) : 0;
     return jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SINGLE_STEP, thread),
                        "SetEventNotificationMode(SINGLE_STEP)");
 }
@@ -509,9 +516,9 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread)
  * notify_pop, the frame now at the top ends it when it pops. */
 static int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop)
 {
-    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0 ||
+    if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0 ||
         (notify_pop && jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
-        set_thread_events(a, JVMTI_DISABLE, thread);
+        set_thread_events(a, JVMTI_DISABLE, thread, ts);
         return -1;
     }
     if (ts->ref == NULL)
@@ -537,7 +544,7 @@ static void start_span(thread_state *ts)
  * when the bytecode limit stopped the program meanwhile. */
 static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    set_thread_events(a, JVMTI_DISABLE, thread);
+    set_thread_events(a, JVMTI_DISABLE, thread, ts);
     limit_return(a, jni, thread, ts);
     if (a->result_written)
         return -1; /* the limit stopped the program */
@@ -546,6 +553,44 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
     ts->pend_key = 0;
     ts->npend = 0;
     return 0;
+}
+
+/* The method is entered on this thread: open an extent (or let a
+ * recursion be). The step engine's breakpoint at its offset 0 and the fast
+ * engine's entry probe (counting_fast_begin) come here; 1 when an extent
+ * was opened. */
+static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
+{
+    thread_state *ts = ts_get(a, thread);
+    if (ts == NULL || ts->measuring)
+        return 0; /* recursion: the nested invocation gets its own step */
+    if (ts->helper) {
+        /* a helper no longer counted (a daemon stopped at its extent's end)
+         * calls the method itself: what it counted as a helper stays with the
+         * invocation that started it, and it now opens an extent of its own */
+        lock_enter(a);
+        if (ts->inv_index < a->ninvocations)
+            for (int b = 0; b < BUCKETS; b++)
+                a->invocations[ts->inv_index].n[b] += ts->n[b];
+        lock_exit(a);
+        ts->helper = ts->daemon = 0;
+    }
+    int fast = a->opts.engine == AGENT_ENGINE_FAST;
+    /* the fast engine's exit probe ends the extent: no frame pop (which
+     * would keep the thread in the interpreter) */
+    if (start_counting(a, jni, thread, ts, !fast) != 0)
+        return 0;
+    lock_enter(a);
+    if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
+        atomic_store_explicit(&a->sentry_steps, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
+    }
+    lock_exit(a);
+    bystanders_note(a, jni, ts, thread);
+    bystanders_counting(a, ts, thread, 1);
+    start_span(ts);
+    ts->last_exception[0] = '\0';
+    return 1;
 }
 
 /* Breakpoint: at the method's entry, open an extent on this thread (or
@@ -560,33 +605,24 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
         clinit_breakpoint(a, jni, thread, tls, method, loc); /* the method's class is initialized */
         return;
     }
-    thread_state *ts = ts_get(a, thread);
-    if (ts == NULL || ts->measuring)
-        return; /* recursion: the nested invocation gets its own step */
-    if (ts->helper) {
-        /* a helper no longer counted (a daemon stopped at its extent's end)
-         * calls the method itself: what it counted as a helper stays with the
-         * invocation that started it, and it now opens an extent of its own */
-        lock_enter(a);
-        if (ts->inv_index < a->ninvocations)
-            for (int b = 0; b < BUCKETS; b++)
-                a->invocations[ts->inv_index].n[b] += ts->n[b];
-        lock_exit(a);
-        ts->helper = ts->daemon = 0;
-    }
-    if (start_counting(a, jni, thread, ts, 1) != 0)
+    if (extent_begin(a, jni, thread))
+        count_step(a, tls, jni, thread, method, loc); /* no SingleStep comes for this location */
+}
+
+/* engine=fast: the method's entry probe on a thread that is not counting
+ * (fast.c, hooks.fast_begin): open an extent there. Block 0's probe, which
+ * runs next, counts the first block. The thread's stack depth at the
+ * method's frame (below begin0 and Probe.enter) tells later whether an
+ * exception leaves the extent. */
+void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread)
+{
+    if (!extent_begin(a, jni, thread))
         return;
-    lock_enter(a);
-    if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
-        atomic_store_explicit(&a->sentry_steps, 0, memory_order_relaxed);
-        atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
-    }
-    lock_exit(a);
-    bystanders_note(a, jni, ts, thread);
-    bystanders_counting(a, ts, thread, 1);
-    start_span(ts);
-    ts->last_exception[0] = '\0';
-    count_step(a, ts, jni, thread, method, loc); /* no SingleStep comes for this location */
+    thread_state *ts = tls;
+    jint frames = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
+        ts->fast_base = frames - 2;
+    fast_set_depth(a, ts, 1);
 }
 
 /*
@@ -617,8 +653,8 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     bystanders_counting(a, ts, thread, 1);
     start_span(ts);
     ts->pre_method = frame;
-    if (at_entry)
-        count_step(a, ts, jni, thread, frame, 0);
+    if (at_entry && a->opts.engine == AGENT_ENGINE_STEP)
+        count_step(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
     return 0;
 }
 
@@ -694,11 +730,23 @@ static void stop_daemon_helpers(agent *a)
         return; /* another extent is still running: keep counting */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
-            set_thread_events(a, JVMTI_DISABLE, ts->ref);
+            set_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
             bystanders_counting(a, ts, ts->ref, 0);
             ts->measuring = 0;
             watch_from_now(a, ts->ref);
         }
+}
+
+/* The extent's outermost frame of the method pops (by_exception: an
+ * exception leaves it): stop counting and record the invocation. */
+static void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception)
+{
+    if (ts->helper || stop_counting(a, jni, thread, ts) != 0)
+        return;
+    bystanders_check(a, jni, ts);
+    record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
+    stop_daemon_helpers(a);
+    bystanders_release(a, jni);
 }
 
 /* FramePop: the end of an overhead root, of a count before the method
@@ -726,12 +774,17 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         }
         return;
     }
-    if (method != a->target || ts->helper || stop_counting(a, jni, thread, ts) != 0)
-        return;
-    bystanders_check(a, jni, ts);
-    record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
-    stop_daemon_helpers(a);
-    bystanders_release(a, jni);
+    if (method == a->target)
+        extent_end(a, jni, thread, ts, by_exception);
+}
+
+/* engine=fast: the exit probe before the return of the extent's outermost
+ * frame (fast.c, hooks.fast_end): the extent ends, by return. */
+void counting_fast_end(agent *a, JNIEnv *jni, jthread thread)
+{
+    thread_state *ts = tls;
+    if (ts != NULL && ts->measuring && ts->pre_method == NULL)
+        extent_end(a, jni, thread, ts, 0);
 }
 
 /* A helper thread (started by the measured code, counted for its whole
@@ -823,6 +876,42 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
     ts->pend[i].elements += len;
 }
 
+/*
+ * engine=fast: an exception thrown inside the extent. The frames it
+ * unwinds run no bytecode and no exit probe: the method's frames among
+ * them leave its depth, and when the catching frame lies below the
+ * extent's outermost frame (or nothing catches it), the extent ends here,
+ * by exception, as the step engine's frame pop would end it.
+ */
+static void fast_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method)
+{
+    int depth = fast_depth(a, ts);
+    jint frames = 0;
+    if (depth <= 0 || jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0)
+        return;
+    jint inside = frames - ts->fast_base + 1; /* the top frames, down to the outermost frame of the method */
+    if (inside <= 0)
+        return;
+    jvmtiFrameInfo *f = malloc((size_t)inside * sizeof *f);
+    jint n = 0;
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, inside, f, &n), "GetStackTrace") != 0) {
+        free(f);
+        agent_fail(a, "cannot read the frames an exception unwinds");
+        return;
+    }
+    jint i = 0;
+    int popped = 0;
+    while (i < n && (catch_method == NULL || f[i].method != catch_method)) /* the catching frame, from the top */
+        popped += f[i++].method == a->target;
+    free(f);
+    if (i < n && depth - popped > 0) {
+        fast_set_depth(a, ts, depth - popped); /* caught inside the extent */
+        return;
+    }
+    fast_set_depth(a, ts, 0);
+    extent_end(a, jni, thread, ts, 1);
+}
+
 /* Exceptions thrown inside an extent: remember the class, so an invocation
  * that ends by exception can say which (StackOverflowError, ...). */
 void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
@@ -833,6 +922,9 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        fast_problem(a, "an exception was thrown inside the extent, and the fast engine does not yet subtract "
+                        "the rest of a block an exception leaves");
     jclass k = (*jni)->GetObjectClass(jni, exception);
     char *sig = NULL;
     if (k == NULL || (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) != JVMTI_ERROR_NONE)
@@ -844,6 +936,8 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     char *utf8 = utf8_dup(name);
     snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
     free(utf8);
+    if (a->opts.engine == AGENT_ENGINE_FAST && !ts->helper && ts->pre_method == NULL)
+        fast_exception(a, jni, thread, ts, catch_method);
 }
 
 /*
@@ -886,8 +980,8 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return;
-    if (set_thread_events(a, JVMTI_ENABLE, thread) != 0) {
-        set_thread_events(a, JVMTI_DISABLE, thread);
+    if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
+        set_thread_events(a, JVMTI_DISABLE, thread, ts);
         return;
     }
     if (ts->ref == NULL)
@@ -911,7 +1005,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 {
     /* this thread counts no more; it stays "measuring" so that the result
      * lists its invocation as incomplete */
-    set_thread_events(a, JVMTI_DISABLE, thread);
+    set_thread_events(a, JVMTI_DISABLE, thread, tls);
     lock_enter(a);
     int first = a->stop_status == NULL && !a->result_written;
     if (first) {
@@ -970,6 +1064,8 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
 void counting_quiesce(agent *a)
 {
     thread_state *self = tls;
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        fast_quiesce(a); /* every thread's probes off, their totals read */
     lock_enter(a);
     thread_state *list = a->threads;
     lock_exit(a);
@@ -1012,6 +1108,8 @@ void counting_finish(agent *a, JNIEnv *jni)
         if (ts->helper && ts->inv_index < a->ninvocations)
             for (int b = 0; b < BUCKETS; b++)
                 a->invocations[ts->inv_index].n[b] += ts->n[b];
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        fast_collect(a, jni); /* the probes' hits into the method counters profile.c reads */
 }
 
 /* Free every thread state and invocation record. */

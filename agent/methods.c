@@ -405,6 +405,37 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id)
     return m;
 }
 
+/* The fast engine's entry for a method it counted by probes (fast.c): a
+ * method_info with a name and the original code but no jmethodID, whose
+ * counters the probes' hits fill when the run ends (lock held). NULL when
+ * out of memory. */
+method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, uint32_t code_len)
+{
+    method_info *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->name = strdup(name);
+    m->code = malloc(code_len ? code_len : 1);
+    if (m->name == NULL || m->code == NULL || table_insert(a, m) != 0) {
+        free(m->name);
+        free(m->code);
+        free(m);
+        return NULL;
+    }
+    memcpy(m->code, code, code_len);
+    m->code_len = code_len;
+    m->bp_seed = bp_seed(m->name);
+    return m;
+}
+
+/* The overhead role of a method by its class's binary name, name and
+ * descriptor (root_kind_of), for the fast engine, which sees methods as
+ * class-file entries. */
+uint8_t methods_root_kind(const char *cls, const char *name, const char *desc)
+{
+    return root_kind_of(cls, name, desc);
+}
+
 /* klass's parsed constant pool, read once and kept (takes a->lock). */
 const class_info *methods_class(agent *a, jclass klass)
 {

@@ -90,7 +90,10 @@ static void search_methods(agent *a, jclass klass)
         return;
     }
     a->method_found = 1;
-    if (jvmti_check(a, (*jv)->SetBreakpoint(jv, found, 0), "SetBreakpoint") == 0) {
+    /* engine=fast: no breakpoint (an event at every call, recursive ones
+     * included); the method's entry probe opens the extent (fast.c) */
+    if (a->opts.engine == AGENT_ENGINE_FAST ||
+        jvmti_check(a, (*jv)->SetBreakpoint(jv, found, 0), "SetBreakpoint") == 0) {
         a->target = found;
         agent_log(a, "measuring %s%s", a->opts.method, found_desc);
     }

@@ -25,3 +25,9 @@ bench-profile: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 bench: bench-depth
 bench-depth: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 	bench/recursion_depth.sh $(REPEAT)
+
+# The fast counting engine against the step engine and the plain JIT run.
+.PHONY: bench-fast
+bench: bench-fast
+bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP)
+	bench/fast_engine.sh $(REPEAT)

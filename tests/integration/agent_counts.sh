@@ -494,15 +494,7 @@ else
 fi
 expect_match "unknown option: named" "$(cat "$TEST_TMP/err")" "unknown option 'colour'"
 expect_eq "unknown option: profile says bad_options" "$(xpath "$P" /psf-profile/@status)" bad_options
-# engine=fast is refused, never quietly measured by the step engine (docs/fast-engine.md).
-if "$JAVA" -XX:-UseTLAB "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,out=$P,engine=fast" \
-  -cp "$FX" Loops 1 >/dev/null 2>"$TEST_TMP/err"; then
-  fail "engine=fast: JVM does not start"
-else
-  pass "engine=fast: JVM does not start"
-fi
-expect_match "engine=fast: refusal named" "$(cat "$TEST_TMP/err")" "engine=fast is not available yet"
-expect_eq "engine=fast: profile says bad_options" "$(xpath "$P" /psf-profile/@status)" bad_options
+# engine=fast (test profiles only; refused with result_fd): tests/integration/fast_engine.sh
 if "$JAVA" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,out=$P" -cp "$FX" Loops 1 >/dev/null 2>"$TEST_TMP/err"; then
   fail "without -XX:-UseTLAB: JVM does not start"
 else

@@ -62,3 +62,10 @@ integration: integration-jdk
 integration-jdk: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/jdk_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
 	  if [ $$rc -eq 77 ]; then echo "   SKIPPED: $$t did not run (see its output above)"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
+
+# The fast counting engine against the step engine (agent/fast.c).
+.PHONY: integration-fast
+integration: integration-fast
+integration-fast: all $(AGENT_FIXTURE_STAMP)
+	@echo "== tests/integration/fast_engine.sh"; rc=0; PSF_BUILD=$(BUILD) bash tests/integration/fast_engine.sh || rc=$$?; \
+	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then exit 1; fi

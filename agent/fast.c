@@ -1,0 +1,667 @@
+/*
+ * fast.c - the instrumenting counting engine (engine=fast): block probes in
+ * every class, counted per thread while the thread is inside a measured
+ * extent, turned into the step engine's per-method opcode counts when the
+ * run ends. docs/fast-engine.md says which profile fields it holds (so far:
+ * the opcode histograms, per-method counts and invocation totals) and why
+ * its profiles are marked and never scored.
+ *
+ * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
+ * file compiled into the agent) is defined in the boot loader, where every
+ * loader finds it, and every named module is made to read the boot loader's
+ * unnamed module that holds it. From then on the ClassFileLoadHook rewrites
+ * every class (agent/instrument.c) with a block probe at the start of each
+ * basic block, and the classes loaded before (the JDK's core) are
+ * retransformed once. Probe ids are handed out class by class under the
+ * agent's lock; each method's block table is kept for the whole run.
+ *
+ * Where the step engine switches single-stepping on and off for a thread
+ * (counting.c: the extent's breakpoint and frame pop, helper threads, the
+ * method's own class's initializer), fast_thread switches that thread's
+ * probes on and off instead: psf.Probe.counting lists the threads counting
+ * now. The per-thread events the extent needs (FramePop, Exception) stay.
+ *
+ * Nothing here runs per bytecode or per block: the probes are Java, inlined
+ * by the JIT. A run whose counts this engine cannot yet give exactly (an
+ * exception inside an extent, an overhead root, a method not instrumented,
+ * a thread started) records the reason (fast_problem) and ends as
+ * agent_error: never a quietly wrong count.
+ */
+#include "agent.h"
+#include "classfile.h"
+#include "instrument.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The class file of psf.Probe, compiled and embedded by agent/agent.mk. */
+extern const unsigned char psf_probe_class[];
+extern const size_t psf_probe_class_len;
+
+#define PROBE_CLASS "psf/Probe"
+#define HITS_INITIAL 4096   /* a new thread's hits array, when fewer ids exist yet */
+
+/* The current thread's JNIEnv (every caller runs on a Java thread). */
+static JNIEnv *env_of(agent *a)
+{
+    JNIEnv *jni = NULL;
+    if (a->fast.vm == NULL || (*a->fast.vm)->GetEnv(a->fast.vm, (void **)&jni, JNI_VERSION_10) != JNI_OK)
+        return NULL;
+    return jni;
+}
+
+/* Record why this run's counts cannot be trusted (the first reason wins);
+ * the run then ends as agent_error with it (fast_collect). */
+void fast_problem(agent *a, const char *fmt, ...)
+{
+    char buf[sizeof a->fast.problem];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    lock_enter(a);
+    if (a->fast.problem[0] == '\0')
+        snprintf(a->fast.problem, sizeof a->fast.problem, "%s", buf);
+    lock_exit(a);
+}
+
+/* Ask for what the engine needs; at load, engine=fast only. */
+void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
+{
+    a->fast.vm = vm;
+    caps->can_retransform_classes = 1;
+}
+
+/* psf.Probe.lengths0(id): the block lengths of every id handed out so far,
+ * as a new int[]; an id past them is reported (it cannot happen: a class's
+ * ids exist before its code can run). */
+static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    lock_enter(a);
+    uint32_t n = a->fast.next_id;
+    jint *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (copy != NULL)
+        for (uint32_t i = 0; i < n; i++)
+            copy[i] = (jint)a->fast.len[i];
+    lock_exit(a);
+    if (copy == NULL) {
+        fast_problem(a, "out of memory for the probes' block lengths");
+        return (*jni)->NewIntArray(jni, 0);
+    }
+    if (id < 0 || (uint32_t)id >= n)
+        fast_problem(a, "a probe ran with id %d, which was never handed out", (int)id);
+    jintArray arr = (*jni)->NewIntArray(jni, (jsize)n);
+    if (arr != NULL)
+        (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
+    free(copy);
+    return arr;
+}
+
+/* psf.Probe.begin0(), from Probe.enter in the measured method's first
+ * instruction on a thread that is not counting: open an extent when the
+ * caller (two frames down: begin0, Probe.enter, the method) is the method
+ * (a class of the same name from another loader is not). */
+static void JNICALL probe_begin(JNIEnv *jni, jclass cls)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jthread thread = NULL;
+    jmethodID caller = NULL;
+    jlocation loc = 0;
+    if (a->dead || a->target == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0 ||
+        jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &caller, &loc), "GetFrameLocation") != 0 ||
+        caller != a->target)
+        return;
+    a->hooks.fast_begin(a, jni, thread);
+    (*jni)->DeleteLocalRef(jni, thread);
+}
+
+/* psf.Probe.end0(), from Probe.exit before the return of the extent's
+ * outermost frame: close the extent. */
+static void JNICALL probe_end(JNIEnv *jni, jclass cls)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jthread thread = NULL;
+    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    a->hooks.fast_end(a, jni, thread);
+    (*jni)->DeleteLocalRef(jni, thread);
+}
+
+/* The frames of the measured method on this thread inside its extent
+ * (psf.Probe's depth); 0 when unknown. */
+int fast_depth(agent *a, thread_state *ts)
+{
+    JNIEnv *jni = env_of(a);
+    if (jni == NULL || ts->probe == NULL)
+        return 0;
+    return (int)(*jni)->GetIntField(jni, ts->probe, a->fast.f_depth);
+}
+
+/* Set that depth (1 when an extent opens, 0 when an exception ends it). */
+void fast_set_depth(agent *a, thread_state *ts, int depth)
+{
+    JNIEnv *jni = env_of(a);
+    if (jni != NULL && ts->probe != NULL)
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
+}
+
+/* Make `module` read the probe's module unless it was seen already (lock
+ * held): a rewritten class of a named module calls psf.Probe. 0 or -1. */
+static int read_probe(agent *a, JNIEnv *jni, jobject module)
+{
+    for (uint32_t i = 0; i < a->fast.nmodules; i++)
+        if ((*jni)->IsSameObject(jni, a->fast.modules[i], module))
+            return 0;
+    if (a->fast.nmodules == a->fast.modules_cap) {
+        uint32_t cap = a->fast.modules_cap ? a->fast.modules_cap * 2 : 128;
+        jobject *v = realloc(a->fast.modules, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.modules = v;
+        a->fast.modules_cap = cap;
+    }
+    jobject ref = (*jni)->NewGlobalRef(jni, module);
+    if (ref == NULL)
+        return -1;
+    a->fast.modules[a->fast.nmodules++] = ref;
+    if ((*jni)->IsSameObject(jni, module, a->fast.probe_module))
+        return 0;
+    return jvmti_check(a, (*a->jvmti)->AddModuleReads(a->jvmti, module, a->fast.probe_module), "AddModuleReads");
+}
+
+/* At VMInit: every module defined so far reads the probe's module (the
+ * boot loader's unnamed module). */
+static int add_reads(agent *a, JNIEnv *jni)
+{
+    jobject pm = (*jni)->GetModule(jni, a->fast.probe);
+    a->fast.probe_module = pm != NULL ? (*jni)->NewGlobalRef(jni, pm) : NULL;
+    if (a->fast.probe_module == NULL) {
+        agent_fail(a, "the fast engine cannot find psf.Probe's module");
+        return -1;
+    }
+    jint n = 0;
+    jobject *modules = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetAllModules(a->jvmti, &n, &modules), "GetAllModules") != 0)
+        return -1;
+    int bad = 0;
+    lock_enter(a);
+    for (jint i = 0; i < n; i++) {
+        if (!bad)
+            bad = read_probe(a, jni, modules[i]);
+        (*jni)->DeleteLocalRef(jni, modules[i]);
+    }
+    lock_exit(a);
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)modules);
+    if (bad)
+        agent_fail(a, "the fast engine cannot make the modules read psf.Probe's module");
+    return bad ? -1 : 0;
+}
+
+/* ClassPrepare, before any of the class's code runs: a module defined
+ * after VMInit (a layer the program builds) reads the probe's module too. */
+void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
+{
+    if (a->fast.probe_module == NULL)
+        return;
+    jobject module = (*jni)->GetModule(jni, klass);
+    if (module == NULL)
+        return;
+    lock_enter(a);
+    int bad = read_probe(a, jni, module);
+    lock_exit(a);
+    (*jni)->DeleteLocalRef(jni, module);
+    if (bad)
+        fast_problem(a, "a module defined after VMInit cannot be made to read psf.Probe's module");
+}
+
+/* Define psf.Probe in the boot loader, bind its native, initialize it. */
+static int define_probe(agent *a, JNIEnv *jni)
+{
+    jclass k = (*jni)->DefineClass(jni, PROBE_CLASS, NULL, (const jbyte *)psf_probe_class, (jsize)psf_probe_class_len);
+    if (k == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "the fast engine cannot define its probe class psf.Probe in the boot loader");
+        return -1;
+    }
+    a->fast.probe = (*jni)->NewGlobalRef(jni, k);
+    static JNINativeMethod natives[] = {{"lengths0", "(I)[I", (void *)probe_lengths},
+                                        {"begin0", "()V", (void *)probe_begin},
+                                        {"end0", "()V", (void *)probe_end}};
+    if (a->fast.probe == NULL || (*jni)->RegisterNatives(jni, k, natives, 3) != 0) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "the fast engine cannot bind psf.Probe's natives");
+        return -1;
+    }
+    /* GetStaticFieldID initializes the class: here, before any probe runs */
+    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", "[Lpsf/Probe;");
+    a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
+    a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
+    a->fast.f_n = (*jni)->GetFieldID(jni, k, "n", "J");
+    a->fast.f_depth = (*jni)->GetFieldID(jni, k, "depth", "I");
+    if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
+        return -1;
+    }
+    (*jni)->DeleteLocalRef(jni, k);
+    return 0;
+}
+
+/* Retransform every class loaded so far (the hook rewrites them). */
+static int retransform_loaded(agent *a, JNIEnv *jni)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jint n = 0;
+    jclass *classes = NULL;
+    if (jvmti_check(a, (*jv)->GetLoadedClasses(jv, &n, &classes), "GetLoadedClasses") != 0)
+        return -1;
+    jclass *todo = malloc((n ? (size_t)n : 1) * sizeof *todo);
+    jint ntodo = 0;
+    for (jint i = 0; i < n; i++) {
+        jboolean ok = JNI_FALSE;
+        if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
+            (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok)
+            todo[ntodo++] = classes[i];
+    }
+    int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
+    if (!bad && ntodo > 0)
+        bad = jvmti_check(a, (*jv)->RetransformClasses(jv, ntodo, todo), "RetransformClasses");
+    agent_log(a, "fast engine: %d classes loaded before VMInit retransformed", (int)ntodo);
+    for (jint i = 0; i < n; i++)
+        (*jni)->DeleteLocalRef(jni, classes[i]);
+    free(todo);
+    (*jv)->Deallocate(jv, (unsigned char *)classes);
+    return bad ? -1 : 0;
+}
+
+/* At VMInit, before anything else: the probe class, the module reads, the
+ * hook from now on, and the classes loaded before it. */
+void fast_vm_init(agent *a, JNIEnv *jni)
+{
+    if (define_probe(a, jni) != 0 || add_reads(a, jni) != 0)
+        return;
+    lock_enter(a);
+    a->fast.hooked = 1;
+    lock_exit(a);
+    if (jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE,
+                                                             JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
+                    "SetEventNotificationMode(CLASS_FILE_LOAD_HOOK)") != 0)
+        return;
+    retransform_loaded(a, jni);
+}
+
+/* Grow the id tables to hold `need` ids (lock held); 0 or -1. */
+static int ids_reserve(agent *a, uint32_t need)
+{
+    if (need <= a->fast.len_cap)
+        return 0;
+    uint32_t cap = a->fast.len_cap ? a->fast.len_cap : 65536;
+    while (cap < need)
+        cap *= 2;
+    uint32_t *l = realloc(a->fast.len, cap * sizeof *l);
+    if (l == NULL)
+        return -1;
+    a->fast.len = l;
+    a->fast.len_cap = cap;
+    return 0;
+}
+
+/* Keep the rewritten class's methods (lock held): name, original code,
+ * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
+static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program)
+{
+    char cls[1024];
+    name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
+    if (ids_reserve(a, r->next_id) != 0)
+        return -1;
+    for (uint16_t i = 0; i < r->nmethods; i++) {
+        ins_method *im = &r->methods[i];
+        if (im->status == INS_METHOD_NO_CODE)
+            continue;
+        if (im->status != INS_METHOD_DONE) {
+            fast_problem(a, "%s.%.*s%.*s is not instrumented: %s", cls, (int)im->name.len, im->name.ptr,
+                         (int)im->desc.len, im->desc.ptr, im->why);
+            continue;
+        }
+        if (a->fast.nmethods == a->fast.methods_cap) {
+            uint32_t cap = a->fast.methods_cap ? a->fast.methods_cap * 2 : 4096;
+            fast_method *v = realloc(a->fast.methods, cap * sizeof *v);
+            if (v == NULL)
+                return -1;
+            a->fast.methods = v;
+            a->fast.methods_cap = cap;
+        }
+        const cf_method *cm = &cf->methods[i];
+        char name[1024], desc[4096], full[8192];
+        snprintf(name, sizeof name, "%.*s", (int)im->name.len, im->name.ptr);
+        snprintf(desc, sizeof desc, "%.*s", (int)im->desc.len, im->desc.ptr);
+        snprintf(full, sizeof full, "%s.%s%s", cls, name, desc);
+        fast_method *fm = &a->fast.methods[a->fast.nmethods];
+        memset(fm, 0, sizeof *fm);
+        fm->name = utf8_dup(full);
+        fm->code = malloc(cm->code_len ? cm->code_len : 1);
+        if (fm->name == NULL || fm->code == NULL) {
+            free(fm->name);
+            free(fm->code);
+            return -1;
+        }
+        memcpy(fm->code, cm->code, cm->code_len);
+        fm->code_len = cm->code_len;
+        fm->blocks = im->blocks;
+        memset(&im->blocks, 0, sizeof im->blocks); /* moved: ins_free leaves it */
+        fm->first_id = im->first_id;
+        fm->root = methods_root_kind(cls, name, desc);
+        if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
+            fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
+        for (uint32_t b = 0; b < fm->blocks.nblocks; b++)
+            a->fast.len[fm->first_id + b] = fm->blocks.blocks[b].ninsns;
+        a->fast.nmethods++;
+    }
+    return 0;
+}
+
+/* The rewriter's calls_filter: entry and exit probes go into the methods of
+ * the measured class (by name: ClassPrepare has not found it yet) with the
+ * measured method's name and, when the spec gives one, descriptor. */
+static int is_measured(void *ctx, cp_str name, cp_str desc)
+{
+    const agent *a = ctx;
+    const char *d = a->spec.descriptor;
+    return name.len == strlen(a->spec.name) && memcmp(name.ptr, a->spec.name, name.len) == 0 &&
+           (d == NULL || (desc.len == strlen(d) && memcmp(desc.ptr, d, desc.len) == 0));
+}
+
+/*
+ * ClassFileLoadHook: rewrite the class with block probes, ids from
+ * a->fast.next_id; the measured method also gets the entry and exit probes
+ * that open and close its extents. A class that cannot be rewritten is left as it is and
+ * recorded as a problem (its code would run uncounted).
+ */
+void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                  jobject domain, jint len, const unsigned char *data, jint *new_len,
+                                  unsigned char **new_data)
+{
+    agent *a = &g_agent;
+    (void)redefined;
+    (void)domain;
+    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, PROBE_CLASS) == 0))
+        return;
+    int program = loader != NULL && a->system_loader != NULL && (*jni)->IsSameObject(jni, loader, a->system_loader);
+    classfile cf;
+    char err[256];
+    if (cf_parse(&cf, data, (size_t)len, err, sizeof err) != 0) {
+        fast_problem(a, "class %s cannot be read for instrumentation: %s", name ? name : "?", err);
+        return;
+    }
+    int measured = cf.this_name.len == strlen(a->spec.class_internal) &&
+                   memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
+    lock_enter(a);
+    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .first_id = a->fast.next_id};
+    if (measured) {
+        opt.entry_method = "enter";
+        opt.exit_method = "exit";
+        opt.calls_filter = is_measured;
+        opt.calls_ctx = a;
+    }
+    ins_result r;
+    int failed = ins_rewrite(data, (size_t)len, &opt, &r, err, sizeof err) != 0;
+    if (failed) {
+        lock_exit(a);
+        cf_free(&cf);
+        fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
+        return;
+    }
+    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program) != 0) {
+        lock_exit(a);
+        agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
+        ins_free(&r);
+        cf_free(&cf);
+        return;
+    }
+    a->fast.next_id = r.next_id;
+    lock_exit(a);
+    unsigned char *out = NULL;
+    if (jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
+        memcpy(out, r.bytes, r.len);
+        *new_data = out;
+        *new_len = (jint)r.len;
+    }
+    ins_free(&r);
+    cf_free(&cf);
+}
+
+/* Publish the threads now counting as psf.Probe.counting (lock held). */
+static int publish(agent *a, JNIEnv *jni)
+{
+    jobjectArray arr = (*jni)->NewObjectArray(jni, (jsize)a->fast.non, a->fast.probe, NULL);
+    if (arr == NULL) {
+        (*jni)->ExceptionClear(jni);
+        return -1;
+    }
+    for (uint32_t i = 0; i < a->fast.non; i++)
+        (*jni)->SetObjectArrayElement(jni, arr, (jsize)i, a->fast.on[i]->probe);
+    (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_counting, arr);
+    (*jni)->DeleteLocalRef(jni, arr);
+    return 0;
+}
+
+/* This thread's counters object, made on first use: a psf.Probe without a
+ * constructor run (none may run on a counted thread), hits sized for the
+ * ids handed out so far. */
+static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
+{
+    if (ts->probe != NULL)
+        return ts->probe;
+    lock_enter(a);
+    uint32_t ids = a->fast.next_id;
+    lock_exit(a);
+    jobject p = (*jni)->AllocObject(jni, a->fast.probe);
+    jlongArray hits = (*jni)->NewLongArray(jni, (jsize)(ids > HITS_INITIAL ? ids : HITS_INITIAL));
+    if (p == NULL || hits == NULL) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    (*jni)->SetObjectField(jni, p, a->fast.f_thread, thread);
+    (*jni)->SetObjectField(jni, p, a->fast.f_hits, hits);
+    ts->probe = (*jni)->NewGlobalRef(jni, p);
+    (*jni)->DeleteLocalRef(jni, hits);
+    (*jni)->DeleteLocalRef(jni, p);
+    return ts->probe;
+}
+
+/* Read the thread's probe total into ts->n (the work bucket: this engine
+ * has no overhead bucket yet, fast_collect refuses runs that would need it). */
+static void sync_total(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    if (ts->probe != NULL)
+        ts->n[BUCKET_WORK] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
+}
+
+/*
+ * Switch the probes of `thread` (state ts) on or off, where the step engine
+ * enables or disables its single-stepping. On: its total starts from 0 (as
+ * the step engine's span). Off: its total is read into ts->n. 0, or -1
+ * (reported).
+ */
+int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
+{
+    JNIEnv *jni = env_of(a);
+    if (jni == NULL || ts == NULL || a->fast.probe == NULL) {
+        agent_fail(a, "the fast engine cannot switch a thread's probes %s", on ? "on" : "off");
+        return -1;
+    }
+    if (on && probe_of(a, jni, ts, thread) == NULL) {
+        agent_fail(a, "out of memory for a thread's probe counters");
+        return -1;
+    }
+    if (!on)
+        sync_total(a, jni, ts);
+    else
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, 0);
+    lock_enter(a);
+    uint32_t i = 0;
+    while (i < a->fast.non && a->fast.on[i] != ts)
+        i++;
+    int changed = 0;
+    if (on && i == a->fast.non) {
+        if (a->fast.non == a->fast.on_cap) {
+            uint32_t cap = a->fast.on_cap ? a->fast.on_cap * 2 : 8;
+            thread_state **v = realloc(a->fast.on, cap * sizeof *v);
+            if (v == NULL) {
+                lock_exit(a);
+                agent_fail(a, "out of memory for the list of counting threads");
+                return -1;
+            }
+            a->fast.on = v;
+            a->fast.on_cap = cap;
+        }
+        a->fast.on[a->fast.non++] = ts;
+        changed = 1;
+    } else if (!on && i < a->fast.non) {
+        a->fast.on[i] = a->fast.on[--a->fast.non];
+        changed = 1;
+    }
+    int bad = changed ? publish(a, jni) : 0;
+    lock_exit(a);
+    if (bad)
+        agent_fail(a, "out of memory switching a thread's probes");
+    return bad ? -1 : 0;
+}
+
+/* Every thread's probes off at once, their totals read: the counts stop
+ * moving before the profile is written. Threads keep their `measuring`. */
+void fast_quiesce(agent *a)
+{
+    JNIEnv *jni = env_of(a);
+    if (jni == NULL || a->fast.probe == NULL)
+        return;
+    lock_enter(a);
+    a->fast.non = 0;
+    publish(a, jni);
+    lock_exit(a);
+    /* every thread: a helper that ended (no longer measuring) still owes
+     * its total to its invocation; for a thread switched off before, the
+     * total read then has not moved */
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        sync_total(a, jni, ts);
+}
+
+/* The fast_method that probe id belongs to (binary search by first_id), or NULL. */
+static fast_method *method_of(agent *a, uint32_t id)
+{
+    uint32_t lo = 0, hi = a->fast.nmethods;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->fast.methods[mid].first_id <= id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    fast_method *fm = &a->fast.methods[lo - 1];
+    return id - fm->first_id < fm->blocks.nblocks ? fm : NULL;
+}
+
+/* This thread's counters of mi (as counting.c's cache_fill); NULL on OOM. */
+static uint64_t *thread_hist(thread_state *ts, const method_info *mi)
+{
+    if (mi->index >= ts->hist_cap) {
+        uint32_t cap = ts->hist_cap ? ts->hist_cap : 1024;
+        while (cap <= mi->index)
+            cap *= 2;
+        uint64_t **h = realloc(ts->hist, cap * sizeof *h);
+        if (h == NULL)
+            return NULL;
+        memset(h + ts->hist_cap, 0, (cap - ts->hist_cap) * sizeof *h);
+        ts->hist = h;
+        ts->hist_cap = cap;
+    }
+    if (ts->hist[mi->index] == NULL)
+        ts->hist[mi->index] = calloc(HIST_OPS + (size_t)BUCKETS * mi->code_len, sizeof(uint64_t));
+    return ts->hist[mi->index];
+}
+
+/* One thread's hits: hits x block histogram into its method counters. */
+static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_hits);
+    if (arr == NULL)
+        return -1;
+    jsize n = (*jni)->GetArrayLength(jni, arr);
+    jlong *hits = (*jni)->GetLongArrayElements(jni, arr, NULL);
+    if (hits == NULL)
+        return -1;
+    int bad = 0;
+    for (jsize id = 0; id < n && !bad; id++) {
+        if (hits[id] == 0)
+            continue;
+        fast_method *fm = method_of(a, (uint32_t)id);
+        if (fm == NULL) {
+            fast_problem(a, "probe id %d was hit but belongs to no method", (int)id);
+            continue;
+        }
+        if (fm->root != ROOT_NONE) {
+            /* the overhead bucket, thread starts: not in this engine yet */
+            fast_problem(a, "%s ran inside the extent: the fast engine does not yet count %s", fm->name,
+                         fm->root == ROOT_THREAD_START ? "threads started by the method"
+                                                       : "overhead (JDK initializers, class loading, linkage)");
+        }
+        if (fm->mi == NULL && (fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL)
+            return -1;
+        uint64_t *h = thread_hist(ts, fm->mi);
+        if (h == NULL)
+            return -1;
+        const blk_block *b = &fm->blocks.blocks[(uint32_t)id - fm->first_id];
+        for (uint32_t k = 0; k < b->hist_count; k++) {
+            const blk_opcount *oc = &fm->blocks.hist[b->hist_first + k];
+            uint64_t add = (uint64_t)hits[id] * oc->count, *slot = &h[BUCKET_WORK * 256 + oc->op];
+            if (*slot > UINT64_MAX - add)
+                bad = 1;
+            *slot += add;
+        }
+    }
+    (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
+    (*jni)->DeleteLocalRef(jni, arr);
+    return bad ? -1 : 0;
+}
+
+/* At the run's end (after fast_quiesce): every thread's hits into its
+ * method counters, which profile.c adds up as it does the step engine's.
+ * A recorded problem turns the run into agent_error. */
+void fast_collect(agent *a, JNIEnv *jni)
+{
+    if (a->fast.probe == NULL)
+        return;
+    lock_enter(a);
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->probe != NULL && collect_thread(a, jni, ts) != 0) {
+            agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
+            break;
+        }
+    lock_exit(a);
+    if (a->fast.problem[0] != '\0')
+        agent_fail(a, "engine=fast cannot count this run exactly: %s", a->fast.problem);
+}
+
+/* Free the engine's tables (at unload). */
+void fast_free(agent *a)
+{
+    for (uint32_t i = 0; i < a->fast.nmethods; i++) {
+        free(a->fast.methods[i].name);
+        free(a->fast.methods[i].code);
+        blk_free(&a->fast.methods[i].blocks);
+    }
+    free(a->fast.methods);
+    free(a->fast.len);
+    free(a->fast.on);
+    free(a->fast.modules); /* global references: the JVM is gone */
+    memset(&a->fast, 0, sizeof a->fast);
+}

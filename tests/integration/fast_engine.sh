@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# fast_engine.sh - the instrumenting counting engine (engine=fast,
+# agent/fast.c) against the step engine, in real JVM runs with the JIT on.
+#
+# For each fixture run below, the agent runs twice with the pinned flags
+# (no -Xint): once as the step engine, once with engine=fast. The fast
+# profile must say engine="fast", and the two profiles must be identical in
+# every field the fast engine holds so far: the summary, the invocations
+# one by one, both opcode histograms and every method's opcode counts
+# (docs/fast-engine.md, "What exists"). Runs with a hand-derived total
+# (tests/integration/agent_counts.sh) must give it exactly.
+# The fixtures are those that throw nothing inside the extent, start no
+# thread and run no overhead root: the fast engine refuses such runs
+# (agent_error, with the reason), which is checked too. Finally psf-score
+# must refuse a fast profile (it lacks fields a score needs), and a scoring
+# run (result_fd) must refuse engine=fast at load.
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+[ -e "$FX/Loops.class" ] || { echo "skip: $FX is not built (make integration-fast builds it)"; exit 77; }
+mkdir -p "$TEST_TMP/cwd"
+cd "$TEST_TMP/cwd"
+
+# run_engine OUT ENGINE SPEC MAIN [ARGS...]: the agent with one engine.
+run_engine() {
+  local out=$1 engine=$2 spec=$3 main=$4
+  shift 4
+  "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
+    -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
+}
+
+# fields PROFILE: the fields the fast engine holds, one per line: from the
+# summary on, without the dependencies, branches and calls sections and
+# without the methods' line children.
+fields() {
+  awk '/<summary/ { on = 1 } !on { next }
+       /<(dependencies|line)[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/(dependencies|line)>/) skip = 0; next }
+       /<(dependencies|branches|calls) / { next }
+       { print }' "$1"
+}
+
+# same NAME WANT_TOTAL SPEC MAIN [ARGS...]
+same() {
+  local name=$1 want=$2 spec=$3 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
+  shift 3
+  rm -f "$S" "$F"
+  run_engine "$S" step "$spec" "$@" || true
+  run_engine "$F" fast "$spec" "$@" || true
+  expect_eq "$name: step engine ok" "$(xpath "$S" /psf-profile/@status)" ok
+  expect_eq "$name: fast engine ok" "$(xpath "$F" /psf-profile/@status)" ok
+  expect_eq "$name: the fast profile is marked" "$(xpath "$F" /psf-profile/@engine)" fast
+  fields "$S" >"$TEST_TMP/step.fields"
+  fields "$F" >"$TEST_TMP/fast.fields"
+  if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
+    pass "$name: summary, invocations, histograms and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
+  else
+    fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
+  fi
+  [ "$want" = - ] || expect_eq "$name: fast total = the hand count" "$(xpath "$F" /psf-profile/summary/@work)" "$want"
+}
+
+# hand counts: tests/integration/agent_counts.sh
+same loops-sum 9009 Loops.sum Loops 1000                 # 9n + 9
+same fib 207961 Fib.fib Fib 20                           # 10946*6 + 10945*13
+same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
+same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
+same branches-dowhile - Branches.doWhile Branches doWhile 100
+same calls-chain - Calls.chain Calls chain 10
+same calls-spread - Calls.spread Calls spread 50
+# fixtures without a hand count: callees, constructors, arrays, the
+# method's own class's initializer and constructors (counted before it),
+# recursion with tail calls
+same nested - 'Nested$Inner.square' Nested
+same overloads - 'Overloads.twice(I)I' Overloads
+same diamond - 'Diamond$Solution.solve' Diamond diamond
+same constants-mixed - Constants.mixed Constants mixed 10
+same arraysizes - ArraySizes.make ArraySizes 5
+same owninit-ctors - 'OwnInit$Built.solve' OwnInit ctors
+same owninit-static - 'OwnInit$Solution.solve' OwnInit static
+same owninit-field - 'OwnInit$Solution.solve' OwnInit field
+same owninit-new - 'OwnInit$Made.solve' OwnInit new
+same tailrec-both - TailRec.both TailRec both 10
+same tailrec-walk - 'TailRec$Walker.walk' TailRec walk 100
+same calls-allocs - Calls.allocs Calls allocs 0
+same calls-fence - Calls.fence Calls fence 0
+same calls-natives - Calls.natives Calls natives 100
+
+# --- runs the fast engine cannot count yet: refused, with the reason -------
+# refused NAME REASON_REGEX SPEC MAIN [ARGS...]
+refused() {
+  local name=$1 why=$2 spec=$3 F=$TEST_TMP/fast.xml
+  shift 3
+  rm -f "$F"
+  run_engine "$F" fast "$spec" "$@" || true
+  expect_eq "$name: refused as agent_error" "$(xpath "$F" /psf-profile/@status)" agent_error
+  expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
+}
+refused exception 'an exception was thrown inside the extent' TailRec.unwind TailRec unwind 10
+refused class-loading 'ClassLoader.loadClass.*overhead' StaticWork.get StaticWork get
+
+# --- never scored ----------------------------------------------------------
+run_engine "$TEST_TMP/fast.xml" fast Loops.sum Loops 10
+rc=0
+"$PSF_BUILD/psf-score" "$TEST_TMP/fast.xml" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
+expect_eq "psf-score refuses a fast profile (bad_input)" "$rc" 7
+expect_match "psf-score says why" "$(cat "$TEST_TMP/score.err")" 'counting engine "fast".*never scored'
+rc=0
+"$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast" \
+  -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
+expect_match "a scoring run (result_fd) refuses engine=fast: the JVM does not start" "$rc" '^[1-9]'
+expect_match "... and says why" "$(cat "$TEST_TMP/program.err")" 'engine=fast writes only test profiles'
+
+finish
