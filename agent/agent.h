@@ -18,6 +18,7 @@
 
 #include "blocks.h"
 #include "branchpred.h"
+#include "instrument.h"
 #include "calls.h"
 #include "cpool.h"
 #include "names.h"
@@ -185,6 +186,9 @@ typedef struct thread_state {
     int entry_far;              /* no method entry yet in this span */
     jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
+    struct fast_fix { uint32_t id, after; } *fixes; /* engine=fast: instructions of block id after
+                                 * offset `after` that an exception kept from running (fast.c) */
+    uint32_t nfixes, fixes_cap;
 } thread_state;
 
 /* engine=fast: one instrumented method, its block table and its probe ids
@@ -194,6 +198,8 @@ typedef struct fast_method {
     uint8_t *code;              /* own copy of its original bytecode */
     uint32_t code_len;
     blk_table blocks;           /* owned */
+    ins_pc *pcs;                /* owned: where each original instruction went (instrument.h) */
+    uint32_t npcs, new_len;
     uint32_t first_id;          /* block i has probe id first_id + i */
     uint8_t root;               /* enum root_kind */
     method_info *mi;            /* its profile entry, made when the counts are collected */
@@ -436,6 +442,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
+void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
+                        jint frames); /* an exception unwinds the top `frames` frames at most */
 void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */

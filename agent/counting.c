@@ -922,9 +922,15 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_problem(a, "an exception was thrown inside the extent, and the fast engine does not yet subtract "
-                        "the rest of a block an exception leaves");
+    if (a->opts.engine == AGENT_ENGINE_FAST) {
+        /* the rest of each block the exception leaves never runs: subtracted
+         * (fast.c), in the extent's frames (a helper thread's are all its own) */
+        jint frames = 0;
+        if (ts->pre_method != NULL)
+            fast_problem(a, "an exception was thrown in code of the method's class counted before it");
+        else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
+            fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
+    }
     jclass k = (*jni)->GetObjectClass(jni, exception);
     char *sig = NULL;
     if (k == NULL || (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) != JVMTI_ERROR_NONE)
@@ -1126,6 +1132,7 @@ void counting_free(agent *a)
             free(ts->elems[b]);
         }
         free(ts->native);
+        free(ts->fixes);
         free(ts->tail_frames);
         free(ts->by_refs);
         free(ts->by_cpu);

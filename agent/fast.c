@@ -355,7 +355,11 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         memcpy(fm->code, cm->code, cm->code_len);
         fm->code_len = cm->code_len;
         fm->blocks = im->blocks;
-        memset(&im->blocks, 0, sizeof im->blocks); /* moved: ins_free leaves it */
+        memset(&im->blocks, 0, sizeof im->blocks); /* moved: ins_free leaves them */
+        fm->pcs = im->pcs;
+        fm->npcs = im->npcs;
+        fm->new_len = im->new_len;
+        im->pcs = NULL;
         fm->first_id = im->first_id;
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
@@ -630,7 +634,126 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
     (*jni)->DeleteLocalRef(jni, arr);
+    /* what exceptions kept from running: the rest of a block counted whole */
+    for (uint32_t k = 0; k < ts->nfixes && !bad; k++) {
+        fast_method *fm = method_of(a, ts->fixes[k].id);
+        uint64_t *h = fm != NULL && fm->mi != NULL ? thread_hist(ts, fm->mi) : NULL;
+        if (h == NULL) {
+            fast_problem(a, "a block an exception left early was never counted");
+            continue;
+        }
+        const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
+        for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
+            if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
+                continue;
+            uint64_t *slot = &h[BUCKET_WORK * 256 + fm->code[pc]];
+            if (*slot == 0) {
+                fast_problem(a, "more instructions of %s were subtracted than counted", fm->name);
+                break;
+            }
+            (*slot)--;
+        }
+    }
     return bad ? -1 : 0;
+}
+
+/* The fast_method of a frame's method, by its name "pkg.Class.name(desc)":
+ * the one rewritten last under that name (a class retransformed later has
+ * new ids); NULL when no instrumented method has it. */
+static fast_method *method_named(agent *a, jmethodID id)
+{
+    jvmtiEnv *jv = a->jvmti;
+    char *name = NULL, *desc = NULL, *csig = NULL;
+    jclass klass = NULL;
+    fast_method *found = NULL;
+    if ((*jv)->GetMethodName(jv, id, &name, &desc, NULL) == JVMTI_ERROR_NONE &&
+        (*jv)->GetMethodDeclaringClass(jv, id, &klass) == JVMTI_ERROR_NONE &&
+        (*jv)->GetClassSignature(jv, klass, &csig, NULL) == JVMTI_ERROR_NONE) {
+        char cls[1024], full[8192];
+        if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
+            snprintf(cls, sizeof cls, "%s", csig);
+        snprintf(full, sizeof full, "%s.%s%s", cls, name, desc);
+        char *utf8 = utf8_dup(full);
+        lock_enter(a);
+        for (uint32_t i = a->fast.nmethods; utf8 != NULL && i-- > 0;)
+            if (strcmp(a->fast.methods[i].name, utf8) == 0) {
+                found = &a->fast.methods[i];
+                break;
+            }
+        lock_exit(a);
+        free(utf8);
+    }
+    if (name)
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+    if (desc)
+        (*jv)->Deallocate(jv, (unsigned char *)desc);
+    if (csig)
+        (*jv)->Deallocate(jv, (unsigned char *)csig);
+    return found;
+}
+
+/*
+ * An exception was thrown on a counting thread. Each block is counted whole
+ * when its probe runs; in the frame that throws and in every frame the
+ * exception unwinds, down to and including the frame that catches it, the
+ * instructions after the frame's current one (the throwing instruction, or
+ * the invoke in progress) up to its block's end never run. Each becomes a
+ * fix subtracted at the end (fast_collect), and the thread's total drops
+ * by their number now. `frames`: at most that many frames from the top
+ * were counted (the extent's); a frame in a probe, or of a method that is
+ * not instrumented but has bytecode, is a problem (the run is refused).
+ */
+void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+{
+    if (frames <= 0 || ts->probe == NULL)
+        return;
+    jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
+    jint n = 0;
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, frames, f, &n), "GetStackTrace") != 0) {
+        free(f);
+        fast_problem(a, "cannot read the frames an exception unwinds");
+        return;
+    }
+    uint64_t less = 0;
+    for (jint i = 0; i < n; i++) {
+        int last = catch_method != NULL && f[i].method == catch_method;
+        if (f[i].location >= 0) {
+            fast_method *fm = method_named(a, f[i].method);
+            int in_probe = 0;
+            ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
+                               .new_len = fm ? fm->new_len : 0};
+            int64_t old = fm != NULL ? ins_original_offset(&view, (uint32_t)f[i].location, &in_probe) : -1;
+            if (old < 0 || in_probe) {
+                fast_problem(a, "an exception was thrown %s", old < 0 ? "through a method that has no probes"
+                                                                      : "inside a probe (a StackOverflowError?)");
+                break;
+            }
+            int32_t b = blk_find(&fm->blocks, (uint32_t)old);
+            if (b < 0)
+                break;
+            if (ts->nfixes == ts->fixes_cap) {
+                uint32_t cap = ts->fixes_cap ? ts->fixes_cap * 2 : 64;
+                struct fast_fix *v = realloc(ts->fixes, cap * sizeof *v);
+                if (v == NULL) {
+                    agent_fail(a, "out of memory for the fast engine's exception fixes");
+                    break;
+                }
+                ts->fixes = v;
+                ts->fixes_cap = cap;
+            }
+            ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old};
+            const blk_block *blk = &fm->blocks.blocks[b];
+            for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
+                less += (fm->blocks.mark[pc] & BLK_MARK_INSN) != 0;
+        }
+        if (last)
+            break;
+    }
+    free(f);
+    if (less > 0) {
+        jlong now = (*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, now - (jlong)less);
+    }
 }
 
 /* At the run's end (after fast_quiesce): every thread's hits into its
@@ -657,6 +780,7 @@ void fast_free(agent *a)
     for (uint32_t i = 0; i < a->fast.nmethods; i++) {
         free(a->fast.methods[i].name);
         free(a->fast.methods[i].code);
+        free(a->fast.methods[i].pcs);
         blk_free(&a->fast.methods[i].blocks);
     }
     free(a->fast.methods);

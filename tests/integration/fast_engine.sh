@@ -9,9 +9,10 @@
 # one by one, both opcode histograms and every method's opcode counts
 # (docs/fast-engine.md, "What exists"). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly.
-# The fixtures are those that throw nothing inside the extent, start no
-# thread and run no overhead root: the fast engine refuses such runs
-# (agent_error, with the reason), which is checked too. Finally psf-score
+# The fixtures are those that start no thread and run no overhead root in
+# the extent: the fast engine refuses such runs (agent_error, with the
+# reason), which is checked too; exceptions thrown and caught or escaping
+# are compared. Finally psf-score
 # must refuse a fast profile (it lacks fields a score needs), and a scoring
 # run (result_fd) must refuse engine=fast at load.
 set -eu
@@ -39,15 +40,16 @@ fields() {
        { print }' "$1"
 }
 
-# same NAME WANT_TOTAL SPEC MAIN [ARGS...]
+# same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
+# give (ok unless set)
 same() {
   local name=$1 want=$2 spec=$3 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
   shift 3
   rm -f "$S" "$F"
   run_engine "$S" step "$spec" "$@" || true
   run_engine "$F" fast "$spec" "$@" || true
-  expect_eq "$name: step engine ok" "$(xpath "$S" /psf-profile/@status)" ok
-  expect_eq "$name: fast engine ok" "$(xpath "$F" /psf-profile/@status)" ok
+  expect_eq "$name: step engine ${STATUS:-ok}" "$(xpath "$S" /psf-profile/@status)" "${STATUS:-ok}"
+  expect_eq "$name: fast engine ${STATUS:-ok}" "$(xpath "$F" /psf-profile/@status)" "${STATUS:-ok}"
   expect_eq "$name: the fast profile is marked" "$(xpath "$F" /psf-profile/@engine)" fast
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
@@ -84,6 +86,13 @@ same tailrec-walk - 'TailRec$Walker.walk' TailRec walk 100
 same calls-allocs - Calls.allocs Calls allocs 0
 same calls-fence - Calls.fence Calls fence 0
 same calls-natives - Calls.natives Calls natives 100
+# exceptions: the rest of each block they leave is subtracted, in the
+# throwing frame and every frame unwound down to the catching one; one that
+# escapes ends the extent by exception
+same tailrec-unwind - TailRec.unwind TailRec unwind 10
+same exceptions-caught - Exceptions.caught Exceptions
+STATUS=exception same exceptions-escape - Exceptions.escape Exceptions
+same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thrown by the JVM, mid-block
 
 # --- runs the fast engine cannot count yet: refused, with the reason -------
 # refused NAME REASON_REGEX SPEC MAIN [ARGS...]
@@ -95,7 +104,6 @@ refused() {
   expect_eq "$name: refused as agent_error" "$(xpath "$F" /psf-profile/@status)" agent_error
   expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
 }
-refused exception 'an exception was thrown inside the extent' TailRec.unwind TailRec unwind 10
 refused class-loading 'ClassLoader.loadClass.*overhead' StaticWork.get StaticWork get
 
 # --- never scored ----------------------------------------------------------
