@@ -18,6 +18,7 @@
 
 #include "blocks.h"
 #include "branchpred.h"
+#include "classfile.h"
 #include "instrument.h"
 #include "calls.h"
 #include "cpool.h"
@@ -202,8 +203,18 @@ typedef struct fast_method {
     uint32_t npcs, new_len;
     uint32_t first_id;          /* block i has probe id first_id + i */
     uint8_t root;               /* enum root_kind */
+    uint32_t cls;               /* its class file: a->fast.classes[cls] */
     method_info *mi;            /* its profile entry, made when the counts are collected */
 } fast_method;
+
+/* engine=fast: a rewritten class's original bytes, for the constant pool
+ * its dependency keys are read from when the counts are collected. */
+typedef struct fast_class {
+    uint8_t *bytes;             /* owned copy */
+    size_t len;
+    classfile cf;               /* parsed when first needed (parsed = 1) */
+    int parsed;
+} fast_class;
 
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
@@ -215,6 +226,8 @@ typedef struct fast_state {
     uint32_t nmethods, methods_cap;
     uint32_t *len;              /* by probe id: bytecodes in that block */
     uint32_t next_id, len_cap;  /* the next id to hand out */
+    fast_class *classes;        /* every rewritten class, by fast_method.cls */
+    uint32_t nclasses, classes_cap;
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
@@ -354,6 +367,7 @@ method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock;
 const class_info *methods_class(agent *a, jclass klass); /* its parsed constant pool; takes a->lock */
 method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, uint32_t code_len); /* lock held */
 uint8_t methods_root_kind(const char *cls, const char *name, const char *desc); /* enum root_kind */
+uint32_t methods_key_of(agent *a, const cpool *cp, const uint8_t *code, uint32_t pc); /* lock held */
 void methods_free(agent *a);
 
 /* bystanders.c */

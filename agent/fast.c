@@ -28,6 +28,7 @@
  * agent_error: never a quietly wrong count.
  */
 #include "agent.h"
+#include "bytecode.h"
 #include "classfile.h"
 #include "instrument.h"
 
@@ -315,12 +316,28 @@ static int ids_reserve(agent *a, uint32_t need)
 
 /* Keep the rewritten class's methods (lock held): name, original code,
  * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
-static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program)
+static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, const uint8_t *data, size_t len)
 {
     char cls[1024];
     name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
     if (ids_reserve(a, r->next_id) != 0)
         return -1;
+    if (a->fast.nclasses == a->fast.classes_cap) {
+        uint32_t cap = a->fast.classes_cap ? a->fast.classes_cap * 2 : 1024;
+        fast_class *v = realloc(a->fast.classes, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.classes = v;
+        a->fast.classes_cap = cap;
+    }
+    fast_class *fc = &a->fast.classes[a->fast.nclasses];
+    memset(fc, 0, sizeof *fc);
+    fc->bytes = malloc(len);
+    if (fc->bytes == NULL)
+        return -1;
+    memcpy(fc->bytes, data, len);
+    fc->len = len;
+    uint32_t cls_index = a->fast.nclasses++;
     for (uint16_t i = 0; i < r->nmethods; i++) {
         ins_method *im = &r->methods[i];
         if (im->status == INS_METHOD_NO_CODE)
@@ -361,6 +378,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         fm->new_len = im->new_len;
         im->pcs = NULL;
         fm->first_id = im->first_id;
+        fm->cls = cls_index;
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
@@ -422,7 +440,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
         return;
     }
-    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program) != 0) {
+    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program, data, (size_t)len) != 0) {
         lock_exit(a);
         agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
         ins_free(&r);
@@ -593,6 +611,83 @@ static uint64_t *thread_hist(thread_state *ts, const method_info *mi)
     return ts->hist[mi->index];
 }
 
+/* The constant pool of fm's class, parsed on first use (lock held); NULL
+ * when it cannot be read (reported). */
+static const cpool *pool_of(agent *a, const fast_method *fm)
+{
+    fast_class *fc = &a->fast.classes[fm->cls];
+    if (!fc->parsed) {
+        char err[256];
+        if (cf_parse(&fc->cf, fc->bytes, fc->len, err, sizeof err) != 0) {
+            fast_problem(a, "the class of %s cannot be read again: %s", fm->name, err);
+            return NULL;
+        }
+        fc->parsed = 1;
+    }
+    return &fc->cf.cp;
+}
+
+/* Grow ts's key counters to every key interned so far (lock held). */
+static int cover_keys(agent *a, thread_state *ts)
+{
+    uint32_t need = a->keys.count;
+    if (need <= ts->dep_cap)
+        return 0;
+    uint32_t cap = ts->dep_cap ? ts->dep_cap : 256;
+    while (cap < need)
+        cap *= 2;
+    for (int b = 0; b < BUCKETS; b++) {
+        uint64_t *d = realloc(ts->dep[b], cap * sizeof *d);
+        if (d == NULL)
+            return -1;
+        memset(d + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *d);
+        ts->dep[b] = d;
+        uint64_t *e = realloc(ts->elems[b], cap * sizeof *e);
+        if (e == NULL)
+            return -1;
+        memset(e + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *e);
+        ts->elems[b] = e;
+    }
+    uint8_t *nat = realloc(ts->native, cap);
+    if (nat == NULL)
+        return -1;
+    memset(nat + ts->dep_cap, 0, cap - ts->dep_cap);
+    ts->native = nat;
+    ts->dep_cap = cap;
+    return 0;
+}
+
+/* Add `times` (negative: subtract) executions of the dependency keys of
+ * fm's instructions at offsets [from, to) to ts's counters (lock held);
+ * 0, or -1 (reported). */
+static int count_keys(agent *a, thread_state *ts, const fast_method *fm, uint32_t from, uint32_t to, int64_t times)
+{
+    const cpool *cp = NULL;
+    for (uint32_t pc = from; pc < to; pc++) {
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
+            continue;
+        uint8_t op = fm->code[pc];
+        if (op != BC_NEW && !(bc_flags(op) & BCF_INVOKE) && op != BC_LDC && op != BC_LDC_W)
+            continue;
+        if (cp == NULL && (cp = pool_of(a, fm)) == NULL)
+            return -1;
+        uint32_t k = methods_key_of(a, cp, fm->code, pc);
+        if (k == 0)
+            continue;
+        if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            return -1;
+        }
+        uint64_t *slot = &ts->dep[BUCKET_WORK][k - 1];
+        if (times < 0 && *slot < (uint64_t)-times) {
+            fast_problem(a, "more keys of %s were subtracted than counted", fm->name);
+            return -1;
+        }
+        *slot += (uint64_t)times;
+    }
+    return 0;
+}
+
 /* One thread's hits: hits x block histogram into its method counters. */
 static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
 {
@@ -624,6 +719,8 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         if (h == NULL)
             return -1;
         const blk_block *b = &fm->blocks.blocks[(uint32_t)id - fm->first_id];
+        if (count_keys(a, ts, fm, b->start, b->end, (int64_t)hits[id]) != 0)
+            bad = 1;
         for (uint32_t k = 0; k < b->hist_count; k++) {
             const blk_opcount *oc = &fm->blocks.hist[b->hist_first + k];
             uint64_t add = (uint64_t)hits[id] * oc->count, *slot = &h[BUCKET_WORK * 256 + oc->op];
@@ -643,6 +740,8 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
             continue;
         }
         const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
+        if (count_keys(a, ts, fm, ts->fixes[k].after + 1, b->end, -1) != 0)
+            break;
         for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
                 continue;
@@ -783,6 +882,12 @@ void fast_free(agent *a)
         free(a->fast.methods[i].pcs);
         blk_free(&a->fast.methods[i].blocks);
     }
+    for (uint32_t i = 0; i < a->fast.nclasses; i++) {
+        if (a->fast.classes[i].parsed)
+            cf_free(&a->fast.classes[i].cf);
+        free(a->fast.classes[i].bytes);
+    }
+    free(a->fast.classes);
     free(a->fast.methods);
     free(a->fast.len);
     free(a->fast.on);

@@ -428,6 +428,16 @@ method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, 
     return m;
 }
 
+/* The dependency key (index + 1) the instruction at code[pc] names through
+ * the constant pool cp, as the step engine keys it, or 0 when it names
+ * none: for the fast engine, which reads the pool from the class file
+ * (lock held). */
+uint32_t methods_key_of(agent *a, const cpool *cp, const uint8_t *code, uint32_t pc)
+{
+    class_info c = {.cp = *cp, .cp_ok = 1};
+    return names_dep(&c, code, pc) ? key_at(a, &c, code, pc) : 0;
+}
+
 /* The overhead role of a method by its class's binary name, name and
  * descriptor (root_kind_of), for the fast engine, which sees methods as
  * class-file entries. */
