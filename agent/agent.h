@@ -32,7 +32,8 @@ enum root_kind {
     ROOT_NONE = 0,      /* ordinary method */
     ROOT_ALWAYS,        /* <clinit>, method-handle linkage upcalls: overhead whenever entered */
     ROOT_IF_UPCALL,     /* loadClass(String): overhead when the JVM, not an invoke, entered it */
-    ROOT_THREAD_START   /* java.lang.Thread.start() or start(ThreadContainer): not overhead; marks the thread as the measured code's */
+    ROOT_THREAD_START,  /* java.lang.Thread.start() or start(ThreadContainer): not overhead; marks the thread as the measured code's */
+    ROOT_VIRTUAL_START  /* java.lang.VirtualThread.start(ThreadContainer): refused (status virtual_threads) */
 };
 
 /* Kinds of dependency keys (what a constant-pool operand names). KEY_LDC: an
@@ -261,7 +262,7 @@ typedef struct agent {
     uint8_t *key_page;          /* mmap'd page holding the key, PROT_NONE except while signing */
     int result_written;         /* the result went out (a limit stop, or VMDeath) */
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
-    const char *stop_status;    /* a limit that stopped the program: "bytecode_limit", "thread_limit" */
+    const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads" */
     char stop_message[256];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 

@@ -417,6 +417,14 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
             thread_start_seen(a, ts, jni, thread);
             if (!ts->measuring)
                 return; /* the thread limit stopped the program */
+        } else if (m->root == ROOT_VIRTUAL_START) {
+            /* A virtual thread runs mounted on a carrier, where JVMTI posts
+             * no steps to an agent without virtual-thread support: its work
+             * would vanish from the count. Refused before it starts. */
+            limit_stop(a, jni, thread, "virtual_threads",
+                       "the method started a virtual thread (Thread.ofVirtual, a virtual-thread executor): "
+                       "work on virtual threads is not counted");
+            return;
         } else {
             root_enter(a, ts, thread, method, m);
         }

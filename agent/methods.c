@@ -303,6 +303,11 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
     if (strcmp(cls, "java.lang.Thread") == 0 && strcmp(name, "start") == 0 &&
         (strcmp(desc, "()V") == 0 || strcmp(desc, "(Ljdk/internal/vm/ThreadContainer;)V") == 0))
         return ROOT_THREAD_START;
+    /* JDK 21+: every virtual thread starts here (Thread.ofVirtual,
+     * Executors.newVirtualThreadPerTaskExecutor, Thread.startVirtualThread) */
+    if (strcmp(cls, "java.lang.VirtualThread") == 0 && strcmp(name, "start") == 0 &&
+        strcmp(desc, "(Ljdk/internal/vm/ThreadContainer;)V") == 0)
+        return ROOT_VIRTUAL_START;
     return ROOT_NONE;
 }
 
