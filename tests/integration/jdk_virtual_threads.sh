@@ -8,12 +8,12 @@
 # On 25, structured fan-out (StructuredTaskScope, a preview API) cannot run
 # at all: its class files need --enable-preview, which get_score.sh never
 # passes (bad_class_file, 23).
-# The JDK: the default one when it is 21 or later, else PSF_JDK25_HOME or
+# The JDK: the default one when it is 21 or later and supported, else PSF_JDK25_HOME or
 # /usr/lib/jvm/temurin-25-jdk-amd64; without one, a loud skip (exit 77).
 set -eu
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-if [ "$(psf_jdk_feature "$JAVA")" -ge 21 ] 2>/dev/null; then
+if [ "$(psf_jdk_feature "$JAVA")" -ge 21 ] 2>/dev/null && psf_jdk_supported "$(psf_jdk_feature "$JAVA")"; then
   JDK=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")
 else
   JDK=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
