@@ -3,7 +3,8 @@
 # (the hand-derived counts on class files of javac 25, get_score.sh end to
 # end, the refusal and determinism checks of adversarial.sh) passes, and the
 # bundled example scores on 25 with the JDK 25 table, exactly, with the same
-# bytecode count as on the default JDK.
+# bytecode count as on the default JDK, and the other agent_*.sh suites
+# (get_score.sh's options, limits, outputs, signing) pass on 25.
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64 (Temurin
 # is no Debian package); without it the test says so loudly and exits 77.
 set -eu
@@ -46,5 +47,16 @@ b25=$(JAVA_HOME=$JDK25 CP=$EX/17 gs --costs none 2>/dev/null | jq -r .score)
 bdef=$(CP=$EX/17 gs --costs none 2>/dev/null | jq -r .score)
 expect_match "example: counted on the default JDK" "$bdef" '^[1-9][0-9]*$'
 expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA")" "$b25" "$bdef"
+
+# --- the rest of the agent's suites, on 25 ---------------------------------------------
+# get_score.sh's options, limits, outputs, signing and process hygiene
+# (agent_counts.sh ran in the self-test, on class files of javac 25)
+for t in "$PSF_ROOT"/tests/integration/agent_*.sh; do
+  [ "${t##*/}" = agent_counts.sh ] && continue
+  rc=0
+  JAVA_HOME=$JDK25 bash "$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
+  expect_eq "${t##*/} on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"))" "$rc" 0
+  grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+done
 
 finish
