@@ -40,9 +40,11 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
   -j, --jobs N       runs at a time on each machine (default: this machine's cores)
   --sshlogin LOGIN   run on LOGIN (GNU parallel's --sshlogin: [user@]host, or ':' for
                      this machine); repeat for several machines. Each needs PSF at
-                     this same path and the submissions at the same paths.
+                     this same path, the submissions at the same paths, and
+                     the JDK at this JAVA_HOME when it is set.
   --ssh CMD          the ssh command for the logins (default: ssh), e.g. 'ssh -F cfg'
-  --costs FILE       cost table for every run (default: config/costs.xml; 'none')
+  --costs FILE       cost table for every run (default: the one get_score.sh picks
+                     for this machine's JDK, docs/jdks.md; 'none')
   --max-score N | --max-ratio R --compare PROFILE
                      the JUnit budget of every submission (get_score.sh --junit)
   --timeout S, --max-bytecodes N, --max-threads N, --heap SIZE, --sandbox MODE
@@ -64,7 +66,7 @@ OUT=""
 JOBS=""
 SSHLOGINS=()
 SSH=""
-COSTS=$PSF_ROOT/config/costs.xml
+COSTS=""          # empty: the table of this machine's JDK (below)
 MAIN=""
 METHOD=""
 RUN_OPTS=()       # passed to get_score.sh for every submission
@@ -97,6 +99,14 @@ done
 command -v parallel >/dev/null 2>&1 || die "GNU parallel is missing (scripts/install_deps.sh installs it)" 70
 command -v jq >/dev/null 2>&1 || die "jq is missing (scripts/install_deps.sh installs it)" 70
 [ -x "$SCORER" ] || die "PSF is not built: run make in $PSF_ROOT" 70
+if [ -z "$COSTS" ]; then
+  # the table get_score.sh would pick for the JDK here (JAVA_HOME, else PATH),
+  # named to every run so that all machines and the ranking use the same one
+  # shellcheck source=lib/jdk.sh
+  . "$PSF_ROOT/scripts/lib/jdk.sh"
+  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$(psf_jdk_feature "${JAVA_HOME:+$JAVA_HOME/bin/}java")") ||
+    die "no cost table under $PSF_ROOT/config for this machine's JDK" 70
+fi
 if [ "$COSTS" != none ]; then
   [ -r "$COSTS" ] || die "cannot read the cost table '$COSTS'"
   COSTS=$(abspath "$COSTS")
@@ -187,9 +197,11 @@ dup=$(printf '%s\n' "${LABELS[@]}" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "label '$dup' appears twice"
 
 # --- the runs ----------------------------------------------------------------------
-# PSF_BUILD reaches the jobs on other machines too (parallel --env).
+# PSF_BUILD, and JAVA_HOME where it is set, reach the jobs on other machines
+# too (parallel --env): every run uses the JDK the table above belongs to.
 export PSF_BUILD=$BUILD
 par=(parallel --will-cite --quote --halt never --line-buffer --env PSF_BUILD)
+[ -n "${JAVA_HOME:-}" ] && par+=(--env JAVA_HOME)
 [ -n "$JOBS" ] && par+=(-j "$JOBS")
 [ -n "$SSH" ] && par+=(--ssh "$SSH")
 for s in "${SSHLOGINS[@]}"; do par+=(--sshlogin "$s"); done
