@@ -132,6 +132,46 @@ typedef struct mcache_entry {
 #define HIST_OPS (BUCKETS * 256)
 #define OFF_SLOT(loc, b) (((uint64_t)(loc) << 1) | (uint64_t)(b))
 
+/*
+ * The calling-context tree of a thread (contexts.c): one node per call path
+ * (method, and the caller's offset that called it) below a virtual root,
+ * from a pool of CTX_NODES preallocated when the thread first counts. A
+ * method calling itself directly stays in its node. The step path adds each
+ * bytecode to the counters `cur` points at; the tree changes only at method
+ * entries and returns.
+ */
+#define CTX_NODES 2048          /* per thread, the root included */
+#define CTX_NONE UINT32_MAX
+
+typedef struct ctx_node {
+    uint32_t parent;            /* node index; CTX_NONE for the root */
+    uint32_t method;            /* method index; CTX_NONE for the root */
+    uint32_t site;              /* the caller's offset of the call; CTX_NONE when unknown */
+    uint64_t n[BUCKETS];        /* bytecodes executed in this context (its own) */
+    uint64_t other[BUCKETS];    /* bytecodes of its callees that found the pool full */
+} ctx_node;
+
+/* A run of frames on the thread's stack that share one node: a method
+ * recursing directly, or callees beyond the pool (folded). */
+typedef struct ctx_run {
+    uint32_t node;
+    uint32_t count;             /* frames in the run */
+    uint32_t depth;             /* the JVM's frame depth of its first frame (for exceptions) */
+    uint8_t folded;             /* counted in the node's `other` */
+    jmethodID method;           /* its first frame's method */
+} ctx_run;
+
+typedef struct ctx_tree {
+    ctx_node *nodes;            /* CTX_NODES, allocated once; NULL until the thread counts */
+    uint32_t nnodes;
+    uint32_t *slots;            /* open addressing over (parent, method, site): node index + 1 */
+    ctx_run *stack;             /* CTX_NODES + 1 runs: every node at most once, one folded run */
+    uint32_t top;               /* stack[top] is the current run; stack[0] the root */
+    uint64_t *cur;              /* the counters of the current run (n or other of its node) */
+    uint32_t mark_top, mark_count; /* the stack as it was before the last push */
+    uint64_t sink[BUCKETS];     /* cur when the pool could not be allocated */
+} ctx_tree;
+
 typedef struct thread_state {
     struct thread_state *next;  /* registry, under a->lock */
     char *thread_name;
@@ -191,6 +231,8 @@ typedef struct thread_state {
     struct fast_fix { uint32_t id, after; } *fixes; /* engine=fast: instructions of block id after
                                  * offset `after` that an exception kept from running (fast.c) */
     uint32_t nfixes, fixes_cap;
+    ctx_tree ctx;               /* calling contexts (contexts.c) */
+    uint32_t root_mark_top, root_mark_count; /* ctx stack before the overhead root's frame */
 } thread_state;
 
 /* engine=fast: one instrumented method, its block table and its probe ids
@@ -429,6 +471,8 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
 void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size);
 void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
                           jobject exception, jmethodID catch_method, jlocation catch_loc);
+void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
+                                jobject exception);
 void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
@@ -440,6 +484,15 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy 
 void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
 void counting_free(agent *a);
+
+/* contexts.c: the calling-context tree (see ctx_tree) */
+int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */
+void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation site);
+void ctx_leave(thread_state *ts, uint64_t frames); /* frames returned */
+void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the stack now */
+void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a mark */
+void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /* an exception caught there */
+void ctx_free(thread_state *ts);
 
 /* target.c */
 /* Called under a->lock when target_check_class finds the method's class. */
@@ -466,5 +519,10 @@ void fast_free(agent *a);
 
 /* profile.c */
 int profile_write(agent *a, const char *status, const char *message);
+uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
+
+/* profile_contexts.c */
+struct _xmlTextWriter;
+int profile_contexts(agent *a, struct _xmlTextWriter *w); /* writes <contexts>; 1 on failure */
 
 #endif

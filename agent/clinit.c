@@ -426,10 +426,13 @@ static void indy_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method,
     ts->paused = 0;
     jthrowable thrown = NULL;
     if (k != NULL) {
+        uint32_t ctop, ccount;
+        ctx_mark(ts, &ctop, &ccount);
         ts->prev_op = BC_INVOKESTATIC; /* as if the method called the initializer */
-        ts->prev_method = NULL;
-        ts->prev_loc = -1;
+        ts->prev_method = method;      /* ... from this instruction (its calling context) */
+        ts->prev_loc = loc;
         thrown = initialize_interface(a, jni, k, 0);
+        ctx_restore(ts, ctop, ccount); /* its frames ended in the JVM's call, unseen */
     }
     ts->prev_op = prev_op;
     ts->prev_method = prev_method;
@@ -489,10 +492,13 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
          * JDK class's initializer is overhead (an overhead root), but the
          * program's code it runs is work (a class named in a system
          * property that ForkJoinPool's initializer instantiates) */
+        uint32_t ctop, ccount;
+        ctx_mark(ts, &ctop, &ccount);
         ts->prev_op = BC_INVOKESTATIC;
-        ts->prev_method = NULL;
-        ts->prev_loc = -1;
+        ts->prev_method = method; /* the calling context: this instruction */
+        ts->prev_loc = loc;
         thrown = initialize(a, jni, owner_class, op, name, desc);
+        ctx_restore(ts, ctop, ccount); /* its frames ended in the JVM's call, unseen */
     }
     ts->prev_op = prev_op;
     ts->prev_method = prev_method;

@@ -21,10 +21,12 @@
  * tail_returns, the second stops the program as over the bytecode limit.
  *
  * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
- * of the method, one opcode read from the method's cached bytecodes, three
- * counter increments (by opcode, by offset, the total), for offsets that name a dependency one more, and after
- * a conditional branch one update of the thread's simulated predictor
- * (branchpred.h). It allocates nothing, takes no lock and calls no JVMTI
+ * of the method, one opcode read from the method's cached bytecodes, four
+ * counter increments (by opcode, by offset, by calling context, the total),
+ * for offsets that name a dependency one more, and after a conditional
+ * branch one update of the thread's simulated predictor (branchpred.h). At
+ * offset 0 and after a return, the calling context changes (contexts.c:
+ * a hash probe in a preallocated pool, no allocation). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
  * entry of an overhead root, at a return right after a self-call
  * (tail_returns: one GetStackTrace, more for a chain of such returns; their
@@ -200,6 +202,8 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
     ts->bucket = BUCKET_OVERHEAD;
     ts->root_method = method;
     ts->saved_prev_op = ts->prev_op;
+    ts->root_mark_top = ts->ctx.mark_top; /* its frame was just pushed (context_step) */
+    ts->root_mark_count = ts->ctx.mark_count;
 }
 
 /* max_bytecodes holds for the method as a whole: every thread it runs on, all
@@ -310,6 +314,7 @@ static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, jl
     int b = ts->bucket;
     hist[b * 256 + op] += k;
     hist[HIST_OPS + OFF_SLOT(loc, b)] += k;
+    ts->ctx.cur[b] += k;
     ts->n[b] += k;
     while (k > 0) {
         uint64_t d = k < ts->budget ? k : ts->budget;
@@ -375,8 +380,27 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         depth += want;
         want *= 4;
     }
-    if (callers > 0 && count_more(a, ts, hist, m->code[loc], loc, callers))
+    if (callers == 0)
+        return;
+    /* the callers are frames of this method resuming at this return: the
+     * context of this one (a direct recursion stays in its node) */
+    int stop = count_more(a, ts, hist, m->code[loc], loc, callers);
+    ctx_leave(ts, callers);
+    if (stop)
         bytecode_limit_stop(a, jni, thread);
+}
+
+/* A step at offset 0 or after a return (count_step): leave the frame that
+ * returned, enter the one that began. A step at 0 right after a return in
+ * another method is the JVM calling in (Thread.exit after run): both. */
+static void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+                         jlocation loc)
+{
+    int ret = (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN;
+    if (ret)
+        ctx_leave(ts, 1);
+    if (loc == 0 && (ret || method != ts->prev_method || (bc_flags(ts->prev_op) & BCF_INVOKE)))
+        ctx_enter(a, ts, thread, method, m, ts->prev_method != NULL ? ts->prev_loc : -1);
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
@@ -412,6 +436,11 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         ts->pend_key = 0;
         ts->npend = 0;
     }
+    /* a frame began (offset 0, entered by an invoke or by the JVM; not a
+     * loop back to 0) or ended (the last step was a return): the calling
+     * context changes; other steps pay two compares */
+    if (loc == 0 || (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN)
+        context_step(a, ts, thread, method, m, loc);
     if (loc == 0 && m->root != ROOT_NONE) {
         if (m->root == ROOT_THREAD_START) {
             thread_start_seen(a, ts, jni, thread);
@@ -445,6 +474,7 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
     e->hist[b * 256 + op]++;
     e->off[OFF_SLOT(loc, b)]++;
+    ts->ctx.cur[b]++;
     ts->n[b]++;
     ts->prev_op = op;
     ts->prev_method = method;
@@ -495,9 +525,9 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 }
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
- * Exception, SingleStep) on or off for thread (state ts); 0, or -1
+ * Exception, ExceptionCatch, SingleStep) on or off for thread (state ts); 0, or -1
  * (reported). With engine=fast, the thread's probes take the place of
- * SingleStep (and this engine counts no arrays yet: no SampledObjectAlloc). */
+ * SingleStep and ExceptionCatch (and this engine counts no arrays yet: no SampledObjectAlloc). */
 static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -512,6 +542,9 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thre
         return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION, thread),
                     "SetEventNotificationMode(EXCEPTION)") != 0)
+        return -1;
+    if (!fast && jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION_CATCH, thread),
+                             "SetEventNotificationMode(EXCEPTION_CATCH)") != 0)
         return -1;
     if (fast)
         return mode == JVMTI_ENABLE ? fast_thread(a, ts, thread, 1) : 0;
@@ -534,9 +567,11 @@ static int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     return 0;
 }
 
-/* The counters a counted span starts from, after bystanders_counting. */
-static void start_span(thread_state *ts)
+/* The counters a counted span starts from, after bystanders_counting;
+ * its calling contexts start at the root. */
+static void start_span(agent *a, thread_state *ts)
 {
+    ctx_start(a, ts);
     ts->measuring = 1;
     ts->bucket = BUCKET_WORK;
     ts->n[0] = ts->n[1] = 0;
@@ -596,7 +631,7 @@ static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
     lock_exit(a);
     bystanders_note(a, jni, ts, thread);
     bystanders_counting(a, ts, thread, 1);
-    start_span(ts);
+    start_span(a, ts);
     ts->last_exception[0] = '\0';
     return 1;
 }
@@ -659,7 +694,7 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     a->active_extents++;
     lock_exit(a);
     bystanders_counting(a, ts, thread, 1);
-    start_span(ts);
+    start_span(a, ts);
     ts->pre_method = frame;
     if (at_entry && a->opts.engine == AGENT_ENGINE_STEP)
         count_step(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
@@ -771,6 +806,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
             ts->bucket = BUCKET_WORK;
             ts->root_method = NULL;
             ts->prev_op = ts->saved_prev_op; /* the bytecode that triggered it is still executing */
+            ctx_restore(ts, ts->root_mark_top, ts->root_mark_count);
         }
         return;
     }
@@ -954,6 +990,18 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         fast_exception(a, jni, thread, ts, catch_method);
 }
 
+/* An exception was caught on a counting thread: the frames it unwound are
+ * gone from its calling contexts (contexts.c). */
+void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc,
+                                jobject exception)
+{
+    (void)jvmti; (void)jni; (void)loc; (void)exception;
+    thread_state *ts = tls;
+    if (g_agent.dead || ts == NULL || !ts->measuring || ts->paused)
+        return;
+    ctx_catch(&g_agent, ts, thread, method);
+}
+
 /*
  * A thread that measured code started (its Thread object was tagged in
  * thread_start_seen) works for that code: it is counted for its whole life,
@@ -1004,6 +1052,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     ts->helper = 1;
     ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
+    ctx_start(a, ts);
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
     ts->entry_far = 1;              /* ... with no entry before it on this thread */
     bystanders_counting(a, ts, thread, 1);
@@ -1084,7 +1133,8 @@ void counting_quiesce(agent *a)
     thread_state *list = a->threads;
     lock_exit(a);
     static const jvmtiEvent events[] = {JVMTI_EVENT_SINGLE_STEP, JVMTI_EVENT_FRAME_POP,
-                                        JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_EVENT_EXCEPTION};
+                                        JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_EVENT_EXCEPTION,
+                                        JVMTI_EVENT_EXCEPTION_CATCH};
     for (thread_state *ts = list; ts != NULL; ts = ts->next)
         if (ts != self && ts->ref != NULL && ts->measuring)
             for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) /* a thread that ended: nothing to stop */
@@ -1142,6 +1192,7 @@ void counting_free(agent *a)
         free(ts->native);
         free(ts->fixes);
         free(ts->tail_frames);
+        ctx_free(ts);
         free(ts->by_refs);
         free(ts->by_cpu);
         free(ts->thread_name);

@@ -101,7 +101,7 @@ static int lines_merge(msum *m)
  * (or whose class is gone), are line 0. Returns a malloc'd array of
  * code_len lines, or NULL when out of memory.
  */
-static uint32_t *offset_lines(agent *a, const method_info *mi)
+uint32_t *profile_offset_lines(agent *a, const method_info *mi)
 {
     uint32_t *line = calloc(mi->code_len ? mi->code_len : 1, sizeof *line);
     if (line == NULL)
@@ -148,7 +148,7 @@ static int lines_build(agent *a, const method_info *mi, msum *m)
         free(off);
         return bad ? -1 : 0;
     }
-    uint32_t *line = offset_lines(a, mi);
+    uint32_t *line = profile_offset_lines(a, mi);
     m->lines = calloc(mi->code_len, sizeof *m->lines);
     if (line == NULL || m->lines == NULL) {
         free(line);
@@ -565,6 +565,7 @@ int profile_write(agent *a, const char *status, const char *message)
     for (int b = 0; b < BUCKETS; b++)
         write_calls(&x, &t, b);
     write_methods(&x, &t);
+    x.bad |= profile_contexts(a, x.w);
     x_end(&x);
     x.bad |= xmlTextWriterEndDocument(x.w) < 0;
     xmlFreeTextWriter(x.w);

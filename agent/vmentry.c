@@ -328,6 +328,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     cb.FramePop = on_frame_pop;
     cb.SampledObjectAlloc = on_sampled_alloc;
     cb.Exception = on_exception;
+    cb.ExceptionCatch = on_exception_catch;
     cb.ThreadStart = on_thread_start;
     cb.ThreadEnd = on_thread_end;
     cb.NativeMethodBind = on_native_bind;

@@ -195,14 +195,16 @@ int histo_parse(histo *h, const char *bytes, size_t len, char *err, size_t errle
         goto out;
     }
     /* the agent built with this calibrator writes PSF_PROFILE_VERSION; the
-     * calibrator reads no lines, so version 5 is as good; a work directory
-     * counted by an older agent lacks the fence counts */
+     * calibrator reads no lines and no contexts, so versions 6 and 5 are as
+     * good; a work directory counted by an older agent lacks the fence counts */
     xmlChar *version = xmlGetProp(root, (const xmlChar *)"version");
     int v5 = version && (strcmp((const char *)version, PSF_PROFILE_VERSION) == 0 ||
+                         strcmp((const char *)version, PSF_PROFILE_VERSION_NOCONTEXTS) == 0 ||
                          strcmp((const char *)version, PSF_PROFILE_VERSION_NOLINES) == 0);
     if (!v5)
-        snprintf(err, errlen, "profile format version '%s', not " PSF_PROFILE_VERSION " or " PSF_PROFILE_VERSION_NOLINES
-                 " (counted by another agent: count again)", version ? (const char *)version : "");
+        snprintf(err, errlen, "profile format version '%s', not " PSF_PROFILE_VERSION ", " PSF_PROFILE_VERSION_NOCONTEXTS
+                 " or " PSF_PROFILE_VERSION_NOLINES " (counted by another agent: count again)",
+                 version ? (const char *)version : "");
     xmlFree(version);
     if (!v5)
         goto out;

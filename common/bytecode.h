@@ -17,6 +17,8 @@ enum {
     BC_GOTO            = 0xa7,
     BC_TABLESWITCH     = 0xaa,
     BC_LOOKUPSWITCH    = 0xab,
+    BC_IRETURN         = 0xac, /* the returns are 0xac..0xb1 */
+    BC_RETURN          = 0xb1,
     BC_GETSTATIC       = 0xb2,
     BC_PUTSTATIC       = 0xb3,
     BC_INVOKEVIRTUAL   = 0xb6,

@@ -7,10 +7,16 @@
 #define PSF_PROFILE_FORMAT_H
 
 /* The <profile version="..."> the agent writes (config/profile.xsd
- * describes it). The scorer also reads PSF_PROFILE_VERSION_NOLINES, the
- * same format without the methods' <line> children (profiles kept as
- * references before lines existed). */
-#define PSF_PROFILE_VERSION "6"
+ * describes it). The scorer also reads the older versions kept profiles
+ * (references) may have: PSF_PROFILE_VERSION_NOCONTEXTS, the same format
+ * without <contexts>, and PSF_PROFILE_VERSION_NOLINES, without <contexts>
+ * and without the methods' <line> children. */
+#define PSF_PROFILE_VERSION "7"
+#define PSF_PROFILE_VERSION_NOCONTEXTS "6"
 #define PSF_PROFILE_VERSION_NOLINES "5"
+
+/* At most this many <frame> elements in <contexts>: the agent keeps the
+ * calling contexts with the most bytecodes, and the scorer refuses more. */
+#define PSF_PROFILE_CONTEXTS_MAX 1000
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * profile_read.c - load and check a version-6 (or 5) profile (see profile_read.h).
+ * profile_read.c - load and check a version-7 (or 6, or 5) profile (see profile_read.h).
  */
 #include "profile_read.h"
 
@@ -188,13 +188,13 @@ static int load_mop(loader *ld, xmlNodePtr o, prof_mop **ops, size_t *n, size_t 
     return count_attr(ld, o, "work", &mo->work) != 0 || count_attr(ld, o, "overhead", &mo->overhead) != 0 ? -1 : 0;
 }
 
-/* One <line> of method m (version 6 only). */
+/* One <line> of method m (version 6 and later). */
 static int load_line(loader *ld, profile *p, prof_method *m, xmlNodePtr n)
 {
     uint64_t number;
     if (!p->has_lines)
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <line> in a version-" PSF_PROFILE_VERSION_NOLINES
-                        " profile (lines are version " PSF_PROFILE_VERSION ")", ld->name, xmlGetLineNo(n));
+                        " profile (lines are version " PSF_PROFILE_VERSION_NOCONTEXTS " and later)", ld->name, xmlGetLineNo(n));
     if (count_attr(ld, n, "number", &number) != 0)
         return -1;
     if (number > INT32_MAX)
@@ -233,6 +233,47 @@ static int load_methods(loader *ld, profile *p, xmlNodePtr n)
             if (load_mop(ld, o, &m->ops, &m->n_ops, &m->cap_ops) != 0)
                 return -1;
         }
+    }
+    return 0;
+}
+
+/* <contexts> (version 7 only): frames numbered 1, 2, ... in file order,
+ * each after its parent, at most PSF_PROFILE_CONTEXTS_MAX. */
+static int load_contexts(loader *ld, profile *p, xmlNodePtr n)
+{
+    if (!p->has_contexts)
+        return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <contexts> in a version-" PSF_PROFILE_VERSION_NOCONTEXTS
+                        " or older profile (contexts are version " PSF_PROFILE_VERSION ")", ld->name, xmlGetLineNo(n));
+    p->n_frames = 0;
+    if (count_attr(ld, n, "other_work", &p->ctx_other[0]) != 0 ||
+        count_attr(ld, n, "other_overhead", &p->ctx_other[1]) != 0)
+        return -1;
+    for (xmlNodePtr c = xml_first_elem(n); c; c = xml_next_elem(c)) {
+        uint64_t id, parent, line;
+        if (p->n_frames == PSF_PROFILE_CONTEXTS_MAX)
+            return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: more than %d <frame> elements", ld->name,
+                            xmlGetLineNo(c), PSF_PROFILE_CONTEXTS_MAX);
+        if (count_attr(ld, c, "id", &id) != 0 || count_attr(ld, c, "parent", &parent) != 0 ||
+            count_attr(ld, c, "line", &line) != 0)
+            return -1;
+        if (id != p->n_frames + 1 || parent >= id || line > INT32_MAX)
+            return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: <frame> id=\"%llu\" parent=\"%llu\" line=\"%llu\": "
+                            "frames are numbered 1, 2, ... in order, each after its parent", ld->name,
+                            xmlGetLineNo(c), (unsigned long long)id, (unsigned long long)parent,
+                            (unsigned long long)line);
+        xgrow((void **)&p->frames, &p->cap_frames, p->n_frames, sizeof *p->frames);
+        prof_frame *f = &p->frames[p->n_frames++];
+        memset(f, 0, sizeof *f);
+        f->parent = (size_t)parent;
+        f->line = (uint32_t)line;
+        f->method = dup_attr(c, "method");
+        char *prog = xml_attr(c, "program");
+        f->program = prog && (strcmp(prog, "true") == 0 || strcmp(prog, "1") == 0);
+        xmlFree(prog);
+        if (count_attr(ld, c, "work", &f->work) != 0 || count_attr(ld, c, "overhead", &f->overhead) != 0 ||
+            count_attr(ld, c, "other_work", &f->other_work) != 0 ||
+            count_attr(ld, c, "other_overhead", &f->other_overhead) != 0)
+            return -1;
     }
     return 0;
 }
@@ -286,7 +327,8 @@ static int check_lines(loader *ld, const prof_method *m)
  * and the totals that the format defines as equal are equal. This catches a
  * hand-edited or mis-written profile before it becomes a score.
  */
-static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary, xmlNodePtr methods)
+static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary, xmlNodePtr methods,
+                    xmlNodePtr contexts)
 {
     static const char *const bname[N_BUCKETS] = { "work", "overhead" };
     psf_u128 inv[N_BUCKETS] = { 0 }, hist[N_BUCKETS] = { 0 }, meth[N_BUCKETS] = { 0 };
@@ -333,6 +375,19 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
             return -1;
         meth[0] += m->work;
         meth[1] += m->overhead;
+    }
+    if (p->has_contexts) {
+        psf_u128 ctx[N_BUCKETS] = { p->ctx_other[0], p->ctx_other[1] };
+        if (contexts == root)
+            return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: status ok needs <contexts> in version " PSF_PROFILE_VERSION,
+                            ld->name, xmlGetLineNo(root));
+        for (size_t i = 0; i < p->n_frames; i++) {
+            ctx[0] += (psf_u128)p->frames[i].work + p->frames[i].other_work;
+            ctx[1] += (psf_u128)p->frames[i].overhead + p->frames[i].other_overhead;
+        }
+        if (agree(ld, contexts, "summary work vs the sum of <contexts>", p->work, ctx[0]) != 0 ||
+            agree(ld, contexts, "summary overhead vs the sum of <contexts>", p->overhead, ctx[1]) != 0)
+            return -1;
     }
     for (int b = 0; b < N_BUCKETS; b++) {
         char what[120];
@@ -406,22 +461,24 @@ static int check_ok(loader *ld, profile *p, xmlNodePtr root, xmlNodePtr summary,
 
 static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
 {
-    xmlNodePtr root = xmlDocGetRootElement(doc), summary = root, methods = root;
+    xmlNodePtr root = xmlDocGetRootElement(doc), summary = root, methods = root, contexts = root;
     char *version;
 
     if (!xml_is(root, "psf-profile"))
         return psf_fail(ld->err, ST_BAD_INPUT, "%s:%ld: not a PSF profile: the root element is <%.100s>, not <psf-profile>",
                         ld->name, xmlGetLineNo(root), (const char *)root->name);
     version = xml_attr(root, "version");
-    if (!version || (strcmp(version, PSF_PROFILE_VERSION) != 0 && strcmp(version, PSF_PROFILE_VERSION_NOLINES) != 0)) {
+    if (!version || (strcmp(version, PSF_PROFILE_VERSION) != 0 && strcmp(version, PSF_PROFILE_VERSION_NOCONTEXTS) != 0 &&
+                     strcmp(version, PSF_PROFILE_VERSION_NOLINES) != 0)) {
         psf_fail(ld->err, ST_BAD_INPUT,
                  "%s:%ld: profile format version \"%.40s\"; this scorer reads versions " PSF_PROFILE_VERSION
-                 " and " PSF_PROFILE_VERSION_NOLINES " only",
+                 ", " PSF_PROFILE_VERSION_NOCONTEXTS " and " PSF_PROFILE_VERSION_NOLINES " only",
                  ld->name, xmlGetLineNo(root), version ? version : "(none)");
         xmlFree(version);
         return -1;
     }
-    p->has_lines = strcmp(version, PSF_PROFILE_VERSION) == 0;
+    p->has_contexts = strcmp(version, PSF_PROFILE_VERSION) == 0;
+    p->has_lines = p->has_contexts || strcmp(version, PSF_PROFILE_VERSION_NOCONTEXTS) == 0;
     xmlFree(version);
     char *engine = xml_attr(root, "engine");
     if (engine != NULL && strcmp(engine, "step") != 0) {
@@ -475,12 +532,15 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         else if (xml_is(n, "methods")) {
             methods = n;
             rc = load_methods(ld, p, n);
+        }        else if (xml_is(n, "contexts")) {
+            contexts = n;
+            rc = load_contexts(ld, p, n);
         }
         if (rc != 0)
             return -1;
     }
     if (p->status == ST_OK)
-        return check_ok(ld, p, root, summary, methods);
+        return check_ok(ld, p, root, summary, methods, contexts);
     return 0;
 }
 
@@ -549,6 +609,9 @@ void profile_free(profile *p)
         free(p->methods[i].lines);
     }
     free(p->methods);
+    for (size_t i = 0; i < p->n_frames; i++)
+        free(p->frames[i].method);
+    free(p->frames);
     memset(p, 0, sizeof *p);
 }
 

@@ -1,6 +1,7 @@
 /*
  * profile_read.h - reading a profile written by the counting agent
- * (docs/profile-format.md, version 6; version 5, without lines, too).
+ * (docs/profile-format.md, version 7; versions 6, without calling
+ * contexts, and 5, without lines either, too).
  */
 #ifndef PSF_PROFILE_READ_H
 #define PSF_PROFILE_READ_H
@@ -43,7 +44,7 @@ typedef struct prof_mop {
     uint64_t work, overhead;
 } prof_mop;
 
-/* <line> of a method (version 6): its bytecodes on one source line. */
+/* <line> of a method (version 6 and later): its bytecodes on one source line. */
 typedef struct prof_line {
     uint32_t number;        /* 0: bytecode the LineNumberTable does not cover */
     uint64_t work, overhead;
@@ -59,6 +60,16 @@ typedef struct prof_method {
     prof_line *lines;       /* owned, in file order (by number); none in a version-5 profile */
     size_t n_lines, cap_lines;
 } prof_method;
+
+/* <frame> of <contexts> (version 7): one calling context. */
+typedef struct prof_frame {
+    size_t parent;          /* index + 1 of its parent frame; 0: a top-level frame */
+    char *method;           /* owned: owner.name(descriptor), as in <methods> */
+    uint32_t line;          /* the caller's source line of the call; 0 unknown */
+    int program;            /* a method of the program's own classes */
+    uint64_t work, overhead;            /* its own bytecodes */
+    uint64_t other_work, other_overhead; /* its callees' bytecodes that have no frame */
+} prof_frame;
 
 typedef struct profile {
     char *path;             /* owned: as given */
@@ -93,19 +104,25 @@ typedef struct profile {
     int has_calls[N_BUCKETS];
     uint64_t calls[N_BUCKETS][PROF_CALL_KINDS];
 
-    int has_lines;          /* version 6: methods carry <line> children */
+    int has_lines;          /* version 6 and later: methods carry <line> children */
+    int has_contexts;       /* version 7: <contexts> */
+    prof_frame *frames;     /* owned, in file order (preorder: a parent before its children) */
+    size_t n_frames, cap_frames;
+    uint64_t ctx_other[N_BUCKETS]; /* bytecodes no frame holds (<contexts> other_*) */
     int has_methods;
     prof_method *methods;   /* owned, in file order */
     size_t n_methods, cap_methods;
 } profile;
 
 /*
- * Load a profile: readable, well-formed, root <psf-profile>, version "6" or
- * "5" (checked before the schema so the message says "version"; a version-5
- * profile has no <line>), the XSD, then opcode mnemonics, 64-bit counts
+ * Load a profile: readable, well-formed, root <psf-profile>, version "7",
+ * "6" or "5" (checked before the schema so the message says "version"; a
+ * version-6 profile has no <contexts>, a version-5 one no <line> either),
+ * the XSD, then opcode mnemonics, 64-bit counts, frame ids and parents
  * and, for status ok, that every section is there and the totals agree
- * (in version 6 also: each line's opcodes add up to the line, and each
- * method's lines, opcode by opcode, to the method). On failure p is left empty and err says
+ * (in versions 6 and 7 also: each line's opcodes add up to the line, and each
+ * method's lines, opcode by opcode, to the method; in version 7, the
+ * frames of <contexts> add up to the summary). On failure p is left empty and err says
  * "FILE:LINE: ..." with ST_BAD_INPUT. A profile whose status is not ok loads
  * successfully; the caller looks at p->status.
  */

@@ -35,7 +35,7 @@ typedef struct score_term {
     psf_u128 contribution;  /* micro-units */
 } score_term;
 
-/* One source line's share of a method (profile version 6): the line's
+/* One source line's share of a method (profile version 6 and later): the line's
  * bytecodes x opcode prices, priced as its method is. */
 typedef struct score_line {
     uint32_t number;        /* 0: bytecode no LineNumberTable entry covers */

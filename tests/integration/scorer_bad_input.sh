@@ -52,7 +52,7 @@ sum=$(sha256sum $F/known.costs.xml | cut -d' ' -f1)
 
 # profiles
 run 7 "truncated.profile.xml:31: malformed XML" $F/truncated.profile.xml
-run 7 "version7.profile.xml:4: profile format version \"7\"; this scorer reads versions 6 and 5 only" $F/version7.profile.xml
+run 7 "version8.profile.xml:4: profile format version \"8\"; this scorer reads versions 7, 6 and 5 only" $F/version8.profile.xml
 run 7 "schema_invalid.profile.xml:9: does not match the schema: .*'end' is required" $F/schema_invalid.profile.xml
 run 7 "inconsistent.profile.xml:7: inconsistent profile" $F/inconsistent.profile.xml
 run 7 "no-such.profile.xml: cannot open" $F/no-such.profile.xml
@@ -64,7 +64,7 @@ FIFO=$TMP/fifo
 mkfifo "$FIFO"
 run 7 "not a regular file (a FIFO)" "$FIFO"
 run 7 "not a regular file (a FIFO)" --costs "$FIFO" $F/basic.profile.xml
-run_json 7 bad_input $F/version7.profile.xml
+run_json 7 bad_input $F/version8.profile.xml
 run_json 7 bad_input $F/no-such.profile.xml
 
 # profile statuses: exit code, and the status word in JSON

@@ -66,11 +66,11 @@ grep -q '^1,a,102,true,ok,' "$TMP/out.csv" || fail "csv approximate"
 # A profile that cannot be read is listed as bad_input, the rest still ranked, exit 7.
 rc=0
 "$SCORE" --rank --costs $F/known.costs.xml --format csv "ok=$F/basic.profile.xml" "gone=$F/nope.xml" \
-    "v7=$F/version7.profile.xml" >"$TMP/out.csv" 2>"$TMP/err" || rc=$?
+    "v8=$F/version8.profile.xml" >"$TMP/out.csv" 2>"$TMP/err" || rc=$?
 [ "$rc" -eq 7 ] || fail "unreadable profile: exit $rc"
 grep -q '^1,ok,436,false,ok,' "$TMP/out.csv" || fail "ranked entry missing"
 grep -q '^,gone,,false,bad_input,.*nope.xml: cannot open' "$TMP/out.csv" || fail "bad entry: $(cat "$TMP/out.csv")"
-grep -q 'v7: .*version7.profile.xml:4: profile format version' "$TMP/err" || fail "stderr: $(cat "$TMP/err")"
+grep -q 'v8: .*version8.profile.xml:4: profile format version' "$TMP/err" || fail "stderr: $(cat "$TMP/err")"
 
 # A bad table stops the leaderboard before it starts.
 rc=0

@@ -1,6 +1,7 @@
 /*
  * test_scorer_profile.c - the profile reader (scorer/profile_read.c):
- * versions 6 and 5 only (lines in 6), the schema, and the consistency a status-ok profile owes.
+ * versions 7, 6 and 5 only (contexts in 7, lines in 6 and 7), the schema, and the consistency a
+ * status-ok profile owes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "bytecode.h"
+#include "profile_format.h"
 #include "profile_read.h"
 #include "xmlload.h"
 
@@ -206,10 +208,10 @@ static void profile_load__fixture_file__loads(void **state)
 static void profile_load__other_version__rejected_by_name(void **state)
 {
     (void)state;
-    for (int v = 1; v <= 7; v += v == 4 ? 3 : 1) {
+    for (int v = 1; v <= 8; v += v == 4 ? 4 : 1) {
         char attr[32], msg[96];
         snprintf(attr, sizeof attr, "version=\"%d\" status", v);
-        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads versions 6 and 5 only", v);
+        snprintf(msg, sizeof msg, "profile format version \"%d\"; this scorer reads versions 7, 6 and 5 only", v);
         rejected("version=\"5\" status", attr, 2, msg);
     }
     rejected("version=\"5\" status", "status", 2, "version \"(none)\"");
@@ -275,6 +277,94 @@ static void profile_load__lines_not_adding_up__rejected(void **state)
     xml = with_lines("6", LINE3 LINE3 LINE4);
     rejected_xml(xml, 0, "does not match the schema");
     free(xml);
+}
+
+/* OK_PROFILE as version 7, A.f's lines 3 and 4 (LINE3, LINE4) and
+ * `contexts` after <methods> (its first line is line 39); caller frees. */
+static char *with_contexts(const char *contexts)
+{
+    char *v = with_lines("7", LINE3 LINE4);
+    char *after = malloc(strlen(contexts) + 64);
+    assert_non_null(after);
+    sprintf(after, "  </methods>\n%s</psf-profile>", contexts);
+    char *s = replace(v, "  </methods>\n</psf-profile>", after);
+    free(after);
+    free(v);
+    return s;
+}
+
+/* A.f (2 work, 1 overhead of its own) calls B.g on line 3 (1 work). */
+#define CTX_OPEN "  <contexts limit=\"1000\" other_work=\"0\" other_overhead=\"0\">\n"
+#define CTX_AF "    <frame id=\"1\" parent=\"0\" method=\"A.f()V\" line=\"0\" program=\"true\" work=\"2\" " \
+               "overhead=\"1\" other_work=\"0\" other_overhead=\"0\"/>\n"
+#define CTX_BG "    <frame id=\"2\" parent=\"1\" method=\"B.g()V\" line=\"3\" work=\"1\" overhead=\"0\" " \
+               "other_work=\"0\" other_overhead=\"0\"/>\n"
+#define CTX_CLOSE "  </contexts>\n"
+
+static void profile_load__version7_contexts__kept_in_order(void **state)
+{
+    profile p;
+    psf_err e;
+    char *xml = with_contexts(CTX_OPEN CTX_AF CTX_BG CTX_CLOSE);
+    (void)state;
+    assert_int_equal(load(&p, xml, &e), 0);
+    assert_true(p.has_contexts && p.has_lines);
+    assert_int_equal(p.n_frames, 2);
+    assert_string_equal(p.frames[0].method, "A.f()V");
+    assert_true(p.frames[0].program && p.frames[0].parent == 0 && p.frames[0].overhead == 1);
+    assert_string_equal(p.frames[1].method, "B.g()V");
+    assert_true(!p.frames[1].program && p.frames[1].parent == 1 && p.frames[1].line == 3);
+    profile_free(&p);
+    free(xml);
+}
+
+static void profile_load__contexts_not_adding_up__rejected(void **state)
+{
+    char *xml;
+    (void)state;
+    xml = with_contexts(CTX_OPEN CTX_AF CTX_CLOSE); /* B.g's bytecode is missing */
+    rejected_xml(xml, 39, "summary work vs the sum of <contexts> (3 vs 2)");
+    free(xml);
+    /* ... unless the root's other holds it */
+    xml = with_contexts("  <contexts limit=\"1000\" other_work=\"1\" other_overhead=\"0\">\n" CTX_AF CTX_CLOSE);
+    profile p;
+    psf_err e;
+    assert_int_equal(load(&p, xml, &e), 0);
+    profile_free(&p);
+    free(xml);
+    xml = with_contexts(""); /* version 7, ok, no contexts */
+    rejected_xml(xml, 2, "status ok needs <contexts> in version 7");
+    free(xml);
+}
+
+static void profile_load__contexts_malformed__rejected(void **state)
+{
+    char *xml, *v;
+    (void)state;
+    xml = with_contexts(CTX_OPEN CTX_BG CTX_AF CTX_CLOSE); /* child before parent */
+    rejected_xml(xml, 40, "frames are numbered 1, 2, ... in order, each after its parent");
+    free(xml);
+    xml = with_contexts(CTX_OPEN CTX_AF CTX_AF CTX_CLOSE); /* one id twice */
+    rejected_xml(xml, 0, "does not match the schema");
+    free(xml);
+    v = with_contexts(CTX_OPEN CTX_AF CTX_BG CTX_CLOSE);
+    xml = replace(v, "version=\"7\"", "version=\"6\"");
+    rejected_xml(xml, 39, "<contexts> in a version-6 or older profile");
+    free(xml);
+    free(v);
+    /* more frames than the format allows */
+    size_t cap = 200 * (PSF_PROFILE_CONTEXTS_MAX + 1) + 256;
+    char *many = malloc(cap);
+    assert_non_null(many);
+    size_t at = (size_t)snprintf(many, cap, "%s", CTX_OPEN);
+    for (int i = 1; i <= PSF_PROFILE_CONTEXTS_MAX + 1; i++)
+        at += (size_t)snprintf(many + at, cap - at, "    <frame id=\"%d\" parent=\"0\" method=\"A.f()V\" line=\"0\" "
+                               "work=\"0\" overhead=\"0\" other_work=\"0\" other_overhead=\"0\"/>\n", i);
+    snprintf(many + at, cap - at, "%s", CTX_CLOSE);
+    xml = with_contexts(many);
+    rejected_xml(xml, 40 + PSF_PROFILE_CONTEXTS_MAX, "more than 1000 <frame> elements");
+    free(xml);
+    free(many);
 }
 
 static void profile_load__not_a_profile__rejected(void **state)
@@ -490,6 +580,9 @@ int main(void)
         cmocka_unit_test(profile_load_file__over_the_size_bound__refused),
         cmocka_unit_test(profile_load__version6_lines__kept_in_order),
         cmocka_unit_test(profile_load__lines_not_adding_up__rejected),
+        cmocka_unit_test(profile_load__version7_contexts__kept_in_order),
+        cmocka_unit_test(profile_load__contexts_not_adding_up__rejected),
+        cmocka_unit_test(profile_load__contexts_malformed__rejected),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

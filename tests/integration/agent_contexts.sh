@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# agent_contexts.sh - the profile's calling contexts (<contexts>) on a
+# fixture whose per-context counts are derived by hand from its bytecode
+# (javap -c), and the cap on their number.
+set -eu
+. "$(dirname "$0")/lib.sh"
+FX=$PSF_BUILD/fixtures/agent
+P=$TEST_TMP/p.xml
+
+# frame ATTR PATH...: ATTR of the frame reached from the top by methods
+# "M@LINE" (the caller's line), e.g. frame work 'Contexts.run(...)I@0' ...
+frame() {
+  local attr=$1 parent=0 id=
+  shift
+  for step in "$@"; do
+    id=$(xpath "$P" "/psf-profile/contexts/frame[@parent='$parent' and @method='${step%@*}' and @line='${step##*@}']/@id")
+    [ -n "$id" ] || { echo "none"; return; }
+    parent=$id
+  done
+  xpath "$P" "/psf-profile/contexts/frame[@id='$id']/@$attr"
+}
+# sum of ATTR over every frame
+total() { xmllint --xpath "/psf-profile/contexts/frame/@$1" "$P" | grep -o '[0-9]\+' | awk '{s += $1} END {print s + 0}'; }
+
+# --- Contexts.run(n, e) (lines from tests/fixtures/agent/Contexts.java):
+# run itself: 0-3 (4), the loop test 4 5 6 (n+1 times), the body 9 10 11
+# 14 15 16 19 (7n), 22 23 24, 27 28 29 30, 33 34, 35 36 37 38, the handler
+# 46 47 and 50 51: 10n + 24.
+# twice, called on line 29: iload_0 invokestatic invokestatic ireturn, n
+# times: 4n; leaf, called twice on twice's line 11 (offsets 1 and 4, one
+# context by line): iload_0 iconst_1 iadd ireturn, 2n times: 8n.
+# Math.max(s, 0), line 30: s >= 0, so iload_0 iload_1 if_icmplt (not
+# taken) iload_0 goto ireturn: 6.
+# down(3), line 31, one context for the direct recursion: three frames of
+# iload_0 ifne iload_0 iconst_1 isub invokestatic, then iconst_1 iadd
+# ireturn (9), and down(0) iload_0 ifne iconst_0 ireturn (4): 31.
+# fail(1, e), line 33: iload_0 ifle aload_1 athrow (4); the exception is
+# caught in run, whose handler runs in run's context.
+# In all 22n + 65.
+RUN='Contexts.run(ILjava/lang/RuntimeException;)I@0'
+n=10
+run_agent "$P" Contexts.run "$FX" Contexts $n
+expect_eq "contexts: status ok" "$(xpath "$P" /psf-profile/@status)" ok
+expect_eq "contexts: version 7" "$(xpath "$P" /psf-profile/@version)" 7
+expect_eq "contexts: run = 22n+65" "$(xpath "$P" /psf-profile/summary/@work)" $((22 * n + 65))
+expect_eq "contexts: run's own = 10n+24" "$(frame work "$RUN")" $((10 * n + 24))
+expect_eq "contexts: run is the program's" "$(frame program "$RUN")" true
+expect_eq "contexts: twice from line 29 = 4n" "$(frame work "$RUN" 'Contexts.twice(I)I@29')" $((4 * n))
+expect_eq "contexts: leaf from twice's line 11 = 8n (two call sites, one line)" \
+  "$(frame work "$RUN" 'Contexts.twice(I)I@29' 'Contexts.leaf(I)I@11')" $((8 * n))
+expect_eq "contexts: Math.max from line 30 = 6" "$(frame work "$RUN" 'java.lang.Math.max(II)I@30')" 6
+expect_eq "contexts: Math.max is the JDK's" "$(frame program "$RUN" 'java.lang.Math.max(II)I@30')" ""
+expect_eq "contexts: down(3) from line 31, recursion in one context = 31" \
+  "$(frame work "$RUN" 'Contexts.down(I)I@31')" 31
+expect_eq "contexts: no down below down" "$(xpath "$P" "count(/psf-profile/contexts/frame[@method='Contexts.down(I)I'])")" 1
+expect_eq "contexts: fail from line 33 = 4 (the handler is run's)" \
+  "$(frame work "$RUN" 'Contexts.fail(ILjava/lang/RuntimeException;)I@33')" 4
+expect_eq "contexts: six frames" "$(xpath "$P" "count(/psf-profile/contexts/frame)")" 6
+expect_eq "contexts: the frames add up to the total" "$(total work)" $((22 * n + 65))
+expect_eq "contexts: nothing folded" "$(($(total other_work) + $(xpath "$P" /psf-profile/contexts/@other_work)))" 0
+expect_eq "contexts: no overhead" "$(total overhead)" 0
+# the scorer checks the sum and reads them
+"$PSF_BUILD/psf-score" "$P" >/dev/null || fail "psf-score reads the contexts"
+
+# --- Contexts.deep(n): ping and pong call each other n deep: deep is
+# iload_0 invokestatic ireturn (3); each of the n calling frames runs
+# iload_0 ifne iload_0 iconst_1 isub invokestatic iconst_1 iadd ireturn
+# (9), the last iload_0 ifne iconst_0 goto ireturn (5): 9n + 8. Every
+# level is a context of its own: with n = 3000 the thread's pool (2048
+# contexts) fills, and the profile keeps the 1000 with the most bytecodes
+# below them: deep and the first 999 levels (ping(3000) .. ping(2002)).
+# The 999th level runs its own 9 (`work`); its `other` holds the 2002
+# levels below it: 2001 calling ones (9 each) and the last (5).
+n=3000
+run_agent "$P" Contexts.deep "$FX" Contexts $n deep
+expect_eq "deep: total = 9n+8" "$(xpath "$P" /psf-profile/summary/@work)" $((9 * n + 8))
+expect_eq "deep: 1000 frames kept" "$(xpath "$P" "count(/psf-profile/contexts/frame)")" 1000
+expect_eq "deep: the limit is stated" "$(xpath "$P" /psf-profile/contexts/@limit)" 1000
+expect_eq "deep: frame 1000 is level 999 (ping)" "$(xpath "$P" "/psf-profile/contexts/frame[@id='1000']/@method")" 'Contexts.ping(I)I'
+expect_eq "deep: frame 1000's own" "$(xpath "$P" "/psf-profile/contexts/frame[@id='1000']/@work")" 9
+expect_eq "deep: frame 1000's other = the 2002 levels below" \
+  "$(xpath "$P" "/psf-profile/contexts/frame[@id='1000']/@other_work")" $((2001 * 9 + 5))
+expect_eq "deep: the frames add up to the total" "$(($(total work) + $(total other_work)))" $((9 * n + 8))
+cp "$P" "$TEST_TMP/deep1.xml"
+run_agent "$P" Contexts.deep "$FX" Contexts $n deep
+expect_eq "deep: the same contexts on a second run" \
+  "$(xmllint --xpath /psf-profile/contexts "$P" | sha256sum)" "$(xmllint --xpath /psf-profile/contexts "$TEST_TMP/deep1.xml" | sha256sum)"
+"$PSF_BUILD/psf-score" "$P" >/dev/null || fail "psf-score reads 1000 frames"
+
+# --- Fib.fib(20): one context (direct recursion), all 207961 bytecodes.
+P=$TEST_TMP/fib.xml
+run_agent "$P" Fib.fib "$FX" Fib 20
+expect_eq "fib: one frame" "$(xpath "$P" "count(/psf-profile/contexts/frame)")" 1
+expect_eq "fib: it holds everything" "$(xpath "$P" "/psf-profile/contexts/frame[1]/@work")" 207961
+finish
