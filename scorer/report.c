@@ -8,6 +8,7 @@
  * html_text.
  */
 #include "report.h"
+#include "report_flame.h"
 #include "report_fmt.h"
 #include "report_lines.h"
 
@@ -25,7 +26,8 @@ static const char report_css[] =
     ".plus{color:#b00020}.minus{color:#1b6e20}"
     "table.src{border-collapse:collapse;font-size:.9em}table.src td{padding:0 .5em;border:0}"
     "table.src td.ln{color:#888;text-align:right}td.code{white-space:pre;font-family:monospace}"
-    "table.src tr.hot td.code{background:#fff3e0}table.src td.barcell{width:8em}";
+    "table.src tr.hot td.code{background:#fff3e0}table.src td.barcell{width:8em}"
+    REPORT_FLAME_CSS;
 
 /* ---- names and words ------------------------------------------------------- */
 
@@ -353,6 +355,7 @@ void report_html(FILE *f, const options *o, const cost_table *t, const outcome *
     } else {
         summary(f, t, oc, ref);
         methods_table(f, o, oc->res);
+        report_flame(f, oc);
         report_lines(f, o, oc, ref);
         parts_table(f, oc->res, ref ? ref->res : NULL);
         if (ref && ref->res)

@@ -14,7 +14,7 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
                       $(SCORER_SCHEMAS_C)
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
-                      scorer/junit.c scorer/report.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
+                      scorer/junit.c scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
                       scorer/sign.c common/mac.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
@@ -45,7 +45,7 @@ UNIT_SRCS_scorer_outfile := scorer/outfile.c scorer/err.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_sources := scorer/sources.c scorer/err.c
-UNIT_SRCS_scorer_report  := scorer/report.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
+UNIT_SRCS_scorer_report  := scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
                             $(SCORER_CORE_SRCS)
 UNIT_CFLAGS_scorer_report := $(XML_CFLAGS) $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_report  := $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS)

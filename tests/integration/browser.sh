@@ -5,8 +5,8 @@
 # runs its inline script, and the tests read the resulting DOM and keep a
 # screenshot under $PSF_BUILD/artifacts/. Chromium gets a throwaway profile
 # directory in $TEST_TMP and no network (a page that tried to fetch
-# anything would show the failure in the screenshot; the tests also grep
-# for references). As root it needs --no-sandbox (Chromium's own sandbox,
+# anything would show the failure in the screenshot; the tests also look
+# for external references in the HTML). As root it needs --no-sandbox (Chromium's own sandbox,
 # not PSF's).
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -41,10 +41,22 @@ browser_shot() {
 # html_xpath FILE EXPR: an XPath over an HTML file (the browser's DOM).
 html_xpath() { xmllint --html --xpath "$2" "$1" 2>/dev/null; }
 
+# external_refs FILE: the references to anything outside the page, one a
+# line with its line number: an attribute that loads or links (src,
+# srcset, href, action, formaction, poster, data, xlink:href) or a CSS
+# url() naming an http(s) or protocol-relative (//host) address, and any
+# CSS @import. Text that merely contains // (a comment in a student's
+# source, shown on the page) is not one.
+external_refs() {
+  grep -n -o -i -E \
+    "(src|srcset|href|action|formaction|poster|data|xlink:href)[[:space:]]*=[[:space:]]*[\"']?[[:space:]]*(https?:|//)|url\([[:space:]]*[\"']?[[:space:]]*(https?:|//)|@import" \
+    "$1" || true
+}
+
 # no_external_refs NAME FILE: the page references nothing outside itself.
 no_external_refs() {
   local hits
-  hits=$(grep -n -o -i -E 'https?:|//|src=|@import|url\(' "$2" | head -5 || true)
+  hits=$(external_refs "$2" | head -5)
   if [ -z "$hits" ]; then pass "$1"; else fail "$1" "$(echo "$hits" | tr '\n' ' ')"; fi
 }
 
