@@ -40,6 +40,7 @@ run 0 --rank --costs "$F/known.costs.xml" --format html --report-links r/ "a=$F/
 run 0 --costs "$F/known.costs.xml" --report "$VG_OUT/r.html" --compare "$F/basic.profile.xml" \
     --junit "$VG_OUT/j.xml" --max-ratio 1.5 "$F/basic.profile.xml"
 run 5 --report "$VG_OUT/r.html" --junit "$VG_OUT/j.xml" "$F/not_invoked.profile.xml"
+run 0 --report "$VG_OUT/r.html" --compare "$F/basic.profile.xml" "$F/contexts.profile.xml"
 run 14 --status-json timeout "too long" --report "$VG_OUT/r.html" --junit "$VG_OUT/j.xml" --method A.b
 rm -rf "$VG_OUT"
 run 5 --json "$F/not_invoked.profile.xml"
