@@ -33,13 +33,14 @@ run_engine() {
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
 # summary on, the dependency keys without arrays and without the invokes'
-# native and elements attributes, no branches or calls, and the methods
-# without their line children (a list left empty by the arrays taken out is
+# native and elements attributes, no branches, calls or calling contexts,
+# and the methods without their line children (a list left empty by the arrays taken out is
 # written as the empty element the fast engine writes).
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
-       /<(branches|calls|array) / { next }
+       /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
+       /<(branches|calls|array|contexts)[ >\/]/ { next }
        { gsub(/ (native|elements)="[^"]*"/, ""); print }' "$1" |
     sed -e ':a' -e 'N' -e '$!ba' -e 's|<dependencies bucket="\([a-z]*\)">\n *</dependencies>|<dependencies bucket="\1"/>|g'
 }
