@@ -455,6 +455,9 @@ long long vclock_tick(void);               /* advance this thread's virtual cloc
 
 /* bulk.c: natives charged by the bytes they handle */
 void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
+void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass); /* binds the natives a class declares */
+int bulk_named(const char *name);          /* a native of that name is caught at NativeMethodBind */
+int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address); /* 1: caught */
 void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* counting.c: hooks.elements */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */

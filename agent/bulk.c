@@ -5,22 +5,46 @@
  * Counting sees a native call as one invoke, whatever it does: 20 MB of
  * CRC32 would cost what 20 bytes cost. Like System.arraycopy (natives.c),
  * these natives are bound to wrappers that call the JDK's own function and
- * add the bytes it handled to the elements of the invoke that called it,
- * when the step path has just counted that invoke (so work HotSpot runs
- * with stepping hidden is not charged to an invoke never counted):
+ * add what it handled to the elements of the invoke that called it, when
+ * the step path has just counted that invoke (so work HotSpot runs with
+ * stepping hidden is not charged to an invoke never counted):
  *
  *   java.util.zip.CRC32, Adler32: update of a byte array or a direct buffer
  *                                 -> the bytes checksummed
  *   java.util.zip.Deflater, Inflater: (de)compression of arrays or buffers
  *                                 -> the bytes read plus the bytes written
- *                                 (both packed in the result: JDK 11+)
+ *                                 (both packed in the result: JDK 11+);
+ *                                 setDictionary -> the dictionary's bytes
+ *   jdk.internal.misc.Unsafe copyMemory0, copySwapMemory0, setMemory0
+ *                                 (direct buffers' bulk puts and gets,
+ *                                 allocateDirect's zeroing) -> the bytes
+ *   java.io FileInputStream, FileOutputStream, RandomAccessFile readBytes
+ *                                 and writeBytes -> the bytes moved
+ *   sun.nio.ch [Unix]FileDispatcherImpl read0/pread0/readv0/write0/...,
+ *                                 transferTo0/From0, sun.nio.fs read/write
+ *                                 -> the bytes moved (the result)
+ *   Files.copy's native copy loops -> the bytes copied
+ *   String.intern                 -> the string's characters
+ *   Throwable.fillInStackTrace    -> the frames recorded
+ *   StackTraceElement.initStackTraceElements -> the elements filled
+ *
+ * Arrays a native call allocates (an array's clone, Array.newArray) are
+ * charged by counting.c's allocation hook instead, as elements of the call.
  *
  * A cost table prices them with cost_per_element; the scorer lists an
  * invoke that handled elements without such a price as missing (the score
  * is approximate), never free. The interpreter runs CRC32 and CRC32C as
  * intrinsics, past any native binding: get_score.sh switches those off
  * (-XX:-UseCRC32Intrinsics -XX:-UseCRC32CIntrinsics), so CRC32 comes here
- * and CRC32C runs as bytecode, counted.
+ * and CRC32C runs as bytecode, counted. No other native above has an
+ * interpreter intrinsic (compiled code does not run while counting).
+ *
+ * Three ways in, by where the JDK's function comes from: libzip's natives
+ * are bound at VMInit; libjava's and libnio's when their class is prepared
+ * (or at VMInit for classes already loaded), before anything can call them;
+ * Unsafe's, which the JDK registers itself while it boots, at
+ * NativeMethodBind. A native this JDK does not declare (they moved between
+ * 17 and 25) is skipped; one it declares that cannot be bound fails the run.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -28,10 +52,21 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum bulk_id {
     CRC_BYTES, CRC_BUFFER, ADLER_BYTES, ADLER_BUFFER,
-    DEFL_BB, DEFL_BX, DEFL_XB, DEFL_XX, INFL_BB, INFL_BX, INFL_XB, INFL_XX, BULK_COUNT
+    DEFL_BB, DEFL_BX, DEFL_XB, DEFL_XX, INFL_BB, INFL_BX, INFL_XB, INFL_XX,
+    DEFL_DICT, DEFL_DICT_BUF, INFL_DICT, INFL_DICT_BUF,
+    /* bound when their class is prepared (bulk_class_prepared) */
+    FIS_READ, FOS_WRITE, RAF_READ, RAF_WRITE, RAF_READ0, RAF_WRITE0, STR_INTERN,
+    FD_READ, FD_PREAD, FD_READV, FD_WRITE, FD_PWRITE, FD_WRITEV,
+    UFD_READ, UFD_PREAD, UFD_READV, UFD_WRITE, UFD_PWRITE, UFD_WRITEV,
+    THROW_FILL, STE_INIT, STE_INIT3, COPY_TRANSFER, COPY_BUFFERED, COPY_DIRECT,
+    UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
+    /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
+    UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
+    BULK_COUNT
 };
 
 static void *real[BULK_COUNT];
@@ -153,9 +188,289 @@ static jlong JNICALL infl_xx(JNIEnv *env, jobject self, jlong addr, jlong in, ji
     return after_zip(env, INFL_XX, ((infl_xx_fn)real[INFL_XX])(env, self, addr, in, ilen, out, olen));
 }
 
+/* Deflater/Inflater.setDictionary: the dictionary's bytes (zlib hashes them). */
+typedef void(JNICALL *dict_bytes_fn)(JNIEnv *, jclass, jlong, jbyteArray, jint, jint);
+typedef void(JNICALL *dict_buffer_fn)(JNIEnv *, jclass, jlong, jlong, jint);
+
+static void after_len(JNIEnv *env, enum bulk_id id, jlong n)
+{
+    if (!(*env)->ExceptionCheck(env) && n > 0)
+        charge(id, (uint64_t)n);
+}
+
+static void JNICALL defl_dict(JNIEnv *env, jclass cls, jlong addr, jbyteArray b, jint off, jint len)
+{
+    ((dict_bytes_fn)real[DEFL_DICT])(env, cls, addr, b, off, len);
+    after_len(env, DEFL_DICT, len);
+}
+
+static void JNICALL defl_dict_buf(JNIEnv *env, jclass cls, jlong addr, jlong buf, jint len)
+{
+    ((dict_buffer_fn)real[DEFL_DICT_BUF])(env, cls, addr, buf, len);
+    after_len(env, DEFL_DICT_BUF, len);
+}
+
+static void JNICALL infl_dict(JNIEnv *env, jclass cls, jlong addr, jbyteArray b, jint off, jint len)
+{
+    ((dict_bytes_fn)real[INFL_DICT])(env, cls, addr, b, off, len);
+    after_len(env, INFL_DICT, len);
+}
+
+static void JNICALL infl_dict_buf(JNIEnv *env, jclass cls, jlong addr, jlong buf, jint len)
+{
+    ((dict_buffer_fn)real[INFL_DICT_BUF])(env, cls, addr, buf, len);
+    after_len(env, INFL_DICT_BUF, len);
+}
+
+/* java.io streams: the bytes read (the result) or written (the length). */
+typedef jint(JNICALL *read_bytes_fn)(JNIEnv *, jobject, jbyteArray, jint, jint);
+typedef void(JNICALL *write_bytes_fn)(JNIEnv *, jobject, jbyteArray, jint, jint);
+typedef void(JNICALL *write_bytes_z_fn)(JNIEnv *, jobject, jbyteArray, jint, jint, jboolean);
+
+static jint read_bytes(JNIEnv *env, enum bulk_id id, jobject self, jbyteArray b, jint off, jint len)
+{
+    jint r = ((read_bytes_fn)real[id])(env, self, b, off, len);
+    after_len(env, id, r);
+    return r;
+}
+
+static jint JNICALL fis_read(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
+{
+    return read_bytes(env, FIS_READ, self, b, off, len);
+}
+
+static jint JNICALL raf_read(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
+{
+    return read_bytes(env, RAF_READ, self, b, off, len);
+}
+
+static jint JNICALL raf_read0(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
+{
+    return read_bytes(env, RAF_READ0, self, b, off, len);
+}
+
+static void JNICALL fos_write(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len, jboolean append)
+{
+    ((write_bytes_z_fn)real[FOS_WRITE])(env, self, b, off, len, append);
+    after_len(env, FOS_WRITE, len);
+}
+
+static void JNICALL raf_write(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
+{
+    ((write_bytes_fn)real[RAF_WRITE])(env, self, b, off, len);
+    after_len(env, RAF_WRITE, len);
+}
+
+static void JNICALL raf_write0(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
+{
+    ((write_bytes_fn)real[RAF_WRITE0])(env, self, b, off, len);
+    after_len(env, RAF_WRITE0, len);
+}
+
+/* String.intern: hashes and compares the string's characters. */
+typedef jstring(JNICALL *intern_fn)(JNIEnv *, jstring);
+
+static jstring JNICALL str_intern(JNIEnv *env, jstring self)
+{
+    jstring r = ((intern_fn)real[STR_INTERN])(env, self);
+    if (!(*env)->ExceptionCheck(env) && self != NULL)
+        after_len(env, STR_INTERN, (*env)->GetStringLength(env, self));
+    return r;
+}
+
+/* NIO file channels (sun.nio.ch.[Unix]FileDispatcherImpl): the bytes the
+ * system call moved, its result. */
+typedef jint(JNICALL *fd_io_fn)(JNIEnv *, jclass, jobject, jlong, jint);
+typedef jint(JNICALL *fd_pio_fn)(JNIEnv *, jclass, jobject, jlong, jint, jlong);
+typedef jlong(JNICALL *fd_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
+
+#define FD_WRAPPERS(ID, READ, PREAD, READV, WRITE, PWRITE, WRITEV)                                        \
+    static jint JNICALL READ(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                   \
+    {                                                                                                     \
+        jint r = ((fd_io_fn)real[ID##_READ])(env, cls, fd, addr, len);                                    \
+        after_len(env, ID##_READ, r);                                                                     \
+        return r;                                                                                         \
+    }                                                                                                     \
+    static jint JNICALL PREAD(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len, jlong pos)       \
+    {                                                                                                     \
+        jint r = ((fd_pio_fn)real[ID##_PREAD])(env, cls, fd, addr, len, pos);                             \
+        after_len(env, ID##_PREAD, r);                                                                    \
+        return r;                                                                                         \
+    }                                                                                                     \
+    static jlong JNICALL READV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                 \
+    {                                                                                                     \
+        jlong r = ((fd_vio_fn)real[ID##_READV])(env, cls, fd, addr, len);                                 \
+        after_len(env, ID##_READV, r);                                                                    \
+        return r;                                                                                         \
+    }                                                                                                     \
+    static jint JNICALL WRITE(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                  \
+    {                                                                                                     \
+        jint r = ((fd_io_fn)real[ID##_WRITE])(env, cls, fd, addr, len);                                   \
+        after_len(env, ID##_WRITE, r);                                                                    \
+        return r;                                                                                         \
+    }                                                                                                     \
+    static jint JNICALL PWRITE(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len, jlong pos)      \
+    {                                                                                                     \
+        jint r = ((fd_pio_fn)real[ID##_PWRITE])(env, cls, fd, addr, len, pos);                            \
+        after_len(env, ID##_PWRITE, r);                                                                   \
+        return r;                                                                                         \
+    }                                                                                                     \
+    static jlong JNICALL WRITEV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                \
+    {                                                                                                     \
+        jlong r = ((fd_vio_fn)real[ID##_WRITEV])(env, cls, fd, addr, len);                                \
+        after_len(env, ID##_WRITEV, r);                                                                   \
+        return r;                                                                                         \
+    }
+
+FD_WRAPPERS(FD, fd_read, fd_pread, fd_readv, fd_write, fd_pwrite, fd_writev)
+FD_WRAPPERS(UFD, ufd_read, ufd_pread, ufd_readv, ufd_write, ufd_pwrite, ufd_writev)
+
+/* Throwable.fillInStackTrace walks the stack: the frames it recorded (the
+ * Throwable's `depth`, which the JVM sets). StackTraceElement's
+ * initStackTraceElements fills one element per frame: the array's length. */
+typedef jobject(JNICALL *fill_fn)(JNIEnv *, jobject, jint);
+typedef void(JNICALL *ste_fn)(JNIEnv *, jclass, jobjectArray, jobject);
+typedef void(JNICALL *ste3_fn)(JNIEnv *, jclass, jobjectArray, jobject, jint);
+static jfieldID throwable_depth; /* set at bind (bulk_class_prepared) */
+
+static jobject JNICALL throw_fill(JNIEnv *env, jobject self, jint dummy)
+{
+    jobject r = ((fill_fn)real[THROW_FILL])(env, self, dummy);
+    if (!(*env)->ExceptionCheck(env) && self != NULL && throwable_depth != NULL)
+        after_len(env, THROW_FILL, (*env)->GetIntField(env, self, throwable_depth));
+    return r;
+}
+
+static void JNICALL ste_init(JNIEnv *env, jclass cls, jobjectArray elements, jobject x)
+{
+    ((ste_fn)real[STE_INIT])(env, cls, elements, x);
+    if (!(*env)->ExceptionCheck(env) && elements != NULL)
+        after_len(env, STE_INIT, (*env)->GetArrayLength(env, elements));
+}
+
+static void JNICALL ste_init3(JNIEnv *env, jclass cls, jobjectArray elements, jobject x, jint depth)
+{
+    ((ste3_fn)real[STE_INIT3])(env, cls, elements, x, depth);
+    after_len(env, STE_INIT3, depth);
+}
+
+/* Files.copy: the JDK copies the whole file in C. The bytes copied are how
+ * far the source's file position moved (every copy loop here reads the
+ * source sequentially from its position). */
+typedef void(JNICALL *transfer_fn)(JNIEnv *, jclass, jint, jint, jlong);
+typedef void(JNICALL *buffered_fn)(JNIEnv *, jclass, jint, jint, jlong, jint, jlong);
+typedef jint(JNICALL *direct_fn)(JNIEnv *, jclass, jint, jint, jlong);
+
+static void after_copy(JNIEnv *env, enum bulk_id id, jint src, off_t before)
+{
+    off_t after = lseek(src, 0, SEEK_CUR);
+    if (before >= 0 && after > before)
+        after_len(env, id, (jlong)(after - before));
+}
+
+static void JNICALL copy_transfer(JNIEnv *env, jclass cls, jint dst, jint src, jlong cancel)
+{
+    off_t before = lseek(src, 0, SEEK_CUR);
+    ((transfer_fn)real[COPY_TRANSFER])(env, cls, dst, src, cancel);
+    after_copy(env, COPY_TRANSFER, src, before);
+}
+
+static void JNICALL copy_buffered(JNIEnv *env, jclass cls, jint dst, jint src, jlong buf, jint size, jlong cancel)
+{
+    off_t before = lseek(src, 0, SEEK_CUR);
+    ((buffered_fn)real[COPY_BUFFERED])(env, cls, dst, src, buf, size, cancel);
+    after_copy(env, COPY_BUFFERED, src, before);
+}
+
+static jint JNICALL copy_direct(JNIEnv *env, jclass cls, jint dst, jint src, jlong cancel)
+{
+    off_t before = lseek(src, 0, SEEK_CUR);
+    jint r = ((direct_fn)real[COPY_DIRECT])(env, cls, dst, src, cancel);
+    after_copy(env, COPY_DIRECT, src, before);
+    return r;
+}
+
+/* sun.nio.fs.UnixNativeDispatcher's read and write: the result. */
+typedef jint(JNICALL *und_io_fn)(JNIEnv *, jclass, jint, jlong, jint);
+
+#define UND_WRAPPER(FN, ID)                                                   \
+    static jint JNICALL FN(JNIEnv *env, jclass cls, jint fd, jlong addr, jint n) \
+    {                                                                         \
+        jint r = ((und_io_fn)real[ID])(env, cls, fd, addr, n);                \
+        after_len(env, ID, r);                                                \
+        return r;                                                             \
+    }
+UND_WRAPPER(und_read, UND_READ)
+UND_WRAPPER(und_write, UND_WRITE)
+UND_WRAPPER(und_read0, UND_READ0)
+UND_WRAPPER(und_write0, UND_WRITE0)
+
+/* FileChannel.transferTo/From through sendfile and the like: the result
+ * (bytes moved; negative values are the JDK's status codes). */
+typedef jlong(JNICALL *fc_to_fn)(JNIEnv *, jobject, jobject, jlong, jlong, jobject);
+typedef jlong(JNICALL *fd_to_fn)(JNIEnv *, jobject, jobject, jlong, jlong, jobject, jboolean);
+typedef jlong(JNICALL *fd_from_fn)(JNIEnv *, jobject, jobject, jobject, jlong, jlong, jboolean);
+
+static jlong JNICALL fc_transfer_to(JNIEnv *env, jobject self, jobject src, jlong pos, jlong n, jobject dst)
+{
+    jlong r = ((fc_to_fn)real[FC_TRANSFER_TO])(env, self, src, pos, n, dst);
+    after_len(env, FC_TRANSFER_TO, r);
+    return r;
+}
+
+static jlong JNICALL fd_transfer_to(JNIEnv *env, jobject self, jobject src, jlong pos, jlong n, jobject dst,
+                                    jboolean append)
+{
+    jlong r = ((fd_to_fn)real[FD_TRANSFER_TO])(env, self, src, pos, n, dst, append);
+    after_len(env, FD_TRANSFER_TO, r);
+    return r;
+}
+
+static jlong JNICALL fd_transfer_from(JNIEnv *env, jobject self, jobject src, jobject dst, jlong pos, jlong n,
+                                      jboolean append)
+{
+    jlong r = ((fd_from_fn)real[FD_TRANSFER_FROM])(env, self, src, dst, pos, n, append);
+    after_len(env, FD_TRANSFER_FROM, r);
+    return r;
+}
+
+/* jdk.internal.misc.Unsafe: bulk copies (direct buffers' bulk puts and
+ * gets), byte-swapping copies and fills: their byte counts. */
+typedef void(JNICALL *copy_fn)(JNIEnv *, jobject, jobject, jlong, jobject, jlong, jlong);
+typedef void(JNICALL *swap_fn)(JNIEnv *, jobject, jobject, jlong, jobject, jlong, jlong, jlong);
+typedef void(JNICALL *set_fn)(JNIEnv *, jobject, jobject, jlong, jlong, jbyte);
+
+static void JNICALL unsafe_copy(JNIEnv *env, jobject self, jobject src, jlong soff, jobject dst, jlong doff, jlong n)
+{
+    ((copy_fn)real[UNSAFE_COPY])(env, self, src, soff, dst, doff, n);
+    after_len(env, UNSAFE_COPY, n);
+}
+
+static void JNICALL unsafe_swap(JNIEnv *env, jobject self, jobject src, jlong soff, jobject dst, jlong doff, jlong n,
+                                jlong elem)
+{
+    ((swap_fn)real[UNSAFE_SWAP])(env, self, src, soff, dst, doff, n, elem);
+    after_len(env, UNSAFE_SWAP, n);
+}
+
+static void JNICALL unsafe_set(JNIEnv *env, jobject self, jobject o, jlong off, jlong n, jbyte v)
+{
+    ((set_fn)real[UNSAFE_SET])(env, self, o, off, n, v);
+    after_len(env, UNSAFE_SET, n);
+}
+
+/* Where the JDK's own function comes from. */
+enum bulk_lib {
+    LIB_ZIP,     /* libzip: bound at VMInit (bulk_bind) */
+    LIB_JAVA,    /* libjava: bound when the class is prepared (bulk_class_prepared) */
+    LIB_NIO,     /* libnio: likewise */
+    LIB_JVM      /* libjvm, registered by the JDK: caught at NativeMethodBind */
+};
+
 static const struct bulk_native {
-    const char *cls, *name, *sig, *symbol; /* class, method, JNI signature, libzip's function */
+    const char *cls, *name, *sig, *symbol; /* class, method, JNI signature, the library's function */
     void *wrapper;
+    enum bulk_lib lib;
 } natives[BULK_COUNT] = {
     [CRC_BYTES] = {"java/util/zip/CRC32", "updateBytes0", "(I[BII)I", "Java_java_util_zip_CRC32_updateBytes0",
                    (void *)crc_bytes},
@@ -181,59 +496,264 @@ static const struct bulk_native {
                  "Java_java_util_zip_Inflater_inflateBufferBytes", (void *)infl_xb},
     [INFL_XX] = {"java/util/zip/Inflater", "inflateBufferBuffer", "(JJIJI)J",
                  "Java_java_util_zip_Inflater_inflateBufferBuffer", (void *)infl_xx},
+    [DEFL_DICT] = {"java/util/zip/Deflater", "setDictionary", "(J[BII)V", "Java_java_util_zip_Deflater_setDictionary",
+                   (void *)defl_dict},
+    [DEFL_DICT_BUF] = {"java/util/zip/Deflater", "setDictionaryBuffer", "(JJI)V",
+                       "Java_java_util_zip_Deflater_setDictionaryBuffer", (void *)defl_dict_buf},
+    [INFL_DICT] = {"java/util/zip/Inflater", "setDictionary", "(J[BII)V", "Java_java_util_zip_Inflater_setDictionary",
+                   (void *)infl_dict},
+    [INFL_DICT_BUF] = {"java/util/zip/Inflater", "setDictionaryBuffer", "(JJI)V",
+                       "Java_java_util_zip_Inflater_setDictionaryBuffer", (void *)infl_dict_buf},
+    [FIS_READ] = {"java/io/FileInputStream", "readBytes", "([BII)I", "Java_java_io_FileInputStream_readBytes",
+                  (void *)fis_read, LIB_JAVA},
+    [FOS_WRITE] = {"java/io/FileOutputStream", "writeBytes", "([BIIZ)V", "Java_java_io_FileOutputStream_writeBytes",
+                   (void *)fos_write, LIB_JAVA},
+    [RAF_READ] = {"java/io/RandomAccessFile", "readBytes", "([BII)I", "Java_java_io_RandomAccessFile_readBytes",
+                  (void *)raf_read, LIB_JAVA},
+    [RAF_WRITE] = {"java/io/RandomAccessFile", "writeBytes", "([BII)V", "Java_java_io_RandomAccessFile_writeBytes",
+                   (void *)raf_write, LIB_JAVA},
+    [RAF_READ0] = {"java/io/RandomAccessFile", "readBytes0", "([BII)I", "Java_java_io_RandomAccessFile_readBytes0",
+                   (void *)raf_read0, LIB_JAVA},
+    [RAF_WRITE0] = {"java/io/RandomAccessFile", "writeBytes0", "([BII)V", "Java_java_io_RandomAccessFile_writeBytes0",
+                    (void *)raf_write0, LIB_JAVA},
+    [STR_INTERN] = {"java/lang/String", "intern", "()Ljava/lang/String;", "Java_java_lang_String_intern",
+                    (void *)str_intern, LIB_JAVA},
+#define FD_NATIVES(ID, CLS, SYM, READ, PREAD, READV, WRITE, PWRITE, WRITEV)                                     \
+    [ID##_READ] = {CLS, "read0", "(Ljava/io/FileDescriptor;JI)I", SYM "_read0", (void *)READ, LIB_NIO},         \
+    [ID##_PREAD] = {CLS, "pread0", "(Ljava/io/FileDescriptor;JIJ)I", SYM "_pread0", (void *)PREAD, LIB_NIO},    \
+    [ID##_READV] = {CLS, "readv0", "(Ljava/io/FileDescriptor;JI)J", SYM "_readv0", (void *)READV, LIB_NIO},     \
+    [ID##_WRITE] = {CLS, "write0", "(Ljava/io/FileDescriptor;JI)I", SYM "_write0", (void *)WRITE, LIB_NIO},     \
+    [ID##_PWRITE] = {CLS, "pwrite0", "(Ljava/io/FileDescriptor;JIJ)I", SYM "_pwrite0", (void *)PWRITE, LIB_NIO}, \
+    [ID##_WRITEV] = {CLS, "writev0", "(Ljava/io/FileDescriptor;JI)J", SYM "_writev0", (void *)WRITEV, LIB_NIO}
+    FD_NATIVES(FD, "sun/nio/ch/FileDispatcherImpl", "Java_sun_nio_ch_FileDispatcherImpl", fd_read, fd_pread,
+               fd_readv, fd_write, fd_pwrite, fd_writev),
+    FD_NATIVES(UFD, "sun/nio/ch/UnixFileDispatcherImpl", "Java_sun_nio_ch_UnixFileDispatcherImpl", ufd_read,
+               ufd_pread, ufd_readv, ufd_write, ufd_pwrite, ufd_writev),
+#undef FD_NATIVES
+    [THROW_FILL] = {"java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;",
+                    "Java_java_lang_Throwable_fillInStackTrace", (void *)throw_fill, LIB_JAVA},
+    [STE_INIT] = {"java/lang/StackTraceElement", "initStackTraceElements",
+                  "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V",
+                  "Java_java_lang_StackTraceElement_initStackTraceElements", (void *)ste_init, LIB_JAVA},
+    [STE_INIT3] = {"java/lang/StackTraceElement", "initStackTraceElements",
+                   "([Ljava/lang/StackTraceElement;Ljava/lang/Object;I)V",
+                   "Java_java_lang_StackTraceElement_initStackTraceElements", (void *)ste_init3, LIB_JAVA},
+    [COPY_TRANSFER] = {"sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", "Java_sun_nio_fs_UnixCopyFile_transfer",
+                       (void *)copy_transfer, LIB_NIO},
+    [COPY_BUFFERED] = {"sun/nio/fs/UnixFileSystem", "bufferedCopy0", "(IIJIJ)V",
+                       "Java_sun_nio_fs_UnixFileSystem_bufferedCopy0", (void *)copy_buffered, LIB_NIO},
+    [COPY_DIRECT] = {"sun/nio/fs/LinuxNativeDispatcher", "directCopy0", "(IIJ)I",
+                     "Java_sun_nio_fs_LinuxNativeDispatcher_directCopy0", (void *)copy_direct, LIB_NIO},
+    [UND_READ] = {"sun/nio/fs/UnixNativeDispatcher", "read", "(IJI)I", "Java_sun_nio_fs_UnixNativeDispatcher_read",
+                  (void *)und_read, LIB_NIO},
+    [UND_WRITE] = {"sun/nio/fs/UnixNativeDispatcher", "write", "(IJI)I", "Java_sun_nio_fs_UnixNativeDispatcher_write",
+                   (void *)und_write, LIB_NIO},
+    [UND_READ0] = {"sun/nio/fs/UnixNativeDispatcher", "read0", "(IJI)I", "Java_sun_nio_fs_UnixNativeDispatcher_read0",
+                   (void *)und_read0, LIB_NIO},
+    [UND_WRITE0] = {"sun/nio/fs/UnixNativeDispatcher", "write0", "(IJI)I",
+                    "Java_sun_nio_fs_UnixNativeDispatcher_write0", (void *)und_write0, LIB_NIO},
+    [FC_TRANSFER_TO] = {"sun/nio/ch/FileChannelImpl", "transferTo0",
+                        "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;)J",
+                        "Java_sun_nio_ch_FileChannelImpl_transferTo0", (void *)fc_transfer_to, LIB_NIO},
+    [FD_TRANSFER_TO] = {"sun/nio/ch/FileDispatcherImpl", "transferTo0",
+                        "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;Z)J",
+                        "Java_sun_nio_ch_FileDispatcherImpl_transferTo0", (void *)fd_transfer_to, LIB_NIO},
+    [FD_TRANSFER_FROM] = {"sun/nio/ch/FileDispatcherImpl", "transferFrom0",
+                          "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;JJZ)J",
+                          "Java_sun_nio_ch_FileDispatcherImpl_transferFrom0", (void *)fd_transfer_from, LIB_NIO},
+    [UNSAFE_COPY] = {"jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", NULL,
+                     (void *)unsafe_copy, LIB_JVM},
+    [UNSAFE_SWAP] = {"jdk/internal/misc/Unsafe", "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
+                     NULL, (void *)unsafe_swap, LIB_JVM},
+    [UNSAFE_SET] = {"jdk/internal/misc/Unsafe", "setMemory0", "(Ljava/lang/Object;JJB)V", NULL, (void *)unsafe_set,
+                    LIB_JVM},
 };
 
-/* Bind one native: the invoke key, libzip's function, the wrapper. */
-static int bind_one(agent *a, JNIEnv *jni, void *lib, int i)
+static const char *const lib_names[] = {[LIB_ZIP] = "zip", [LIB_JAVA] = "java", [LIB_NIO] = "nio", [LIB_JVM] = "jvm"};
+
+/* "pkg.Cls.name(sig)" of native i: its invoke key's text. */
+static void key_text(int i, char *text, size_t cap)
 {
     const struct bulk_native *b = &natives[i];
-    char text[256];
-    snprintf(text, sizeof text, "%s.%s%s", b->cls, b->name, b->sig);
+    snprintf(text, cap, "%s.%s%s", b->cls, b->name, b->sig);
     for (char *c = text; *c != '\0' && *c != '('; c++)
         if (*c == '/')
             *c = '.';
-    lock_enter(a);
-    uint32_t k = keys_intern(&a->keys, KEY_INVOKE, text);
-    lock_exit(a);
+}
+
+/* The JDK library `lib` (loaded once; the JDK's own load later finds it
+ * loaded), or NULL, reported. */
+static void *lib_handle(agent *a, enum bulk_lib lib)
+{
+    static void *handles[LIB_JVM];
+    if (handles[lib] != NULL)
+        return handles[lib];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/lib/lib%s.so", a->java_home, lib_names[lib]);
+    handles[lib] = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    if (handles[lib] == NULL)
+        agent_fail(a, "cannot load %s to charge its natives by size", path);
+    return handles[lib];
+}
+
+/* Does `klass` (prepared) declare native `i` as a native method (JDKs move
+ * work between Java and natives: RandomAccessFile.readBytes is Java in
+ * JDK 25)? 0 no, 1 yes, -1 not prepared yet or failed (reported). Through
+ * JVMTI: JNI's method lookups would initialize the class. */
+static int declares(agent *a, jclass klass, int i)
+{
+    jint n = 0;
+    jmethodID *methods = NULL;
+    jvmtiError err = (*a->jvmti)->GetClassMethods(a->jvmti, klass, &n, &methods);
+    if (err == JVMTI_ERROR_CLASS_NOT_PREPARED)
+        return -1; /* its ClassPrepare comes later */
+    if (jvmti_check(a, err, "GetClassMethods") != 0)
+        return -1;
+    int found = 0;
+    for (jint m = 0; m < n && !found; m++) {
+        char *name = NULL, *sig = NULL;
+        if (jvmti_check(a, (*a->jvmti)->GetMethodName(a->jvmti, methods[m], &name, &sig, NULL), "GetMethodName") != 0)
+            break;
+        jint mods = 0;
+        found = strcmp(name, natives[i].name) == 0 && strcmp(sig, natives[i].sig) == 0 &&
+                jvmti_check(a, (*a->jvmti)->GetMethodModifiers(a->jvmti, methods[m], &mods), "GetMethodModifiers") == 0 &&
+                (mods & 0x0100) != 0; /* ACC_NATIVE */
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)methods);
+    return found;
+}
+
+/* Bind native i of `cls` to its wrapper, with the library's function behind it. */
+static int bind_one(agent *a, JNIEnv *jni, jclass cls, int i)
+{
+    const struct bulk_native *b = &natives[i];
+    char text[256];
+    key_text(i, text, sizeof text);
+    void *lib = lib_handle(a, b->lib);
+    if (lib == NULL)
+        return -1;
     real[i] = dlsym(lib, b->symbol);
-    if (k == 0 || real[i] == NULL) {
-        agent_fail(a, "cannot charge %s by size: %s", text, k == 0 ? "out of memory" : "not in libzip");
+    if (real[i] == NULL) {
+        agent_fail(a, "cannot charge %s by size: %s is not in lib%s", text, b->symbol, lib_names[b->lib]);
         return -1;
     }
-    atomic_store(&key[i], k);
     JNINativeMethod m = {(char *)b->name, (char *)b->sig, b->wrapper};
-    jclass cls = (*jni)->FindClass(jni, b->cls);
-    if (cls == NULL || (*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
+    if ((*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "cannot re-bind %s", text);
         return -1;
     }
-    (*jni)->DeleteLocalRef(jni, cls);
     return 0;
 }
 
 /*
- * At VMInit: bind the natives above to their wrappers, with libzip's own
- * functions behind them. Binding them before the program runs (instead of
- * when the JDK links them, on their first call) matters: the first call of
- * a lazily linked native runs the JDK's library lookup (Java code) between
- * the invoke and the native, and the native could no longer tell that the
- * invoke just counted was its own.
+ * At VMInit: intern every native's invoke key, and bind the libzip ones to
+ * their wrappers, with libzip's own functions behind them. Binding before
+ * the program runs (instead of when the JDK links them, on their first
+ * call) matters: the first call of a native outside libjava runs the JDK's
+ * library lookup (Java code) between the invoke and the native, and the
+ * native could no longer tell that the invoke just counted was its own.
+ * Natives whose classes are not initialized yet are bound when the class is
+ * prepared (bulk_class_prepared); Unsafe's, which the JDK registers itself
+ * while it boots, were caught at NativeMethodBind (bulk_native_bound): one
+ * this JDK declares and the agent did not catch is a failure.
  */
 void bulk_bind(agent *a, JNIEnv *jni)
 {
     if (a->java_home == NULL) {
-        agent_fail(a, "cannot find libzip: java.home is unknown");
+        agent_fail(a, "cannot charge natives by size: java.home is unknown");
         return;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/lib/libzip.so", a->java_home);
-    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-    if (lib == NULL) {
-        agent_fail(a, "cannot load %s to charge checksums and compression by size", path);
-        return;
-    }
-    for (int i = 0; i < BULK_COUNT; i++)
-        if (bind_one(a, jni, lib, i) != 0)
+    char text[256];
+    for (int i = 0; i < BULK_COUNT; i++) {
+        key_text(i, text, sizeof text);
+        lock_enter(a);
+        uint32_t k = keys_intern(&a->keys, KEY_INVOKE, text);
+        lock_exit(a);
+        if (k == 0) {
+            agent_fail(a, "cannot charge %s by size: out of memory", text);
             return;
+        }
+        atomic_store(&key[i], k);
+    }
+    for (int i = 0; i < BULK_COUNT; i++) {
+        const struct bulk_native *b = &natives[i];
+        if (b->lib != LIB_ZIP && b->lib != LIB_JVM)
+            continue;
+        if (b->lib == LIB_JVM && real[i] != NULL)
+            continue;
+        jclass cls = (*jni)->FindClass(jni, b->cls);
+        if (cls == NULL) {
+            (*jni)->ExceptionClear(jni);
+            key_text(i, text, sizeof text);
+            agent_fail(a, "cannot charge %s by size: no class %s", text, b->cls);
+            return;
+        }
+        int rc = 0;
+        if (b->lib == LIB_ZIP) {
+            rc = bind_one(a, jni, cls, i);
+        } else if (declares(a, cls, i) != 0) {
+            key_text(i, text, sizeof text);
+            agent_fail(a, "cannot charge %s by size: the JDK bound it unseen", text);
+            rc = -1;
+        }
+        (*jni)->DeleteLocalRef(jni, cls);
+        if (rc != 0)
+            return;
+    }
+}
+
+void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass)
+{
+    char *sig = NULL;
+    if (a->dead || a->java_home == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetClassSignature(a->jvmti, klass, &sig, NULL), "GetClassSignature") != 0)
+        return;
+    size_t len = strlen(sig);
+    for (int i = 0; i < BULK_COUNT; i++) {
+        const struct bulk_native *b = &natives[i];
+        if ((b->lib != LIB_JAVA && b->lib != LIB_NIO) || len < 2 || strlen(b->cls) != len - 2 ||
+            strncmp(sig + 1, b->cls, len - 2) != 0)
+            continue;
+        if (declares(a, klass, i) != 1)
+            continue;
+        if (i == THROW_FILL && throwable_depth == NULL) {
+            /* Throwable is initialized long before VMInit: no initializer runs here */
+            throwable_depth = (*jni)->GetFieldID(jni, klass, "depth", "I");
+            if (throwable_depth == NULL) {
+                (*jni)->ExceptionClear(jni);
+                agent_fail(a, "cannot charge Throwable.fillInStackTrace by the frames: no field Throwable.depth");
+                break;
+            }
+        }
+        if (bind_one(a, jni, klass, i) != 0)
+            break;
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+}
+
+int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address)
+{
+    for (int i = 0; i < BULK_COUNT; i++) {
+        const struct bulk_native *b = &natives[i];
+        if (b->lib != LIB_JVM || strcmp(b->name, name) != 0 || cls[0] != 'L' ||
+            strncmp(cls + 1, b->cls, strlen(b->cls)) != 0 || strcmp(cls + 1 + strlen(b->cls), ";") != 0)
+            continue;
+        if (address == b->wrapper)
+            return 1;
+        real[i] = address;
+        *new_address = b->wrapper;
+        return 1;
+    }
+    return 0;
+}
+
+int bulk_named(const char *name)
+{
+    for (int i = 0; i < BULK_COUNT; i++)
+        if (natives[i].lib == LIB_JVM && strcmp(natives[i].name, name) == 0)
+            return 1;
+    return 0;
 }

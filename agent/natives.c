@@ -203,12 +203,28 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 {
     agent *a = &g_agent;
     (void)jni; (void)thread;
-    if (!a->opts.deny_processes && !a->opts.virtual_clock)
-        return;
     char *name = NULL, *desc = NULL, *sig = NULL;
     jclass k = NULL;
     if ((*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL) != JVMTI_ERROR_NONE)
         return;
+    /* natives the JDK registers itself that are charged by size (bulk.c) */
+    if (bulk_named(name) && (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
+        bulk_native_bound(sig, name, address, new_address)) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+        return;
+    }
+    if (sig != NULL) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        sig = NULL;
+    }
+    if (!a->opts.deny_processes && !a->opts.virtual_clock) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+        return;
+    }
     if (a->opts.virtual_clock && pervalues_named(name) &&
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
         (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&

@@ -34,6 +34,7 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
         clinit_scan_class(&g_agent, jni, klass);
     if (!g_agent.dead && g_agent.opts.engine == AGENT_ENGINE_FAST)
         fast_class_prepare(&g_agent, jni, klass);
+    bulk_class_prepared(&g_agent, jni, klass); /* natives charged by size */
 }
 
 /* A global reference to the loader ClassLoader.`getter`() returns. */
@@ -86,6 +87,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     for (jint i = 0; i < n; i++) {
         if (!a->class_seen)
             target_check_class(a, jni, classes[i], clinit_target_prepared);
+        bulk_class_prepared(a, jni, classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
     (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
@@ -341,9 +343,8 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL), "SetEventNotificationMode(VM_INIT)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL), "SetEventNotificationMode(VM_DEATH)") != 0 ||
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_BREAKPOINT, NULL), "SetEventNotificationMode(BREAKPOINT)") != 0 ||
-        ((a->opts.deny_processes || a->opts.virtual_clock) &&
-         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, NULL),
-                     "SetEventNotificationMode(NATIVE_METHOD_BIND)") != 0) ||
+        jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, NULL),
+                    "SetEventNotificationMode(NATIVE_METHOD_BIND)") != 0 ||
         jvmti_check(a, (*jv)->SetHeapSamplingInterval(jv, 0), "SetHeapSamplingInterval") != 0 ||
         jvmti_check(a, (*jv)->CreateRawMonitor(jv, "psf-agent", &a->lock), "CreateRawMonitor") != 0)
         return JNI_ERR;

@@ -25,7 +25,7 @@ integration: integration-agent integration-adversarial
 integration-agent: all $(AGENT_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
-	@echo "== tests/integration/adversarial.sh"; PSF_BUILD=$(BUILD) bash tests/integration/adversarial.sh
+	@set -e; for t in tests/integration/adversarial*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
 
 # Core isolation scripts, run against fake cgroup trees only.
 .PHONY: integration-isolation

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# adversarial_natives.sh - JDK natives whose work grows with their input are
+# charged by size (agent/bulk.c; docs/hidden-work.md, "Natives charged by
+# size"): the NativeSize fixture hands 100,000 and then 1,000,000 bytes to
+# one native call, and the invoke of that native must carry exactly that
+# many elements in the profile; with a price per element ten times the
+# bytes cost ten times the per-element part; without one the native is
+# listed as missing. (Checksums and compression: adversarial.sh, Bulk.)
+set -eu
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
+GS=$PSF_ROOT/scripts/get_score.sh
+FX=$PSF_BUILD/fixtures/adversarial
+if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
+  exit 77
+fi
+CWD=$TEST_TMP/cwd
+mkdir -p "$CWD"
+cd "$CWD"
+P=$TEST_TMP/p.xml
+
+# score MODE N [COSTS]: JSON in $TEST_TMP/out, the profile in $P, exit code echoed
+score() {
+  "$GS" --classpath "$FX" --main NativeSize --method NativeSize.work --json --costs "${3:-none}" --sandbox require \
+    --profile-out "$P" -- "$1" "$2" >"$TEST_TMP/out" 2>"$TEST_TMP/err" && echo 0 || echo $?
+}
+# elements NAME: the elements of the work bucket's invokes whose key contains NAME(
+elements() {
+  xpath "$P" "sum(/psf-profile/dependencies[@bucket='work']/invoke[contains(@method,'$1(')]/@elements)"
+}
+
+# MODE:NATIVE (the part of the invoke key before its signature; JDK 17 and
+# 25 spell some differently, hence contains). Every mode's native handles
+# exactly N bytes (N chars for intern, N elements for newarray), in one call
+# or, for reads, in calls that add up to N.
+for spec in put:Unsafe.copyMemory0 get:Unsafe.copyMemory0 swap:Unsafe.copySwapMemory0 fill:Unsafe.setMemory0 \
+  fos:FileOutputStream.writeBytes fis:FileInputStream.readBytes rafw:RandomAccessFile.writeBytes \
+  rafr:RandomAccessFile.readBytes chw:FileDispatcherImpl.write0 chr:FileDispatcherImpl.read0 \
+  dict:Deflater.setDictionary intern:String.intern newarray:Array.newArray copy:UnixCopyFile.transfer; do
+  mode=${spec%%:*} native=${spec#*:}
+  if [ "$mode" = copy ] && [ "$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p;q')" != 17 ]; then
+    continue # JDK 17's copy native; later JDKs copy through others (bulk.c)
+  fi
+  got=""
+  for n in 100000 1000000; do
+    rc=$(score "$mode" "$n")
+    e=$(elements "$native")
+    # RandomAccessFile's natives are readBytes0/writeBytes0 in later JDKs
+    case $mode in rafw | rafr) e=$((e + $(elements "${native}0"))) ;; esac
+    got="$got $rc:$e"
+  done
+  expect_eq "natives by size: $mode ($native): 100 KB then 1 MB, exactly those elements" "$got" " 0:100000 0:1000000"
+done
+
+# Stack traces cost by depth: a Throwable made N + 1 calls deep below work
+# has N + 3 frames (deep x N+1, work, main); its getStackTrace clones an
+# array of N + 3 elements and fills N + 3 StackTraceElements. The native
+# fillInStackTrace's elements are the frames plus the arrays HotSpot's
+# backtrace allocates while it runs (allocations inside a native call are
+# its elements too): more than N + 3, and growing with N.
+for n in 50 500; do
+  rc=$(score trace "$n")
+  expect_eq "natives by size: trace $n: scored" "$rc" 0
+  expect_eq "natives by size: trace $n: the trace's array holds the frames" \
+    "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='[Ljava.lang.StackTraceElement;.clone()Ljava/lang/Object;']/@elements")" \
+    "$((n + 3))"
+  fill=$(elements Throwable.fillInStackTrace)
+  [ "$fill" -gt "$((n + 3))" ] && pass "natives by size: trace $n: fillInStackTrace charged by depth ($fill)" ||
+    fail "natives by size: trace $n: fillInStackTrace charged by depth" "$fill elements"
+  eval "fill_$n=$fill"
+done
+[ "$fill_500" -ge "$((fill_50 * 8))" ] && pass "natives by size: fillInStackTrace grows with depth ($fill_50, $fill_500)" ||
+  fail "natives by size: fillInStackTrace grows with depth" "$fill_50 then $fill_500"
+
+# Priced per element: 10x the bytes cost exactly 900,000 more at 1 per byte;
+# without a price per element the native is missing (the score approximate).
+KEY='jdk.internal.misc.Unsafe.copyMemory0(Ljava/lang/Object;JLjava/lang/Object;JJ)V'
+sed "s|</costs>|  <invoke method=\"$KEY\" cost=\"10\" cost_per_element=\"1\"/>\n</costs>|" \
+  "$PSF_ROOT/config/costs-uncalibrated.xml" >"$TEST_TMP/priced.xml"
+score put 100000 "$TEST_TMP/priced.xml" >/dev/null
+small=$(jq -r .score "$TEST_TMP/out")
+score put 1000000 "$TEST_TMP/priced.xml" >/dev/null
+large=$(jq -r .score "$TEST_TMP/out")
+expect_eq "natives by size: a direct buffer's put of 10x the bytes costs 900000 more" "$((large - small))" 900000
+sed "s|</costs>|  <invoke method=\"$KEY\" cost=\"10\"/>\n</costs>|" \
+  "$PSF_ROOT/config/costs-uncalibrated.xml" >"$TEST_TMP/per-call.xml"
+rc=$(score put 100000 "$TEST_TMP/per-call.xml")
+expect_eq "natives by size: copyMemory0 priced per call only is missing" \
+  "$rc/$(jq -r --arg k "invoke:$KEY" '.missing | any(. == $k)' "$TEST_TMP/out")" "0/true"
+
+finish
