@@ -53,6 +53,14 @@ const char *const costs_priced_methods[] = {
     "java.util.zip.Adler32.updateBytes(I[BII)I",
     "java.util.zip.Deflater.deflateBytesBytes(J[BII[BIIII)J",
     "java.util.zip.Inflater.inflateBytesBytes(J[BII[BII)J",
+    "java.util.zip.Deflater.setDictionary(J[BII)V",
+    "jdk.internal.misc.Unsafe.copyMemory0(Ljava/lang/Object;JLjava/lang/Object;JJ)V",
+    "jdk.internal.misc.Unsafe.copySwapMemory0(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
+    "java.io.FileInputStream.readBytes([BII)I",
+    "java.io.FileOutputStream.writeBytes([BIIZ)V",
+    "java.io.RandomAccessFile.readBytes([BII)I",
+    "java.io.RandomAccessFile.writeBytes([BII)V",
+    "java.lang.String.intern()Ljava/lang/String;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

@@ -58,6 +58,11 @@ void kernels_free(kernel_set *ks)
     " byte[] p = new byte[a.length * 2 + 64]; int pn = z0.deflate(p); z0.end();"
 
 /* the Math kernels' arguments: 0.005, 0.015, ... 10.235 */
+/* a big-endian IntBuffer over n direct bytes: bulk puts swap bytes (copySwapMemory0) */
+#define SWAPPED(n) "java.nio.IntBuffer d = java.nio.ByteBuffer.allocateDirect(" #n ").order(java.nio.ByteOrder.BIG_ENDIAN).asIntBuffer();"
+/* `decl` = `open`, with the checked exception turned unchecked (kernels declare none) */
+#define FILE_OPEN(decl, open) \
+    decl "; try { f = " open "; } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } "
 #define MATH_ARGS "double[] v = new double[1024]; for (int k = 0; k < 1024; k++) v[k] = 0.01 * k + 0.005; double d, r;"
 /* two kernels of one Math function: the argument read from an array (flags:
  * KF_QUICK or 0) and converted from the loop counter (full set only) */
@@ -268,6 +273,44 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
       "z.reset(); z.setInput(p, 0, pn); try { zn = z.inflate(o); } catch (java.util.zip.DataFormatException e) { zn = -1; }" },
     { "inflate_8k", 0, ZIP_DATA(8192) ZIP_PACKED "java.util.zip.Inflater z = new java.util.zip.Inflater(); byte[] o = new byte[8192]; int zn;",
       "z.reset(); z.setInput(p, 0, pn); try { zn = z.inflate(o); } catch (java.util.zip.DataFormatException e) { zn = -1; }" },
+    { "deflate_dict_512", 0, ZIP_DATA(512) "java.util.zip.Deflater z = new java.util.zip.Deflater(1);",
+      "z.reset(); z.setDictionary(a);" },
+    { "deflate_dict_8k", 0, ZIP_DATA(8192) "java.util.zip.Deflater z = new java.util.zip.Deflater(1);",
+      "z.reset(); z.setDictionary(a);" },
+    /* direct buffers' bulk puts: Unsafe.copyMemory0, and copySwapMemory0 for
+     * a byte order that is not the machine's */
+    { "direct_put_256", 0, "java.nio.ByteBuffer d = java.nio.ByteBuffer.allocateDirect(256); byte[] a = new byte[256];",
+      "d.clear(); d.put(a, 0, 256);" },
+    { "direct_put_4k", 0, "java.nio.ByteBuffer d = java.nio.ByteBuffer.allocateDirect(4096); byte[] a = new byte[4096];",
+      "d.clear(); d.put(a, 0, 4096);" },
+    { "direct_swap_256", 0, SWAPPED(256) "int[] a = new int[64];", "d.clear(); d.put(a, 0, 64);" },
+    { "direct_swap_4k", 0, SWAPPED(4096) "int[] a = new int[1024];", "d.clear(); d.put(a, 0, 1024);" },
+    /* file I/O: reads from /dev/zero (the JDK's copy and the kernel's
+     * clearing grow with the bytes), writes to a temporary file rewound each
+     * time (the page cache's copy) */
+    { "fis_read_256", 0, FILE_OPEN("java.io.FileInputStream f", "new java.io.FileInputStream(\"/dev/zero\")") "byte[] a = new byte[256];",
+      "try { acc += f.read(a, 0, 256); } catch (java.io.IOException e) { acc--; }" },
+    { "fis_read_4k", 0, FILE_OPEN("java.io.FileInputStream f", "new java.io.FileInputStream(\"/dev/zero\")") "byte[] a = new byte[4096];",
+      "try { acc += f.read(a, 0, 4096); } catch (java.io.IOException e) { acc--; }" },
+    { "fos_write_256", 0, FILE_OPEN("java.io.FileOutputStream f", "new java.io.FileOutputStream(TMP())")
+      "java.nio.channels.FileChannel c = f.getChannel(); byte[] a = new byte[256];",
+      "try { c.position(0); f.write(a, 0, 256); } catch (java.io.IOException e) { acc--; }" },
+    { "fos_write_4k", 0, FILE_OPEN("java.io.FileOutputStream f", "new java.io.FileOutputStream(TMP())")
+      "java.nio.channels.FileChannel c = f.getChannel(); byte[] a = new byte[4096];",
+      "try { c.position(0); f.write(a, 0, 4096); } catch (java.io.IOException e) { acc--; }" },
+    { "raf_write_256", 0, FILE_OPEN("java.io.RandomAccessFile f", "new java.io.RandomAccessFile(TMP(), \"rw\")") "byte[] a = new byte[256];",
+      "try { f.seek(0); f.write(a, 0, 256); } catch (java.io.IOException e) { acc--; }" },
+    { "raf_write_4k", 0, FILE_OPEN("java.io.RandomAccessFile f", "new java.io.RandomAccessFile(TMP(), \"rw\")") "byte[] a = new byte[4096];",
+      "try { f.seek(0); f.write(a, 0, 4096); } catch (java.io.IOException e) { acc--; }" },
+    { "raf_read_256", 0, FILE_OPEN("java.io.RandomAccessFile f", "new java.io.RandomAccessFile(TMP(4096), \"r\")") "byte[] a = new byte[256];",
+      "try { f.seek(0); acc += f.read(a, 0, 256); } catch (java.io.IOException e) { acc--; }" },
+    { "raf_read_4k", 0, FILE_OPEN("java.io.RandomAccessFile f", "new java.io.RandomAccessFile(TMP(4096), \"r\")") "byte[] a = new byte[4096];",
+      "try { f.seek(0); acc += f.read(a, 0, 4096); } catch (java.io.IOException e) { acc--; }" },
+    /* String.intern of a string already interned: hashing and comparing its characters */
+    { "intern_16", 0, "String s = \"abcdefghijklmnop\", t;", "t = s.intern();" },
+    { "intern_256", 0, "String s = \"abcdefghijklmnop\".repeat(16), t;", "t = s.intern();" },
+    /* a Throwable 40 calls deep: fillInStackTrace is charged by the frames */
+    { "new_exception_deep", 0, "RuntimeException x;", "x = deepEx(40);" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
@@ -551,6 +594,12 @@ static const char support[] =
     "    static double sdf(double x) { return x * 0.5; }\n"
     "    static Object sof(Object o) { return o; }\n"
     "    static void thrower() { throw PRE; }\n"
+    "    static RuntimeException deepEx(int k) { return k == 0 ? new RuntimeException() : deepEx(k - 1); }\n"
+    "    /* a temporary file (removed at exit), `size` zero bytes long */\n"
+    "    static java.io.File TMP(int size) { try { java.io.File t = java.io.File.createTempFile(\"psf-kernel\", \".tmp\");\n"
+    "        t.deleteOnExit(); java.nio.file.Files.write(t.toPath(), new byte[size]); return t; }\n"
+    "        catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } }\n"
+    "    static java.io.File TMP() { return TMP(0); }\n"
     "    static int s10(int x) { x += 1; x += 2; x += 3; x += 4; x += 5; return x; }\n"
     "    static int s40(int x) { int y = x; for (int j = 0; j < 4; j++) { y += j; y ^= x; } return y; }\n"
     "    static int s100(int x) { int y = x; for (int j = 0; j < 10; j++) { y += j; y ^= x; } return y; }\n"
