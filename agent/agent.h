@@ -391,6 +391,9 @@ typedef struct agent {
 
 /* state.c: the one instance, zeroed at load by Agent_OnLoad */
 extern agent g_agent;
+/* Grow ts's per-key counters (dep, elems, native) to hold `need` keys,
+ * new ones zero; 0, or -1 out of memory (what was there is kept). */
+int ts_keys_grow(thread_state *ts, uint32_t need);
 
 /* jvmti_util.c */
 int jvmti_check(agent *a, jvmtiError err, const char *call);

@@ -103,30 +103,7 @@ static int ts_cover_keys(agent *a, thread_state *ts)
     lock_enter(a);
     uint32_t need = a->keys.count;
     lock_exit(a);
-    if (need <= ts->dep_cap)
-        return 0;
-    uint32_t cap = ts->dep_cap ? ts->dep_cap : 256;
-    while (cap < need)
-        cap *= 2;
-    for (int b = 0; b < BUCKETS; b++) {
-        uint64_t *d = realloc(ts->dep[b], cap * sizeof *d);
-        if (d == NULL)
-            return -1;
-        memset(d + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *d);
-        ts->dep[b] = d;
-        uint64_t *e = realloc(ts->elems[b], cap * sizeof *e);
-        if (e == NULL)
-            return -1;
-        memset(e + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *e);
-        ts->elems[b] = e;
-    }
-    uint8_t *nat = realloc(ts->native, cap);
-    if (nat == NULL)
-        return -1;
-    memset(nat + ts->dep_cap, 0, cap - ts->dep_cap);
-    ts->native = nat;
-    ts->dep_cap = cap;
-    return 0;
+    return ts_keys_grow(ts, need);
 }
 
 /* Cache miss: find or build the method's info and this thread's counters. */

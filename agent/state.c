@@ -3,8 +3,40 @@
  *
  * Defined apart from vmentry.c, which wires the callbacks, so that the
  * callbacks of the files below it (counting.c, natives.c) reach the state
- * without depending on the entry file.
+ * without depending on the entry file. Also what both counting engines
+ * (counting.c, fast.c) need to grow a thread's per-key counters.
  */
 #include "agent.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 agent g_agent;
+
+int ts_keys_grow(thread_state *ts, uint32_t need)
+{
+    if (need <= ts->dep_cap)
+        return 0;
+    uint32_t cap = ts->dep_cap ? ts->dep_cap : 256;
+    while (cap < need)
+        cap *= 2;
+    for (int b = 0; b < BUCKETS; b++) {
+        uint64_t *d = realloc(ts->dep[b], cap * sizeof *d);
+        if (d == NULL)
+            return -1;
+        memset(d + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *d);
+        ts->dep[b] = d;
+        uint64_t *e = realloc(ts->elems[b], cap * sizeof *e);
+        if (e == NULL)
+            return -1;
+        memset(e + ts->dep_cap, 0, (cap - ts->dep_cap) * sizeof *e);
+        ts->elems[b] = e;
+    }
+    uint8_t *nat = realloc(ts->native, cap);
+    if (nat == NULL)
+        return -1;
+    memset(nat + ts->dep_cap, 0, cap - ts->dep_cap);
+    ts->native = nat;
+    ts->dep_cap = cap;
+    return 0;
+}
