@@ -523,9 +523,11 @@ void fast_quiesce(agent *a);               /* every thread's probes off, their t
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 void fast_free(agent *a);
 
+/* lines.c */
+uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
+
 /* profile.c */
 int profile_write(agent *a, const char *status, const char *message);
-uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
 
 /* profile_contexts.c */
 struct _xmlTextWriter;
