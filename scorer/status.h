@@ -45,6 +45,7 @@ typedef enum psf_status {
     ST_HIDDEN_THREADS,
     ST_UNVERIFIED,
     ST_VIRTUAL_THREADS,
+    ST_JDK_NOT_VERIFIED,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 

@@ -130,7 +130,8 @@ and a rename. Class path entries must be jars or directories; an entry that is a
 symbolic link must lead into a directory of the same class path.
 
 The JDK comes from JAVA_HOME, else from PATH: JDK 17, 21 or 25 (newer ones are
-refused until verified; docs/jdks.md). scripts/self_test.sh checks the JDK at hand.
+refused until verified; docs/jdks.md). scripts/self_test.sh checks the JDK at hand;
+a JDK 21 is accepted only after `scripts/self_test.sh --full` passed on it here.
 
 Exit codes (status words):
 EOF
@@ -515,6 +516,14 @@ fi
 java_version=$(psf_jdk_feature "$JAVA")
 psf_jdk_supported "$java_version" ||
   fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF supports JDK ${PSF_SUPPORTED_JDKS// /, } (a newer JDK is refused until it is verified: docs/jdks.md)"
+# A supported version that PSF's CI does not check (21: no build of it can be
+# had where PSF is developed) is trusted only where scripts/self_test.sh --full
+# passed on this JDK build with this PSF build; the self-test itself scores
+# through here while it checks (PSF_SELF_TEST_JDK names the JDK it checks).
+if ! psf_jdk_verified_by_ci "$java_version" && [ "${PSF_SELF_TEST_JDK:-}" != "$(readlink -f "$JAVA")" ]; then
+  why=$(psf_jdk_check_record "$JAVA" "$PSF_ROOT" "$BUILD") ||
+    fail jdk_not_verified "$JAVA is JDK $java_version, which PSF's CI does not check, and $why: run JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")") $PSF_ROOT/scripts/self_test.sh --full first (docs/jdks.md)"
+fi
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
 # The cost table: the one calibrated for this feature version, else the
 # nearest one (the scorer then marks the score approximate and says why).

@@ -17,7 +17,11 @@
 #   4. with --full, also runs tests/integration/adversarial.sh: the refusals
 #      and determinism checks that depend on the JVM (Unsafe, processes,
 #      native copies, threads, identity hashes over repeated runs, ...).
-# The verdict is "pass" only when every check passed.
+# The verdict is "pass" only when every check passed. A full pass on a
+# supported JDK that PSF's CI does not check (PSF_VERIFIED_JDKS: 21) is
+# recorded under the state directory ($PSF_STATE_DIR, else
+# ~/.local/state/psf), named by the JDK build; get_score.sh accepts that JDK
+# only with the record, and only from the same PSF build.
 #
 # Usage: scripts/self_test.sh [--full] [--json]
 #   JAVA_HOME  the JDK to test (else java on PATH)
@@ -82,9 +86,13 @@ fi
 if psf_jdk_supported "$FEATURE"; then SUPPORTED=true; else SUPPORTED=false; fi
 IFS=$'\t' read -r TABLE TABLE_JDK < <(psf_jdk_table "$PSF_ROOT" "$FEATURE") || TABLE="" TABLE_JDK=""
 
+if [ "$SUPPORTED" = true ] && ! psf_jdk_verified_by_ci "$FEATURE"; then NEEDS_RECORD=true; else NEEDS_RECORD=false; fi
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-selftest.XXXXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-export JAVA_HOME=$JDK_HOME PSF_BUILD
+# get_score.sh scores with this JDK while it is being checked, record or not
+PSF_SELF_TEST_JDK=$(readlink -f "$JAVA")
+export JAVA_HOME=$JDK_HOME PSF_BUILD PSF_SELF_TEST_JDK
 
 SUITES=()   # one JSON object per check suite
 # suite NAME LOG RC: record a suite from a lib.sh-style log ("ok - ...",
@@ -147,13 +155,37 @@ for s in "${SUITES[@]}"; do
 done
 if [ "$FAILED" = 0 ]; then VERDICT=pass; else VERDICT=fail; fi
 
+# The record that lets get_score.sh trust this JDK build (written whole, then
+# renamed into place, so a reader never sees half of one).
+RECORD=""
+RECORD_ERROR=""
+if [ "$VERDICT" = pass ] && [ "$FULL" = 1 ] && [ "$NEEDS_RECORD" = true ]; then
+  if jdk_id=$(psf_jdk_build_id "$JAVA"); then
+    RECORD=$(psf_jdk_record "$jdk_id")
+    if mkdir -p "$(dirname "$RECORD")" && tmp_rec=$(mktemp "$RECORD.XXXXXX") &&
+      printf 'jdk_build=%s\npsf_build=%s\njdk_home=%s\nruntime_version=%s\nfeature=%s\nverified_at=%s\n' \
+        "$jdk_id" "$(psf_build_id "$PSF_ROOT" "$PSF_BUILD")" "$JDK_HOME" "$RUNTIME" "$FEATURE" \
+        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$tmp_rec" && mv -f "$tmp_rec" "$RECORD"; then
+      :
+    else
+      RECORD_ERROR="could not write the record $RECORD"
+      RECORD=""
+    fi
+  else
+    RECORD_ERROR="cannot identify the JDK build (no lib/server/libjvm.so under $JDK_HOME)"
+  fi
+  # without the record get_score.sh refuses the JDK: the self-test did not do its job
+  [ -z "$RECORD_ERROR" ] || VERDICT=fail
+fi
+
 if [ "$JSON" = 1 ]; then
   printf '%s\n' "${SUITES[@]}" | jq -s -c \
     --arg v "$VERDICT" --arg rt "$RUNTIME" --argjson fe "$FEATURE" --arg home "$JDK_HOME" \
     --argjson sup "$SUPPORTED" --argjson full "$([ "$FULL" = 1 ] && echo true || echo false)" \
-    --arg table "$TABLE" --arg tj "$TABLE_JDK" \
+    --arg table "$TABLE" --arg tj "$TABLE_JDK" --arg rec "$RECORD" --arg rerr "$RECORD_ERROR" \
     '{verdict: $v, jdk: {runtime_version: $rt, feature: $fe, home: $home, supported: $sup},
-      full: $full, suites: ., cost_table: (if $table == "" then null else {path: $table, jdk_feature: ($tj | tonumber)} end)}'
+      full: $full, suites: ., record: (if $rec == "" then null else $rec end),
+      record_error: (if $rerr == "" then null else $rerr end), cost_table: (if $table == "" then null else {path: $table, jdk_feature: ($tj | tonumber)} end)}'
 else
   [ "$FULL" = 1 ] || echo "  (the refusal and determinism checks run with --full)"
   if [ -z "$TABLE" ]; then
@@ -165,6 +197,15 @@ else
   fi
   [ "$SUPPORTED" = true ] ||
     echo "  note: get_score.sh refuses JDK $FEATURE until it is added to PSF_SUPPORTED_JDKS (scripts/lib/jdk.sh, docs/jdks.md)"
+  if [ "$NEEDS_RECORD" = true ]; then
+    if [ -n "$RECORD" ]; then
+      echo "  recorded: get_score.sh now accepts this JDK build with this PSF build ($RECORD)"
+    elif [ -n "$RECORD_ERROR" ]; then
+      echo "  FAIL - $RECORD_ERROR: get_score.sh will refuse this JDK (jdk_not_verified)"
+    else
+      echo "  note: PSF's CI does not check JDK $FEATURE; get_score.sh accepts it only after --full passes here"
+    fi
+  fi
   if [ "$VERDICT" = pass ]; then
     echo "verdict: PASS - PSF counts exactly on JDK $RUNTIME"
   else

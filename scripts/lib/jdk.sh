@@ -12,6 +12,14 @@
 
 PSF_SUPPORTED_JDKS="17 21 25"
 
+# The supported feature versions that PSF's own CI runs scripts/self_test.sh
+# --full on, on every change (tests/integration/jdk_25.sh, make test). Any
+# other supported version is trusted on a machine only once the self-test
+# has passed there on that very JDK build with this very PSF build: it leaves
+# a record (psf_jdk_record) that get_score.sh looks for, and without it the
+# JDK is refused as jdk_not_verified.
+PSF_VERIFIED_JDKS="17 25"
+
 # psf_jdk_feature JAVA: the feature version (17, 21, 25, ...) of the java
 # launcher JAVA, from java.specification.version; empty when it cannot tell.
 psf_jdk_feature() {
@@ -22,6 +30,66 @@ psf_jdk_feature() {
 psf_jdk_supported() {
   case " $PSF_SUPPORTED_JDKS " in *" $1 "*) return 0 ;; esac
   return 1
+}
+
+# psf_jdk_verified_by_ci FEATURE: success when PSF's CI verifies that version.
+psf_jdk_verified_by_ci() {
+  case " $PSF_VERIFIED_JDKS " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+
+# psf_jdk_build_id JAVA: a SHA-256 that names one JDK build: its release file,
+# what `java -version` prints and the bytes of its libjvm.so. Another build,
+# or the same path with another JVM installed into it, gets another id.
+psf_jdk_build_id() {
+  local java home jvm
+  java=$(readlink -f -- "$1") || return 1
+  home=$(dirname -- "$(dirname -- "$java")")
+  jvm=$home/lib/server/libjvm.so
+  [ -r "$jvm" ] || return 1
+  {
+    cat "$home/release" 2>/dev/null
+    "$java" -version 2>&1
+    sha256sum <"$jvm"
+  } | sha256sum | cut -d' ' -f1
+}
+
+# psf_build_id ROOT BUILD: a SHA-256 that names one PSF build: the agent and
+# the scripts that choose a scored run's flags. A self-test record holds it,
+# so a new PSF build has to pass the self-test again on an unverified JDK.
+psf_build_id() {
+  cat -- "$2/libpsfagent.so" "$1/scripts/get_score.sh" "$1/scripts/lib/jdk.sh" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# psf_state_dir: where PSF keeps what it learned about this machine
+# ($PSF_STATE_DIR, else $XDG_STATE_HOME/psf, else ~/.local/state/psf).
+psf_state_dir() {
+  printf '%s\n' "${PSF_STATE_DIR:-${XDG_STATE_HOME:-${HOME:-/nonexistent}/.local/state}/psf}"
+}
+
+# psf_jdk_record JDK_BUILD_ID: the file of the self-test record of that build.
+psf_jdk_record() {
+  printf '%s/verified-jdks/%s\n' "$(psf_state_dir)" "$1"
+}
+
+# psf_jdk_check_record JAVA ROOT BUILD: success when a self-test record says
+# that this JDK build passed `self_test.sh --full` with this PSF build; else
+# prints why not (one line) and fails.
+psf_jdk_check_record() {
+  local jdk_id want rec got
+  jdk_id=$(psf_jdk_build_id "$1") || { echo "cannot identify the JDK build (no lib/server/libjvm.so beside $1)"; return 1; }
+  rec=$(psf_jdk_record "$jdk_id")
+  if [ ! -r "$rec" ]; then
+    echo "it has not passed PSF's self-test on this machine (no record at $rec)"
+    return 1
+  fi
+  want=$(psf_build_id "$2" "$3")
+  got=$(sed -n 's/^psf_build=//p' "$rec" | head -n 1)
+  if [ "$got" != "$want" ]; then
+    echo "it passed the self-test with another build of PSF (record $rec); PSF changed since"
+    return 1
+  fi
+  return 0
 }
 
 # psf_jdk_flags FEATURE: the JVM flags, one per line, that a scored run on

@@ -21,7 +21,7 @@ static void status_exit_code__every_word__documented_code(void **state)
         { "crashed", 16 }, { "bytecode_limit", 17 }, { "thread_limit", 18 }, { "output_limit", 19 },
         { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
         { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "unverified", 26 },
-        { "virtual_threads", 27 },
+        { "virtual_threads", 27 }, { "jdk_not_verified", 28 },
         { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
