@@ -264,10 +264,13 @@ typedef struct fast_state {
     JavaVM *vm;
     jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
     jfieldID f_counting, f_thread, f_hits, f_n, f_depth;
+    jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
     uint32_t *len;              /* by probe id: bytecodes in that block */
+    uint32_t *site;             /* by probe id: the branch site of the conditional branch
+                                   ending that block (bp_site), 0 for other blocks */
     uint32_t next_id, len_cap;  /* the next id to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;

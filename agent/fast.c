@@ -3,15 +3,18 @@
  * every class, counted per thread while the thread is inside a measured
  * extent, turned into the step engine's per-method opcode counts when the
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
- * the opcode histograms, per-method counts and invocation totals) and why
- * its profiles are marked and never scored.
+ * the opcode histograms, per-method counts, invocation totals, dependency
+ * keys, and the conditional branches with the simulated predictor's
+ * mispredictions) and why its profiles are marked and never scored.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
  * loader finds it, and every named module is made to read the boot loader's
  * unnamed module that holds it. From then on the ClassFileLoadHook rewrites
  * every class (agent/instrument.c) with a block probe at the start of each
- * basic block, and the classes loaded before (the JDK's core) are
+ * basic block and a branch probe before each conditional branch (its
+ * outcome goes to the thread's predictor, a Java port of branchpred.h, at
+ * the branch's site from a->fast.site), and the classes loaded before (the JDK's core) are
  * retransformed once. Probe ids are handed out class by class under the
  * agent's lock; each method's block table is kept for the whole run.
  *
@@ -95,6 +98,32 @@ static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
     }
     if (id < 0 || (uint32_t)id >= n)
         fast_problem(a, "a probe ran with id %d, which was never handed out", (int)id);
+    jintArray arr = (*jni)->NewIntArray(jni, (jsize)n);
+    if (arr != NULL)
+        (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
+    free(copy);
+    return arr;
+}
+
+/* psf.Probe.sites0(id): the branch sites of every id handed out so far, as
+ * lengths0 gives their lengths. */
+static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    lock_enter(a);
+    uint32_t n = a->fast.next_id;
+    jint *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (copy != NULL)
+        for (uint32_t i = 0; i < n; i++)
+            copy[i] = (jint)a->fast.site[i];
+    lock_exit(a);
+    if (copy == NULL) {
+        fast_problem(a, "out of memory for the probes' branch sites");
+        return (*jni)->NewIntArray(jni, 0);
+    }
+    if (id < 0 || (uint32_t)id >= n)
+        fast_problem(a, "a branch probe ran with id %d, which was never handed out", (int)id);
     jintArray arr = (*jni)->NewIntArray(jni, (jsize)n);
     if (arr != NULL)
         (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
@@ -233,9 +262,10 @@ static int define_probe(agent *a, JNIEnv *jni)
     }
     a->fast.probe = (*jni)->NewGlobalRef(jni, k);
     static JNINativeMethod natives[] = {{"lengths0", "(I)[I", (void *)probe_lengths},
+                                        {"sites0", "(I)[I", (void *)probe_sites},
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end}};
-    if (a->fast.probe == NULL || (*jni)->RegisterNatives(jni, k, natives, 3) != 0) {
+    if (a->fast.probe == NULL || (*jni)->RegisterNatives(jni, k, natives, 4) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot bind psf.Probe's natives");
         return -1;
@@ -246,7 +276,13 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
     a->fast.f_n = (*jni)->GetFieldID(jni, k, "n", "J");
     a->fast.f_depth = (*jni)->GetFieldID(jni, k, "depth", "I");
-    if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth) {
+    a->fast.f_counters = (*jni)->GetFieldID(jni, k, "counters", "[B");
+    a->fast.f_br[BR_EXECUTED] = (*jni)->GetFieldID(jni, k, "conditional", "J");
+    a->fast.f_br[BR_TAKEN] = (*jni)->GetFieldID(jni, k, "taken", "J");
+    a->fast.f_br[BR_MISPREDICTED] = (*jni)->GetFieldID(jni, k, "mispredicted", "J");
+    if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
+        !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
+        !a->fast.f_br[BR_MISPREDICTED]) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -310,6 +346,10 @@ static int ids_reserve(agent *a, uint32_t need)
     if (l == NULL)
         return -1;
     a->fast.len = l;
+    uint32_t *s = realloc(a->fast.site, cap * sizeof *s);
+    if (s == NULL)
+        return -1;
+    a->fast.site = s;
     a->fast.len_cap = cap;
     return 0;
 }
@@ -382,8 +422,14 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
-        for (uint32_t b = 0; b < fm->blocks.nblocks; b++)
-            a->fast.len[fm->first_id + b] = fm->blocks.blocks[b].ninsns;
+        uint32_t seed = bp_seed(fm->name);
+        for (uint32_t b = 0; b < fm->blocks.nblocks; b++) {
+            const blk_block *bb = &fm->blocks.blocks[b];
+            a->fast.len[fm->first_id + b] = bb->ninsns;
+            /* the step engine's site of this branch: its method's name, its
+             * offset in the original code */
+            a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
+        }
         a->fast.nmethods++;
     }
     return 0;
@@ -425,7 +471,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     int measured = cf.this_name.len == strlen(a->spec.class_internal) &&
                    memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
     lock_enter(a);
-    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .first_id = a->fast.next_id};
+    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
+                       .first_id = a->fast.next_id};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -486,14 +533,17 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     lock_exit(a);
     jobject p = (*jni)->AllocObject(jni, a->fast.probe);
     jlongArray hits = (*jni)->NewLongArray(jni, (jsize)(ids > HITS_INITIAL ? ids : HITS_INITIAL));
-    if (p == NULL || hits == NULL) {
+    jbyteArray counters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES); /* all 0, as bp_init */
+    if (p == NULL || hits == NULL || counters == NULL) {
         (*jni)->ExceptionClear(jni);
         return NULL;
     }
     (*jni)->SetObjectField(jni, p, a->fast.f_thread, thread);
     (*jni)->SetObjectField(jni, p, a->fast.f_hits, hits);
+    (*jni)->SetObjectField(jni, p, a->fast.f_counters, counters);
     ts->probe = (*jni)->NewGlobalRef(jni, p);
     (*jni)->DeleteLocalRef(jni, hits);
+    (*jni)->DeleteLocalRef(jni, counters);
     (*jni)->DeleteLocalRef(jni, p);
     return ts->probe;
 }
@@ -707,6 +757,11 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
     (*jni)->DeleteLocalRef(jni, arr);
+    /* the thread's branch counts, in the work bucket (no overhead bucket
+     * yet: runs that would need one are refused); a branch probe runs right
+     * before its branch, so an exception never leaves one to correct */
+    for (int k = 0; k < BR_KINDS; k++)
+        ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_br[k]);
     /* what exceptions kept from running: the rest of a block counted whole */
     for (uint32_t k = 0; k < ts->nfixes && !bad; k++) {
         fast_method *fm = method_of(a, ts->fixes[k].id);
@@ -866,6 +921,7 @@ void fast_free(agent *a)
     free(a->fast.classes);
     free(a->fast.methods);
     free(a->fast.len);
+    free(a->fast.site);
     free(a->fast.on);
     free(a->fast.modules); /* global references: the JVM is gone */
     memset(&a->fast, 0, sizeof a->fast);

@@ -7,7 +7,8 @@
 # profile must say engine="fast", and the two profiles must be identical in
 # every field the fast engine holds so far: the summary, the invocations
 # one by one, both opcode histograms, the dependency keys (new, invoke,
-# invokedynamic, ldc of a class) and every method's opcode counts
+# invokedynamic, ldc of a class), the conditional branches with the
+# simulated predictor's mispredictions, and every method's opcode counts
 # (docs/fast-engine.md, "What exists"). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly.
 # The fixtures are those that start no thread and run no overhead root in
@@ -33,14 +34,14 @@ run_engine() {
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
 # summary on, the dependency keys without arrays and without the invokes'
-# native and elements attributes, no branches, calls or calling contexts,
+# native and elements attributes, the branches, no calls or calling contexts,
 # and the methods without their line children (a list left empty by the arrays taken out is
 # written as the empty element the fast engine writes).
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
-       /<(branches|calls|array|contexts)[ >\/]/ { next }
+       /<(calls|array|contexts)[ >\/]/ { next }
        { gsub(/ (native|elements)="[^"]*"/, ""); print }' "$1" |
     sed -e ':a' -e 'N' -e '$!ba' -e 's|<dependencies bucket="\([a-z]*\)">\n *</dependencies>|<dependencies bucket="\1"/>|g'
 }
@@ -59,7 +60,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -72,6 +73,11 @@ same fib 207961 Fib.fib Fib 20                           # 10946*6 + 10945*13
 same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
 same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
 same branches-dowhile - Branches.doWhile Branches doWhile 100
+# random outcomes at eight sites: the predictor's mispredictions depend on
+# every site's exact value (method name, offset of the branch)
+same branches-random - Branches.random Branches random 5000
+# every conditional-branch opcode, taken and not taken
+same branches-forms - Branches.forms Branches forms 30
 same calls-chain - Calls.chain Calls chain 10
 same calls-spread - Calls.spread Calls spread 50
 # fixtures without a hand count: callees, constructors, arrays, the

@@ -25,6 +25,17 @@ public final class Probe {
     /** Bytecodes in each block, by id; grown through lengths0() when an id is past its end. */
     static int[] lengths = new int[0];
 
+    /**
+     * The branch site of the conditional branch that ends each block, by id
+     * (bp_site(bp_seed(method name), offset of the branch in the original
+     * code), common/branchpred.h; 0 for other blocks); grown through sites0().
+     */
+    static int[] sites = new int[0];
+
+    /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
+    private static final int BP_ENTRIES = 1 << 14;
+    private static final int BP_HISTORY_MASK = (1 << 12) - 1;
+
     /** The thread these counters belong to (set by the agent). */
     Thread thread;
     /** Hits per block id (the agent sizes it; grown here when a newer class's id is past its end). */
@@ -33,6 +44,17 @@ public final class Probe {
     long n;
     /** Frames of the measured method on this thread inside its extent; 0 outside one (the agent sets it). */
     int depth;
+    /**
+     * This thread's simulated branch predictor, as the step engine's (a port
+     * of common/branchpred.h: gshare, BP_ENTRIES two-bit counters, all 0 at
+     * first, the agent allocates them) and the last 12 outcomes; it lives as
+     * long as the thread's counters, as the step engine's lives with its
+     * thread state.
+     */
+    byte[] counters;
+    int history;
+    /** Conditional branches counted on this thread: executed, taken, mispredicted. */
+    long conditional, taken, mispredicted;
 
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
@@ -73,6 +95,77 @@ public final class Probe {
             begin0();
         else if (p.depth > 0)
             p.depth++;
+    }
+
+    /*
+     * Branch probes, right before each conditional branch, with the operands
+     * it is about to compare (duplicated), its opcode (sign-extended by
+     * bipush) and its block's id: the same comparison gives the outcome,
+     * fed to the thread's predictor before the branch takes it.
+     */
+
+    /** if<cond> (ifeq .. ifle). */
+    public static void branch(int v, int op, int id) {
+        Probe p = current();
+        if (p != null)
+            p.outcome(id, test(v, op & 0xff));
+    }
+
+    /** if_icmp<cond>. */
+    public static void branch(int a, int b, int op, int id) {
+        Probe p = current();
+        if (p != null)
+            p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6)); /* not Integer.compare: instrumented */
+    }
+
+    /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
+    public static void branch(Object v, int op, int id) {
+        Probe p = current();
+        if (p != null)
+            p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a));
+    }
+
+    /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
+    public static void branch(Object a, Object b, int op, int id) {
+        Probe p = current();
+        if (p != null)
+            p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12));
+    }
+
+    /* The outcome of if<cond> (op 0x99 ifeq .. 0x9e ifle) on c. */
+    private static boolean test(int c, int op) {
+        switch (op) {
+        case 0x99: return c == 0;
+        case 0x9a: return c != 0;
+        case 0x9b: return c < 0;
+        case 0x9c: return c >= 0;
+        case 0x9d: return c > 0;
+        default: return c <= 0;
+        }
+    }
+
+    /* One outcome of the branch ending block id: bp_branch of common/branchpred.h. */
+    private void outcome(int id, boolean t) {
+        int[] s = sites;
+        if (id >= s.length) {
+            s = sites = sites0(id);
+            if (id >= s.length)
+                return; /* an id the agent never handed out: it has reported the failure */
+        }
+        byte[] ctr = counters;
+        int i = (s[id] ^ history) & (BP_ENTRIES - 1);
+        int c = ctr[i];
+        if ((c >= 2) != t)
+            mispredicted++;
+        if (t) {
+            taken++;
+            if (c < 3)
+                ctr[i] = (byte) (c + 1);
+        } else if (c > 0) {
+            ctr[i] = (byte) (c - 1);
+        }
+        history = ((history << 1) | (t ? 1 : 0)) & BP_HISTORY_MASK;
+        conditional++;
     }
 
     /** The measured method returns (before each of its return instructions): the outermost frame's return ends the extent. */
@@ -116,6 +209,9 @@ public final class Probe {
 
     /** The agent's block lengths, all ids handed out so far (id is the one asked for: reported if unknown). */
     private static native int[] lengths0(int id);
+
+    /** The agent's branch sites, all ids handed out so far (id is the one asked for: reported if unknown). */
+    private static native int[] sites0(int id);
 
     /** The agent opens an extent on this thread if the caller is the measured method (and sets depth to 1). */
     private static native void begin0();
