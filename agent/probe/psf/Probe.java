@@ -108,28 +108,28 @@ public final class Probe {
     public static void branch(int v, int op, int id) {
         Probe p = current();
         if (p != null)
-            p.outcome(id, test(v, op & 0xff));
+            p.outcome(id, test(v, op & 0xff) ? 1 : 0);
     }
 
     /** if_icmp<cond>. */
     public static void branch(int a, int b, int op, int id) {
         Probe p = current();
         if (p != null)
-            p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6)); /* not Integer.compare: instrumented */
+            p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6) ? 1 : 0); /* not Integer.compare: instrumented */
     }
 
     /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
     public static void branch(Object v, int op, int id) {
         Probe p = current();
         if (p != null)
-            p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a));
+            p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a) ? 1 : 0);
     }
 
     /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
     public static void branch(Object a, Object b, int op, int id) {
         Probe p = current();
         if (p != null)
-            p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12));
+            p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12) ? 1 : 0);
     }
 
     /* The outcome of if<cond> (op 0x99 ifeq .. 0x9e ifle) on c. */
@@ -144,8 +144,13 @@ public final class Probe {
         }
     }
 
-    /* One outcome of the branch ending block id: bp_branch of common/branchpred.h. */
-    private void outcome(int id, boolean t) {
+    /*
+     * One outcome (t: 1 taken, 0 not) of the branch ending block id:
+     * bp_branch of common/branchpred.h, without branches of its own (the
+     * outcomes of a program's data-dependent branches are what a real CPU
+     * cannot predict, so neither could it predict branches here).
+     */
+    private void outcome(int id, int t) {
         int[] s = sites;
         if (id >= s.length) {
             s = sites = sites0(id);
@@ -155,18 +160,15 @@ public final class Probe {
         byte[] ctr = counters;
         int i = (s[id] ^ history) & (BP_ENTRIES - 1);
         int c = ctr[i];
-        if ((c >= 2) != t)
-            mispredicted++;
-        if (t) {
-            taken++;
-            if (c < 3)
-                ctr[i] = (byte) (c + 1);
-        } else if (c > 0) {
-            ctr[i] = (byte) (c - 1);
-        }
-        history = ((history << 1) | (t ? 1 : 0)) & BP_HISTORY_MASK;
+        mispredicted += (c >> 1) ^ t; /* predicted taken when the counter is 2 or 3 */
+        taken += t;
         conditional++;
+        ctr[i] = NEXT[(c << 1) | t];
+        history = ((history << 1) | t) & BP_HISTORY_MASK;
     }
+
+    /* A two-bit counter c's next value after outcome t, at NEXT[c * 2 + t]: one step toward it, saturating. */
+    private static final byte[] NEXT = {0, 1, 0, 2, 1, 3, 2, 3};
 
     /** The measured method returns (before each of its return instructions): the outermost frame's return ends the extent. */
     public static void exit(int id) {
