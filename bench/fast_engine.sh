@@ -39,7 +39,7 @@ cpu() {
 work() { sed -n 's/.*<summary [^>]*work="\([0-9]*\)".*/\1/p' "$1"; }
 
 printf '%-8s %11s %10s %10s %10s %10s %10s\n' workload bytecodes "plain s" "fast s" "step s" step/fast fast/plain
-for spec in "fib Fib.fib Fib 30" "loop Loops.sum Loops 3000000"; do
+for spec in "fib Fib.fib Fib 30" "loop Loops.sum Loops 3000000" "branches Branches.random Branches random 300000"; do
   set -- $spec
   name=$1 method=$2
   shift 2
