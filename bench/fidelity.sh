@@ -141,6 +141,15 @@ if [ -z "$TSC_HZ" ]; then
   exit 1
 fi
 
+# The JDK that times (and, through JAVA_HOME, scores): recorded with the
+# results, and compared with the table's, whose prices hold for one JDK only.
+TIME_JDK=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p' | head -n 1)
+[ -n "$TIME_JDK" ] || { echo "fidelity.sh: cannot tell the version of $JAVA" >&2; exit 1; }
+TABLE_JDK=$(sed -n 's/.*jdk_version="\([^"]*\)".*/\1/p' "$COSTS" | head -n 1)
+if [ -n "$TABLE_JDK" ] && [ "${TABLE_JDK%%[.+-]*}" != "${TIME_JDK%%[.+-]*}" ]; then
+  echo "fidelity.sh: WARNING: the table was calibrated on JDK $TABLE_JDK, the programs run on JDK $TIME_JDK ($JAVA; set JAVA_HOME)" >&2
+fi
+
 # The timing flags: the pinned flags of get_score.sh and of the calibration
 # runs (-XX:+AlwaysPreTouch: steady-state costs, no first-touch page faults).
 TIME_FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads
@@ -254,7 +263,8 @@ fi
 ROUND_FILES=()
 for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
-echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds ($CLOCK time), table $COSTS"
+printf '%s\n' "$TIME_JDK" > "$OUT/jdk.txt"
+echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds ($CLOCK time), table $COSTS, JDK $TIME_JDK"
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}" | tee "$OUT/stats.txt"
 # one line for scripts (scripts/calibrate_machine.sh): the corpus, the rounds, the figures
 printf 'corpus=%s rounds=%d clock=%s %s\n' "$CORPUS_NAME" "$ROUNDS" "$CLOCK" "$(sed -n 's/^summary //p' "$OUT/stats.txt")" > "$OUT/summary.txt"

@@ -48,6 +48,10 @@ grep -q "^corpus  *n  *rho -Xint  *rho JIT" "$TMP/out" || fail "no header: $(cat
 grep -q "Score with: scripts/get_score.sh --costs $TMP/costs.xml" "$TMP/out" || fail "no get_score.sh hint"
 # the three programs' summary as bench/fidelity.sh wrote it
 grep -q '^corpus=tiny rounds=2 clock=wall n=3 rho_xint=' "$BUILD/bench/fidelity/tiny/summary.txt" || fail "summary.txt: $(cat "$BUILD/bench/fidelity/tiny/summary.txt")"
+# the JDK that timed: JAVA_HOME's (else PATH's), recorded with the results
+want_jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
+[ -n "$want_jdk" ] && [ "$(cat "$BUILD/bench/fidelity/tiny/jdk.txt")" = "$want_jdk" ] ||
+  fail "jdk.txt: $(cat "$BUILD/bench/fidelity/tiny/jdk.txt" 2>&1), want $want_jdk"
 # a profile the check made, scored with the new table: this machine's
 "$BUILD/psf-score" --costs "$TMP/costs.xml" --json "$BUILD/bench/fidelity/tiny/profile.SumLarge.xml" > "$TMP/s.json" || true
 [ "$(jq -r .table_machine_matches "$TMP/s.json")" = true ] || fail "not this machine's table: $(jq -c .table_machine "$TMP/s.json")"
