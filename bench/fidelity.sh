@@ -154,7 +154,8 @@ fi
 # runs (-XX:+AlwaysPreTouch: steady-state costs, no first-touch page faults).
 TIME_FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads
   -Xshare:off -Xss1m -Xms512m -Xmx512m -XX:+AlwaysPreTouch -Duser.language=en -Duser.country=US
-  -Duser.timezone=UTC -Dfile.encoding=UTF-8)
+  -Duser.timezone=UTC -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:-UseCRC32Intrinsics
+  -XX:-UseCRC32CIntrinsics)
 
 if [ "$REPLOT" = 0 ]; then
 # --- scores (parallel) -------------------------------------------------------
