@@ -40,7 +40,10 @@ psf_jdk_verified_by_ci() {
 
 # psf_jdk_build_id JAVA: a SHA-256 that names one JDK build: its release file,
 # what `java -version` prints and the bytes of its libjvm.so. Another build,
-# or the same path with another JVM installed into it, gets another id.
+# or the same path with another JVM installed into it, gets another id. The
+# JVM option variables are left out of `java -version` (it would print them
+# as "Picked up ..."): the id is the JDK's, not the caller's environment's,
+# and the scored JVM never sees them (get_score.sh runs it with env -i).
 psf_jdk_build_id() {
   local java home jvm
   java=$(readlink -f -- "$1") || return 1
@@ -49,7 +52,7 @@ psf_jdk_build_id() {
   [ -r "$jvm" ] || return 1
   {
     cat "$home/release" 2>/dev/null
-    "$java" -version 2>&1
+    env -u JAVA_TOOL_OPTIONS -u _JAVA_OPTIONS -u JDK_JAVA_OPTIONS "$java" -version 2>&1
     sha256sum <"$jvm"
   } | sha256sum | cut -d' ' -f1
 }

@@ -73,6 +73,13 @@ expect_eq "full self-test: the record names the PSF build and the JDK" \
   "$(sed -n 's/^\(psf_build\|jdk_home\|feature\)=//p' "$rec" 2>/dev/null | tr '\n' ' ')" \
   "$(psf_build_id "$PSF_ROOT" "$PSF_BUILD") $J21 21 "
 expect_eq "JDK 21 with its record: scored, 9009 bytecodes" "$(score "$J21" | cut -d' ' -f1-2)" "ok 9009"
+# the JVM option variables print "Picked up ..." in java -version, but they
+# are the caller's, not the JDK's (and the scored JVM runs without them)
+expect_eq "the JVM option variables leave the JDK build id alone" \
+  "$(JAVA_TOOL_OPTIONS=-Dpsf.a=1 _JAVA_OPTIONS=-Dpsf.b=1 JDK_JAVA_OPTIONS=-Dpsf.c=1 psf_jdk_build_id "$J21/bin/java")" \
+  "$(psf_jdk_build_id "$J21/bin/java")"
+expect_eq "JDK 21 with its record, JAVA_TOOL_OPTIONS set by the caller: scored" \
+  "$(JAVA_TOOL_OPTIONS=-Dpsf.a=1 score "$J21" | cut -d' ' -f1-2)" "ok 9009"
 
 # --- what the record does not cover -------------------------------------------------
 OTHER_BUILD=$TEST_TMP/other-build
