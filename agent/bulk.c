@@ -27,6 +27,8 @@
  *   String.intern                 -> the string's characters
  *   Throwable.fillInStackTrace    -> the frames recorded
  *   StackTraceElement.initStackTraceElements -> the elements filled
+ *   java.io.UnixFileSystem list (list0 in later JDKs), behind File.list
+ *                                 and listFiles -> the directory's entries
  *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
  * charged by counting.c's allocation hook instead, as elements of the call.
@@ -64,6 +66,7 @@ enum bulk_id {
     UFD_READ, UFD_PREAD, UFD_READV, UFD_WRITE, UFD_PWRITE, UFD_WRITEV,
     THROW_FILL, STE_INIT, STE_INIT3, COPY_TRANSFER, COPY_BUFFERED, COPY_DIRECT,
     UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
+    FS_LIST, FS_LIST0,
     /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
     UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
     BULK_COUNT
@@ -71,12 +74,16 @@ enum bulk_id {
 
 static void *real[BULK_COUNT];
 static _Atomic uint32_t key[BULK_COUNT]; /* invoke key index + 1, interned at bind */
+static _Atomic uint32_t via_key[BULK_COUNT]; /* the same through natives[].via, or 0 */
 
 /* Charge n elements to the invoke of native `id` that the step path just
  * counted on this thread. */
 static void charge(enum bulk_id id, uint64_t n)
 {
     g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* counting.c */
+    uint32_t v = atomic_load(&via_key[id]); /* at most one of the two is the invoke just counted */
+    if (v != 0)
+        g_agent.hooks.elements(&g_agent, v, n);
 }
 
 /* Deflater/Inflater results: bytes read in bits 0-30, written in bits 31-61. */
@@ -354,6 +361,26 @@ static void JNICALL ste_init3(JNIEnv *env, jclass cls, jobjectArray elements, jo
     after_len(env, STE_INIT3, depth);
 }
 
+/* File.list: the JDK reads the whole directory in C and makes a String of
+ * each entry's name: the entries returned. */
+typedef jobjectArray(JNICALL *list_fn)(JNIEnv *, jobject, jobject);
+
+static jobjectArray JNICALL fs_list(JNIEnv *env, jobject self, jobject file)
+{
+    jobjectArray r = ((list_fn)real[FS_LIST])(env, self, file);
+    if (r != NULL)
+        after_len(env, FS_LIST, (*env)->GetArrayLength(env, r));
+    return r;
+}
+
+static jobjectArray JNICALL fs_list0(JNIEnv *env, jobject self, jobject file)
+{
+    jobjectArray r = ((list_fn)real[FS_LIST0])(env, self, file);
+    if (r != NULL)
+        after_len(env, FS_LIST0, (*env)->GetArrayLength(env, r));
+    return r;
+}
+
 /* Files.copy: the JDK copies the whole file in C. The bytes copied are how
  * far the source's file position moved (every copy loop here reads the
  * source sequentially from its position). */
@@ -471,6 +498,7 @@ static const struct bulk_native {
     const char *cls, *name, *sig, *symbol; /* class, method, JNI signature, the library's function */
     void *wrapper;
     enum bulk_lib lib;
+    const char *via; /* the class callers name in the invoke, when another (an abstract supertype) */
 } natives[BULK_COUNT] = {
     [CRC_BYTES] = {"java/util/zip/CRC32", "updateBytes0", "(I[BII)I", "Java_java_util_zip_CRC32_updateBytes0",
                    (void *)crc_bytes},
@@ -561,6 +589,10 @@ static const struct bulk_native {
     [FD_TRANSFER_FROM] = {"sun/nio/ch/FileDispatcherImpl", "transferFrom0",
                           "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;JJZ)J",
                           "Java_sun_nio_ch_FileDispatcherImpl_transferFrom0", (void *)fd_transfer_from, LIB_NIO},
+    [FS_LIST] = {"java/io/UnixFileSystem", "list", "(Ljava/io/File;)[Ljava/lang/String;",
+                 "Java_java_io_UnixFileSystem_list", (void *)fs_list, LIB_JAVA, "java/io/FileSystem"},
+    [FS_LIST0] = {"java/io/UnixFileSystem", "list0", "(Ljava/io/File;)[Ljava/lang/String;",
+                  "Java_java_io_UnixFileSystem_list0", (void *)fs_list0, LIB_JAVA},
     [UNSAFE_COPY] = {"jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", NULL,
                      (void *)unsafe_copy, LIB_JVM},
     [UNSAFE_SWAP] = {"jdk/internal/misc/Unsafe", "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
@@ -571,14 +603,19 @@ static const struct bulk_native {
 
 static const char *const lib_names[] = {[LIB_ZIP] = "zip", [LIB_JAVA] = "java", [LIB_NIO] = "nio", [LIB_JVM] = "jvm"};
 
-/* "pkg.Cls.name(sig)" of native i: its invoke key's text. */
-static void key_text(int i, char *text, size_t cap)
+/* "pkg.Cls.name(sig)" of native i, with class `cls`: its invoke key's text. */
+static void key_text_of(int i, const char *cls, char *text, size_t cap)
 {
     const struct bulk_native *b = &natives[i];
-    snprintf(text, cap, "%s.%s%s", b->cls, b->name, b->sig);
+    snprintf(text, cap, "%s.%s%s", cls, b->name, b->sig);
     for (char *c = text; *c != '\0' && *c != '('; c++)
         if (*c == '/')
             *c = '.';
+}
+
+static void key_text(int i, char *text, size_t cap)
+{
+    key_text_of(i, natives[i].cls, text, cap);
 }
 
 /* The JDK library `lib` (loaded once; the JDK's own load later finds it
@@ -677,6 +714,17 @@ void bulk_bind(agent *a, JNIEnv *jni)
             return;
         }
         atomic_store(&key[i], k);
+        if (natives[i].via != NULL) {
+            key_text_of(i, natives[i].via, text, sizeof text);
+            lock_enter(a);
+            k = keys_intern(&a->keys, KEY_INVOKE, text);
+            lock_exit(a);
+            if (k == 0) {
+                agent_fail(a, "cannot charge %s by size: out of memory", text);
+                return;
+            }
+            atomic_store(&via_key[i], k);
+        }
     }
     for (int i = 0; i < BULK_COUNT; i++) {
         const struct bulk_native *b = &natives[i];

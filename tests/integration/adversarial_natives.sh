@@ -53,6 +53,22 @@ for spec in put:Unsafe.copyMemory0 get:Unsafe.copyMemory0 swap:Unsafe.copySwapMe
   expect_eq "natives by size: $mode ($native): 100 KB then 1 MB, exactly those elements" "$got" " 0:100000 0:1000000"
 done
 
+# A directory's listing: File.list of 100 and then 1000 files made by main.
+# JDK 17 calls the native through java.io.FileSystem.list, later JDKs reach
+# UnixFileSystem.list0. Its elements: the entries returned, plus what the
+# native allocates (as for every native): the JDK's C code collects the
+# names in an array of 16 that it doubles when full and copies into one of
+# the exact length at the end (100: 16+32+64+128+100 = 340; 1000:
+# 16+...+1024 + 1000 = 3032), and one byte per character of each name
+# ("f0".."f99": 290 bytes; to "f999": 3890): 100+340+290 = 730 and
+# 1000+3032+3890 = 7922.
+got=""
+for n in 100 1000; do
+  rc=$(score list "$n")
+  got="$got $rc:$(($(elements FileSystem.list) + $(elements UnixFileSystem.list0)))"
+done
+expect_eq "natives by size: list (File.list): 100 then 1000 entries, the entries and the native's arrays" "$got" " 0:730 0:7922"
+
 # Stack traces cost by depth: a Throwable made N + 1 calls deep below work
 # has N + 3 frames (deep x N+1, work, main); its getStackTrace clones an
 # array of N + 3 elements and fills N + 3 StackTraceElements. The native
