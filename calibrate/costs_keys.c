@@ -60,7 +60,11 @@ const char *const costs_priced_methods[] = {
     "java.io.FileOutputStream.writeBytes([BIIZ)V",
     "java.io.RandomAccessFile.readBytes([BII)I",
     "java.io.RandomAccessFile.writeBytes([BII)V",
+    "java.io.RandomAccessFile.readBytes0([BII)I",   /* JDK 25's natives behind readBytes/writeBytes */
+    "java.io.RandomAccessFile.writeBytes0([BII)V",
     "java.lang.String.intern()Ljava/lang/String;",
+    "java.io.FileSystem.list(Ljava/io/File;)[Ljava/lang/String;",       /* File.list: JDK 17 */
+    "java.io.UnixFileSystem.list0(Ljava/io/File;)[Ljava/lang/String;",  /* File.list: JDK 25 */
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

@@ -309,6 +309,9 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     /* String.intern of a string already interned: hashing and comparing its characters */
     { "intern_16", 0, "String s = \"abcdefghijklmnop\", t;", "t = s.intern();" },
     { "intern_256", 0, "String s = \"abcdefghijklmnop\".repeat(16), t;", "t = s.intern();" },
+    /* File.list of a directory of 16 and of 256 files: charged by the entries */
+    { "file_list_16", 0, "java.io.File d = DIR(16); String[] l;", "l = d.list();" },
+    { "file_list_256", 0, "java.io.File d = DIR(256); String[] l;", "l = d.list();" },
     /* a Throwable 40 calls deep: fillInStackTrace is charged by the frames */
     { "new_exception_deep", 0, "RuntimeException x;", "x = deepEx(40);" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
@@ -600,6 +603,21 @@ static const char support[] =
     "        t.deleteOnExit(); java.nio.file.Files.write(t.toPath(), new byte[size]); return t; }\n"
     "        catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } }\n"
     "    static java.io.File TMP() { return TMP(0); }\n"
+    "    /* a temporary directory (removed at exit) of n empty files; its name has the same\n"
+    "     * length in every run (the counting runs are compared, and paths are handled per\n"
+    "     * character): twelve letters from the process id, not a random number */\n"
+    "    static java.io.File DIR(int n) { long x = ProcessHandle.current().pid(); char[] c = new char[12];\n"
+    "        for (int i = 0; i < 12; i++) { c[i] = (char) ('a' + (int) (x % 26)); x /= 26; }\n"
+    "        java.io.File d = new java.io.File(System.getProperty(\"java.io.tmpdir\"), \"psf-kernel-\" + new String(c));\n"
+    "        d.mkdir();\n"
+    "        try { for (int i = 0; i < n; i++) new java.io.File(d, \"f\" + i).createNewFile(); }\n"
+    "        catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }\n"
+    "        /* removed by a hook of its own: deleteOnExit's set of paths would hash the\n"
+    "         * names, whose collisions differ from run to run */\n"
+    "        Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"
+    "            for (int i = 0; i < n; i++) new java.io.File(d, \"f\" + i).delete();\n"
+    "            d.delete(); }));\n"
+    "        return d; }\n"
     "    static int s10(int x) { x += 1; x += 2; x += 3; x += 4; x += 5; return x; }\n"
     "    static int s40(int x) { int y = x; for (int j = 0; j < 4; j++) { y += j; y ^= x; } return y; }\n"
     "    static int s100(int x) { int y = x; for (int j = 0; j < 10; j++) { y += j; y ^= x; } return y; }\n"
