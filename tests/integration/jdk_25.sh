@@ -4,7 +4,8 @@
 # end, the refusal and determinism checks of adversarial.sh) passes, and the
 # bundled example scores on 25 with the JDK 25 table, exactly, with the same
 # bytecode count as on the default JDK, and the other agent_*.sh suites
-# (get_score.sh's options, limits, outputs, signing) pass on 25.
+# (get_score.sh's options, limits, outputs, signing), the natives charged by
+# size, the reports and the quick calibration pass on 25.
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64 (Temurin
 # is no Debian package); without it the test says so loudly and exits 77.
 set -eu
@@ -48,10 +49,13 @@ bdef=$(CP=$EX/17 gs --costs none 2>/dev/null | jq -r .score)
 expect_match "example: counted on the default JDK" "$bdef" '^[1-9][0-9]*$'
 expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA")" "$b25" "$bdef"
 
-# --- the rest of the agent's suites, on 25 ---------------------------------------------
+# --- the rest of the JVM-dependent suites, on 25 ------------------------------------
 # get_score.sh's options, limits, outputs, signing and process hygiene
-# (agent_counts.sh ran in the self-test, on class files of javac 25)
-for t in "$PSF_ROOT"/tests/integration/agent_*.sh; do
+# (agent_counts.sh and adversarial.sh ran in the self-test, agent_counts.sh
+# on class files of javac 25), natives charged by size, the reports (pages,
+# per-line costs, flame graph, JUnit, batches) and a quick calibration
+for t in "$PSF_ROOT"/tests/integration/agent_*.sh "$PSF_ROOT"/tests/integration/adversarial_natives.sh \
+  "$PSF_ROOT"/tests/integration/reports_*.sh "$PSF_ROOT"/tests/integration/calibrate_quick.sh; do
   [ "${t##*/}" = agent_counts.sh ] && continue
   rc=0
   JAVA_HOME=$JDK25 bash "$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
