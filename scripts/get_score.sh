@@ -520,7 +520,8 @@ psf_jdk_supported "$java_version" ||
 # had where PSF is developed) is trusted only where scripts/self_test.sh --full
 # passed on this JDK build with this PSF build; the self-test itself scores
 # through here while it checks (PSF_SELF_TEST_JDK names the JDK it checks).
-if ! psf_jdk_verified_by_ci "$java_version" && [ "${PSF_SELF_TEST_JDK:-}" != "$(readlink -f "$JAVA")" ]; then
+if ! psf_jdk_verified_by_ci "$java_version" &&
+  { [ -z "${PSF_SELF_TEST_JDK:-}" ] || [ "$PSF_SELF_TEST_JDK" != "$(readlink -f "$JAVA")" ]; }; then
   why=$(psf_jdk_check_record "$JAVA" "$PSF_ROOT" "$BUILD") ||
     fail jdk_not_verified "$JAVA is JDK $java_version, which PSF's CI does not check, and $why: run JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")") $PSF_ROOT/scripts/self_test.sh --full first (docs/jdks.md)"
 fi

@@ -87,6 +87,10 @@ if psf_jdk_supported "$FEATURE"; then SUPPORTED=true; else SUPPORTED=false; fi
 IFS=$'\t' read -r TABLE TABLE_JDK < <(psf_jdk_table "$PSF_ROOT" "$FEATURE") || TABLE="" TABLE_JDK=""
 
 if [ "$SUPPORTED" = true ] && ! psf_jdk_verified_by_ci "$FEATURE"; then NEEDS_RECORD=true; else NEEDS_RECORD=false; fi
+# The builds under test, named before the checks run: a record may only vouch
+# for what was checked, so a JDK or PSF rebuilt meanwhile gets none (below).
+JDK_ID_BEFORE=$(psf_jdk_build_id "$JAVA" 2>/dev/null) || JDK_ID_BEFORE=""
+PSF_ID_BEFORE=$(psf_build_id "$PSF_ROOT" "$PSF_BUILD" 2>/dev/null) || PSF_ID_BEFORE=""
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-selftest.XXXXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -160,19 +164,25 @@ if [ "$FAILED" = 0 ]; then VERDICT=pass; else VERDICT=fail; fi
 RECORD=""
 RECORD_ERROR=""
 if [ "$VERDICT" = pass ] && [ "$FULL" = 1 ] && [ "$NEEDS_RECORD" = true ]; then
-  if jdk_id=$(psf_jdk_build_id "$JAVA"); then
+  jdk_id=$(psf_jdk_build_id "$JAVA" 2>/dev/null) || jdk_id=""
+  psf_id=$(psf_build_id "$PSF_ROOT" "$PSF_BUILD" 2>/dev/null) || psf_id=""
+  if [ -z "$jdk_id" ] || [ -z "$psf_id" ]; then
+    RECORD_ERROR="cannot identify the JDK build (lib/server/libjvm.so under $JDK_HOME) or PSF's (its agent and scripts)"
+  elif [ "$jdk_id" != "$JDK_ID_BEFORE" ] || [ "$psf_id" != "$PSF_ID_BEFORE" ]; then
+    RECORD_ERROR="the JDK or PSF changed while the self-test ran; run it again"
+  else
     RECORD=$(psf_jdk_record "$jdk_id")
+    tmp_rec=""
     if mkdir -p "$(dirname "$RECORD")" && tmp_rec=$(mktemp "$RECORD.XXXXXX") &&
       printf 'jdk_build=%s\npsf_build=%s\njdk_home=%s\nruntime_version=%s\nfeature=%s\nverified_at=%s\n' \
-        "$jdk_id" "$(psf_build_id "$PSF_ROOT" "$PSF_BUILD")" "$JDK_HOME" "$RUNTIME" "$FEATURE" \
+        "$jdk_id" "$psf_id" "$JDK_HOME" "$RUNTIME" "$FEATURE" \
         "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$tmp_rec" && mv -f "$tmp_rec" "$RECORD"; then
       :
     else
+      [ -z "$tmp_rec" ] || rm -f "$tmp_rec"
       RECORD_ERROR="could not write the record $RECORD"
       RECORD=""
     fi
-  else
-    RECORD_ERROR="cannot identify the JDK build (no lib/server/libjvm.so under $JDK_HOME)"
   fi
   # without the record get_score.sh refuses the JDK: the self-test did not do its job
   [ -z "$RECORD_ERROR" ] || VERDICT=fail

@@ -61,7 +61,11 @@ psf_jdk_build_id() {
 # the scripts that choose a scored run's flags. A self-test record holds it,
 # so a new PSF build has to pass the self-test again on an unverified JDK.
 psf_build_id() {
-  cat -- "$2/libpsfagent.so" "$1/scripts/get_score.sh" "$1/scripts/lib/jdk.sh" 2>/dev/null | sha256sum | cut -d' ' -f1
+  local f
+  for f in "$2/libpsfagent.so" "$1/scripts/get_score.sh" "$1/scripts/lib/jdk.sh"; do
+    [ -r "$f" ] || return 1 # a missing part names no build
+  done
+  cat -- "$2/libpsfagent.so" "$1/scripts/get_score.sh" "$1/scripts/lib/jdk.sh" | sha256sum | cut -d' ' -f1
 }
 
 # psf_state_dir: where PSF keeps what it learned about this machine
@@ -83,10 +87,10 @@ psf_jdk_check_record() {
   jdk_id=$(psf_jdk_build_id "$1") || { echo "cannot identify the JDK build (no lib/server/libjvm.so beside $1)"; return 1; }
   rec=$(psf_jdk_record "$jdk_id")
   if [ ! -r "$rec" ]; then
-    echo "it has not passed PSF's self-test on this machine (no record at $rec)"
+    echo "it has not passed PSF's self-test on this machine for this user (no record at $rec; the self-test writes it under \$PSF_STATE_DIR, else ~/.local/state/psf, of whoever runs it)"
     return 1
   fi
-  want=$(psf_build_id "$2" "$3")
+  want=$(psf_build_id "$2" "$3") || { echo "cannot identify PSF's build (its agent under $3)"; return 1; }
   got=$(sed -n 's/^psf_build=//p' "$rec" | head -n 1)
   if [ "$got" != "$want" ]; then
     echo "it passed the self-test with another build of PSF (record $rec); PSF changed since"

@@ -53,6 +53,11 @@ got=$(score "$J21")
 expect_eq "JDK 21 without a record: refused as jdk_not_verified, exit 28" "$(cut -d' ' -f1,3 <<<"$got")" "jdk_not_verified 28"
 expect_match "JDK 21 without a record: says why and what to run" "$got" \
   "is JDK 21, which PSF's CI does not check, and it has not passed PSF's self-test on this machine .*run JAVA_HOME=$J21 .*self_test.sh --full first"
+expect_eq "an empty PSF_SELF_TEST_JDK lets nothing through" "$(PSF_SELF_TEST_JDK= score "$J21" | cut -d' ' -f1)" jdk_not_verified
+expect_eq "PSF_SELF_TEST_JDK naming another java lets this one not through" \
+  "$(PSF_SELF_TEST_JDK=$REAL_JAVA score "$J21" | cut -d' ' -f1)" jdk_not_verified
+psf_build_id "$PSF_ROOT" "$TEST_TMP/no-build" >/dev/null && rc=0 || rc=$?
+expect_eq "a PSF build without its agent has no build id" "$rc" 1
 expect_eq "refusing wrote nothing into the state directory" "$(find "$PSF_STATE_DIR" -type f 2>/dev/null | wc -l)" 0
 expect_eq "JDK 17 (checked by CI) needs no record: 9009 bytecodes" "$(score "$REAL_HOME" | cut -d' ' -f1-2)" "ok 9009"
 
