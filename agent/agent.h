@@ -13,6 +13,7 @@
 #define PSF_AGENT_H
 
 #include <jvmti.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -233,7 +234,37 @@ typedef struct thread_state {
     uint32_t nfixes, fixes_cap;
     ctx_tree ctx;               /* calling contexts (contexts.c) */
     uint32_t root_mark_top, root_mark_count; /* ctx stack before the overhead root's frame */
+    uint32_t sched_slot;        /* sched.c: its slot + 1 while its counted threads are scheduled, else 0 */
+    uint32_t sched_quantum;     /* bytecodes left of its turn */
 } thread_state;
+
+/* sched.c: one counted thread of a method that started threads. Its state
+ * changes only under sched_state.lock. */
+typedef struct sched_slot {
+    jobject thread;             /* global ref to the Thread object */
+    thread_state *ts;           /* NULL until the thread's ThreadStart */
+    int state;                  /* sched.c's enum slot_state */
+    int permit;                 /* an unpark it has not consumed */
+    int wake;                   /* interrupted while blocked: park and sleep return, wait throws */
+    int arrived;                /* back from Object.wait (MonitorWaited), waiting for its turn */
+    int pending;                /* began Object.wait, maybe not yet in the wait set */
+    int in_callback;            /* blocked in one of sched.c's waits */
+    jobject mon;                /* global ref: the monitor it waits for or on */
+} sched_slot;
+
+/* sched.c: the baton the counted threads pass (docs/determinism.md). */
+typedef struct sched_state {
+    pthread_mutex_t mutex;      /* guards everything here (see sched.c for why not a raw monitor) */
+    pthread_cond_t cond;        /* the baton moved */
+    int armed;                  /* a counted thread started a thread: monitor events on */
+    volatile int off;           /* the run ends: nobody waits any more */
+    sched_slot *slots;          /* in creation order */
+    uint32_t n, cap;
+    int32_t holder;             /* the slot that may run, -1: none ready */
+    int32_t last;               /* the last holder: where the next pick starts from when none was */
+    _Atomic int32_t turn;       /* holder + 1, read without the lock on the step path */
+    volatile int check;         /* a transition to look at on every step (a thread's end blocked on a monitor) */
+} sched_state;
 
 /* engine=fast: one instrumented method, its block table and its probe ids
  * (fast.c). Kept for the whole run: a probe id never changes its meaning. */
@@ -369,6 +400,7 @@ typedef struct agent {
     thread_state *threads;
 
     fast_state fast;            /* engine=fast only (fast.c) */
+    sched_state sched;          /* sched.c */
 
     /* Calls that go up the agent's layers: vmentry.c sets them at load
      * (wire_hooks), so that clinit.c, natives.c and counting.c reach the
@@ -525,6 +557,25 @@ void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 void fast_free(agent *a);
+
+/* sched.c: the threads a method starts run one at a time */
+int sched_init(agent *a);                  /* at load */
+void sched_check_bound(agent *a, JNIEnv *jni); /* at VMInit: its natives were caught */
+int sched_named(const char *name);
+int sched_native_bound(const char *cls, const char *name, const char *desc, void *address, void **new_address);
+void sched_thread_begins(agent *a, JNIEnv *jni, thread_state *ts, jthread thread); /* a counted helper's ThreadStart */
+void sched_forget(agent *a, JNIEnv *jni, jthread thread); /* a started thread that will not be counted */
+void sched_step(agent *a, JNIEnv *jni, thread_state *ts); /* the step path's slow part */
+void sched_leave(agent *a, JNIEnv *jni, thread_state *ts); /* the thread is no longer counted */
+void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* its extent ended */
+void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts);
+void sched_off(agent *a);                  /* the run ends */
+void sched_free(agent *a);
+void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
+void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
+void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);
+void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jboolean timed_out);
+thread_state *counting_self(void);         /* counting.c: this thread's state, or NULL */
 
 /* lines.c */
 uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */

@@ -34,6 +34,10 @@
  * putstatic or invokestatic of a program's method executes (clinit.c: a
  * class of the program's may need initializing; one byte test after that).
  *
+ * A thread the scheduler runs (sched.c: the method started threads) pays
+ * one more compare per step, and takes sched.c's slow path when its turn
+ * is over or not yet its own.
+ *
  * It calls clinit.c and methods.c directly; they call it back only through
  * a->hooks (agent.h), and the end of a run at a limit goes up to vmentry.c
  * through a->hooks.finish.
@@ -49,6 +53,11 @@
 /* initial-exec: a plain %fs-relative load on the step path instead of a
  * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
 static _Thread_local thread_state *tls __attribute__((tls_model("initial-exec")));
+
+thread_state *counting_self(void)
+{
+    return tls;
+}
 
 /* The slot of method id in a thread's direct-mapped method cache. */
 static uint32_t cache_slot(jmethodID id)
@@ -491,8 +500,18 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     (void)jvmti;
     thread_state *ts = tls;
     if (ts != NULL && ts->measuring) {
+        /* a thread the scheduler runs (sched.c): its turn over, or not its turn */
+        if (ts->sched_slot != 0 &&
+            (--ts->sched_quantum == 0 ||
+             atomic_load_explicit(&g_agent.sched.turn, memory_order_acquire) != (int32_t)ts->sched_slot ||
+             g_agent.sched.check))
+            sched_step(&g_agent, jni, ts);
         if (!ts->paused)
             count_step(&g_agent, ts, jni, thread, method, loc);
+        return;
+    }
+    if (ts != NULL && ts->sched_slot != 0) {
+        sched_step(&g_agent, jni, ts); /* uncounted, it still takes turns with the threads it started */
         return;
     }
     /* a thread that is not counted: a bystander watched while an extent runs */
@@ -572,6 +591,7 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
     ts->measuring = 0;
     ts->pend_key = 0;
     ts->npend = 0;
+    sched_extent_end(a, jni, thread, ts); /* threads it started still run: it keeps its turns */
     return 0;
 }
 
@@ -654,7 +674,7 @@ void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread)
  * offset 0, which gets no step of its own, and the frame's pop ends the
  * count; otherwise the caller runs the initializer and ends the count.
  */
-static void stop_daemon_helpers(agent *a);
+static void stop_daemon_helpers(agent *a, JNIEnv *jni);
 
 /* Start counting this thread outside an invocation (see above); 0, or -1
  * when it is already counting or cannot start. */
@@ -693,7 +713,7 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
     a->active_extents--;
     lock_exit(a);
     ts->pre_method = NULL;
-    stop_daemon_helpers(a);
+    stop_daemon_helpers(a, jni);
     bystanders_release(a, jni);
 }
 
@@ -741,7 +761,7 @@ static void watch_from_now(agent *a, jthread thread)
  * thread pool's idle worker scanning for work, say), which would make the
  * count vary from run to run.
  */
-static void stop_daemon_helpers(agent *a)
+static void stop_daemon_helpers(agent *a, JNIEnv *jni)
 {
     lock_enter(a);
     int others = a->active_extents;
@@ -751,6 +771,7 @@ static void stop_daemon_helpers(agent *a)
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
             set_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
+            sched_leave(a, jni, ts);
             bystanders_counting(a, ts, ts->ref, 0);
             ts->measuring = 0;
             watch_from_now(a, ts->ref);
@@ -765,7 +786,7 @@ static void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         return;
     bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
-    stop_daemon_helpers(a);
+    stop_daemon_helpers(a, jni);
     bystanders_release(a, jni);
 }
 
@@ -818,8 +839,11 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (a->dead)
         return;
     bystanders_thread_end(a, jni, thread);
+    if (ts != NULL && ts->sched_slot != 0 && !ts->measuring)
+        sched_thread_end(a, jni, ts); /* an uncounted thread that took turns ends */
     if (ts == NULL || !ts->helper || !ts->measuring)
         return;
+    sched_thread_end(a, jni, ts); /* the next thread's turn */
     limit_return(a, jni, thread, ts);
     bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0; /* ended: nothing left to stop (stop_daemon_helpers) */
@@ -1014,13 +1038,17 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (daemon && !active) {
         /* a daemon thread counts only while an extent runs, and this one began too late */
         watch_from_now(a, thread);
+        sched_forget(a, jni, thread);
         return;
     }
     thread_state *ts = ts_get(a, thread);
-    if (ts == NULL || ts->measuring)
+    if (ts == NULL || ts->measuring) {
+        sched_forget(a, jni, thread);
         return;
+    }
     if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
         set_thread_events(a, JVMTI_DISABLE, thread, ts);
+        sched_forget(a, jni, thread);
         return;
     }
     if (ts->ref == NULL)
@@ -1030,6 +1058,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     ts->inv_index = inv_index;
     ts->bucket = BUCKET_WORK;
     ctx_start(a, ts);
+    sched_thread_begins(a, jni, ts, thread); /* its slot, made when it was started */
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
     ts->entry_far = 1;              /* ... with no entry before it on this thread */
     bystanders_counting(a, ts, thread, 1);
@@ -1104,6 +1133,7 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
 void counting_quiesce(agent *a)
 {
     thread_state *self = tls;
+    sched_off(a); /* threads waiting for their turn go on, uncounted */
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_quiesce(a); /* every thread's probes off, their totals read */
     lock_enter(a);

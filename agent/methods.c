@@ -297,6 +297,11 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
         return ROOT_ALWAYS;
     if (strcmp(name, "loadClass") == 0 && strcmp(desc, "(Ljava/lang/String;)Ljava/lang/Class;") == 0)
         return ROOT_IF_UPCALL;
+    /* the JVM's call at a thread's end: its thread group's bookkeeping,
+     * which races with threads nobody schedules (the launcher's
+     * DestroyJavaVM thread joining the main group): overhead */
+    if (strcmp(cls, "java.lang.Thread") == 0 && strcmp(name, "exit") == 0 && strcmp(desc, "()V") == 0)
+        return ROOT_ALWAYS;
     /* Thread.start(), and on JDK 19 and later Thread.start(ThreadContainer),
      * through which executors and ForkJoin pools start their workers
      * (SharedThreadContainer.start) without calling start() */

@@ -207,6 +207,19 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     jclass k = NULL;
     if ((*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL) != JVMTI_ERROR_NONE)
         return;
+    /* where a thread starts, blocks or wakes another: the scheduler's (sched.c) */
+    if (sched_named(name) && (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
+        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
+        sched_native_bound(sig, name, desc, address, new_address)) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+        return;
+    }
+    if (sig != NULL) {
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        sig = NULL;
+    }
     /* natives the JDK registers itself that are charged by size (bulk.c) */
     if (bulk_named(name) && (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
         (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&

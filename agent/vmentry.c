@@ -71,6 +71,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         fast_vm_init(a, jni); /* before the program's classes load: every class gets its probes */
     clinit_init(a, jni);
     natives_bind(a, jni);
+    sched_check_bound(a, jni);
     bystanders_init(a, jni, thread);
     progress_start(a);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
@@ -313,6 +314,9 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     caps.can_generate_native_method_bind_events = 1;
     caps.can_generate_early_vmstart = 1; /* VMStart before java.base boots: the virtual clock (natives.c) */
     caps.can_get_thread_cpu_time = 1;
+    caps.can_generate_monitor_events = 1;      /* sched.c: where counted threads block on monitors */
+    caps.can_get_monitor_info = 1;             /* sched.c: a monitor's owner and wait set */
+    caps.can_get_current_contended_monitor = 1; /* sched.c: the JVM's own waits */
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_capabilities(a, vm, &caps); /* retransformation: the classes loaded before VMInit get probes too */
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
@@ -334,6 +338,10 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     cb.ThreadStart = on_thread_start;
     cb.ThreadEnd = on_thread_end;
     cb.NativeMethodBind = on_native_bind;
+    cb.MonitorWait = sched_monitor_wait;
+    cb.MonitorWaited = sched_monitor_waited;
+    cb.MonitorContendedEnter = sched_monitor_contended_enter;
+    cb.MonitorContendedEntered = sched_monitor_contended_entered;
     cb.ClassFileLoadHook = fast_class_file_load; /* enabled at VMInit, engine=fast only */
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;
@@ -346,7 +354,8 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
         jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_NATIVE_METHOD_BIND, NULL),
                     "SetEventNotificationMode(NATIVE_METHOD_BIND)") != 0 ||
         jvmti_check(a, (*jv)->SetHeapSamplingInterval(jv, 0), "SetHeapSamplingInterval") != 0 ||
-        jvmti_check(a, (*jv)->CreateRawMonitor(jv, "psf-agent", &a->lock), "CreateRawMonitor") != 0)
+        jvmti_check(a, (*jv)->CreateRawMonitor(jv, "psf-agent", &a->lock), "CreateRawMonitor") != 0 ||
+        sched_init(a) != 0)
         return JNI_ERR;
     return JNI_OK;
 }
@@ -403,6 +412,7 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
     agent *a = &g_agent;
     (void)vm;
     counting_free(a);
+    sched_free(a);
     fast_free(a);
     methods_free(a);
     clinit_free(a);

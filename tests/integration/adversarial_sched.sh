@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# adversarial_sched.sh - threaded code scores the same on every run without
+# --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
+# each way of the Sched fixture to hand work to threads it starts (a spin
+# on a volatile flag, a sleeping poll, join, a parallel stream sort, an
+# executor's futures, wait/notify) is scored five times and must give one
+# score; the work its threads do is counted exactly.
+set -eu
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
+GS=$PSF_ROOT/scripts/get_score.sh
+FX=$PSF_BUILD/fixtures/adversarial
+if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
+  exit 77
+fi
+CWD=$TEST_TMP/cwd
+mkdir -p "$CWD"
+cd "$CWD"
+P=$TEST_TMP/p.xml
+N=20000
+
+# score MODE [N]: its score (or its status when it has none), the profile in $P
+score() {
+  "$GS" --classpath "$FX" --main Sched --method "Sched.$1" --json --costs none --sandbox require \
+    --profile-out "$P" -- "$1" "${2:-$N}" >"$TEST_TMP/out" 2>"$TEST_TMP/err" || true
+  jq -r 'if .score == null then .status else .score end' "$TEST_TMP/out"
+}
+# sum_work: what the profile counts in Sched.sum, whatever thread ran it
+sum_work() {
+  xpath "$P" "sum(/psf-profile/methods/method[@name='Sched.sum(I)J']/@work)"
+}
+
+# Sched.sum(n) executes 10n+9 bytecodes: 4 (s = 0, i = 0), 10 per iteration
+# (the test, the add, iinc, goto), 3 for the last test, 2 for the return.
+# The producer-consumer hands 2000 items over (each hand-off is a wait and
+# a notify on either side: slow to schedule).
+for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) \
+  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000; do
+  mode=${spec%%:*} rest=${spec#*:}
+  want=${rest%%:*} n=${rest#*:}
+  [ "$n" = "$rest" ] && n=$N
+  scores=""
+  for i in 1 2 3 4 5; do
+    scores="$scores $(score "$mode" "$n")"
+    [ "$i" = 1 ] && [ -n "$want" ] && expect_eq "$mode: the threads' sum counted exactly" "$(sum_work)" "$want"
+  done
+  distinct=$(echo $scores | tr ' ' '\n' | sort -u | tr '\n' ' ')
+  case $distinct in
+    *[!0-9\ ]*) fail "$mode: scored on every run" "$scores" ;;
+    *\ *[0-9]*) fail "$mode: the same score on 5 runs" "$scores" ;;
+    *) pass "$mode: the same score on 5 runs ($distinct)" ;;
+  esac
+done
+
+finish
