@@ -78,26 +78,27 @@ void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
     caps->can_retransform_classes = 1;
 }
 
-/* psf.Probe.lengths0(id): the block lengths of every id handed out so far,
- * as a new int[]; an id past them is reported (it cannot happen: a class's
- * ids exist before its code can run). */
-static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
+/* A per-id table of the probes (a->fast.len or a->fast.site, which grow
+ * under the lock), copied into a new int[] of every id handed out so far; an
+ * id past them is reported (it cannot happen: a class's ids exist before
+ * its code can run). */
+static jintArray probe_table(JNIEnv *jni, jint id, int sites, const char *what)
 {
     agent *a = &g_agent;
-    (void)cls;
     lock_enter(a);
     uint32_t n = a->fast.next_id;
+    const uint32_t *table = sites ? a->fast.site : a->fast.len;
     jint *copy = malloc((n ? n : 1) * sizeof *copy);
     if (copy != NULL)
         for (uint32_t i = 0; i < n; i++)
-            copy[i] = (jint)a->fast.len[i];
+            copy[i] = (jint)table[i];
     lock_exit(a);
     if (copy == NULL) {
-        fast_problem(a, "out of memory for the probes' block lengths");
+        fast_problem(a, "out of memory for the probes' %s", what);
         return (*jni)->NewIntArray(jni, 0);
     }
     if (id < 0 || (uint32_t)id >= n)
-        fast_problem(a, "a probe ran with id %d, which was never handed out", (int)id);
+        fast_problem(a, "a probe ran with id %d, which was never handed out (%s)", (int)id, what);
     jintArray arr = (*jni)->NewIntArray(jni, (jsize)n);
     if (arr != NULL)
         (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
@@ -105,30 +106,18 @@ static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
     return arr;
 }
 
-/* psf.Probe.sites0(id): the branch sites of every id handed out so far, as
- * lengths0 gives their lengths. */
+/* psf.Probe.lengths0(id): the block lengths of every id handed out so far. */
+static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    return probe_table(jni, id, 0, "block lengths");
+}
+
+/* psf.Probe.sites0(id): the branch sites of every id handed out so far. */
 static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
 {
-    agent *a = &g_agent;
     (void)cls;
-    lock_enter(a);
-    uint32_t n = a->fast.next_id;
-    jint *copy = malloc((n ? n : 1) * sizeof *copy);
-    if (copy != NULL)
-        for (uint32_t i = 0; i < n; i++)
-            copy[i] = (jint)a->fast.site[i];
-    lock_exit(a);
-    if (copy == NULL) {
-        fast_problem(a, "out of memory for the probes' branch sites");
-        return (*jni)->NewIntArray(jni, 0);
-    }
-    if (id < 0 || (uint32_t)id >= n)
-        fast_problem(a, "a branch probe ran with id %d, which was never handed out", (int)id);
-    jintArray arr = (*jni)->NewIntArray(jni, (jsize)n);
-    if (arr != NULL)
-        (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
-    free(copy);
-    return arr;
+    return probe_table(jni, id, 1, "branch sites");
 }
 
 /* psf.Probe.begin0(), from Probe.enter in the measured method's first
