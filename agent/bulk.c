@@ -365,20 +365,22 @@ static void JNICALL ste_init3(JNIEnv *env, jclass cls, jobjectArray elements, jo
  * each entry's name: the entries returned. */
 typedef jobjectArray(JNICALL *list_fn)(JNIEnv *, jobject, jobject);
 
+static jobjectArray listed(JNIEnv *env, enum bulk_id id, jobject self, jobject file)
+{
+    jobjectArray r = ((list_fn)real[id])(env, self, file);
+    if (r != NULL)
+        after_len(env, id, (*env)->GetArrayLength(env, r));
+    return r;
+}
+
 static jobjectArray JNICALL fs_list(JNIEnv *env, jobject self, jobject file)
 {
-    jobjectArray r = ((list_fn)real[FS_LIST])(env, self, file);
-    if (r != NULL)
-        after_len(env, FS_LIST, (*env)->GetArrayLength(env, r));
-    return r;
+    return listed(env, FS_LIST, self, file);
 }
 
 static jobjectArray JNICALL fs_list0(JNIEnv *env, jobject self, jobject file)
 {
-    jobjectArray r = ((list_fn)real[FS_LIST0])(env, self, file);
-    if (r != NULL)
-        after_len(env, FS_LIST0, (*env)->GetArrayLength(env, r));
-    return r;
+    return listed(env, FS_LIST0, self, file);
 }
 
 /* Files.copy: the JDK copies the whole file in C. The bytes copied are how
