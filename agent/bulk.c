@@ -29,6 +29,8 @@
  *   StackTraceElement.initStackTraceElements -> the elements filled
  *   java.io.UnixFileSystem list (list0 in later JDKs), behind File.list
  *                                 and listFiles -> the directory's entries
+ *   StackStreamFactory$AbstractStackWalker.fetchStackFrames (StackWalker's
+ *                                 batches after the first) -> the frames filled
  *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
  * charged by counting.c's allocation hook instead, as elements of the call.
@@ -66,7 +68,7 @@ enum bulk_id {
     UFD_READ, UFD_PREAD, UFD_READV, UFD_WRITE, UFD_PWRITE, UFD_WRITEV,
     THROW_FILL, STE_INIT, STE_INIT3, COPY_TRANSFER, COPY_BUFFERED, COPY_DIRECT,
     UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
-    FS_LIST, FS_LIST0,
+    FS_LIST, FS_LIST0, SW_FETCH, SW_FETCH25,
     /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
     UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
     BULK_COUNT
@@ -383,6 +385,29 @@ static jobjectArray JNICALL fs_list0(JNIEnv *env, jobject self, jobject file)
     return listed(env, FS_LIST0, self, file);
 }
 
+/* StackWalker: after the first batch (callStackWalk, which calls back into
+ * Java), each further batch of frames is one fetchStackFrames, which fills
+ * that many frame objects: the frames it filled. JDK 17 returns the end
+ * index in the buffer, later JDKs the count. */
+typedef jint(JNICALL *fetch_fn)(JNIEnv *, jobject, jlong, jlong, jint, jint, jobjectArray);
+typedef jint(JNICALL *fetch25_fn)(JNIEnv *, jobject, jint, jlong, jint, jint, jint, jobjectArray);
+
+static jint JNICALL sw_fetch(JNIEnv *env, jobject self, jlong mode, jlong anchor, jint batch, jint start,
+                             jobjectArray frames)
+{
+    jint end = ((fetch_fn)real[SW_FETCH])(env, self, mode, anchor, batch, start, frames);
+    after_len(env, SW_FETCH, (jlong)end - start);
+    return end;
+}
+
+static jint JNICALL sw_fetch25(JNIEnv *env, jobject self, jint mode, jlong anchor, jint last, jint size, jint start,
+                               jobjectArray frames)
+{
+    jint n = ((fetch25_fn)real[SW_FETCH25])(env, self, mode, anchor, last, size, start, frames);
+    after_len(env, SW_FETCH25, n);
+    return n;
+}
+
 /* Files.copy: the JDK copies the whole file in C. The bytes copied are how
  * far the source's file position moved (every copy loop here reads the
  * source sequentially from its position). */
@@ -595,6 +620,13 @@ static const struct bulk_native {
                  "Java_java_io_UnixFileSystem_list", (void *)fs_list, LIB_JAVA, "java/io/FileSystem"},
     [FS_LIST0] = {"java/io/UnixFileSystem", "list0", "(Ljava/io/File;)[Ljava/lang/String;",
                   "Java_java_io_UnixFileSystem_list0", (void *)fs_list0, LIB_JAVA},
+#define SW_CLASS "java/lang/StackStreamFactory$AbstractStackWalker"
+#define SW_SYMBOL "Java_java_lang_StackStreamFactory_00024AbstractStackWalker_fetchStackFrames"
+    [SW_FETCH] = {SW_CLASS, "fetchStackFrames", "(JJII[Ljava/lang/Object;)I", SW_SYMBOL, (void *)sw_fetch, LIB_JAVA},
+    [SW_FETCH25] = {SW_CLASS, "fetchStackFrames", "(IJIII[Ljava/lang/Object;)I", SW_SYMBOL, (void *)sw_fetch25,
+                    LIB_JAVA},
+#undef SW_CLASS
+#undef SW_SYMBOL
     [UNSAFE_COPY] = {"jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", NULL,
                      (void *)unsafe_copy, LIB_JVM},
     [UNSAFE_SWAP] = {"jdk/internal/misc/Unsafe", "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",

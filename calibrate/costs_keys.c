@@ -65,6 +65,9 @@ const char *const costs_priced_methods[] = {
     "java.lang.String.intern()Ljava/lang/String;",
     "java.io.FileSystem.list(Ljava/io/File;)[Ljava/lang/String;",       /* File.list: JDK 17 */
     "java.io.UnixFileSystem.list0(Ljava/io/File;)[Ljava/lang/String;",  /* File.list: JDK 25 */
+    /* StackWalker's batches after the first: JDK 17, JDK 22 and later */
+    "java.lang.StackStreamFactory$AbstractStackWalker.fetchStackFrames(JJII[Ljava/lang/Object;)I",
+    "java.lang.StackStreamFactory$AbstractStackWalker.fetchStackFrames(IJIII[Ljava/lang/Object;)I",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

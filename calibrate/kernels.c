@@ -314,6 +314,10 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "file_list_256", 0, "java.io.File d = DIR(256); String[] l;", "l = d.list();" },
     /* a Throwable 40 calls deep: fillInStackTrace is charged by the frames */
     { "new_exception_deep", 0, "RuntimeException x;", "x = deepEx(40);" },
+    /* StackWalker over 40 and 400 frames: fetchStackFrames is charged by the
+     * frames of each batch after the first */
+    { "stack_walk_40", 0, "long w;", "w = deepWalk(40);" },
+    { "stack_walk_400", 0, "long w;", "w = deepWalk(400);" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
@@ -598,6 +602,7 @@ static const char support[] =
     "    static Object sof(Object o) { return o; }\n"
     "    static void thrower() { throw PRE; }\n"
     "    static RuntimeException deepEx(int k) { return k == 0 ? new RuntimeException() : deepEx(k - 1); }\n"
+    "    static long deepWalk(int k) { return k == 0 ? StackWalker.getInstance().walk(s -> s.count()) : deepWalk(k - 1); }\n"
     "    /* a temporary file (removed at exit), `size` zero bytes long */\n"
     "    static java.io.File TMP(int size) { try { java.io.File t = java.io.File.createTempFile(\"psf-kernel\", \".tmp\");\n"
     "        t.deleteOnExit(); java.nio.file.Files.write(t.toPath(), new byte[size]); return t; }\n"

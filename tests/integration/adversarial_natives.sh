@@ -19,6 +19,7 @@ CWD=$TEST_TMP/cwd
 mkdir -p "$CWD"
 cd "$CWD"
 P=$TEST_TMP/p.xml
+FEATURE=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p;q')
 
 # score MODE N [COSTS]: JSON in $TEST_TMP/out, the profile in $P, exit code echoed
 score() {
@@ -39,7 +40,7 @@ for spec in put:Unsafe.copyMemory0 get:Unsafe.copyMemory0 swap:Unsafe.copySwapMe
   rafr:RandomAccessFile.readBytes chw:FileDispatcherImpl.write0 chr:FileDispatcherImpl.read0 \
   dict:Deflater.setDictionary intern:String.intern newarray:Array.newArray copy:UnixCopyFile.transfer; do
   mode=${spec%%:*} native=${spec#*:}
-  if [ "$mode" = copy ] && [ "$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p;q')" != 17 ]; then
+  if [ "$mode" = copy ] && [ "$FEATURE" != 17 ]; then
     continue # JDK 17's copy native; later JDKs copy through others (bulk.c)
   fi
   got=""
@@ -68,6 +69,54 @@ for n in 100 1000; do
   got="$got $rc:$(($(elements FileSystem.list) + $(elements UnixFileSystem.list0)))"
 done
 expect_eq "natives by size: list (File.list): 100 then 1000 entries, the entries and the native's arrays" "$got" " 0:730 0:7922"
+
+# StackWalker: work N calls deep walks N + 1 frames of walkDeep, work and
+# main, N + 3 frames (the JVM skips StackWalker's own frames above them and
+# the lambda's hidden class frames). The first batch comes with
+# callStackWalk, charged per call: SMALL_BATCH (8) less the slots the JDK
+# reserves, 6 frames on JDK 17 (START_POS 2) and 7 on 25 (RESERVED_ELEMENTS
+# 1); fetchStackFrames fills the other N + 3 - 6 (or - 7) in batches of 12,
+# 24, 32, ... frames, and is charged by the frames filled.
+case $FEATURE in 17) first=6 ;; *) first=7 ;; esac
+got="" want=""
+for n in 100 1000; do
+  rc=$(score walk "$n")
+  got="$got $rc:$(elements AbstractStackWalker.fetchStackFrames)"
+  want="$want 0:$((n + 3 - first))"
+done
+expect_eq "natives by size: walk (StackWalker): 103 then 1003 frames, the batches after the first" "$got" "$want"
+
+# Reflection's member lists are charged by what the native allocates (as
+# for every native): getDeclaredMethods0 of a class of k methods named
+# psf00, psf01, ... (no parameters, no exceptions) makes a Method[k], k
+# empty Class[] for parameter and exception types, and one new String per
+# name (no JDK class interns these): its byte[] of 5 Latin-1 bytes. k = 2:
+# 2 + 2 * 5 = 12; k = 12: 12 + 12 * 5 = 72.
+got=""
+for n in 2 12; do
+  rc=$(score methods "$n")
+  got="$got $rc:$(elements Class.getDeclaredMethods0)"
+done
+expect_eq "natives by size: methods (getDeclaredMethods0): 2 then 12 methods, the arrays and names it makes" "$got" " 0:12 0:72"
+
+# Another thread's stack trace is charged by its frames through what the
+# native allocates: a StackTraceElement[] of one element per frame (JDK 17:
+# in a StackTraceElement[][] of one thread, dumpThreads; later JDKs:
+# getStackTrace0), plus the strings of names that thread's frames use for
+# the first time, the same at any depth. A thread waiting 900 frames deeper
+# costs exactly 900 elements more.
+native=Thread.getStackTrace0
+[ "$FEATURE" = 17 ] && native=Thread.dumpThreads
+got=""
+for n in 100 1000; do
+  rc=$(score other "$n")
+  eval "other_$n=$(elements "$native")"
+  got="$got $rc"
+done
+expect_eq "natives by size: other ($native): scored" "$got" " 0 0"
+[ "$other_100" -gt 101 ] && pass "natives by size: other ($native): at least the 101 frames of waitDeep ($other_100)" ||
+  fail "natives by size: other ($native): at least the frames of waitDeep" "$other_100 elements"
+expect_eq "natives by size: other ($native): 900 frames deeper, 900 elements more" "$((other_1000 - other_100))" 900
 
 # Stack traces cost by depth: a Throwable made N + 1 calls deep below work
 # has N + 3 frames (deep x N+1, work, main); its getStackTrace clones an
