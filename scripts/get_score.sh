@@ -573,10 +573,17 @@ SCRATCH=""
 RUN_PID=""     # the running JVM's process group (its leader's PID), while one runs
 RUN_HELPERS=() # the run's result reader and output watcher
 # End the running JVM's whole process group and the run's helpers, at once.
+# A signal can be handled right after the JVM's subshell was started and
+# before its PID was noted in RUN_PID, so every background job of this
+# script goes too (with its process group, once the subshell has called
+# setsid).
 end_run() {
+  local p
+  for p in $RUN_PID $(jobs -p); do
+    kill -KILL -- "-$p" 2>/dev/null
+    kill -KILL "$p" 2>/dev/null
+  done
   if [ -n "$RUN_PID" ]; then
-    kill -KILL -- "-$RUN_PID" 2>/dev/null
-    kill -KILL "$RUN_PID" 2>/dev/null
     wait "$RUN_PID" 2>/dev/null
     RUN_PID=""
   fi
@@ -599,10 +606,18 @@ clean_stale_scratch
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
 printf '%s %s\n' "$$" "$(start_time "$$")" >"$SCRATCH/.owner"
-# Without the sandbox, a parent-death signal ends the timeout process and the
-# JVM when their parent dies, even by SIGKILL.
+# A parent-death signal ends the run's processes when their parent dies,
+# even by SIGKILL (see run_once).
 PDEATH=()
 command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig KILL true 2>/dev/null && PDEATH=(setpriv --pdeathsig KILL)
+# GUARD COMMAND...: COMMAND, started in the background by this script, dies
+# with it. The parent-death signal is set first, then the guard checks that
+# its parent is still this script, so a death before the signal was set is
+# not missed either. The signal survives exec (of setsid, bwrap, head: none
+# of them forks first or is set-user-ID).
+GUARD=()
+[ ${#PDEATH[@]} -gt 0 ] &&
+  GUARD=("${PDEATH[@]}" -- bash -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
 
 # --- sandbox -------------------------------------------------------------------
 # bubblewrap: the whole file system read-only, one private writable work
@@ -693,7 +708,9 @@ run_once() {
   # The stream is capped: a program that floods the channel gets no result
   # (psf-receive rejects oversized claims) instead of a receiver that runs
   # for hours.
-  head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
+  # (guarded: if this script dies before the JVM opens the FIFO, the reader
+  # would wait for a writer forever)
+  "${GUARD[@]}" head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
   local reader=$!
   RUN_HELPERS=("$reader")
   # On a terminal (never with --json), the agent keeps the bytecodes counted
@@ -718,11 +735,11 @@ run_once() {
       --bind "$work" "$SANDBOX_WORK" --chdir "$SANDBOX_WORK" --hostname psf
       --tmpfs /proc --symlink "$JAVA" /proc/self/exe --ro-bind "$RUN_DIR/cmdline" /proc/self/cmdline
       --unshare-all --die-with-parent --new-session -- "${cmd[@]}")
-  else
-    cmd=("${PDEATH[@]}" "${cmd[@]}")
   fi
   # its own session and process group, whose leader keeps this PID
   cmd=(setsid "${cmd[@]}")
+  # the run dies with this script even by SIGKILL, which skips the traps
+  cmd=("${GUARD[@]}" "${cmd[@]}")
   # RLIMIT_FSIZE keeps the output file from growing much past the limit
   # (HotSpot ignores SIGXFSZ, so writes just fail); the watcher ends the run.
   local blocks=$((MAX_OUTPUT / 1024 + 2))
@@ -740,9 +757,9 @@ run_once() {
     done
     exec "${cmd[@]}"
   ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
-  local jvm=$!
-  RUN_PID=$jvm
-  watch_output "$jvm" "$out" "$RUN_DIR/output_limit" &
+  local jvm_pid=$!
+  RUN_PID=$jvm_pid
+  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
   local shower=""
@@ -751,11 +768,11 @@ run_once() {
     shower=$!
     RUN_HELPERS+=("$shower")
   fi
-  wait "$jvm"
+  wait "$jvm_pid"
   RUN_RC=$?
   RUN_PID=""
   # what the JVM may have left in its group (none is expected)
-  kill -KILL -- "-$jvm" 2>/dev/null
+  kill -KILL -- "-$jvm_pid" 2>/dev/null
   kill "$watcher" 2>/dev/null
   wait "$watcher" 2>/dev/null
   if [ -n "$shower" ]; then
@@ -816,10 +833,22 @@ run_once() {
 # counted so far (the agent's progress file) and the limit on one line of
 # stderr, rewritten in place four times a second, until killed. The file is
 # in the program's work directory: only its digits are ever printed.
+# True while this subshell's parent is still this script. The helpers below
+# poll it: a SIGKILL of the script skips the traps that would end them, and
+# "kill -0" alone does not notice a dead JVM where the init process is slow
+# to reap the zombie it leaves.
+script_alive() {
+  local stat
+  read -r stat <"/proc/$BASHPID/stat" || return 1
+  stat=${stat##*) }
+  # shellcheck disable=SC2086
+  set -- $stat
+  [ "$2" = "$$" ]
+}
 show_progress() {
   local file=$1 n
   sleep 1
-  while :; do
+  while script_alive; do
     n=$(head -c 24 "$file" 2>/dev/null | tr -cd 0-9 | sed 's/^0*//')
     printf '\r\033[Kget_score.sh: %s bytecodes counted (limit %s)' "${n:-0}" "$MAX_BYTECODES" >&2
     sleep 0.25
@@ -828,7 +857,7 @@ show_progress() {
 
 watch_output() {
   local pid=$1 file=$2 marker=$3 size
-  while kill -0 "$pid" 2>/dev/null; do
+  while kill -0 "$pid" 2>/dev/null && script_alive; do
     size=$(stat -c %s "$file" 2>/dev/null || echo 0)
     if [ "$size" -gt "$MAX_OUTPUT" ]; then
       : >"$marker"

@@ -28,8 +28,10 @@ else
   echo "(bubblewrap does not work here: only unsandboxed runs are checked)"
 fi
 
-# The processes of run MARK: everything whose command line carries it.
-procs() { pgrep -f -- "$1" || true; }
+# The processes of run MARK: everything whose command line carries it, and
+# whatever names a file in the private TMPDIR (the result reader names its
+# FIFO there; no run is live while this is asked).
+procs() { { pgrep -f -- "$1"; pgrep -f -- "$TMPDIR/"; } | sort -u || true; }
 # Wait (at most 30 s; not a timing assertion, a bound on a hung test) until
 # no process of MARK is left; echo what is left.
 settle() {
