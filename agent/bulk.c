@@ -31,6 +31,9 @@
  *                                 and listFiles -> the directory's entries
  *   StackStreamFactory$AbstractStackWalker.fetchStackFrames (StackWalker's
  *                                 batches after the first) -> the frames filled
+ *   java.nio.MappedMemoryUtils isLoaded0, load0, unload0, force0
+ *                                 (MappedByteBuffer) -> the range's bytes
+ *   ClassLoader.defineClass0/1/2  -> the class file's bytes
  *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
  * charged by counting.c's allocation hook instead, as elements of the call.
@@ -47,8 +50,10 @@
  * are bound at VMInit; libjava's and libnio's when their class is prepared
  * (or at VMInit for classes already loaded), before anything can call them;
  * Unsafe's, which the JDK registers itself while it boots, at
- * NativeMethodBind. A native this JDK does not declare (they moved between
- * 17 and 25) is skipped; one it declares that cannot be bound fails the run.
+ * NativeMethodBind, and so are MappedMemoryUtils' where the JDK registers
+ * them from the class's initializer (25) instead of exporting them (17). A
+ * native this JDK does not declare (they moved between 17 and 25) is
+ * skipped; one it declares that cannot be bound fails the run.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -68,7 +73,8 @@ enum bulk_id {
     UFD_READ, UFD_PREAD, UFD_READV, UFD_WRITE, UFD_PWRITE, UFD_WRITEV,
     THROW_FILL, STE_INIT, STE_INIT3, COPY_TRANSFER, COPY_BUFFERED, COPY_DIRECT,
     UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
-    FS_LIST, FS_LIST0, SW_FETCH, SW_FETCH25,
+    FS_LIST, FS_LIST0, SW_FETCH, SW_FETCH25, MAP_LOADED, MAP_LOAD, MAP_UNLOAD, MAP_FORCE,
+    DEFINE0, DEFINE1, DEFINE2,
     /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
     UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
     BULK_COUNT
@@ -408,6 +414,72 @@ static jint JNICALL sw_fetch25(JNIEnv *env, jobject self, jint mode, jlong ancho
     return n;
 }
 
+/* MappedByteBuffer's isLoaded, load, unload and force: the kernel walks
+ * (mincore, madvise, msync) every page of the range: its bytes. */
+typedef jboolean(JNICALL *map_loaded_fn)(JNIEnv *, jclass, jlong, jlong, jlong);
+typedef void(JNICALL *map_range_fn)(JNIEnv *, jclass, jlong, jlong);
+typedef void(JNICALL *map_force_fn)(JNIEnv *, jclass, jobject, jlong, jlong);
+
+static jboolean JNICALL map_loaded(JNIEnv *env, jclass cls, jlong addr, jlong len, jlong pages)
+{
+    jboolean r = ((map_loaded_fn)real[MAP_LOADED])(env, cls, addr, len, pages);
+    after_len(env, MAP_LOADED, len);
+    return r;
+}
+
+static void JNICALL map_load(JNIEnv *env, jclass cls, jlong addr, jlong len)
+{
+    ((map_range_fn)real[MAP_LOAD])(env, cls, addr, len);
+    after_len(env, MAP_LOAD, len);
+}
+
+static void JNICALL map_unload(JNIEnv *env, jclass cls, jlong addr, jlong len)
+{
+    ((map_range_fn)real[MAP_UNLOAD])(env, cls, addr, len);
+    after_len(env, MAP_UNLOAD, len);
+}
+
+static void JNICALL map_force(JNIEnv *env, jclass cls, jobject fd, jlong addr, jlong len)
+{
+    ((map_force_fn)real[MAP_FORCE])(env, cls, fd, addr, len);
+    after_len(env, MAP_FORCE, len);
+}
+
+/* ClassLoader's defineClass natives (Lookup.defineClass and
+ * defineHiddenClass, proxies, reflection's accessors): the JVM parses and
+ * verifies the class file: its bytes. Where the definition runs Java code
+ * (a loader resolving the superclass), the invoke is no longer the one just
+ * counted and nothing is charged (charge). natives.c wraps these again, with
+ * processes=deny, to refuse loaders of the program's own. */
+typedef jclass(JNICALL *def0_fn)(JNIEnv *, jclass, jobject, jclass, jstring, jbyteArray, jint, jint, jobject,
+                                  jboolean, jint, jobject);
+typedef jclass(JNICALL *def1_fn)(JNIEnv *, jclass, jobject, jstring, jbyteArray, jint, jint, jobject, jstring);
+typedef jclass(JNICALL *def2_fn)(JNIEnv *, jclass, jobject, jstring, jobject, jint, jint, jobject, jstring);
+
+static jclass JNICALL define0(JNIEnv *env, jclass cls, jobject loader, jclass lookup, jstring name, jbyteArray b,
+                              jint off, jint len, jobject pd, jboolean init, jint flags, jobject data)
+{
+    jclass r = ((def0_fn)real[DEFINE0])(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
+    after_len(env, DEFINE0, len);
+    return r;
+}
+
+static jclass JNICALL define1(JNIEnv *env, jclass cls, jobject loader, jstring name, jbyteArray b, jint off, jint len,
+                              jobject pd, jstring source)
+{
+    jclass r = ((def1_fn)real[DEFINE1])(env, cls, loader, name, b, off, len, pd, source);
+    after_len(env, DEFINE1, len);
+    return r;
+}
+
+static jclass JNICALL define2(JNIEnv *env, jclass cls, jobject loader, jstring name, jobject b, jint off, jint len,
+                              jobject pd, jstring source)
+{
+    jclass r = ((def2_fn)real[DEFINE2])(env, cls, loader, name, b, off, len, pd, source);
+    after_len(env, DEFINE2, len);
+    return r;
+}
+
 /* Files.copy: the JDK copies the whole file in C. The bytes copied are how
  * far the source's file position moved (every copy loop here reads the
  * source sequentially from its position). */
@@ -526,6 +598,8 @@ static const struct bulk_native {
     void *wrapper;
     enum bulk_lib lib;
     const char *via; /* the class callers name in the invoke, when another (an abstract supertype) */
+    int registered;  /* some JDKs register it from the class's initializer, with a function their
+                        library does not export: then caught at NativeMethodBind */
 } natives[BULK_COUNT] = {
     [CRC_BYTES] = {"java/util/zip/CRC32", "updateBytes0", "(I[BII)I", "Java_java_util_zip_CRC32_updateBytes0",
                    (void *)crc_bytes},
@@ -627,6 +701,28 @@ static const struct bulk_native {
                     LIB_JAVA},
 #undef SW_CLASS
 #undef SW_SYMBOL
+#define MAP_CLASS "java/nio/MappedMemoryUtils"
+    [MAP_LOADED] = {MAP_CLASS, "isLoaded0", "(JJJ)Z", "Java_java_nio_MappedMemoryUtils_isLoaded0", (void *)map_loaded,
+                    LIB_NIO, NULL, 1},
+    [MAP_LOAD] = {MAP_CLASS, "load0", "(JJ)V", "Java_java_nio_MappedMemoryUtils_load0", (void *)map_load, LIB_NIO, NULL,
+                  1},
+    [MAP_UNLOAD] = {MAP_CLASS, "unload0", "(JJ)V", "Java_java_nio_MappedMemoryUtils_unload0", (void *)map_unload,
+                    LIB_NIO, NULL, 1},
+    [MAP_FORCE] = {MAP_CLASS, "force0", "(Ljava/io/FileDescriptor;JJ)V", "Java_java_nio_MappedMemoryUtils_force0",
+                   (void *)map_force, LIB_NIO, NULL, 1},
+#undef MAP_CLASS
+    [DEFINE0] = {"java/lang/ClassLoader", "defineClass0",
+                 "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/"
+                 "lang/Object;)Ljava/lang/Class;",
+                 "Java_java_lang_ClassLoader_defineClass0", (void *)define0, LIB_JAVA},
+    [DEFINE1] = {"java/lang/ClassLoader", "defineClass1",
+                 "(Ljava/lang/ClassLoader;Ljava/lang/String;[BIILjava/security/ProtectionDomain;Ljava/lang/String;)Ljava/"
+                 "lang/Class;",
+                 "Java_java_lang_ClassLoader_defineClass1", (void *)define1, LIB_JAVA},
+    [DEFINE2] = {"java/lang/ClassLoader", "defineClass2",
+                 "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;IILjava/security/ProtectionDomain;Ljava/"
+                 "lang/String;)Ljava/lang/Class;",
+                 "Java_java_lang_ClassLoader_defineClass2", (void *)define2, LIB_JAVA},
     [UNSAFE_COPY] = {"jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", NULL,
                      (void *)unsafe_copy, LIB_JVM},
     [UNSAFE_SWAP] = {"jdk/internal/misc/Unsafe", "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
@@ -705,7 +801,10 @@ static int bind_one(agent *a, JNIEnv *jni, jclass cls, int i)
     void *lib = lib_handle(a, b->lib);
     if (lib == NULL)
         return -1;
-    real[i] = dlsym(lib, b->symbol);
+    void *fn = dlsym(lib, b->symbol);
+    if (fn == NULL && b->registered)
+        return 0; /* this JDK registers it itself: caught at NativeMethodBind (bulk_native_bound) */
+    real[i] = fn;
     if (real[i] == NULL) {
         agent_fail(a, "cannot charge %s by size: %s is not in lib%s", text, b->symbol, lib_names[b->lib]);
         return -1;
@@ -820,7 +919,7 @@ int bulk_native_bound(const char *cls, const char *name, void *address, void **n
 {
     for (int i = 0; i < BULK_COUNT; i++) {
         const struct bulk_native *b = &natives[i];
-        if (b->lib != LIB_JVM || strcmp(b->name, name) != 0 || cls[0] != 'L' ||
+        if ((b->lib != LIB_JVM && !b->registered) || strcmp(b->name, name) != 0 || cls[0] != 'L' ||
             strncmp(cls + 1, b->cls, strlen(b->cls)) != 0 || strcmp(cls + 1 + strlen(b->cls), ";") != 0)
             continue;
         if (address == b->wrapper)
@@ -835,7 +934,7 @@ int bulk_native_bound(const char *cls, const char *name, void *address, void **n
 int bulk_named(const char *name)
 {
     for (int i = 0; i < BULK_COUNT; i++)
-        if (natives[i].lib == LIB_JVM && strcmp(natives[i].name, name) == 0)
+        if ((natives[i].lib == LIB_JVM || natives[i].registered) && strcmp(natives[i].name, name) == 0)
             return 1;
     return 0;
 }

@@ -68,6 +68,12 @@ const char *const costs_priced_methods[] = {
     /* StackWalker's batches after the first: JDK 17, JDK 22 and later */
     "java.lang.StackStreamFactory$AbstractStackWalker.fetchStackFrames(JJII[Ljava/lang/Object;)I",
     "java.lang.StackStreamFactory$AbstractStackWalker.fetchStackFrames(IJIII[Ljava/lang/Object;)I",
+    /* MappedByteBuffer's isLoaded, load and force */
+    "java.nio.MappedMemoryUtils.isLoaded0(JJJ)Z",
+    "java.nio.MappedMemoryUtils.load0(JJ)V",
+    "java.nio.MappedMemoryUtils.force0(Ljava/io/FileDescriptor;JJ)V",
+    /* classes defined from bytes: Lookup.defineHiddenClass and defineClass */
+    "java.lang.ClassLoader.defineClass0(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/lang/Object;)Ljava/lang/Class;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

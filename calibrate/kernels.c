@@ -57,6 +57,10 @@ void kernels_free(kernel_set *ks)
 #define ZIP_PACKED "java.util.zip.Deflater z0 = new java.util.zip.Deflater(1); z0.setInput(a); z0.finish();" \
     " byte[] p = new byte[a.length * 2 + 64]; int pn = z0.deflate(p); z0.end();"
 
+/* a class file of Kernels' own, and hidden classes defined from it */
+#define HIDDEN(cls) "byte[] cf = CLASSFILE(\"" cls "\"); java.lang.invoke.MethodHandles.Lookup lk = java.lang.invoke.MethodHandles.lookup(); Class<?> hc;"
+#define DEFINE_HIDDEN "try { hc = lk.defineHiddenClass(cf, false).lookupClass(); } catch (IllegalAccessException e) { acc--; }"
+
 /* the Math kernels' arguments: 0.005, 0.015, ... 10.235 */
 /* a big-endian IntBuffer over n direct bytes: bulk puts swap bytes (copySwapMemory0) */
 #define SWAPPED(n) "java.nio.IntBuffer d = java.nio.ByteBuffer.allocateDirect(" #n ").order(java.nio.ByteOrder.BIG_ENDIAN).asIntBuffer();"
@@ -318,6 +322,19 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
      * frames of each batch after the first */
     { "stack_walk_40", 0, "long w;", "w = deepWalk(40);" },
     { "stack_walk_400", 0, "long w;", "w = deepWalk(400);" },
+    /* a mapped file of 16 KB and 256 KB: isLoaded (mincore), load (madvise,
+     * then a read of each page, counted) and force (msync of clean pages)
+     * are charged by the range's bytes */
+    { "mapped_isloaded_16k", 0, "java.nio.MappedByteBuffer m = MAP(16384); boolean b;", "b = m.isLoaded();" },
+    { "mapped_isloaded_256k", 0, "java.nio.MappedByteBuffer m = MAP(262144); boolean b;", "b = m.isLoaded();" },
+    { "mapped_load_16k", 0, "java.nio.MappedByteBuffer m = MAP(16384);", "m.load();" },
+    { "mapped_load_256k", 0, "java.nio.MappedByteBuffer m = MAP(262144);", "m.load();" },
+    { "mapped_force_16k", 0, "java.nio.MappedByteBuffer m = MAP(16384);", "m.force();" },
+    { "mapped_force_256k", 0, "java.nio.MappedByteBuffer m = MAP(262144);", "m.force();" },
+    /* a hidden class defined from the class file of Pt and of Many:
+     * defineClass0 is charged by the class file's bytes */
+    { "define_hidden_pt", 0, HIDDEN("Kernels$Pt"), DEFINE_HIDDEN },
+    { "define_hidden_many", 0, HIDDEN("Kernels$Many"), DEFINE_HIDDEN },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
@@ -608,6 +625,14 @@ static const char support[] =
     "        t.deleteOnExit(); java.nio.file.Files.write(t.toPath(), new byte[size]); return t; }\n"
     "        catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } }\n"
     "    static java.io.File TMP() { return TMP(0); }\n"
+    "    /* the class file of a class of Kernels' */\n"
+    "    static byte[] CLASSFILE(String name) { try (java.io.InputStream in = Kernels.class.getResourceAsStream(name + \".class\")) {\n"
+    "        return in.readAllBytes(); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } }\n"
+    "    /* a temporary file of `size` zero bytes, mapped read-write */\n"
+    "    static java.nio.MappedByteBuffer MAP(int size) { try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(\n"
+    "            TMP(size).toPath(), java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {\n"
+    "        return c.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, size); }\n"
+    "        catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } }\n"
     "    /* a temporary directory (removed at exit) of n empty files; its name has the same\n"
     "     * length in every run (the counting runs are compared, and paths are handled per\n"
     "     * character): twelve letters from the process id, not a random number */\n"

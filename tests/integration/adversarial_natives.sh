@@ -38,7 +38,8 @@ elements() {
 for spec in put:Unsafe.copyMemory0 get:Unsafe.copyMemory0 swap:Unsafe.copySwapMemory0 fill:Unsafe.setMemory0 \
   fos:FileOutputStream.writeBytes fis:FileInputStream.readBytes rafw:RandomAccessFile.writeBytes \
   rafr:RandomAccessFile.readBytes chw:FileDispatcherImpl.write0 chr:FileDispatcherImpl.read0 \
-  dict:Deflater.setDictionary intern:String.intern newarray:Array.newArray copy:UnixCopyFile.transfer; do
+  dict:Deflater.setDictionary intern:String.intern newarray:Array.newArray copy:UnixCopyFile.transfer \
+  mload:MappedMemoryUtils.load0 mloaded:MappedMemoryUtils.isLoaded0 mforce:MappedMemoryUtils.force0; do
   mode=${spec%%:*} native=${spec#*:}
   if [ "$mode" = copy ] && [ "$FEATURE" != 17 ]; then
     continue # JDK 17's copy native; later JDKs copy through others (bulk.c)
@@ -98,6 +99,17 @@ for n in 2 12; do
   got="$got $rc:$(elements Class.getDeclaredMethods0)"
 done
 expect_eq "natives by size: methods (getDeclaredMethods0): 2 then 12 methods, the arrays and names it makes" "$got" " 0:12 0:72"
+
+# Classes defined from bytes: Lookup.defineHiddenClass of the class file
+# of Members2 and then Members12 (as the build wrote them) reaches
+# ClassLoader.defineClass0, charged by the class file's bytes.
+got="" want=""
+for n in 2 12; do
+  rc=$(score define "$n")
+  got="$got $rc:$(elements ClassLoader.defineClass0)"
+  want="$want 0:$(stat -c %s "$FX/NativeSize\$Members$n.class")"
+done
+expect_eq "natives by size: define (defineClass0): the class file's bytes" "$got" "$want"
 
 # Another thread's stack trace is charged by its frames through what the
 # native allocates: a StackTraceElement[] of one element per frame (JDK 17:
