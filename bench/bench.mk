@@ -29,5 +29,5 @@ bench-depth: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 # The fast counting engine against the step engine and the plain JIT run.
 .PHONY: bench-fast
 bench: bench-fast
-bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP)
+bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
 	bench/fast_engine.sh $(REPEAT)

@@ -8,18 +8,24 @@
 # time (user + sys, from /usr/bin/time: JVM start and the fast engine's
 # retransformation of the JDK included) of each and the ratios step / fast
 # and fast / plain. Both engines' profiles must agree on the bytecodes
-# counted (it says so when they do not). The machine is shared and noisy:
+# counted (it says so when they do not); a run the fast engine refuses is
+# printed as "refused" with its reason. The workloads: the agent fixtures
+# Fib, Loops and Branches, and bench/java/EngineBench.java (loop-, call-,
+# allocation- and collection-heavy code, and a merge sort of 100,000
+# Integers). The machine is shared and noisy:
 # read the medians and the ratios, not one run. Not a test: nothing here
 # passes or fails.
 #
 # Usage: bench/fast_engine.sh [REPEAT]   (default 5); make bench-fast
+#        PSF_BENCH_ONLY=fib,mergesort bench/fast_engine.sh 3   (some workloads)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PSF_BUILD:-$ROOT/build}
 REPEAT=${1:-5}
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 FX=$BUILD/fixtures/agent
-for f in "$BUILD/libpsfagent.so" "$FX/Fib.class" /usr/bin/time; do
+BB=$BUILD/bench/java
+for f in "$BUILD/libpsfagent.so" "$FX/Fib.class" "$BB/EngineBench.class" /usr/bin/time; do
   [ -e "$f" ] || { echo "fast_engine.sh: $f is missing: run it as 'make bench-fast'" >&2; exit 1; }
 done
 TMP=$(mktemp -d)
@@ -28,31 +34,59 @@ mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.s
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# cpu KIND SPEC MAIN ARGS...: one run's user + sys seconds, appended to $TMP/KIND
+# cpu KIND CLASSPATH SPEC MAIN ARGS...: one run's user + sys seconds,
+# appended to $TMP/KIND (a failed run still counts its time; its profile
+# says why)
 cpu() {
-  local kind=$1 spec=$2 agent=()
-  shift 2
+  local kind=$1 cp=$2 spec=$3 agent=()
+  shift 3
   [ "$kind" = plain ] || agent=("-agentpath:$BUILD/libpsfagent.so=method=$spec,out=$TMP/$kind.xml,engine=$kind")
-  /usr/bin/time -f '%U %S' -o "$TMP/time" "$JAVA" "${FLAGS[@]}" "${agent[@]}" -cp "$FX" "$@" >/dev/null
-  awk '{ print $1 + $2 }' "$TMP/time" >>"$TMP/$kind"
+  rm -f "$TMP/$kind.xml"
+  /usr/bin/time -f '%U %S' -o "$TMP/time" "$JAVA" "${FLAGS[@]}" "${agent[@]}" -cp "$cp" "$@" >/dev/null 2>"$TMP/$kind.err" || true
+  awk '$1 ~ /^[0-9.]+$/ { print $1 + $2 }' "$TMP/time" >>"$TMP/$kind"
 }
-work() { sed -n 's/.*<summary [^>]*work="\([0-9]*\)".*/\1/p' "$1"; }
+work() { sed -n 's/.*<summary [^>]*work="\([0-9]*\)".*/\1/p' "$1" 2>/dev/null; }
+status() { sed -n 's/.*<psf-profile[^>]* status="\([a-z_]*\)".*/\1/p' "$1" 2>/dev/null | head -n 1; }
 
-printf '%-8s %11s %10s %10s %10s %10s %10s\n' workload bytecodes "plain s" "fast s" "step s" step/fast fast/plain
-for spec in "fib Fib.fib Fib 30" "loop Loops.sum Loops 3000000" "branches Branches.random Branches random 300000"; do
+# name, class path, measured method, main class and its arguments
+WORKLOADS=(
+  "fib $FX Fib.fib Fib 30"
+  "loop $FX Loops.sum Loops 3000000"
+  "branches $FX Branches.random Branches random 300000"
+  "loops $BB EngineBench.loops EngineBench loops 60000"
+  "calls $BB EngineBench.calls EngineBench calls 2000000"
+  "allocs $BB EngineBench.allocs EngineBench allocs 1000000"
+  "collections $BB EngineBench.collections EngineBench collections 300000"
+  "mergesort $BB EngineBench.mergeSort EngineBench mergeSort 100000"
+)
+[ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
+
+printf '%-11s %11s %10s %10s %10s %10s %10s\n' workload bytecodes "plain s" "fast s" "step s" step/fast fast/plain
+for spec in "${WORKLOADS[@]}"; do
+  # shellcheck disable=SC2086
   set -- $spec
-  name=$1 method=$2
-  shift 2
+  name=$1 cp=$2 method=$3
+  shift 3
   : >"$TMP/plain"; : >"$TMP/fast"; : >"$TMP/step"
   for _ in $(seq "$REPEAT"); do
-    cpu plain "$method" "$@"
-    cpu fast "$method" "$@"
-    cpu step "$method" "$@"
+    cpu plain "$cp" "$method" "$@"
+    cpu fast "$cp" "$method" "$@"
+    cpu step "$cp" "$method" "$@"
   done
+  sf=$(status "$TMP/fast.xml"); ss=$(status "$TMP/step.xml")
   nf=$(work "$TMP/fast.xml"); ns=$(work "$TMP/step.xml")
-  [ "$nf" = "$ns" ] || echo "warning: $name: the fast engine counted $nf bytecodes, the step engine $ns" >&2
+  if [ "$sf" != ok ]; then
+    echo "$name: the fast engine did not count this run (status ${sf:-none}: $(grep -m1 -o 'message="[^"]*"' "$TMP/fast.xml" 2>/dev/null || head -c 200 "$TMP/fast.err"))" >&2
+  elif [ "$nf" != "$ns" ]; then
+    echo "warning: $name: the fast engine counted $nf bytecodes, the step engine $ns" >&2
+  fi
   [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $name: plain $(tr '\n' ' ' <"$TMP/plain") fast $(tr '\n' ' ' <"$TMP/fast") step $(tr '\n' ' ' <"$TMP/step")" >&2
   p=$(median <"$TMP/plain"); f=$(median <"$TMP/fast"); s=$(median <"$TMP/step")
-  awk -v w="$name" -v n="$ns" -v p="$p" -v f="$f" -v s="$s" \
-    'BEGIN { printf "%-8s %11d %10.2f %10.2f %10.2f %10.2f %10.2f\n", w, n, p, f, s, s/f, f/p }'
+  if [ "$sf" = ok ]; then
+    awk -v w="$name" -v n="$ns" -v p="$p" -v f="$f" -v s="$s" \
+      'BEGIN { printf "%-11s %11d %10.2f %10.2f %10.2f %10.2f %10.2f\n", w, n, p, f, s, s/f, f/p }'
+  else
+    awk -v w="$name" -v n="$ns" -v p="$p" -v s="$s" \
+      'BEGIN { printf "%-11s %11d %10.2f %10s %10.2f %10s %10s\n", w, n, p, "refused", s, "-", "-" }'
+  fi
 done
