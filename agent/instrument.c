@@ -31,8 +31,15 @@
  * max_stack grows by one (the probe pushes its id on whatever the stack
  * holds at the block start), by four with branch probes. The constant pool
  * grows at its end: the probe's Methodref (six entries), the entry probe's
- * (three more) and the branch probes' four (thirteen more) when asked for, and an Integer for each id above
- * 32767 (one per probe that pushes it).
+ * (three more), the branch probes' four (thirteen more) and the array
+ * probe's (four more) when asked for, and an Integer for each id or array
+ * site above 32767 (one per probe that pushes it).
+ *
+ * With array probes, each newarray, anewarray and multianewarray is followed
+ * by a probe that passes the new array, the levels the instruction makes and
+ * its first site (emit_array_probe): it runs only when the instruction
+ * allocated. A jump to the next instruction lands past it, and an exception
+ * in it maps back to the array instruction as "in a probe".
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -143,7 +150,10 @@ typedef struct rewriter {
     uint16_t branchref[4];      /* the branch probes' Methodrefs (BR_*), or 0 */
     uint16_t entryref;          /* the entry probe's Methodref, or 0 */
     uint16_t exitref;           /* the exit probe's Methodref, or 0 */
+    uint16_t arrayref;          /* the array probe's Methodref, or 0 */
+    uint16_t probe_cls;         /* the probe class's Class entry */
     uint32_t next_id;
+    uint32_t next_site;         /* the next array site */
     char *err;
     size_t errlen;
 } rewriter;
@@ -188,6 +198,7 @@ static int cp_add_probe(rewriter *w)
 {
     uint16_t cname = cp_add_utf8(w, w->opt->probe_class);
     uint16_t cls = cp_add_refs(w, CP_CLASS, cname, 0, 0);
+    w->probe_cls = cls;
     uint16_t mname = cp_add_utf8(w, w->opt->probe_method);
     uint16_t desc = cp_add_utf8(w, "(I)V");
     uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, mname, desc, 1);
@@ -224,6 +235,20 @@ static int cp_add_probe(rewriter *w)
     return 0;
 }
 
+/* The array probe's Methodref, after every entry cp_add_probe added (cls:
+ * the probe class's Class entry): Utf8 name, Utf8 descriptor, NameAndType,
+ * Methodref. 0, or -1 with the error set. */
+static int cp_add_array_probe(rewriter *w, uint16_t cls)
+{
+    if (w->opt->array_method == NULL)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->array_method);
+    uint16_t desc = cp_add_utf8(w, "(Ljava/lang/Object;II)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    w->arrayref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
+    return w->arrayref == 0 ? -1 : 0;
+}
+
 /* Which branch probe a conditional branch takes: an index into branchref. */
 enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
 
@@ -253,6 +278,8 @@ typedef struct insn {
     uint8_t leader;
     uint8_t branch_probe;       /* a conditional branch preceded by a branch probe */
     uint8_t exit_probe;         /* a return preceded by an exit probe */
+    uint8_t array_probe;        /* an array instruction followed by an array probe */
+    uint8_t dims;               /* its array sites: the levels it allocates (1, or multianewarray's) */
 } insn;
 
 typedef struct method_ctx {
@@ -267,6 +294,7 @@ typedef struct method_ctx {
     uint32_t smt_len;
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
+    uint32_t sites;             /* array sites of its array instructions */
 } method_ctx;
 
 /* Where the code for original offset `old` begins in the new code: its entry
@@ -336,6 +364,8 @@ static int layout_pass(method_ctx *c)
         default:
             pos += i->len;
         }
+        if (i->array_probe)
+            pos += INS_ARRAY_PROBE_LEN;
     }
     c->new_len = pos;
     int widened = 0;
@@ -637,6 +667,20 @@ static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
     return 0;
 }
 
+/* Emit the array probe after an array instruction: the new array, its
+ * levels and its first site. */
+static int emit_array_probe(method_ctx *c, buf *code, uint8_t dims, uint32_t site)
+{
+    put1(code, 0x59);   /* dup */
+    put1(code, 0x10);   /* bipush: sign-extends, the probe reads dims & 0xff */
+    put1(code, dims);
+    if (emit_id(c, code, site))
+        return -1;
+    put1(code, BC_INVOKESTATIC);
+    put2(code, c->w->arrayref);
+    return 0;
+}
+
 static void emit_insn(method_ctx *c, const insn *i, buf *out)
 {
     const uint8_t *code = c->m->code;
@@ -685,10 +729,11 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
 }
 
 /* How much max_stack grows: the block probe pushes one value; a branch
- * probe pushes up to four above the operands it duplicates. */
+ * probe pushes up to four above the operands it duplicates; an array probe
+ * three above the array (whose instruction took at least one operand). */
 static unsigned stack_growth(const rewriter *w)
 {
-    return w->opt->branch_method != NULL ? 4 : 1;
+    return w->opt->branch_method != NULL || w->opt->array_method != NULL ? 4 : 1;
 }
 
 /* Emit the whole new Code attribute into out. */
@@ -696,7 +741,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
 {
     const cf_method *m = c->m;
     buf code = {0};
-    uint32_t block = 0;
+    uint32_t block = 0, site = c->im->first_site;
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 */
             if (emit_id(c, &code, c->im->first_id))
@@ -717,6 +762,11 @@ static int emit_code_attr(method_ctx *c, buf *out)
             put2(&code, c->w->exitref);
         }
         emit_insn(c, &c->in[k], &code);
+        if (c->in[k].array_probe) {
+            if (emit_array_probe(c, &code, c->in[k].dims, site))
+                goto fail;
+            site += c->in[k].dims;
+        }
     }
     if (code.oom || code.len != c->new_len) {
         errmsg_set(c->w->err, c->w->errlen, code.oom ? "out of memory for rewritten code"
@@ -797,6 +847,11 @@ static int build_insns(method_ctx *c)
         i->leader = (t->mark[pc] & BLK_MARK_LEADER) != 0;
         i->branch_probe = c->w->opt->branch_method != NULL && is_cond(op);
         i->exit_probe = c->exit && (bc_flags(op) & BCF_RETURN) != 0;
+        if (c->w->opt->array_method != NULL && (bc_flags(op) & BCF_NEWARRAY)) {
+            i->array_probe = 1;
+            i->dims = op == BC_MULTIANEWARRAY ? m->code[pc + 3] : 1;
+            c->sites += i->dims;
+        }
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
             i->kind = K_BR16;
         else if (op == 0xc8 || op == 0xc9)
@@ -858,7 +913,14 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         rc = -1;
         goto done;
     }
+    if ((uint64_t)w->next_site + c.sites > MAX_ID) {
+        errmsg_set(w->err, w->errlen, "array sites would pass 2^31 - 1");
+        rc = -1;
+        goto done;
+    }
     im->first_id = w->next_id;
+    im->first_site = w->next_site;
+    im->nsites = c.sites;
     if (emit_code_attr(&c, out)) {
         rc = -1;
         goto done;
@@ -869,10 +931,14 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         rc = -1;
         goto done;
     }
-    for (uint32_t k = 0; k < c.n; k++)
-        im->pcs[k] = (ins_pc){c.in[k].old, c.in[k].start, c.in[k].nw};
+    for (uint32_t k = 0; k < c.n; k++) {
+        const insn *i = &c.in[k];
+        uint32_t after = i->array_probe ? i->nw + i->len : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
+        im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
+    }
     im->npcs = c.n;
     w->next_id += im->blocks.nblocks;
+    w->next_site += c.sites;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
     im->new_max_stack = (uint16_t)(m->max_stack + stack_growth(w));
@@ -899,7 +965,7 @@ int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe)
             hi = mid;
     }
     if (in_probe)
-        *in_probe = pc < m->pcs[lo].at;
+        *in_probe = pc < m->pcs[lo].at || pc >= m->pcs[lo].after;
     return m->pcs[lo].old;
 }
 
@@ -924,22 +990,23 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     if (r == NULL)
         return -1;
     memset(r, 0, sizeof *r);
-    if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID) {
-        errmsg_set(err, errlen, "no probe class and method, or a first id past 2^31 - 1");
+    if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID ||
+        opt->first_site > MAX_ID) {
+        errmsg_set(err, errlen, "no probe class and method, or a first id or site past 2^31 - 1");
         return -1;
     }
     classfile cf;
     if (cf_parse(&cf, in, len, err, errlen))
         return -1;
     rewriter w = {.in = in, .cf = &cf, .opt = opt, .cp_count = cf.cp.count, .next_id = opt->first_id,
-                  .err = err, .errlen = errlen};
+                  .next_site = opt->first_site, .err = err, .errlen = errlen};
     buf out = {0}, attrs = {0};
     size_t *attr_at = NULL;     /* each rewritten method's Code attribute in attrs: start, end */
     if (str_is(cf.this_name, opt->probe_class)) {
         errmsg_set(err, errlen, "%s is the probe class: it is never instrumented", opt->probe_class);
         goto fail;
     }
-    if (cp_add_probe(&w))
+    if (cp_add_probe(&w) || cp_add_array_probe(&w, w.probe_cls))
         goto fail;
     if (cf.method_count > 0) {
         r->methods = calloc(cf.method_count, sizeof *r->methods);
@@ -1004,6 +1071,7 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     r->bytes = out.p;
     r->len = out.len;
     r->next_id = w.next_id;
+    r->next_site = w.next_site;
     free(w.cp.p);
     free(attrs.p);
     free(attr_at);

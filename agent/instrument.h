@@ -39,6 +39,19 @@
  * starts a block; offsets of the return (a frame, a range) map to what
  * comes first. options.calls_filter limits entry and exit probes to the
  * methods it chooses (the fast engine's measured method).
+ *
+ * With options.array_method, every array instruction (newarray, anewarray,
+ * multianewarray) is followed by an array probe that sees the array it
+ * made, so it runs only when the instruction allocated:
+ *
+ *     dup              (the new array)
+ *     bipush DIMS      (1, or multianewarray's dimensions: the probe reads DIMS & 0xff)
+ *     sipush SITE      (ldc_w #Integer SITE past 32767)
+ *     invokestatic PROBE_CLASS.ARRAY_METHOD(Ljava/lang/Object;II)V
+ *
+ * nine bytes. Array sites are numbered from options.first_site in code
+ * order, DIMS of them per instruction (one per level a multianewarray makes:
+ * site + level). max_stack grows by four, as with branch probes.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -56,6 +69,7 @@
 
 #define INS_PROBE_LEN 6         /* bytes of one block probe */
 #define INS_BRANCH_PROBE_LEN 9  /* bytes of one branch probe */
+#define INS_ARRAY_PROBE_LEN 9   /* bytes of one array probe */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -71,6 +85,10 @@ typedef struct ins_options {
                                 /* NULL: entry and exit probes go into every method;
                                    else only into methods for which it returns 1 */
     void *calls_ctx;            /* passed to calls_filter */
+    const char *array_method;   /* NULL, or the probe class's static method
+                                   (Ljava/lang/Object;II)V called after each array
+                                   instruction with the array, DIMS and its site (above) */
+    uint32_t first_site;        /* the class's first array site; sites stay below 2^31 */
 } ins_options;
 
 /* Where one original instruction went (instrumented methods). */
@@ -78,6 +96,7 @@ typedef struct ins_pc {
     uint32_t old;               /* its offset in the original code */
     uint32_t start;             /* new offset of its probes (= at when it has none) */
     uint32_t at;                /* new offset of the instruction itself */
+    uint32_t after;             /* new offset of its array probe; without one, of what follows it */
 } ins_pc;
 
 /* What happened to one method. */
@@ -94,6 +113,7 @@ typedef struct ins_method {
     char why[160];              /* for TOO_LARGE and REFUSED: a sentence saying why */
     blk_table blocks;           /* every method with code: its blocks, instrumented or not */
     uint32_t first_id;          /* DONE: block i has probe id first_id + i */
+    uint32_t first_site, nsites; /* DONE with array probes: its array sites, in code order */
     uint32_t old_len, new_len;  /* code_length before and after (new_len = old_len unless DONE) */
     uint16_t old_max_stack, new_max_stack;
     ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */
@@ -107,6 +127,7 @@ typedef struct ins_result {
     ins_method *methods;        /* owned: one per method, in class-file order */
     uint16_t nmethods;
     uint32_t next_id;           /* the first id not used: first_id of the next class */
+    uint32_t next_site;         /* the first array site not used: first_site of the next class */
     uint32_t ndone, nskipped;   /* methods instrumented; methods TOO_LARGE or REFUSED */
 } ins_result;
 
@@ -130,7 +151,8 @@ void ins_free(ins_result *r);
  * method (a location JVMTI reports in rewritten code): the instruction pc
  * lies in, or, when pc lies in a probe, the instruction the probe precedes,
  * with *in_probe set (an exception there was thrown before that instruction
- * ran). -1 when the method is not instrumented or pc is past its code.
+ * ran); in an array probe, the array instruction it follows, with *in_probe
+ * set (that instruction ran). -1 when the method is not instrumented or pc is past its code.
  */
 int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe);
 

@@ -4,15 +4,16 @@
  * JVM-level test (tests/integration/instrument_jvm.sh) can run the result
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.
  *
- *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] IN.class OUT.class BLOCKS.tsv
+ *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]
+ *               IN.class OUT.class BLOCKS.tsv
  *   psf-rewrite -s < LIST
  *   psf-rewrite -B METHODS BLOCKS.tsv < OUTCOMES
  *
  * BLOCKS.tsv gets one line per block of every instrumented method:
  *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,... <TAB> last
  * (last: the offset of its last instruction, a conditional branch for end
- * kind "cond"). -b puts branch probes in too, -e entry probes
- * (instrument.h).
+ * kind "cond"). -b puts branch probes in too, -e entry probes, -a array
+ * probes (sites from 0 in each class; instrument.h).
  * with the method named as the profile names it (binary class name with
  * dots). stdout: "next_id N done D skipped S"; each method left
  * uninstrumented is named on stderr with the reason. Exit 0 on success
@@ -185,15 +186,17 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     int c, do_survey = 0, do_replay = 0;
-    while ((c = getopt(argc, argv, "p:i:b:e:sB")) != -1) {
+    while ((c = getopt(argc, argv, "p:i:b:e:a:sB")) != -1) {
         if (c == 'p')
             opt.probe_class = optarg;
         else if (c == 'b')
             opt.branch_method = optarg;
         else if (c == 'e')
             opt.entry_method = optarg;
+        else if (c == 'a')
+            opt.array_method = optarg;
         else if (c == 'B')
             do_replay = 1;
         else if (c == 'i')
@@ -211,7 +214,7 @@ int main(int argc, char **argv)
         return replay(argv[optind], argv[optind + 1]);
     }
     if (argc - optind != 3) {
-        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD]\n"
+        fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]\n"
                         "                   IN.class OUT.class BLOCKS.tsv\n"
                         "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
                         "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");

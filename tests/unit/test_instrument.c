@@ -169,8 +169,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -337,7 +337,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -358,7 +358,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -370,7 +370,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -456,7 +456,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -505,7 +505,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -549,6 +549,94 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     assert_int_equal(w.r.methods[0].new_len, 45);
     static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF, 0x03};
     expect_bytes(w.cf.methods[0].code, sizeof head, head, sizeof head);
+    release(&w);
+}
+
+/* ---- array probes ------------------------------------------------------ */
+
+static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites(void **state)
+{
+    (void)state;
+    /* 0 iload_0; 1 ifeq 10; 4 iconst_1; 5 newarray int; 7 goto 13;
+     * 10 iconst_2; 11 newarray int; 13 pop (a jump target right after an
+     * array instruction); 14 iload_0; 15 iconst_3; 16 multianewarray #2 2;
+     * 20 pop; 21 return. Frames at 10 (same) and 13 (one stack item). */
+    static const uint8_t code[] = {0x1a, 0x99, 0x00, 0x09, 0x04, 0xbc, 0x0a, 0xa7, 0x00, 0x06, 0x05, 0xbc,
+                                   0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
+    static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
+    spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    opt.array_method = "array";
+    opt.first_site = 3;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19..22 "array" and its Methodref */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 22, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_memory_equal(name.ptr, "array", 5);
+    assert_int_equal(desc.len, strlen("(Ljava/lang/Object;II)V"));
+    assert_memory_equal(desc.ptr, "(Ljava/lang/Object;II)V", desc.len);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 10);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,              /*  0 probe 7 */
+        0x1a, 0x99, 0x00, 0x18,                               /*  6 ifeq 31 (probe 9) */
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,              /* 10 probe 8 */
+        0x04, 0xbc, 0x0a,                                     /* 16 newarray int */
+        0x59, 0x10, 0x01, 0x11, 0x00, 0x03, 0xb8, 0x00, 22,   /* 19 array probe: 1 level, site 3 */
+        0xa7, 0x00, 0x15,                                     /* 28 goto 49 (probe 10) */
+        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,              /* 31 probe 9 */
+        0x05, 0xbc, 0x0a,                                     /* 37 newarray int */
+        0x59, 0x10, 0x01, 0x11, 0x00, 0x04, 0xb8, 0x00, 22,   /* 40 array probe: site 4 */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,              /* 49 probe 10: the jump lands after the array probe */
+        0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02,             /* 55 .. 58 multianewarray #2 2 */
+        0x59, 0x10, 0x02, 0x11, 0x00, 0x05, 0xb8, 0x00, 22,   /* 62 array probe: 2 levels, sites 5 and 6 */
+        0x57, 0xb1                                            /* 71 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 6);
+    const ins_method *im = &w.r.methods[0];
+    assert_int_equal(im->first_site, 3);
+    assert_int_equal(im->nsites, 4);
+    assert_int_equal(w.r.next_site, 7);
+    assert_int_equal(w.r.next_id, 11);
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 2, 31, 81, 7, 0, 4};
+    expect_bytes(got, len, want_smt, sizeof want_smt);
+    /* new offset, original offset, in a probe: an array probe maps to the
+     * instruction it follows */
+    static const int64_t cases[][3] = {
+        {17, 5, 0}, {18, 5, 0}, {19, 5, 1}, {27, 5, 1}, {28, 7, 0},
+        {40, 11, 1}, {49, 13, 1}, {58, 16, 0}, {61, 16, 0}, {62, 16, 1}, {70, 16, 1}, {71, 20, 0}, {72, 21, 0}
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t off = ins_original_offset(im, (uint32_t)cases[k][0], &in_probe);
+        if (off != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)off, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    release(&w);
+
+    /* sites past 32767 are pushed with ldc_w, as ids are */
+    opt.first_site = 32767;
+    rewrite(&w, &s, &opt);
+    static const uint8_t site1[] = {0x11, 0x7f, 0xff};
+    expect_bytes(w.cf.methods[0].code + 22, 3, site1, 3);
+    const uint8_t *p = w.cf.methods[0].code + 43;
+    assert_int_equal(p[0], BC_LDC_W);
+    int32_t v = 0;
+    assert_int_equal(cp_integer(&w.cf.cp, be16(p + 1), &v), 0);
+    assert_int_equal(v, 32768);
+    assert_int_equal(w.r.next_site, 32767 + 4);
+    release(&w);
+
+    /* without array_method, no array probe and no site */
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.r.methods[0].new_len, 22 + 4 * 6);
+    assert_int_equal(w.r.methods[0].nsites, 0);
     release(&w);
 }
 
@@ -862,7 +950,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -980,7 +1068,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1097,6 +1185,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
+        cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
