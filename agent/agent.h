@@ -232,6 +232,12 @@ typedef struct thread_state {
     struct fast_fix { uint32_t id, after; } *fixes; /* engine=fast: instructions of block id after
                                  * offset `after` that an exception kept from running (fast.c) */
     uint32_t nfixes, fixes_cap;
+    struct fast_native_array { uint32_t method, pc, key, invoke; uint64_t allocations, elements; } *narrays;
+                                /* engine=fast: what native calls handled, by the calling
+                                 * instruction (a->fast.methods[method], original pc, its key
+                                 * `invoke`) and the key of the arrays it allocated (0 for
+                                 * elements charged by size) (fast.c) */
+    uint32_t nnarrays, narrays_cap;
     ctx_tree ctx;               /* calling contexts (contexts.c) */
     uint32_t root_mark_top, root_mark_count; /* ctx stack before the overhead root's frame */
     uint32_t sched_slot;        /* sched.c: its slot + 1 while its counted threads are scheduled, else 0 */
@@ -290,12 +296,25 @@ typedef struct fast_class {
     int parsed;
 } fast_class;
 
+/* engine=fast: one array site, one level of an array instruction (fast.c). */
+typedef struct fast_site {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the instruction's offset in the original code */
+    uint32_t level;             /* 0 for the array the instruction returns, 1 for its elements, ... */
+    uint32_t key;               /* its array key (index + 1), 0 until first needed */
+} fast_site;
+
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
     JavaVM *vm;
     jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
     jfieldID f_counting, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
+    jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
+    jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
+    jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
+    jlocation last_at;          /* (frame location): its method's index, the invoke's original */
+    uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
@@ -303,11 +322,14 @@ typedef struct fast_state {
     uint32_t *site;             /* by probe id: the branch site of the conditional branch
                                    ending that block (bp_site), 0 for other blocks */
     uint32_t next_id, len_cap;  /* the next id to hand out */
+    fast_site *sites;           /* by array site (under lock) */
+    uint32_t next_site, sites_cap; /* the next array site to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
+    char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
     jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
     jobject *modules;           /* global refs: modules made to read it (under lock) */
     uint32_t nmodules, modules_cap;
@@ -557,6 +579,9 @@ void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 void fast_free(agent *a);
+void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
+                                           /* SampledObjectAlloc of an array on a counting thread */
+void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */
 
 /* sched.c: the threads a method starts run one at a time */
 int sched_init(agent *a);                  /* at load */

@@ -523,7 +523,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
  * Exception, ExceptionCatch, SingleStep) on or off for thread (state ts); 0, or -1
  * (reported). With engine=fast, the thread's probes take the place of
- * SingleStep and ExceptionCatch (and this engine counts no arrays yet: no SampledObjectAlloc). */
+ * SingleStep and ExceptionCatch; SampledObjectAlloc stays for the arrays natives allocate. */
 static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -533,7 +533,7 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thre
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_FRAME_POP, thread),
                     "SetEventNotificationMode(FRAME_POP)") != 0)
         return -1;
-    if (!fast && jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, thread),
+    if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, thread),
                              "SetEventNotificationMode(SAMPLED_OBJECT_ALLOC)") != 0)
         return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION, thread),
@@ -885,12 +885,20 @@ static uint32_t array_key(agent *a, jclass klass)
 void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size)
 {
     agent *a = &g_agent;
-    (void)jvmti;
-    (void)thread;
     (void)size;
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
+    if (a->opts.engine == AGENT_ENGINE_FAST) {
+        /* the array probes count what array instructions make; fast.c
+         * looks at arrays a native method made */
+        jboolean is_array = JNI_FALSE;
+        uint32_t k = jvmti_check(a, (*jvmti)->IsArrayClass(jvmti, klass, &is_array), "IsArrayClass") == 0 &&
+                             is_array ? array_key(a, klass) : 0;
+        if (k != 0)
+            fast_array_alloc(a, jni, thread, ts, obj, k);
+        return;
+    }
     int direct = (bc_flags(ts->prev_op) & BCF_NEWARRAY) != 0;
     if (!direct && ts->pend_key == 0)
         return; /* not allocated by an array bytecode nor by a native call */
@@ -1198,6 +1206,7 @@ void counting_free(agent *a)
         }
         free(ts->native);
         free(ts->fixes);
+        free(ts->narrays);
         free(ts->tail_frames);
         ctx_free(ts);
         free(ts->by_refs);
@@ -1235,11 +1244,16 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
 
 /* A native of bulk.c handled n elements: charge them to its invoke key, in
  * the bucket of the code that called it, when that invoke is the one the
- * step path just counted (as counting_arraycopy). */
+ * step path just counted (as counting_arraycopy); with engine=fast, when
+ * its caller's invoke has that key (fast.c). */
 void counting_charge_elements(agent *a, uint32_t k, uint64_t n)
 {
-    (void)a;
     thread_state *ts = tls;
+    if (a->opts.engine == AGENT_ENGINE_FAST) {
+        if (ts != NULL && ts->measuring && n > 0 && k != 0)
+            fast_charge_elements(a, ts, k, n); /* no step path: fast.c finds the call */
+        return;
+    }
     if (ts != NULL && ts->measuring && n > 0 && k != 0 && k <= ts->dep_cap && ts->pend_key == k)
         ts->elems[ts->bucket][k - 1] += n;
 }

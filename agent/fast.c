@@ -4,8 +4,9 @@
  * extent, turned into the step engine's per-method opcode counts when the
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
  * the opcode histograms, per-method counts, invocation totals, dependency
- * keys, and the conditional branches with the simulated predictor's
- * mispredictions) and why its profiles are marked and never scored.
+ * keys, array keys and invoke elements, and the conditional branches with
+ * the simulated predictor's mispredictions) and why its profiles are
+ * marked and never scored.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
@@ -14,7 +15,9 @@
  * every class (agent/instrument.c) with a block probe at the start of each
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
- * the branch's site from a->fast.site), and the classes loaded before (the JDK's core) are
+ * the branch's site from a->fast.site) and an array probe after each array
+ * instruction (the arrays it made, by array site: a->fast.sites), and the
+ * classes loaded before (the JDK's core) are
  * retransformed once. Probe ids are handed out class by class under the
  * agent's lock; each method's block table is kept for the whole run.
  *
@@ -118,6 +121,21 @@ static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, 1, "branch sites");
+}
+
+/* psf.Probe.arraySites0(site, dims): how many array sites were handed out
+ * so far; the sites asked for must be among them. */
+static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint dims)
+{
+    agent *a = &g_agent;
+    (void)jni;
+    (void)cls;
+    lock_enter(a);
+    uint32_t n = a->fast.next_site;
+    lock_exit(a);
+    if (site < 0 || dims < 0 || (uint64_t)site + (uint64_t)dims > n)
+        fast_problem(a, "an array probe ran with site %d, which was never handed out", (int)site);
+    return (jint)(n > INT32_MAX ? INT32_MAX : n);
 }
 
 /* psf.Probe.begin0(), from Probe.enter in the measured method's first
@@ -253,8 +271,10 @@ static int define_probe(agent *a, JNIEnv *jni)
     static JNINativeMethod natives[] = {{"lengths0", "(I)[I", (void *)probe_lengths},
                                         {"sites0", "(I)[I", (void *)probe_sites},
                                         {"begin0", "()V", (void *)probe_begin},
-                                        {"end0", "()V", (void *)probe_end}};
-    if (a->fast.probe == NULL || (*jni)->RegisterNatives(jni, k, natives, 4) != 0) {
+                                        {"end0", "()V", (void *)probe_end},
+                                        {"arraySites0", "(II)I", (void *)probe_array_sites}};
+    if (a->fast.probe == NULL ||
+        (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot bind psf.Probe's natives");
         return -1;
@@ -277,6 +297,24 @@ static int define_probe(agent *a, JNIEnv *jni)
         return -1;
     }
     (*jni)->DeleteLocalRef(jni, k);
+    return 0;
+}
+
+/* The array probes' counters in psf.Probe, and the native whose arrays
+ * are charged (Throwable.fillInStackTrace(I)); 0 or -1 (reported). */
+static int arrays_init(agent *a, JNIEnv *jni)
+{
+    a->fast.f_allocations = (*jni)->GetFieldID(jni, a->fast.probe, "allocations", "[J");
+    a->fast.f_elements = (*jni)->GetFieldID(jni, a->fast.probe, "elements", "[J");
+    jclass t = (*jni)->FindClass(jni, "java/lang/Throwable");
+    a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
+    if (t != NULL)
+        (*jni)->DeleteLocalRef(jni, t);
+    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.fill_in) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "the fast engine cannot find psf.Probe's array counters or Throwable.fillInStackTrace(int)");
+        return -1;
+    }
     return 0;
 }
 
@@ -311,7 +349,7 @@ static int retransform_loaded(agent *a, JNIEnv *jni)
  * hook from now on, and the classes loaded before it. */
 void fast_vm_init(agent *a, JNIEnv *jni)
 {
-    if (define_probe(a, jni) != 0 || add_reads(a, jni) != 0)
+    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || add_reads(a, jni) != 0)
         return;
     lock_enter(a);
     a->fast.hooked = 1;
@@ -340,6 +378,39 @@ static int ids_reserve(agent *a, uint32_t need)
         return -1;
     a->fast.site = s;
     a->fast.len_cap = cap;
+    return 0;
+}
+
+/* Hand fm (a->fast.methods[index]) the array sites the rewriter gave im,
+ * one per level of each array instruction in code order (lock held); 0 or
+ * -1 (OOM, or a count that disagrees with the rewriter's: reported). */
+static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
+{
+    if (im->nsites == 0)
+        return 0;
+    uint32_t need = im->first_site + im->nsites;
+    if (need > a->fast.sites_cap) {
+        uint32_t cap = a->fast.sites_cap ? a->fast.sites_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        fast_site *v = realloc(a->fast.sites, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.sites = v;
+        a->fast.sites_cap = cap;
+    }
+    uint32_t site = im->first_site;
+    for (uint32_t pc = 0; pc < fm->code_len; pc++) {
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN) || !(bc_flags(fm->code[pc]) & BCF_NEWARRAY))
+            continue;
+        uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
+        for (uint32_t level = 0; level < dims && site < need; level++)
+            a->fast.sites[site++] = (fast_site){index, pc, level, 0};
+    }
+    if (site != need) {
+        fast_problem(a, "the array sites of %s do not match its array instructions", fm->name);
+        return 0;
+    }
     return 0;
 }
 
@@ -419,6 +490,8 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
              * offset in the original code */
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
         }
+        if (keep_sites(a, a->fast.nmethods, fm, im) != 0)
+            return -1;
         a->fast.nmethods++;
     }
     return 0;
@@ -461,7 +534,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                    memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
     lock_enter(a);
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
-                       .first_id = a->fast.next_id};
+                       .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -484,6 +557,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         return;
     }
     a->fast.next_id = r.next_id;
+    a->fast.next_site = r.next_site;
     lock_exit(a);
     unsigned char *out = NULL;
     if (jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
@@ -875,6 +949,328 @@ void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     }
 }
 
+/* ---- arrays ------------------------------------------------------------- */
+
+/* The element-type names newarray's type codes 4..11 make (int for [I). */
+static const char *const newarray_elem[8] = {"boolean", "char", "float", "double", "byte", "short", "int", "long"};
+
+/* The array key of one array site (lock held), as the step engine names
+ * the class of the array that level allocates (counting.c array_key:
+ * name_from_signature(signature, 1)); interned on first use. 0 when the
+ * instruction's class cannot be read (reported). */
+static uint32_t site_key(agent *a, uint32_t site)
+{
+    fast_site *st = &a->fast.sites[site];
+    if (st->key != 0)
+        return st->key;
+    const fast_method *fm = &a->fast.methods[st->method];
+    const uint8_t *p = fm->code + st->pc;
+    char sig[1024], elem[1024];
+    sig[0] = '\0';
+    if (p[0] == BC_NEWARRAY) {
+        if (p[1] >= 4 && p[1] <= 11)
+            snprintf(elem, sizeof elem, "%s", newarray_elem[p[1] - 4]);
+        else
+            elem[0] = '\0';
+    } else {
+        const cpool *cp = pool_of(a, fm);
+        cp_str c = {0};
+        if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
+            fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
+            return 0;
+        }
+        if (p[0] == BC_ANEWARRAY) /* an array of c: its signature */
+            snprintf(sig, sizeof sig, c.ptr[0] == '[' ? "[%.*s" : "[L%.*s;", (int)c.len, c.ptr);
+        else if (st->level < c.len) /* multianewarray: c is the array class; level l drops l dimensions */
+            snprintf(sig, sizeof sig, "%.*s", (int)(c.len - st->level), c.ptr + st->level);
+        if (sig[0] != '[' || name_from_signature(sig, 1, elem, sizeof elem) == 0)
+            elem[0] = '\0';
+    }
+    if (elem[0] == '\0') {
+        fast_problem(a, "the array instruction of %s at offset %u names no array type", fm->name, st->pc);
+        return 0;
+    }
+    char *utf8 = utf8_dup(elem);
+    st->key = utf8 != NULL ? keys_intern(&a->keys, KEY_ARRAY, utf8) : 0;
+    free(utf8);
+    if (st->key == 0)
+        agent_fail(a, "out of memory for the keys of arrays");
+    return st->key;
+}
+
+/* Add n to a counter, refusing the run rather than wrapping. */
+static int add_count(agent *a, uint64_t *slot, uint64_t n)
+{
+    if (*slot > UINT64_MAX - n) {
+        fast_problem(a, "an array count passed 2^64");
+        return -1;
+    }
+    *slot += n;
+    return 0;
+}
+
+/* Invokes whose native makes an array that compiled code may allocate
+ * inline, where no event shows it: an array's clone() and
+ * java.lang.reflect.Array's newArray and multiNewArray. A block holding
+ * one that ran is refused, by name (lock held). */
+static void array_natives_check(agent *a, const fast_method *fm, const blk_block *b)
+{
+    const cpool *cp = NULL;
+    for (uint32_t pc = b->start; pc < b->end; pc++) {
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN) || !(bc_flags(fm->code[pc]) & BCF_INVOKE) ||
+            fm->code[pc] == BC_INVOKEDYNAMIC)
+            continue;
+        if (cp == NULL && (cp = pool_of(a, fm)) == NULL)
+            return;
+        cp_str owner, name, desc;
+        if (cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) != 0)
+            continue;
+        int clone = owner.len > 0 && owner.ptr[0] == '[' && name.len == 5 && memcmp(name.ptr, "clone", 5) == 0;
+        int reflect = owner.len == 23 && memcmp(owner.ptr, "java/lang/reflect/Array", 23) == 0 &&
+                      ((name.len == 8 && memcmp(name.ptr, "newArray", 8) == 0) ||
+                       (name.len == 13 && memcmp(name.ptr, "multiNewArray", 13) == 0));
+        if (clone || reflect)
+            fast_problem(a, "%s calls %.*s.%.*s at offset %u, a native that makes an array the JIT may "
+                         "allocate where no event shows it: the fast engine does not count its arrays yet",
+                         fm->name, (int)owner.len, owner.ptr, (int)name.len, name.ptr, pc);
+    }
+}
+
+/*
+ * One thread's arrays (lock held): what its array probes counted, by site,
+ * into the keys of the arrays' element types (an allocation and its
+ * elements each); what native methods allocated (fast_array_alloc) into
+ * those keys and into the elements of the invoke that called the native,
+ * as the step engine charges them; and the blocks that ran an invoke of a
+ * native whose arrays cannot be seen, refused. 0, or -1 (reported).
+ */
+static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    int bad = 0;
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_allocations);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_elements);
+    if (aa != NULL && ea != NULL) {
+        jsize n = (*jni)->GetArrayLength(jni, aa);
+        jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
+        jlong *el = (*jni)->GetLongArrayElements(jni, ea, NULL);
+        if (al == NULL || el == NULL || (*jni)->GetArrayLength(jni, ea) != n)
+            bad = -1;
+        for (jsize site = 0; site < n && !bad; site++) {
+            if (al[site] == 0)
+                continue;
+            uint32_t k = (uint32_t)site < a->fast.next_site ? site_key(a, (uint32_t)site) : 0;
+            if (k == 0) {
+                fast_problem(a, "array site %d was counted but has no key", (int)site);
+                continue;
+            }
+            if (cover_keys(a, ts) != 0) {
+                agent_fail(a, "out of memory for the fast engine's key counters");
+                bad = -1;
+                break;
+            }
+            if (add_count(a, &ts->dep[BUCKET_WORK][k - 1], (uint64_t)al[site]) != 0 ||
+                add_count(a, &ts->elems[BUCKET_WORK][k - 1], (uint64_t)el[site]) != 0)
+                break;
+        }
+        if (al != NULL)
+            (*jni)->ReleaseLongArrayElements(jni, aa, al, JNI_ABORT);
+        if (el != NULL)
+            (*jni)->ReleaseLongArrayElements(jni, ea, el, JNI_ABORT);
+    }
+    if (aa != NULL)
+        (*jni)->DeleteLocalRef(jni, aa);
+    if (ea != NULL)
+        (*jni)->DeleteLocalRef(jni, ea);
+    for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
+        const struct fast_native_array *na = &ts->narrays[i];
+        if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = -1;
+            break;
+        }
+        if ((na->key != 0 && (add_count(a, &ts->dep[BUCKET_WORK][na->key - 1], na->allocations) != 0 ||
+                              add_count(a, &ts->elems[BUCKET_WORK][na->key - 1], na->elements) != 0)) ||
+            add_count(a, &ts->elems[BUCKET_WORK][na->invoke - 1], na->elements) != 0)
+            break;
+    }
+    /* invokes of natives whose arrays no event may show */
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_hits);
+    jlong *hits = arr != NULL ? (*jni)->GetLongArrayElements(jni, arr, NULL) : NULL;
+    if (hits != NULL) {
+        jsize n = (*jni)->GetArrayLength(jni, arr);
+        for (jsize id = 0; id < n; id++) {
+            fast_method *fm = hits[id] != 0 ? method_of(a, (uint32_t)id) : NULL;
+            if (fm != NULL)
+                array_natives_check(a, fm, &fm->blocks.blocks[(uint32_t)id - fm->first_id]);
+        }
+        (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
+    }
+    if (arr != NULL)
+        (*jni)->DeleteLocalRef(jni, arr);
+    return bad;
+}
+
+/*
+ * The call a native method of this thread was called by (frame 1 of
+ * `thread`, the native at the top): the caller's index in a->fast.methods,
+ * the invoke's offset in its original code and the invoke's key, through a
+ * one-entry cache by frame location (a native's arrays and the elements
+ * charged by size come from one call site at a time). 0, or -1 when the
+ * caller is not an instrumented method at an invoke with a key.
+ */
+static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc, uint32_t *ik)
+{
+    jmethodID caller = NULL;
+    jlocation at = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 1, &caller, &at), "GetFrameLocation") != 0 ||
+        at < 0)
+        return -1;
+    lock_enter(a);
+    int hit = a->fast.last_caller == caller && a->fast.last_at == at;
+    *index = a->fast.last_index;
+    *pc = a->fast.last_pc;
+    *ik = a->fast.last_key;
+    lock_exit(a);
+    if (hit)
+        return 0;
+    fast_method *named = method_named(a, caller);
+    if (named == NULL)
+        return -1;
+    lock_enter(a);
+    const fast_method *fm = named; /* method_named's pointer, before the table can move */
+    ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
+    int in_probe = 0;
+    int64_t old = ins_original_offset(&view, (uint32_t)at, &in_probe);
+    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? pool_of(a, fm) : NULL;
+    uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, (uint32_t)old) : 0;
+    if (k != 0) {
+        a->fast.last_caller = caller;
+        a->fast.last_at = at;
+        a->fast.last_index = *index = (uint32_t)(fm - a->fast.methods);
+        a->fast.last_pc = *pc = (uint32_t)old;
+        a->fast.last_key = *ik = k;
+    }
+    lock_exit(a);
+    return k != 0 ? 0 : -1;
+}
+
+/* Add a native's allocations (of array key `key`, 0 for none) and elements
+ * to the thread's charges for the call at (index, pc) with invoke key ik. */
+static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+                          uint64_t allocations, uint64_t elements)
+{
+    uint32_t i = 0;
+    while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
+                                 ts->narrays[i].key == key))
+        i++;
+    if (i == ts->nnarrays) {
+        if (ts->nnarrays == ts->narrays_cap) {
+            uint32_t cap = ts->narrays_cap ? ts->narrays_cap * 2 : 8;
+            struct fast_native_array *v = realloc(ts->narrays, cap * sizeof *v);
+            if (v == NULL) {
+                agent_fail(a, "out of memory for what native calls handled");
+                return;
+            }
+            ts->narrays = v;
+            ts->narrays_cap = cap;
+        }
+        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, 0, 0};
+    }
+    ts->narrays[i].allocations += allocations;
+    ts->narrays[i].elements += elements;
+}
+
+/* Record why a native's arrays cannot be charged (the first reason wins);
+ * fast_collect reports it unless the run has another problem, such as
+ * the class loading that made a native allocate. */
+__attribute__((format(printf, 2, 3)))
+static void native_problem(agent *a, const char *fmt, ...)
+{
+    char buf[sizeof a->fast.native_problem];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    lock_enter(a);
+    if (a->fast.native_problem[0] == '\0')
+        snprintf(a->fast.native_problem, sizeof a->fast.native_problem, "%s", buf);
+    lock_exit(a);
+}
+
+/*
+ * SampledObjectAlloc of an array (key: its array key) on a counting thread.
+ * Arrays that array instructions make are the probes' (a Java frame on
+ * top: the instruction, or the JVM's own work inside another instruction,
+ * which the step engine does not charge either). An array a native method
+ * makes is charged, as the step engine charges it, to its key and to the
+ * elements of the invoke that called the native, for
+ * Throwable.fillInStackTrace(int) (the backtraces of every exception: it
+ * calls no Java code and never throws); any other native that allocates
+ * an array makes the run refused, by name. Arrays psf.Probe's own natives
+ * make are the agent's.
+ */
+void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jmethodID m = NULL;
+    jlocation loc = 0;
+    if (ts->probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+        return;
+    if (loc != -1)
+        return; /* a Java frame */
+    if (m != a->fast.fill_in) {
+        jclass k = NULL;
+        char *name = NULL, *csig = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
+            return;
+        int own = (*jni)->IsSameObject(jni, k, a->fast.probe);
+        if (!own && jvmti_check(a, (*jv)->GetMethodName(jv, m, &name, NULL, NULL), "GetMethodName") == 0 &&
+            jvmti_check(a, (*jv)->GetClassSignature(jv, k, &csig, NULL), "GetClassSignature") == 0) {
+            char cls[1024];
+            if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
+                snprintf(cls, sizeof cls, "%s", csig);
+            native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
+                           "arrays of Throwable.fillInStackTrace to their keys and the call's elements", cls, name);
+        }
+        if (name)
+            (*jv)->Deallocate(jv, (unsigned char *)name);
+        if (csig)
+            (*jv)->Deallocate(jv, (unsigned char *)csig);
+        (*jni)->DeleteLocalRef(jni, k);
+        return;
+    }
+    uint32_t index, pc, ik;
+    if (native_caller(a, thread, &index, &pc, &ik) != 0) {
+        fast_problem(a, "Throwable.fillInStackTrace(int) allocated an array, called from a method without probes");
+        return;
+    }
+    native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+}
+
+/*
+ * A native charged by size (bulk.c, through counting.c) handled n
+ * elements, to be charged to its invoke key k: as the step engine charges
+ * them only when the invoke it just counted has that key, they are charged
+ * when the native's caller is an instrumented method whose invoke at the
+ * call has key k (a native called from another native, or through another
+ * key, is not charged by either engine).
+ */
+void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
+{
+    jthread thread = NULL;
+    JNIEnv *jni = env_of(a);
+    if (ts->probe == NULL || jni == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    jmethodID m = NULL;
+    jlocation loc = 0;
+    uint32_t index, pc, ik;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &m, &loc), "GetFrameLocation") == 0 &&
+        loc == -1 && native_caller(a, thread, &index, &pc, &ik) == 0 && ik == k)
+        native_charge(a, ts, index, pc, ik, 0, 0, n);
+    (*jni)->DeleteLocalRef(jni, thread);
+}
+
 /* At the run's end (after fast_quiesce): every thread's hits into its
  * method counters, which profile.c adds up as it does the step engine's.
  * A recorded problem turns the run into agent_error. */
@@ -884,11 +1280,13 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && collect_thread(a, jni, ts) != 0) {
+        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;
         }
     lock_exit(a);
+    if (a->fast.problem[0] == '\0' && a->fast.native_problem[0] != '\0')
+        fast_problem(a, "%s", a->fast.native_problem);
     if (a->fast.problem[0] != '\0')
         agent_fail(a, "engine=fast cannot count this run exactly: %s", a->fast.problem);
 }
@@ -911,6 +1309,7 @@ void fast_free(agent *a)
     free(a->fast.methods);
     free(a->fast.len);
     free(a->fast.site);
+    free(a->fast.sites);
     free(a->fast.on);
     free(a->fast.modules); /* global references: the JVM is gone */
     memset(&a->fast, 0, sizeof a->fast);

@@ -9,12 +9,16 @@
 # one by one, both opcode histograms, the dependency keys (new, invoke,
 # invokedynamic, ldc of a class), the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
-# (docs/fast-engine.md, "What exists"). Runs with a hand-derived total
-# (tests/integration/agent_counts.sh) must give it exactly.
+# (docs/fast-engine.md, "What exists"), the array keys with their
+# allocations and elements and the invokes' elements included (but
+# System.arraycopy's). Runs with a hand-derived total
+# (tests/integration/agent_counts.sh) must give it exactly, and so must the
+# array keys of ArraySizes and Calls.allocs.
 # The fixtures are those that start no thread and run no overhead root in
 # the extent: the fast engine refuses such runs (agent_error, with the
-# reason), which is checked too; exceptions thrown and caught or escaping
-# are compared. Finally psf-score
+# reason), which is checked too, as are runs where a native the engine
+# cannot follow allocates an array; exceptions thrown and caught or escaping
+# are compared (with the arrays of their stack traces). Finally psf-score
 # must refuse a fast profile (it lacks fields a score needs), and a scoring
 # run (result_fd) must refuse engine=fast at load.
 set -eu
@@ -33,17 +37,17 @@ run_engine() {
 }
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
-# summary on, the dependency keys without arrays and without the invokes'
-# native and elements attributes, the branches, no calls or calling contexts,
-# and the methods without their line children (a list left empty by the arrays taken out is
-# written as the empty element the fast engine writes).
+# summary on, the dependency keys with the array keys and their elements
+# and the invokes' elements (but System.arraycopy's) without their native
+# attribute, the branches, no calls or calling contexts, and the methods
+# without their line children.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
-       /<(calls|array|contexts)[ >\/]/ { next }
-       { gsub(/ (native|elements)="[^"]*"/, ""); print }' "$1" |
-    sed -e ':a' -e 'N' -e '$!ba' -e 's|<dependencies bucket="\([a-z]*\)">\n *</dependencies>|<dependencies bucket="\1"/>|g'
+       /<(calls|contexts)[ >\/]/ { next }
+       /method="java\.lang\.System\.arraycopy\(/ { gsub(/ elements="[^"]*"/, "") }
+       { gsub(/ native="[^"]*"/, ""); print }' "$1"
 }
 
 # same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
@@ -60,7 +64,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -88,6 +92,12 @@ same overloads - 'Overloads.twice(I)I' Overloads
 same diamond - 'Diamond$Solution.solve' Diamond diamond
 same constants-mixed - Constants.mixed Constants mixed 10
 same arraysizes - ArraySizes.make ArraySizes 5
+# arrays <- "elem allocations elements" of each array key, by hand
+arrays() { sed -n 's/.*<array elem="\([^"]*\)" allocations="\([0-9]*\)" elements="\([0-9]*\)".*/\1 \2 \3/p' "$1" | paste -sd, -; }
+# int[5], long[7], char[5], byte[16], String[2], int[5][4] (one int[] of 5,
+# five int of 4)
+expect_eq "arraysizes: fast array keys = the hand count" "$(arrays "$TEST_TMP/fast.xml")" \
+  "byte 1 16,char 1 5,int 6 25,int[] 1 5,java.lang.String 1 2,long 1 7"
 same owninit-ctors - 'OwnInit$Built.solve' OwnInit ctors
 same owninit-static - 'OwnInit$Solution.solve' OwnInit static
 same owninit-field - 'OwnInit$Solution.solve' OwnInit field
@@ -95,6 +105,9 @@ same owninit-new - 'OwnInit$Made.solve' OwnInit new
 same tailrec-both - TailRec.both TailRec both 10
 same tailrec-walk - 'TailRec$Walker.walk' TailRec walk 100
 same calls-allocs - Calls.allocs Calls allocs 0
+# int[2][3] (one int[] of 2, two int of 3), String[2]
+expect_eq "calls-allocs: fast array keys = the hand count" "$(arrays "$TEST_TMP/fast.xml")" \
+  "int 2 6,int[] 1 2,java.lang.String 1 2"
 same calls-fence - Calls.fence Calls fence 0
 same calls-natives - Calls.natives Calls natives 100
 # exceptions: the rest of each block they leave is subtracted, in the
@@ -116,6 +129,18 @@ refused() {
   expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
 }
 refused class-loading 'ClassLoader.loadClass.*overhead' StaticWork.get StaticWork get
+# arrays a native makes that the fast engine cannot charge: an array's
+# clone (compiled code may allocate it inline, where no event shows it;
+# the step engine charges int[5] and its clone, 2 arrays of 5 elements, and
+# the clone's 5 elements to the call), and a native other than
+# Throwable.fillInStackTrace that allocates (strings of a stack trace)
+refused native-clone 'NativeArrays.cloned\(I\)I calls \[I\.clone at offset 5, a native that makes an array' \
+  NativeArrays.cloned NativeArrays cloned 5
+run_engine "$TEST_TMP/step.xml" step NativeArrays.cloned NativeArrays cloned 5 || true
+expect_eq "native-clone: the step engine charges both arrays and the clone's elements" \
+  "$(xpath "$TEST_TMP/step.xml" "concat(//array[@elem='int']/@allocations, ' ', //array[@elem='int']/@elements, ' ', //invoke[starts-with(@method, '[I.clone')]/@elements)")" "2 10 5"
+refused native-strings 'the native method java\.lang\.StackTraceElement\.initStackTraceElements allocated an array' \
+  NativeArrays.printed NativeArrays printed
 
 # --- never scored ----------------------------------------------------------
 run_engine "$TEST_TMP/fast.xml" fast Loops.sum Loops 10

@@ -5,7 +5,9 @@ package psf;
  * The agent defines this class in the boot loader at VMInit, makes every
  * named module read its module, and rewrites every other class so that each
  * basic block starts with `invokestatic psf/Probe.block(I)V` and the block's
- * id. The JIT inlines block() into compiled code like any small method.
+ * id (and each conditional branch and each array instruction gets a probe
+ * of its own, below). The JIT inlines them into compiled code like any
+ * small method.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
@@ -55,6 +57,12 @@ public final class Probe {
     int history;
     /** Conditional branches counted on this thread: executed, taken, mispredicted. */
     long conditional, taken, mispredicted;
+    /**
+     * Arrays made by array instructions on this thread, by array site (one
+     * site per level an instruction makes, agent/instrument.h): how many,
+     * and their elements. Made here when first needed.
+     */
+    long[] allocations, elements;
 
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
@@ -208,6 +216,84 @@ public final class Probe {
         }
         return true;
     }
+
+    /*
+     * Array probes, right after each newarray, anewarray and multianewarray,
+     * which therefore allocated: the new array, the levels the instruction
+     * made (1, or multianewarray's dimensions; bipush sign-extends them) and
+     * the instruction's first site. As the step engine charges what the
+     * JVM allocates: each level's arrays, all as long as the first one of
+     * the level; a level of length 0 ends the levels below it.
+     */
+
+    /** After an array instruction. */
+    public static void array(Object a, int dims, int site) {
+        Probe p = current();
+        if (p != null)
+            p.arrays(a, dims & 0xff, site);
+    }
+
+    private void arrays(Object a, int dims, int site) {
+        long[] al = allocations, el = elements;
+        if (al == null || site < 0 || site > al.length - dims) {
+            if (!growSites(site, dims))
+                return; /* a site the agent never handed out: it has reported the failure */
+            al = allocations;
+            el = elements;
+        }
+        long count = 1;
+        for (int level = 0; level < dims; level++) {
+            int n = length(a);
+            al[site + level] += count;
+            el[site + level] += count * n;
+            if (n == 0 || level == dims - 1)
+                return;
+            count *= n;
+            a = ((Object[]) a)[0];
+        }
+    }
+
+    /* Make the site counters cover site .. site + dims - 1; false when the agent knows no such site. */
+    private boolean growSites(int site, int dims) {
+        int known = arraySites0(site, dims);
+        if (site < 0 || site > known - dims)
+            return false;
+        long[] al = allocations, el = elements;
+        int cap = al == null || al.length * 2 < known ? known : al.length * 2; /* not Math.max: instrumented */
+        long[] ga = new long[cap], ge = new long[cap];
+        if (al != null)
+            for (int i = 0; i < al.length; i++) {
+                ga[i] = al[i];
+                ge[i] = el[i];
+            }
+        allocations = ga;
+        elements = ge;
+        return true;
+    }
+
+    /* The length of any array, without reflection (java.lang.reflect is instrumented). */
+    private static int length(Object a) {
+        if (a instanceof Object[])
+            return ((Object[]) a).length;
+        if (a instanceof int[])
+            return ((int[]) a).length;
+        if (a instanceof byte[])
+            return ((byte[]) a).length;
+        if (a instanceof char[])
+            return ((char[]) a).length;
+        if (a instanceof long[])
+            return ((long[]) a).length;
+        if (a instanceof double[])
+            return ((double[]) a).length;
+        if (a instanceof float[])
+            return ((float[]) a).length;
+        if (a instanceof short[])
+            return ((short[]) a).length;
+        return ((boolean[]) a).length;
+    }
+
+    /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
+    private static native int arraySites0(int site, int dims);
 
     /** The agent's block lengths, all ids handed out so far (id is the one asked for: reported if unknown). */
     private static native int[] lengths0(int id);
