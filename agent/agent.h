@@ -311,6 +311,7 @@ typedef struct fast_state {
     jfieldID f_counting, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
+    jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
     jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
     jlocation last_at;          /* (frame location): its method's index, the invoke's original */

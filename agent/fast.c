@@ -306,11 +306,12 @@ static int arrays_init(agent *a, JNIEnv *jni)
 {
     a->fast.f_allocations = (*jni)->GetFieldID(jni, a->fast.probe, "allocations", "[J");
     a->fast.f_elements = (*jni)->GetFieldID(jni, a->fast.probe, "elements", "[J");
+    a->fast.f_copied = (*jni)->GetFieldID(jni, a->fast.probe, "copied", "J");
     jclass t = (*jni)->FindClass(jni, "java/lang/Throwable");
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
         (*jni)->DeleteLocalRef(jni, t);
-    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.fill_in) {
+    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.fill_in) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find psf.Probe's array counters or Throwable.fillInStackTrace(int)");
         return -1;
@@ -534,7 +535,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                    memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
     lock_enter(a);
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
-                       .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site};
+                       .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
+                       .copy_method = "copy"};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1041,8 +1043,10 @@ static void array_natives_check(agent *a, const fast_method *fm, const blk_block
  * into the keys of the arrays' element types (an allocation and its
  * elements each); what native methods allocated (fast_array_alloc) into
  * those keys and into the elements of the invoke that called the native,
- * as the step engine charges them; and the blocks that ran an invoke of a
- * native whose arrays cannot be seen, refused. 0, or -1 (reported).
+ * as the step engine charges them (and the elements of natives charged by
+ * size); what its copy probes saw System.arraycopy copy, into that
+ * invoke's elements; and the blocks that ran an invoke of a native whose
+ * arrays cannot be seen, refused. 0, or -1 (reported).
  */
 static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
 {
@@ -1092,6 +1096,19 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
                               add_count(a, &ts->elems[BUCKET_WORK][na->key - 1], na->elements) != 0)) ||
             add_count(a, &ts->elems[BUCKET_WORK][na->invoke - 1], na->elements) != 0)
             break;
+    }
+    /* what System.arraycopy copied, charged to its key as counting.c does */
+    uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_copied);
+    if (copied > 0 && !bad) {
+        uint32_t k = a->arraycopy_key;
+        if (k == 0)
+            fast_problem(a, "System.arraycopy copied elements, and it has no key");
+        else if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = -1;
+        } else {
+            add_count(a, &ts->elems[BUCKET_WORK][k - 1], copied);
+        }
     }
     /* invokes of natives whose arrays no event may show */
     jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_hits);

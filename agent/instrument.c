@@ -39,7 +39,10 @@
  * by a probe that passes the new array, the levels the instruction makes and
  * its first site (emit_array_probe): it runs only when the instruction
  * allocated. A jump to the next instruction lands past it, and an exception
- * in it maps back to the array instruction as "in a probe".
+ * in it maps back to the array instruction as "in a probe". With copy
+ * probes, each invokestatic System.arraycopy is preceded by one that sees
+ * the length and followed by one that runs only when the copy returned
+ * (their Methodrefs are added at the class's first arraycopy).
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -151,6 +154,7 @@ typedef struct rewriter {
     uint16_t entryref;          /* the entry probe's Methodref, or 0 */
     uint16_t exitref;           /* the exit probe's Methodref, or 0 */
     uint16_t arrayref;          /* the array probe's Methodref, or 0 */
+    uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
@@ -249,6 +253,37 @@ static int cp_add_array_probe(rewriter *w, uint16_t cls)
     return w->arrayref == 0 ? -1 : 0;
 }
 
+/* The copy probes' Methodrefs, added when the first System.arraycopy is
+ * found: Utf8 name, Utf8 (I)V, NameAndType, Methodref, Utf8 ()V,
+ * NameAndType, Methodref. 0, or -1 with the error set. */
+static int cp_add_copy_probes(rewriter *w)
+{
+    if (w->copyref != 0)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->copy_method);
+    uint16_t desc = cp_add_utf8(w, "(I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    uint16_t before = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    uint16_t desc0 = cp_add_utf8(w, "()V");
+    uint16_t nat0 = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc0, 1);
+    uint16_t after = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat0, 1);
+    if (before == 0 || after == 0)
+        return -1;
+    w->copyref = before;
+    w->copiedref = after;
+    return 0;
+}
+
+/* 1 when the instruction at code[pc] is invokestatic System.arraycopy. */
+static int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
+{
+    cp_str owner, name, desc;
+    return code[pc] == BC_INVOKESTATIC &&
+           cp_member_ref(&w->cf->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
+           str_is(owner, "java/lang/System") && str_is(name, "arraycopy") &&
+           str_is(desc, "(Ljava/lang/Object;ILjava/lang/Object;II)V");
+}
+
 /* Which branch probe a conditional branch takes: an index into branchref. */
 enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
 
@@ -280,6 +315,7 @@ typedef struct insn {
     uint8_t exit_probe;         /* a return preceded by an exit probe */
     uint8_t array_probe;        /* an array instruction followed by an array probe */
     uint8_t dims;               /* its array sites: the levels it allocates (1, or multianewarray's) */
+    uint8_t copy_probe;         /* System.arraycopy between its two copy probes */
 } insn;
 
 typedef struct method_ctx {
@@ -353,6 +389,8 @@ static int layout_pass(method_ctx *c)
             pos += INS_BRANCH_PROBE_LEN;
         if (i->exit_probe)
             pos += INS_PROBE_LEN;
+        if (i->copy_probe)
+            pos += INS_COPY_PROBE_LEN;
         i->nw = pos;
         switch (i->kind) {
         case K_BR16:
@@ -366,6 +404,8 @@ static int layout_pass(method_ctx *c)
         }
         if (i->array_probe)
             pos += INS_ARRAY_PROBE_LEN;
+        if (i->copy_probe)
+            pos += INS_COPIED_PROBE_LEN;
     }
     c->new_len = pos;
     int widened = 0;
@@ -733,7 +773,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
  * three above the array (whose instruction took at least one operand). */
 static unsigned stack_growth(const rewriter *w)
 {
-    return w->opt->branch_method != NULL || w->opt->array_method != NULL ? 4 : 1;
+    return w->opt->branch_method != NULL || w->opt->array_method != NULL || w->opt->copy_method != NULL ? 4 : 1;
 }
 
 /* Emit the whole new Code attribute into out. */
@@ -761,7 +801,16 @@ static int emit_code_attr(method_ctx *c, buf *out)
             put1(&code, BC_INVOKESTATIC);
             put2(&code, c->w->exitref);
         }
+        if (c->in[k].copy_probe) {  /* the length, the last argument */
+            put1(&code, 0x59);      /* dup */
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->copyref);
+        }
         emit_insn(c, &c->in[k], &code);
+        if (c->in[k].copy_probe) {  /* reached only when the copy returned */
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->copiedref);
+        }
         if (c->in[k].array_probe) {
             if (emit_array_probe(c, &code, c->in[k].dims, site))
                 goto fail;
@@ -852,6 +901,11 @@ static int build_insns(method_ctx *c)
             i->dims = op == BC_MULTIANEWARRAY ? m->code[pc + 3] : 1;
             c->sites += i->dims;
         }
+        if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
+            if (cp_add_copy_probes(c->w))
+                return -1;
+            i->copy_probe = 1;
+        }
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
             i->kind = K_BR16;
         else if (op == 0xc8 || op == 0xc9)
@@ -933,7 +987,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     }
     for (uint32_t k = 0; k < c.n; k++) {
         const insn *i = &c.in[k];
-        uint32_t after = i->array_probe ? i->nw + i->len : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
+        uint32_t after = i->array_probe || i->copy_probe ? i->nw + i->len : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
         im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
     }
     im->npcs = c.n;

@@ -52,6 +52,17 @@
  * nine bytes. Array sites are numbered from options.first_site in code
  * order, DIMS of them per instruction (one per level a multianewarray makes:
  * site + level). max_stack grows by four, as with branch probes.
+ *
+ * With options.copy_method, every invokestatic of
+ * java/lang/System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V
+ * is preceded by a copy probe that sees the length it is given and
+ * followed by one that runs only when the copy returned:
+ *
+ *     dup; invokestatic PROBE_CLASS.COPY_METHOD(I)V     (the length)
+ *     invokestatic java/lang/System.arraycopy(...)
+ *     invokestatic PROBE_CLASS.COPY_METHOD()V
+ *
+ * four bytes before and three after.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -70,6 +81,8 @@
 #define INS_PROBE_LEN 6         /* bytes of one block probe */
 #define INS_BRANCH_PROBE_LEN 9  /* bytes of one branch probe */
 #define INS_ARRAY_PROBE_LEN 9   /* bytes of one array probe */
+#define INS_COPY_PROBE_LEN 4    /* bytes of the copy probe before System.arraycopy */
+#define INS_COPIED_PROBE_LEN 3  /* bytes of the copy probe after it */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -89,6 +102,8 @@ typedef struct ins_options {
                                    (Ljava/lang/Object;II)V called after each array
                                    instruction with the array, DIMS and its site (above) */
     uint32_t first_site;        /* the class's first array site; sites stay below 2^31 */
+    const char *copy_method;    /* NULL, or the probe class's static methods (I)V and ()V
+                                   called before and after System.arraycopy (above) */
 } ins_options;
 
 /* Where one original instruction went (instrumented methods). */
@@ -96,7 +111,8 @@ typedef struct ins_pc {
     uint32_t old;               /* its offset in the original code */
     uint32_t start;             /* new offset of its probes (= at when it has none) */
     uint32_t at;                /* new offset of the instruction itself */
-    uint32_t after;             /* new offset of its array probe; without one, of what follows it */
+    uint32_t after;             /* new offset of its array or after-copy probe; without one, of what
+                                   follows it */
 } ins_pc;
 
 /* What happened to one method. */

@@ -106,6 +106,11 @@ static uint16_t pool_index(const char *name)
     return 0;
 }
 
+/* Constant-pool entries after the pool above (a test sets and clears them). */
+static const uint8_t *extra_pool;
+static size_t extra_pool_len;
+static uint16_t extra_pool_n;
+
 /* The class file; an exactly sized heap block (ASan sees overreads). */
 static uint8_t *build(const spec *s, size_t *len)
 {
@@ -113,7 +118,7 @@ static uint8_t *build(const spec *s, size_t *len)
     u4(&b, 0xCAFEBABE);
     u2(&b, 0);
     u2(&b, s->major ? s->major : 52);
-    u2(&b, POOL_COUNT);
+    u2(&b, POOL_COUNT + extra_pool_n);
     for (int i = 1; i < POOL_COUNT; i++) {
         if (i == 2 || i == 4) {
             u1(&b, 7);          /* Class -> the Utf8 before it */
@@ -124,6 +129,7 @@ static uint8_t *build(const spec *s, size_t *len)
         u2(&b, (unsigned)strlen(pool[i]));
         put(&b, pool[i], strlen(pool[i]));
     }
+    put(&b, extra_pool, extra_pool_len);
     u2(&b, 0x21);
     u2(&b, 2);
     u2(&b, 4);
@@ -169,8 +175,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -337,7 +343,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -358,7 +364,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -370,7 +376,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -456,7 +462,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -505,7 +511,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -565,7 +571,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -637,6 +643,87 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
     rewrite(&w, &s, NULL);
     assert_int_equal(w.r.methods[0].new_len, 22 + 4 * 6);
     assert_int_equal(w.r.methods[0].nsites, 0);
+    release(&w);
+}
+
+/* ---- copy probes ------------------------------------------------------- */
+
+/* 13 Utf8 java/lang/System, 14 its Class, 15 Utf8 arraycopy, 16 Utf8 its
+ * descriptor, 17 NameAndType, 18 Methodref */
+static const uint8_t arraycopy_pool[] = {
+    1, 0, 16, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'S', 'y', 's', 't', 'e', 'm',
+    7, 0, 13,
+    1, 0, 9, 'a', 'r', 'r', 'a', 'y', 'c', 'o', 'p', 'y',
+    1, 0, 42, '(', 'L', 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't', ';', 'I',
+    'L', 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't', ';', 'I', 'I', ')', 'V',
+    12, 0, 15, 0, 16,
+    10, 0, 14, 0, 17
+};
+
+static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
+{
+    (void)state;
+    /* 0 aload_0 iconst_0 aload_0 iconst_0 iload_1; 5 invokestatic #18
+     * System.arraycopy; 8 iload_1; 9 ifne 0; 12 return */
+    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
+    static const uint8_t smt[] = {0, 1, 0};
+    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    extra_pool = arraycopy_pool;
+    extra_pool_len = sizeof arraycopy_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    opt.copy_method = "copy";
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe (24 its Methodref), 25..31 the copy
+     * probes, added at the arraycopy: 28 copy(I)V, 31 copy()V */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_memory_equal(name.ptr, "copy", 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "copy", 4);
+    assert_int_equal(desc.len, 3);
+    assert_memory_equal(desc.ptr, "()V", 3);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,   /*  0 probe 7 */
+        0x2a, 0x03, 0x2a, 0x03, 0x1b,       /*  6 */
+        0x59, 0xb8, 0x00, 28,               /* 11 dup the length; copy(I)V */
+        0xb8, 0x00, 18,                     /* 15 System.arraycopy */
+        0xb8, 0x00, 31,                     /* 18 copy()V: the copy returned */
+        0x1b, 0x9a, 0xff, 0xea,             /* 21 iload_1; 22 ifne 0 (the probe) */
+        0x11, 0x00, 0x08, 0xb8, 0x00, 24,   /* 25 probe 8 */
+        0xb1                                /* 31 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 9);
+    /* new offset, original offset, in a probe */
+    static const int64_t cases[][3] = {
+        {10, 4, 0}, {11, 5, 1}, {14, 5, 1}, {15, 5, 0}, {17, 5, 0}, {18, 5, 1}, {20, 5, 1}, {21, 8, 0}, {31, 12, 0}
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t off = ins_original_offset(&w.r.methods[0], (uint32_t)cases[k][0], &in_probe);
+        if (off != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)off, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    release(&w);
+
+    /* without copy_method, or without an arraycopy, no copy probe and no entry */
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+    rewrite(&w, &s, &opt);  /* #18 is no longer a Methodref: the invoke is not an arraycopy */
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
     release(&w);
 }
 
@@ -950,7 +1037,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1068,7 +1155,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1186,6 +1273,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
+        cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

@@ -63,6 +63,9 @@ public final class Probe {
      * and their elements. Made here when first needed.
      */
     long[] allocations, elements;
+    /** Elements System.arraycopy copied on this thread (calls that returned); the length of the one under way. */
+    long copied;
+    int copying;
 
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
@@ -290,6 +293,30 @@ public final class Probe {
         if (a instanceof short[])
             return ((short[]) a).length;
         return ((boolean[]) a).length;
+    }
+
+    /*
+     * Copy probes, around each invokestatic System.arraycopy: the length
+     * before, and the call returned after, as the step engine charges a
+     * copy's length to the call when it returns without an exception.
+     * Probes, not the agent's binding of the native: compiled code copies
+     * with the JIT's intrinsic, without calling the native.
+     */
+
+    /** Before System.arraycopy: its length. */
+    public static void copy(int length) {
+        Probe p = current();
+        if (p != null)
+            p.copying = length;
+    }
+
+    /** After System.arraycopy returned: its length was copied. */
+    public static void copy() {
+        Probe p = current();
+        if (p != null && p.copying > 0) {
+            p.copied += p.copying;
+            p.copying = 0;
+        }
     }
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
