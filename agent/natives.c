@@ -198,90 +198,75 @@ static jboolean JNICALL psf_native_load(JNIEnv *env, jclass cls, jobject impl, j
     return JNI_FALSE;
 }
 
+/* The signature of METHOD's declaring class, fetched on first use into *SIG
+ * (NULL, and the run failed, when JVMTI cannot tell). */
+static const char *declaring_sig(agent *a, jmethodID method, char **sig)
+{
+    jclass k = NULL;
+    if (*sig == NULL &&
+        (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &k), "GetMethodDeclaringClass") != 0 ||
+         jvmti_check(a, (*a->jvmti)->GetClassSignature(a->jvmti, k, sig, NULL), "GetClassSignature") != 0))
+        *sig = NULL;
+    return *sig;
+}
+
+/* With processes=deny: the natives that start processes, load libraries,
+ * run diagnostic commands or define classes go through the agent. */
+static void deny_bound(const char *sig, const char *name, void *address, void **new_address)
+{
+    if (strcmp(name, "forkAndExec") == 0 && strcmp(sig, "Ljava/lang/ProcessImpl;") == 0) {
+        *new_address = (void *)psf_deny_fork;
+    } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass0") == 0) {
+        real_define0 = (define0_fn)address;
+        *new_address = (void *)psf_define0;
+    } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass1") == 0) {
+        real_define1 = (define1_fn)address;
+        *new_address = (void *)psf_define1;
+    } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass2") == 0) {
+        real_define2 = (define2_fn)address;
+        *new_address = (void *)psf_define2;
+    } else if (strcmp(name, "executeDiagnosticCommand") == 0 &&
+               strcmp(sig, "Lcom/sun/management/internal/DiagnosticCommandImpl;") == 0) {
+        real_dcmd = (dcmd_fn)address;
+        *new_address = (void *)psf_deny_dcmd;
+    } else if (strcmp(name, "load") == 0 && strcmp(sig, "Ljdk/internal/loader/NativeLibraries;") == 0) {
+        real_native_load = (native_load_fn)address;
+        *new_address = (void *)psf_native_load;
+    }
+}
+
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address)
 {
     agent *a = &g_agent;
     (void)jni; (void)thread;
     char *name = NULL, *desc = NULL, *sig = NULL;
-    jclass k = NULL;
-    if ((*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL) != JVMTI_ERROR_NONE)
+    /* In the primordial phase (natives the JVM binds before VMStart) no
+     * method can be named, so such a native stays as bound. */
+    jvmtiError err = (*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL);
+    if (err == JVMTI_ERROR_WRONG_PHASE || jvmti_check(a, err, "GetMethodName") != 0)
         return;
-    /* where a thread starts, blocks or wakes another: the scheduler's (sched.c) */
-    if (sched_named(name) && (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
-        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
-        sched_native_bound(sig, name, desc, address, new_address)) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        return;
-    }
-    if (sig != NULL) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        sig = NULL;
-    }
-    /* natives the JDK registers itself that are charged by size (bulk.c) */
-    if (bulk_named(name) && (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
-        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
-        bulk_native_bound(sig, name, address, new_address)) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        return;
-    }
-    if (sig != NULL) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        sig = NULL;
-    }
-    if (!a->opts.deny_processes && !a->opts.virtual_clock) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        return;
-    }
-    if (a->opts.virtual_clock && pervalues_named(name) &&
-        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
-        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE &&
-        pervalues_swap(sig, name, desc, address, new_address)) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        return;
-    }
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-    if (sig != NULL) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        sig = NULL;
-    }
-    if (!a->opts.deny_processes) {
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        return;
-    }
-    if ((strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0 ||
+    /* the first that takes the native: the scheduler's (sched.c: where a
+     * thread starts, blocks or wakes another), natives charged by size
+     * (bulk.c), per-run values under the virtual clock (pervalues.c), the
+     * sandbox's denials */
+    if (sched_named(name) && declaring_sig(a, method, &sig) &&
+        sched_native_bound(sig, name, desc, address, new_address))
+        goto done;
+    if (bulk_named(name) && declaring_sig(a, method, &sig) && bulk_native_bound(sig, name, address, new_address))
+        goto done;
+    if (a->opts.virtual_clock && pervalues_named(name) && declaring_sig(a, method, &sig) &&
+        pervalues_swap(sig, name, desc, address, new_address))
+        goto done;
+    if (a->opts.deny_processes &&
+        (strcmp(name, "forkAndExec") == 0 || strcmp(name, "load") == 0 ||
          strcmp(name, "executeDiagnosticCommand") == 0 || strncmp(name, "defineClass", 11) == 0) &&
-        (*jvmti)->GetMethodDeclaringClass(jvmti, method, &k) == JVMTI_ERROR_NONE &&
-        (*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
-        if (strcmp(name, "forkAndExec") == 0 && strcmp(sig, "Ljava/lang/ProcessImpl;") == 0) {
-            *new_address = (void *)psf_deny_fork;
-        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass0") == 0) {
-            real_define0 = (define0_fn)address;
-            *new_address = (void *)psf_define0;
-        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass1") == 0) {
-            real_define1 = (define1_fn)address;
-            *new_address = (void *)psf_define1;
-        } else if (strcmp(sig, "Ljava/lang/ClassLoader;") == 0 && strcmp(name, "defineClass2") == 0) {
-            real_define2 = (define2_fn)address;
-            *new_address = (void *)psf_define2;
-        } else if (strcmp(name, "executeDiagnosticCommand") == 0 &&
-                   strcmp(sig, "Lcom/sun/management/internal/DiagnosticCommandImpl;") == 0) {
-            real_dcmd = (dcmd_fn)address;
-            *new_address = (void *)psf_deny_dcmd;
-        } else if (strcmp(name, "load") == 0 && strcmp(sig, "Ljdk/internal/loader/NativeLibraries;") == 0) {
-            real_native_load = (native_load_fn)address;
-            *new_address = (void *)psf_native_load;
-        }
-    }
+        declaring_sig(a, method, &sig))
+        deny_bound(sig, name, address, new_address);
+done:
     if (sig != NULL)
         (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
 }
 
