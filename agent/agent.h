@@ -313,6 +313,7 @@ typedef struct fast_state {
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
     jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
+    jmethodID obj_clone, new_array; /* Object.clone, Array.newArray: their arrays are the made probes' */
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
     jlocation last_at;          /* (frame location): its method's index, the invoke's original */
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
@@ -602,6 +603,7 @@ void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthre
 void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);
 void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jboolean timed_out);
 thread_state *counting_self(void);         /* counting.c: this thread's state, or NULL */
+uint32_t counting_array_key(agent *a, jclass klass); /* counting.c: an array class's key, 0 if none */
 
 /* lines.c */
 uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */

@@ -876,6 +876,12 @@ static uint32_t array_key(agent *a, jclass klass)
     return k;
 }
 
+/* The dependency key of an array class, for fast.c (array_key). */
+uint32_t counting_array_key(agent *a, jclass klass)
+{
+    return array_key(a, klass);
+}
+
 /*
  * With -XX:-UseTLAB and a sampling interval of 0, HotSpot reports every
  * allocation through SampledObjectAlloc, on the allocating thread. Arrays

@@ -138,6 +138,36 @@ static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint d
     return (jint)(n > INT32_MAX ? INT32_MAX : n);
 }
 
+static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+                          uint64_t allocations, uint64_t elements);
+
+/* psf.Probe.made0(array, site), after an array's clone() or Array.newArray
+ * on a counting thread: charge the new array to its runtime class's key
+ * and its elements to the call (the call's key when the counts are
+ * collected), as the step engine charges what the native allocated. */
+static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    thread_state *ts = counting_self();
+    if (a->dead || ts == NULL || !ts->measuring || array == NULL)
+        return;
+    jclass k = (*jni)->GetObjectClass(jni, array);
+    uint32_t key = k != NULL ? counting_array_key(a, k) : 0;
+    if (k != NULL)
+        (*jni)->DeleteLocalRef(jni, k);
+    lock_enter(a);
+    int known = site >= 0 && (uint32_t)site < a->fast.next_site;
+    fast_site st = known ? a->fast.sites[site] : (fast_site){0, 0, 0, 0};
+    lock_exit(a);
+    if (!known || key == 0) {
+        fast_problem(a, "a made probe ran with site %d, which is %s", (int)site,
+                     known ? "not an array" : "was never handed out");
+        return;
+    }
+    native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+}
+
 /* psf.Probe.begin0(), from Probe.enter in the measured method's first
  * instruction on a thread that is not counting: open an extent when the
  * caller (two frames down: begin0, Probe.enter, the method) is the method
@@ -272,7 +302,8 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"sites0", "(I)[I", (void *)probe_sites},
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
-                                        {"arraySites0", "(II)I", (void *)probe_array_sites}};
+                                        {"arraySites0", "(II)I", (void *)probe_array_sites},
+                                        {"made0", "(Ljava/lang/Object;I)V", (void *)probe_made}};
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
@@ -311,9 +342,20 @@ static int arrays_init(agent *a, JNIEnv *jni)
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
         (*jni)->DeleteLocalRef(jni, t);
-    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.fill_in) {
+    jclass o = (*jni)->FindClass(jni, "java/lang/Object");
+    a->fast.obj_clone = o != NULL ? (*jni)->GetMethodID(jni, o, "clone", "()Ljava/lang/Object;") : NULL;
+    if (o != NULL)
+        (*jni)->DeleteLocalRef(jni, o);
+    jclass r = (*jni)->FindClass(jni, "java/lang/reflect/Array");
+    a->fast.new_array = r != NULL ? (*jni)->GetStaticMethodID(jni, r, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;")
+                                  : NULL;
+    if (r != NULL)
+        (*jni)->DeleteLocalRef(jni, r);
+    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.fill_in ||
+        !a->fast.obj_clone || !a->fast.new_array) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot find psf.Probe's array counters or Throwable.fillInStackTrace(int)");
+        agent_fail(a, "the fast engine cannot find psf.Probe's array counters, Throwable.fillInStackTrace(int), "
+                      "Object.clone or Array.newArray");
         return -1;
     }
     return 0;
@@ -382,6 +424,8 @@ static int ids_reserve(agent *a, uint32_t need)
     return 0;
 }
 
+static const cpool *pool_of(agent *a, const fast_method *fm);
+
 /* Hand fm (a->fast.methods[index]) the array sites the rewriter gave im,
  * one per level of each array instruction in code order (lock held); 0 or
  * -1 (OOM, or a count that disagrees with the rewriter's: reported). */
@@ -400,13 +444,25 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
         a->fast.sites = v;
         a->fast.sites_cap = cap;
     }
+    /* the array instructions' levels; the calls of natives that make an
+     * array (a site each) only when there are more sites than levels: the
+     * constant pool is read for those alone */
+    uint32_t levels = 0;
+    for (uint32_t pc = 0; pc < fm->code_len; pc++)
+        if ((fm->blocks.mark[pc] & BLK_MARK_INSN) && (bc_flags(fm->code[pc]) & BCF_NEWARRAY))
+            levels += fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
+    const cpool *cp = levels < im->nsites ? pool_of(a, fm) : NULL;
     uint32_t site = im->first_site;
     for (uint32_t pc = 0; pc < fm->code_len; pc++) {
-        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN) || !(bc_flags(fm->code[pc]) & BCF_NEWARRAY))
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
             continue;
-        uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
-        for (uint32_t level = 0; level < dims && site < need; level++)
-            a->fast.sites[site++] = (fast_site){index, pc, level, 0};
+        if (bc_flags(fm->code[pc]) & BCF_NEWARRAY) {
+            uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
+            for (uint32_t level = 0; level < dims && site < need; level++)
+                a->fast.sites[site++] = (fast_site){index, pc, level, 0};
+        } else if (cp != NULL && site < need && ins_makes_array(cp, fm->code, pc)) {
+            a->fast.sites[site++] = (fast_site){index, pc, 0, 0};
+        }
     }
     if (site != need) {
         fast_problem(a, "the array sites of %s do not match its array instructions", fm->name);
@@ -536,7 +592,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     lock_enter(a);
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
-                       .copy_method = "copy"};
+                       .copy_method = "copy", .made_method = "made"};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1011,10 +1067,9 @@ static int add_count(agent *a, uint64_t *slot, uint64_t n)
     return 0;
 }
 
-/* Invokes whose native makes an array that compiled code may allocate
- * inline, where no event shows it: an array's clone() and
- * java.lang.reflect.Array's newArray and multiNewArray. A block holding
- * one that ran is refused, by name (lock held). */
+/* Invokes of java.lang.reflect.Array.multiNewArray, whose arrays no probe
+ * sees (and compiled code could allocate where no event shows them): a
+ * block holding one that ran is refused, by name (lock held). */
 static void array_natives_check(agent *a, const fast_method *fm, const blk_block *b)
 {
     const cpool *cp = NULL;
@@ -1027,13 +1082,10 @@ static void array_natives_check(agent *a, const fast_method *fm, const blk_block
         cp_str owner, name, desc;
         if (cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) != 0)
             continue;
-        int clone = owner.len > 0 && owner.ptr[0] == '[' && name.len == 5 && memcmp(name.ptr, "clone", 5) == 0;
-        int reflect = owner.len == 23 && memcmp(owner.ptr, "java/lang/reflect/Array", 23) == 0 &&
-                      ((name.len == 8 && memcmp(name.ptr, "newArray", 8) == 0) ||
-                       (name.len == 13 && memcmp(name.ptr, "multiNewArray", 13) == 0));
-        if (clone || reflect)
-            fast_problem(a, "%s calls %.*s.%.*s at offset %u, a native that makes an array the JIT may "
-                         "allocate where no event shows it: the fast engine does not count its arrays yet",
+        if (owner.len == 23 && memcmp(owner.ptr, "java/lang/reflect/Array", 23) == 0 && name.len == 13 &&
+            memcmp(name.ptr, "multiNewArray", 13) == 0)
+            fast_problem(a, "%s calls %.*s.%.*s at offset %u, a native that makes arrays no probe sees: the "
+                         "fast engine does not count them yet",
                          fm->name, (int)owner.len, owner.ptr, (int)name.len, name.ptr, pc);
     }
 }
@@ -1086,7 +1138,16 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     if (ea != NULL)
         (*jni)->DeleteLocalRef(jni, ea);
     for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
-        const struct fast_native_array *na = &ts->narrays[i];
+        struct fast_native_array *na = &ts->narrays[i];
+        if (na->invoke == 0) { /* a made probe's: the call's key, read now */
+            const fast_method *fm = &a->fast.methods[na->method];
+            const cpool *cp = pool_of(a, fm);
+            na->invoke = cp != NULL ? methods_key_of(a, cp, fm->code, na->pc) : 0;
+            if (na->invoke == 0) {
+                fast_problem(a, "the call in %s at offset %u made an array and has no key", fm->name, na->pc);
+                continue;
+            }
+        }
         if (cover_keys(a, ts) != 0) {
             agent_fail(a, "out of memory for the fast engine's key counters");
             bad = -1;
@@ -1235,6 +1296,23 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         return;
     if (loc != -1)
         return; /* a Java frame */
+    uint32_t index, pc, ik;
+    if (m == a->fast.obj_clone || m == a->fast.new_array) {
+        /* the made probe after the call charges it, when the call is one
+         * it follows (an array's clone(), Array.newArray) */
+        int probed = 0;
+        if (native_caller(a, thread, &index, &pc, &ik) == 0) {
+            lock_enter(a);
+            const fast_method *fm = &a->fast.methods[index];
+            const cpool *cp = pool_of(a, fm);
+            probed = cp != NULL && ins_makes_array(cp, fm->code, pc);
+            lock_exit(a);
+        }
+        if (!probed)
+            native_problem(a, "the native method %s allocated an array, called where no probe sees it",
+                           m == a->fast.obj_clone ? "java.lang.Object.clone" : "java.lang.reflect.Array.newArray");
+        return;
+    }
     if (m != a->fast.fill_in) {
         jclass k = NULL;
         char *name = NULL, *csig = NULL;
@@ -1256,7 +1334,6 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         (*jni)->DeleteLocalRef(jni, k);
         return;
     }
-    uint32_t index, pc, ik;
     if (native_caller(a, thread, &index, &pc, &ik) != 0) {
         fast_problem(a, "Throwable.fillInStackTrace(int) allocated an array, called from a method without probes");
         return;

@@ -42,7 +42,9 @@
  * in it maps back to the array instruction as "in a probe". With copy
  * probes, each invokestatic System.arraycopy is preceded by one that sees
  * the length and followed by one that runs only when the copy returned
- * (their Methodrefs are added at the class's first arraycopy).
+ * (their Methodrefs are added at the class's first arraycopy). With made
+ * probes, each call of an array's clone() or Array.newArray is followed by
+ * one that passes the array it returned and a site of its own.
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -155,6 +157,7 @@ typedef struct rewriter {
     uint16_t exitref;           /* the exit probe's Methodref, or 0 */
     uint16_t arrayref;          /* the array probe's Methodref, or 0 */
     uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
+    uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
@@ -284,6 +287,32 @@ static int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
            str_is(desc, "(Ljava/lang/Object;ILjava/lang/Object;II)V");
 }
 
+/* The made probe's Methodref, added at the first call it follows: Utf8
+ * name, Utf8 descriptor, NameAndType, Methodref. 0, or -1. */
+static int cp_add_made_probe(rewriter *w)
+{
+    if (w->maderef != 0)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->made_method);
+    uint16_t desc = cp_add_utf8(w, "(Ljava/lang/Object;I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    w->maderef = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    return w->maderef == 0 ? -1 : 0;
+}
+
+int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
+{
+    cp_str owner, name, desc;
+    uint8_t op = code[pc];
+    if ((op != BC_INVOKEVIRTUAL && op != BC_INVOKESTATIC) ||
+        cp_member_ref(cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) != 0)
+        return 0;
+    if (op == BC_INVOKEVIRTUAL)
+        return owner.len > 1 && owner.ptr[0] == '[' && str_is(name, "clone") && str_is(desc, "()Ljava/lang/Object;");
+    return str_is(owner, "java/lang/reflect/Array") && str_is(name, "newArray") &&
+           str_is(desc, "(Ljava/lang/Class;I)Ljava/lang/Object;");
+}
+
 /* Which branch probe a conditional branch takes: an index into branchref. */
 enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
 
@@ -316,6 +345,7 @@ typedef struct insn {
     uint8_t array_probe;        /* an array instruction followed by an array probe */
     uint8_t dims;               /* its array sites: the levels it allocates (1, or multianewarray's) */
     uint8_t copy_probe;         /* System.arraycopy between its two copy probes */
+    uint8_t made_probe;         /* a native that returns a new array, followed by the made probe */
 } insn;
 
 typedef struct method_ctx {
@@ -406,6 +436,8 @@ static int layout_pass(method_ctx *c)
             pos += INS_ARRAY_PROBE_LEN;
         if (i->copy_probe)
             pos += INS_COPIED_PROBE_LEN;
+        if (i->made_probe)
+            pos += INS_MADE_PROBE_LEN;
     }
     c->new_len = pos;
     int widened = 0;
@@ -773,7 +805,10 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
  * three above the array (whose instruction took at least one operand). */
 static unsigned stack_growth(const rewriter *w)
 {
-    return w->opt->branch_method != NULL || w->opt->array_method != NULL || w->opt->copy_method != NULL ? 4 : 1;
+    return w->opt->branch_method != NULL || w->opt->array_method != NULL || w->opt->copy_method != NULL ||
+                   w->opt->made_method != NULL
+               ? 4
+               : 1;
 }
 
 /* Emit the whole new Code attribute into out. */
@@ -815,6 +850,13 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_array_probe(c, &code, c->in[k].dims, site))
                 goto fail;
             site += c->in[k].dims;
+        }
+        if (c->in[k].made_probe) {  /* the new array the call returned, its site */
+            put1(&code, 0x59);      /* dup */
+            if (emit_id(c, &code, site++))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->maderef);
         }
     }
     if (code.oom || code.len != c->new_len) {
@@ -900,6 +942,12 @@ static int build_insns(method_ctx *c)
             i->array_probe = 1;
             i->dims = op == BC_MULTIANEWARRAY ? m->code[pc + 3] : 1;
             c->sites += i->dims;
+        }
+        if (c->w->opt->made_method != NULL && ins_makes_array(&c->w->cf->cp, m->code, pc)) {
+            if (cp_add_made_probe(c->w))
+                return -1;
+            i->made_probe = 1;
+            c->sites++;
         }
         if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
             if (cp_add_copy_probes(c->w))
@@ -987,7 +1035,8 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     }
     for (uint32_t k = 0; k < c.n; k++) {
         const insn *i = &c.in[k];
-        uint32_t after = i->array_probe || i->copy_probe ? i->nw + i->len : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
+        uint32_t after = i->array_probe || i->copy_probe || i->made_probe ? i->nw + i->len
+                         : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
         im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
     }
     im->npcs = c.n;

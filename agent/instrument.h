@@ -63,6 +63,16 @@
  *     invokestatic PROBE_CLASS.COPY_METHOD()V
  *
  * four bytes before and three after.
+ *
+ * With options.made_method, every call of a native that returns a new
+ * array, invokevirtual of an array class's clone()Ljava/lang/Object; and
+ * invokestatic java/lang/reflect/Array.newArray(Ljava/lang/Class;I)Ljava/lang/Object;,
+ * is followed by a probe that sees the array it returned:
+ *
+ *     dup; sipush SITE (ldc_w past 32767); invokestatic PROBE_CLASS.MADE_METHOD(Ljava/lang/Object;I)V
+ *
+ * seven bytes, with one array site of its own, numbered in code order
+ * with the array instructions' sites.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -83,6 +93,7 @@
 #define INS_ARRAY_PROBE_LEN 9   /* bytes of one array probe */
 #define INS_COPY_PROBE_LEN 4    /* bytes of the copy probe before System.arraycopy */
 #define INS_COPIED_PROBE_LEN 3  /* bytes of the copy probe after it */
+#define INS_MADE_PROBE_LEN 7    /* bytes of the probe after a native that returns a new array */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -104,15 +115,22 @@ typedef struct ins_options {
     uint32_t first_site;        /* the class's first array site; sites stay below 2^31 */
     const char *copy_method;    /* NULL, or the probe class's static methods (I)V and ()V
                                    called before and after System.arraycopy (above) */
+    const char *made_method;    /* NULL, or the probe class's static method
+                                   (Ljava/lang/Object;I)V called after a native that
+                                   returns a new array, with it and its site (above) */
 } ins_options;
+
+/* 1 when the invoke at code[pc] (cp: its class's pool) calls a native that
+ * returns a new array: an array's clone() or Array.newArray (above). */
+int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc);
 
 /* Where one original instruction went (instrumented methods). */
 typedef struct ins_pc {
     uint32_t old;               /* its offset in the original code */
     uint32_t start;             /* new offset of its probes (= at when it has none) */
     uint32_t at;                /* new offset of the instruction itself */
-    uint32_t after;             /* new offset of its array or after-copy probe; without one, of what
-                                   follows it */
+    uint32_t after;             /* new offset of its array, after-copy or made probe; without one,
+                                   of what follows it */
 } ins_pc;
 
 /* What happened to one method. */

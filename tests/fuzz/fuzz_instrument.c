@@ -64,15 +64,18 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* the first byte picks the first id and site and whether branch, entry, exit, array and copy probes go in */
+    /* the first byte picks the first id and site and whether branch, entry, exit, array, copy and made probes go in */
     ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0,
                        size > 0 && (data[0] & 1) ? "branch" : NULL, size > 0 && (data[0] & 2) ? "entry" : NULL,
                        size > 0 && (data[0] & 4) ? "exit" : NULL, NULL, NULL,
                        size > 0 && (data[0] & 8) ? "array" : NULL, size > 0 ? (uint32_t)data[0] * 300u : 0,
-                       size > 0 && (data[0] & 16) ? "copy" : NULL};
+                       size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
-        check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ? 4 : 1);
+        check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||
+                              opt.made_method != NULL
+                          ? 4
+                          : 1);
         ins_free(&r);
     }
     return 0;

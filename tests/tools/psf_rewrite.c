@@ -5,7 +5,7 @@
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.
  *
  *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]
- *               [-c COPY_METHOD] IN.class OUT.class BLOCKS.tsv
+ *               [-c COPY_METHOD] [-m MADE_METHOD] IN.class OUT.class BLOCKS.tsv
  *   psf-rewrite -s < LIST
  *   psf-rewrite -B METHODS BLOCKS.tsv < OUTCOMES
  *
@@ -13,7 +13,8 @@
  *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,... <TAB> last
  * (last: the offset of its last instruction, a conditional branch for end
  * kind "cond"). -b puts branch probes in too, -e entry probes, -a array
- * probes (sites from 0 in each class), -c copy probes (instrument.h).
+ * probes (sites from 0 in each class), -c copy probes, -m made probes
+ * (instrument.h).
  * with the method named as the profile names it (binary class name with
  * dots). stdout: "next_id N done D skipped S"; each method left
  * uninstrumented is named on stderr with the reason. Exit 0 on success
@@ -186,9 +187,9 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     int c, do_survey = 0, do_replay = 0;
-    while ((c = getopt(argc, argv, "p:i:b:e:a:c:sB")) != -1) {
+    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:sB")) != -1) {
         if (c == 'p')
             opt.probe_class = optarg;
         else if (c == 'b')
@@ -199,6 +200,8 @@ int main(int argc, char **argv)
             opt.array_method = optarg;
         else if (c == 'c')
             opt.copy_method = optarg;
+        else if (c == 'm')
+            opt.made_method = optarg;
         else if (c == 'B')
             do_replay = 1;
         else if (c == 'i')
@@ -217,7 +220,7 @@ int main(int argc, char **argv)
     }
     if (argc - optind != 3) {
         fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]\n"
-                        "                   [-c COPY_METHOD]\n"
+                        "                   [-c COPY_METHOD] [-m MADE_METHOD]\n"
                         "                   IN.class OUT.class BLOCKS.tsv\n"
                         "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
                         "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");

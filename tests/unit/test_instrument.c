@@ -175,8 +175,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -343,7 +343,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -364,7 +364,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -376,7 +376,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -462,7 +462,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -511,7 +511,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -571,7 +571,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -671,7 +671,7 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.copy_method = "copy";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -725,6 +725,68 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6);
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
     release(&w);
+}
+
+/* ---- made probes ------------------------------------------------------- */
+
+/* 13 Utf8 [I, 14 its Class, 15 Utf8 clone, 16 Utf8 ()Ljava/lang/Object;,
+ * 17 NameAndType, 18 Methodref */
+static const uint8_t clone_pool[] = {
+    1, 0, 2, '[', 'I',
+    7, 0, 13,
+    1, 0, 5, 'c', 'l', 'o', 'n', 'e',
+    1, 0, 20, '(', ')', 'L', 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't', ';',
+    12, 0, 15, 0, 16,
+    10, 0, 14, 0, 17
+};
+
+static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void **state)
+{
+    (void)state;
+    /* 0 aload_0; 1 invokevirtual #18 [I.clone; 4 pop; 5 return */
+    static const uint8_t code[] = {0x2a, 0xb6, 0x00, 18, 0x57, 0xb1};
+    spec s = {52, code, sizeof code, 1, NULL, 0, {{0}}, 0};
+    extra_pool = clone_pool;
+    extra_pool_len = sizeof clone_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL};
+    opt.made_method = "made";
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe, 25..28 "made", added at the clone */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "made", 4);
+    assert_int_equal(desc.len, strlen("(Ljava/lang/Object;I)V"));
+    assert_memory_equal(desc.ptr, "(Ljava/lang/Object;I)V", desc.len);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 4);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /*  0 probe 7 */
+        0x2a, 0xb6, 0x00, 18,                     /*  6 aload_0; [I.clone */
+        0x59, 0x11, 0x00, 0x05, 0xb8, 0x00, 28,   /* 10 the clone, site 5 */
+        0x57, 0xb1                                /* 17 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 5);
+    assert_int_equal(w.r.methods[0].first_site, 5);
+    assert_int_equal(w.r.methods[0].nsites, 1);
+    assert_int_equal(w.r.next_site, 6);
+    assert_true(ins_makes_array(&w.cf.cp, m->code, 7));
+    assert_false(ins_makes_array(&w.cf.cp, m->code, 14));   /* the probe's own invokestatic */
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 7, &in_probe), 1);
+    assert_int_equal(in_probe, 0);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 10, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 16, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 17, &in_probe), 4);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
 }
 
 /* ---- stack map frames -------------------------------------------------- */
@@ -1037,7 +1099,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1155,7 +1217,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1274,6 +1336,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
+        cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

@@ -319,6 +319,19 @@ public final class Probe {
         }
     }
 
+    /**
+     * After an array's clone() or Array.newArray returned: the new array,
+     * the call's site. Its key is its runtime class's (a clone of an
+     * Object[] may be a String[]), which the agent reads.
+     */
+    public static void made(Object a, int site) {
+        if (current() != null)
+            made0(a, site);
+    }
+
+    /** The agent charges the array the call at site made to its key and to the call's elements. */
+    private static native void made0(Object a, int site);
+
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
     private static native int arraySites0(int site, int dims);
 
