@@ -1279,13 +1279,14 @@ static void native_problem(agent *a, const char *fmt, ...)
  * SampledObjectAlloc of an array (key: its array key) on a counting thread.
  * Arrays that array instructions make are the probes' (a Java frame on
  * top: the instruction, or the JVM's own work inside another instruction,
- * which the step engine does not charge either). An array a native method
- * makes is charged, as the step engine charges it, to its key and to the
- * elements of the invoke that called the native, for
- * Throwable.fillInStackTrace(int) (the backtraces of every exception: it
- * calls no Java code and never throws); any other native that allocates
- * an array makes the run refused, by name. Arrays psf.Probe's own natives
- * make are the agent's.
+ * which the step engine does not charge either). Arrays made under
+ * Object.clone and Array.newArray are the made probe's that follows their
+ * call (probe_made). An array a native method makes is charged, as the
+ * step engine charges it, to its key and to the elements of the invoke
+ * that called the native, for Throwable.fillInStackTrace(int) (the
+ * backtraces of every exception: it calls no Java code and never throws);
+ * any other native that allocates an array makes the run refused, by
+ * name. Arrays psf.Probe's own natives make are the agent's.
  */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
 {
