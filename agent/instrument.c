@@ -159,6 +159,8 @@ typedef struct rewriter {
     uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
     uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
+    uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
+    uint16_t rootexitref;
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     char *err;
@@ -224,6 +226,16 @@ static int cp_add_probe(rewriter *w)
         uint16_t xnat = cp_add_refs(w, CP_NAME_AND_TYPE, xname, desc, 1);
         w->exitref = cp_add_refs(w, CP_METHODREF, cls, xnat, 1);
         if (w->exitref == 0)
+            return -1;
+    }
+    if (w->opt->root_entry_method != NULL && w->opt->root_exit_method != NULL) {
+        uint16_t rname = cp_add_utf8(w, w->opt->root_entry_method);
+        uint16_t rnat = cp_add_refs(w, CP_NAME_AND_TYPE, rname, desc, 1);
+        w->rootentryref = cp_add_refs(w, CP_METHODREF, cls, rnat, 1);
+        uint16_t qname = cp_add_utf8(w, w->opt->root_exit_method);
+        uint16_t qnat = cp_add_refs(w, CP_NAME_AND_TYPE, qname, desc, 1);
+        w->rootexitref = cp_add_refs(w, CP_METHODREF, cls, qnat, 1);
+        if (w->rootentryref == 0 || w->rootexitref == 0)
             return -1;
     }
     if (w->opt->branch_method == NULL)
@@ -361,6 +373,7 @@ typedef struct method_ctx {
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
     uint32_t sites;             /* array sites of its array instructions */
+    uint16_t entryref, exitref; /* their Methodrefs: the rewriter's entry/exit or root pair */
 } method_ctx;
 
 /* Where the code for original offset `old` begins in the new code: its entry
@@ -822,7 +835,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->entryref);
+            put2(&code, c->entryref);
         }
         if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
             goto fail;
@@ -834,7 +847,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->exitref);
+            put2(&code, c->exitref);
         }
         if (c->in[k].copy_probe) {  /* the length, the last argument */
             put1(&code, 0x59);      /* dup */
@@ -974,9 +987,19 @@ static int build_insns(method_ctx *c)
 static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *out)
 {
     method_ctx c = {.w = w, .m = m, .im = im};
-    int chosen = w->opt->calls_filter == NULL || w->opt->calls_filter(w->opt->calls_ctx, m->name, m->desc);
-    c.entry = chosen && w->opt->entry_method != NULL;
-    c.exit = chosen && w->opt->exit_method != NULL;
+    int chosen = w->opt->calls_filter == NULL ? 1 : w->opt->calls_filter(w->opt->calls_ctx, m->name, m->desc);
+    if (chosen == 2) {  /* an overhead root: the root pair, both or neither */
+        c.entryref = w->rootentryref;
+        c.exitref = w->rootexitref;
+        c.entry = c.exit = w->rootentryref != 0;
+        im->calls = c.entry ? 2 : 0;
+    } else {
+        c.entryref = w->entryref;
+        c.exitref = w->exitref;
+        c.entry = chosen == 1 && w->opt->entry_method != NULL;
+        c.exit = chosen == 1 && w->opt->exit_method != NULL;
+        im->calls = c.entry || c.exit ? 1 : 0;
+    }
     int rc = -1;
     if (build_insns(&c))
         goto done;

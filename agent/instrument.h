@@ -38,7 +38,9 @@
  * PROBE_CLASS.EXIT_METHOD(I)V, after its block's probe when the return
  * starts a block; offsets of the return (a frame, a range) map to what
  * comes first. options.calls_filter limits entry and exit probes to the
- * methods it chooses (the fast engine's measured method).
+ * methods it chooses (the fast engine's measured method). Where it returns
+ * 2, the method gets the same probes calling ROOT_ENTRY_METHOD and
+ * ROOT_EXIT_METHOD instead (the fast engine's overhead roots).
  *
  * With options.array_method, every array instruction (newarray, anewarray,
  * multianewarray) is followed by an array probe that sees the array it
@@ -107,7 +109,9 @@ typedef struct ins_options {
                                    with block 0's id right before every return (below) */
     int (*calls_filter)(void *ctx, cp_str name, cp_str desc);
                                 /* NULL: entry and exit probes go into every method;
-                                   else only into methods for which it returns 1 */
+                                   else only into methods for which it returns 1
+                                   (entry_method, exit_method) or 2 (root_entry_method,
+                                   root_exit_method; none when those are NULL) */
     void *calls_ctx;            /* passed to calls_filter */
     const char *array_method;   /* NULL, or the probe class's static method
                                    (Ljava/lang/Object;II)V called after each array
@@ -118,6 +122,8 @@ typedef struct ins_options {
     const char *made_method;    /* NULL, or the probe class's static method
                                    (Ljava/lang/Object;I)V called after a native that
                                    returns a new array, with it and its site (above) */
+    const char *root_entry_method; /* NULL, or the entry and exit probes' methods, (I)V as */
+    const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
 } ins_options;
 
 /* 1 when the invoke at code[pc] (cp: its class's pool) calls a native that
@@ -152,6 +158,8 @@ typedef struct ins_method {
     uint16_t old_max_stack, new_max_stack;
     ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */
     uint32_t npcs;
+    uint8_t calls;              /* DONE: 0 no entry and exit probes, 1 entry_method and exit_method,
+                                   2 root_entry_method and root_exit_method */
 } ins_method;
 
 typedef struct ins_result {
