@@ -229,8 +229,9 @@ typedef struct thread_state {
     int entry_far;              /* no method entry yet in this span */
     jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
-    struct fast_fix { uint32_t id, after; } *fixes; /* engine=fast: instructions of block id after
-                                 * offset `after` that an exception kept from running (fast.c) */
+    struct fast_fix { uint32_t id, after; int bucket; } *fixes; /* engine=fast: instructions of block id
+                                 * after offset `after` that an exception kept from running, and the
+                                 * bucket they were counted in (fast.c) */
     uint32_t nfixes, fixes_cap;
     struct fast_native_array { uint32_t method, pc, key, invoke; uint64_t allocations, elements; } *narrays;
                                 /* engine=fast: what native calls handled, by the calling
@@ -283,6 +284,8 @@ typedef struct fast_method {
     uint32_t npcs, new_len;
     uint32_t first_id;          /* block i has probe id first_id + i */
     uint8_t root;               /* enum root_kind */
+    uint8_t program;            /* its class is the program's (the application class loader's) */
+    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
     uint32_t cls;               /* its class file: a->fast.classes[cls] */
     method_info *mi;            /* its profile entry, made when the counts are collected */
 } fast_method;
@@ -317,12 +320,15 @@ typedef struct fast_state {
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
     jlocation last_at;          /* (frame location): its method's index, the invoke's original */
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
+    jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
+    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
     uint32_t *len;              /* by probe id: bytecodes in that block */
     uint32_t *site;             /* by probe id: the branch site of the conditional branch
                                    ending that block (bp_site), 0 for other blocks */
+    uint32_t *flags;            /* by probe id: 1 when its class is the program's */
     uint32_t next_id, len_cap;  /* the next id to hand out */
     fast_site *sites;           /* by array site (under lock) */
     uint32_t next_site, sites_cap; /* the next array site to hand out */
@@ -575,7 +581,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
-void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
+jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */
 void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */

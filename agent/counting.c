@@ -940,9 +940,11 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
  * unwinds run no bytecode and no exit probe: the method's frames among
  * them leave its depth, and when the catching frame lies below the
  * extent's outermost frame (or nothing catches it), the extent ends here,
- * by exception, as the step engine's frame pop would end it.
+ * by exception, as the step engine's frame pop would end it. `stop` >= 0:
+ * the JVM itself takes the exception at the frame of that index from the
+ * top (a root frame it entered, fast_exception_fix), which is unwound too.
  */
-static void fast_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method)
+static void fast_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint stop)
 {
     int depth = fast_depth(a, ts);
     jint frames = 0;
@@ -960,10 +962,10 @@ static void fast_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *
     }
     jint i = 0;
     int popped = 0;
-    while (i < n && (catch_method == NULL || f[i].method != catch_method)) /* the catching frame, from the top */
-        popped += f[i++].method == a->target;
+    while (i < n && (stop >= 0 ? i <= stop : catch_method == NULL || f[i].method != catch_method))
+        popped += f[i++].method == a->target; /* the catching frame, from the top */
     free(f);
-    if (i < n && depth - popped > 0) {
+    if ((stop >= 0 || i < n) && depth - popped > 0) {
         fast_set_depth(a, ts, depth - popped); /* caught inside the extent */
         return;
     }
@@ -981,6 +983,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
+    jint stop = -1;
     if (a->opts.engine == AGENT_ENGINE_FAST) {
         /* the rest of each block the exception leaves never runs: subtracted
          * (fast.c), in the extent's frames (a helper thread's are all its own) */
@@ -988,7 +991,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         if (ts->pre_method != NULL)
             fast_problem(a, "an exception was thrown in code of the method's class counted before it");
         else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-            fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
+            stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
     }
     jclass k = (*jni)->GetObjectClass(jni, exception);
     char *sig = NULL;
@@ -1002,7 +1005,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
     free(utf8);
     if (a->opts.engine == AGENT_ENGINE_FAST && !ts->helper && ts->pre_method == NULL)
-        fast_exception(a, jni, thread, ts, catch_method);
+        fast_exception(a, jni, thread, ts, catch_method, stop);
 }
 
 /* An exception was caught on a counting thread: the frames it unwound are

@@ -5,8 +5,8 @@
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
  * the opcode histograms, per-method counts, invocation totals, dependency
  * keys, array keys and invoke elements, and the conditional branches with
- * the simulated predictor's mispredictions) and why its profiles are
- * marked and never scored.
+ * the simulated predictor's mispredictions, in the work and overhead
+ * buckets) and why its profiles are marked and never scored.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
@@ -27,11 +27,19 @@
  * probes on and off instead: psf.Probe.counting lists the threads counting
  * now. The per-thread events the extent needs (FramePop, Exception) stay.
  *
+ * Overhead roots (JDK static initializers, loadClass, linkage upcalls) and
+ * the program's static initializers get root probes; at each entry on a
+ * counting thread probe_root decides, from the frame that entered it, the
+ * mode the frame runs in: work, overhead (a second set of hits, total and
+ * predictor), or hidden (nothing counted: HotSpot hides single-stepping
+ * there, so the step engine counts nothing).
+ *
  * Nothing here runs per bytecode or per block: the probes are Java, inlined
- * by the JIT. A run whose counts this engine cannot yet give exactly (an
- * exception inside an extent, an overhead root, a method not instrumented,
- * a thread started) records the reason (fast_problem) and ends as
- * agent_error: never a quietly wrong count.
+ * by the JIT; root probes call the agent once per root frame. A run whose
+ * counts this engine cannot yet give exactly (an exception inside a probe,
+ * method-handle linkage, the program's code in a hidden frame, a method
+ * not instrumented, a thread started) records the reason (fast_problem)
+ * and ends as agent_error: never a quietly wrong count.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -81,16 +89,16 @@ void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
     caps->can_retransform_classes = 1;
 }
 
-/* A per-id table of the probes (a->fast.len or a->fast.site, which grow
+/* A per-id table of the probes (a->fast.len, site or flags, which grow
  * under the lock), copied into a new int[] of every id handed out so far; an
  * id past them is reported (it cannot happen: a class's ids exist before
  * its code can run). */
-static jintArray probe_table(JNIEnv *jni, jint id, int sites, const char *what)
+static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which, const char *what)
 {
     agent *a = &g_agent;
     lock_enter(a);
     uint32_t n = a->fast.next_id;
-    const uint32_t *table = sites ? a->fast.site : a->fast.len;
+    const uint32_t *table = *which;
     jint *copy = malloc((n ? n : 1) * sizeof *copy);
     if (copy != NULL)
         for (uint32_t i = 0; i < n; i++)
@@ -113,14 +121,248 @@ static jintArray probe_table(JNIEnv *jni, jint id, int sites, const char *what)
 static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
-    return probe_table(jni, id, 0, "block lengths");
+    return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.len, "block lengths");
 }
 
 /* psf.Probe.sites0(id): the branch sites of every id handed out so far. */
 static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
-    return probe_table(jni, id, 1, "branch sites");
+    return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.site, "branch sites");
+}
+
+/* psf.Probe.flags0(id): the program flags of every id handed out so far. */
+static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.flags, "program flags");
+}
+
+/* Probe modes (psf.Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
+ * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
+ * entered it, so an exception that leaves it goes back to the JVM. */
+enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4 };
+/* a->fast.flags: the program's block */
+enum { FLAG_PROGRAM = 1 };
+
+static fast_method *method_of(agent *a, uint32_t id);
+static const cpool *pool_of(agent *a, const fast_method *fm);
+static char *full_name(agent *a, jmethodID id);
+static fast_method *method_by_name(agent *a, const char *name);
+
+/* HotSpot's interpreter resolves these with single-stepping hidden
+ * (InterpreterRuntime::resolve_get_put, resolve_invoke,
+ * resolve_invokehandle, resolve_invokedynamic: JvmtiHideSingleStepping),
+ * and everything the resolution runs with it: loading classes, a static
+ * access's or invokestatic's class initialization, linkage. */
+static int hides_steps(uint8_t op)
+{
+    return (op >= BC_GETSTATIC && op <= BC_GETSTATIC + 3) /* getstatic, putstatic, getfield, putfield */ ||
+           (bc_flags(op) & BCF_INVOKE) != 0;
+}
+
+/* What the frame a root was entered from is doing. */
+typedef struct caller_view {
+    uint8_t op;                 /* its original instruction */
+    int in_probe;               /* it is in a probe before that instruction */
+    int calls;                  /* an invoke that names the root itself: the root was called */
+    int program;                /* its method is the program's */
+    char cls[512];              /* the class the instruction names, "" if none: new, anewarray,
+                                   multianewarray, checkcast, instanceof, ldc of a class (the
+                                   element class of an array, binary name) */
+} caller_view;
+
+/* Fill v for the frame at loc of the instrumented method `name`, which
+ * entered the root `callee` ("pkg.Class.name(desc)") (lock held). 0, or -1
+ * when the frame is not in instrumented code. */
+static int caller_insn(agent *a, const char *name, jlocation loc, const char *callee, caller_view *v)
+{
+    fast_method *fm = method_by_name(a, name);
+    if (fm == NULL || loc < 0)
+        return -1;
+    ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
+    int64_t old = ins_original_offset(&view, (uint32_t)loc, &v->in_probe);
+    if (old < 0 || (uint64_t)old >= fm->code_len)
+        return -1;
+    const uint8_t *c = fm->code + old;
+    uint64_t left = fm->code_len - (uint64_t)old;
+    v->op = c[0];
+    v->program = fm->program;
+    v->calls = 0;
+    v->cls[0] = '\0';
+    uint16_t idx = left >= 3 ? (uint16_t)(c[1] << 8 | c[2]) : 0;
+    if (v->op == BC_LDC && left >= 2)
+        idx = c[1];
+    const cpool *cp = idx != 0 ? pool_of(a, fm) : NULL;
+    if (cp == NULL)
+        return 0;
+    cp_str owner, mname, mdesc, cname;
+    const char *paren = strchr(callee, '('), *dot = paren;
+    while (dot != NULL && dot > callee && dot[-1] != '.')
+        dot--;
+    if ((bc_flags(v->op) & BCF_INVOKE) && dot != NULL && cp_member_ref(cp, idx, &owner, &mname, &mdesc) == 0)
+        v->calls = mname.len == (size_t)(paren - dot) && memcmp(mname.ptr, dot, mname.len) == 0 &&
+                   mdesc.len == strlen(paren) && memcmp(mdesc.ptr, paren, mdesc.len) == 0;
+    int names_class = v->op == BC_NEW || v->op == BC_ANEWARRAY || v->op == BC_MULTIANEWARRAY ||
+                      v->op == 0xc0 /* checkcast */ || v->op == 0xc1 /* instanceof */ ||
+                      ((v->op == BC_LDC || v->op == BC_LDC_W) && cp_tag(cp, idx) == CP_CLASS);
+    if (names_class && cp_class_name(cp, idx, &cname) == 0) {
+        const char *p = cname.ptr, *end = cname.ptr + cname.len;
+        while (p < end && *p == '[')
+            p++;
+        if (p > cname.ptr && p < end && *p == 'L' && end[-1] == ';') {
+            p++;
+            end--;
+        } else if (p > cname.ptr) {
+            end = p; /* an array of a primitive type: no class to load */
+        }
+        size_t n = (size_t)(end - p) < sizeof v->cls - 1 ? (size_t)(end - p) : sizeof v->cls - 1;
+        for (size_t i = 0; i < n; i++)
+            v->cls[i] = p[i] == '/' ? '.' : p[i];
+        v->cls[n] = '\0';
+    }
+    return 0;
+}
+
+/* 1 when the root's frame (rm, depth 2 on this thread) belongs to a class loader. */
+static int in_class_loader(agent *a, JNIEnv *jni, jmethodID rm)
+{
+    jclass k = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, rm, &k), "GetMethodDeclaringClass") != 0)
+        return 0;
+    jclass loader = (*jni)->FindClass(jni, "java/lang/ClassLoader");
+    int is = loader != NULL && (*jni)->IsAssignableFrom(jni, k, loader);
+    if (loader == NULL)
+        (*jni)->ExceptionClear(jni);
+    return is;
+}
+
+/* 1 when loadClass(String) at depth 2 on thread loads the class named `cls`. */
+static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
+{
+    jobject name = NULL;
+    if (cls[0] == '\0' ||
+        jvmti_check(a, (*a->jvmti)->GetLocalObject(a->jvmti, thread, 2, 1, &name), "GetLocalObject") != 0 ||
+        name == NULL)
+        return 0;
+    const char *chars = (*jni)->GetStringUTFChars(jni, name, NULL);
+    int same = chars != NULL && strcmp(chars, cls) == 0;
+    if (chars != NULL)
+        (*jni)->ReleaseStringUTFChars(jni, name, chars);
+    (*jni)->DeleteLocalRef(jni, name);
+    return same;
+}
+
+/*
+ * psf.Probe.root0(id, mode), from Probe.rootEnter at the first instruction
+ * of a method with root probes (block 0: id) on a counting thread in mode
+ * WORK or OVERHEAD: the mode its frame runs in, decided as the step engine
+ * decides its bucket (root_enter in counting.c) and as HotSpot posts its
+ * steps, from the frame that entered it (the one below the root):
+ *
+ * - While the interpreter resolves a field access or an invoke
+ *   (hides_steps; an invoke that names the root itself called it) HotSpot
+ *   posts no steps, and while it resolves a class through the constant pool
+ *   either (ConstantPool::klass_at_impl: a loadClass of the very class that
+ *   new, anewarray, multianewarray, checkcast, instanceof or ldc names);
+ *   so does the resolution of a probe's own call (the probe class, looked up
+ *   once per class loader). Such a root runs HIDDEN: nothing is counted,
+ *   as the step engine counts nothing. Except a static initializer that a
+ *   getstatic, putstatic or invokestatic of the program's runs: clinit.c
+ *   runs it first itself, stepped, so the JDK's is OVERHEAD and the
+ *   program's work.
+ * - Otherwise (a static initializer that new runs, a class that linking
+ *   loads, a native such as Class.forName0, the JVM with no Java caller):
+ *   a JDK initializer, Thread.exit and linkage are OVERHEAD; loadClass(String)
+ *   of a class loader is OVERHEAD unless an invoke (or a native, which an
+ *   invoke called) entered it: then the step engine counts it as the
+ *   caller's work, and so does this engine.
+ *
+ * The program's static initializers have root probes too: one that HotSpot
+ * runs hidden outside those clinit.c runs (a JDK method's static access)
+ * is a hole in the step engine (docs/hidden-work.md), and the run is
+ * refused. So is any method-handle linkage: the method handles it links
+ * run code of hidden classes, which no ClassFileLoadHook sees.
+ */
+static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    if (a->dead || mode == MODE_HIDDEN)
+        return mode;
+    lock_enter(a);
+    fast_method *fm = id >= 0 ? method_of(a, (uint32_t)id) : NULL;
+    uint8_t root = fm != NULL ? fm->root : ROOT_NONE;
+    int root_program = fm != NULL && fm->program;
+    const char *root_name = fm != NULL ? fm->name : NULL; /* freed only at unload */
+    lock_exit(a);
+    if (root_name == NULL) {
+        fast_problem(a, "a root probe ran with id %d, which belongs to no method", (int)id);
+        return mode;
+    }
+    jthread thread = NULL;
+    jmethodID rm = NULL, caller = NULL;
+    jlocation rloc = 0, cloc = -1;
+    if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0 ||
+        jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &rm, &rloc), "GetFrameLocation") != 0) {
+        fast_problem(a, "cannot read the frame of %s", root_name);
+        return mode;
+    }
+    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 3, &caller, &cloc);
+    if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_NO_MORE_FRAMES) {
+        (*jni)->DeleteLocalRef(jni, thread);
+        fast_problem(a, "cannot read the frame that entered %s (JVMTI error %d)", root_name, (int)err);
+        return mode;
+    }
+    /* no Java caller, or a native one: an invoke called it, or the JVM did */
+    caller_view v = {.op = BC_INVOKESTATIC, .calls = 1};
+    char *caller_name = NULL;
+    if (err == JVMTI_ERROR_NONE && cloc >= 0) {
+        caller_name = full_name(a, caller);
+        lock_enter(a);
+        int bad = caller_insn(a, caller_name, cloc, root_name, &v);
+        lock_exit(a);
+        if (bad) {
+            fast_problem(a, "%s was entered from %s, which has no probes", root_name,
+                         caller_name ? caller_name : "a method");
+            free(caller_name);
+            (*jni)->DeleteLocalRef(jni, thread);
+            return mode;
+        }
+    }
+    int hidden = v.in_probe || (hides_steps(v.op) && !v.calls);
+    /* an exception that leaves a static initializer goes back to the JVM
+     * (ExceptionInInitializerError), as does one that leaves a root the JVM
+     * entered from an instruction it resolves (no invoke of the root, no
+     * native: a native caller passes it on) */
+    int vm = strstr(root_name, ".<clinit>(") != NULL || !v.calls;
+    int clinit_c = v.program && !v.in_probe &&
+                   (v.op == BC_GETSTATIC || v.op == BC_PUTSTATIC || v.op == BC_INVOKESTATIC) && !v.calls;
+    jint out = mode;
+    if (root == ROOT_ALWAYS && strncmp(root_name, "java.lang.invoke.MethodHandleNatives.", 37) == 0) {
+        fast_problem(a, "%s ran inside the extent: the method handles it links run code of hidden classes, "
+                        "which the fast engine cannot instrument", root_name);
+        out = hidden ? MODE_HIDDEN : MODE_OVERHEAD;
+    } else if (root == ROOT_ALWAYS) {
+        out = hidden && !clinit_c ? MODE_HIDDEN : MODE_OVERHEAD;
+    } else if (root == ROOT_IF_UPCALL) {
+        if (in_class_loader(a, jni, rm)) {
+            if (hidden || (!v.in_probe && loads(a, jni, thread, v.cls)))
+                out = MODE_HIDDEN;
+            else if (!(bc_flags(v.op) & BCF_INVOKE))
+                out = MODE_OVERHEAD;
+        }
+    } else if (root_program && hidden && !clinit_c) {
+        fast_problem(a, "the program's %s ran while the JVM resolved %s in %s, where HotSpot hides "
+                        "single-stepping: the step engine does not count it", root_name, bc_mnemonic(v.op),
+                     caller_name ? caller_name : "?");
+    }
+    (*jni)->DeleteLocalRef(jni, thread);
+    static const char *const mode_names[] = {"work", "overhead", "hidden"};
+    agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
+              bc_mnemonic(v.op), v.in_probe ? " (its probe)" : "", mode_names[out]);
+    free(caller_name);
+    return out | (vm ? VM_ENTERED : 0);
 }
 
 /* psf.Probe.arraySites0(site, dims): how many array sites were handed out
@@ -300,6 +542,8 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.probe = (*jni)->NewGlobalRef(jni, k);
     static JNINativeMethod natives[] = {{"lengths0", "(I)[I", (void *)probe_lengths},
                                         {"sites0", "(I)[I", (void *)probe_sites},
+                                        {"flags0", "(I)[I", (void *)probe_flags},
+                                        {"root0", "(II)I", (void *)probe_root},
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
                                         {"arraySites0", "(II)I", (void *)probe_array_sites},
@@ -320,9 +564,22 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_br[BR_EXECUTED] = (*jni)->GetFieldID(jni, k, "conditional", "J");
     a->fast.f_br[BR_TAKEN] = (*jni)->GetFieldID(jni, k, "taken", "J");
     a->fast.f_br[BR_MISPREDICTED] = (*jni)->GetFieldID(jni, k, "mispredicted", "J");
+    a->fast.f_ohits = (*jni)->GetFieldID(jni, k, "ohits", "[J");
+    a->fast.f_on = (*jni)->GetFieldID(jni, k, "on", "J");
+    a->fast.f_ocounters = (*jni)->GetFieldID(jni, k, "ocounters", "[B");
+    a->fast.f_obr[BR_EXECUTED] = (*jni)->GetFieldID(jni, k, "oconditional", "J");
+    a->fast.f_obr[BR_TAKEN] = (*jni)->GetFieldID(jni, k, "otaken", "J");
+    a->fast.f_obr[BR_MISPREDICTED] = (*jni)->GetFieldID(jni, k, "omispredicted", "J");
+    a->fast.f_mode = (*jni)->GetFieldID(jni, k, "mode", "I");
+    a->fast.f_sp = (*jni)->GetFieldID(jni, k, "sp", "I");
+    a->fast.f_root_ids = (*jni)->GetFieldID(jni, k, "rootIds", "[I");
+    a->fast.f_root_modes = (*jni)->GetFieldID(jni, k, "rootModes", "[I");
+    a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
-        !a->fast.f_br[BR_MISPREDICTED]) {
+        !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
+        !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
+        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -420,6 +677,10 @@ static int ids_reserve(agent *a, uint32_t need)
     if (s == NULL)
         return -1;
     a->fast.site = s;
+    uint32_t *f = realloc(a->fast.flags, cap * sizeof *f);
+    if (f == NULL)
+        return -1;
+    a->fast.flags = f;
     a->fast.len_cap = cap;
     return 0;
 }
@@ -539,6 +800,8 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
+        fm->program = (uint8_t)(program != 0);
+        fm->root_probes = im->calls == 2;
         uint32_t seed = bp_seed(fm->name);
         for (uint32_t b = 0; b < fm->blocks.nblocks; b++) {
             const blk_block *bb = &fm->blocks.blocks[b];
@@ -546,6 +809,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             /* the step engine's site of this branch: its method's name, its
              * offset in the original code */
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
+            a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
         }
         if (keep_sites(a, a->fast.nmethods, fm, im) != 0)
             return -1;
@@ -554,15 +818,37 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
     return 0;
 }
 
-/* The rewriter's calls_filter: entry and exit probes go into the methods of
- * the measured class (by name: ClassPrepare has not found it yet) with the
- * measured method's name and, when the spec gives one, descriptor. */
-static int is_measured(void *ctx, cp_str name, cp_str desc)
+/* What the rewriter's calls_filter needs to know of the class. */
+typedef struct calls_ctx {
+    const agent *a;
+    const char *cls;            /* binary name */
+    int measured;               /* it is the measured class (by name) */
+} calls_ctx;
+
+/* The rewriter's calls_filter: 1, the entry and exit probes, for the
+ * methods of the measured class (by name: ClassPrepare has not found it
+ * yet) with the measured method's name and, when the spec gives one,
+ * descriptor; 2, the root entry and exit probes, for every method that may
+ * open an overhead frame (methods_root_kind: JDK initializers, loadClass,
+ * method-handle linkage, Thread.exit) and for every static initializer (the
+ * program's too: where the JVM runs one decides whether the step engine
+ * sees it, probe_root). */
+static int calls_of(void *ctx, cp_str name, cp_str desc)
 {
-    const agent *a = ctx;
-    const char *d = a->spec.descriptor;
-    return name.len == strlen(a->spec.name) && memcmp(name.ptr, a->spec.name, name.len) == 0 &&
-           (d == NULL || (desc.len == strlen(d) && memcmp(desc.ptr, d, desc.len) == 0));
+    const calls_ctx *c = ctx;
+    const char *d = c->a->spec.descriptor;
+    if (c->measured && name.len == strlen(c->a->spec.name) && memcmp(name.ptr, c->a->spec.name, name.len) == 0 &&
+        (d == NULL || (desc.len == strlen(d) && memcmp(desc.ptr, d, desc.len) == 0)))
+        return 1;
+    char n[256], ds[256];
+    if (name.len >= sizeof n || desc.len >= sizeof ds)
+        return 0; /* no root has a name or descriptor that long */
+    memcpy(n, name.ptr, name.len);
+    n[name.len] = '\0';
+    memcpy(ds, desc.ptr, desc.len);
+    ds[desc.len] = '\0';
+    uint8_t root = methods_root_kind(c->cls, n, ds);
+    return root == ROOT_ALWAYS || root == ROOT_IF_UPCALL ? 2 : 0;
 }
 
 /*
@@ -589,15 +875,17 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     }
     int measured = cf.this_name.len == strlen(a->spec.class_internal) &&
                    memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
+    char cls[1024];
+    name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
+    calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
     lock_enter(a);
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
-                       .copy_method = "copy", .made_method = "made"};
+                       .copy_method = "copy", .made_method = "made", .root_entry_method = "rootEnter",
+                       .root_exit_method = "rootExit", .calls_filter = calls_of, .calls_ctx = &cc};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
-        opt.calls_filter = is_measured;
-        opt.calls_ctx = a;
     }
     ins_result r;
     int failed = ins_rewrite(data, (size_t)len, &opt, &r, err, sizeof err) != 0;
@@ -653,28 +941,36 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     uint32_t ids = a->fast.next_id;
     lock_exit(a);
     jobject p = (*jni)->AllocObject(jni, a->fast.probe);
-    jlongArray hits = (*jni)->NewLongArray(jni, (jsize)(ids > HITS_INITIAL ? ids : HITS_INITIAL));
-    jbyteArray counters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES); /* all 0, as bp_init */
-    if (p == NULL || hits == NULL || counters == NULL) {
+    jsize size = (jsize)(ids > HITS_INITIAL ? ids : HITS_INITIAL);
+    jlongArray hits = (*jni)->NewLongArray(jni, size), ohits = (*jni)->NewLongArray(jni, size);
+    /* a predictor per bucket, all 0, as bp_init */
+    jbyteArray counters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES);
+    jbyteArray ocounters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES);
+    if (p == NULL || hits == NULL || ohits == NULL || counters == NULL || ocounters == NULL) {
         (*jni)->ExceptionClear(jni);
         return NULL;
     }
     (*jni)->SetObjectField(jni, p, a->fast.f_thread, thread);
     (*jni)->SetObjectField(jni, p, a->fast.f_hits, hits);
+    (*jni)->SetObjectField(jni, p, a->fast.f_ohits, ohits);
     (*jni)->SetObjectField(jni, p, a->fast.f_counters, counters);
+    (*jni)->SetObjectField(jni, p, a->fast.f_ocounters, ocounters);
     ts->probe = (*jni)->NewGlobalRef(jni, p);
     (*jni)->DeleteLocalRef(jni, hits);
+    (*jni)->DeleteLocalRef(jni, ohits);
     (*jni)->DeleteLocalRef(jni, counters);
+    (*jni)->DeleteLocalRef(jni, ocounters);
     (*jni)->DeleteLocalRef(jni, p);
     return ts->probe;
 }
 
-/* Read the thread's probe total into ts->n (the work bucket: this engine
- * has no overhead bucket yet, fast_collect refuses runs that would need it). */
+/* Read the thread's probe totals into ts->n, bucket by bucket. */
 static void sync_total(agent *a, JNIEnv *jni, thread_state *ts)
 {
-    if (ts->probe != NULL)
-        ts->n[BUCKET_WORK] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
+    if (ts->probe == NULL)
+        return;
+    ts->n[BUCKET_WORK] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
+    ts->n[BUCKET_OVERHEAD] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
 }
 
 /*
@@ -694,10 +990,16 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         agent_fail(a, "out of memory for a thread's probe counters");
         return -1;
     }
-    if (!on)
+    if (!on) {
         sync_total(a, jni, ts);
-    else
+    } else {
+        /* the totals from 0, in the work bucket with no root frame open
+         * (as start_counting sets the step engine's bucket) */
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, 0);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
+    }
     lock_enter(a);
     uint32_t i = 0;
     while (i < a->fast.non && a->fast.on[i] != ts)
@@ -807,7 +1109,8 @@ static int cover_keys(agent *a, thread_state *ts)
 /* Add `times` (negative: subtract) executions of the dependency keys of
  * fm's instructions at offsets [from, to) to ts's counters (lock held);
  * 0, or -1 (reported). */
-static int count_keys(agent *a, thread_state *ts, const fast_method *fm, uint32_t from, uint32_t to, int64_t times)
+static int count_keys(agent *a, thread_state *ts, int bucket, const fast_method *fm, uint32_t from, uint32_t to,
+                      int64_t times)
 {
     const cpool *cp = NULL;
     for (uint32_t pc = from; pc < to; pc++) {
@@ -825,7 +1128,7 @@ static int count_keys(agent *a, thread_state *ts, const fast_method *fm, uint32_
             agent_fail(a, "out of memory for the fast engine's key counters");
             return -1;
         }
-        uint64_t *slot = &ts->dep[BUCKET_WORK][k - 1];
+        uint64_t *slot = &ts->dep[bucket][k - 1];
         if (times < 0 && *slot < (uint64_t)-times) {
             fast_problem(a, "more keys of %s were subtracted than counted", fm->name);
             return -1;
@@ -835,10 +1138,11 @@ static int count_keys(agent *a, thread_state *ts, const fast_method *fm, uint32_
     return 0;
 }
 
-/* One thread's hits: hits x block histogram into its method counters. */
-static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
+/* One bucket's hits of a thread (the Probe's field f, a long[] by id):
+ * hits x block histogram into its method counters, and the blocks' keys. */
+static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int bucket)
 {
-    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_hits);
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, f);
     if (arr == NULL)
         return -1;
     jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -854,23 +1158,24 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
             fast_problem(a, "probe id %d was hit but belongs to no method", (int)id);
             continue;
         }
-        if (fm->root != ROOT_NONE) {
-            /* the overhead bucket, thread starts: not in this engine yet */
-            fast_problem(a, "%s ran inside the extent: the fast engine does not yet count %s", fm->name,
-                         fm->root == ROOT_THREAD_START ? "threads started by the method"
-                                                       : "overhead (JDK initializers, class loading, linkage)");
+        if (fm->root == ROOT_THREAD_START || fm->root == ROOT_VIRTUAL_START)
+            fast_problem(a, "%s ran inside the extent: the fast engine does not yet count threads started by "
+                            "the method", fm->name);
+        if (fm->mi == NULL && (fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL) {
+            bad = 1;
+            break;
         }
-        if (fm->mi == NULL && (fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL)
-            return -1;
         uint64_t *h = thread_hist(ts, fm->mi);
-        if (h == NULL)
-            return -1;
+        if (h == NULL) {
+            bad = 1;
+            break;
+        }
         const blk_block *b = &fm->blocks.blocks[(uint32_t)id - fm->first_id];
-        if (count_keys(a, ts, fm, b->start, b->end, (int64_t)hits[id]) != 0)
+        if (count_keys(a, ts, bucket, fm, b->start, b->end, (int64_t)hits[id]) != 0)
             bad = 1;
         for (uint32_t k = 0; k < b->hist_count; k++) {
             const blk_opcount *oc = &fm->blocks.hist[b->hist_first + k];
-            uint64_t add = (uint64_t)hits[id] * oc->count, *slot = &h[BUCKET_WORK * 256 + oc->op];
+            uint64_t add = (uint64_t)hits[id] * oc->count, *slot = &h[bucket * 256 + oc->op];
             if (*slot > UINT64_MAX - add)
                 bad = 1;
             *slot += add;
@@ -878,26 +1183,43 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
     (*jni)->DeleteLocalRef(jni, arr);
-    /* the thread's branch counts, in the work bucket (no overhead bucket
-     * yet: runs that would need one are refused); a branch probe runs right
+    return bad ? -1 : 0;
+}
+
+/* One thread's counts: both buckets' hits, branches, less the fixes. */
+static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    if (collect_hits(a, jni, ts, a->fast.f_hits, BUCKET_WORK) != 0 ||
+        collect_hits(a, jni, ts, a->fast.f_ohits, BUCKET_OVERHEAD) != 0)
+        return -1;
+    jint hidden = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden);
+    if (hidden > 0) {
+        fast_method *fm = method_of(a, (uint32_t)hidden - 1);
+        fast_problem(a, "the program's %s ran inside an overhead root that HotSpot runs with single-stepping "
+                        "hidden: the step engine does not count it", fm != NULL ? fm->name : "code");
+    }
+    /* the thread's branch counts, per bucket; a branch probe runs right
      * before its branch, so an exception never leaves one to correct */
-    for (int k = 0; k < BR_KINDS; k++)
+    for (int k = 0; k < BR_KINDS; k++) {
         ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_br[k]);
+        ts->br[BUCKET_OVERHEAD][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_obr[k]);
+    }
     /* what exceptions kept from running: the rest of a block counted whole */
-    for (uint32_t k = 0; k < ts->nfixes && !bad; k++) {
+    for (uint32_t k = 0; k < ts->nfixes; k++) {
         fast_method *fm = method_of(a, ts->fixes[k].id);
         uint64_t *h = fm != NULL && fm->mi != NULL ? thread_hist(ts, fm->mi) : NULL;
         if (h == NULL) {
             fast_problem(a, "a block an exception left early was never counted");
             continue;
         }
+        int bucket = ts->fixes[k].bucket;
         const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
-        if (count_keys(a, ts, fm, ts->fixes[k].after + 1, b->end, -1) != 0)
+        if (count_keys(a, ts, bucket, fm, ts->fixes[k].after + 1, b->end, -1) != 0)
             break;
         for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
                 continue;
-            uint64_t *slot = &h[BUCKET_WORK * 256 + fm->code[pc]];
+            uint64_t *slot = &h[bucket * 256 + fm->code[pc]];
             if (*slot == 0) {
                 fast_problem(a, "more instructions of %s were subtracted than counted", fm->name);
                 break;
@@ -905,18 +1227,16 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
             (*slot)--;
         }
     }
-    return bad ? -1 : 0;
+    return 0;
 }
 
-/* The fast_method of a frame's method, by its name "pkg.Class.name(desc)":
- * the one rewritten last under that name (a class retransformed later has
- * new ids); NULL when no instrumented method has it. */
-static fast_method *method_named(agent *a, jmethodID id)
+/* A method's name as fast_method.name has it, "pkg.Class.name(desc)" in
+ * UTF-8 (malloc'd), or NULL. */
+static char *full_name(agent *a, jmethodID id)
 {
     jvmtiEnv *jv = a->jvmti;
-    char *name = NULL, *desc = NULL, *csig = NULL;
+    char *name = NULL, *desc = NULL, *csig = NULL, *utf8 = NULL;
     jclass klass = NULL;
-    fast_method *found = NULL;
     if ((*jv)->GetMethodName(jv, id, &name, &desc, NULL) == JVMTI_ERROR_NONE &&
         (*jv)->GetMethodDeclaringClass(jv, id, &klass) == JVMTI_ERROR_NONE &&
         (*jv)->GetClassSignature(jv, klass, &csig, NULL) == JVMTI_ERROR_NONE) {
@@ -924,15 +1244,7 @@ static fast_method *method_named(agent *a, jmethodID id)
         if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
             snprintf(cls, sizeof cls, "%s", csig);
         snprintf(full, sizeof full, "%s.%s%s", cls, name, desc);
-        char *utf8 = utf8_dup(full);
-        lock_enter(a);
-        for (uint32_t i = a->fast.nmethods; utf8 != NULL && i-- > 0;)
-            if (strcmp(a->fast.methods[i].name, utf8) == 0) {
-                found = &a->fast.methods[i];
-                break;
-            }
-        lock_exit(a);
-        free(utf8);
+        utf8 = utf8_dup(full);
     }
     if (name)
         (*jv)->Deallocate(jv, (unsigned char *)name);
@@ -940,6 +1252,28 @@ static fast_method *method_named(agent *a, jmethodID id)
         (*jv)->Deallocate(jv, (unsigned char *)desc);
     if (csig)
         (*jv)->Deallocate(jv, (unsigned char *)csig);
+    return utf8;
+}
+
+/* The instrumented method of that name, the one rewritten last (a class
+ * retransformed later has new ids); NULL if none (lock held). */
+static fast_method *method_by_name(agent *a, const char *name)
+{
+    for (uint32_t i = a->fast.nmethods; name != NULL && i-- > 0;)
+        if (strcmp(a->fast.methods[i].name, name) == 0)
+            return &a->fast.methods[i];
+    return NULL;
+}
+
+/* The fast_method of a frame's method, by its name "pkg.Class.name(desc)";
+ * NULL when no instrumented method has it. */
+static fast_method *method_named(agent *a, jmethodID id)
+{
+    char *name = full_name(a, id);
+    lock_enter(a);
+    fast_method *found = method_by_name(a, name);
+    lock_exit(a);
+    free(name);
     return found;
 }
 
@@ -954,18 +1288,43 @@ static fast_method *method_named(agent *a, jmethodID id)
  * were counted (the extent's); a frame in a probe, or of a method that is
  * not instrumented but has bytecode, is a problem (the run is refused).
  */
-void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
 {
     if (frames <= 0 || ts->probe == NULL)
-        return;
+        return -1;
+    /* the root frames open on the thread (Probe.rootEnter), innermost
+     * last, and the mode each runs in: a frame's blocks were counted in the
+     * mode of the innermost root frame at or below it */
+    jint sp = (*jni)->GetIntField(jni, ts->probe, a->fast.f_sp);
+    jint mode = (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode);
+    jint *ids = NULL, *modes = NULL;
+    if (sp > 0) {
+        jintArray ia = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_ids);
+        jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_modes);
+        ids = malloc((size_t)sp * sizeof *ids);
+        modes = malloc((size_t)sp * sizeof *modes);
+        if (ia == NULL || ma == NULL || ids == NULL || modes == NULL) {
+            free(ids);
+            free(modes);
+            fast_problem(a, "cannot read a thread's open root frames");
+            return -1;
+        }
+        (*jni)->GetIntArrayRegion(jni, ia, 0, sp, ids);
+        (*jni)->GetIntArrayRegion(jni, ma, 0, sp, modes);
+        (*jni)->DeleteLocalRef(jni, ia);
+        (*jni)->DeleteLocalRef(jni, ma);
+    }
     jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
     jint n = 0;
     if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, frames, f, &n), "GetStackTrace") != 0) {
         free(f);
+        free(ids);
+        free(modes);
         fast_problem(a, "cannot read the frames an exception unwinds");
-        return;
+        return -1;
     }
-    uint64_t less = 0;
+    uint64_t less[BUCKETS] = {0};
+    jint k = sp, popped = 0, m = mode, stop = -1;
     for (jint i = 0; i < n; i++) {
         int last = catch_method != NULL && f[i].method == catch_method;
         if (f[i].location >= 0) {
@@ -974,37 +1333,66 @@ void fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
                                .new_len = fm ? fm->new_len : 0};
             int64_t old = fm != NULL ? ins_original_offset(&view, (uint32_t)f[i].location, &in_probe) : -1;
-            if (old < 0 || in_probe) {
+            if (m != MODE_HIDDEN && (old < 0 || in_probe)) { /* hidden frames counted nothing */
                 fast_problem(a, "an exception was thrown %s", old < 0 ? "through a method that has no probes"
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
-            int32_t b = blk_find(&fm->blocks, (uint32_t)old);
-            if (b < 0)
+            int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
+            if (m != MODE_HIDDEN && b < 0)
                 break;
-            if (ts->nfixes == ts->fixes_cap) {
-                uint32_t cap = ts->fixes_cap ? ts->fixes_cap * 2 : 64;
-                struct fast_fix *v = realloc(ts->fixes, cap * sizeof *v);
-                if (v == NULL) {
-                    agent_fail(a, "out of memory for the fast engine's exception fixes");
+            if (b >= 0) {
+                if (ts->nfixes == ts->fixes_cap) {
+                    uint32_t cap = ts->fixes_cap ? ts->fixes_cap * 2 : 64;
+                    struct fast_fix *v = realloc(ts->fixes, cap * sizeof *v);
+                    if (v == NULL) {
+                        agent_fail(a, "out of memory for the fast engine's exception fixes");
+                        break;
+                    }
+                    ts->fixes = v;
+                    ts->fixes_cap = cap;
+                }
+                /* the program's code is work in an overhead frame too */
+                int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;
+                ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket};
+                const blk_block *blk = &fm->blocks.blocks[b];
+                for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
+                    less[bucket] += (fm->blocks.mark[pc] & BLK_MARK_INSN) != 0;
+            }
+            if (fm != NULL && fm->root_probes && k > 0 && !last) {
+                /* the frame that opened the innermost root frame not yet
+                 * passed: it ends here; below it, the mode of the one before */
+                if (ids[k - 1] != (jint)fm->first_id) {
+                    fast_problem(a, "an exception unwound %s, whose root frame the fast engine did not see open",
+                                 fm->name);
                     break;
                 }
-                ts->fixes = v;
-                ts->fixes_cap = cap;
+                k--;
+                popped++;
+                m = k > 0 ? modes[k - 1] & MODE_MASK : MODE_WORK;
+                if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
+                    stop = i;
+                    break;
+                }
             }
-            ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old};
-            const blk_block *blk = &fm->blocks.blocks[b];
-            for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
-                less += (fm->blocks.mark[pc] & BLK_MARK_INSN) != 0;
         }
         if (last)
             break;
     }
     free(f);
-    if (less > 0) {
-        jlong now = (*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, now - (jlong)less);
+    if (popped > 0) { /* the root frames the exception unwinds end here, as their exit probes would */
+        jint left = sp - popped;
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, left);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, left > 0 ? modes[left - 1] & MODE_MASK : MODE_WORK);
     }
+    free(ids);
+    free(modes);
+    if (less[BUCKETS - 1] > 0 || less[BUCKET_WORK] > 0) {
+        jlong w = (*jni)->GetLongField(jni, ts->probe, a->fast.f_n), o = (*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, w - (jlong)less[BUCKET_WORK]);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, o - (jlong)less[BUCKET_OVERHEAD]);
+    }
+    return stop;
 }
 
 /* ---- arrays ------------------------------------------------------------- */
@@ -1405,6 +1793,7 @@ void fast_free(agent *a)
     free(a->fast.len);
     free(a->fast.site);
     free(a->fast.sites);
+    free(a->fast.flags);
     free(a->fast.on);
     free(a->fast.modules); /* global references: the JVM is gone */
     memset(&a->fast, 0, sizeof a->fast);

@@ -5,20 +5,21 @@
 # For each fixture run below, the agent runs twice with the pinned flags
 # (no -Xint): once as the step engine, once with engine=fast. The fast
 # profile must say engine="fast", and the two profiles must be identical in
-# every field the fast engine holds so far: the summary, the invocations
-# one by one, both opcode histograms, the dependency keys (new, invoke,
-# invokedynamic, ldc of a class), the conditional branches with the
-# simulated predictor's mispredictions, and every method's opcode counts
-# (docs/fast-engine.md, "What exists"), the array keys with their
-# allocations and elements and the invokes' elements included. Runs with a
-# hand-derived total
+# every field the fast engine holds so far, in both buckets (work and
+# overhead): the summary, the invocations one by one, both opcode
+# histograms, the dependency keys (new, invoke, invokedynamic, ldc of a
+# class), the conditional branches with the simulated predictor's
+# mispredictions, and every method's opcode counts (docs/fast-engine.md,
+# "What exists"), the array keys with their allocations and elements and
+# the invokes' elements included. Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
 # array keys of ArraySizes and Calls.allocs.
-# The fixtures are those that start no thread and run no overhead root in
-# the extent: the fast engine refuses such runs (agent_error, with the
-# reason), which is checked too, as are runs where a native the engine
-# cannot follow allocates an array; exceptions thrown and caught or escaping
-# are compared (with the arrays of their stack traces). Finally psf-score
+# Exceptions thrown and caught or escaping are compared (with the arrays of
+# their stack traces), and class loading and static initializers inside
+# the extent (the overhead bucket, and the work HotSpot hides from
+# stepping). Runs the fast engine cannot count yet (method-handle linkage,
+# threads the method starts, a native the engine cannot follow allocating
+# an array) must be refused (agent_error, with the reason). Finally psf-score
 # must refuse a fast profile (it lacks fields a score needs), and a scoring
 # run (result_fd) must refuse engine=fast at load.
 set -eu
@@ -62,7 +63,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -132,6 +133,39 @@ same exceptions-caught - Exceptions.caught Exceptions
 STATUS=exception same exceptions-escape - Exceptions.escape Exceptions
 same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thrown by the JVM, mid-block
 
+# --- class loading and static initializers in the extent -------------------
+# HotSpot hides single-stepping while it resolves a class constant, a field
+# or an invoke, and runs what that loads or initializes with it: neither
+# engine counts it (the fast engine runs such a root frame uncounted, from
+# where the JVM entered it). A JDK initializer that `new` runs, or that
+# clinit.c runs for a static access of the program's, is overhead; the
+# program's own initializers are work.
+same longdesc-short - LongDesc.viaShort LongDesc short  # loadClass of a class named by invokestatic
+same longdesc-long - LongDesc.viaLong LongDesc long
+same constants-wide 409 Constants.wide Constants wide 50  # ldc_w of a class: 8n + 9
+same classinit - ClassInit.init ClassInit                # new and getstatic of the program's classes
+same staticwork-get - StaticWork.get StaticWork get      # the program's initializers: work
+same staticwork-getbefore - StaticWork.get StaticWork getBefore
+same staticwork-put - StaticWork.put StaticWork put
+same staticwork-call - StaticWork.call StaticWork call
+same staticwork-make - StaticWork.make StaticWork make
+same staticwork-inherited - StaticWork.inherited StaticWork inherited
+same staticwork-interface - StaticWork.viaInterface StaticWork viaInterface
+# an initializer that throws: its frame ends by exception back in the JVM,
+# which throws ExceptionInInitializerError at the getstatic (whose
+# initializer is overhead)
+same staticwork-fails - StaticWork.fails StaticWork fails
+same maininit - MainInit.get MainInit                     # the main class's initializer, from the launcher
+same branches-init - Branches.init Branches init 300
+same branches-initbefore - Branches.init Branches initBefore 300
+same calls-intrinsic - Calls.intrinsic Calls intrinsic 0
+# BigInteger.<clinit>, run by `new`: overhead with its own branch predictor
+same overhead-big - Overhead.big Overhead
+[ "$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@overhead)" -gt 0 ] &&
+  [ "$(xpath "$TEST_TMP/step.xml" "//branches[@bucket='overhead']/@conditional")" -gt 0 ] &&
+  pass "overhead-big: the overhead bucket holds bytecodes and branches" ||
+  fail "overhead-big: the overhead bucket holds bytecodes and branches" "$(grep '<summary' "$TEST_TMP/step.xml")"
+
 # --- runs the fast engine cannot count yet: refused, with the reason -------
 # refused NAME REASON_REGEX SPEC MAIN [ARGS...]
 refused() {
@@ -142,7 +176,6 @@ refused() {
   expect_eq "$name: refused as agent_error" "$(xpath "$F" /psf-profile/@status)" agent_error
   expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
 }
-refused class-loading 'ClassLoader.loadClass.*overhead' StaticWork.get StaticWork get
 # arrays a native makes that the fast engine cannot charge: a native other
 # than Throwable.fillInStackTrace, an array's clone and Array.newArray
 # that allocates (strings of a stack trace), and Array.multiNewArray
@@ -150,6 +183,13 @@ refused native-multi 'java/lang/reflect/Array\.multiNewArray at offset [0-9]*, a
   NativeArrays.multi NativeArrays multi 3
 refused native-strings 'the native method java\.lang\.StackTraceElement\.initStackTraceElements allocated an array' \
   NativeArrays.printed NativeArrays printed
+# invokedynamic (string concatenation): the linked method handles run code
+# of hidden classes, which no ClassFileLoadHook sees
+refused concat 'MethodHandleNatives.*hidden classes' Concat.cat Concat
+# a thread the method starts (a ForkJoinPool worker)
+refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwice 2
+# a thread the initializer of the method's class starts, counted before the method
+refused threads 'threads started by the method' 'Daemon$NonDaemon.solve' Daemon nondaemon
 
 # --- never scored ----------------------------------------------------------
 run_engine "$TEST_TMP/fast.xml" fast Loops.sum Loops 10

@@ -34,6 +34,16 @@ public final class Probe {
      */
     static int[] sites = new int[0];
 
+    /** Per id, bit 0: the block's class is the program's (the application class loader's); grown through flags0(). */
+    static int[] flags = new int[0];
+
+    /* The thread's bucket (mode): the work bucket, the overhead bucket, or
+     * uncounted (an overhead root HotSpot runs with single-stepping hidden,
+     * where the step engine sees no bytecode). */
+    static final int WORK = 0, OVERHEAD = 1, HIDDEN = 2, MODE_MASK = 3;
+    /* In rootModes: the JVM entered the root frame, not an invoke. */
+    static final int VM_ENTERED = 4;
+
     /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
     private static final int BP_ENTRIES = 1 << 14;
     private static final int BP_HISTORY_MASK = (1 << 12) - 1;
@@ -66,6 +76,29 @@ public final class Probe {
     /** Elements System.arraycopy copied on this thread (calls that returned); the length of the one under way. */
     long copied;
     int copying;
+
+    /*
+     * The overhead bucket: hits per block id (sized and grown with hits),
+     * bytecodes since the agent last set it to 0, and its own predictor and
+     * branch counts, as the step engine keeps one predictor per bucket.
+     */
+    long[] ohits;
+    long on;
+    byte[] ocounters;
+    int ohistory;
+    long oconditional, otaken, omispredicted;
+
+    /** WORK, OVERHEAD or HIDDEN: the mode of the innermost overhead root frame entered while counting. */
+    int mode;
+    /**
+     * Those root frames, innermost last: block 0's id and the mode each
+     * opened (rootModes[sp - 1] & MODE_MASK == mode), with VM_ENTERED.
+     */
+    int[] rootIds;
+    int[] rootModes;
+    int sp;
+    /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
+    int hidden;
 
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
@@ -162,6 +195,13 @@ public final class Probe {
      * cannot predict, so neither could it predict branches here).
      */
     private void outcome(int id, int t) {
+        if (mode != WORK && !program(id)) {
+            if (mode == OVERHEAD)
+                overheadOutcome(id, t);
+            return;
+        }
+        if (mode == HIDDEN)
+            return;
         int[] s = sites;
         if (id >= s.length) {
             s = sites = sites0(id);
@@ -178,6 +218,24 @@ public final class Probe {
         history = ((history << 1) | t) & BP_HISTORY_MASK;
     }
 
+    /* The same in the overhead bucket, with its own predictor. */
+    private void overheadOutcome(int id, int t) {
+        int[] s = sites;
+        if (id >= s.length) {
+            s = sites = sites0(id);
+            if (id >= s.length)
+                return;
+        }
+        byte[] ctr = ocounters;
+        int i = (s[id] ^ ohistory) & (BP_ENTRIES - 1);
+        int c = ctr[i];
+        omispredicted += (c >> 1) ^ t;
+        otaken += t;
+        oconditional++;
+        ctr[i] = NEXT[(c << 1) | t];
+        ohistory = ((ohistory << 1) | t) & BP_HISTORY_MASK;
+    }
+
     /* A two-bit counter c's next value after outcome t, at NEXT[c * 2 + t]: one step toward it, saturating. */
     private static final byte[] NEXT = {0, 1, 0, 2, 1, 3, 2, 3};
 
@@ -186,6 +244,50 @@ public final class Probe {
         Probe p = current();
         if (p != null && p.depth > 0 && --p.depth == 0)
             end0();
+    }
+
+    /**
+     * An overhead root is entered (its first instruction; with block 0's
+     * id): a JDK static initializer, a class loader's loadClass(String),
+     * method-handle linkage, the program's static initializers. On a counting
+     * thread the agent decides which mode the frame runs in, from where the
+     * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
+     */
+    public static void rootEnter(int id) {
+        Probe p = current();
+        if (p == null)
+            return;
+        /* inside a hidden frame: hidden too, and (as roots are entered) by the JVM */
+        int m = p.mode == HIDDEN ? HIDDEN | VM_ENTERED : root0(id, p.mode);
+        int[] ids = p.rootIds;
+        if (ids == null || p.sp == ids.length) {
+            int cap = ids == null ? 16 : ids.length * 2;
+            int[] ni = new int[cap], nm = new int[cap];
+            for (int i = 0; i < p.sp; i++) {
+                ni[i] = ids[i];
+                nm[i] = p.rootModes[i];
+            }
+            p.rootIds = ids = ni;
+            p.rootModes = nm;
+        }
+        ids[p.sp] = id;
+        p.rootModes[p.sp++] = m;
+        p.mode = m & MODE_MASK;
+    }
+
+    /** An overhead root returns (before each of its return instructions): its frame's mode ends. */
+    public static void rootExit(int id) {
+        Probe p = current();
+        if (p == null)
+            return;
+        /* its entry, and any above it that an exception left open */
+        int s = p.sp;
+        while (s > 0 && p.rootIds[s - 1] != id)
+            s--;
+        if (s > 0) {
+            p.sp = --s;
+            p.mode = s > 0 ? p.rootModes[s - 1] & MODE_MASK : WORK;
+        }
     }
 
     private void hit(int id) {
@@ -197,8 +299,41 @@ public final class Probe {
             h = hits;
             len = lengths;
         }
+        if (mode != WORK) {
+            other(id);
+            return;
+        }
         h[id]++;
         n += len[id];
+    }
+
+    /* A block outside the work mode: the program's code is work in the
+     * overhead bucket too (as in the step engine); nothing counts in HIDDEN
+     * mode, where program code makes the run refused. */
+    private void other(int id) {
+        if (program(id)) {
+            if (mode == HIDDEN) {
+                if (hidden == 0)
+                    hidden = id + 1;
+                return;
+            }
+            hits[id]++;
+            n += lengths[id];
+        } else if (mode == OVERHEAD) {
+            ohits[id]++;
+            on += lengths[id];
+        }
+    }
+
+    /* Whether block id is in a class of the program's. */
+    private static boolean program(int id) {
+        int[] f = flags;
+        if (id >= f.length) {
+            f = flags = flags0(id);
+            if (id >= f.length)
+                return false; /* an id the agent never handed out: it has reported the failure */
+        }
+        return (f[id] & 1) != 0;
     }
 
     /* Make hits and lengths cover id; false when the agent knows no such id. */
@@ -212,10 +347,13 @@ public final class Probe {
             int cap = h.length * 2;
             if (cap <= id)
                 cap = lengths.length;
-            long[] g = new long[cap];
-            for (int i = 0; i < h.length; i++)
+            long[] g = new long[cap], o = new long[cap];
+            for (int i = 0; i < h.length; i++) {
                 g[i] = h[i];
+                o[i] = ohits[i];
+            }
             hits = g;
+            ohits = o;
         }
         return true;
     }
@@ -340,6 +478,12 @@ public final class Probe {
 
     /** The agent's branch sites, all ids handed out so far (id is the one asked for: reported if unknown). */
     private static native int[] sites0(int id);
+
+    /** The agent's program flags, all ids handed out so far (id is the one asked for: reported if unknown). */
+    private static native int[] flags0(int id);
+
+    /** The agent: the mode of the root frame (block 0: id) being entered on this thread, whose mode now is `mode`. */
+    private static native int root0(int id, int mode);
 
     /** The agent opens an extent on this thread if the caller is the measured method (and sets depth to 1). */
     private static native void begin0();
