@@ -233,7 +233,7 @@ typedef struct thread_state {
                                  * after offset `after` that an exception kept from running, and the
                                  * bucket they were counted in (fast.c) */
     uint32_t nfixes, fixes_cap;
-    struct fast_native_array { uint32_t method, pc, key, invoke; uint64_t allocations, elements; } *narrays;
+    struct fast_native_array { uint32_t method, pc, key, invoke; int bucket; uint64_t allocations, elements; } *narrays;
                                 /* engine=fast: what native calls handled, by the calling
                                  * instruction (a->fast.methods[method], original pc, its key
                                  * `invoke`) and the key of the arrays it allocated (0 for
@@ -315,6 +315,7 @@ typedef struct fast_state {
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
+    jfieldID f_oallocations, f_oelements, f_ocopied; /* the same in OVERHEAD mode */
     jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
     jmethodID obj_clone, new_array; /* Object.clone, Array.newArray: their arrays are the made probes' */
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */

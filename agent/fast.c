@@ -331,6 +331,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
         }
     }
     int hidden = v.in_probe || (hides_steps(v.op) && !v.calls);
+
     /* an exception that leaves a static initializer goes back to the JVM
      * (ExceptionInInitializerError), as does one that leaves a root the JVM
      * entered from an instruction it resolves (no invoke of the root, no
@@ -357,6 +358,13 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
                         "single-stepping: the step engine does not count it", root_name, bc_mnemonic(v.op),
                      caller_name ? caller_name : "?");
     }
+    if (out == MODE_HIDDEN && (v.op == BC_ANEWARRAY || v.op == BC_MULTIANEWARRAY) && !v.in_probe)
+        /* the step engine's last step is that array instruction, so it
+         * charges every array allocated while HotSpot resolves its class
+         * to that instruction (counting.c, on_sampled_alloc) */
+        fast_problem(a, "%s ran while the JVM resolved the class of %s in %s: the step engine charges the "
+                        "arrays allocated there to that instruction", root_name, bc_mnemonic(v.op),
+                     caller_name ? caller_name : "?");
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
@@ -595,6 +603,9 @@ static int arrays_init(agent *a, JNIEnv *jni)
     a->fast.f_allocations = (*jni)->GetFieldID(jni, a->fast.probe, "allocations", "[J");
     a->fast.f_elements = (*jni)->GetFieldID(jni, a->fast.probe, "elements", "[J");
     a->fast.f_copied = (*jni)->GetFieldID(jni, a->fast.probe, "copied", "J");
+    a->fast.f_oallocations = (*jni)->GetFieldID(jni, a->fast.probe, "oallocations", "[J");
+    a->fast.f_oelements = (*jni)->GetFieldID(jni, a->fast.probe, "oelements", "[J");
+    a->fast.f_ocopied = (*jni)->GetFieldID(jni, a->fast.probe, "ocopied", "J");
     jclass t = (*jni)->FindClass(jni, "java/lang/Throwable");
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
@@ -608,8 +619,8 @@ static int arrays_init(agent *a, JNIEnv *jni)
                                   : NULL;
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
-    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.fill_in ||
-        !a->fast.obj_clone || !a->fast.new_array) {
+    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.f_oallocations ||
+        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find psf.Probe's array counters, Throwable.fillInStackTrace(int), "
                       "Object.clone or Array.newArray");
@@ -881,8 +892,9 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     lock_enter(a);
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
-                       .copy_method = "copy", .made_method = "made", .root_entry_method = "rootEnter",
-                       .root_exit_method = "rootExit", .calls_filter = calls_of, .calls_ctx = &cc};
+                       .copy_method = program ? "programCopy" : "copy", .made_method = "made",
+                       .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
+                       .calls_ctx = &cc};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1488,11 +1500,14 @@ static void array_natives_check(agent *a, const fast_method *fm, const blk_block
  * invoke's elements; and the blocks that ran an invoke of a native whose
  * arrays cannot be seen, refused. 0, or -1 (reported).
  */
-static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+/* The arrays one mode's probes counted by site (fields fa, fe), into the
+ * keys of `bucket`; in the overhead bucket the program's sites go to the
+ * work bucket. 0, or -1 (reported). */
+static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
 {
     int bad = 0;
-    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_allocations);
-    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_elements);
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
     if (aa != NULL && ea != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, aa);
         jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
@@ -1512,8 +1527,10 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
                 bad = -1;
                 break;
             }
-            if (add_count(a, &ts->dep[BUCKET_WORK][k - 1], (uint64_t)al[site]) != 0 ||
-                add_count(a, &ts->elems[BUCKET_WORK][k - 1], (uint64_t)el[site]) != 0)
+            int b = bucket == BUCKET_OVERHEAD && a->fast.methods[a->fast.sites[site].method].program ? BUCKET_WORK
+                                                                                                  : bucket;
+            if (add_count(a, &ts->dep[b][k - 1], (uint64_t)al[site]) != 0 ||
+                add_count(a, &ts->elems[b][k - 1], (uint64_t)el[site]) != 0)
                 break;
         }
         if (al != NULL)
@@ -1525,6 +1542,16 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
         (*jni)->DeleteLocalRef(jni, aa);
     if (ea != NULL)
         (*jni)->DeleteLocalRef(jni, ea);
+    return bad;
+}
+
+static void natives_check_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f);
+
+static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
+    if (!bad)
+        bad = collect_sites(a, jni, ts, a->fast.f_oallocations, a->fast.f_oelements, BUCKET_OVERHEAD);
     for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
         struct fast_native_array *na = &ts->narrays[i];
         if (na->invoke == 0) { /* a made probe's: the call's key, read now */
@@ -1541,14 +1568,18 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
             bad = -1;
             break;
         }
-        if ((na->key != 0 && (add_count(a, &ts->dep[BUCKET_WORK][na->key - 1], na->allocations) != 0 ||
-                              add_count(a, &ts->elems[BUCKET_WORK][na->key - 1], na->elements) != 0)) ||
-            add_count(a, &ts->elems[BUCKET_WORK][na->invoke - 1], na->elements) != 0)
+        if ((na->key != 0 && (add_count(a, &ts->dep[na->bucket][na->key - 1], na->allocations) != 0 ||
+                              add_count(a, &ts->elems[na->bucket][na->key - 1], na->elements) != 0)) ||
+            add_count(a, &ts->elems[na->bucket][na->invoke - 1], na->elements) != 0)
             break;
     }
-    /* what System.arraycopy copied, charged to its key as counting.c does */
-    uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_copied);
-    if (copied > 0 && !bad) {
+    /* what System.arraycopy copied, charged to its key as counting.c does,
+     * bucket by bucket */
+    for (int b = 0; b < BUCKETS && !bad; b++) {
+        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, b == BUCKET_WORK ? a->fast.f_copied
+                                                                                       : a->fast.f_ocopied);
+        if (copied == 0)
+            continue;
         uint32_t k = a->arraycopy_key;
         if (k == 0)
             fast_problem(a, "System.arraycopy copied elements, and it has no key");
@@ -1556,11 +1587,20 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
             agent_fail(a, "out of memory for the fast engine's key counters");
             bad = -1;
         } else {
-            add_count(a, &ts->elems[BUCKET_WORK][k - 1], copied);
+            add_count(a, &ts->elems[b][k - 1], copied);
         }
     }
-    /* invokes of natives whose arrays no event may show */
-    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_hits);
+    /* invokes of natives whose arrays no event may show, in either bucket */
+    for (int b = 0; b < BUCKETS; b++)
+        natives_check_hits(a, jni, ts, b == BUCKET_WORK ? a->fast.f_hits : a->fast.f_ohits);
+    return bad;
+}
+
+/* The blocks of one hit array (field f) that ran an invoke of a native
+ * whose arrays cannot be seen: refused (array_natives_check). */
+static void natives_check_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f)
+{
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, f);
     jlong *hits = arr != NULL ? (*jni)->GetLongArrayElements(jni, arr, NULL) : NULL;
     if (hits != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -1573,7 +1613,6 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     }
     if (arr != NULL)
         (*jni)->DeleteLocalRef(jni, arr);
-    return bad;
 }
 
 /*
@@ -1625,9 +1664,18 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
 static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
                           uint64_t allocations, uint64_t elements)
 {
+    /* in the bucket of the thread's mode; the program's calls are work */
+    JNIEnv *jni = env_of(a);
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) : MODE_WORK;
+    if (mode == MODE_HIDDEN)
+        return;
+    lock_enter(a);
+    int program = index < a->fast.nmethods && a->fast.methods[index].program;
+    lock_exit(a);
+    int bucket = mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK;
     uint32_t i = 0;
     while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
-                                 ts->narrays[i].key == key))
+                                 ts->narrays[i].key == key && ts->narrays[i].bucket == bucket))
         i++;
     if (i == ts->nnarrays) {
         if (ts->nnarrays == ts->narrays_cap) {
@@ -1640,7 +1688,7 @@ static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t p
             ts->narrays = v;
             ts->narrays_cap = cap;
         }
-        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, 0, 0};
+        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
     }
     ts->narrays[i].allocations += allocations;
     ts->narrays[i].elements += elements;
@@ -1685,6 +1733,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         return;
     if (loc != -1)
         return; /* a Java frame */
+    if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+        return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
     uint32_t index, pc, ik;
     if (m == a->fast.obj_clone || m == a->fast.new_array) {
         /* the made probe after the call charges it, when the call is one

@@ -76,6 +76,12 @@ public final class Probe {
     /** Elements System.arraycopy copied on this thread (calls that returned); the length of the one under way. */
     long copied;
     int copying;
+    /**
+     * The same in OVERHEAD mode (the agent charges a site of the program's
+     * there to the work bucket; the program's copies call programCopy).
+     */
+    long[] oallocations, oelements;
+    long ocopied;
 
     /*
      * The overhead bucket: hits per block id (sized and grown with hits),
@@ -375,12 +381,18 @@ public final class Probe {
     }
 
     private void arrays(Object a, int dims, int site) {
+        if (mode == HIDDEN)
+            return;
         long[] al = allocations, el = elements;
         if (al == null || site < 0 || site > al.length - dims) {
             if (!growSites(site, dims))
                 return; /* a site the agent never handed out: it has reported the failure */
             al = allocations;
             el = elements;
+        }
+        if (mode == OVERHEAD) {
+            al = oallocations;
+            el = oelements;
         }
         long count = 1;
         for (int level = 0; level < dims; level++) {
@@ -399,16 +411,20 @@ public final class Probe {
         int known = arraySites0(site, dims);
         if (site < 0 || site > known - dims)
             return false;
-        long[] al = allocations, el = elements;
+        long[] al = allocations, el = elements, oal = oallocations, oel = oelements;
         int cap = al == null || al.length * 2 < known ? known : al.length * 2; /* not Math.max: instrumented */
-        long[] ga = new long[cap], ge = new long[cap];
+        long[] ga = new long[cap], ge = new long[cap], goa = new long[cap], goe = new long[cap];
         if (al != null)
             for (int i = 0; i < al.length; i++) {
                 ga[i] = al[i];
                 ge[i] = el[i];
+                goa[i] = oal[i];
+                goe[i] = oel[i];
             }
         allocations = ga;
         elements = ge;
+        oallocations = goa;
+        oelements = goe;
         return true;
     }
 
@@ -448,11 +464,29 @@ public final class Probe {
             p.copying = length;
     }
 
-    /** After System.arraycopy returned: its length was copied. */
+    /** After System.arraycopy returned: its length was copied (in the bucket of the mode, none when HIDDEN). */
     public static void copy() {
         Probe p = current();
         if (p != null && p.copying > 0) {
-            p.copied += p.copying;
+            if (p.mode == WORK)
+                p.copied += p.copying;
+            else if (p.mode == OVERHEAD)
+                p.ocopied += p.copying;
+            p.copying = 0;
+        }
+    }
+
+    /** copy(int) in the program's classes. */
+    public static void programCopy(int length) {
+        copy(length);
+    }
+
+    /** copy() in the program's classes: the program's code is work in OVERHEAD mode too. */
+    public static void programCopy() {
+        Probe p = current();
+        if (p != null && p.copying > 0) {
+            if (p.mode != HIDDEN)
+                p.copied += p.copying;
             p.copying = 0;
         }
     }
