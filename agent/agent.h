@@ -304,7 +304,8 @@ typedef struct fast_site {
     uint32_t method;            /* a->fast.methods[method] */
     uint32_t pc;                /* the instruction's offset in the original code */
     uint32_t level;             /* 0 for the array the instruction returns, 1 for its elements, ... */
-    uint32_t key;               /* its array key (index + 1), 0 until first needed */
+    uint32_t key;               /* its array key (index + 1), 0 until first needed (array instructions) */
+    uint32_t made;              /* 1: the site of a made probe (a native's new array, keyed by its class) */
 } fast_site;
 
 /* engine=fast: the instrumenting engine's state (fast.c). */
@@ -316,11 +317,13 @@ typedef struct fast_state {
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
     jfieldID f_oallocations, f_oelements, f_ocopied; /* the same in OVERHEAD mode */
+    jfieldID f_classes;         /* the class counted at each made probe's site */
     jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
     jmethodID obj_clone, new_array; /* Object.clone, Array.newArray: their arrays are the made probes' */
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
     jlocation last_at;          /* (frame location): its method's index, the invoke's original */
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
+    int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */

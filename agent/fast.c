@@ -392,7 +392,8 @@ static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t p
                           uint64_t allocations, uint64_t elements);
 
 /* psf.Probe.made0(array, site), after an array's clone() or Array.newArray
- * on a counting thread: charge the new array to its runtime class's key
+ * on a counting thread, for an array of another class than the one the
+ * probe counts at that site itself: charge it to its runtime class's key
  * and its elements to the call (the call's key when the counts are
  * collected), as the step engine charges what the native allocated. */
 static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
@@ -408,7 +409,7 @@ static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site
         (*jni)->DeleteLocalRef(jni, k);
     lock_enter(a);
     int known = site >= 0 && (uint32_t)site < a->fast.next_site;
-    fast_site st = known ? a->fast.sites[site] : (fast_site){0, 0, 0, 0};
+    fast_site st = known ? a->fast.sites[site] : (fast_site){0, 0, 0, 0, 0};
     lock_exit(a);
     if (!known || key == 0) {
         fast_problem(a, "a made probe ran with site %d, which is %s", (int)site,
@@ -606,6 +607,7 @@ static int arrays_init(agent *a, JNIEnv *jni)
     a->fast.f_oallocations = (*jni)->GetFieldID(jni, a->fast.probe, "oallocations", "[J");
     a->fast.f_oelements = (*jni)->GetFieldID(jni, a->fast.probe, "oelements", "[J");
     a->fast.f_ocopied = (*jni)->GetFieldID(jni, a->fast.probe, "ocopied", "J");
+    a->fast.f_classes = (*jni)->GetFieldID(jni, a->fast.probe, "classes", "[Ljava/lang/Class;");
     jclass t = (*jni)->FindClass(jni, "java/lang/Throwable");
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
@@ -620,7 +622,7 @@ static int arrays_init(agent *a, JNIEnv *jni)
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
     if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.f_oallocations ||
-        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array) {
+        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find psf.Probe's array counters, Throwable.fillInStackTrace(int), "
                       "Object.clone or Array.newArray");
@@ -731,9 +733,9 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
         if (bc_flags(fm->code[pc]) & BCF_NEWARRAY) {
             uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
             for (uint32_t level = 0; level < dims && site < need; level++)
-                a->fast.sites[site++] = (fast_site){index, pc, level, 0};
+                a->fast.sites[site++] = (fast_site){index, pc, level, 0, 0};
         } else if (cp != NULL && site < need && ins_makes_array(cp, fm->code, pc)) {
-            a->fast.sites[site++] = (fast_site){index, pc, 0, 0};
+            a->fast.sites[site++] = (fast_site){index, pc, 0, 0, 1};
         }
     }
     if (site != need) {
@@ -1456,6 +1458,29 @@ static uint32_t site_key(agent *a, uint32_t site)
     return st->key;
 }
 
+/* The keys of a made probe's site (lock held): *k, the array key of the
+ * class its thread counted there (classes[site]); *ik, the call's invoke
+ * key. 0, or -1 (reported). */
+static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t site, uint32_t *k, uint32_t *ik)
+{
+    const fast_site *st = &a->fast.sites[site];
+    const fast_method *fm = &a->fast.methods[st->method];
+    jobject c = classes != NULL && (jsize)site < (*jni)->GetArrayLength(jni, classes)
+                    ? (*jni)->GetObjectArrayElement(jni, classes, (jsize)site)
+                    : NULL;
+    *k = c != NULL ? counting_array_key(a, (jclass)c) : 0;
+    if (c != NULL)
+        (*jni)->DeleteLocalRef(jni, c);
+    const cpool *cp = pool_of(a, fm);
+    *ik = cp != NULL ? methods_key_of(a, cp, fm->code, st->pc) : 0;
+    if (*k == 0 || *ik == 0) {
+        fast_problem(a, "the call in %s at offset %u made arrays whose %s", fm->name, st->pc,
+                     *k == 0 ? "class has no array key" : "call has no key");
+        return -1;
+    }
+    return 0;
+}
+
 /* Add n to a counter, refusing the run rather than wrapping. */
 static int add_count(agent *a, uint64_t *slot, uint64_t n)
 {
@@ -1508,6 +1533,7 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
     int bad = 0;
     jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
     jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
+    jobjectArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_classes);
     if (aa != NULL && ea != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, aa);
         jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
@@ -1517,9 +1543,15 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
         for (jsize site = 0; site < n && !bad; site++) {
             if (al[site] == 0)
                 continue;
-            uint32_t k = (uint32_t)site < a->fast.next_site ? site_key(a, (uint32_t)site) : 0;
-            if (k == 0) {
-                fast_problem(a, "array site %d was counted but has no key", (int)site);
+            if ((uint32_t)site >= a->fast.next_site) {
+                fast_problem(a, "array site %d was counted but never handed out", (int)site);
+                continue;
+            }
+            uint32_t k = 0, ik = 0;
+            if (a->fast.sites[site].made) { /* a native's arrays of one class: their key and the call's */
+                if (made_site_keys(a, jni, ca, (uint32_t)site, &k, &ik) != 0)
+                    continue;
+            } else if ((k = site_key(a, (uint32_t)site)) == 0) {
                 continue;
             }
             if (cover_keys(a, ts) != 0) {
@@ -1530,7 +1562,8 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
             int b = bucket == BUCKET_OVERHEAD && a->fast.methods[a->fast.sites[site].method].program ? BUCKET_WORK
                                                                                                   : bucket;
             if (add_count(a, &ts->dep[b][k - 1], (uint64_t)al[site]) != 0 ||
-                add_count(a, &ts->elems[b][k - 1], (uint64_t)el[site]) != 0)
+                add_count(a, &ts->elems[b][k - 1], (uint64_t)el[site]) != 0 ||
+                (ik != 0 && add_count(a, &ts->elems[b][ik - 1], (uint64_t)el[site]) != 0))
                 break;
         }
         if (al != NULL)
@@ -1542,6 +1575,8 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
         (*jni)->DeleteLocalRef(jni, aa);
     if (ea != NULL)
         (*jni)->DeleteLocalRef(jni, ea);
+    if (ca != NULL)
+        (*jni)->DeleteLocalRef(jni, ca);
     return bad;
 }
 
@@ -1618,12 +1653,12 @@ static void natives_check_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID
 /*
  * The call a native method of this thread was called by (frame 1 of
  * `thread`, the native at the top): the caller's index in a->fast.methods,
- * the invoke's offset in its original code and the invoke's key, through a
- * one-entry cache by frame location (a native's arrays and the elements
+ * the invoke's offset in its original code, the invoke's key and whether a
+ * made probe follows it (*made), through a one-entry cache by frame location (a native's arrays and the elements
  * charged by size come from one call site at a time). 0, or -1 when the
  * caller is not an instrumented method at an invoke with a key.
  */
-static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc, uint32_t *ik)
+static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc, uint32_t *ik, int *made)
 {
     jmethodID caller = NULL;
     jlocation at = 0;
@@ -1635,6 +1670,7 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
     *index = a->fast.last_index;
     *pc = a->fast.last_pc;
     *ik = a->fast.last_key;
+    *made = a->fast.last_made;
     lock_exit(a);
     if (hit)
         return 0;
@@ -1654,6 +1690,7 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
         a->fast.last_index = *index = (uint32_t)(fm - a->fast.methods);
         a->fast.last_pc = *pc = (uint32_t)old;
         a->fast.last_key = *ik = k;
+        a->fast.last_made = *made = ins_makes_array(cp, fm->code, (uint32_t)old);
     }
     lock_exit(a);
     return k != 0 ? 0 : -1;
@@ -1740,14 +1777,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         /* the made probe after the call charges it, when the call is one
          * it follows (an array's clone(), Array.newArray) */
         int probed = 0;
-        if (native_caller(a, thread, &index, &pc, &ik) == 0) {
-            lock_enter(a);
-            const fast_method *fm = &a->fast.methods[index];
-            const cpool *cp = pool_of(a, fm);
-            probed = cp != NULL && ins_makes_array(cp, fm->code, pc);
-            lock_exit(a);
-        }
-        if (!probed)
+        if (native_caller(a, thread, &index, &pc, &ik, &probed) != 0 || !probed)
             native_problem(a, "the native method %s allocated an array, called where no probe sees it",
                            m == a->fast.obj_clone ? "java.lang.Object.clone" : "java.lang.reflect.Array.newArray");
         return;
@@ -1773,7 +1803,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         (*jni)->DeleteLocalRef(jni, k);
         return;
     }
-    if (native_caller(a, thread, &index, &pc, &ik) != 0) {
+    int made = 0;
+    if (native_caller(a, thread, &index, &pc, &ik, &made) != 0) {
         fast_problem(a, "Throwable.fillInStackTrace(int) allocated an array, called from a method without probes");
         return;
     }
@@ -1798,8 +1829,9 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
     jmethodID m = NULL;
     jlocation loc = 0;
     uint32_t index, pc, ik;
+    int made = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &m, &loc), "GetFrameLocation") == 0 &&
-        loc == -1 && native_caller(a, thread, &index, &pc, &ik) == 0 && ik == k)
+        loc == -1 && native_caller(a, thread, &index, &pc, &ik, &made) == 0 && ik == k)
         native_charge(a, ts, index, pc, ik, 0, 0, n);
     (*jni)->DeleteLocalRef(jni, thread);
 }

@@ -115,12 +115,16 @@ same nativearrays-copies - NativeArrays.copies NativeArrays copies 200000
 expect_eq "nativearrays-copies: fast arraycopy elements = the hand count" \
   "$(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, 'java.lang.System.arraycopy(')]/@elements")" 1600000
 # arrays made inside natives, seen by the made probe after the call: an
-# int[4] cloned 200,000 times in a loop the JIT compiles, and
-# Array.newInstance(int.class, 5)
+# int[4] cloned 200,000 times in a loop the JIT compiles, arrays of two
+# classes cloned at one call, and Array.newInstance(int.class, 5)
 same nativearrays-cloned - NativeArrays.cloned NativeArrays cloned 200000
 expect_eq "nativearrays-cloned: fast int arrays and clone elements = the hand count" \
   "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, '[I.clone(')]/@elements")" \
   "int 200001 800004 800000"
+same nativearrays-mixed - NativeArrays.mixed NativeArrays mixed
+expect_eq "nativearrays-mixed: fast arrays of both classes and clone elements = the hand count" \
+  "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, '[Ljava.lang.Object;.clone(')]/@elements")" \
+  "java.lang.Integer 2 6,java.lang.Object[] 1 2,java.lang.String 2 4 5"
 same nativearrays-reflected - NativeArrays.reflected NativeArrays reflected 5
 expect_eq "nativearrays-reflected: fast int arrays and newArray elements = the hand count" \
   "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, 'java.lang.reflect.Array.newArray(')]/@elements")" \

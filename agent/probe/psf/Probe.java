@@ -82,6 +82,12 @@ public final class Probe {
      */
     long[] oallocations, oelements;
     long ocopied;
+    /**
+     * For the sites of made probes: the class of the arrays counted there
+     * in the counters above (the first one seen at the site, in either
+     * mode); an array of another class at the site is the agent's (made0).
+     */
+    Class<?>[] classes;
 
     /*
      * The overhead bucket: hits per block id (sized and grown with hits),
@@ -412,19 +418,23 @@ public final class Probe {
         if (site < 0 || site > known - dims)
             return false;
         long[] al = allocations, el = elements, oal = oallocations, oel = oelements;
+        Class<?>[] cl = classes;
         int cap = al == null || al.length * 2 < known ? known : al.length * 2; /* not Math.max: instrumented */
         long[] ga = new long[cap], ge = new long[cap], goa = new long[cap], goe = new long[cap];
+        Class<?>[] gc = new Class<?>[cap];
         if (al != null)
             for (int i = 0; i < al.length; i++) {
                 ga[i] = al[i];
                 ge[i] = el[i];
                 goa[i] = oal[i];
                 goe[i] = oel[i];
+                gc[i] = cl[i];
             }
         allocations = ga;
         elements = ge;
         oallocations = goa;
         oelements = goe;
+        classes = gc;
         return true;
     }
 
@@ -494,14 +504,40 @@ public final class Probe {
     /**
      * After an array's clone() or Array.newArray returned: the new array,
      * the call's site. Its key is its runtime class's (a clone of an
-     * Object[] may be a String[]), which the agent reads.
+     * Object[] may be a String[]): counted here, in the bucket of the mode,
+     * when it is the class first seen at the site (the agent reads that
+     * class with the counts), else by the agent at once.
      */
     public static void made(Object a, int site) {
-        if (current() != null)
-            made0(a, site);
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN)
+            p.madeArray(a, site);
     }
 
-    /** The agent charges the array the call at site made to its key and to the call's elements. */
+    private void madeArray(Object a, int site) {
+        long[] al = allocations;
+        if (al == null || site < 0 || site >= al.length) {
+            if (!growSites(site, 1))
+                return; /* a site the agent never handed out: it has reported the failure */
+        }
+        Class<?>[] cl = classes;
+        Class<?> c = a.getClass(); /* a native intrinsic without bytecode */
+        if (cl[site] == null)
+            cl[site] = c;
+        if (cl[site] != c) {
+            made0(a, site);
+            return;
+        }
+        if (mode == OVERHEAD) {
+            oallocations[site]++;
+            oelements[site] += length(a);
+        } else {
+            allocations[site]++;
+            elements[site] += length(a);
+        }
+    }
+
+    /** The agent charges an array of another class than the site's to its key and to the call's elements. */
     private static native void made0(Object a, int site);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
