@@ -372,7 +372,8 @@ typedef struct agent {
     uint8_t *key_page;          /* mmap'd page holding the key, PROT_NONE except while signing */
     int result_written;         /* the result went out (a limit stop, or VMDeath) */
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
-    const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads" */
+    const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
+                                   "unschedulable" */
     char stop_message[256];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 
@@ -608,6 +609,9 @@ void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); 
 void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts);
 void sched_off(agent *a);                  /* the run ends */
 void sched_free(agent *a);
+enum sched_io { SCHED_IO_READ, SCHED_IO_WRITE, SCHED_IO_WAIT, SCHED_IO_SELECT };
+int sched_scheduled(void); /* does this thread hold a slot? */
+void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *native); /* may end the run */
 void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
 void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
 void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);

@@ -35,6 +35,11 @@
  *                                 (MappedByteBuffer) -> the range's bytes
  *   ClassLoader.defineClass0/1/2  -> the class file's bytes
  *
+ * The same wrappers (and those of sockets' reads, accept, connect, polls and
+ * EPoll.wait, wrapped for this alone) ask the scheduler first whether the
+ * I/O would wait for another of the method's threads (sched.c, sched_io):
+ * the run then ends as unschedulable instead of blocking with the baton.
+ *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
  * charged by counting.c's allocation hook instead, as elements of the call.
  *
@@ -59,8 +64,10 @@
 #include "agent.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 enum bulk_id {
@@ -75,6 +82,8 @@ enum bulk_id {
     UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
     FS_LIST, FS_LIST0, SW_FETCH, SW_FETCH25, MAP_LOADED, MAP_LOAD, MAP_UNLOAD, MAP_FORCE,
     DEFINE0, DEFINE1, DEFINE2,
+    /* wrapped for the scheduler only (sched_io): sockets and selectors */
+    SOCK_READ, SOCK_READV, SOCK_WRITE, SOCK_WRITEV, NET_ACCEPT, NET_CONNECT, NET_POLL, NET_POLL_CONNECT, EPOLL_WAIT,
     /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
     UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
     BULK_COUNT
@@ -92,6 +101,30 @@ static void charge(enum bulk_id id, uint64_t n)
     uint32_t v = atomic_load(&via_key[id]); /* at most one of the two is the invoke just counted */
     if (v != 0)
         g_agent.hooks.elements(&g_agent, v, n);
+}
+
+/* java.io.FileDescriptor.fd (bulk_bind): for the scheduler's look at what
+ * a descriptor is. (java.io streams reach pipes only of other processes,
+ * which wait for no thread: the scheduler does not look at them.) */
+static jfieldID fd_int;
+static void key_text(int i, char *text, size_t cap);
+
+/* The descriptor of a FileDescriptor object, or -1. */
+static int fd_val(JNIEnv *env, jobject fdo)
+{
+    return fdo != NULL && fd_int != NULL ? (*env)->GetIntField(env, fdo, fd_int) : -1;
+}
+
+/* Before native `id` does I/O of `kind` on fd: while this thread is
+ * scheduled, I/O that would wait for another thread ends the run
+ * (sched.c). */
+static void io_check(JNIEnv *env, enum bulk_id id, int fd, enum sched_io kind, jlong len)
+{
+    if (!sched_scheduled())
+        return;
+    char text[256];
+    key_text(id, text, sizeof text);
+    sched_io(env, fd, kind, len, text);
 }
 
 /* Deflater/Inflater results: bytes read in bits 0-30, written in bits 31-61. */
@@ -293,6 +326,16 @@ static jstring JNICALL str_intern(JNIEnv *env, jstring self)
     return r;
 }
 
+/* The bytes of the iovec array at addr (n entries) that writev0 is handed. */
+static jlong iov_bytes(jlong addr, jint n)
+{
+    const struct iovec *v = (const struct iovec *)(intptr_t)addr;
+    jlong total = 0;
+    for (jint i = 0; v != NULL && i < n; i++)
+        total += (jlong)v[i].iov_len;
+    return total;
+}
+
 /* NIO file channels (sun.nio.ch.[Unix]FileDispatcherImpl): the bytes the
  * system call moved, its result. */
 typedef jint(JNICALL *fd_io_fn)(JNIEnv *, jclass, jobject, jlong, jint);
@@ -302,6 +345,7 @@ typedef jlong(JNICALL *fd_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
 #define FD_WRAPPERS(ID, READ, PREAD, READV, WRITE, PWRITE, WRITEV)                                        \
     static jint JNICALL READ(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                   \
     {                                                                                                     \
+        io_check(env, ID##_READ, fd_val(env, fd), SCHED_IO_READ, len);                                    \
         jint r = ((fd_io_fn)real[ID##_READ])(env, cls, fd, addr, len);                                    \
         after_len(env, ID##_READ, r);                                                                     \
         return r;                                                                                         \
@@ -314,12 +358,14 @@ typedef jlong(JNICALL *fd_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
     }                                                                                                     \
     static jlong JNICALL READV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                 \
     {                                                                                                     \
+        io_check(env, ID##_READV, fd_val(env, fd), SCHED_IO_READ, 1);                                     \
         jlong r = ((fd_vio_fn)real[ID##_READV])(env, cls, fd, addr, len);                                 \
         after_len(env, ID##_READV, r);                                                                    \
         return r;                                                                                         \
     }                                                                                                     \
     static jint JNICALL WRITE(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                  \
     {                                                                                                     \
+        io_check(env, ID##_WRITE, fd_val(env, fd), SCHED_IO_WRITE, len);                                  \
         jint r = ((fd_io_fn)real[ID##_WRITE])(env, cls, fd, addr, len);                                   \
         after_len(env, ID##_WRITE, r);                                                                    \
         return r;                                                                                         \
@@ -332,6 +378,7 @@ typedef jlong(JNICALL *fd_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
     }                                                                                                     \
     static jlong JNICALL WRITEV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                \
     {                                                                                                     \
+        io_check(env, ID##_WRITEV, fd_val(env, fd), SCHED_IO_WRITE, iov_bytes(addr, len));                \
         jlong r = ((fd_vio_fn)real[ID##_WRITEV])(env, cls, fd, addr, len);                                \
         after_len(env, ID##_WRITEV, r);                                                                   \
         return r;                                                                                         \
@@ -389,6 +436,73 @@ static jobjectArray JNICALL fs_list(JNIEnv *env, jobject self, jobject file)
 static jobjectArray JNICALL fs_list0(JNIEnv *env, jobject self, jobject file)
 {
     return listed(env, FS_LIST0, self, file);
+}
+
+/* Sockets and selectors, wrapped only for the scheduler (sched_io): a
+ * socket's reads (SocketDispatcher; its writes are FileDispatcherImpl's on
+ * JDK 17), accept, connect and polls, and a selector's wait (EPoll.wait
+ * with a timeout: 0 returns at once). */
+typedef jint(JNICALL *sock_io_fn)(JNIEnv *, jclass, jobject, jlong, jint);
+typedef jlong(JNICALL *sock_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
+typedef jint(JNICALL *accept_fn)(JNIEnv *, jclass, jobject, jobject, jobjectArray);
+typedef jint(JNICALL *connect_fn)(JNIEnv *, jclass, jboolean, jobject, jobject, jint);
+typedef jint(JNICALL *poll_fn)(JNIEnv *, jclass, jobject, jint, jlong);
+typedef jboolean(JNICALL *poll_connect_fn)(JNIEnv *, jclass, jobject, jlong);
+typedef jint(JNICALL *epoll_wait_fn)(JNIEnv *, jclass, jint, jlong, jint, jint);
+
+static jint JNICALL sock_read(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
+{
+    io_check(env, SOCK_READ, fd_val(env, fd), SCHED_IO_READ, len);
+    return ((sock_io_fn)real[SOCK_READ])(env, cls, fd, addr, len);
+}
+
+static jlong JNICALL sock_readv(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
+{
+    io_check(env, SOCK_READV, fd_val(env, fd), SCHED_IO_READ, 1);
+    return ((sock_vio_fn)real[SOCK_READV])(env, cls, fd, addr, len);
+}
+
+static jint JNICALL sock_write(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
+{
+    io_check(env, SOCK_WRITE, fd_val(env, fd), SCHED_IO_WRITE, len);
+    return ((sock_io_fn)real[SOCK_WRITE])(env, cls, fd, addr, len);
+}
+
+static jlong JNICALL sock_writev(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
+{
+    io_check(env, SOCK_WRITEV, fd_val(env, fd), SCHED_IO_WRITE, iov_bytes(addr, len));
+    return ((sock_vio_fn)real[SOCK_WRITEV])(env, cls, fd, addr, len);
+}
+
+static jint JNICALL net_accept(JNIEnv *env, jclass cls, jobject fd, jobject newfd, jobjectArray isaa)
+{
+    io_check(env, NET_ACCEPT, fd_val(env, fd), SCHED_IO_WAIT, 0);
+    return ((accept_fn)real[NET_ACCEPT])(env, cls, fd, newfd, isaa);
+}
+
+static jint JNICALL net_connect(JNIEnv *env, jclass cls, jboolean v6, jobject fd, jobject addr, jint port)
+{
+    io_check(env, NET_CONNECT, fd_val(env, fd), SCHED_IO_WAIT, 0);
+    return ((connect_fn)real[NET_CONNECT])(env, cls, v6, fd, addr, port);
+}
+
+static jint JNICALL net_poll(JNIEnv *env, jclass cls, jobject fd, jint events, jlong timeout)
+{
+    io_check(env, NET_POLL, fd_val(env, fd), SCHED_IO_WAIT, 0);
+    return ((poll_fn)real[NET_POLL])(env, cls, fd, events, timeout);
+}
+
+static jboolean JNICALL net_poll_connect(JNIEnv *env, jclass cls, jobject fd, jlong timeout)
+{
+    io_check(env, NET_POLL_CONNECT, fd_val(env, fd), SCHED_IO_WAIT, 0);
+    return ((poll_connect_fn)real[NET_POLL_CONNECT])(env, cls, fd, timeout);
+}
+
+static jint JNICALL epoll_wait(JNIEnv *env, jclass cls, jint epfd, jlong events, jint n, jint timeout)
+{
+    if (timeout != 0)
+        io_check(env, EPOLL_WAIT, epfd, SCHED_IO_SELECT, 0);
+    return ((epoll_wait_fn)real[EPOLL_WAIT])(env, cls, epfd, events, n, timeout);
 }
 
 /* StackWalker: after the first batch (callStackWalk, which calls back into
@@ -723,6 +837,24 @@ static const struct bulk_native {
                  "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;IILjava/security/ProtectionDomain;Ljava/"
                  "lang/String;)Ljava/lang/Class;",
                  "Java_java_lang_ClassLoader_defineClass2", (void *)define2, LIB_JAVA},
+#define FDO "Ljava/io/FileDescriptor;"
+    [SOCK_READ] = {"sun/nio/ch/SocketDispatcher", "read0", "(" FDO "JI)I", "Java_sun_nio_ch_SocketDispatcher_read0",
+                   (void *)sock_read, LIB_NIO},
+    [SOCK_READV] = {"sun/nio/ch/SocketDispatcher", "readv0", "(" FDO "JI)J", "Java_sun_nio_ch_SocketDispatcher_readv0",
+                    (void *)sock_readv, LIB_NIO},
+    [SOCK_WRITE] = {"sun/nio/ch/SocketDispatcher", "write0", "(" FDO "JI)I", "Java_sun_nio_ch_SocketDispatcher_write0",
+                    (void *)sock_write, LIB_NIO},
+    [SOCK_WRITEV] = {"sun/nio/ch/SocketDispatcher", "writev0", "(" FDO "JI)J",
+                     "Java_sun_nio_ch_SocketDispatcher_writev0", (void *)sock_writev, LIB_NIO},
+    [NET_ACCEPT] = {"sun/nio/ch/Net", "accept", "(" FDO FDO "[Ljava/net/InetSocketAddress;)I",
+                    "Java_sun_nio_ch_Net_accept", (void *)net_accept, LIB_NIO},
+    [NET_CONNECT] = {"sun/nio/ch/Net", "connect0", "(Z" FDO "Ljava/net/InetAddress;I)I", "Java_sun_nio_ch_Net_connect0",
+                     (void *)net_connect, LIB_NIO},
+    [NET_POLL] = {"sun/nio/ch/Net", "poll", "(" FDO "IJ)I", "Java_sun_nio_ch_Net_poll", (void *)net_poll, LIB_NIO},
+    [NET_POLL_CONNECT] = {"sun/nio/ch/Net", "pollConnect", "(" FDO "J)Z", "Java_sun_nio_ch_Net_pollConnect",
+                          (void *)net_poll_connect, LIB_NIO},
+    [EPOLL_WAIT] = {"sun/nio/ch/EPoll", "wait", "(IJII)I", "Java_sun_nio_ch_EPoll_wait", (void *)epoll_wait, LIB_NIO},
+#undef FDO
     [UNSAFE_COPY] = {"jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", NULL,
                      (void *)unsafe_copy, LIB_JVM},
     [UNSAFE_SWAP] = {"jdk/internal/misc/Unsafe", "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
@@ -836,6 +968,14 @@ void bulk_bind(agent *a, JNIEnv *jni)
         agent_fail(a, "cannot charge natives by size: java.home is unknown");
         return;
     }
+    jclass fdc = (*jni)->FindClass(jni, "java/io/FileDescriptor"); /* initialized while the JDK booted */
+    fd_int = fdc != NULL ? (*jni)->GetFieldID(jni, fdc, "fd", "I") : NULL;
+    if (fd_int == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot schedule I/O: no field java.io.FileDescriptor.fd");
+        return;
+    }
+    (*jni)->DeleteLocalRef(jni, fdc);
     char text[256];
     for (int i = 0; i < BULK_COUNT; i++) {
         key_text(i, text, sizeof text);

@@ -504,8 +504,11 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         if (ts->sched_slot != 0 &&
             (--ts->sched_quantum == 0 ||
              atomic_load_explicit(&g_agent.sched.turn, memory_order_acquire) != (int32_t)ts->sched_slot ||
-             g_agent.sched.check))
+             g_agent.sched.check)) {
             sched_step(&g_agent, jni, ts);
+            if (g_agent.dead)
+                return; /* the run ended while it waited for its turn (the holder's limit stop reads the totals) */
+        }
         if (!ts->paused)
             count_step(&g_agent, ts, jni, thread, method, loc);
         return;

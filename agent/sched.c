@@ -48,6 +48,15 @@
  * threads' poll (its thread state is "in Object.wait") and handled as the
  * Object.wait it is, at the point where it stopped.
  *
+ * Native I/O that would wait for another thread cannot be scheduled: the
+ * waiting thread keeps the baton, so the thread that would feed it never
+ * runs, and a socket's data arrives on the kernel's time. bulk.c's
+ * wrappers of the JDK's read, write, accept, connect, poll and selector
+ * natives ask sched_io first; a read of an empty pipe, a write to a pipe
+ * without room for it, any socket operation and a selector's wait end the
+ * run as unschedulable, naming what and where (every other pipe operation
+ * returns at once, with what the threads wrote before in the fixed order).
+ *
  * Single-threaded runs never get here: a thread without a slot pays one
  * compare on its step path. The step engine only: engine=fast has no
  * per-bytecode callback to pass the baton in.
@@ -56,10 +65,14 @@
 #include "agent.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define SCHED_QUANTUM 10000     /* bytecodes a holder runs before the next slot's turn */
@@ -413,6 +426,62 @@ static int32_t my_slot(agent *a, thread_state *ts)
     if (a->dead || ts == NULL || ts->sched_slot == 0 || a->sched.off)
         return -1;
     return (int32_t)ts->sched_slot - 1;
+}
+
+/* Does this thread hold a slot (bulk.c asks before sched_io)? */
+int sched_scheduled(void)
+{
+    agent *a = &g_agent;
+    return a->sched.armed && my_slot(a, self_ts(a)) >= 0;
+}
+
+/* What I/O of `kind` on fd (len bytes for a write) would wait for: NULL
+ * when it returns at once. */
+static const char *io_waits(int fd, enum sched_io kind, jlong len)
+{
+    if (kind == SCHED_IO_SELECT)
+        return "waited in a selector";
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return NULL; /* the JDK reports the bad descriptor */
+    if (S_ISSOCK(st.st_mode))
+        return kind == SCHED_IO_READ ? "read a socket" : kind == SCHED_IO_WRITE ? "wrote to a socket"
+                                                                              : "waited on a socket";
+    if (!S_ISFIFO(st.st_mode))
+        return NULL; /* files and devices do not wait for threads */
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && (flags & O_NONBLOCK) != 0)
+        return NULL; /* returns at once, with what is there */
+    struct pollfd p = {fd, kind == SCHED_IO_READ ? POLLIN : POLLOUT, 0};
+    if (kind == SCHED_IO_READ)
+        return poll(&p, 1, 0) == 0 ? "read an empty pipe" : NULL; /* data, or the writer gone */
+    int queued = 0, size = fcntl(fd, F_GETPIPE_SZ);
+    if (size < 0 || ioctl(fd, FIONREAD, &queued) != 0)
+        return NULL;
+    if (poll(&p, 1, 0) != 0 && (p.revents & (POLLERR | POLLHUP)) != 0)
+        return NULL; /* the reader is gone: the write fails at once */
+    return len > (jlong)size - queued ? "wrote more to a pipe than it has room for" : NULL;
+}
+
+/* A scheduled thread is about to do I/O of `kind` on fd through `native`:
+ * if it would wait for another thread, the run ends as unschedulable. */
+void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *native)
+{
+    agent *a = &g_agent;
+    int32_t me = my_slot(a, self_ts(a));
+    const char *what = me < 0 ? NULL : io_waits(fd, kind, len);
+    if (what == NULL)
+        return;
+    jthread self = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &self), "GetCurrentThread") != 0)
+        return;
+    char msg[512];
+    int name = (int)strcspn(native, "(");
+    snprintf(msg, sizeof msg,
+             "thread %d of the method's threads %s in %.*s: I/O that waits for another thread cannot be scheduled "
+             "the same way every run",
+             me + 1, what, name, native);
+    limit_stop(a, jni, self, "unschedulable", msg);
 }
 
 /* Append a slot for thread object t (or revive its old one); lock held. */

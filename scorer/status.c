@@ -3,8 +3,8 @@
  *
  * Every way a scoring attempt can end has its own word and its own exit
  * code, so a grading server can tell them apart without parsing messages:
- * 3..6 the class or method was not there or not run to the end, 8..25 and
- * 27 the program failed in a particular way, a limit stopped it or it did
+ * 3..6 the class or method was not there or not run to the end, 8..25, 27
+ * and 29 the program failed in a particular way, a limit stopped it or it did
  * what cannot be counted, 2, 7, 26 and 28 input that is refused, 70
  * (EX_SOFTWARE) a fault of PSF itself. The agent writes the words marked
  * in_profile; scripts/get_score.sh decides the others.
@@ -52,6 +52,7 @@ static const struct {
     { ST_UNVERIFIED,          "unverified",          26, 0, "a profile or result is unsigned, edited or signed with another key" },
     { ST_VIRTUAL_THREADS,     "virtual_threads",     27, 1, "the method started a virtual thread (JDK 21+), whose work is not counted" },
     { ST_JDK_NOT_VERIFIED,    "jdk_not_verified",    28, 0, "a supported JDK that PSF's CI does not check (21) and that has not passed scripts/self_test.sh --full here" },
+    { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

@@ -3,8 +3,10 @@
 # --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
 # each way of the Sched fixture to hand work to threads it starts (a spin
 # on a volatile flag, a sleeping poll, join, a parallel stream sort, an
-# executor's futures, wait/notify) is scored five times and must give one
-# score; the work its threads do is counted exactly.
+# executor's futures, wait/notify, a pipe read after join) is scored five
+# times and must give one score; the work its threads do is counted
+# exactly. I/O that would wait for another thread (an empty pipe, a
+# socket, a selector) is refused as unschedulable, naming it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
@@ -36,7 +38,7 @@ sum_work() {
 # The producer-consumer hands 2000 items over (each hand-off is a wait and
 # a notify on either side: slow to schedule).
 for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) \
-  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000; do
+  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)); do
   mode=${spec%%:*} rest=${spec#*:}
   want=${rest%%:*} n=${rest#*:}
   [ "$n" = "$rest" ] && n=$N
@@ -51,6 +53,22 @@ for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) 
     *\ *[0-9]*) fail "$mode: the same score on 5 runs" "$scores" ;;
     *) pass "$mode: the same score on 5 runs ($distinct)" ;;
   esac
+done
+
+# Refused by name: the method reads a pipe (or waits in a selector, or
+# accepts a socket) right after starting the thread that would write to it,
+# which the scheduler has not run yet: the read would keep the baton and
+# wait for ever. Every run is refused the same way.
+for spec in "pipeWait:read an empty pipe in sun\.nio\.ch\.[A-Za-z]*Dispatcher[A-Za-z]*\.read0" \
+  "selector:waited in a selector in sun\.nio\.ch\.EPoll\.wait" \
+  "socket:waited on a socket in sun\.nio\.ch\.Net\.accept"; do
+  mode=${spec%%:*} want=${spec#*:}
+  for i in 1 2; do
+    "$GS" --classpath "$FX" --main Sched --method "Sched.$mode" --json --costs none --sandbox require \
+      -- "$mode" 2000 >"$TEST_TMP/out" 2>"$TEST_TMP/err" && rc=0 || rc=$?
+    expect_eq "$mode: refused as unschedulable, exit 29 (run $i)" "$rc/$(jq -r .status "$TEST_TMP/out")" "29/unschedulable"
+    expect_match "$mode: the message names it (run $i)" "$(jq -r .message "$TEST_TMP/out")" "^thread 1 of the method's threads $want: "
+  done
 done
 
 finish
