@@ -345,6 +345,10 @@ typedef struct fast_state {
     jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
     jobject *modules;           /* global refs: modules made to read it (under lock) */
     uint32_t nmodules, modules_cap;
+    jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a
+                                   breakpoint at offset 0 (under lock) */
+    uint32_t nhidden, hidden_cap;
+    int hidden_armed;           /* they have their breakpoints (a thread has counted) */
 } fast_state;
 
 /* The agent's whole state. */
@@ -580,6 +584,7 @@ int target_class_named(agent *a, jclass klass); /* has the spec's class name (an
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
 void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* its module reads the probe's */
+int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
                                   unsigned char **new_data);

@@ -644,6 +644,8 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     (void)jvmti;
     if (a->dead)
         return;
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        fast_hidden_breakpoint(a, tls, method); /* a hidden class's method (fast.c); clinit.c's may share it */
     if (method != a->target || loc != 0) {
         clinit_breakpoint(a, jni, thread, tls, method, loc); /* the method's class is initialized */
         return;

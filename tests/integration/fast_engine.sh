@@ -186,6 +186,9 @@ refused native-strings 'the native method java\.lang\.StackTraceElement\.initSta
 # invokedynamic (string concatenation): the linked method handles run code
 # of hidden classes, which no ClassFileLoadHook sees
 refused concat 'MethodHandleNatives.*hidden classes' Concat.cat Concat
+# a lambda linked before the method: its proxy, a hidden class, runs in
+# the extent (the step engine counts its bytecode, 30 here)
+refused lambdas 'Lambdas\$\$Lambda.*applyAsInt.*hidden class' Lambdas.apply Lambdas
 # a thread the method starts (a ForkJoinPool worker)
 refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwice 2
 # an initializer that throws: the JVM keeps the failure's stack trace
