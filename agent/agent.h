@@ -305,7 +305,8 @@ typedef struct fast_site {
     uint32_t pc;                /* the instruction's offset in the original code */
     uint32_t level;             /* 0 for the array the instruction returns, 1 for its elements, ... */
     uint32_t key;               /* its array key (index + 1), 0 until first needed (array instructions) */
-    uint32_t made;              /* 1: the site of a made probe (a native's new array, keyed by its class) */
+    uint32_t made;              /* the site of a made probe (a native's new array, keyed by its
+                                 * class): INS_MAKES_ONE or INS_MAKES_LEVELS; else 0 */
 } fast_site;
 
 /* engine=fast: the instrumenting engine's state (fast.c). */
@@ -319,7 +320,9 @@ typedef struct fast_state {
     jfieldID f_oallocations, f_oelements, f_ocopied; /* the same in OVERHEAD mode */
     jfieldID f_classes;         /* the class counted at each made probe's site */
     jmethodID fill_in;          /* Throwable.fillInStackTrace(I), the native whose arrays are charged */
-    jmethodID obj_clone, new_array; /* Object.clone, Array.newArray: their arrays are the made probes' */
+    jmethodID obj_clone, new_array, multi_new_array; /* Object.clone, Array.newArray and
+                                 * multiNewArray: their arrays are the made probes' */
+    jclass object_array;        /* global ref: Object[] (made probes walk multiNewArray's levels) */
     jmethodID last_caller;      /* a one-entry cache of the last native's caller looked up */
     jlocation last_at;          /* (frame location): its method's index, the invoke's original */
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */

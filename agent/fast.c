@@ -393,9 +393,10 @@ static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t p
 
 /* psf.Probe.made0(array, site), after an array's clone() or Array.newArray
  * on a counting thread, for an array of another class than the one the
- * probe counts at that site itself: charge it to its runtime class's key
- * and its elements to the call (the call's key when the counts are
- * collected), as the step engine charges what the native allocated. */
+ * probe counts at that site itself, or after Array.multiNewArray: charge
+ * each array to its runtime class's key and its elements to the call (the
+ * call's key when the counts are collected), as the step engine charges
+ * what the native allocated. */
 static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
 {
     agent *a = &g_agent;
@@ -416,7 +417,32 @@ static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site
                      known ? "not an array" : "was never handed out");
         return;
     }
-    native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+    if (st.made != INS_MAKES_LEVELS) {
+        native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+        return;
+    }
+    /* Array.multiNewArray: each level's arrays, all as long as the level's
+     * first, down to a level of length 0 or one whose elements are no
+     * arrays (null: levels it did not make) */
+    jobject cur = array;
+    uint64_t count = 1;
+    while (key != 0) {
+        uint64_t len = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)cur);
+        native_charge(a, ts, st.method, st.pc, 0, key, count, count * len);
+        jobject next = len > 0 && (*jni)->IsInstanceOf(jni, cur, a->fast.object_array)
+                           ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
+                           : NULL;
+        jclass nk = next != NULL ? (*jni)->GetObjectClass(jni, next) : NULL;
+        key = nk != NULL ? counting_array_key(a, nk) : 0;
+        if (nk != NULL)
+            (*jni)->DeleteLocalRef(jni, nk);
+        if (cur != array)
+            (*jni)->DeleteLocalRef(jni, cur);
+        cur = next;
+        count *= len;
+    }
+    if (cur != NULL && cur != array)
+        (*jni)->DeleteLocalRef(jni, cur);
 }
 
 /* psf.Probe.begin0(), from Probe.enter in the measured method's first
@@ -746,13 +772,21 @@ static int arrays_init(agent *a, JNIEnv *jni)
     jclass r = (*jni)->FindClass(jni, "java/lang/reflect/Array");
     a->fast.new_array = r != NULL ? (*jni)->GetStaticMethodID(jni, r, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;")
                                   : NULL;
+    a->fast.multi_new_array = r != NULL ? (*jni)->GetStaticMethodID(jni, r, "multiNewArray",
+                                                                    "(Ljava/lang/Class;[I)Ljava/lang/Object;")
+                                        : NULL;
+    jclass oa = (*jni)->FindClass(jni, "[Ljava/lang/Object;");
+    a->fast.object_array = oa != NULL ? (*jni)->NewGlobalRef(jni, oa) : NULL;
+    if (oa != NULL)
+        (*jni)->DeleteLocalRef(jni, oa);
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
     if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.f_oallocations ||
-        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array) {
+        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array ||
+        !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find psf.Probe's array counters, Throwable.fillInStackTrace(int), "
-                      "Object.clone or Array.newArray");
+                      "Object.clone or Array.newArray and multiNewArray");
         return -1;
     }
     return 0;
@@ -863,8 +897,10 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
             uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
             for (uint32_t level = 0; level < dims && site < need; level++)
                 a->fast.sites[site++] = (fast_site){index, pc, level, 0, 0};
-        } else if (cp != NULL && site < need && ins_makes_array(cp, fm->code, pc)) {
-            a->fast.sites[site++] = (fast_site){index, pc, 0, 0, 1};
+        } else if (cp != NULL && site < need) {
+            int makes = ins_makes_array(cp, fm->code, pc);
+            if (makes)
+                a->fast.sites[site++] = (fast_site){index, pc, 0, 0, (uint32_t)makes};
         }
     }
     if (site != need) {
@@ -1623,42 +1659,10 @@ static int add_count(agent *a, uint64_t *slot, uint64_t n)
     return 0;
 }
 
-/* Invokes of java.lang.reflect.Array.multiNewArray, whose arrays no probe
- * sees (and compiled code could allocate where no event shows them): a
- * block holding one that ran is refused, by name (lock held). */
-static void array_natives_check(agent *a, const fast_method *fm, const blk_block *b)
-{
-    const cpool *cp = NULL;
-    for (uint32_t pc = b->start; pc < b->end; pc++) {
-        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN) || !(bc_flags(fm->code[pc]) & BCF_INVOKE) ||
-            fm->code[pc] == BC_INVOKEDYNAMIC)
-            continue;
-        if (cp == NULL && (cp = pool_of(a, fm)) == NULL)
-            return;
-        cp_str owner, name, desc;
-        if (cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) != 0)
-            continue;
-        if (owner.len == 23 && memcmp(owner.ptr, "java/lang/reflect/Array", 23) == 0 && name.len == 13 &&
-            memcmp(name.ptr, "multiNewArray", 13) == 0)
-            fast_problem(a, "%s calls %.*s.%.*s at offset %u, a native that makes arrays no probe sees: the "
-                         "fast engine does not count them yet",
-                         fm->name, (int)owner.len, owner.ptr, (int)name.len, name.ptr, pc);
-    }
-}
-
-/*
- * One thread's arrays (lock held): what its array probes counted, by site,
- * into the keys of the arrays' element types (an allocation and its
- * elements each); what native methods allocated (fast_array_alloc) into
- * those keys and into the elements of the invoke that called the native,
- * as the step engine charges them (and the elements of natives charged by
- * size); what its copy probes saw System.arraycopy copy, into that
- * invoke's elements; and the blocks that ran an invoke of a native whose
- * arrays cannot be seen, refused. 0, or -1 (reported).
- */
 /* The arrays one mode's probes counted by site (fields fa, fe), into the
- * keys of `bucket`; in the overhead bucket the program's sites go to the
- * work bucket. 0, or -1 (reported). */
+ * keys of `bucket` (a made probe's site: the key of the class counted
+ * there, and the call's elements too); in the overhead bucket the
+ * program's sites go to the work bucket. 0, or -1 (reported). */
 static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
 {
     int bad = 0;
@@ -1711,8 +1715,16 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
     return bad;
 }
 
-static void natives_check_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f);
-
+/*
+ * One thread's arrays (lock held), bucket by bucket: what its array and
+ * made probes counted, by site, into the keys of the arrays' element types
+ * (an allocation and its elements each; a made probe's elements also to
+ * its call); what native methods allocated (fast_array_alloc, made0) into
+ * those keys and into the elements of the invoke that called the native,
+ * as the step engine charges them (and the elements of natives charged by
+ * size); what its copy probes saw System.arraycopy copy, into that
+ * invoke's elements. 0, or -1 (reported).
+ */
 static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
 {
     int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
@@ -1756,37 +1768,16 @@ static int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
             add_count(a, &ts->elems[b][k - 1], copied);
         }
     }
-    /* invokes of natives whose arrays no event may show, in either bucket */
-    for (int b = 0; b < BUCKETS; b++)
-        natives_check_hits(a, jni, ts, b == BUCKET_WORK ? a->fast.f_hits : a->fast.f_ohits);
     return bad;
-}
-
-/* The blocks of one hit array (field f) that ran an invoke of a native
- * whose arrays cannot be seen: refused (array_natives_check). */
-static void natives_check_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f)
-{
-    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, f);
-    jlong *hits = arr != NULL ? (*jni)->GetLongArrayElements(jni, arr, NULL) : NULL;
-    if (hits != NULL) {
-        jsize n = (*jni)->GetArrayLength(jni, arr);
-        for (jsize id = 0; id < n; id++) {
-            fast_method *fm = hits[id] != 0 ? method_of(a, (uint32_t)id) : NULL;
-            if (fm != NULL)
-                array_natives_check(a, fm, &fm->blocks.blocks[(uint32_t)id - fm->first_id]);
-        }
-        (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
-    }
-    if (arr != NULL)
-        (*jni)->DeleteLocalRef(jni, arr);
 }
 
 /*
  * The call a native method of this thread was called by (frame 1 of
  * `thread`, the native at the top): the caller's index in a->fast.methods,
  * the invoke's offset in its original code, the invoke's key and whether a
- * made probe follows it (*made), through a one-entry cache by frame location (a native's arrays and the elements
- * charged by size come from one call site at a time). 0, or -1 when the
+ * made probe follows it (*made), through a one-entry cache by frame
+ * location (a native's arrays and the elements charged by size come from
+ * one call site at a time). 0, or -1 when the
  * caller is not an instrumented method at an invoke with a key.
  */
 static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc, uint32_t *ik, int *made)
@@ -1904,13 +1895,15 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
         return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
     uint32_t index, pc, ik;
-    if (m == a->fast.obj_clone || m == a->fast.new_array) {
+    if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
         /* the made probe after the call charges it, when the call is one
          * it follows (an array's clone(), Array.newArray) */
         int probed = 0;
         if (native_caller(a, thread, &index, &pc, &ik, &probed) != 0 || !probed)
             native_problem(a, "the native method %s allocated an array, called where no probe sees it",
-                           m == a->fast.obj_clone ? "java.lang.Object.clone" : "java.lang.reflect.Array.newArray");
+                           m == a->fast.obj_clone   ? "java.lang.Object.clone"
+                           : m == a->fast.new_array ? "java.lang.reflect.Array.newArray"
+                                                    : "java.lang.reflect.Array.multiNewArray");
         return;
     }
     if (m != a->fast.fill_in) {

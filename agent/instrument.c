@@ -158,6 +158,7 @@ typedef struct rewriter {
     uint16_t arrayref;          /* the array probe's Methodref, or 0 */
     uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
     uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
+    uint16_t madelevelsref;     /* the one after Array.multiNewArray, added likewise, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
     uint16_t rootexitref;
@@ -299,17 +300,19 @@ static int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
            str_is(desc, "(Ljava/lang/Object;ILjava/lang/Object;II)V");
 }
 
-/* The made probe's Methodref, added at the first call it follows: Utf8
- * name, Utf8 descriptor, NameAndType, Methodref. 0, or -1. */
-static int cp_add_made_probe(rewriter *w)
+/* The made probe's Methodref of a kind (INS_MAKES_*), added at the first
+ * call it follows: Utf8 name, Utf8 descriptor, NameAndType, Methodref. 0,
+ * or -1. */
+static int cp_add_made_probe(rewriter *w, int kind)
 {
-    if (w->maderef != 0)
+    uint16_t *ref = kind == INS_MAKES_LEVELS ? &w->madelevelsref : &w->maderef;
+    if (*ref != 0)
         return 0;
     uint16_t name = cp_add_utf8(w, w->opt->made_method);
-    uint16_t desc = cp_add_utf8(w, "(Ljava/lang/Object;I)V");
+    uint16_t desc = cp_add_utf8(w, kind == INS_MAKES_LEVELS ? "(Ljava/lang/Object;II)V" : "(Ljava/lang/Object;I)V");
     uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    w->maderef = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
-    return w->maderef == 0 ? -1 : 0;
+    *ref = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    return *ref == 0 ? -1 : 0;
 }
 
 int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
@@ -320,11 +323,17 @@ int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
         cp_member_ref(cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) != 0)
         return 0;
     if (op == BC_INVOKEVIRTUAL)
-        return owner.len > 1 && owner.ptr[0] == '[' && str_is(name, "clone") && str_is(desc, "()Ljava/lang/Object;");
-    return str_is(owner, "java/lang/reflect/Array") && str_is(name, "newArray") &&
-           str_is(desc, "(Ljava/lang/Class;I)Ljava/lang/Object;");
+        return owner.len > 1 && owner.ptr[0] == '[' && str_is(name, "clone") && str_is(desc, "()Ljava/lang/Object;")
+                   ? INS_MAKES_ONE
+                   : 0;
+    if (!str_is(owner, "java/lang/reflect/Array"))
+        return 0;
+    if (str_is(name, "newArray") && str_is(desc, "(Ljava/lang/Class;I)Ljava/lang/Object;"))
+        return INS_MAKES_ONE;
+    if (str_is(name, "multiNewArray") && str_is(desc, "(Ljava/lang/Class;[I)Ljava/lang/Object;"))
+        return INS_MAKES_LEVELS;
+    return 0;
 }
-
 /* Which branch probe a conditional branch takes: an index into branchref. */
 enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
 
@@ -357,7 +366,8 @@ typedef struct insn {
     uint8_t array_probe;        /* an array instruction followed by an array probe */
     uint8_t dims;               /* its array sites: the levels it allocates (1, or multianewarray's) */
     uint8_t copy_probe;         /* System.arraycopy between its two copy probes */
-    uint8_t made_probe;         /* a native that returns a new array, followed by the made probe */
+    uint8_t made_probe;         /* a native that returns a new array, followed by the made probe:
+                                   INS_MAKES_ONE or INS_MAKES_LEVELS */
 } insn;
 
 typedef struct method_ctx {
@@ -450,7 +460,7 @@ static int layout_pass(method_ctx *c)
         if (i->copy_probe)
             pos += INS_COPIED_PROBE_LEN;
         if (i->made_probe)
-            pos += INS_MADE_PROBE_LEN;
+            pos += i->made_probe == INS_MAKES_LEVELS ? INS_MADE_LEVELS_PROBE_LEN : INS_MADE_PROBE_LEN;
     }
     c->new_len = pos;
     int widened = 0;
@@ -864,12 +874,15 @@ static int emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             site += c->in[k].dims;
         }
-        if (c->in[k].made_probe) {  /* the new array the call returned, its site */
+        if (c->in[k].made_probe) {  /* the new array the call returned, (levels,) its site */
+            int levels = c->in[k].made_probe == INS_MAKES_LEVELS;
             put1(&code, 0x59);      /* dup */
+            if (levels)
+                put1(&code, 0x04);  /* iconst_1: walk the levels */
             if (emit_id(c, &code, site++))
                 goto fail;
             put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->maderef);
+            put2(&code, levels ? c->w->madelevelsref : c->w->maderef);
         }
     }
     if (code.oom || code.len != c->new_len) {
@@ -956,10 +969,11 @@ static int build_insns(method_ctx *c)
             i->dims = op == BC_MULTIANEWARRAY ? m->code[pc + 3] : 1;
             c->sites += i->dims;
         }
-        if (c->w->opt->made_method != NULL && ins_makes_array(&c->w->cf->cp, m->code, pc)) {
-            if (cp_add_made_probe(c->w))
+        int makes = c->w->opt->made_method != NULL ? ins_makes_array(&c->w->cf->cp, m->code, pc) : 0;
+        if (makes) {
+            if (cp_add_made_probe(c->w, makes))
                 return -1;
-            i->made_probe = 1;
+            i->made_probe = (uint8_t)makes;
             c->sites++;
         }
         if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {

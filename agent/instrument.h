@@ -67,14 +67,21 @@
  * four bytes before and three after.
  *
  * With options.made_method, every call of a native that returns a new
- * array, invokevirtual of an array class's clone()Ljava/lang/Object; and
- * invokestatic java/lang/reflect/Array.newArray(Ljava/lang/Class;I)Ljava/lang/Object;,
+ * array, invokevirtual of an array class's clone()Ljava/lang/Object;,
+ * invokestatic java/lang/reflect/Array.newArray(Ljava/lang/Class;I)Ljava/lang/Object;
+ * and Array.multiNewArray,
  * is followed by a probe that sees the array it returned:
  *
  *     dup; sipush SITE (ldc_w past 32767); invokestatic PROBE_CLASS.MADE_METHOD(Ljava/lang/Object;I)V
  *
  * seven bytes, with one array site of its own, numbered in code order
- * with the array instructions' sites.
+ * with the array instructions' sites. After invokestatic
+ * java/lang/reflect/Array.multiNewArray(Ljava/lang/Class;[I)Ljava/lang/Object;,
+ * whose levels the probe must walk, it is
+ *
+ *     dup; iconst_1; sipush SITE; invokestatic PROBE_CLASS.MADE_METHOD(Ljava/lang/Object;II)V
+ *
+ * eight bytes.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -96,6 +103,7 @@
 #define INS_COPY_PROBE_LEN 4    /* bytes of the copy probe before System.arraycopy */
 #define INS_COPIED_PROBE_LEN 3  /* bytes of the copy probe after it */
 #define INS_MADE_PROBE_LEN 7    /* bytes of the probe after a native that returns a new array */
+#define INS_MADE_LEVELS_PROBE_LEN 8 /* ... after Array.multiNewArray */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -119,15 +127,17 @@ typedef struct ins_options {
     uint32_t first_site;        /* the class's first array site; sites stay below 2^31 */
     const char *copy_method;    /* NULL, or the probe class's static methods (I)V and ()V
                                    called before and after System.arraycopy (above) */
-    const char *made_method;    /* NULL, or the probe class's static method
-                                   (Ljava/lang/Object;I)V called after a native that
-                                   returns a new array, with it and its site (above) */
+    const char *made_method;    /* NULL, or the probe class's static methods
+                                   (Ljava/lang/Object;I)V and (Ljava/lang/Object;II)V called
+                                   after a native that returns a new array (above) */
     const char *root_entry_method; /* NULL, or the entry and exit probes' methods, (I)V as */
     const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
 } ins_options;
 
-/* 1 when the invoke at code[pc] (cp: its class's pool) calls a native that
- * returns a new array: an array's clone() or Array.newArray (above). */
+/* Whether the invoke at code[pc] (cp: its class's pool) calls a native
+ * that returns a new array: INS_MAKES_ONE for an array's clone() or
+ * Array.newArray, INS_MAKES_LEVELS for Array.multiNewArray, else 0. */
+enum { INS_MAKES_ONE = 1, INS_MAKES_LEVELS = 2 };
 int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc);
 
 /* Where one original instruction went (instrumented methods). */

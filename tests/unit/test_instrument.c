@@ -772,7 +772,7 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     assert_int_equal(w.r.methods[0].first_site, 5);
     assert_int_equal(w.r.methods[0].nsites, 1);
     assert_int_equal(w.r.next_site, 6);
-    assert_true(ins_makes_array(&w.cf.cp, m->code, 7));
+    assert_int_equal(ins_makes_array(&w.cf.cp, m->code, 7), INS_MAKES_ONE);
     assert_false(ins_makes_array(&w.cf.cp, m->code, 14));   /* the probe's own invokestatic */
     int in_probe;
     assert_int_equal(ins_original_offset(&w.r.methods[0], 7, &in_probe), 1);
@@ -782,6 +782,64 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     assert_int_equal(ins_original_offset(&w.r.methods[0], 16, &in_probe), 1);
     assert_int_equal(in_probe, 1);
     assert_int_equal(ins_original_offset(&w.r.methods[0], 17, &in_probe), 4);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
+/* 13 Utf8 java/lang/reflect/Array, 14 its Class, 15 Utf8 multiNewArray,
+ * 16 Utf8 its descriptor, 17 NameAndType, 18 Methodref */
+static const uint8_t multi_pool[] = {
+    1, 0, 23, 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'r', 'e', 'f', 'l', 'e', 'c', 't', '/',
+    'A', 'r', 'r', 'a', 'y',
+    7, 0, 13,
+    1, 0, 13, 'm', 'u', 'l', 't', 'i', 'N', 'e', 'w', 'A', 'r', 'r', 'a', 'y',
+    1, 0, 39, '(', 'L', 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'C', 'l', 'a', 's', 's', ';',
+    '[', 'I', ')', 'L', 'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'O', 'b', 'j', 'e', 'c', 't', ';',
+    12, 0, 15, 0, 16,
+    10, 0, 14, 0, 17
+};
+
+static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void **state)
+{
+    (void)state;
+    /* 0 aload_0 aload_1; 2 invokestatic #18 Array.multiNewArray; 5 pop; 6 return */
+    static const uint8_t code[] = {0x2a, 0x2b, 0xb8, 0x00, 18, 0x57, 0xb1};
+    spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+    extra_pool = multi_pool;
+    extra_pool_len = sizeof multi_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL};
+    opt.made_method = "made";
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe, 25..28 made(Ljava/lang/Object;II)V,
+     * 29 the Integer 40000 of the site */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "made", 4);
+    assert_int_equal(desc.len, strlen("(Ljava/lang/Object;II)V"));
+    assert_memory_equal(desc.ptr, "(Ljava/lang/Object;II)V", desc.len);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,             /*  0 probe 7 */
+        0x2a, 0x2b, 0xb8, 0x00, 18,                   /*  6 Array.multiNewArray */
+        0x59, 0x04, 0x13, 0x00, 29, 0xb8, 0x00, 28,   /* 11 the array, walk its levels, site 40000 */
+        0x57, 0xb1                                    /* 19 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    int32_t v = 0;
+    assert_int_equal(cp_integer(&w.cf.cp, 29, &v), 0);
+    assert_int_equal(v, 40000);
+    assert_int_equal(ins_makes_array(&w.cf.cp, m->code, 8), INS_MAKES_LEVELS);
+    assert_int_equal(w.r.methods[0].nsites, 1);
+    assert_int_equal(w.r.next_site, 40001);
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 18, &in_probe), 2);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 19, &in_probe), 5);
     assert_int_equal(in_probe, 0);
     release(&w);
     extra_pool = NULL;
@@ -1393,6 +1451,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
+        cmocka_unit_test(ins_rewrite__made_probe__after_multi_new_array_walks_the_levels),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

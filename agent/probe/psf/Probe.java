@@ -514,6 +514,16 @@ public final class Probe {
             p.madeArray(a, site);
     }
 
+    /**
+     * After Array.multiNewArray returned: the new array (levels: 1, walk
+     * them) and the call's site. The agent walks the levels (made0).
+     */
+    public static void made(Object a, int levels, int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN)
+            made0(a, site);
+    }
+
     private void madeArray(Object a, int site) {
         long[] al = allocations;
         if (al == null || site < 0 || site >= al.length) {
@@ -537,7 +547,10 @@ public final class Probe {
         }
     }
 
-    /** The agent charges an array of another class than the site's to its key and to the call's elements. */
+    /**
+     * The agent charges an array of another class than the site's, or the
+     * levels of a multiNewArray, to their keys and to the call's elements.
+     */
     private static native void made0(Object a, int site);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
