@@ -46,6 +46,7 @@
 #include "classfile.h"
 #include "instrument.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -765,6 +766,21 @@ static int arrays_init(agent *a, JNIEnv *jni)
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
         (*jni)->DeleteLocalRef(jni, t);
+    jclass c = (*jni)->FindClass(jni, "java/lang/Class");
+    a->fast.init_class_name = c != NULL ? (*jni)->GetMethodID(jni, c, "initClassName", "()Ljava/lang/String;") : NULL;
+    if (c != NULL)
+        (*jni)->DeleteLocalRef(jni, c);
+    jclass ste = (*jni)->FindClass(jni, "java/lang/StackTraceElement");
+    a->fast.ste_init = ste != NULL ? (*jni)->GetStaticMethodID(jni, ste, "initStackTraceElements",
+                                                               "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V")
+                                   : NULL;
+    if (a->fast.ste_init == NULL && ste != NULL) { /* JDK 21 on: the backtrace and its depth */
+        (*jni)->ExceptionClear(jni);
+        a->fast.ste_init = (*jni)->GetStaticMethodID(jni, ste, "initStackTraceElements",
+                                                     "([Ljava/lang/StackTraceElement;Ljava/lang/Object;I)V");
+    }
+    if (ste != NULL)
+        (*jni)->DeleteLocalRef(jni, ste);
     jclass o = (*jni)->FindClass(jni, "java/lang/Object");
     a->fast.obj_clone = o != NULL ? (*jni)->GetMethodID(jni, o, "clone", "()Ljava/lang/Object;") : NULL;
     if (o != NULL)
@@ -782,11 +798,13 @@ static int arrays_init(agent *a, JNIEnv *jni)
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
     if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.f_oallocations ||
-        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in || !a->fast.obj_clone || !a->fast.new_array ||
+        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in ||
+        !a->fast.init_class_name || !a->fast.ste_init || !a->fast.obj_clone || !a->fast.new_array ||
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot find psf.Probe's array counters, Throwable.fillInStackTrace(int), "
-                      "Object.clone or Array.newArray and multiNewArray");
+        agent_fail(a, "the fast engine cannot find psf.Probe's array counters or the natives whose arrays it "
+                      "charges (Throwable.fillInStackTrace(int), Class.initClassName, "
+                      "StackTraceElement.initStackTraceElements, Object.clone, Array.newArray, multiNewArray)");
         return -1;
     }
     return 0;
@@ -1469,6 +1487,28 @@ static fast_method *method_named(agent *a, jmethodID id)
  * were counted (the extent's); a frame in a probe, or of a method that is
  * not instrumented but has bytecode, is a problem (the run is refused).
  */
+/* 1 when the invoke at fm's original offset pc calls a native whose arrays
+ * fast_array_alloc charges as they are made and that may throw
+ * (Class.initClassName, StackTraceElement.initStackTraceElements: an
+ * OutOfMemoryError): the step engine charges nothing when such a call
+ * throws, since the caller does not resume after it (lock not held). */
+static int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
+{
+    if (!(bc_flags(fm->code[pc]) & BCF_INVOKE) || fm->code[pc] == BC_INVOKEDYNAMIC)
+        return 0;
+    lock_enter(a);
+    const cpool *cp = pool_of(a, fm);
+    cp_str owner, name, desc;
+    int hit = cp != NULL &&
+              cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) == 0 &&
+              ((owner.len == 15 && memcmp(owner.ptr, "java/lang/Class", 15) == 0 && name.len == 13 &&
+                memcmp(name.ptr, "initClassName", 13) == 0) ||
+               (owner.len == 27 && memcmp(owner.ptr, "java/lang/StackTraceElement", 27) == 0 && name.len == 22 &&
+                memcmp(name.ptr, "initStackTraceElements", 22) == 0));
+    lock_exit(a);
+    return hit;
+}
+
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
 {
     if (frames <= 0 || ts->probe == NULL)
@@ -1506,6 +1546,7 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     }
     uint64_t less[BUCKETS] = {0};
     jint k = sp, popped = 0, m = mode, stop = -1;
+    int top = 1; /* the first frame with bytecode: the throwing one, or the caller of a native that threw */
     for (jint i = 0; i < n; i++) {
         int last = catch_method != NULL && f[i].method == catch_method;
         if (f[i].location >= 0) {
@@ -1519,6 +1560,10 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
+            if (top && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
+                fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
+                             "as they were made (the step engine charges none when the call throws)", fm->name, old);
+            top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)
                 break;
@@ -1906,7 +1951,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
                                                     : "java.lang.reflect.Array.multiNewArray");
         return;
     }
-    if (m != a->fast.fill_in) {
+    if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init) {
         jclass k = NULL;
         char *name = NULL, *csig = NULL;
         if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
@@ -1918,7 +1963,9 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
             if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
                 snprintf(cls, sizeof cls, "%s", csig);
             native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
-                           "arrays of Throwable.fillInStackTrace to their keys and the call's elements", cls, name);
+                           "arrays of Throwable.fillInStackTrace, Class.initClassName and "
+                           "StackTraceElement.initStackTraceElements to their keys and the call's elements",
+                           cls, name);
         }
         if (name)
             (*jv)->Deallocate(jv, (unsigned char *)name);
@@ -1929,7 +1976,10 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     }
     int made = 0;
     if (native_caller(a, thread, &index, &pc, &ik, &made) != 0) {
-        fast_problem(a, "Throwable.fillInStackTrace(int) allocated an array, called from a method without probes");
+        fast_problem(a, "%s allocated an array, called from a method without probes",
+                     m == a->fast.fill_in         ? "Throwable.fillInStackTrace(int)"
+                     : m == a->fast.init_class_name ? "Class.initClassName"
+                                                    : "StackTraceElement.initStackTraceElements");
         return;
     }
     native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));

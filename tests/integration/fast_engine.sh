@@ -135,6 +135,9 @@ same nativearrays-multi - NativeArrays.multi NativeArrays multi 3
 expect_eq "nativearrays-multi: fast arrays and multiNewArray elements = the hand count" \
   "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, 'java.lang.reflect.Array.multiNewArray(')]/@elements")" \
   "int 4 11,int[] 1 3 12"
+# a stack trace printed: the strings of its frames' names, made inside
+# StackTraceElement.initStackTraceElements
+same nativearrays-printed - NativeArrays.printed NativeArrays printed
 # exceptions: the rest of each block they leave is subtracted, in the
 # throwing frame and every frame unwound down to the catching one; one that
 # escapes ends the extent by exception
@@ -161,6 +164,9 @@ same staticwork-call - StaticWork.call StaticWork call
 same staticwork-make - StaticWork.make StaticWork make
 same staticwork-inherited - StaticWork.inherited StaticWork inherited
 same staticwork-interface - StaticWork.viaInterface StaticWork viaInterface
+# an initializer that throws: the JVM keeps the failure's stack trace,
+# whose strings StackTraceElement.initStackTraceElements makes
+same staticwork-fails - StaticWork.fails StaticWork fails
 same maininit - MainInit.get MainInit                     # the main class's initializer, from the launcher
 same branches-init - Branches.init Branches init 300
 same branches-initbefore - Branches.init Branches initBefore 300
@@ -183,10 +189,11 @@ refused() {
   expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
 }
 # arrays a native makes that the fast engine cannot charge: a native other
-# than Throwable.fillInStackTrace, an array's clone and Array.newArray and
-# multiNewArray that allocates (strings of a stack trace)
-refused native-strings 'the native method java\.lang\.StackTraceElement\.initStackTraceElements allocated an array' \
-  NativeArrays.printed NativeArrays printed
+# than those it charges (Throwable.fillInStackTrace, Class.initClassName,
+# StackTraceElement.initStackTraceElements, an array's clone, Array.newArray
+# and multiNewArray) that allocates: Class.getInterfaces0's Class[]
+refused native-interfaces 'the native method java\.lang\.Class\.getInterfaces0 allocated an array' \
+  NativeArrays.interfaces NativeArrays interfaces
 # invokedynamic (string concatenation): the linked method handles run code
 # of hidden classes, which no ClassFileLoadHook sees
 refused concat 'MethodHandleNatives.*hidden classes' Concat.cat Concat
@@ -195,10 +202,6 @@ refused concat 'MethodHandleNatives.*hidden classes' Concat.cat Concat
 refused lambdas 'Lambdas\$\$Lambda.*applyAsInt.*hidden class' Lambdas.apply Lambdas
 # a thread the method starts (a ForkJoinPool worker)
 refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwice 2
-# an initializer that throws: the JVM keeps the failure's stack trace
-# (StackTraceElement.initStackTraceElements, a native that allocates
-# arrays the fast engine cannot charge)
-refused staticwork-fails 'StackTraceElement\.initStackTraceElements allocated an array' StaticWork.fails StaticWork fails
 # a thread the initializer of the method's class starts, counted before the method
 refused threads 'threads started by the method' 'Daemon$NonDaemon.solve' Daemon nondaemon
 
