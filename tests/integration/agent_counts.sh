@@ -264,6 +264,26 @@ expect_eq "calls: intrinsic() fence_native: the arraycopy only" "$(calls work fe
 expect_eq "calls: intrinsic() Math.sqrt is native=true" \
   "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[@method='java.lang.Math.sqrt(D)D']/@native")" true
 expect_eq "calls: fence() none in overhead" "$(calls overhead fence_native) $(calls overhead fence_alloc)" "0 0"
+# Entries: a static initializer of the program's, run at the method's first
+# touch of its class. One run at an invokestatic or getstatic is run by the
+# agent as if the instruction called it (agent/clinit.c): its first bytecode
+# is an entry, and the callee of the invokestatic is one too, after it.
+# viaCall: its own entry (0), invokestatic, ByCall.<clinit> entered 1 after
+# it (99), its bipush putstatic return, ByCall.get entered 3 after that
+# (97). viaGet: its own entry, getstatic, ByGet.<clinit> 1 after it (99).
+# One that `new` runs is stepped by HotSpot right after the new, which is no
+# invoke: no entry. viaNew: its own entry, new (an allocation 1 after the
+# entry: 99), ByNew.<clinit>'s 3, dup, invokespecial, ByNew.<init> entered 6
+# after viaNew's (94), aload_0 invokespecial, Object.<init> 2 after (98).
+run_agent "$P" Entries.viaCall "$FX" Entries call
+expect_eq "calls: an initializer run at invokestatic is an entry, and so is the callee" \
+  "$(xpath "$P" /psf-profile/summary/@work) $(calls work entries) $(calls work close)" "7 3 196"
+run_agent "$P" Entries.viaGet "$FX" Entries get
+expect_eq "calls: an initializer run at getstatic is an entry" \
+  "$(xpath "$P" /psf-profile/summary/@work) $(calls work entries) $(calls work close)" "5 2 99"
+run_agent "$P" Entries.viaNew "$FX" Entries new
+expect_eq "calls: an initializer that new runs is no entry" \
+  "$(xpath "$P" /psf-profile/summary/@work) $(calls work entries) $(calls work close) $(calls work fence_alloc)" "13 3 192 99"
 
 # --- Constants: an ldc or ldc_w of a class constant is a dependency
 # (<ldc constant="class">), one of a number or a string is not.

@@ -171,6 +171,12 @@ same maininit - MainInit.get MainInit                     # the main class's ini
 same branches-init - Branches.init Branches init 300
 same branches-initbefore - Branches.init Branches initBefore 300
 same calls-intrinsic - Calls.intrinsic Calls intrinsic 0
+# a static initializer of the program's entered at invokestatic, getstatic
+# (run by the step engine's clinit.c) and new (stepped by HotSpot): the
+# frames the JVM enters itself, whose entries agent_counts.sh counts by hand
+same entries-call 7 Entries.viaCall Entries call
+same entries-get 5 Entries.viaGet Entries get
+same entries-new 13 Entries.viaNew Entries new
 # BigInteger.<clinit>, run by `new`: overhead with its own branch predictor
 same overhead-big - Overhead.big Overhead
 [ "$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@overhead)" -gt 0 ] &&
