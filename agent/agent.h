@@ -243,6 +243,7 @@ typedef struct thread_state {
     uint32_t root_mark_top, root_mark_count; /* ctx stack before the overhead root's frame */
     uint32_t sched_slot;        /* sched.c: its slot + 1 while its counted threads are scheduled, else 0 */
     uint32_t sched_quantum;     /* bytecodes left of its turn */
+    uint32_t sched_init_turns;  /* turns it was given on inside a class initializer (sched.c) */
 } thread_state;
 
 /* sched.c: one counted thread of a method that started threads. Its state

@@ -43,10 +43,13 @@
  * When no slot is ready (all wait on something outside: a thread not
  * counted, I/O), the baton is free and the waiting threads poll.
  *
- * A holder that blocks without an event the agent sees (the JVM's own
- * wait for a class another slot is initializing) is found by the waiting
- * threads' poll (its thread state is "in Object.wait") and handled as the
- * Object.wait it is, at the point where it stopped.
+ * A holder that blocks without an event the agent sees, in a state JVMTI
+ * reports as Object.wait, is found by the waiting threads' poll and
+ * handled as the Object.wait it is, at the point where it stopped. The
+ * JVM's wait for a class another slot is initializing is not reported so
+ * (JDK 17 and 25 show it as running): a holder inside a class initializer
+ * keeps the baton past its quantum instead (sched_step), so that no other
+ * slot meets the class half initialized.
  *
  * Native I/O that would wait for another thread cannot be scheduled: the
  * waiting thread keeps the baton, so the thread that would feed it never
@@ -76,6 +79,7 @@
 #include <time.h>
 
 #define SCHED_QUANTUM 10000     /* bytecodes a holder runs before the next slot's turn */
+#define SCHED_INIT_TURNS 100    /* turns a holder inside a class initializer keeps the baton for */
 #define SCHED_POLL_MS 10        /* waiting threads look for a free baton or a stuck holder */
 #define SETTLE_LIMIT_NS 10000000000LL /* a transition that never happens: give up waiting (10 s) */
 
@@ -367,8 +371,8 @@ static void settle(agent *a, JNIEnv *jni, int32_t me)
     }
 }
 
-/* The holder stopped without an event this file sees: the JVM's own wait
- * (a class another slot initializes). Handled as Object.wait from here. */
+/* The holder stopped without an event this file sees, in a state JVMTI
+ * reports as Object.wait. Handled as Object.wait from here. */
 static void watchdog(agent *a, JNIEnv *jni)
 {
     int32_t h = a->sched.holder;
@@ -588,14 +592,45 @@ void sched_forget(agent *a, JNIEnv *jni, jthread thread)
     sunlock(a);
 }
 
+/* Is a class initializer (<clinit>) among this thread's frames? Read once
+ * per turn that ends, in batches of frames (no allocation). */
+static int in_initializer(agent *a, JNIEnv *jni)
+{
+    jvmtiFrameInfo frames[256];
+    for (jint start = 0;; start += 256) {
+        jint n = 0;
+        if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, start, 256, frames, &n) != JVMTI_ERROR_NONE || n <= 0)
+            return 0;
+        for (jint i = 0; i < n; i++) {
+            const method_info *m = methods_get(a, jni, frames[i].method);
+            if (m != NULL && strstr(m->name, ".<clinit>(") != NULL)
+                return 1;
+        }
+        if (n < 256)
+            return 0;
+    }
+}
+
 /* The step path's slow part: the quantum is used up, or this thread does
  * not hold the baton, or a transition must be looked at again. */
 void sched_step(agent *a, JNIEnv *jni, thread_state *ts)
 {
+    /* a turn over inside a class initializer: another slot could need the
+     * class, and the JVM's wait for it posts no event (and on JDK 17 and
+     * 25 shows no Object.wait state): the holder goes on, up to
+     * SCHED_INIT_TURNS turns (a spin in an initializer still ends) */
+    if (ts->sched_quantum == 0 && ts->sched_init_turns < SCHED_INIT_TURNS && !a->dead && in_initializer(a, jni)) {
+        ts->sched_init_turns++;
+        ts->sched_quantum = SCHED_QUANTUM;
+    }
     slock(a);
     int32_t me = my_slot(a, ts);
     if (me < 0 || a->sched.slots[me].state == SS_DONE) {
-        ts->sched_slot = 0;
+        /* once the run has ended (its totals are being read), the thread
+         * keeps coming here until its events are off, and its caller
+         * counts nothing (on_single_step) */
+        if (!a->dead)
+            ts->sched_slot = 0;
         sunlock(a);
         return;
     }
@@ -607,8 +642,10 @@ void sched_step(agent *a, JNIEnv *jni, thread_state *ts)
         settle(a, jni, me); /* a monitor a woken waiter or an ending thread waits for may be free now */
     int held = a->sched.holder == me;
     wait_turn(a, jni, me);
-    if (!held || ts->sched_quantum == 0)
+    if (!held || ts->sched_quantum == 0) {
         ts->sched_quantum = SCHED_QUANTUM; /* a new turn */
+        ts->sched_init_turns = 0;
+    }
     sunlock(a);
 }
 

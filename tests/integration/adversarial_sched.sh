@@ -3,7 +3,8 @@
 # --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
 # each way of the Sched fixture to hand work to threads it starts (a spin
 # on a volatile flag, a sleeping poll, join, a parallel stream sort, an
-# executor's futures, wait/notify, a pipe read after join) is scored five
+# executor's futures, wait/notify, a pipe read after join, a class both
+# threads need whose initializer runs for more than one turn) is scored five
 # times and must give one score; the work its threads do is counted
 # exactly. I/O that would wait for another thread (an empty pipe, a
 # socket, a selector) is refused as unschedulable, naming it.
@@ -38,7 +39,7 @@ sum_work() {
 # The producer-consumer hands 2000 items over (each hand-off is a wait and
 # a notify on either side: slow to schedule).
 for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) \
-  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)); do
+  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)) clinit:$((10 * N + 9)); do
   mode=${spec%%:*} rest=${spec#*:}
   want=${rest%%:*} n=${rest#*:}
   [ "$n" = "$rest" ] && n=$N
