@@ -74,6 +74,8 @@ const char *const costs_priced_methods[] = {
     "java.nio.MappedMemoryUtils.force0(Ljava/io/FileDescriptor;JJ)V",
     /* classes defined from bytes: Lookup.defineHiddenClass and defineClass */
     "java.lang.ClassLoader.defineClass0(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/lang/Object;)Ljava/lang/Class;",
+    /* reflection's member lists: the arrays they make */
+    "java.lang.Class.getDeclaredMethods0(Z)[Ljava/lang/reflect/Method;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

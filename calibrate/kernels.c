@@ -58,7 +58,7 @@ void kernels_free(kernel_set *ks)
     " byte[] p = new byte[a.length * 2 + 64]; int pn = z0.deflate(p); z0.end();"
 
 /* a class file of Kernels' own, and hidden classes defined from it */
-#define HIDDEN(cls) "byte[] cf = CLASSFILE(\"" cls "\"); java.lang.invoke.MethodHandles.Lookup lk = java.lang.invoke.MethodHandles.lookup(); Class<?> hc;"
+#define HIDDEN(cls) "byte[] cf = CLASSFILE(\"" cls "\"); java.lang.invoke.MethodHandles.Lookup lk = java.lang.invoke.MethodHandles.lookup(); Class<?> hc = Kernels.class;"
 #define DEFINE_HIDDEN "try { hc = lk.defineHiddenClass(cf, false).lookupClass(); } catch (IllegalAccessException e) { acc--; }"
 
 /* the Math kernels' arguments: 0.005, 0.015, ... 10.235 */
@@ -335,6 +335,11 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
      * defineClass0 is charged by the class file's bytes */
     { "define_hidden_pt", 0, HIDDEN("Kernels$Pt"), DEFINE_HIDDEN },
     { "define_hidden_many", 0, HIDDEN("Kernels$Many"), DEFINE_HIDDEN },
+    /* the same, then its methods listed: a new class each time, so the JDK's
+     * cache of member lists does not answer; getDeclaredMethods0 is charged
+     * by the arrays it makes */
+    { "reflect_methods_pt", 0, HIDDEN("Kernels$Pt") "java.lang.reflect.Method[] ms;", DEFINE_HIDDEN " ms = hc.getDeclaredMethods();" },
+    { "reflect_methods_many", 0, HIDDEN("Kernels$Many") "java.lang.reflect.Method[] ms;", DEFINE_HIDDEN " ms = hc.getDeclaredMethods();" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
