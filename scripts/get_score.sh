@@ -606,6 +606,38 @@ clean_stale_scratch
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
 printf '%s %s\n' "$$" "$(start_time "$$")" >"$SCRATCH/.owner"
+# The sweeper: bubblewrap's --die-with-parent has a window (between its
+# clone and the child's prctl) in which the death of its parent is missed,
+# and the sandbox's init then lives on, orphaned, with the JVM in it. So a
+# process in a session of its own (no signal to this script's group reaches
+# it) holds the read end of a pipe whose write end only this script and its
+# short-lived helpers hold. When the last of them is gone, however they
+# ended (SIGKILL included), the pipe reads end of file and the sweeper ends
+# every process whose command line names a path in the scratch directory
+# (the sandbox's init names the work directory it binds; an unsandboxed JVM
+# its temp directory), removes the directory and exits. The directory
+# reaches it in the environment, not its command line, so it never names
+# itself.
+# shellcheck disable=SC2317 # (run by the sweeper's own bash, below)
+sweep_scratch() {
+  local dir=$PSF_SWEEP_DIR p fd arg args
+  # (nothing of the caller's stays open here but the pipe)
+  for fd in "/proc/$BASHPID/fd/"*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+  done
+  cat >/dev/null
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = "$BASHPID" ] && continue
+    mapfile -d '' args <"/proc/$p/cmdline" 2>/dev/null || continue
+    for arg in "${args[@]}"; do
+      case $arg in *"$dir"/*) kill -KILL "$p" 2>/dev/null; break ;; esac
+    done
+  done
+  rm -rf -- "$dir"
+}
+exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
 # A parent-death signal ends the run's processes when their parent dies,
 # even by SIGKILL (see run_once).
 PDEATH=()
@@ -710,7 +742,7 @@ run_once() {
   # for hours.
   # (guarded: if this script dies before the JVM opens the FIFO, the reader
   # would wait for a writer forever)
-  "${GUARD[@]}" head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" &
+  "${GUARD[@]}" head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" {SWEEP_FD}>&- &
   local reader=$!
   RUN_HELPERS=("$reader")
   # On a terminal (never with --json), the agent keeps the bytecodes counted

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # agent_server_hygiene.sh - no process and no temporary file survives a run
 # that is ended by SIGTERM, SIGINT, SIGHUP or its timeout, sandboxed or not;
-# after SIGKILL of get_score.sh itself the JVM dies too and the next run
-# removes the scratch directory left behind. (issue 22, item 5)
+# after SIGKILL of get_score.sh itself the JVM dies too, and the scratch
+# directory is removed by the run's sweeper or else by the next run; a
+# process left behind that names the scratch directory (bubblewrap's own
+# race) is ended by the sweeper. (issue 22, item 5)
 #
 # Runs are killed at random points (from before the JVM starts to well into
 # the program); the seed is printed so a failure can be replayed with
@@ -105,6 +107,45 @@ for mode in "${modes[@]}"; do
     expect_eq "$name: the next run scores" "$(jq -r .score "$OUT/next.json")" 99
     expect_eq "$name: the next run removed the stale scratch directory" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
   done
+done
+
+# A process left behind that names the run's scratch directory (what
+# bubblewrap's own --die-with-parent race leaves: the sandbox's init,
+# orphaned before it set its parent-death signal, which no test can time) is
+# ended by the run's sweeper once get_score.sh is gone, by a trapped signal
+# or by SIGKILL, and the scratch directory goes with it.
+for sig in TERM KILL; do
+  n=$((n + 1))
+  mark="psf-hygiene-$$-$n"
+  start "$mark" off --timeout 30
+  scratch=""
+  for i in $(seq 60); do
+    scratch=$(ls -d "$TMPDIR"/psf.* 2>/dev/null | head -1)
+    [ -n "$scratch" ] && [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
+    sleep 0.5
+  done
+  # an orphan in a session of its own, like the sandbox's init (setsid -f:
+  # its parent exits at once, so it is nobody's child here; perl, whose
+  # command line may name any path)
+  setsid -f perl -e 'sleep 600' "$scratch/run.1/work" </dev/null >/dev/null 2>&1
+  orphan=""
+  for i in $(seq 20); do
+    orphan=$(pgrep -fx -- "perl -e sleep 600 $scratch/run.1/work" || true)
+    [ -n "$orphan" ] && break
+    sleep 0.1
+  done
+  kill "-$sig" "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+  gone=no
+  for i in $(seq 60); do
+    [ -n "$orphan" ] && ! kill -0 "$orphan" 2>/dev/null && { gone=yes; break; }
+    sleep 0.5
+  done
+  [ -z "$orphan" ] || kill -KILL "$orphan" 2>/dev/null || true
+  expect_eq "SIG$sig: an orphan naming the scratch directory is ended" "$gone" yes
+  expect_eq "SIG$sig: no process left" "$(settle "$mark")" ""
+  for i in $(seq 20); do [ -z "$(ls -A "$TMPDIR")" ] && break; sleep 0.5; done
+  expect_eq "SIG$sig: the scratch directory is removed" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
 done
 
 # a live run's scratch directory is never taken for a stale one
