@@ -59,7 +59,7 @@ integration-fixtures: $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 # summary says loudly that JDK 25 went untested.
 .PHONY: integration-jdk
 integration: integration-jdk
-integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
+integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/jdk_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
 	  if [ $$rc -eq 77 ]; then echo "   SKIPPED: $$t did not run (see its output above)"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
 

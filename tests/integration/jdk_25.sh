@@ -3,9 +3,8 @@
 # (the hand-derived counts on class files of javac 25, get_score.sh end to
 # end, the refusal and determinism checks of adversarial.sh) passes, and the
 # bundled example scores on 25 with the JDK 25 table, exactly, with the same
-# bytecode count as on the default JDK, and the other agent_*.sh suites
-# (get_score.sh's options, limits, outputs, signing), the natives charged by
-# size, the reports and the quick calibration pass on 25.
+# bytecode count as on the default JDK, and every other suite that runs a
+# JVM passes on 25 too (the list below).
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64 (Temurin
 # is no Debian package); without it the test says so loudly and exits 77.
 set -eu
@@ -52,10 +51,16 @@ expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA"
 # --- the rest of the JVM-dependent suites, on 25 ------------------------------------
 # get_score.sh's options, limits, outputs, signing and process hygiene
 # (agent_counts.sh and adversarial.sh ran in the self-test, agent_counts.sh
-# on class files of javac 25), natives charged by size, the reports (pages,
-# per-line costs, flame graph, JUnit, batches) and a quick calibration
+# on class files of javac 25), natives charged by size, the scheduling of
+# threaded code, the reports (pages, per-line costs, flame graph, JUnit,
+# batches), a quick calibration and its fidelity check, and the fast
+# engine: the rewritten classes (the JDK's own java.util of 25 included)
+# and its profiles against the step engine's
 for t in "$PSF_ROOT"/tests/integration/agent_*.sh "$PSF_ROOT"/tests/integration/adversarial_natives.sh \
-  "$PSF_ROOT"/tests/integration/reports_*.sh "$PSF_ROOT"/tests/integration/calibrate_quick.sh; do
+  "$PSF_ROOT"/tests/integration/adversarial_sched.sh \
+  "$PSF_ROOT"/tests/integration/reports_*.sh "$PSF_ROOT"/tests/integration/calibrate_quick.sh \
+  "$PSF_ROOT"/tests/integration/calibrate_machine.sh \
+  "$PSF_ROOT"/tests/integration/instrument_jvm.sh "$PSF_ROOT"/tests/integration/fast_engine.sh; do
   [ "${t##*/}" = agent_counts.sh ] && continue
   rc=0
   JAVA_HOME=$JDK25 bash "$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
