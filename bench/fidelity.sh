@@ -29,7 +29,8 @@
 # an executable DIR/check.sh, if any, runs first and must succeed.
 # Results go to build/bench/fidelity/NAME-OF-DIR/, one directory a corpus;
 # --replot redraws the plot from that corpus' last results without measuring;
-# --rescore scores again (another --costs) but keeps the last run's times;
+# --rescore scores again (another --costs) but keeps the last run's times
+# (and reports the clock and JDK that timed them);
 # --reprofile also runs every program under the agent again (a changed
 # agent), keeping the times; --retime keeps the last run's scores and
 # profiles and times again. --clock cpu times with each timing thread's CPU
@@ -239,6 +240,9 @@ if [ "$RESCORE" = 1 ]; then
     done < "$OUT/round.$ROUNDS.tsv" > "$OUT/round.tmp" && mv "$OUT/round.tmp" "$OUT/round.$ROUNDS.tsv"
   done
   [ "$ROUNDS" -gt 0 ] || { echo "fidelity.sh: --rescore: no earlier round in $OUT" >&2; exit 1; }
+  # the kept times' clock and JDK are the timing run's, not this call's
+  [ ! -s "$OUT/clock.txt" ] || CLOCK=$(cat "$OUT/clock.txt")
+  [ ! -s "$OUT/jdk.txt" ] || TIME_JDK=$(cat "$OUT/jdk.txt")
 else
   rm -f "$OUT"/round.*.tsv
   for ((r = 1; r <= ROUNDS; r++)); do
@@ -265,6 +269,7 @@ ROUND_FILES=()
 for ((r = 1; r <= ROUNDS; r++)); do ROUND_FILES+=("$OUT/round.$r.tsv"); done
 echo
 printf '%s\n' "$TIME_JDK" > "$OUT/jdk.txt"
+printf '%s\n' "$CLOCK" > "$OUT/clock.txt"
 echo "corpus $CORPUS_NAME: ${#PROGRAMS[@]} programs, minimum of $ROUNDS rounds ($CLOCK time), table $COSTS, JDK $TIME_JDK"
 "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}" | tee "$OUT/stats.txt"
 # one line for scripts (scripts/calibrate_machine.sh): the corpus, the rounds, the figures

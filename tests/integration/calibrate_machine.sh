@@ -62,4 +62,11 @@ PSF_BUILD=$BUILD "$ROOT/scripts/calibrate_machine.sh" --check-only --out "$TMP/c
   { tail -n 20 "$TMP/err2" >&2; fail "--check-only failed"; }
 ! grep -q "== calibrating" "$TMP/err2" || fail "--check-only calibrated"
 grep -q '^tiny  *3 ' "$TMP/out2" || fail "--check-only: no line for the corpus"
+# bench/fidelity.sh --rescore keeps the check's times: their clock and JDK
+# are still the timing run's, whatever this call says
+PSF_BUILD=$BUILD "$ROOT/bench/fidelity.sh" --corpus "$ROOT/tests/fixtures/fidelity/tiny" --costs "$TMP/costs.xml" \
+  --rescore --clock cpu > "$TMP/out3" 2> "$TMP/err3" || { tail -n 20 "$TMP/err3" >&2; fail "fidelity.sh --rescore failed"; }
+grep -q '^corpus=tiny rounds=1 clock=wall n=3 rho_xint=' "$BUILD/bench/fidelity/tiny/summary.txt" ||
+  fail "--rescore summary.txt: $(cat "$BUILD/bench/fidelity/tiny/summary.txt")"
+[ "$(cat "$BUILD/bench/fidelity/tiny/jdk.txt")" = "$want_jdk" ] || fail "--rescore jdk.txt: $(cat "$BUILD/bench/fidelity/tiny/jdk.txt")"
 echo "ok: calibrate_machine.sh quick path"
