@@ -4,17 +4,7 @@
 # threads, native copies and randomness cannot make a score cheaper or vary.
 set -eu
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-GS=$PSF_ROOT/scripts/get_score.sh
-FX=$PSF_BUILD/fixtures/adversarial
-# Adversarial code only ever runs sandboxed: without bubblewrap, skip.
-if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
-  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
-  exit 77
-fi
-CWD=$TEST_TMP/cwd
-mkdir -p "$CWD"
-cd "$CWD"
+adversarial_setup
 
 # run NAME CLASS METHOD [get_score options] -- ARGS: JSON in $TEST_TMP/out, exit code echoed
 run() {

@@ -8,16 +8,7 @@
 # listed as missing. (Checksums and compression: adversarial.sh, Bulk.)
 set -eu
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-GS=$PSF_ROOT/scripts/get_score.sh
-FX=$PSF_BUILD/fixtures/adversarial
-if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
-  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
-  exit 77
-fi
-CWD=$TEST_TMP/cwd
-mkdir -p "$CWD"
-cd "$CWD"
+adversarial_setup
 P=$TEST_TMP/p.xml
 FEATURE=$("$JAVA" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p;q')
 

@@ -10,16 +10,7 @@
 # socket, a selector) is refused as unschedulable, naming it.
 set -eu
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-GS=$PSF_ROOT/scripts/get_score.sh
-FX=$PSF_BUILD/fixtures/adversarial
-if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
-  echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
-  exit 77
-fi
-CWD=$TEST_TMP/cwd
-mkdir -p "$CWD"
-cd "$CWD"
+adversarial_setup
 P=$TEST_TMP/p.xml
 N=20000
 

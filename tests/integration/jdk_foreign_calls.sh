@@ -11,18 +11,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-if [ "$(psf_jdk_feature "$JAVA")" -ge 22 ] 2>/dev/null && psf_jdk_supported "$(psf_jdk_feature "$JAVA")"; then
-  JDK=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")
-else
-  JDK=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-  if [ ! -x "$JDK/bin/java" ] || [ "$(psf_jdk_feature "$JDK/bin/java")" -lt 22 ]; then
-    echo "##################################################################"
-    echo "# FOREIGN CALLS NOT TESTED: no JDK 22 or later (default JDK, $JDK)"
-    echo "##################################################################"
-    exit 77
-  fi
-fi
-echo "# JDK $(psf_jdk_feature "$JDK/bin/java") at $JDK"
+jdk_at_least 22 "FOREIGN CALLS"
 CP=$TEST_TMP/classes
 mkdir -p "$CP"
 "$JDK/bin/javac" -d "$CP" "$PSF_ROOT/tests/fixtures/jdk22/ForeignCall.java"

@@ -14,18 +14,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-if [ "$(psf_jdk_feature "$JAVA")" -ge 21 ] 2>/dev/null && psf_jdk_supported "$(psf_jdk_feature "$JAVA")"; then
-  JDK=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")
-else
-  JDK=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-  if [ ! -x "$JDK/bin/java" ] || [ "$(psf_jdk_feature "$JDK/bin/java")" -lt 21 ]; then
-    echo "##################################################################"
-    echo "# VIRTUAL THREADS NOT TESTED: no JDK 21 or later (default JDK, $JDK)"
-    echo "##################################################################"
-    exit 77
-  fi
-fi
-echo "# JDK $(psf_jdk_feature "$JDK/bin/java") at $JDK"
+jdk_at_least 21 "VIRTUAL THREADS"
 CP=$TEST_TMP/classes
 mkdir -p "$CP"
 "$JDK/bin/javac" -d "$CP" "$PSF_ROOT/tests/fixtures/jdk21/VirtualWork.java"

@@ -52,3 +52,41 @@ finish() {
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
 }
+
+# adversarial_setup: what every adversarial suite needs. Adversarial code
+# only ever runs sandboxed, so without jq or a working bubblewrap the suite
+# is skipped (77). Sets GS (get_score.sh) and FX (the adversarial fixtures)
+# and enters a fresh working directory, $CWD.
+adversarial_setup() {
+  command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
+  GS=$PSF_ROOT/scripts/get_score.sh
+  FX=$PSF_BUILD/fixtures/adversarial
+  if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+    echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
+    exit 77
+  fi
+  CWD=$TEST_TMP/cwd
+  mkdir -p "$CWD"
+  cd "$CWD"
+}
+
+# jdk_at_least MIN WHAT: sets JDK to the home of a supported JDK of feature
+# version MIN or later: the default JDK when it is one, else PSF_JDK25_HOME
+# (default /usr/lib/jvm/temurin-25-jdk-amd64); without one, says loudly that
+# WHAT went untested and skips the suite (77).
+jdk_at_least() {
+  local min=$1 what=$2 feature
+  feature=$(psf_jdk_feature "$JAVA")
+  if [ "$feature" -ge "$min" ] 2>/dev/null && psf_jdk_supported "$feature"; then
+    JDK=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")
+  else
+    JDK=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+    if [ ! -x "$JDK/bin/java" ] || [ "$(psf_jdk_feature "$JDK/bin/java")" -lt "$min" ]; then
+      echo "##################################################################"
+      echo "# $what NOT TESTED: no JDK $min or later (default JDK, $JDK)"
+      echo "##################################################################"
+      exit 77
+    fi
+  fi
+  echo "# JDK $(psf_jdk_feature "$JDK/bin/java") at $JDK"
+}
