@@ -257,6 +257,7 @@ typedef struct sched_slot {
     int arrived;                /* back from Object.wait (MonitorWaited), waiting for its turn */
     int pending;                /* began Object.wait, maybe not yet in the wait set */
     int in_callback;            /* blocked in one of sched.c's waits */
+    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched.c, w_wait) */
     jobject mon;                /* global ref: the monitor it waits for or on */
 } sched_slot;
 
@@ -272,6 +273,7 @@ typedef struct sched_state {
     int32_t last;               /* the last holder: where the next pick starts from when none was */
     _Atomic int32_t turn;       /* holder + 1, read without the lock on the step path */
     volatile int check;         /* a transition to look at on every step (a thread's end blocked on a monitor) */
+    int32_t entering;           /* the slot whose release decides now (release), -1: none */
 } sched_state;
 
 /* engine=fast: one instrumented method, its block table and its probe ids

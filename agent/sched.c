@@ -25,9 +25,15 @@
  *                                    monitor back; it retakes it inside the
  *                                    JVM, and the holder's next monitorexit
  *                                    or return after a notify (wrapped) waits
- *                                    until it has; a timed wait is also ready
- *                                    while it waits on a free monitor (a
- *                                    yield whose real timeout is waited for)
+ *                                    until it has
+ *   timed Object.wait (wrapped)      virtual time, as a sleep: waits without
+ *                                    a timeout; once no other slot is ready
+ *                                    and its monitor is free, it times out:
+ *                                    the JVM's own interrupt of the thread
+ *                                    (JVM_Interrupt) wakes it, which the JVM
+ *                                    takes as a timeout, since Thread's
+ *                                    interrupted field, which would make the
+ *                                    wait throw, stays unset
  *   contended monitorenter           ready once the monitor has no owner
  *   (MonitorContendedEnter)          (every other counted thread is stopped
  *                                    then, so that is the same every run)
@@ -88,7 +94,7 @@ enum slot_state {
     SS_PARK,        /* in LockSupport.park, untimed (emulated) */
     SS_TIMED,       /* in a timed park or Thread.sleep (emulated, virtual time) */
     SS_WAIT,        /* in Object.wait, untimed */
-    SS_TWAIT,       /* in Object.wait with a timeout */
+    SS_TWAIT,       /* in Object.wait with a timeout (virtual when vtimed) */
     SS_ENTER,       /* about to block entering a monitor another thread owns */
     SS_EXITING,     /* ThreadEnd seen: the JVM still finishes the thread (join's notifyAll) */
     SS_DONE         /* ended, or no longer counted */
@@ -206,19 +212,36 @@ static void drop_mon(JNIEnv *jni, jobject *ref)
     *ref = NULL;
 }
 
+static void pick(agent *a, JNIEnv *jni, int32_t from);
+
 /* The holder blocks in a way only another thread can see completed (it
  * enters Object.wait, it ends): the baton is left free, and the threads
- * waiting for their turn pick (after settling that transition). */
-static void release(agent *a, int32_t me)
+ * waiting for their turn pick (after settling that transition). A slot in
+ * a virtual timed wait waits inside the JVM, not for its turn: when there
+ * is one, the holder picks here, before it blocks, as the one slot that
+ * is not ready (see slot_ready), so that the timeout still comes when no
+ * other thread is left to pick. */
+static void release(agent *a, JNIEnv *jni, int32_t me)
 {
     a->sched.last = me;
     set_holder(a, -1);
+    for (uint32_t i = 0; i < a->sched.n; i++)
+        if ((int32_t)i != me && a->sched.slots[i].state == SS_TWAIT && a->sched.slots[i].vtimed) {
+            a->sched.entering = me;
+            pick(a, jni, me);
+            a->sched.entering = -1;
+            return;
+        }
 }
 
 /* Is slot s ready to take the baton? pass 0: everything but a virtual
- * timeout; pass 1: a virtual timeout (a timed park or sleep). */
+ * timeout; pass 1: a virtual timeout (a timed park, a sleep, a timed
+ * Object.wait on a free monitor). */
 static int slot_ready(agent *a, JNIEnv *jni, sched_slot *s, int pass)
 {
+    int32_t e = a->sched.entering;
+    if (e >= 0 && s == &a->sched.slots[e])
+        return 0; /* releasing the baton, blocked at once */
     switch (s->state) {
     case SS_RUN:
         return pass == 0;
@@ -228,13 +251,22 @@ static int slot_ready(agent *a, JNIEnv *jni, sched_slot *s, int pass)
         return pass == 1 || s->permit || s->wake;
     case SS_WAIT:
     case SS_TWAIT: {
-        /* back from the wait with the monitor retaken; a timed wait also
-         * while it still waits on a free monitor (it times out into it: a
-         * yield whose wakeup the others wait for) */
+        /* pass 0: back from the wait with the monitor retaken; a timed wait
+         * the JVM times out itself (not wrapped: vtimed unset) also while it
+         * still waits on a free monitor (a yield whose real timeout the
+         * others wait for). pass 1: a virtual timeout on a free monitor. */
         int owner = OWN_OTHER, in_ws = 0;
-        if (pass != 0 || monitor_of(a, jni, s->mon, s, &owner, &in_ws) != 0)
+        int virt = s->state == SS_TWAIT && s->vtimed;
+        if ((pass != 0 && !virt) || monitor_of(a, jni, s->mon, s, &owner, &in_ws) != 0)
             return 0;
-        return (!in_ws && owner == OWN_SELF) || (s->state == SS_TWAIT && in_ws && owner == OWN_NONE);
+        if (pass != 0)
+            /* the monitor free, or held by the slot that releases the
+             * baton to wait on it, which lets go of it as it does */
+            return in_ws && (owner == OWN_NONE ||
+                             (owner == OWN_OTHER && e >= 0 && a->sched.slots[e].mon != NULL &&
+                              (a->sched.slots[e].state == SS_WAIT || a->sched.slots[e].state == SS_TWAIT) &&
+                              (*jni)->IsSameObject(jni, a->sched.slots[e].mon, s->mon)));
+        return (!in_ws && owner == OWN_SELF) || (s->state == SS_TWAIT && !virt && in_ws && owner == OWN_NONE);
     }
     case SS_ENTER:
         return pass == 0 && free_for(a, jni, s->mon, s);
@@ -297,8 +329,13 @@ static void pick(agent *a, JNIEnv *jni, int32_t from)
                     s->permit = 0; /* an unpark consumed; an interrupt is not */
                 s->wake = 0;
             }
+            int timed_out = pass == 1 && s->state == SS_TWAIT;
             s->state = SS_RUN;
             set_holder(a, (int32_t)i);
+            if (timed_out) {
+                real_interrupt0(jni, s->thread); /* its virtual timeout: see w_wait */
+                a->sched.check = 1; /* it settles before it runs: it was not waiting for its turn */
+            }
             return;
         }
     set_holder(a, -1);
@@ -717,7 +754,7 @@ void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts)
         drop_mon(jni, &s->mon);
         s->state = SS_EXITING;
         if (a->sched.holder == me)
-            release(a, me);
+            release(a, jni, me);
     }
     sunlock(a);
 }
@@ -784,11 +821,11 @@ void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jo
     if (s->state == SS_RUN && a->sched.holder == me && !a->sched.off) {
         drop_mon(jni, &s->mon);
         s->mon = (*jni)->NewGlobalRef(jni, obj);
-        s->state = timeout != 0 ? SS_TWAIT : SS_WAIT;
+        s->state = timeout != 0 || s->vtimed ? SS_TWAIT : SS_WAIT;
         s->pending = 1; /* not yet in the wait set: the next holder waits for that */
         s->arrived = 0;
         s->in_callback = 1; /* until MonitorWaited */
-        release(a, me);
+        release(a, jni, me);
     }
     sunlock(a);
 }
@@ -803,11 +840,12 @@ void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
         return;
     slock(a);
     sched_slot *s = &a->sched.slots[me];
-    if (s->state == SS_WAIT || s->state == SS_TWAIT) {
+    if (s->state == SS_WAIT || s->state == SS_TWAIT || s->in_callback) {
         /* It takes the monitor back now, and waits for its turn at its next
          * step. Not here: this callback runs inside the JVM's monitor
          * protocol, and a thread held here while the monitor is passed
-         * on loses the JVM's wakeups (its waits share one event). */
+         * on loses the JVM's wakeups (its waits share one event). (A
+         * virtual timeout gave it the baton before it woke: SS_RUN.) */
         s->arrived = 1;
         s->in_callback = 0;
         swake(a);
@@ -888,6 +926,38 @@ static void JNICALL w_interrupt0(JNIEnv *jni, jobject self)
 
 typedef void(JNICALL *notify_fn)(JNIEnv *, jobject);
 static notify_fn real_notify, real_notify_all;
+typedef void(JNICALL *wait_fn)(JNIEnv *, jobject, jlong);
+static wait_fn real_wait;
+
+/* Object.wait(long) (JDK 17), Object.wait0(long) (21+): a timeout on a
+ * thread that holds the baton is virtual, as a sleep's is. The thread
+ * waits without one (MonitorWait still records SS_TWAIT); pick ends the
+ * wait once no other slot is ready and the monitor is free (slot_ready's
+ * pass 1) by the JVM's own interrupt of the thread: it unparks the waiter
+ * without setting Thread's interrupted field, so the JVM takes the wakeup
+ * as a timeout and the wait returns normally, at the same point of every
+ * run. A notify or a real interrupt before that ends it as for an untimed
+ * wait. */
+static void JNICALL w_wait(JNIEnv *jni, jobject self, jlong ms)
+{
+    agent *a = &g_agent;
+    thread_state *ts = self_ts(a);
+    int32_t me = my_slot(a, ts);
+    if (me >= 0 && !a->dead && ms > 0) {
+        slock(a);
+        int virt = a->sched.slots[me].state == SS_RUN && a->sched.holder == me && !a->sched.off;
+        a->sched.slots[me].vtimed = virt;
+        sunlock(a);
+        if (virt) {
+            real_wait(jni, self, 0);
+            slock(a);
+            a->sched.slots[me].vtimed = 0;
+            sunlock(a);
+            return;
+        }
+    }
+    real_wait(jni, self, ms);
+}
 
 /* notify, notifyAll: a waiter leaves the wait set and takes the monitor
  * back once it is free: the holder's next monitorexit or return settles. */
@@ -1018,6 +1088,23 @@ void sched_check_bound(agent *a, JNIEnv *jni)
             real_notify = real_notify_all = NULL;
         }
     }
+    if (real_wait == NULL) {
+        real_wait = (wait_fn)dlsym(RTLD_DEFAULT, "JVM_MonitorWait");
+        jclass obj = (*jni)->FindClass(jni, "java/lang/Object");
+        /* the native behind Object.wait(long): wait0 on 21+, wait itself on 17 */
+        char *name = "wait0";
+        if (obj != NULL && (*jni)->GetMethodID(jni, obj, name, "(J)V") == NULL) {
+            (*jni)->ExceptionClear(jni);
+            name = "wait";
+        }
+        JNINativeMethod m[] = {{name, "(J)V", (void *)w_wait}};
+        if (real_wait == NULL || obj == NULL || (*jni)->RegisterNatives(jni, obj, m, 1) != 0) {
+            (*jni)->ExceptionClear(jni);
+            real_wait = NULL;
+        }
+    }
+    if (real_wait == NULL)
+        agent_fail(a, "cannot schedule threads: Object.wait's native could not be wrapped");
     if (real_park == NULL || real_unpark == NULL || real_start0 == NULL || real_interrupt0 == NULL ||
         real_sleep == NULL || real_yield == NULL)
         agent_fail(a, "cannot schedule threads: Thread's or Unsafe's natives were not bound through the agent "
@@ -1028,7 +1115,7 @@ void sched_check_bound(agent *a, JNIEnv *jni)
 
 int sched_init(agent *a)
 {
-    a->sched.holder = a->sched.last = -1;
+    a->sched.holder = a->sched.last = a->sched.entering = -1;
     pthread_condattr_t ca;
     if (pthread_mutex_init(&a->sched.mutex, NULL) != 0 || pthread_condattr_init(&ca) != 0 ||
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 || pthread_cond_init(&a->sched.cond, &ca) != 0) {

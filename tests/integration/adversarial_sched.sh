@@ -2,8 +2,9 @@
 # adversarial_sched.sh - threaded code scores the same on every run without
 # --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
 # each way of the Sched fixture to hand work to threads it starts (a spin
-# on a volatile flag, a sleeping poll, join, a parallel stream sort, an
-# executor's futures, wait/notify, a pipe read after join, a class both
+# on a volatile flag, a sleeping poll, a poll with a timed wait, timed waits
+# racing a notify, join, a parallel stream sort, an executor's futures,
+# wait/notify, a pipe read after join, a class both
 # threads need whose initializer runs for more than one turn) is scored five
 # times and must give one score; the work its threads do is counted
 # exactly. I/O that would wait for another thread (an empty pipe, a
@@ -29,7 +30,13 @@ sum_work() {
 # (the test, the add, iinc, goto), 3 for the last test, 2 for the return.
 # The producer-consumer hands 2000 items over (each hand-off is a wait and
 # a notify on either side: slow to schedule).
+# waitPoll polls with a timed wait of 10 s (virtual: without the scheduler's
+# virtual timeouts each of its 20 hand-offs waited 10 s of real time, and the
+# run ended as timeout); in waitRace two threads wait with timeouts of 1 and
+# 2 ms while the method sums: the method's notify wakes one, the other times
+# out, each then sums to 10 once (2 x 109; real timeouts gave other polls).
 for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) \
+  waitPoll:$((10 * N + 9)) waitRace:$((10 * N + 9 + 2 * 109)) \
   executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)) clinit:$((10 * N + 9)); do
   mode=${spec%%:*} rest=${spec#*:}
   want=${rest%%:*} n=${rest#*:}
