@@ -175,8 +175,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -343,7 +343,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -364,7 +364,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -376,7 +376,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -462,7 +462,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -511,7 +511,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -571,7 +571,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -671,7 +671,7 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     opt.copy_method = "copy";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -749,7 +749,7 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -811,7 +811,7 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool = multi_pool;
     extra_pool_len = sizeof multi_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -847,6 +847,158 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool_n = 0;
 }
 
+/* ---- call and return probes ------------------------------------------- */
+
+static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void **state)
+{
+    (void)state;
+    /* the arraycopy method above: 0 aload_0 iconst_0 aload_0 iconst_0
+     * iload_1; 5 invokestatic #18 System.arraycopy; 8 iload_1; 9 ifne 0;
+     * 12 return; with copy probes too */
+    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
+    static const uint8_t smt[] = {0, 1, 0};
+    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    extra_pool = arraycopy_pool;
+    extra_pool_len = sizeof arraycopy_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    opt.copy_method = "copy";
+    opt.call_method = "call";
+    opt.return_method = "ret";
+    opt.first_call = 3;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe; at the invoke, 25..31 the call and
+     * return probes (28 call(I)V, 31 ret(I)V), then 32..38 the copy
+     * probes (35 copy(I)V, 38 copy()V) */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 4);
+    assert_memory_equal(name.ptr, "call", 4);
+    assert_int_equal(desc.len, 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 3);
+    assert_memory_equal(name.ptr, "ret", 3);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 35, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "copy", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 38, &owner, &name, &desc), 0);
+    assert_memory_equal(desc.ptr, "()V", 3);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7 + 7);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,   /*  0 probe 7 */
+        0x2a, 0x03, 0x2a, 0x03, 0x1b,       /*  6 */
+        0x59, 0xb8, 0x00, 35,               /* 11 dup the length; copy(I)V */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 28,   /* 15 call(3) */
+        0xb8, 0x00, 18,                     /* 21 System.arraycopy */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 31,   /* 24 ret(3): the call returned */
+        0xb8, 0x00, 38,                     /* 30 copy()V */
+        0x1b, 0x9a, 0xff, 0xde,             /* 33 iload_1; 34 ifne 0 (the probe) */
+        0x11, 0x00, 0x08, 0xb8, 0x00, 24,   /* 37 probe 8 */
+        0xb1                                /* 43 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 9);
+    assert_int_equal(w.r.methods[0].first_call, 3);
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 4);
+    /* new offset, original offset, in a probe */
+    static const int64_t cases[][3] = {
+        {10, 4, 0}, {11, 5, 1}, {15, 5, 1}, {20, 5, 1}, {21, 5, 0}, {23, 5, 0},
+        {24, 5, 1}, {29, 5, 1}, {30, 5, 1}, {32, 5, 1}, {33, 8, 0}, {43, 12, 0}
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t off = ins_original_offset(&w.r.methods[0], (uint32_t)cases[k][0], &in_probe);
+        if (off != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)off, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    release(&w);
+
+    /* without call_method (or return_method), no call probe and no call site */
+    opt.return_method = NULL;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6 + 4 + 3);
+    assert_int_equal(w.r.methods[0].ncalls, 0);
+    assert_int_equal(w.r.next_call, 3);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
+static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **state)
+{
+    (void)state;
+    /* 0 aload_0; 1 invokevirtual #18 [I.clone; 4 pop; 5 return; with the
+     * made probe after the clone */
+    static const uint8_t code[] = {0x2a, 0xb6, 0x00, 18, 0x57, 0xb1};
+    spec s = {52, code, sizeof code, 1, NULL, 0, {{0}}, 0};
+    extra_pool = clone_pool;
+    extra_pool_len = sizeof clone_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    opt.made_method = "made";
+    opt.call_method = "call";
+    opt.return_method = "ret";
+    opt.first_call = 40000;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe, 25..28 "made", 29..35 the call and
+     * return probes (32, 35), 36 Integer 40000 for both */
+    int32_t v;
+    assert_int_equal(cp_integer(&w.cf.cp, 36, &v), 0);
+    assert_int_equal(v, 40000);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 4 + 7 + 1);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /*  0 probe 7 */
+        0x2a,                                     /*  6 aload_0 */
+        0x13, 0x00, 36, 0xb8, 0x00, 32,           /*  7 call(40000) */
+        0xb6, 0x00, 18,                           /* 13 [I.clone */
+        0x13, 0x00, 36, 0xb8, 0x00, 35,           /* 16 ret(40000) */
+        0x59, 0x11, 0x00, 0x05, 0xb8, 0x00, 28,   /* 22 the clone, site 5 */
+        0x57, 0xb1                                /* 29 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 5);
+    assert_int_equal(w.r.methods[0].first_call, 40000);
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 40001);
+    assert_int_equal(w.r.methods[0].first_site, 5);
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 7, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 13, &in_probe), 1);
+    assert_int_equal(in_probe, 0);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 16, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 28, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 29, &in_probe), 4);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+
+    /* a method without an invoke: no call probe, no Methodref, no site */
+    static const uint8_t ret_only[] = {0xb1};
+    spec r = {52, ret_only, sizeof ret_only, 0, NULL, 0, {{0}}, 0};
+    rewrite(&w, &r, &opt);
+    assert_int_equal(w.r.methods[0].new_len, 6 + 1);
+    assert_int_equal(w.r.methods[0].ncalls, 0);
+    assert_int_equal(w.r.next_call, 40000);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -860,7 +1012,7 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     (void)state;
     spec s = loop_spec();
     int choice = 2;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     rewritten w;
@@ -1212,7 +1364,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1330,7 +1482,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1452,6 +1604,8 @@ int main(void)
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
         cmocka_unit_test(ins_rewrite__made_probe__after_multi_new_array_walks_the_levels),
+        cmocka_unit_test(ins_rewrite__call_probes__around_each_invoke_with_its_call_site),
+        cmocka_unit_test(ins_rewrite__call_probes__sites_past_32767_share_one_integer),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
