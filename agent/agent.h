@@ -310,6 +310,12 @@ typedef struct fast_site {
                                  * class): INS_MAKES_ONE or INS_MAKES_LEVELS; else 0 */
 } fast_site;
 
+/* engine=fast: one call site, an invoke between a call and a return probe (fast.c). */
+typedef struct fast_call {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the invoke's offset in the original code */
+} fast_call;
+
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
     JavaVM *vm;
@@ -332,6 +338,7 @@ typedef struct fast_state {
     int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
+    jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
@@ -342,6 +349,8 @@ typedef struct fast_state {
     uint32_t next_id, len_cap;  /* the next id to hand out */
     fast_site *sites;           /* by array site (under lock) */
     uint32_t next_site, sites_cap; /* the next array site to hand out */
+    fast_call *calls;           /* by call site (under lock) */
+    uint32_t next_call, calls_cap; /* the next call site to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */

@@ -4,9 +4,9 @@
  * extent, turned into the step engine's per-method opcode counts when the
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
  * the opcode histograms, per-method counts, invocation totals, dependency
- * keys, array keys and invoke elements, and the conditional branches with
- * the simulated predictor's mispredictions, in the work and overhead
- * buckets) and why its profiles are marked and never scored.
+ * keys with their native flags, array keys and invoke elements, and the
+ * conditional branches with the simulated predictor's mispredictions, in
+ * the work and overhead buckets) and why its profiles are marked and never scored.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
@@ -16,8 +16,10 @@
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
  * the branch's site from a->fast.site) and an array probe after each array
- * instruction (the arrays it made, by array site: a->fast.sites), and the
- * classes loaded before (the JDK's core) are
+ * instruction (the arrays it made, by array site: a->fast.sites), and a
+ * call and a return probe around each invoke (its call site, a->fast.calls:
+ * a call that returned with nothing counted in between is a native one),
+ * and the classes loaded before (the JDK's core) are
  * retransformed once. Probe ids are handed out class by class under the
  * agent's lock; each method's block table is kept for the whole run.
  *
@@ -141,8 +143,10 @@ static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
 
 /* Probe modes (psf.Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
  * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
- * entered it, so an exception that leaves it goes back to the JVM. */
-enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4 };
+ * entered it, so an exception that leaves it goes back to the JVM; and
+ * TRANSPARENT: a static initializer clinit.c would run for an access of
+ * the program's, whose exit puts back the pending call (Probe.call). */
+enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8 };
 /* a->fast.flags: the program's block */
 enum { FLAG_PROGRAM = 1 };
 
@@ -371,7 +375,26 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
               bc_mnemonic(v.op), v.in_probe ? " (its probe)" : "", mode_names[out]);
     free(caller_name);
-    return out | (vm ? VM_ENTERED : 0);
+    /* clinit.c runs such an initializer between the invoke's step and its
+     * callee's, and puts the pending invoke back afterwards: a native
+     * callee is still native */
+    int transparent = clinit_c && strstr(root_name, ".<clinit>(") != NULL;
+    return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0);
+}
+
+/* psf.Probe.callSites0(site): how many call sites were handed out so far;
+ * the site asked for must be among them. */
+static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
+{
+    agent *a = &g_agent;
+    (void)jni;
+    (void)cls;
+    lock_enter(a);
+    uint32_t n = a->fast.next_call;
+    lock_exit(a);
+    if (site < 0 || (uint32_t)site >= n)
+        fast_problem(a, "a return probe ran with call site %d, which was never handed out", (int)site);
+    return (jint)n;
 }
 
 /* psf.Probe.arraySites0(site, dims): how many array sites were handed out
@@ -710,6 +733,7 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
                                         {"arraySites0", "(II)I", (void *)probe_array_sites},
+                                        {"callSites0", "(I)I", (void *)probe_call_sites},
                                         {"made0", "(Ljava/lang/Object;I)V", (void *)probe_made}};
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
@@ -738,11 +762,14 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ids = (*jni)->GetFieldID(jni, k, "rootIds", "[I");
     a->fast.f_root_modes = (*jni)->GetFieldID(jni, k, "rootModes", "[I");
     a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
+    a->fast.f_pending = (*jni)->GetFieldID(jni, k, "pending", "I");
+    a->fast.f_natives = (*jni)->GetFieldID(jni, k, "natives", "[B");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
-        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden) {
+        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden ||
+        !a->fast.f_pending || !a->fast.f_natives) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -928,6 +955,34 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
     return 0;
 }
 
+/* Hand fm (a->fast.methods[index]) the call sites the rewriter gave im,
+ * one per invoke but invokedynamic in code order (lock held); 0 or -1
+ * (OOM, or a count that disagrees with the rewriter's: reported). */
+static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
+{
+    if (im->ncalls == 0)
+        return 0;
+    uint32_t need = im->first_call + im->ncalls;
+    if (need > a->fast.calls_cap) {
+        uint32_t cap = a->fast.calls_cap ? a->fast.calls_cap : 16384;
+        while (cap < need)
+            cap *= 2;
+        fast_call *v = realloc(a->fast.calls, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.calls = v;
+        a->fast.calls_cap = cap;
+    }
+    uint32_t site = im->first_call;
+    for (uint32_t pc = 0; pc < fm->code_len && site < need; pc++)
+        if ((fm->blocks.mark[pc] & BLK_MARK_INSN) && fm->code[pc] >= BC_INVOKEVIRTUAL &&
+            fm->code[pc] <= BC_INVOKEINTERFACE)
+            a->fast.calls[site++] = (fast_call){index, pc};
+    if (site != need)
+        fast_problem(a, "the call sites of %s do not match its invokes", fm->name);
+    return 0;
+}
+
 /* Keep the rewritten class's methods (lock held): name, original code,
  * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
 static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, const uint8_t *data, size_t len)
@@ -1007,7 +1062,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
             a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
         }
-        if (keep_sites(a, a->fast.nmethods, fm, im) != 0)
+        if (keep_sites(a, a->fast.nmethods, fm, im) != 0 || keep_calls(a, a->fast.nmethods, fm, im) != 0)
             return -1;
         a->fast.nmethods++;
     }
@@ -1079,7 +1134,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
-                       .calls_ctx = &cc};
+                       .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
+                       .first_call = a->fast.next_call};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1101,6 +1157,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     }
     a->fast.next_id = r.next_id;
     a->fast.next_site = r.next_site;
+    a->fast.next_call = r.next_call;
     lock_exit(a);
     unsigned char *out = NULL;
     if (jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
@@ -1198,6 +1255,7 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (start_span) */
     }
     lock_enter(a);
     uint32_t i = 0;
@@ -2010,6 +2068,53 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
+/* ---- native calls ------------------------------------------------------ */
+
+/* The call sites where a thread's return probes saw a native call
+ * (Probe.natives): the invoke's key is native="true", as the step engine
+ * marks it (ts->native, which profile.c ORs over the threads); lock held.
+ * 0, or -1 (reported). */
+static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    jbyteArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_natives);
+    if (arr == NULL)
+        return 0; /* no native call on this thread */
+    jsize n = (*jni)->GetArrayLength(jni, arr);
+    jbyte *flags = (*jni)->GetByteArrayElements(jni, arr, NULL);
+    if (flags == NULL) {
+        (*jni)->DeleteLocalRef(jni, arr);
+        return -1;
+    }
+    int bad = 0;
+    for (jsize site = 0; site < n && !bad; site++) {
+        if (flags[site] == 0)
+            continue;
+        if ((uint32_t)site >= a->fast.next_call) {
+            fast_problem(a, "call site %d was flagged but never handed out", (int)site);
+            continue;
+        }
+        const fast_call *c = &a->fast.calls[site];
+        const fast_method *fm = &a->fast.methods[c->method];
+        const cpool *cp = pool_of(a, fm);
+        if (cp == NULL) {
+            bad = 1;
+            break;
+        }
+        uint32_t k = methods_key_of(a, cp, fm->code, c->pc);
+        if (k == 0)
+            continue; /* no key: nothing to mark, as in the step engine */
+        if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = 1;
+            break;
+        }
+        ts->native[k - 1] = 1;
+    }
+    (*jni)->ReleaseByteArrayElements(jni, arr, flags, JNI_ABORT);
+    (*jni)->DeleteLocalRef(jni, arr);
+    return bad ? -1 : 0;
+}
+
 /* At the run's end (after fast_quiesce): every thread's hits into its
  * method counters, which profile.c adds up as it does the step engine's.
  * A recorded problem turns the run into agent_error. */
@@ -2019,7 +2124,8 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0)) {
+        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0 ||
+                                  collect_natives(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;
         }
@@ -2049,6 +2155,7 @@ void fast_free(agent *a)
     free(a->fast.len);
     free(a->fast.site);
     free(a->fast.sites);
+    free(a->fast.calls);
     free(a->fast.flags);
     free(a->fast.hidden);
     free(a->fast.on);

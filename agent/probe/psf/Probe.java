@@ -43,6 +43,13 @@ public final class Probe {
     static final int WORK = 0, OVERHEAD = 1, HIDDEN = 2, MODE_MASK = 3;
     /* In rootModes: the JVM entered the root frame, not an invoke. */
     static final int VM_ENTERED = 4;
+    /*
+     * In rootModes: a static initializer the JVM runs for an invokestatic,
+     * getstatic or putstatic of the program's, which the step engine runs
+     * "as if called" and which leaves the invoke's pending call as it found
+     * it (clinit.c): its exit puts the pending call back.
+     */
+    static final int TRANSPARENT = 8;
 
     /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
     private static final int BP_ENTRIES = 1 << 14;
@@ -109,6 +116,28 @@ public final class Probe {
     int[] rootIds;
     int[] rootModes;
     int sp;
+    /**
+     * Per open root frame: the pending call when it was entered, and how far
+     * the total (n + on) had moved since that call's probe (TRANSPARENT
+     * frames put them back at their exit).
+     */
+    int[] rootPending;
+    long[] rootGap;
+    /**
+     * The call site whose call probe ran last on this thread and whose
+     * return probe has not (site + 1; 0 for none: the agent sets it to 0
+     * when it switches the thread on), and the total n + on then.
+     */
+    int pending;
+    long pendingAt;
+    /**
+     * By call site: 1 once a call there returned with nothing counted in
+     * between (its callee ran no bytecode: a native, or an intrinsic the
+     * interpreter runs without a frame), as the step engine flags an invoke
+     * whose next counted step is the instruction after it. Made here when
+     * first needed.
+     */
+    byte[] natives;
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
 
@@ -274,15 +303,22 @@ public final class Probe {
         int[] ids = p.rootIds;
         if (ids == null || p.sp == ids.length) {
             int cap = ids == null ? 16 : ids.length * 2;
-            int[] ni = new int[cap], nm = new int[cap];
+            int[] ni = new int[cap], nm = new int[cap], np = new int[cap];
+            long[] ng = new long[cap];
             for (int i = 0; i < p.sp; i++) {
                 ni[i] = ids[i];
                 nm[i] = p.rootModes[i];
+                np[i] = p.rootPending[i];
+                ng[i] = p.rootGap[i];
             }
             p.rootIds = ids = ni;
             p.rootModes = nm;
+            p.rootPending = np;
+            p.rootGap = ng;
         }
         ids[p.sp] = id;
+        p.rootPending[p.sp] = p.pending;
+        p.rootGap[p.sp] = p.n + p.on - p.pendingAt;
         p.rootModes[p.sp++] = m;
         p.mode = m & MODE_MASK;
     }
@@ -299,7 +335,55 @@ public final class Probe {
         if (s > 0) {
             p.sp = --s;
             p.mode = s > 0 ? p.rootModes[s - 1] & MODE_MASK : WORK;
+            if ((p.rootModes[s] & TRANSPARENT) != 0) { /* the pending call, as if nothing had run */
+                p.pending = p.rootPending[s];
+                p.pendingAt = p.n + p.on - p.rootGap[s];
+            }
         }
+    }
+
+    /*
+     * Call probes, right before each invoke (but invokedynamic) and right
+     * after it, where only a call that returned gets: the call site. A call
+     * whose return probe finds its site still pending and the total where
+     * the call probe left it ran no counted bytecode in between (HIDDEN
+     * frames count none, and their probes leave the pending call alone),
+     * the step engine's native call.
+     */
+
+    /** Before an invoke. */
+    public static void call(int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN) {
+            p.pending = site + 1;
+            p.pendingAt = p.n + p.on;
+        }
+    }
+
+    /** After an invoke, when the call returned. */
+    public static void returned(int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN) {
+            if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
+                p.nativeCall(site);
+            p.pending = 0;
+        }
+    }
+
+    private void nativeCall(int site) {
+        byte[] f = natives;
+        if (f == null || site >= f.length) {
+            int known = callSites0(site);
+            if (site < 0 || site >= known)
+                return; /* a site the agent never handed out: it has reported the failure */
+            int cap = f == null || f.length * 2 < known ? known : f.length * 2; /* not Math.max: instrumented */
+            byte[] g = new byte[cap];
+            if (f != null)
+                for (int i = 0; i < f.length; i++)
+                    g[i] = f[i];
+            natives = f = g;
+        }
+        f[site] = 1;
     }
 
     private void hit(int id) {
@@ -552,6 +636,9 @@ public final class Probe {
      * levels of a multiNewArray, to their keys and to the call's elements.
      */
     private static native void made0(Object a, int site);
+
+    /** The call sites handed out so far (site: the one asked for, reported if unknown). */
+    private static native int callSites0(int site);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
     private static native int arraySites0(int site, int dims);
