@@ -8,12 +8,15 @@
 # every field the fast engine holds so far, in both buckets (work and
 # overhead): the summary, the invocations one by one, both opcode
 # histograms, the dependency keys (new, invoke, invokedynamic, ldc of a
-# class), the conditional branches with the simulated predictor's
-# mispredictions, and every method's opcode counts (docs/fast-engine.md,
-# "What exists"), the array keys with their allocations and elements and
-# the invokes' elements included. Runs with a hand-derived total
+# class) with their native attribute, the conditional branches with the
+# simulated predictor's mispredictions, and every method's opcode counts
+# (docs/fast-engine.md, "What exists"), the array keys with their
+# allocations and elements and the invokes' elements included; not yet the
+# calls elements (entries, closeness, fences), which the fast engine does
+# not produce. Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
-# array keys of ArraySizes and Calls.allocs.
+# array keys of ArraySizes and Calls.allocs and the native keys of
+# Calls.natives and Calls.intrinsic.
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
 # the extent (the overhead bucket, and the work HotSpot hides from
@@ -38,15 +41,16 @@ run_engine() {
 }
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
-# summary on, the dependency keys with the array keys and their elements
-# and the invokes' elements, without their native attribute, the branches, no calls or calling contexts, and the methods
-# without their line children.
+# summary on, the dependency keys with their native attribute, the array
+# keys and their elements and the invokes' elements, the branches, no calls
+# (entries, closeness, fences) or calling contexts, and the methods without
+# their line children.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
        /<(calls|contexts)[ >\/]/ { next }
-       { gsub(/ native="[^"]*"/, ""); print }' "$1"
+       { print }' "$1"
 }
 
 # same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
@@ -63,7 +67,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -92,6 +96,8 @@ same diamond - 'Diamond$Solution.solve' Diamond diamond
 same constants-mixed - Constants.mixed Constants mixed 10
 same arraysizes - ArraySizes.make ArraySizes 5
 # arrays <- "elem allocations elements" of each array key, by hand
+# natives PROFILE: the invoke keys marked native="true", in either bucket, sorted
+natives() { sed -n 's/.*<invoke method="\([^"]*\)"[^>]* native="true".*/\1/p' "$1" | sort -u | paste -sd, -; }
 arrays() { sed -n 's/.*<array elem="\([^"]*\)" allocations="\([0-9]*\)" elements="\([0-9]*\)".*/\1 \2 \3/p' "$1" | paste -sd, -; }
 # int[5], long[7], char[5], byte[16], String[2], int[5][4] (one int[] of 5,
 # five int of 4)
@@ -109,6 +115,9 @@ expect_eq "calls-allocs: fast array keys = the hand count" "$(arrays "$TEST_TMP/
   "int 2 6,int[] 1 2,java.lang.String 1 2"
 same calls-fence - Calls.fence Calls fence 0
 same calls-natives - Calls.natives Calls natives 100
+# the keys the return probes flagged native: the one native the method calls
+expect_eq "calls-natives: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
+  "java.lang.System.identityHashCode(Ljava/lang/Object;)I"
 # System.arraycopy in a loop the JIT compiles (C1, then C2 on stack):
 # 200,000 copies of 8 elements
 same nativearrays-copies - NativeArrays.copies NativeArrays copies 200000
@@ -171,6 +180,10 @@ same maininit - MainInit.get MainInit                     # the main class's ini
 same branches-init - Branches.init Branches init 300
 same branches-initbefore - Branches.init Branches initBefore 300
 same calls-intrinsic - Calls.intrinsic Calls intrinsic 0
+# Math.sqrt, an interpreter intrinsic (no frame: native, without a fence),
+# and the arraycopy after it
+expect_eq "calls-intrinsic: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
+  "java.lang.Math.sqrt(D)D,java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V"
 # a static initializer of the program's entered at invokestatic, getstatic
 # (run by the step engine's clinit.c) and new (stepped by HotSpot): the
 # frames the JVM enters itself, whose entries agent_counts.sh counts by hand
