@@ -167,6 +167,7 @@ typedef struct rewriter {
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
     uint16_t rootexitref;
+    uint16_t otherentryref;     /* the other methods' entry probe's Methodref, or 0 */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     uint32_t next_call;         /* the next call site */
@@ -243,6 +244,13 @@ static int cp_add_probe(rewriter *w)
         uint16_t qnat = cp_add_refs(w, CP_NAME_AND_TYPE, qname, desc, 1);
         w->rootexitref = cp_add_refs(w, CP_METHODREF, cls, qnat, 1);
         if (w->rootentryref == 0 || w->rootexitref == 0)
+            return -1;
+    }
+    if (w->opt->other_entry_method != NULL) {
+        uint16_t oname = cp_add_utf8(w, w->opt->other_entry_method);
+        uint16_t onat = cp_add_refs(w, CP_NAME_AND_TYPE, oname, desc, 1);
+        w->otherentryref = cp_add_refs(w, CP_METHODREF, cls, onat, 1);
+        if (w->otherentryref == 0)
             return -1;
     }
     if (w->opt->branch_method == NULL)
@@ -1078,6 +1086,12 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         c.entry = chosen == 1 && w->opt->entry_method != NULL;
         c.exit = chosen == 1 && w->opt->exit_method != NULL;
         im->calls = c.entry || c.exit ? 1 : 0;
+        if (chosen != 1 && w->otherentryref != 0) {
+            c.entryref = w->otherentryref;
+            c.entry = 1;
+            c.exit = 0;
+            im->calls = 3;
+        }
     }
     int rc = -1;
     if (build_insns(&c))

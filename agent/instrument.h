@@ -40,7 +40,10 @@
  * comes first. options.calls_filter limits entry and exit probes to the
  * methods it chooses (the fast engine's measured method). Where it returns
  * 2, the method gets the same probes calling ROOT_ENTRY_METHOD and
- * ROOT_EXIT_METHOD instead (the fast engine's overhead roots).
+ * ROOT_EXIT_METHOD instead (the fast engine's overhead roots). With
+ * options.other_entry_method, every other method (calls_filter returns 0)
+ * gets an entry probe calling OTHER_ENTRY_METHOD and no exit probe, so
+ * every method has exactly one entry probe.
  *
  * With options.array_method, every array instruction (newarray, anewarray,
  * multianewarray) is followed by an array probe that sees the array it
@@ -153,6 +156,9 @@ typedef struct ins_options {
     const char *return_method;  /* the call site before and after every invoke other than
                                    invokedynamic (both or neither, above) */
     uint32_t first_call;        /* the class's first call site; sites stay below 2^31 */
+    const char *other_entry_method; /* NULL, or the probe class's static method (I)V called
+                                   with block 0's id on entry to every method calls_filter
+                                   returns 0 for, as the entry probe (no exit probe) */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native
@@ -191,7 +197,7 @@ typedef struct ins_method {
     ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */
     uint32_t npcs;
     uint8_t calls;              /* DONE: 0 no entry and exit probes, 1 entry_method and exit_method,
-                                   2 root_entry_method and root_exit_method */
+                                   2 root_entry_method and root_exit_method, 3 other_entry_method */
 } ins_method;
 
 typedef struct ins_result {
