@@ -229,6 +229,8 @@ typedef struct thread_state {
     int entry_far;              /* no method entry yet in this span */
     jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
+    jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
+    jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast.c probe_root) */
     struct fast_fix { uint32_t id, after; int bucket; } *fixes; /* engine=fast: instructions of block id
                                  * after offset `after` that an exception kept from running, and the
                                  * bucket they were counted in (fast.c) */
@@ -339,6 +341,7 @@ typedef struct fast_state {
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
+    jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;

@@ -145,8 +145,11 @@ static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
  * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
  * entered it, so an exception that leaves it goes back to the JVM; and
  * TRANSPARENT: a static initializer clinit.c would run for an access of
- * the program's, whose exit puts back the pending call (Probe.call). */
-enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8 };
+ * the program's, whose exit puts back the pending call (Probe.call); with
+ * AS_CALLED, the first one run at that instruction, entered "as if
+ * called" (a method entry). */
+enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
+       AS_CALLED = 32 };
 /* a->fast.flags: the program's block */
 enum { FLAG_PROGRAM = 1 };
 
@@ -379,7 +382,19 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
      * callee's, and puts the pending invoke back afterwards: a native
      * callee is still native */
     int transparent = clinit_c && strstr(root_name, ".<clinit>(") != NULL;
-    return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0);
+    /* clinit_site sets prev_op to invokestatic once, before the JVM runs
+     * every initializer the instruction needs (superclasses first, an
+     * ExceptionInInitializerError's class after a failure): only the
+     * first of them starts right after it. A class is initialized once, so
+     * the instruction's place tells the first. */
+    int as_called = 0;
+    thread_state *self = transparent ? counting_self() : NULL;
+    if (self != NULL && (self->fast_init_caller != caller || self->fast_init_loc != cloc)) {
+        self->fast_init_caller = caller;
+        self->fast_init_loc = cloc;
+        as_called = 1;
+    }
+    return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0) | (as_called ? AS_CALLED : 0);
 }
 
 /* psf.Probe.callSites0(site): how many call sites were handed out so far;
@@ -764,12 +779,16 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
     a->fast.f_pending = (*jni)->GetFieldID(jni, k, "pending", "I");
     a->fast.f_natives = (*jni)->GetFieldID(jni, k, "natives", "[B");
+    a->fast.f_call_mark = (*jni)->GetFieldID(jni, k, "callMark", "J");
+    a->fast.f_entries = (*jni)->GetFieldID(jni, k, "entries", "J");
+    a->fast.f_oentries = (*jni)->GetFieldID(jni, k, "oentries", "J");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
         !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden ||
-        !a->fast.f_pending || !a->fast.f_natives) {
+        !a->fast.f_pending || !a->fast.f_natives || !a->fast.f_call_mark || !a->fast.f_entries ||
+        !a->fast.f_oentries) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -1135,7 +1154,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
                        .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
-                       .first_call = a->fast.next_call};
+                       .first_call = a->fast.next_call, .other_entry_method = "entered"};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1256,6 +1275,8 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (start_span) */
+        /* as if an invoke were the last step: the first method entered is an entry */
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_call_mark, 0);
     }
     lock_enter(a);
     uint32_t i = 0;
@@ -1455,6 +1476,10 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         fast_problem(a, "the program's %s ran inside an overhead root that HotSpot runs with single-stepping "
                         "hidden: the step engine does not count it", fm != NULL ? fm->name : "code");
     }
+    /* its method entries (an entry probe runs before the method's first
+     * instruction: nothing to correct either) */
+    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_entries);
+    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_oentries);
     /* the thread's branch counts, per bucket; a branch probe runs right
      * before its branch, so an exception never leaves one to correct */
     for (int k = 0; k < BR_KINDS; k++) {

@@ -50,6 +50,15 @@ public final class Probe {
      * it (clinit.c): its exit puts the pending call back.
      */
     static final int TRANSPARENT = 8;
+    /*
+     * In rootModes (set here, not by the agent): the frame switched the
+     * thread from WORK to OVERHEAD, where the step engine's root_enter saves
+     * the step before it and its exit puts it back (saved_prev_op): its exit
+     * puts callMark back.
+     */
+    static final int PUTS_BACK = 16;
+    /* With TRANSPARENT: the first initializer run at that instruction, which clinit.c enters "as if called". */
+    static final int AS_CALLED = 32;
 
     /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
     private static final int BP_ENTRIES = 1 << 14;
@@ -122,7 +131,7 @@ public final class Probe {
      * frames put them back at their exit).
      */
     int[] rootPending;
-    long[] rootGap;
+    long[] rootGap, rootCallGap;
     /**
      * The call site whose call probe ran last on this thread and whose
      * return probe has not (site + 1; 0 for none: the agent sets it to 0
@@ -138,6 +147,17 @@ public final class Probe {
      * first needed.
      */
     byte[] natives;
+    /**
+     * The total n + on when this thread's last call probe ran, -1 after a
+     * return probe: while the total has not moved since, the last counted
+     * step was that invoke, and a method entered now is an entry, as the
+     * step engine counts one at offset 0 right after an invoke. The agent
+     * sets it to 0 with the totals when it switches the thread on, so the
+     * first method entered is one (start_span).
+     */
+    long callMark;
+    /** Method entries counted on this thread, in the work and the overhead bucket. */
+    long entries, oentries;
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
 
@@ -176,10 +196,38 @@ public final class Probe {
      */
     public static void enter(int id) {
         Probe p = current();
-        if (p == null)
+        if (p == null) {
             begin0();
-        else if (p.depth > 0)
+            p = current();
+        } else if (p.depth > 0) {
             p.depth++;
+        }
+        if (p != null)
+            p.entry(id);
+    }
+
+    /**
+     * Any other method is entered (its first instruction, with its block
+     * 0's id; not a loop back to it): an entry when the last counted step
+     * was an invoke.
+     */
+    public static void entered(int id) {
+        Probe p = current();
+        if (p != null)
+            p.entry(id);
+    }
+
+    private void entry(int id) {
+        if (mode != HIDDEN && callMark == n + on)
+            countEntry(id);
+    }
+
+    /* One entry, in the bucket of the block that follows (the program's code is work in OVERHEAD mode too). */
+    private void countEntry(int id) {
+        if (mode == OVERHEAD && !program(id))
+            oentries++;
+        else
+            entries++;
     }
 
     /*
@@ -304,23 +352,34 @@ public final class Probe {
         if (ids == null || p.sp == ids.length) {
             int cap = ids == null ? 16 : ids.length * 2;
             int[] ni = new int[cap], nm = new int[cap], np = new int[cap];
-            long[] ng = new long[cap];
+            long[] ng = new long[cap], nc = new long[cap];
             for (int i = 0; i < p.sp; i++) {
                 ni[i] = ids[i];
                 nm[i] = p.rootModes[i];
                 np[i] = p.rootPending[i];
                 ng[i] = p.rootGap[i];
+                nc[i] = p.rootCallGap[i];
             }
             p.rootIds = ids = ni;
             p.rootModes = nm;
             p.rootPending = np;
             p.rootGap = ng;
+            p.rootCallGap = nc;
         }
+        if (p.mode == WORK && (m & MODE_MASK) == OVERHEAD)
+            m |= PUTS_BACK;
         ids[p.sp] = id;
         p.rootPending[p.sp] = p.pending;
         p.rootGap[p.sp] = p.n + p.on - p.pendingAt;
+        p.rootCallGap[p.sp] = p.n + p.on - p.callMark;
         p.rootModes[p.sp++] = m;
         p.mode = m & MODE_MASK;
+        /* clinit.c runs the first such initializer as if the instruction
+         * called it; the others it needs follow that one's last step */
+        if ((m & TRANSPARENT) == 0)
+            p.entry(id);
+        else if ((m & AS_CALLED) != 0 && p.mode != HIDDEN)
+            p.countEntry(id);
     }
 
     /** An overhead root returns (before each of its return instructions): its frame's mode ends. */
@@ -339,6 +398,8 @@ public final class Probe {
                 p.pending = p.rootPending[s];
                 p.pendingAt = p.n + p.on - p.rootGap[s];
             }
+            if ((p.rootModes[s] & (TRANSPARENT | PUTS_BACK)) != 0) /* the step before the frame */
+                p.callMark = p.n + p.on - p.rootCallGap[s];
         }
     }
 
@@ -356,7 +417,7 @@ public final class Probe {
         Probe p = current();
         if (p != null && p.mode != HIDDEN) {
             p.pending = site + 1;
-            p.pendingAt = p.n + p.on;
+            p.pendingAt = p.callMark = p.n + p.on;
         }
     }
 
@@ -367,6 +428,7 @@ public final class Probe {
             if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
                 p.nativeCall(site);
             p.pending = 0;
+            p.callMark = -1;
         }
     }
 
