@@ -11,12 +11,13 @@
 # class) with their native attribute, the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
 # (docs/fast-engine.md, "What exists"), the array keys with their
-# allocations and elements and the invokes' elements included; not yet the
-# calls elements (entries, closeness, fences), which the fast engine does
-# not produce. Runs with a hand-derived total
+# allocations and elements and the invokes' elements included, and the
+# method entries of the calls elements; not yet their closeness and
+# fences, which the fast engine does not produce. Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
-# array keys of ArraySizes and Calls.allocs and the native keys of
-# Calls.natives and Calls.intrinsic.
+# array keys of ArraySizes and Calls.allocs, the native keys of
+# Calls.natives and Calls.intrinsic and the entries of Calls.natives,
+# Calls.spread and Entries.
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
 # the extent (the overhead bucket, and the work HotSpot hides from
@@ -42,16 +43,22 @@ run_engine() {
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
 # summary on, the dependency keys with their native attribute, the array
-# keys and their elements and the invokes' elements, the branches, no calls
-# (entries, closeness, fences) or calling contexts, and the methods without
-# their line children.
+# keys and their elements and the invokes' elements, the method entries
+# of the calls elements without their closeness and fences, the branches,
+# no calling contexts, and the methods without their line children.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
-       /<(calls|contexts)[ >\/]/ { next }
+       /<contexts[ >\/]/ { next }
+       /<calls[ >\/]/ { gsub(/ (close|fence_native|fence_alloc)="[^"]*"/, "") }
        { print }' "$1"
 }
+
+# entries PROFILE: the method entries, work and overhead
+entries() { echo "$(xpath "$1" "//calls[@bucket='work']/@entries") $(xpath "$1" "//calls[@bucket='overhead']/@entries")"; }
+# natives PROFILE: the invoke keys marked native="true", in either bucket, sorted
+natives() { sed -n 's/.*<invoke method="\([^"]*\)"[^>]* native="true".*/\1/p' "$1" | sort -u | paste -sd, -; }
 
 # same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
 # give (ok unless set)
@@ -67,7 +74,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -87,6 +94,7 @@ same branches-random - Branches.random Branches random 5000
 same branches-forms - Branches.forms Branches forms 30
 same calls-chain - Calls.chain Calls chain 10
 same calls-spread - Calls.spread Calls spread 50
+expect_eq "calls-spread: fast entries = the hand count (spread's, 50 of work's)" "$(entries "$TEST_TMP/fast.xml")" "51 0"
 # fixtures without a hand count: callees, constructors, arrays, the
 # method's own class's initializer and constructors (counted before it),
 # recursion with tail calls
@@ -96,8 +104,6 @@ same diamond - 'Diamond$Solution.solve' Diamond diamond
 same constants-mixed - Constants.mixed Constants mixed 10
 same arraysizes - ArraySizes.make ArraySizes 5
 # arrays <- "elem allocations elements" of each array key, by hand
-# natives PROFILE: the invoke keys marked native="true", in either bucket, sorted
-natives() { sed -n 's/.*<invoke method="\([^"]*\)"[^>]* native="true".*/\1/p' "$1" | sort -u | paste -sd, -; }
 arrays() { sed -n 's/.*<array elem="\([^"]*\)" allocations="\([0-9]*\)" elements="\([0-9]*\)".*/\1 \2 \3/p' "$1" | paste -sd, -; }
 # int[5], long[7], char[5], byte[16], String[2], int[5][4] (one int[] of 5,
 # five int of 4)
@@ -115,6 +121,8 @@ expect_eq "calls-allocs: fast array keys = the hand count" "$(arrays "$TEST_TMP/
   "int 2 6,int[] 1 2,java.lang.String 1 2"
 same calls-fence - Calls.fence Calls fence 0
 same calls-natives - Calls.natives Calls natives 100
+# natives' own entry and Object.<init>'s (identityHashCode is native: none)
+expect_eq "calls-natives: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
 # the keys the return probes flagged native: the one native the method calls
 expect_eq "calls-natives: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
   "java.lang.System.identityHashCode(Ljava/lang/Object;)I"
@@ -187,9 +195,14 @@ expect_eq "calls-intrinsic: fast native keys = the hand list" "$(natives "$TEST_
 # a static initializer of the program's entered at invokestatic, getstatic
 # (run by the step engine's clinit.c) and new (stepped by HotSpot): the
 # frames the JVM enters itself, whose entries agent_counts.sh counts by hand
+# (entries by hand: viaCall's own, ByCall.<clinit>'s and ByCall.get's;
+# viaGet's and ByGet.<clinit>'s; viaNew's, ByNew.<init>'s, Object.<init>'s)
 same entries-call 7 Entries.viaCall Entries call
+expect_eq "entries-call: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "3 0"
 same entries-get 5 Entries.viaGet Entries get
+expect_eq "entries-get: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
 same entries-new 13 Entries.viaNew Entries new
+expect_eq "entries-new: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "3 0"
 # BigInteger.<clinit>, run by `new`: overhead with its own branch predictor
 same overhead-big - Overhead.big Overhead
 [ "$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@overhead)" -gt 0 ] &&
