@@ -164,6 +164,7 @@ typedef struct rewriter {
     uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
     uint16_t madelevelsref;     /* the one after Array.multiNewArray, added likewise, or 0 */
     uint16_t callref, returnref; /* the call and return probes' Methodrefs, added at the first invoke, or 0 */
+    uint16_t newref;            /* the new probe's Methodref, added at the first new, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
     uint16_t rootexitref;
@@ -325,6 +326,19 @@ static int cp_add_call_probes(rewriter *w)
     return 0;
 }
 
+/* The new probe's Methodref, added when the first new is found: Utf8
+ * name, Utf8 (I)V, NameAndType, Methodref. 0, or -1 with the error set. */
+static int cp_add_new_probe(rewriter *w)
+{
+    if (w->newref != 0)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->new_method);
+    uint16_t desc = cp_add_utf8(w, "(I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    w->newref = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    return w->newref == 0 ? -1 : 0;
+}
+
 /* 1 when the instruction at code[pc] is invokestatic System.arraycopy. */
 static int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
 {
@@ -404,6 +418,7 @@ typedef struct insn {
     uint8_t made_probe;         /* a native that returns a new array, followed by the made probe:
                                    INS_MAKES_ONE or INS_MAKES_LEVELS */
     uint8_t call_probe;         /* an invoke between a call and a return probe */
+    uint8_t new_probe;          /* a new followed by the new probe */
 } insn;
 
 typedef struct method_ctx {
@@ -498,6 +513,8 @@ static int layout_pass(method_ctx *c)
             pos += INS_ARRAY_PROBE_LEN;
         if (i->call_probe)
             pos += INS_RETURN_PROBE_LEN;
+        if (i->new_probe)
+            pos += INS_NEW_PROBE_LEN;
         if (i->copy_probe)
             pos += INS_COPIED_PROBE_LEN;
         if (i->made_probe)
@@ -931,6 +948,12 @@ static int emit_code_attr(method_ctx *c, buf *out)
             put1(&code, BC_INVOKESTATIC);
             put2(&code, c->w->returnref);
         }
+        if (c->in[k].new_probe) {   /* reached only when new allocated */
+            if (emit_id(c, &code, call++))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->newref);
+        }
         if (c->in[k].copy_probe) {  /* reached only when the copy returned */
             put1(&code, BC_INVOKESTATIC);
             put2(&code, c->w->copiedref);
@@ -1049,6 +1072,12 @@ static int build_insns(method_ctx *c)
             i->call_probe = 1;
             c->calls++;
         }
+        if (c->w->opt->new_method != NULL && op == BC_NEW) {
+            if (cp_add_new_probe(c->w))
+                return -1;
+            i->new_probe = 1;
+            c->calls++;
+        }
         if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
             if (cp_add_copy_probes(c->w))
                 return -1;
@@ -1158,7 +1187,8 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     }
     for (uint32_t k = 0; k < c.n; k++) {
         const insn *i = &c.in[k];
-        uint32_t after = i->array_probe || i->copy_probe || i->made_probe || i->call_probe ? i->nw + i->len
+        uint32_t after = i->array_probe || i->copy_probe || i->made_probe || i->call_probe || i->new_probe
+                             ? i->nw + i->len
                          : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
         im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
     }

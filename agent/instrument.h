@@ -100,6 +100,14 @@
  * (after any copy probe), the return probe right after it (before any copy
  * or made probe after it). Their Methodrefs are added at the class's first
  * invoke.
+ *
+ * With options.new_method, every new is followed by a new probe, which
+ * runs only when it allocated (the uninitialized object stays on the stack
+ * under the probe's operand):
+ *
+ *     new #C; sipush SITE (ldc_w past 32767); invokestatic PROBE_CLASS.NEW_METHOD(I)V
+ *
+ * six bytes, with a call site numbered in code order with the invokes'.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -124,6 +132,7 @@
 #define INS_MADE_LEVELS_PROBE_LEN 8 /* ... after Array.multiNewArray */
 #define INS_CALL_PROBE_LEN 6    /* bytes of the call probe before an invoke */
 #define INS_RETURN_PROBE_LEN 6  /* bytes of the return probe after it */
+#define INS_NEW_PROBE_LEN 6     /* bytes of the new probe after a new */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -159,6 +168,8 @@ typedef struct ins_options {
     const char *other_entry_method; /* NULL, or the probe class's static method (I)V called
                                    with block 0's id on entry to every method calls_filter
                                    returns 0 for, as the entry probe (no exit probe) */
+    const char *new_method;     /* NULL, or the probe class's static method (I)V called after
+                                   every new with its call site (numbered with the invokes') */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native
@@ -191,7 +202,8 @@ typedef struct ins_method {
     blk_table blocks;           /* every method with code: its blocks, instrumented or not */
     uint32_t first_id;          /* DONE: block i has probe id first_id + i */
     uint32_t first_site, nsites; /* DONE with array probes: its array sites, in code order */
-    uint32_t first_call, ncalls; /* DONE with call probes: its call sites, in code order */
+    uint32_t first_call, ncalls; /* DONE with call or new probes: its call sites (invokes with call
+                                   probes, news with new probes), in code order */
     uint32_t old_len, new_len;  /* code_length before and after (new_len = old_len unless DONE) */
     uint16_t old_max_stack, new_max_stack;
     ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */

@@ -8,7 +8,8 @@
  * original had or more (a widened conditional branch adds one), start with
  * a probe, have max_stack one higher (four with branch probes, which odd
  * first bytes ask for) and the code length the result names, and report
- * one call site per invoke (but invokedynamic) with call probes.
+ * one call site per invoke (but invokedynamic) and per new with call and
+ * new probes.
  * ins_original_offset must map every new offset back to an original
  * instruction start. A method left unchanged must be byte-identical. Anything else calls
  * abort().
@@ -50,10 +51,11 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
             m->code_len < 6 || m->code[3] != 0xb8)
             abort();
         blk_free(&t);
-        /* with call probes, one call site per invoke but invokedynamic */
+        /* with call and new probes, one call site per invoke but invokedynamic and per new */
         uint32_t invokes = 0;
         for (uint32_t pc = 0; pc < o->code_len; pc++)
-            invokes += (im->blocks.mark[pc] & BLK_MARK_INSN) && o->code[pc] >= 0xb6 && o->code[pc] <= 0xb9;
+            invokes += (im->blocks.mark[pc] & BLK_MARK_INSN) &&
+                       ((o->code[pc] >= 0xb6 && o->code[pc] <= 0xb9) || o->code[pc] == 0xbb);
         if (im->ncalls != (calls ? invokes : 0))
             abort();
         /* every new offset maps back to an original instruction start */
@@ -78,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        size > 0 && (data[0] & 8) ? "array" : NULL, size > 0 ? (uint32_t)data[0] * 300u : 0,
                        size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL, NULL, NULL,
                        size > 0 && (data[0] & 64) ? "call" : NULL, size > 0 && (data[0] & 64) ? "returned" : NULL,
-                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL};
+                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL, size > 0 && (data[0] & 64) ? "allocated" : NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
         check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||
