@@ -4,7 +4,8 @@
  * extent, turned into the step engine's per-method opcode counts when the
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
  * the opcode histograms, per-method counts, invocation totals, dependency
- * keys with their native flags, array keys and invoke elements, and the
+ * keys with their native flags, array keys and invoke elements, method
+ * entries with their closeness, native and allocation fences, and the
  * conditional branches with the simulated predictor's mispredictions, in
  * the work and overhead buckets) and why its profiles are marked and never scored.
  *
@@ -18,7 +19,9 @@
  * the branch's site from a->fast.site) and an array probe after each array
  * instruction (the arrays it made, by array site: a->fast.sites), and a
  * call and a return probe around each invoke (its call site, a->fast.calls:
- * a call that returned with nothing counted in between is a native one),
+ * a call that returned with nothing counted in between is a native one), a
+ * probe after each new, and an entry probe in every method (entries, and
+ * the thread's exact position for closeness and fences: segments, below),
  * and the classes loaded before (the JDK's core) are
  * retransformed once. Probe ids are handed out class by class under the
  * agent's lock; each method's block table is kept for the whole run.
@@ -176,7 +179,7 @@ enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTE
 enum { FLAG_PROGRAM = 1 };
 
 /*
- * Segments (docs/fast-engine.md, "Closeness and fences"): a block's
+ * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
  * instructions split after every invoke but invokedynamic and every
  * allocation (new, newarray, anewarray, multianewarray). The block probe
  * adds the block's first segment to the thread's position, the return,

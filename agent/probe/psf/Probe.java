@@ -174,11 +174,11 @@ public final class Probe {
     int pending;
     long pendingAt;
     /**
-     * By call site: 1 once a call there returned with nothing counted in
-     * between (its callee ran no bytecode: a native, or an intrinsic the
+     * By call site: nonzero once a call there returned with nothing counted
+     * in between (its callee ran no bytecode: a native, or an intrinsic the
      * interpreter runs without a frame), as the step engine flags an invoke
-     * whose next counted step is the instruction after it. Made here when
-     * first needed.
+     * whose next counted step is the instruction after it: 1 when its key
+     * has a fence, 2 when not (callKind0). Made here when first needed.
      */
     byte[] natives;
     /**
