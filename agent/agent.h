@@ -229,6 +229,10 @@ typedef struct thread_state {
     int entry_far;              /* no method entry yet in this span */
     jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
+    jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
+    jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast.c probe_root) */
+    jmethodID fast_lent_method; /* engine=fast: the instruction (method, location) whose segment's rest */
+    jlocation fast_lent_loc;    /* a JVM-entered frame took off the position (probe_jvm_entered) */
     struct fast_fix { uint32_t id, after; int bucket; } *fixes; /* engine=fast: instructions of block id
                                  * after offset `after` that an exception kept from running, and the
                                  * bucket they were counted in (fast.c) */
@@ -312,6 +316,12 @@ typedef struct fast_site {
                                  * class): INS_MAKES_ONE or INS_MAKES_LEVELS; else 0 */
 } fast_site;
 
+/* engine=fast: one call site, an invoke between a call and a return probe (fast.c). */
+typedef struct fast_call {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the invoke's offset in the original code */
+} fast_call;
+
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
     JavaVM *vm;
@@ -334,6 +344,11 @@ typedef struct fast_state {
     int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
+    jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
+    jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
+    jfieldID f_pos, f_entry_at, f_entry_far, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
+    jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
+    jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
@@ -344,6 +359,10 @@ typedef struct fast_state {
     uint32_t next_id, len_cap;  /* the next id to hand out */
     fast_site *sites;           /* by array site (under lock) */
     uint32_t next_site, sites_cap; /* the next array site to hand out */
+    fast_call *calls;           /* by call site (under lock) */
+    uint32_t *callseg;          /* by call site: the segment after the invoke or new (fast.c SEG_*) */
+    uint32_t *arrayseg;         /* by array site: the segment after the array instruction (its first site) */
+    uint32_t next_call, calls_cap; /* the next call site to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
@@ -496,6 +515,7 @@ const class_info *methods_class(agent *a, jclass klass); /* its parsed constant 
 method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, uint32_t code_len); /* lock held */
 uint8_t methods_root_kind(const char *cls, const char *name, const char *desc); /* enum root_kind */
 uint32_t methods_key_of(agent *a, const cpool *cp, const uint8_t *code, uint32_t pc); /* lock held */
+int methods_no_fence(const char *key);      /* 1: an invokestatic of it has no fence (DEP_NO_FENCE) */
 void methods_free(agent *a);
 
 /* bystanders.c */

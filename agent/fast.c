@@ -4,9 +4,10 @@
  * extent, turned into the step engine's per-method opcode counts when the
  * run ends. docs/fast-engine.md says which profile fields it holds (so far:
  * the opcode histograms, per-method counts, invocation totals, dependency
- * keys, array keys and invoke elements, and the conditional branches with
- * the simulated predictor's mispredictions, in the work and overhead
- * buckets) and why its profiles are marked and never scored.
+ * keys with their native flags, array keys and invoke elements, method
+ * entries with their closeness, native and allocation fences, and the
+ * conditional branches with the simulated predictor's mispredictions, in
+ * the work and overhead buckets) and why its profiles are marked and never scored.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
@@ -16,8 +17,12 @@
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
  * the branch's site from a->fast.site) and an array probe after each array
- * instruction (the arrays it made, by array site: a->fast.sites), and the
- * classes loaded before (the JDK's core) are
+ * instruction (the arrays it made, by array site: a->fast.sites), and a
+ * call and a return probe around each invoke (its call site, a->fast.calls:
+ * a call that returned with nothing counted in between is a native one), a
+ * probe after each new, and an entry probe in every method (entries, and
+ * the thread's exact position for closeness and fences: segments, below),
+ * and the classes loaded before (the JDK's core) are
  * retransformed once. Probe ids are handed out class by class under the
  * agent's lock; each method's block table is kept for the whole run.
  *
@@ -94,11 +99,12 @@ void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
  * under the lock), copied into a new int[] of every id handed out so far; an
  * id past them is reported (it cannot happen: a class's ids exist before
  * its code can run). */
-static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which, const char *what)
+static jintArray probe_table_of(JNIEnv *jni, jint id, const uint32_t *const *which, const uint32_t *count,
+                                const char *what)
 {
     agent *a = &g_agent;
     lock_enter(a);
-    uint32_t n = a->fast.next_id;
+    uint32_t n = *count;
     const uint32_t *table = *which;
     jint *copy = malloc((n ? n : 1) * sizeof *copy);
     if (copy != NULL)
@@ -116,6 +122,27 @@ static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which,
         (*jni)->SetIntArrayRegion(jni, arr, 0, (jsize)n, copy);
     free(copy);
     return arr;
+}
+
+static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which, const char *what)
+{
+    return probe_table_of(jni, id, which, &g_agent.fast.next_id, what);
+}
+
+/* psf.Probe.callSegs0(site): the segments after every call site handed out so far. */
+static jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site)
+{
+    (void)cls;
+    return probe_table_of(jni, site, (const uint32_t *const *)&g_agent.fast.callseg, &g_agent.fast.next_call,
+                          "segments after calls");
+}
+
+/* psf.Probe.arraySegs0(site): the segments after every array site handed out so far. */
+static jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site)
+{
+    (void)cls;
+    return probe_table_of(jni, site, (const uint32_t *const *)&g_agent.fast.arrayseg, &g_agent.fast.next_site,
+                          "segments after arrays");
 }
 
 /* psf.Probe.lengths0(id): the block lengths of every id handed out so far. */
@@ -141,10 +168,83 @@ static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
 
 /* Probe modes (psf.Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
  * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
- * entered it, so an exception that leaves it goes back to the JVM. */
-enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4 };
+ * entered it, so an exception that leaves it goes back to the JVM; and
+ * TRANSPARENT: a static initializer clinit.c would run for an access of
+ * the program's, whose exit puts back the pending call (Probe.call); with
+ * AS_CALLED, the first one run at that instruction, entered "as if
+ * called" (a method entry). */
+enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
+       AS_CALLED = 32 };
 /* a->fast.flags: the program's block */
 enum { FLAG_PROGRAM = 1 };
+
+/*
+ * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
+ * instructions split after every invoke but invokedynamic and every
+ * allocation (new, newarray, anewarray, multianewarray). The block probe
+ * adds the block's first segment to the thread's position, the return,
+ * new and array probes the segment after their instruction, so the
+ * position is exact wherever a frame waits at a call. Packed for the
+ * probes: a->fast.len holds the block's length (bits 0..14), its first
+ * segment's (15..29) and whether an allocation ends it (bit 30); the
+ * segments after an instruction (a->fast.callseg, arrayseg) their length
+ * (0..14), SEG_ALLOC (15) and SEG_PROGRAM (16, the method is the
+ * program's). A block of 32768 bytecodes or more is refused.
+ */
+#define SEG_LEN 0x7fffu
+#define SEG_ALLOC (1u << 15)
+#define SEG_PROGRAM (1u << 16)
+/* Probe.rootEnter's value from root0: the interrupted segment ends at an
+ * allocation after the caller's instruction (SEG_AFTER), and the rest of
+ * that segment the root lends, above bit 8 */
+enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
+
+static int seg_ends(uint8_t op)
+{
+    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
+}
+
+/* The segment of fm that starts at original offset `from` in block bb:
+ * its length, with SEG_ALLOC when an allocation ends it. */
+static uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from)
+{
+    uint32_t n = 0;
+    for (uint32_t pc = from; pc < bb->end; pc++) {
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
+            continue;
+        n++;
+        if (seg_ends(fm->code[pc]))
+            return n | (fm->code[pc] == BC_INVOKEVIRTUAL || fm->code[pc] == BC_INVOKESPECIAL ||
+                                fm->code[pc] == BC_INVOKESTATIC || fm->code[pc] == BC_INVOKEINTERFACE
+                            ? 0
+                            : SEG_ALLOC);
+    }
+    return n;
+}
+
+/* The segment after fm's instruction at original offset pc (what a probe
+ * after it adds), 0 when pc is no instruction of a block. */
+static uint32_t seg_after(const fast_method *fm, uint32_t pc)
+{
+    int32_t b = blk_find(&fm->blocks, pc);
+    if (b < 0)
+        return 0;
+    uint32_t len = bc_insn_length(fm->code, fm->code_len, pc);
+    return seg_from(fm, &fm->blocks.blocks[b], pc + len) | (fm->program ? SEG_PROGRAM : 0);
+}
+
+/* The rest of the segment that fm's instruction at pc runs in, after it
+ * (0 when it ends its segment), and in *alloc whether an allocation after
+ * it ends that segment. */
+static uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc)
+{
+    *alloc = 0;
+    if (pc >= fm->code_len || seg_ends(fm->code[pc]))
+        return 0;
+    uint32_t s = seg_after(fm, pc);
+    *alloc = (s & SEG_ALLOC) != 0;
+    return s & SEG_LEN;
+}
 
 static fast_method *method_of(agent *a, uint32_t id);
 static const cpool *pool_of(agent *a, const fast_method *fm);
@@ -370,8 +470,152 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
               bc_mnemonic(v.op), v.in_probe ? " (its probe)" : "", mode_names[out]);
+    /* the caller waits in the middle of its segment (a static access, not
+     * an invoke nor an allocation, which end theirs): the root lends the
+     * segment's rest, which the position has counted but not run, and its
+     * exit gives it back; when an allocation ends that segment, its exit
+     * counts the fence again from the last entry then */
+    uint32_t lend = 0;
+    int alloc_after = 0;
+    if (out != MODE_HIDDEN && !v.in_probe && caller_name != NULL && err == JVMTI_ERROR_NONE && cloc >= 0) {
+        lock_enter(a);
+        fast_method *cf = method_by_name(a, caller_name);
+        if (cf != NULL) {
+            ins_method view = {.status = INS_METHOD_DONE, .pcs = cf->pcs, .npcs = cf->npcs, .new_len = cf->new_len};
+            int64_t old = ins_original_offset(&view, (uint32_t)cloc, NULL);
+            if (old >= 0)
+                lend = seg_rest(cf, (uint32_t)old, &alloc_after);
+        }
+        lock_exit(a);
+    }
     free(caller_name);
-    return out | (vm ? VM_ENTERED : 0);
+    /* clinit.c runs such an initializer between the invoke's step and its
+     * callee's, and puts the pending invoke back afterwards: a native
+     * callee is still native */
+    int transparent = clinit_c && strstr(root_name, ".<clinit>(") != NULL;
+    /* clinit_site sets prev_op to invokestatic once, before the JVM runs
+     * every initializer the instruction needs (superclasses first, an
+     * ExceptionInInitializerError's class after a failure): only the
+     * first of them starts right after it. A class is initialized once, so
+     * the instruction's place tells the first. */
+    int as_called = 0;
+    thread_state *self = transparent ? counting_self() : NULL;
+    if (self != NULL && (self->fast_init_caller != caller || self->fast_init_loc != cloc)) {
+        self->fast_init_caller = caller;
+        self->fast_init_loc = cloc;
+        as_called = 1;
+    }
+    return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0) | (as_called ? AS_CALLED : 0) |
+           (alloc_after ? SEG_AFTER : 0) | (jint)(lend << LEND_SHIFT);
+}
+
+/* psf.Probe.callSites0(site): how many call sites were handed out so far;
+ * the site asked for must be among them. */
+static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
+{
+    agent *a = &g_agent;
+    (void)jni;
+    (void)cls;
+    lock_enter(a);
+    uint32_t n = a->fast.next_call;
+    lock_exit(a);
+    if (site < 0 || (uint32_t)site >= n)
+        fast_problem(a, "a return probe ran with call site %d, which was never handed out", (int)site);
+    return (jint)n;
+}
+
+/* psf.Probe.callKind0(site), the first time a call there was native on a
+ * thread: 2 when its key has no fence (an invokestatic of a Math
+ * interpreter intrinsic, DEP_NO_FENCE), else 1. */
+static jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
+{
+    agent *a = &g_agent;
+    (void)jni;
+    (void)cls;
+    jint kind = 1;
+    lock_enter(a);
+    if (site >= 0 && (uint32_t)site < a->fast.next_call) {
+        const fast_call *c = &a->fast.calls[site];
+        const fast_method *fm = &a->fast.methods[c->method];
+        const cpool *cp = fm->code[c->pc] == BC_INVOKESTATIC ? pool_of(a, fm) : NULL;
+        uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, c->pc) : 0;
+        if (k != 0 && methods_no_fence(a->keys.names[k - 1]))
+            kind = 2;
+    }
+    lock_exit(a);
+    return kind;
+}
+
+/* Read-modify a long field of ts's counters. */
+static void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
+{
+    (void)a;
+    (*jni)->SetLongField(jni, ts->probe, f, (*jni)->GetLongField(jni, ts->probe, f) + d);
+}
+
+/* Take off the thread's position the rest of the segment that fm's
+ * instruction at pc left unfinished (an exception there), and the
+ * allocation fence counted when that segment started if an allocation
+ * after pc ends it. */
+static void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc)
+{
+    int alloc;
+    uint32_t rest = seg_rest(fm, pc, &alloc);
+    if (rest != 0)
+        add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
+    jint b = alloc ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b) : -1;
+    if (b >= 0 && b < BUCKETS) {
+        add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
+    }
+}
+
+/*
+ * psf.Probe.jvmEntered0(id): a method (block 0: id) entered on a counting
+ * thread, not in HIDDEN mode, when the last counted step was no invoke:
+ * the JVM entered it itself, the constructor of an exception it throws at
+ * an instruction (a NullPointerException at an iaload). That instruction
+ * stopped in the middle of its segment, which will not finish: its rest
+ * comes off the position now, as the step engine's count stops there, and
+ * neither the JVM's other upcalls before it throws (the stack trace of a
+ * failed initialization, recorded for later NoClassDefFoundErrors) nor
+ * the Exception event that follows take it off again.
+ */
+static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    (void)id;
+    thread_state *ts = counting_self();
+    if (a->dead || ts == NULL || ts->probe == NULL)
+        return;
+    jthread thread = NULL;
+    jmethodID caller = NULL;
+    jlocation cloc = -1;
+    if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 3, &caller, &cloc);
+    (*jni)->DeleteLocalRef(jni, thread);
+    if (err != JVMTI_ERROR_NONE || cloc < 0)
+        return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
+    if (ts->fast_lent_method == caller && ts->fast_lent_loc == cloc)
+        return; /* another upcall while the JVM throws there (an initialization error's stack trace) */
+    char *name = full_name(a, caller);
+    lock_enter(a);
+    fast_method *fm = name != NULL ? method_by_name(a, name) : NULL;
+    int in_probe = 0;
+    int64_t old = -1;
+    if (fm != NULL) {
+        ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
+        old = ins_original_offset(&view, (uint32_t)cloc, &in_probe);
+    }
+    lock_exit(a);
+    free(name);
+    if (old < 0 || in_probe)
+        return; /* no probes there, or in a probe: the exception's fix refuses the run */
+    seg_abort(a, jni, ts, fm, (uint32_t)old);
+    ts->fast_lent_method = caller;
+    ts->fast_lent_loc = cloc;
 }
 
 /* psf.Probe.arraySites0(site, dims): how many array sites were handed out
@@ -710,6 +954,11 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
                                         {"arraySites0", "(II)I", (void *)probe_array_sites},
+                                        {"callSites0", "(I)I", (void *)probe_call_sites},
+                                        {"callKind0", "(I)I", (void *)probe_call_kind},
+                                        {"callSegs0", "(I)[I", (void *)probe_call_segs},
+                                        {"arraySegs0", "(I)[I", (void *)probe_array_segs},
+                                        {"jvmEntered0", "(I)V", (void *)probe_jvm_entered},
                                         {"made0", "(Ljava/lang/Object;I)V", (void *)probe_made}};
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
@@ -738,11 +987,36 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ids = (*jni)->GetFieldID(jni, k, "rootIds", "[I");
     a->fast.f_root_modes = (*jni)->GetFieldID(jni, k, "rootModes", "[I");
     a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
+    a->fast.f_pending = (*jni)->GetFieldID(jni, k, "pending", "I");
+    a->fast.f_natives = (*jni)->GetFieldID(jni, k, "natives", "[B");
+    a->fast.f_call_mark = (*jni)->GetFieldID(jni, k, "callMark", "J");
+    a->fast.f_entries = (*jni)->GetFieldID(jni, k, "entries", "J");
+    a->fast.f_oentries = (*jni)->GetFieldID(jni, k, "oentries", "J");
+    a->fast.f_pos = (*jni)->GetFieldID(jni, k, "pos", "J");
+    a->fast.f_entry_at = (*jni)->GetFieldID(jni, k, "entryAt", "J");
+    a->fast.f_entry_far = (*jni)->GetFieldID(jni, k, "entryFar", "I");
+    a->fast.f_seg_fence = (*jni)->GetFieldID(jni, k, "segFence", "J");
+    a->fast.f_seg_fence_b = (*jni)->GetFieldID(jni, k, "segFenceB", "I");
+    a->fast.f_close[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "close", "J");
+    a->fast.f_close[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "oclose", "J");
+    a->fast.f_fence_native[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "fenceNative", "J");
+    a->fast.f_fence_native[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "ofenceNative", "J");
+    a->fast.f_fence_alloc[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "fenceAlloc", "J");
+    a->fast.f_fence_alloc[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "ofenceAlloc", "J");
+    a->fast.f_root_lend = (*jni)->GetFieldID(jni, k, "rootLend", "[I");
+    a->fast.f_root_seg_fence = (*jni)->GetFieldID(jni, k, "rootSegFence", "[J");
+    a->fast.f_root_seg_fence_b = (*jni)->GetFieldID(jni, k, "rootSegFenceB", "[I");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
-        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden) {
+        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden ||
+        !a->fast.f_pending || !a->fast.f_natives || !a->fast.f_call_mark || !a->fast.f_entries ||
+        !a->fast.f_oentries || !a->fast.f_pos || !a->fast.f_entry_at || !a->fast.f_entry_far ||
+        !a->fast.f_seg_fence || !a->fast.f_seg_fence_b || !a->fast.f_close[0] || !a->fast.f_close[1] ||
+        !a->fast.f_fence_native[0] || !a->fast.f_fence_native[1] || !a->fast.f_fence_alloc[0] ||
+        !a->fast.f_fence_alloc[1] || !a->fast.f_root_lend || !a->fast.f_root_seg_fence ||
+        !a->fast.f_root_seg_fence_b) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -897,6 +1171,10 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
         if (v == NULL)
             return -1;
         a->fast.sites = v;
+        uint32_t *g = realloc(a->fast.arrayseg, cap * sizeof *g);
+        if (g == NULL)
+            return -1;
+        a->fast.arrayseg = g;
         a->fast.sites_cap = cap;
     }
     /* the array instructions' levels; the calls of natives that make an
@@ -913,18 +1191,56 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
             continue;
         if (bc_flags(fm->code[pc]) & BCF_NEWARRAY) {
             uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
-            for (uint32_t level = 0; level < dims && site < need; level++)
+            for (uint32_t level = 0; level < dims && site < need; level++) {
+                a->fast.arrayseg[site] = level == 0 ? seg_after(fm, pc) : 0; /* the probe passes the first */
                 a->fast.sites[site++] = (fast_site){index, pc, level, 0, 0};
+            }
         } else if (cp != NULL && site < need) {
             int makes = ins_makes_array(cp, fm->code, pc);
-            if (makes)
+            if (makes) {
+                a->fast.arrayseg[site] = 0; /* the return probe before it adds the segment */
                 a->fast.sites[site++] = (fast_site){index, pc, 0, 0, (uint32_t)makes};
+            }
         }
     }
     if (site != need) {
         fast_problem(a, "the array sites of %s do not match its array instructions", fm->name);
         return 0;
     }
+    return 0;
+}
+
+/* Hand fm (a->fast.methods[index]) the call sites the rewriter gave im,
+ * one per invoke but invokedynamic in code order (lock held); 0 or -1
+ * (OOM, or a count that disagrees with the rewriter's: reported). */
+static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
+{
+    if (im->ncalls == 0)
+        return 0;
+    uint32_t need = im->first_call + im->ncalls;
+    if (need > a->fast.calls_cap) {
+        uint32_t cap = a->fast.calls_cap ? a->fast.calls_cap : 16384;
+        while (cap < need)
+            cap *= 2;
+        fast_call *v = realloc(a->fast.calls, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.calls = v;
+        uint32_t *g = realloc(a->fast.callseg, cap * sizeof *g);
+        if (g == NULL)
+            return -1;
+        a->fast.callseg = g;
+        a->fast.calls_cap = cap;
+    }
+    uint32_t site = im->first_call;
+    for (uint32_t pc = 0; pc < fm->code_len && site < need; pc++)
+        if ((fm->blocks.mark[pc] & BLK_MARK_INSN) &&
+            ((fm->code[pc] >= BC_INVOKEVIRTUAL && fm->code[pc] <= BC_INVOKEINTERFACE) || fm->code[pc] == BC_NEW)) {
+            a->fast.callseg[site] = seg_after(fm, pc);
+            a->fast.calls[site++] = (fast_call){index, pc};
+        }
+    if (site != need)
+        fast_problem(a, "the call sites of %s do not match its invokes", fm->name);
     return 0;
 }
 
@@ -1001,13 +1317,18 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         uint32_t seed = bp_seed(fm->name);
         for (uint32_t b = 0; b < fm->blocks.nblocks; b++) {
             const blk_block *bb = &fm->blocks.blocks[b];
-            a->fast.len[fm->first_id + b] = bb->ninsns;
+            if (bb->ninsns > SEG_LEN)
+                fast_problem(a, "%s has a block of %u bytecodes (the fast engine packs lengths in 15 bits)", fm->name,
+                             bb->ninsns);
+            uint32_t first = seg_from(fm, bb, bb->start);
+            a->fast.len[fm->first_id + b] = (bb->ninsns & SEG_LEN) | (first & SEG_LEN) << 15 |
+                                            ((first & SEG_ALLOC) ? 1u << 30 : 0);
             /* the step engine's site of this branch: its method's name, its
              * offset in the original code */
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
             a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
         }
-        if (keep_sites(a, a->fast.nmethods, fm, im) != 0)
+        if (keep_sites(a, a->fast.nmethods, fm, im) != 0 || keep_calls(a, a->fast.nmethods, fm, im) != 0)
             return -1;
         a->fast.nmethods++;
     }
@@ -1079,7 +1400,9 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
-                       .calls_ctx = &cc};
+                       .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
+                       .first_call = a->fast.next_call, .other_entry_method = "entered",
+                       .new_method = "allocated"};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1101,6 +1424,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     }
     a->fast.next_id = r.next_id;
     a->fast.next_site = r.next_site;
+    a->fast.next_call = r.next_call;
     lock_exit(a);
     unsigned char *out = NULL;
     if (jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
@@ -1198,6 +1522,14 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (start_span) */
+        /* as if an invoke were the last step: the first method entered is an
+         * entry, with no closeness (start_span: entry_far) */
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_call_mark, 0);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_pos, 0);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
     }
     lock_enter(a);
     uint32_t i = 0;
@@ -1397,6 +1729,15 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         fast_problem(a, "the program's %s ran inside an overhead root that HotSpot runs with single-stepping "
                         "hidden: the step engine does not count it", fm != NULL ? fm->name : "code");
     }
+    /* its method entries (an entry probe runs before the method's first
+     * instruction: nothing to correct either) */
+    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_entries);
+    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_oentries);
+    for (int b = 0; b < BUCKETS; b++) {
+        ts->calls[b][CALL_CLOSE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_close[b]);
+        ts->calls[b][CALL_FENCE_NATIVE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_native[b]);
+        ts->calls[b][CALL_FENCE_ALLOC] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_alloc[b]);
+    }
     /* the thread's branch counts, per bucket; a branch probe runs right
      * before its branch, so an exception never leaves one to correct */
     for (int k = 0; k < BR_KINDS; k++) {
@@ -1518,22 +1859,39 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
      * mode of the innermost root frame at or below it */
     jint sp = (*jni)->GetIntField(jni, ts->probe, a->fast.f_sp);
     jint mode = (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode);
-    jint *ids = NULL, *modes = NULL;
+    jint *ids = NULL, *modes = NULL, *lends = NULL, *fence_b = NULL;
+    jlong *fences = NULL;
     if (sp > 0) {
         jintArray ia = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_ids);
         jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_modes);
+        jintArray la = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_lend);
+        jlongArray fa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_seg_fence);
+        jintArray ba = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_seg_fence_b);
         ids = malloc((size_t)sp * sizeof *ids);
         modes = malloc((size_t)sp * sizeof *modes);
-        if (ia == NULL || ma == NULL || ids == NULL || modes == NULL) {
+        lends = malloc((size_t)sp * sizeof *lends);
+        fence_b = malloc((size_t)sp * sizeof *fence_b);
+        fences = malloc((size_t)sp * sizeof *fences);
+        if (ia == NULL || ma == NULL || la == NULL || fa == NULL || ba == NULL || ids == NULL || modes == NULL ||
+            lends == NULL || fence_b == NULL || fences == NULL) {
             free(ids);
             free(modes);
+            free(lends);
+            free(fence_b);
+            free(fences);
             fast_problem(a, "cannot read a thread's open root frames");
             return -1;
         }
         (*jni)->GetIntArrayRegion(jni, ia, 0, sp, ids);
         (*jni)->GetIntArrayRegion(jni, ma, 0, sp, modes);
+        (*jni)->GetIntArrayRegion(jni, la, 0, sp, lends);
+        (*jni)->GetLongArrayRegion(jni, fa, 0, sp, fences);
+        (*jni)->GetIntArrayRegion(jni, ba, 0, sp, fence_b);
         (*jni)->DeleteLocalRef(jni, ia);
         (*jni)->DeleteLocalRef(jni, ma);
+        (*jni)->DeleteLocalRef(jni, la);
+        (*jni)->DeleteLocalRef(jni, fa);
+        (*jni)->DeleteLocalRef(jni, ba);
     }
     jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
     jint n = 0;
@@ -1541,6 +1899,9 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         free(f);
         free(ids);
         free(modes);
+        free(lends);
+        free(fence_b);
+        free(fences);
         fast_problem(a, "cannot read the frames an exception unwinds");
         return -1;
     }
@@ -1563,6 +1924,15 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             if (top && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
                 fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
                              "as they were made (the step engine charges none when the call throws)", fm->name, old);
+            if (top && m != MODE_HIDDEN) {
+                /* the throwing frame's segment stops here: its rest off the
+                 * position, unless the exception's constructor, entered by
+                 * the JVM, took it off already (probe_jvm_entered) */
+                if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
+                    ts->fast_lent_method = NULL;
+                else
+                    seg_abort(a, jni, ts, fm, (uint32_t)old);
+            }
             top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)
@@ -1610,9 +1980,22 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         jint left = sp - popped;
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, left);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, left > 0 ? modes[left - 1] & MODE_MASK : MODE_WORK);
+        /* what they lent back to the position, and their callers' fences
+         * (the segments they interrupted now stop at the instruction the
+         * JVM throws from, where the next Exception event takes them off) */
+        jlong lent = 0;
+        for (jint j = left; j < sp; j++)
+            lent += lends[j];
+        if (lent != 0)
+            add_long(a, jni, ts, a->fast.f_pos, lent);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, fences[left]);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, fence_b[left]);
     }
     free(ids);
     free(modes);
+    free(lends);
+    free(fence_b);
+    free(fences);
     if (less[BUCKETS - 1] > 0 || less[BUCKET_WORK] > 0) {
         jlong w = (*jni)->GetLongField(jni, ts->probe, a->fast.f_n), o = (*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, w - (jlong)less[BUCKET_WORK]);
@@ -2010,6 +2393,53 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
+/* ---- native calls ------------------------------------------------------ */
+
+/* The call sites where a thread's return probes saw a native call
+ * (Probe.natives): the invoke's key is native="true", as the step engine
+ * marks it (ts->native, which profile.c ORs over the threads); lock held.
+ * 0, or -1 (reported). */
+static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    jbyteArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_natives);
+    if (arr == NULL)
+        return 0; /* no native call on this thread */
+    jsize n = (*jni)->GetArrayLength(jni, arr);
+    jbyte *flags = (*jni)->GetByteArrayElements(jni, arr, NULL);
+    if (flags == NULL) {
+        (*jni)->DeleteLocalRef(jni, arr);
+        return -1;
+    }
+    int bad = 0;
+    for (jsize site = 0; site < n && !bad; site++) {
+        if (flags[site] == 0)
+            continue;
+        if ((uint32_t)site >= a->fast.next_call) {
+            fast_problem(a, "call site %d was flagged but never handed out", (int)site);
+            continue;
+        }
+        const fast_call *c = &a->fast.calls[site];
+        const fast_method *fm = &a->fast.methods[c->method];
+        const cpool *cp = pool_of(a, fm);
+        if (cp == NULL) {
+            bad = 1;
+            break;
+        }
+        uint32_t k = methods_key_of(a, cp, fm->code, c->pc);
+        if (k == 0)
+            continue; /* no key: nothing to mark, as in the step engine */
+        if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = 1;
+            break;
+        }
+        ts->native[k - 1] = 1;
+    }
+    (*jni)->ReleaseByteArrayElements(jni, arr, flags, JNI_ABORT);
+    (*jni)->DeleteLocalRef(jni, arr);
+    return bad ? -1 : 0;
+}
+
 /* At the run's end (after fast_quiesce): every thread's hits into its
  * method counters, which profile.c adds up as it does the step engine's.
  * A recorded problem turns the run into agent_error. */
@@ -2019,7 +2449,8 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0)) {
+        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0 ||
+                                  collect_natives(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;
         }
@@ -2049,6 +2480,9 @@ void fast_free(agent *a)
     free(a->fast.len);
     free(a->fast.site);
     free(a->fast.sites);
+    free(a->fast.calls);
+    free(a->fast.callseg);
+    free(a->fast.arrayseg);
     free(a->fast.flags);
     free(a->fast.hidden);
     free(a->fast.on);

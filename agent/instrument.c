@@ -44,7 +44,11 @@
  * the length and followed by one that runs only when the copy returned
  * (their Methodrefs are added at the class's first arraycopy). With made
  * probes, each call of an array's clone() or Array.newArray is followed by
- * one that passes the array it returned and a site of its own.
+ * one that passes the array it returned and a site of its own. With call
+ * probes, each invoke but invokedynamic is preceded by a call probe and
+ * followed by a return probe, both passing its call site (their Methodrefs
+ * added at the class's first invoke; past 32767 both push the same
+ * Integer).
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -159,11 +163,15 @@ typedef struct rewriter {
     uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
     uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
     uint16_t madelevelsref;     /* the one after Array.multiNewArray, added likewise, or 0 */
+    uint16_t callref, returnref; /* the call and return probes' Methodrefs, added at the first invoke, or 0 */
+    uint16_t newref;            /* the new probe's Methodref, added at the first new, or 0 */
     uint16_t probe_cls;         /* the probe class's Class entry */
     uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
     uint16_t rootexitref;
+    uint16_t otherentryref;     /* the other methods' entry probe's Methodref, or 0 */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
+    uint32_t next_call;         /* the next call site */
     char *err;
     size_t errlen;
 } rewriter;
@@ -239,6 +247,13 @@ static int cp_add_probe(rewriter *w)
         if (w->rootentryref == 0 || w->rootexitref == 0)
             return -1;
     }
+    if (w->opt->other_entry_method != NULL) {
+        uint16_t oname = cp_add_utf8(w, w->opt->other_entry_method);
+        uint16_t onat = cp_add_refs(w, CP_NAME_AND_TYPE, oname, desc, 1);
+        w->otherentryref = cp_add_refs(w, CP_METHODREF, cls, onat, 1);
+        if (w->otherentryref == 0)
+            return -1;
+    }
     if (w->opt->branch_method == NULL)
         return 0;
     static const char *const descs[4] = {
@@ -288,6 +303,40 @@ static int cp_add_copy_probes(rewriter *w)
     w->copyref = before;
     w->copiedref = after;
     return 0;
+}
+
+/* The call and return probes' Methodrefs, added when the first invoke is
+ * found: Utf8 name, Utf8 (I)V, NameAndType, Methodref, Utf8 name,
+ * NameAndType, Methodref. 0, or -1 with the error set. */
+static int cp_add_call_probes(rewriter *w)
+{
+    if (w->callref != 0)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->call_method);
+    uint16_t desc = cp_add_utf8(w, "(I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    uint16_t call = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    uint16_t rname = cp_add_utf8(w, w->opt->return_method);
+    uint16_t rnat = cp_add_refs(w, CP_NAME_AND_TYPE, rname, desc, 1);
+    uint16_t ret = cp_add_refs(w, CP_METHODREF, w->probe_cls, rnat, 1);
+    if (call == 0 || ret == 0)
+        return -1;
+    w->callref = call;
+    w->returnref = ret;
+    return 0;
+}
+
+/* The new probe's Methodref, added when the first new is found: Utf8
+ * name, Utf8 (I)V, NameAndType, Methodref. 0, or -1 with the error set. */
+static int cp_add_new_probe(rewriter *w)
+{
+    if (w->newref != 0)
+        return 0;
+    uint16_t name = cp_add_utf8(w, w->opt->new_method);
+    uint16_t desc = cp_add_utf8(w, "(I)V");
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    w->newref = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
+    return w->newref == 0 ? -1 : 0;
 }
 
 /* 1 when the instruction at code[pc] is invokestatic System.arraycopy. */
@@ -368,6 +417,8 @@ typedef struct insn {
     uint8_t copy_probe;         /* System.arraycopy between its two copy probes */
     uint8_t made_probe;         /* a native that returns a new array, followed by the made probe:
                                    INS_MAKES_ONE or INS_MAKES_LEVELS */
+    uint8_t call_probe;         /* an invoke between a call and a return probe */
+    uint8_t new_probe;          /* a new followed by the new probe */
 } insn;
 
 typedef struct method_ctx {
@@ -383,6 +434,7 @@ typedef struct method_ctx {
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
     uint32_t sites;             /* array sites of its array instructions */
+    uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
     uint16_t entryref, exitref; /* their Methodrefs: the rewriter's entry/exit or root pair */
 } method_ctx;
 
@@ -444,6 +496,8 @@ static int layout_pass(method_ctx *c)
             pos += INS_PROBE_LEN;
         if (i->copy_probe)
             pos += INS_COPY_PROBE_LEN;
+        if (i->call_probe)
+            pos += INS_CALL_PROBE_LEN;
         i->nw = pos;
         switch (i->kind) {
         case K_BR16:
@@ -457,6 +511,10 @@ static int layout_pass(method_ctx *c)
         }
         if (i->array_probe)
             pos += INS_ARRAY_PROBE_LEN;
+        if (i->call_probe)
+            pos += INS_RETURN_PROBE_LEN;
+        if (i->new_probe)
+            pos += INS_NEW_PROBE_LEN;
         if (i->copy_probe)
             pos += INS_COPIED_PROBE_LEN;
         if (i->made_probe)
@@ -721,21 +779,33 @@ static int attrs_check(method_ctx *c)
     return 0;
 }
 
-/* Push a probe id: sipush, or ldc_w of an Integer (three bytes either way). */
-static int emit_id(method_ctx *c, buf *code, uint32_t id)
+/* Push a probe id: sipush, or ldc_w of an Integer (three bytes either way);
+ * *k, when not NULL, is an Integer entry already holding id (0: none yet;
+ * the one added is stored there). */
+static int emit_id_k(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
 {
     if (id <= INT16_MAX) {
         put1(code, 0x11);   /* sipush */
         put2(code, id);
     } else {
-        uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
-        uint16_t k = cp_add(c->w, CP_INTEGER, v, 4);
-        if (k == 0)
-            return -1;
+        uint16_t e = k != NULL ? *k : 0;
+        if (e == 0) {
+            uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
+            e = cp_add(c->w, CP_INTEGER, v, 4);
+            if (e == 0)
+                return -1;
+            if (k != NULL)
+                *k = e;
+        }
         put1(code, BC_LDC_W);
-        put2(code, k);
+        put2(code, e);
     }
     return 0;
+}
+
+static int emit_id(method_ctx *c, buf *code, uint32_t id)
+{
+    return emit_id_k(c, code, id, NULL);
 }
 
 /* Emit the probe that leads a block. */
@@ -839,7 +909,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
 {
     const cf_method *m = c->m;
     buf code = {0};
-    uint32_t block = 0, site = c->im->first_site;
+    uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 */
             if (emit_id(c, &code, c->im->first_id))
@@ -864,7 +934,26 @@ static int emit_code_attr(method_ctx *c, buf *out)
             put1(&code, BC_INVOKESTATIC);
             put2(&code, c->w->copyref);
         }
+        uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
+        if (c->in[k].call_probe) {
+            if (emit_id_k(c, &code, call, &callk))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->callref);
+        }
         emit_insn(c, &c->in[k], &code);
+        if (c->in[k].call_probe) {  /* reached only when the call returned */
+            if (emit_id_k(c, &code, call++, &callk))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->returnref);
+        }
+        if (c->in[k].new_probe) {   /* reached only when new allocated */
+            if (emit_id(c, &code, call++))
+                goto fail;
+            put1(&code, BC_INVOKESTATIC);
+            put2(&code, c->w->newref);
+        }
         if (c->in[k].copy_probe) {  /* reached only when the copy returned */
             put1(&code, BC_INVOKESTATIC);
             put2(&code, c->w->copiedref);
@@ -976,6 +1065,19 @@ static int build_insns(method_ctx *c)
             i->made_probe = (uint8_t)makes;
             c->sites++;
         }
+        if (c->w->opt->call_method != NULL && c->w->opt->return_method != NULL && op >= BC_INVOKEVIRTUAL &&
+            op <= BC_INVOKEINTERFACE) {
+            if (cp_add_call_probes(c->w))
+                return -1;
+            i->call_probe = 1;
+            c->calls++;
+        }
+        if (c->w->opt->new_method != NULL && op == BC_NEW) {
+            if (cp_add_new_probe(c->w))
+                return -1;
+            i->new_probe = 1;
+            c->calls++;
+        }
         if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
             if (cp_add_copy_probes(c->w))
                 return -1;
@@ -1013,6 +1115,12 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         c.entry = chosen == 1 && w->opt->entry_method != NULL;
         c.exit = chosen == 1 && w->opt->exit_method != NULL;
         im->calls = c.entry || c.exit ? 1 : 0;
+        if (chosen != 1 && w->otherentryref != 0) {
+            c.entryref = w->otherentryref;
+            c.entry = 1;
+            c.exit = 0;
+            im->calls = 3;
+        }
     }
     int rc = -1;
     if (build_insns(&c))
@@ -1057,9 +1165,16 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         rc = -1;
         goto done;
     }
+    if ((uint64_t)w->next_call + c.calls > MAX_ID) {
+        errmsg_set(w->err, w->errlen, "call sites would pass 2^31 - 1");
+        rc = -1;
+        goto done;
+    }
     im->first_id = w->next_id;
     im->first_site = w->next_site;
     im->nsites = c.sites;
+    im->first_call = w->next_call;
+    im->ncalls = c.calls;
     if (emit_code_attr(&c, out)) {
         rc = -1;
         goto done;
@@ -1072,13 +1187,15 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     }
     for (uint32_t k = 0; k < c.n; k++) {
         const insn *i = &c.in[k];
-        uint32_t after = i->array_probe || i->copy_probe || i->made_probe ? i->nw + i->len
+        uint32_t after = i->array_probe || i->copy_probe || i->made_probe || i->call_probe || i->new_probe
+                             ? i->nw + i->len
                          : k + 1 < c.n ? c.in[k + 1].start : c.new_len;
         im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
     }
     im->npcs = c.n;
     w->next_id += im->blocks.nblocks;
     w->next_site += c.sites;
+    w->next_call += c.calls;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
     im->new_max_stack = (uint16_t)(m->max_stack + stack_growth(w));
@@ -1131,15 +1248,15 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
         return -1;
     memset(r, 0, sizeof *r);
     if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID ||
-        opt->first_site > MAX_ID) {
-        errmsg_set(err, errlen, "no probe class and method, or a first id or site past 2^31 - 1");
+        opt->first_site > MAX_ID || opt->first_call > MAX_ID) {
+        errmsg_set(err, errlen, "no probe class and method, or a first id, site or call site past 2^31 - 1");
         return -1;
     }
     classfile cf;
     if (cf_parse(&cf, in, len, err, errlen))
         return -1;
     rewriter w = {.in = in, .cf = &cf, .opt = opt, .cp_count = cf.cp.count, .next_id = opt->first_id,
-                  .next_site = opt->first_site, .err = err, .errlen = errlen};
+                  .next_site = opt->first_site, .next_call = opt->first_call, .err = err, .errlen = errlen};
     buf out = {0}, attrs = {0};
     size_t *attr_at = NULL;     /* each rewritten method's Code attribute in attrs: start, end */
     if (str_is(cf.this_name, opt->probe_class)) {
@@ -1212,6 +1329,7 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     r->len = out.len;
     r->next_id = w.next_id;
     r->next_site = w.next_site;
+    r->next_call = w.next_call;
     free(w.cp.p);
     free(attrs.p);
     free(attr_at);

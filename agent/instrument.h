@@ -40,7 +40,10 @@
  * comes first. options.calls_filter limits entry and exit probes to the
  * methods it chooses (the fast engine's measured method). Where it returns
  * 2, the method gets the same probes calling ROOT_ENTRY_METHOD and
- * ROOT_EXIT_METHOD instead (the fast engine's overhead roots).
+ * ROOT_EXIT_METHOD instead (the fast engine's overhead roots). With
+ * options.other_entry_method, every other method (calls_filter returns 0)
+ * gets an entry probe calling OTHER_ENTRY_METHOD and no exit probe, so
+ * every method has exactly one entry probe.
  *
  * With options.array_method, every array instruction (newarray, anewarray,
  * multianewarray) is followed by an array probe that sees the array it
@@ -82,6 +85,29 @@
  *     dup; iconst_1; sipush SITE; invokestatic PROBE_CLASS.MADE_METHOD(Ljava/lang/Object;II)V
  *
  * eight bytes.
+ *
+ * With options.call_method and options.return_method, every invokevirtual,
+ * invokespecial, invokestatic and invokeinterface is preceded by a call
+ * probe and followed by a return probe, both with the invoke's call site:
+ *
+ *     sipush SITE (ldc_w #Integer SITE past 32767); invokestatic PROBE_CLASS.CALL_METHOD(I)V
+ *     invoke...
+ *     sipush SITE (the same Integer past 32767); invokestatic PROBE_CLASS.RETURN_METHOD(I)V
+ *
+ * six bytes each; the return probe runs only when the call returned. Call
+ * sites are numbered from options.first_call in code order, one per invoke
+ * (a numbering of their own). The call probe comes right before the invoke
+ * (after any copy probe), the return probe right after it (before any copy
+ * or made probe after it). Their Methodrefs are added at the class's first
+ * invoke.
+ *
+ * With options.new_method, every new is followed by a new probe, which
+ * runs only when it allocated (the uninitialized object stays on the stack
+ * under the probe's operand):
+ *
+ *     new #C; sipush SITE (ldc_w past 32767); invokestatic PROBE_CLASS.NEW_METHOD(I)V
+ *
+ * six bytes, with a call site numbered in code order with the invokes'.
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -104,6 +130,9 @@
 #define INS_COPIED_PROBE_LEN 3  /* bytes of the copy probe after it */
 #define INS_MADE_PROBE_LEN 7    /* bytes of the probe after a native that returns a new array */
 #define INS_MADE_LEVELS_PROBE_LEN 8 /* ... after Array.multiNewArray */
+#define INS_CALL_PROBE_LEN 6    /* bytes of the call probe before an invoke */
+#define INS_RETURN_PROBE_LEN 6  /* bytes of the return probe after it */
+#define INS_NEW_PROBE_LEN 6     /* bytes of the new probe after a new */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -132,6 +161,15 @@ typedef struct ins_options {
                                    after a native that returns a new array (above) */
     const char *root_entry_method; /* NULL, or the entry and exit probes' methods, (I)V as */
     const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
+    const char *call_method;    /* NULL, or the probe class's static methods (I)V called with */
+    const char *return_method;  /* the call site before and after every invoke other than
+                                   invokedynamic (both or neither, above) */
+    uint32_t first_call;        /* the class's first call site; sites stay below 2^31 */
+    const char *other_entry_method; /* NULL, or the probe class's static method (I)V called
+                                   with block 0's id on entry to every method calls_filter
+                                   returns 0 for, as the entry probe (no exit probe) */
+    const char *new_method;     /* NULL, or the probe class's static method (I)V called after
+                                   every new with its call site (numbered with the invokes') */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native
@@ -145,8 +183,8 @@ typedef struct ins_pc {
     uint32_t old;               /* its offset in the original code */
     uint32_t start;             /* new offset of its probes (= at when it has none) */
     uint32_t at;                /* new offset of the instruction itself */
-    uint32_t after;             /* new offset of its array, after-copy or made probe; without one,
-                                   of what follows it */
+    uint32_t after;             /* new offset of its return, array, after-copy or made probe;
+                                   without one, of what follows it */
 } ins_pc;
 
 /* What happened to one method. */
@@ -164,12 +202,14 @@ typedef struct ins_method {
     blk_table blocks;           /* every method with code: its blocks, instrumented or not */
     uint32_t first_id;          /* DONE: block i has probe id first_id + i */
     uint32_t first_site, nsites; /* DONE with array probes: its array sites, in code order */
+    uint32_t first_call, ncalls; /* DONE with call or new probes: its call sites (invokes with call
+                                   probes, news with new probes), in code order */
     uint32_t old_len, new_len;  /* code_length before and after (new_len = old_len unless DONE) */
     uint16_t old_max_stack, new_max_stack;
     ins_pc *pcs;                /* DONE: owned, one per instruction, in code order */
     uint32_t npcs;
     uint8_t calls;              /* DONE: 0 no entry and exit probes, 1 entry_method and exit_method,
-                                   2 root_entry_method and root_exit_method */
+                                   2 root_entry_method and root_exit_method, 3 other_entry_method */
 } ins_method;
 
 typedef struct ins_result {
@@ -180,6 +220,7 @@ typedef struct ins_result {
     uint16_t nmethods;
     uint32_t next_id;           /* the first id not used: first_id of the next class */
     uint32_t next_site;         /* the first array site not used: first_site of the next class */
+    uint32_t next_call;         /* the first call site not used: first_call of the next class */
     uint32_t ndone, nskipped;   /* methods instrumented; methods TOO_LARGE or REFUSED */
 } ins_result;
 
@@ -203,8 +244,8 @@ void ins_free(ins_result *r);
  * method (a location JVMTI reports in rewritten code): the instruction pc
  * lies in, or, when pc lies in a probe, the instruction the probe precedes,
  * with *in_probe set (an exception there was thrown before that instruction
- * ran); in an array probe, the array instruction it follows, with *in_probe
- * set (that instruction ran). -1 when the method is not instrumented or pc is past its code.
+ * ran); in a probe after an instruction (return, array, after-copy, made),
+ * the instruction it follows, with *in_probe set (that instruction ran). -1 when the method is not instrumented or pc is past its code.
  */
 int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe);
 

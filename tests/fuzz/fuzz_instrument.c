@@ -7,7 +7,9 @@
  * instrumented must decode with blk_analyze into as many blocks as the
  * original had or more (a widened conditional branch adds one), start with
  * a probe, have max_stack one higher (four with branch probes, which odd
- * first bytes ask for) and the code length the result names.
+ * first bytes ask for) and the code length the result names, and report
+ * one call site per invoke (but invokedynamic) and per new with call and
+ * new probes.
  * ins_original_offset must map every new offset back to an original
  * instruction start. A method left unchanged must be byte-identical. Anything else calls
  * abort().
@@ -24,7 +26,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const uint8_t *data, size_t size, const ins_result *r, unsigned growth)
+static void check(const uint8_t *data, size_t size, const ins_result *r, unsigned growth, int calls)
 {
     classfile in, out;
     if (cf_parse(&in, data, size, NULL, 0) != 0)
@@ -49,6 +51,13 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
             m->code_len < 6 || m->code[3] != 0xb8)
             abort();
         blk_free(&t);
+        /* with call and new probes, one call site per invoke but invokedynamic and per new */
+        uint32_t invokes = 0;
+        for (uint32_t pc = 0; pc < o->code_len; pc++)
+            invokes += (im->blocks.mark[pc] & BLK_MARK_INSN) &&
+                       ((o->code[pc] >= 0xb6 && o->code[pc] <= 0xb9) || o->code[pc] == 0xbb);
+        if (im->ncalls != (calls ? invokes : 0))
+            abort();
         /* every new offset maps back to an original instruction start */
         for (uint32_t pc = 0; pc < m->code_len; pc++) {
             int64_t back = ins_original_offset(im, pc, NULL);
@@ -64,18 +73,21 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* the first byte picks the first id and site and whether branch, entry, exit, array, copy and made probes go in */
+    /* the first byte picks the first id and site and whether branch, entry, exit, array, copy, made and call probes go in */
     ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0,
                        size > 0 && (data[0] & 1) ? "branch" : NULL, size > 0 && (data[0] & 2) ? "entry" : NULL,
                        size > 0 && (data[0] & 4) ? "exit" : NULL, NULL, NULL,
                        size > 0 && (data[0] & 8) ? "array" : NULL, size > 0 ? (uint32_t)data[0] * 300u : 0,
-                       size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL, NULL, NULL};
+                       size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL, NULL, NULL,
+                       size > 0 && (data[0] & 64) ? "call" : NULL, size > 0 && (data[0] & 64) ? "returned" : NULL,
+                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL, size > 0 && (data[0] & 64) ? "allocated" : NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
         check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||
                               opt.made_method != NULL
                           ? 4
-                          : 1);
+                          : 1,
+              opt.call_method != NULL);
         ins_free(&r);
     }
     return 0;

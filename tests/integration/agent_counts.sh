@@ -284,6 +284,12 @@ expect_eq "calls: an initializer run at getstatic is an entry" \
 run_agent "$P" Entries.viaNew "$FX" Entries new
 expect_eq "calls: an initializer that new runs is no entry" \
   "$(xpath "$P" /psf-profile/summary/@work) $(calls work entries) $(calls work close) $(calls work fence_alloc)" "13 3 192 99"
+# viaGetThenNew: its own entry, getstatic, BeforeNew.<clinit> entered 1
+# after it (99) and its 3 bytecodes, istore_0 iconst_1, then newarray, the
+# 6th bytecode from the initializer's entry: 94 (10 + 3 bytecodes).
+run_agent "$P" Entries.viaGetThenNew "$FX" Entries getnew
+expect_eq "calls: an allocation's fence counts from the entry of the initializer a static access ran" \
+  "$(xpath "$P" /psf-profile/summary/@work) $(calls work entries) $(calls work close) $(calls work fence_alloc)" "13 2 99 94"
 
 # --- Constants: an ldc or ldc_w of a class constant is a dependency
 # (<ldc constant="class">), one of a number or a string is not.

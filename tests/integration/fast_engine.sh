@@ -8,12 +8,17 @@
 # every field the fast engine holds so far, in both buckets (work and
 # overhead): the summary, the invocations one by one, both opcode
 # histograms, the dependency keys (new, invoke, invokedynamic, ldc of a
-# class), the conditional branches with the simulated predictor's
-# mispredictions, and every method's opcode counts (docs/fast-engine.md,
-# "What exists"), the array keys with their allocations and elements and
-# the invokes' elements included. Runs with a hand-derived total
+# class) with their native attribute, the conditional branches with the
+# simulated predictor's mispredictions, and every method's opcode counts
+# (docs/fast-engine.md, "What exists"), the array keys with their
+# allocations and elements and the invokes' elements included, and the
+# calls elements (method entries, closeness, native and allocation
+# fences). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
-# array keys of ArraySizes and Calls.allocs.
+# array keys of ArraySizes and Calls.allocs, the native keys of
+# Calls.natives and Calls.intrinsic, and the entries, closeness and fences
+# of Calls.natives, Calls.fence, Calls.allocs, Calls.intrinsic,
+# Calls.spread and Entries.
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
 # the extent (the overhead bucket, and the work HotSpot hides from
@@ -38,16 +43,24 @@ run_engine() {
 }
 
 # fields PROFILE: the fields the fast engine holds, one per line: from the
-# summary on, the dependency keys with the array keys and their elements
-# and the invokes' elements, without their native attribute, the branches, no calls or calling contexts, and the methods
-# without their line children.
+# summary on, the dependency keys with their native attribute, the array
+# keys and their elements and the invokes' elements, the calls elements
+# (entries, closeness, fences), the branches, no calling contexts, and the
+# methods without their line children.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
        /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
-       /<(calls|contexts)[ >\/]/ { next }
-       { gsub(/ native="[^"]*"/, ""); print }' "$1"
+       /<contexts[ >\/]/ { next }
+       { print }' "$1"
 }
+
+# entries PROFILE: the method entries, work and overhead
+entries() { echo "$(xpath "$1" "//calls[@bucket='work']/@entries") $(xpath "$1" "//calls[@bucket='overhead']/@entries")"; }
+# closeness PROFILE: the work bucket's close, fence_native and fence_alloc
+closeness() { xpath "$1" "concat(//calls[@bucket='work']/@close, ' ', //calls[@bucket='work']/@fence_native, ' ', //calls[@bucket='work']/@fence_alloc)"; }
+# natives PROFILE: the invoke keys marked native="true", in either bucket, sorted
+natives() { sed -n 's/.*<invoke method="\([^"]*\)"[^>]* native="true".*/\1/p' "$1" | sort -u | paste -sd, -; }
 
 # same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
 # give (ok unless set)
@@ -63,7 +76,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys, $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -83,6 +96,7 @@ same branches-random - Branches.random Branches random 5000
 same branches-forms - Branches.forms Branches forms 30
 same calls-chain - Calls.chain Calls chain 10
 same calls-spread - Calls.spread Calls spread 50
+expect_eq "calls-spread: fast entries = the hand count (spread's, 50 of work's)" "$(entries "$TEST_TMP/fast.xml")" "51 0"
 # fixtures without a hand count: callees, constructors, arrays, the
 # method's own class's initializer and constructors (counted before it),
 # recursion with tail calls
@@ -107,8 +121,21 @@ same calls-allocs - Calls.allocs Calls allocs 0
 # int[2][3] (one int[] of 2, two int of 3), String[2]
 expect_eq "calls-allocs: fast array keys = the hand count" "$(arrays "$TEST_TMP/fast.xml")" \
   "int 2 6,int[] 1 2,java.lang.String 1 2"
+# multianewarray 3rd from the entry (97), anewarray 6th (94)
+expect_eq "calls-allocs: fast fence_alloc = the hand count" "$(xpath "$TEST_TMP/fast.xml" "//calls[@bucket='work']/@fence_alloc")" 191
 same calls-fence - Calls.fence Calls fence 0
+# the arraycopy 11 after sf's entry (89), newarray 13 after (87)
+expect_eq "calls-fence: fast fences = the hand count" \
+  "$(xpath "$TEST_TMP/fast.xml" "concat(//calls[@bucket='work']/@fence_native, ' ', //calls[@bucket='work']/@fence_alloc)")" "89 87"
 same calls-natives - Calls.natives Calls natives 100
+# natives' own entry and Object.<init>'s (identityHashCode is native: none)
+expect_eq "calls-natives: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
+# Object.<init> 5 after natives' entry (95); identityHashCode 10 after
+# Object.<init>'s, then every 12: 90 + 78 + ... + 6 (384); new 3rd (97)
+expect_eq "calls-natives: fast closeness and fences = the hand count" "$(closeness "$TEST_TMP/fast.xml")" "95 384 97"
+# the keys the return probes flagged native: the one native the method calls
+expect_eq "calls-natives: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
+  "java.lang.System.identityHashCode(Ljava/lang/Object;)I"
 # System.arraycopy in a loop the JIT compiles (C1, then C2 on stack):
 # 200,000 copies of 8 elements
 same nativearrays-copies - NativeArrays.copies NativeArrays copies 200000
@@ -171,12 +198,34 @@ same maininit - MainInit.get MainInit                     # the main class's ini
 same branches-init - Branches.init Branches init 300
 same branches-initbefore - Branches.init Branches initBefore 300
 same calls-intrinsic - Calls.intrinsic Calls intrinsic 0
+# Math.sqrt, an interpreter intrinsic (no frame: native, without a fence),
+# and the arraycopy after it
+expect_eq "calls-intrinsic: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
+  "java.lang.Math.sqrt(D)D,java.lang.System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V"
+# no fence at Math.sqrt; the arraycopy 15 after sf's entry (85)
+expect_eq "calls-intrinsic: fast fence_native = the hand count" "$(xpath "$TEST_TMP/fast.xml" "//calls[@bucket='work']/@fence_native")" 85
 # a static initializer of the program's entered at invokestatic, getstatic
 # (run by the step engine's clinit.c) and new (stepped by HotSpot): the
 # frames the JVM enters itself, whose entries agent_counts.sh counts by hand
+# (by hand, agent_counts.sh: viaCall's own entry, ByCall.<clinit>'s 1
+# after it (99) and ByCall.get's 3 after that (97); viaGet's and
+# ByGet.<clinit>'s 1 after the getstatic (99); viaNew's, ByNew.<init>'s 6
+# after it (94) and Object.<init>'s 2 after (98), the new 1 after (99))
 same entries-call 7 Entries.viaCall Entries call
+expect_eq "entries-call: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "3 0"
+expect_eq "entries-call: fast closeness = the hand count (99 + 97)" "$(xpath "$TEST_TMP/fast.xml" "//calls[@bucket='work']/@close")" 196
 same entries-get 5 Entries.viaGet Entries get
+expect_eq "entries-get: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
+expect_eq "entries-get: fast closeness = the hand count (the getstatic's rest lent)" \
+  "$(xpath "$TEST_TMP/fast.xml" "//calls[@bucket='work']/@close")" 99
 same entries-new 13 Entries.viaNew Entries new
+expect_eq "entries-new: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "3 0"
+expect_eq "entries-new: fast closeness and fences = the hand count" "$(closeness "$TEST_TMP/fast.xml")" "192 0 99"
+# a fence counted when its segment began, with an initializer (an entry)
+# run by a getstatic before the allocation in that segment: counted again
+# from that entry (99; the newarray 6 after it: 94)
+same entries-getnew 13 Entries.viaGetThenNew Entries getnew
+expect_eq "entries-getnew: fast closeness and fences = the hand count" "$(closeness "$TEST_TMP/fast.xml")" "99 0 94"
 # BigInteger.<clinit>, run by `new`: overhead with its own branch predictor
 same overhead-big - Overhead.big Overhead
 [ "$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@overhead)" -gt 0 ] &&

@@ -2,7 +2,8 @@
 # instrument_jvm.sh - the block-probe rewriter (agent/instrument.c) on real
 # class files in a real JVM, through the test driver build/tests/psf-rewrite.
 #
-# Classes are rewritten with block, branch, entry, array, copy and made probes.
+# Classes are rewritten with block, branch, entry, array, copy, made, call,
+# return and new probes.
 # 1. Every class of tests/fixtures/agent is rewritten (every method must be
 #    instrumented) and the programs run under `java -Xverify:all` with the
 #    probe class tests/fixtures/probe/psf/Probe.java: the output and exit
@@ -37,7 +38,7 @@ rewrite_tree() {
   local in=$1 out=$2 id=$3 skipped=0 failed=0 f o
   while IFS= read -r f; do
     mkdir -p "$out/$(dirname "$f")"
-    if o=$("$REWRITE" -b branch -e entry -a array -c copy -m made -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
+    if o=$("$REWRITE" -b branch -e entry -a array -c copy -m made -k call -r returned -n allocated -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
       set -- $o   # next_id N done D skipped S
       id=$2
       skipped=$((skipped + $6))

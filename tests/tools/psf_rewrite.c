@@ -187,9 +187,9 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     int c, do_survey = 0, do_replay = 0;
-    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:sB")) != -1) {
+    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:sB")) != -1) {
         if (c == 'p')
             opt.probe_class = optarg;
         else if (c == 'b')
@@ -202,6 +202,12 @@ int main(int argc, char **argv)
             opt.copy_method = optarg;
         else if (c == 'm')
             opt.made_method = optarg;
+        else if (c == 'k')
+            opt.call_method = optarg;
+        else if (c == 'r')
+            opt.return_method = optarg;
+        else if (c == 'n')
+            opt.new_method = optarg;
         else if (c == 'B')
             do_replay = 1;
         else if (c == 'i')
@@ -220,7 +226,7 @@ int main(int argc, char **argv)
     }
     if (argc - optind != 3) {
         fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]\n"
-                        "                   [-c COPY_METHOD] [-m MADE_METHOD]\n"
+                        "                   [-c COPY_METHOD] [-m MADE_METHOD] [-k CALL_METHOD -r RETURN_METHOD] [-n NEW_METHOD]\n"
                         "                   IN.class OUT.class BLOCKS.tsv\n"
                         "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
                         "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");

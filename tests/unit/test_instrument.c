@@ -175,8 +175,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -343,7 +343,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -364,7 +364,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -376,7 +376,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -462,7 +462,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -511,7 +511,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -571,7 +571,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -671,7 +671,7 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.copy_method = "copy";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -749,7 +749,7 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -811,7 +811,7 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool = multi_pool;
     extra_pool_len = sizeof multi_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -847,6 +847,223 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool_n = 0;
 }
 
+/* ---- call and return probes ------------------------------------------- */
+
+static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void **state)
+{
+    (void)state;
+    /* the arraycopy method above: 0 aload_0 iconst_0 aload_0 iconst_0
+     * iload_1; 5 invokestatic #18 System.arraycopy; 8 iload_1; 9 ifne 0;
+     * 12 return; with copy probes too */
+    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
+    static const uint8_t smt[] = {0, 1, 0};
+    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    extra_pool = arraycopy_pool;
+    extra_pool_len = sizeof arraycopy_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    opt.copy_method = "copy";
+    opt.call_method = "call";
+    opt.return_method = "ret";
+    opt.first_call = 3;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe; at the invoke, 25..31 the call and
+     * return probes (28 call(I)V, 31 ret(I)V), then 32..38 the copy
+     * probes (35 copy(I)V, 38 copy()V) */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 4);
+    assert_memory_equal(name.ptr, "call", 4);
+    assert_int_equal(desc.len, 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 3);
+    assert_memory_equal(name.ptr, "ret", 3);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 35, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "copy", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 38, &owner, &name, &desc), 0);
+    assert_memory_equal(desc.ptr, "()V", 3);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7 + 7);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,   /*  0 probe 7 */
+        0x2a, 0x03, 0x2a, 0x03, 0x1b,       /*  6 */
+        0x59, 0xb8, 0x00, 35,               /* 11 dup the length; copy(I)V */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 28,   /* 15 call(3) */
+        0xb8, 0x00, 18,                     /* 21 System.arraycopy */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 31,   /* 24 ret(3): the call returned */
+        0xb8, 0x00, 38,                     /* 30 copy()V */
+        0x1b, 0x9a, 0xff, 0xde,             /* 33 iload_1; 34 ifne 0 (the probe) */
+        0x11, 0x00, 0x08, 0xb8, 0x00, 24,   /* 37 probe 8 */
+        0xb1                                /* 43 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 9);
+    assert_int_equal(w.r.methods[0].first_call, 3);
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 4);
+    /* new offset, original offset, in a probe */
+    static const int64_t cases[][3] = {
+        {10, 4, 0}, {11, 5, 1}, {15, 5, 1}, {20, 5, 1}, {21, 5, 0}, {23, 5, 0},
+        {24, 5, 1}, {29, 5, 1}, {30, 5, 1}, {32, 5, 1}, {33, 8, 0}, {43, 12, 0}
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t off = ins_original_offset(&w.r.methods[0], (uint32_t)cases[k][0], &in_probe);
+        if (off != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)off, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    release(&w);
+
+    /* without call_method (or return_method), no call probe and no call site */
+    opt.return_method = NULL;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6 + 4 + 3);
+    assert_int_equal(w.r.methods[0].ncalls, 0);
+    assert_int_equal(w.r.next_call, 3);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
+static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **state)
+{
+    (void)state;
+    /* 0 aload_0; 1 invokevirtual #18 [I.clone; 4 pop; 5 return; with the
+     * made probe after the clone */
+    static const uint8_t code[] = {0x2a, 0xb6, 0x00, 18, 0x57, 0xb1};
+    spec s = {52, code, sizeof code, 1, NULL, 0, {{0}}, 0};
+    extra_pool = clone_pool;
+    extra_pool_len = sizeof clone_pool;
+    extra_pool_n = 6;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    opt.made_method = "made";
+    opt.call_method = "call";
+    opt.return_method = "ret";
+    opt.first_call = 40000;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 19..24 the block probe, 25..28 "made", 29..35 the call and
+     * return probes (32, 35), 36 Integer 40000 for both */
+    int32_t v;
+    assert_int_equal(cp_integer(&w.cf.cp, 36, &v), 0);
+    assert_int_equal(v, 40000);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 4 + 7 + 1);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /*  0 probe 7 */
+        0x2a,                                     /*  6 aload_0 */
+        0x13, 0x00, 36, 0xb8, 0x00, 32,           /*  7 call(40000) */
+        0xb6, 0x00, 18,                           /* 13 [I.clone */
+        0x13, 0x00, 36, 0xb8, 0x00, 35,           /* 16 ret(40000) */
+        0x59, 0x11, 0x00, 0x05, 0xb8, 0x00, 28,   /* 22 the clone, site 5 */
+        0x57, 0xb1                                /* 29 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 5);
+    assert_int_equal(w.r.methods[0].first_call, 40000);
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 40001);
+    assert_int_equal(w.r.methods[0].first_site, 5);
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 7, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 13, &in_probe), 1);
+    assert_int_equal(in_probe, 0);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 16, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 28, &in_probe), 1);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 29, &in_probe), 4);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+
+    /* a method without an invoke: no call probe, no Methodref, no site */
+    static const uint8_t ret_only[] = {0xb1};
+    spec r = {52, ret_only, sizeof ret_only, 0, NULL, 0, {{0}}, 0};
+    rewrite(&w, &r, &opt);
+    assert_int_equal(w.r.methods[0].new_len, 6 + 1);
+    assert_int_equal(w.r.methods[0].ncalls, 0);
+    assert_int_equal(w.r.next_call, 40000);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
+static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **state)
+{
+    (void)state;
+    /* the Uninitialized test's method: 0 new #4; 3 dup; 4 iconst_0; 5 ifeq
+     * 12; 8 iconst_1; 9 goto 13; 12 iconst_2; 13 pop pop pop return */
+    static const uint8_t code[] = {
+        0xbb, 0x00, 0x04, 0x59, 0x03, 0x99, 0x00, 0x07, 0x04, 0xa7, 0x00, 0x04, 0x05, 0x57, 0x57, 0x57, 0xb1
+    };
+    static const uint8_t smt[] = {
+        0, 2,
+        255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
+        255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
+    };
+    spec s = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    ins_options opt = probe_opts;
+    opt.new_method = "allocated";
+    opt.first_call = 9;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19..22 "allocated", added at the new */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 22, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 9);
+    assert_memory_equal(name.ptr, "allocated", 9);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,    /*  0 probe 7 */
+        0xbb, 0x00, 0x04,                           /*  6 new #4 */
+        0x11, 0x00, 0x09, 0xb8, 0x00, 22,           /*  9 allocated(9) */
+        0x59, 0x03, 0x99, 0x00, 0x0d,               /* 15 dup; iconst_0; 17 ifeq 30 */
+        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,    /* 20 probe 8 */
+        0x04, 0xa7, 0x00, 0x0a,                     /* 26 iconst_1; 27 goto 37 */
+        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,    /* 30 probe 9 */
+        0x05,                                       /* 36 iconst_2 */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,    /* 37 probe 10 */
+        0x57, 0x57, 0x57, 0xb1                      /* 43 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 4);
+    /* the frames at 30 and 37; Uninitialized(6) still names the new */
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t frames[] = {
+        0, 2,
+        255, 0, 30, 0, 0, 0, 2, 8, 0, 6, 8, 0, 6,
+        255, 0, 6, 0, 0, 0, 3, 8, 0, 6, 8, 0, 6, 1
+    };
+    expect_bytes(got, len, frames, sizeof frames);
+    assert_int_equal(w.r.methods[0].first_call, 9);
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 10);
+    static const int64_t cases[][3] = {{6, 0, 0}, {8, 0, 0}, {9, 0, 1}, {14, 0, 1}, {15, 3, 0}, {17, 5, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int in_probe = -1;
+        int64_t off = ins_original_offset(&w.r.methods[0], (uint32_t)cases[k][0], &in_probe);
+        if (off != cases[k][1] || in_probe != (int)cases[k][2])
+            fail_msg("new offset %lld: got %lld (probe %d), want %lld (probe %lld)", (long long)cases[k][0],
+                     (long long)off, in_probe, (long long)cases[k][1], (long long)cases[k][2]);
+    }
+    release(&w);
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -860,7 +1077,7 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     (void)state;
     spec s = loop_spec();
     int choice = 2;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     rewritten w;
@@ -899,6 +1116,53 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 0);
     assert_int_equal(w.r.methods[0].new_len, 45);
+    release(&w);
+}
+
+static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    int choice = 0;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    opt.root_entry_method = "rootEnter";
+    opt.root_exit_method = "rootExit";
+    opt.other_entry_method = "entered";
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: 13..18 the block probe, 19..21 "enter", 22..24 "exit",
+     * 25..27 "rootEnter", 28..30 "rootExit", 31..33 "entered" */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 33, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 7);
+    assert_memory_equal(name.ptr, "entered", 7);
+    assert_int_equal(desc.len, 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 * 5);
+    assert_int_equal(w.r.methods[0].calls, 3);
+    /* the entry probe with block 0's id before block 0's probe, no exit
+     * probe: 45 bytes of the loop with its probes, 6 more */
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 33, 0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF};
+    expect_bytes(m->code, sizeof head, head, sizeof head);
+    assert_int_equal(m->code_len, 51);
+    static const uint8_t tail[] = {0x1b, 0xac};
+    expect_bytes(m->code + 49, sizeof tail, tail, sizeof tail);
+    release(&w);
+
+    /* the filter's own choices keep their pairs: 1 enter and exit, 2 the roots' */
+    choice = 1;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].calls, 1);
+    assert_int_equal(w.cf.methods[0].code[5], 21);
+    assert_int_equal(w.cf.methods[0].code[55], 24);
+    release(&w);
+    choice = 2;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].calls, 2);
+    assert_int_equal(w.cf.methods[0].code[5], 27);
+    assert_int_equal(w.cf.methods[0].code[55], 30);
     release(&w);
 }
 
@@ -1212,7 +1476,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1330,7 +1594,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1448,10 +1712,14 @@ int main(void)
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_gets),
+        cmocka_unit_test(ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
         cmocka_unit_test(ins_rewrite__made_probe__after_multi_new_array_walks_the_levels),
+        cmocka_unit_test(ins_rewrite__call_probes__around_each_invoke_with_its_call_site),
+        cmocka_unit_test(ins_rewrite__call_probes__sites_past_32767_share_one_integer),
+        cmocka_unit_test(ins_rewrite__new_probe__follows_each_new_with_a_call_site),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

@@ -37,12 +37,43 @@ public final class Probe {
     /** Per id, bit 0: the block's class is the program's (the application class loader's); grown through flags0(). */
     static int[] flags = new int[0];
 
+    /*
+     * Segments (agent/fast.c): lengths[id] holds the block's bytecodes
+     * (bits 0..14), its first segment's (15..29) and whether an allocation
+     * ends that segment (bit 30); callSegs (by call site: after an invoke or
+     * a new) and arraySegs (by array site: after an array instruction) the
+     * segment after the instruction: its bytecodes (0..14), SEG_ALLOC (15)
+     * and SEG_PROGRAM (16). Grown through callSegs0() and arraySegs0().
+     */
+    static int[] callSegs = new int[0], arraySegs = new int[0];
+    static final int LEN = 0x7fff, SEG_ALLOC = 1 << 15, SEG_PROGRAM = 1 << 16;
+    /* In root0's value: an allocation ends the segment the root interrupts; the rest it lends, above bit 8. */
+    static final int SEG_AFTER = 64, LEND_SHIFT = 8;
+    /* common/calls.h: CALL_CLOSE_WINDOW */
+    private static final long CLOSE_WINDOW = 100;
+
     /* The thread's bucket (mode): the work bucket, the overhead bucket, or
      * uncounted (an overhead root HotSpot runs with single-stepping hidden,
      * where the step engine sees no bytecode). */
     static final int WORK = 0, OVERHEAD = 1, HIDDEN = 2, MODE_MASK = 3;
     /* In rootModes: the JVM entered the root frame, not an invoke. */
     static final int VM_ENTERED = 4;
+    /*
+     * In rootModes: a static initializer the JVM runs for an invokestatic,
+     * getstatic or putstatic of the program's, which the step engine runs
+     * "as if called" and which leaves the invoke's pending call as it found
+     * it (clinit.c): its exit puts the pending call back.
+     */
+    static final int TRANSPARENT = 8;
+    /*
+     * In rootModes (set here, not by the agent): the frame switched the
+     * thread from WORK to OVERHEAD, where the step engine's root_enter saves
+     * the step before it and its exit puts it back (saved_prev_op): its exit
+     * puts callMark back.
+     */
+    static final int PUTS_BACK = 16;
+    /* With TRANSPARENT: the first initializer run at that instruction, which clinit.c enters "as if called". */
+    static final int AS_CALLED = 32;
 
     /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
     private static final int BP_ENTRIES = 1 << 14;
@@ -109,6 +140,58 @@ public final class Probe {
     int[] rootIds;
     int[] rootModes;
     int sp;
+    /**
+     * Per open root frame: the pending call when it was entered, and how far
+     * the total (n + on) had moved since that call's probe (TRANSPARENT
+     * frames put them back at their exit).
+     */
+    int[] rootPending;
+    long[] rootGap, rootCallGap;
+    /** Per open root frame: the rest of its caller's segment it lent, and that segment's fence and its bucket. */
+    int[] rootLend;
+    long[] rootSegFence;
+    int[] rootSegFenceB;
+    /**
+     * The bytecodes this thread executed in its span, exactly, in both
+     * buckets: blocks count whole (n), but the position moves by segments,
+     * so it is exact wherever a frame waits at a call (the agent sets it to
+     * 0 when it switches the thread on).
+     */
+    long pos;
+    /** The position of the last method entry, and 1 while the span has none (entry_far). */
+    long entryAt;
+    int entryFar;
+    /** The allocation fence counted when the current segment began, and its bucket (-1: none). */
+    long segFence;
+    int segFenceB;
+    /** Closeness of entries, native and allocation fences, in the work and the overhead bucket. */
+    long close, oclose, fenceNative, ofenceNative, fenceAlloc, ofenceAlloc;
+    /**
+     * The call site whose call probe ran last on this thread and whose
+     * return probe has not (site + 1; 0 for none: the agent sets it to 0
+     * when it switches the thread on), and the total n + on then.
+     */
+    int pending;
+    long pendingAt;
+    /**
+     * By call site: nonzero once a call there returned with nothing counted
+     * in between (its callee ran no bytecode: a native, or an intrinsic the
+     * interpreter runs without a frame), as the step engine flags an invoke
+     * whose next counted step is the instruction after it: 1 when its key
+     * has a fence, 2 when not (callKind0). Made here when first needed.
+     */
+    byte[] natives;
+    /**
+     * The total n + on when this thread's last call probe ran, -1 after a
+     * return probe: while the total has not moved since, the last counted
+     * step was that invoke, and a method entered now is an entry, as the
+     * step engine counts one at offset 0 right after an invoke. The agent
+     * sets it to 0 with the totals when it switches the thread on, so the
+     * first method entered is one (start_span).
+     */
+    long callMark;
+    /** Method entries counted on this thread, in the work and the overhead bucket. */
+    long entries, oentries;
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
 
@@ -147,10 +230,98 @@ public final class Probe {
      */
     public static void enter(int id) {
         Probe p = current();
-        if (p == null)
+        if (p == null) {
             begin0();
-        else if (p.depth > 0)
+            p = current();
+        } else if (p.depth > 0) {
             p.depth++;
+        }
+        if (p != null)
+            p.entry(id);
+    }
+
+    /**
+     * Any other method is entered (its first instruction, with its block
+     * 0's id; not a loop back to it): an entry when the last counted step
+     * was an invoke.
+     */
+    public static void entered(int id) {
+        Probe p = current();
+        if (p == null || p.mode == HIDDEN)
+            return;
+        if (p.callMark == p.n + p.on)
+            p.countEntry(id);
+        else
+            jvmEntered0(id); /* the JVM entered it: an exception's constructor */
+    }
+
+    private void entry(int id) {
+        if (mode != HIDDEN && callMark == n + on)
+            countEntry(id);
+    }
+
+    /* One entry, in the bucket of the block that follows (the program's code is work in OVERHEAD mode too). */
+    private void countEntry(int id) {
+        long c = entryFar != 0 ? 0 : closeness(pos - entryAt);
+        if (mode == OVERHEAD && !program(id)) {
+            oentries++;
+            oclose += c;
+        } else {
+            entries++;
+            close += c;
+        }
+        entryAt = pos;
+        entryFar = 0;
+    }
+
+    /* common/calls.h: how close an event `gap` bytecodes after the last entry is. */
+    private static long closeness(long gap) {
+        return gap < CLOSE_WINDOW ? CLOSE_WINDOW - gap : 0;
+    }
+
+    /* A segment starts (s: its length and SEG_ALLOC), in bucket b: the position moves to its end; an allocation there has its fence now. */
+    private void segment(int s, int b) {
+        pos += s & LEN;
+        if ((s & SEG_ALLOC) != 0) {
+            long f = entryFar != 0 ? 0 : closeness(pos - entryAt);
+            if (b == WORK)
+                fenceAlloc += f;
+            else
+                ofenceAlloc += f;
+            segFence = f;
+            segFenceB = b;
+        }
+    }
+
+    /* The segment after call site `site` (an invoke that returned, a new that allocated). */
+    private void callSegment(int site) {
+        int[] t = callSegs;
+        if (site >= t.length) {
+            t = callSegs = callSegs0(site);
+            if (site >= t.length)
+                return; /* a site the agent never handed out: it has reported the failure */
+        }
+        int s = t[site];
+        segment(s, mode == OVERHEAD && (s & SEG_PROGRAM) == 0 ? OVERHEAD : WORK);
+    }
+
+    /* The segment after the array instruction whose first array site is `site`. */
+    private void arraySegment(int site) {
+        int[] t = arraySegs;
+        if (site >= t.length) {
+            t = arraySegs = arraySegs0(site);
+            if (site >= t.length)
+                return;
+        }
+        int s = t[site];
+        segment(s, mode == OVERHEAD && (s & SEG_PROGRAM) == 0 ? OVERHEAD : WORK);
+    }
+
+    /** After a new that allocated: its call site. */
+    public static void allocated(int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN)
+            p.callSegment(site);
     }
 
     /*
@@ -270,21 +441,50 @@ public final class Probe {
         if (p == null)
             return;
         /* inside a hidden frame: hidden too, and (as roots are entered) by the JVM */
-        int m = p.mode == HIDDEN ? HIDDEN | VM_ENTERED : root0(id, p.mode);
+        int r = p.mode == HIDDEN ? HIDDEN | VM_ENTERED : root0(id, p.mode);
+        int m = r & ((1 << LEND_SHIFT) - 1), lend = r >>> LEND_SHIFT;
         int[] ids = p.rootIds;
         if (ids == null || p.sp == ids.length) {
             int cap = ids == null ? 16 : ids.length * 2;
-            int[] ni = new int[cap], nm = new int[cap];
+            int[] ni = new int[cap], nm = new int[cap], np = new int[cap], nl = new int[cap], nb = new int[cap];
+            long[] ng = new long[cap], nc = new long[cap], nf = new long[cap];
             for (int i = 0; i < p.sp; i++) {
                 ni[i] = ids[i];
                 nm[i] = p.rootModes[i];
+                np[i] = p.rootPending[i];
+                ng[i] = p.rootGap[i];
+                nc[i] = p.rootCallGap[i];
+                nl[i] = p.rootLend[i];
+                nf[i] = p.rootSegFence[i];
+                nb[i] = p.rootSegFenceB[i];
             }
             p.rootIds = ids = ni;
             p.rootModes = nm;
+            p.rootPending = np;
+            p.rootGap = ng;
+            p.rootCallGap = nc;
+            p.rootLend = nl;
+            p.rootSegFence = nf;
+            p.rootSegFenceB = nb;
         }
+        if (p.mode == WORK && (m & MODE_MASK) == OVERHEAD)
+            m |= PUTS_BACK;
         ids[p.sp] = id;
+        p.rootPending[p.sp] = p.pending;
+        p.rootGap[p.sp] = p.n + p.on - p.pendingAt;
+        p.rootCallGap[p.sp] = p.n + p.on - p.callMark;
+        p.rootLend[p.sp] = lend;
+        p.rootSegFence[p.sp] = p.segFence;
+        p.rootSegFenceB[p.sp] = p.segFenceB;
+        p.pos -= lend; /* the rest of the caller's segment has not run */
         p.rootModes[p.sp++] = m;
         p.mode = m & MODE_MASK;
+        /* clinit.c runs the first such initializer as if the instruction
+         * called it; the others it needs follow that one's last step */
+        if ((m & TRANSPARENT) == 0)
+            p.entry(id);
+        else if ((m & AS_CALLED) != 0 && p.mode != HIDDEN)
+            p.countEntry(id);
     }
 
     /** An overhead root returns (before each of its return instructions): its frame's mode ends. */
@@ -299,6 +499,79 @@ public final class Probe {
         if (s > 0) {
             p.sp = --s;
             p.mode = s > 0 ? p.rootModes[s - 1] & MODE_MASK : WORK;
+            if ((p.rootModes[s] & TRANSPARENT) != 0) { /* the pending call, as if nothing had run */
+                p.pending = p.rootPending[s];
+                p.pendingAt = p.n + p.on - p.rootGap[s];
+            }
+            if ((p.rootModes[s] & (TRANSPARENT | PUTS_BACK)) != 0) /* the step before the frame */
+                p.callMark = p.n + p.on - p.rootCallGap[s];
+            p.pos += p.rootLend[s];
+            p.segFence = p.rootSegFence[s];
+            p.segFenceB = p.rootSegFenceB[s];
+            if ((p.rootModes[s] & SEG_AFTER) != 0 && p.segFenceB >= 0) {
+                /* the allocation ending the caller's segment: its fence from the entry that is last now */
+                long f = p.entryFar != 0 ? 0 : closeness(p.pos - p.entryAt);
+                if (p.segFenceB == WORK)
+                    p.fenceAlloc += f - p.segFence;
+                else
+                    p.ofenceAlloc += f - p.segFence;
+                p.segFence = f;
+            }
+        }
+    }
+
+    /*
+     * Call probes, right before each invoke (but invokedynamic) and right
+     * after it, where only a call that returned gets: the call site. A call
+     * whose return probe finds its site still pending and the total where
+     * the call probe left it ran no counted bytecode in between (HIDDEN
+     * frames count none, and their probes leave the pending call alone),
+     * the step engine's native call.
+     */
+
+    /** Before an invoke. */
+    public static void call(int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN) {
+            p.pending = site + 1;
+            p.pendingAt = p.callMark = p.n + p.on;
+        }
+    }
+
+    /** After an invoke, when the call returned. */
+    public static void returned(int site) {
+        Probe p = current();
+        if (p != null && p.mode != HIDDEN) {
+            if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
+                p.nativeCall(site);
+            p.pending = 0;
+            p.callMark = -1;
+            p.callSegment(site);
+        }
+    }
+
+    private void nativeCall(int site) {
+        byte[] f = natives;
+        if (f == null || site >= f.length) {
+            int known = callSites0(site);
+            if (site < 0 || site >= known)
+                return; /* a site the agent never handed out: it has reported the failure */
+            int cap = f == null || f.length * 2 < known ? known : f.length * 2; /* not Math.max: instrumented */
+            byte[] g = new byte[cap];
+            if (f != null)
+                for (int i = 0; i < f.length; i++)
+                    g[i] = f[i];
+            natives = f = g;
+        }
+        if (f[site] == 0)
+            f[site] = (byte) callKind0(site);
+        /* it returned through a fence, unless the key has none (a Math interpreter intrinsic) */
+        if (f[site] == 1 && entryFar == 0) {
+            long c = closeness(pos - entryAt);
+            if (mode == OVERHEAD)
+                ofenceNative += c;
+            else
+                fenceNative += c;
         }
     }
 
@@ -315,8 +588,10 @@ public final class Probe {
             other(id);
             return;
         }
+        int v = len[id];
         h[id]++;
-        n += len[id];
+        n += v & LEN;
+        segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
     }
 
     /* A block outside the work mode: the program's code is work in the
@@ -329,11 +604,15 @@ public final class Probe {
                     hidden = id + 1;
                 return;
             }
+            int v = lengths[id];
             hits[id]++;
-            n += lengths[id];
+            n += v & LEN;
+            segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
         } else if (mode == OVERHEAD) {
+            int v = lengths[id];
             ohits[id]++;
-            on += lengths[id];
+            on += v & LEN;
+            segment((v >>> 15) & (LEN | SEG_ALLOC), OVERHEAD);
         }
     }
 
@@ -389,6 +668,7 @@ public final class Probe {
     private void arrays(Object a, int dims, int site) {
         if (mode == HIDDEN)
             return;
+        arraySegment(site);
         long[] al = allocations, el = elements;
         if (al == null || site < 0 || site > al.length - dims) {
             if (!growSites(site, dims))
@@ -552,6 +832,21 @@ public final class Probe {
      * levels of a multiNewArray, to their keys and to the call's elements.
      */
     private static native void made0(Object a, int site);
+
+    /** The call sites handed out so far (site: the one asked for, reported if unknown). */
+    private static native int callSites0(int site);
+
+    /** 2 when the key of the invoke at call site `site` has no fence (a Math interpreter intrinsic), else 1. */
+    private static native int callKind0(int site);
+
+    /** The segments after every call site handed out so far (site: the one asked for, reported if unknown). */
+    private static native int[] callSegs0(int site);
+
+    /** The segments after every array site handed out so far (site: the one asked for, reported if unknown). */
+    private static native int[] arraySegs0(int site);
+
+    /** The agent: the JVM entered a method (block 0: id) on this thread; the segment it interrupted stops there. */
+    private static native void jvmEntered0(int id);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
     private static native int arraySites0(int site, int dims);
