@@ -104,13 +104,44 @@ static const invocation *first_thrown(const agent *a)
 }
 
 /*
- * The run's status word, most important first: a limit that stopped the
- * program, a fault of the agent, the target not found or not invoked, the
- * JVM ending inside the method, an exception escaping it, else ok.
+ * engine=fast: why this run's profile may not be the step engine's, or
+ * NULL. Whatever the fast engine could not count exactly (fast_problem), a
+ * failure of its own (the step engine may still count the run), a limit
+ * that stopped the program (its limits are not the step engine's yet), and
+ * in a scoring run the profile fields it does not produce yet.
+ */
+static const char *fast_fallback(agent *a, char *buf, size_t cap)
+{
+    if (a->opts.engine != AGENT_ENGINE_FAST)
+        return NULL;
+    if (a->fast.problem[0] != '\0')
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: %s", a->fast.problem);
+    else if (a->error[0] != '\0')
+        snprintf(buf, cap, "engine=fast failed: %s", a->error);
+    else if (a->stop_status != NULL)
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
+                           "not the step engine's yet", a->stop_status);
+    else if (a->opts.out == NULL && a->ninvocations > 0)
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: it does not count per-line costs and calling "
+                           "contexts yet (docs/fast-engine.md)");
+    else
+        return NULL;
+    return buf;
+}
+
+/*
+ * The run's status word, most important first: the fast engine's fallback,
+ * a limit that stopped the program, a fault of the agent, the target not
+ * found or not invoked, the JVM ending inside the method, an exception
+ * escaping it, else ok.
  */
 static void status_of(agent *a, const char **status, const char **message, char *buf, size_t cap)
 {
     *message = NULL;
+    if ((*message = fast_fallback(a, buf, cap)) != NULL) {
+        *status = "fallback";
+        return;
+    }
     int incomplete = 0;
     for (uint32_t i = 0; i < a->ninvocations; i++)
         incomplete |= strcmp(a->invocations[i].end, "incomplete") == 0;
@@ -379,13 +410,6 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         bad = 1;
     if (!bad && method_spec_parse(&a->spec, a->opts.method, err, sizeof err) != 0)
         bad = 1;
-    if (!bad && a->opts.engine == AGENT_ENGINE_FAST && a->opts.out == NULL) {
-        /* a scoring run (a signed result) never comes from the fast engine while its profiles lack fields;
-         * its out= profiles are marked engine="fast", which psf-score refuses (docs/fast-engine.md) */
-        snprintf(err, sizeof err, "engine=fast writes only test profiles (out=), which psf-score refuses: it does not "
-                                  "hold every profile field yet (docs/fast-engine.md); a scoring run uses engine=step");
-        bad = 1;
-    }
     int tlab_off = 0;
     a->vm_flags = read_vm_flags(&tlab_off);
     a->vm_version = system_property(a, "java.vm.version");

@@ -42,6 +42,7 @@ const char options_usage[] =
     "  --with-overhead      add the overhead bucket (class init, linkage) to the score\n"
     "  --score-only         print only the score (\"~\" first when approximate)\n"
     "  --profile-name NAME  call the profile NAME in the output (default: its path)\n"
+    "  --fallback REASON    say that the fast engine fell back to the step engine, and why\n"
     "  --check-table        load and validate the --costs table alone; print its sha256\n"
     "  --key-file KEY       the grading server's signing key (default: $PSF_KEY_FILE); with\n"
     "                       a key, profiles must carry its signature (see docs/trust-model.md)\n"
@@ -139,6 +140,11 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--submission needs FIELDS");
             else
                 o->submission = v;
+        } else if (is_opt(a, "--fallback")) {
+            if (!(v = value_of(a, "--fallback", argc, argv, &i)) || !*v)
+                FAIL("--fallback needs a REASON");
+            else
+                o->fallback = v;
         } else if (is_opt(a, "--profile-name")) {
             if (!(v = value_of(a, "--profile-name", argc, argv, &i)) || !*v)
                 FAIL("--profile-name needs a NAME");

@@ -53,6 +53,7 @@ typedef struct options {
     const char *sources;        /* --sources DIR: the submission's .java files, for the report's lines */
     const char *method;         /* --method: the test case's name when no profile names it */
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
+    const char *fallback;       /* --fallback REASON: why the fast engine fell back (get_score.sh); NULL: it did not */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
     const char *submission;     /* --submission FIELDS (--sign): what identifies the submission */
     char **args;                /* positional arguments (borrowed from argv) */

@@ -307,6 +307,8 @@ json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
         json_object_set_new(j, "method", json_null());
     }
     json_object_set_new(j, "jdk", psf_json_string(p && p->has_jvm ? p->jvm_version : NULL));
+    json_object_set_new(j, "engine", psf_json_string(p ? p->engine : NULL));
+    json_object_set_new(j, "fallback", psf_json_string(o->fallback));
     json_object_set_new(j, "bytecodes", p && p->has_summary ? psf_json_u64(p->work) : json_null());
     json_object_set_new(j, "runtime_bytecodes", p && p->has_summary ? psf_json_u64(p->overhead) : json_null());
     json_object_set_new(j, "invocations", p && p->has_summary ? psf_json_u64(p->invocations) : json_null());
@@ -500,6 +502,13 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     if (p->has_jvm) {
         fputs("jdk       ", f);
         put_text(f, p->jvm_version);
+        fputc('\n', f);
+    }
+    if (o->fallback) {
+        fputs("engine    ", f);
+        put_text(f, p->engine);
+        fputs(", as --engine fast fell back: ", f);
+        put_text(f, o->fallback);
         fputc('\n', f);
     }
     if (o->explain) {

@@ -480,9 +480,12 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
     p->has_contexts = strcmp(version, PSF_PROFILE_VERSION) == 0;
     p->has_lines = p->has_contexts || strcmp(version, PSF_PROFILE_VERSION_NOCONTEXTS) == 0;
     xmlFree(version);
-    char *engine = xml_attr(root, "engine");
-    if (engine != NULL && strcmp(engine, "step") != 0) {
-        /* the fast engine's profiles lack fields a score needs: a score never depends on the engine */
+    char *engine = xml_attr(root, "engine"), *st = xml_attr(root, "status");
+    int fell_back = st != NULL && strcmp(st, "fallback") == 0;
+    xmlFree(st);
+    if (engine != NULL && strcmp(engine, "step") != 0 && !fell_back) {
+        /* the fast engine's profiles lack fields a score needs: a score never depends on the engine
+         * (one whose status is fallback holds nothing to score: its status and message are read) */
         psf_fail(ld->err, ST_BAD_INPUT,
                  "%s:%ld: this profile comes from the counting engine \"%.40s\", which does not hold every profile "
                  "field yet (docs/fast-engine.md): it is for the engine's tests and is never scored",
@@ -490,7 +493,10 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
         xmlFree(engine);
         return -1;
     }
+    p->engine = strdup(engine != NULL ? (const char *)engine : "step");
     xmlFree(engine);
+    if (p->engine == NULL)
+        return psf_fail(ld->err, ST_INTERNAL_ERROR, "out of memory");
     if (xml_validate(doc, ld->name, psf_profile_xsd, psf_profile_xsd_len, ld->err) != 0)
         return -1;
 
@@ -589,6 +595,7 @@ void profile_free(profile *p)
         free(p->candidates[i]);
     free(p->candidates);
     free(p->jvm_version);
+    free(p->engine);
     free(p->jvm_vendor);
     free(p->jvm_flags);
     for (size_t i = 0; i < p->n_inv; i++) {

@@ -83,6 +83,7 @@ typedef struct profile {
 
     int has_jvm;
     char *jvm_version, *jvm_vendor, *jvm_flags;   /* owned */
+    char *engine;           /* owned: the counting engine ("step" when the profile names none) */
 
     int has_summary;
     uint64_t invocations, work, overhead;

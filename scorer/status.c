@@ -5,7 +5,9 @@
  * code, so a grading server can tell them apart without parsing messages:
  * 3..6 the class or method was not there or not run to the end, 8..25, 27
  * and 29 the program failed in a particular way, a limit stopped it or it did
- * what cannot be counted, 2, 7, 26 and 28 input that is refused, 70
+ * what cannot be counted, 30 the fast engine asks for the step engine
+ * (get_score.sh runs that, so it never ends with it), 2, 7, 26 and 28
+ * input that is refused, 70
  * (EX_SOFTWARE) a fault of PSF itself. The agent writes the words marked
  * in_profile; scripts/get_score.sh decides the others.
  * `psf-score --status-table` prints this table, and the README copies it.
@@ -53,6 +55,7 @@ static const struct {
     { ST_VIRTUAL_THREADS,     "virtual_threads",     27, 1, "the method started a virtual thread (JDK 21+), whose work is not counted" },
     { ST_JDK_NOT_VERIFIED,    "jdk_not_verified",    28, 0, "a supported JDK that PSF's CI does not check (21) and that has not passed scripts/self_test.sh --full here" },
     { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
+    { ST_FALLBACK,            "fallback",            30, 1, "the fast engine cannot count this run exactly (message: why); get_score.sh runs it again with the step engine" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

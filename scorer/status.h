@@ -47,6 +47,7 @@ typedef enum psf_status {
     ST_VIRTUAL_THREADS,
     ST_JDK_NOT_VERIFIED,
     ST_UNSCHEDULABLE,
+    ST_FALLBACK,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 

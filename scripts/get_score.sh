@@ -115,6 +115,10 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
   --runs N              score N times and report every distinct score; a run that fails
                         fails them all, with its own status (default: 1)
+  --engine ENGINE       how bytecodes are counted: step (single-stepped; the default) or
+                        fast (instrumented classes, JIT on), which runs the program again
+                        with step wherever it cannot count a run exactly, and says why
+                        (the score is the same either way; docs/fast-engine.md)
   --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
                         require (fail when it does not work) or off (default: auto)
   --key-file FILE       the key that signs kept profiles and JSON results (default:
@@ -163,6 +167,7 @@ MAX_THREADS=$DEFAULT_MAX_THREADS
 MAX_OUTPUT=$DEFAULT_MAX_OUTPUT
 RUNS=1
 SANDBOX=auto
+ENGINE=step
 KEY_FILE=""
 SUBMISSION=""
 PROGRAM_ARGS=()
@@ -262,6 +267,7 @@ while [ $# -gt 0 ]; do
     --max-output) need_value "$@"; MAX_OUTPUT=$2; shift 2 ;;
     --runs) need_value "$@"; RUNS=$2; shift 2 ;;
     --sandbox) need_value "$@"; SANDBOX=$2; shift 2 ;;
+    --engine) need_value "$@"; ENGINE=$2; shift 2 ;;
     --key-file) need_value "$@"; KEY_FILE=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; PROGRAM_ARGS=("$@"); break ;;
@@ -314,6 +320,9 @@ for pair in "timeout:$TIMEOUT" "max-bytecodes:$MAX_BYTECODES" "max-threads:$MAX_
   [[ ${pair#*:} =~ ^[1-9][0-9]{0,17}$ ]] || fail usage "--${pair%%:*} takes a whole number above 0, not '${pair#*:}'"
 done
 case $SANDBOX in auto|require|off) ;; *) fail usage "--sandbox takes auto, require or off, not '$SANDBOX'" ;; esac
+case $ENGINE in step|fast) ;; *) fail usage "--engine takes step or fast, not '$ENGINE'" ;; esac
+RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for good
+FALLBACK=""         # why it did
 if [ -z "$METHOD" ]; then
   METHOD="$MAIN.main"
 elif [ -z "$MAIN" ]; then
@@ -753,7 +762,7 @@ run_once() {
     progress_opt=,progress=$([ "$SANDBOXED" = 1 ] && echo "$SANDBOX_WORK" || echo "$work")/.psf-progress
   fi
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
-    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS$progress_opt"
+    "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS,engine=$RUN_ENGINE$progress_opt"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"
     MALLOC_ARENA_MAX=2 "${PDEATH[@]}" "${jvm[@]}")
@@ -967,17 +976,38 @@ view_args=()
 # attempt with that run's own status, named by its number, and no score.
 scores=()
 first_profile=""
+# profile_why PROFILE STATUS: the scorer's reading of a profile's message.
+profile_why() {
+  local why
+  why=$("$SCORER" "${score_args[@]}" "$1" 2>&1 >/dev/null | head -n 1)
+  why=${why#"psf-score: "}
+  why=${why#"$1: "}
+  printf '%s' "${why#"$2: "}"
+}
 for i in $(seq "$RUNS"); do
-  profile_status=""
-  if run_once "$i"; then
-    # The method's profile may be fine while the program as a whole failed
-    # (a non-zero exit after the method returned): no valid submission either.
-    profile_status=$(sed -n 's/.*<psf-profile [^>]*status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1)
-    if [ "$RUN_RC" -ne 0 ] && [ "$profile_status" = ok ]; then
-      RUN_STATUS=program_failed
-      RUN_MESSAGE="the program exited with code $RUN_RC (the method itself finished; see the program's output)"
+  run_id=$i
+  while :; do
+    profile_status=""
+    if run_once "$run_id"; then
+      # The method's profile may be fine while the program as a whole failed
+      # (a non-zero exit after the method returned): no valid submission either.
+      profile_status=$(sed -n 's/.*<psf-profile [^>]*status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1)
+      if [ "$RUN_RC" -ne 0 ] && [ "$profile_status" = ok ]; then
+        RUN_STATUS=program_failed
+        RUN_MESSAGE="the program exited with code $RUN_RC (the method itself finished; see the program's output)"
+      fi
     fi
-  fi
+    # The fast engine cannot count this run exactly: the step engine runs it
+    # again, in a work directory of its own, and so does every later run.
+    if [ -z "$RUN_STATUS" ] && [ "$profile_status" = fallback ] && [ "$RUN_ENGINE" = fast ]; then
+      FALLBACK=$(profile_why "$RUN_PROFILE" fallback)
+      FALLBACK=${FALLBACK:-the fast engine asked for the step engine}
+      RUN_ENGINE=step
+      run_id=$i.step
+      continue
+    fi
+    break
+  done
   [ "$i" -eq 1 ] && pass_output
   run_name=""
   [ "$RUNS" -gt 1 ] && run_name="run $i of $RUNS: "
@@ -990,10 +1020,7 @@ for i in $(seq "$RUNS"); do
     # run's is reported here, with the scorer's reading of its message.
     [ "$i" -eq 1 ] && { first_profile=$RUN_PROFILE; break; }
     keep_profile "$RUN_PROFILE"
-    why=$("$SCORER" "${score_args[@]}" "$RUN_PROFILE" 2>&1 >/dev/null | head -n 1)
-    why=${why#"psf-score: "}
-    why=${why#"$RUN_PROFILE: "}
-    why=${why#"$profile_status: "}
+    why=$(profile_why "$RUN_PROFILE" "$profile_status")
     fail "${profile_status:-internal_error}" "$run_name${why:-the profile has no status}"
   fi
   [ -z "$first_profile" ] && first_profile=$RUN_PROFILE
@@ -1020,6 +1047,7 @@ else
   profile_name=$(basename -- "$first_profile")
 fi
 view_args+=(--profile-name "$profile_name")
+[ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
 # what is scored is the signed copy, checked with the key
 [ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||
   fail internal_error "cannot sign the profile"

@@ -130,6 +130,27 @@ for i in 1 2 3 4; do
   expect_eq "concurrent run $i: score" "$(jq -r .score "$TEST_TMP/par.$i")" 459
 done
 
+# --- --engine: fast falls back to step where it cannot count a run exactly --------
+# (every scoring run, while the fast engine lacks per-line counts and calling
+# contexts): the same score, the JSON says which engine counted and why it
+# fell back, and the step engine's run starts from a fresh work directory
+# (Marker counts 1000 more numbers where it finds the file it leaves).
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000) && rc=0 || rc=$?
+expect_eq "engine step: scored, no fallback" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$step")" "0/ok step null"
+fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
+expect_eq "engine fast: scored by the step engine" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "0/ok step"
+expect_eq "engine fast: the same score as step" "$(jq -r .score <<<"$fast")" "$(jq -r .score <<<"$step")"
+expect_match "engine fast: the JSON says why it fell back" "$(jq -r .fallback <<<"$fast")" \
+  '^engine=fast cannot count this run exactly: it does not count per-line costs and calling contexts yet'
+out=$(gs --classpath "$FX" --method Marker.work --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
+expect_match "engine fast: the text says so too" "$out" $'\nengine    step, as --engine fast fell back: engine=fast cannot count'
+out=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast --runs 2 -- 1000) && rc=0 || rc=$?
+expect_eq "engine fast, 2 runs: one score, step's" "$rc/$(jq -r '"\(.distinct_scores) \(.score) \(.engine)"' <<<"$out")" \
+  "0/1 $(jq -r .score <<<"$step") step"
+out=$(gs --classpath "$FX" --method Marker.work --json --engine turbo -- 1000) && rc=0 || rc=$?
+expect_eq "engine turbo: usage (2)" "$rc/$(jq -r .status <<<"$out")" "2/usage"
+expect_eq "engine: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
+
 # --- determinism: identity hash codes (HashSet<Object>) -----------------------------
 scores=()
 for i in 1 2 3 4 5; do

@@ -24,9 +24,10 @@
 # the extent (the overhead bucket, and the work HotSpot hides from
 # stepping). Runs the fast engine cannot count yet (method-handle linkage,
 # threads the method starts, a native the engine cannot follow allocating
-# an array) must be refused (agent_error, with the reason). Finally psf-score
-# must refuse a fast profile (it lacks fields a score needs), and a scoring
-# run (result_fd) must refuse engine=fast at load.
+# an array) must be refused (status fallback, with the reason, which
+# psf-score reads: exit 30). Finally psf-score must refuse a fast profile
+# that holds counts (it lacks fields a score needs), and a scoring run
+# (result_fd) with engine=fast must end as fallback, saying why.
 set -eu
 . "$(dirname "$0")/lib.sh"
 FX=$PSF_BUILD/fixtures/agent
@@ -240,8 +241,13 @@ refused() {
   shift 3
   rm -f "$F"
   run_engine "$F" fast "$spec" "$@" || true
-  expect_eq "$name: refused as agent_error" "$(xpath "$F" /psf-profile/@status)" agent_error
+  expect_eq "$name: refused: status fallback" "$(xpath "$F" /psf-profile/@status)" fallback
   expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
+  # psf-score reads the status and reason (exit 30), not refusing the engine's profile
+  local rc=0
+  "$PSF_BUILD/psf-score" "$F" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
+  expect_eq "$name: psf-score: fallback, exit 30" "$rc" 30
+  expect_match "$name: psf-score says why" "$(cat "$TEST_TMP/score.err")" ": fallback: engine=fast cannot count this run exactly: .*($why)"
 }
 # arrays a native makes that the fast engine cannot charge: a native other
 # than those it charges (Throwable.fillInStackTrace, Class.initClassName,
@@ -266,10 +272,15 @@ rc=0
 "$PSF_BUILD/psf-score" "$TEST_TMP/fast.xml" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
 expect_eq "psf-score refuses a fast profile (bad_input)" "$rc" 7
 expect_match "psf-score says why" "$(cat "$TEST_TMP/score.err")" 'counting engine "fast".*never scored'
+# a scoring run (result_fd) with engine=fast ends as fallback until the
+# engine holds every field (get_score.sh then runs the step engine:
+# agent_get_score.sh), with the reason, in the authenticated record
 rc=0
 "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast" \
   -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
-expect_match "a scoring run (result_fd) refuses engine=fast: the JVM does not start" "$rc" '^[1-9]'
-expect_match "... and says why" "$(cat "$TEST_TMP/program.err")" 'engine=fast writes only test profiles'
+expect_eq "a scoring run with engine=fast: the JVM runs the program" "$rc" 0
+printf '%064d' 0 | "$PSF_BUILD/psf-receive" "$TEST_TMP/record" "$TEST_TMP/received.xml" 2>"$TEST_TMP/receive.err" || true
+expect_eq "... and its record says fallback" "$(xpath "$TEST_TMP/received.xml" /psf-profile/@status)" fallback
+expect_match "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" 'per-line costs and calling contexts'
 
 finish
