@@ -118,7 +118,8 @@ static void costs_load__calibrated_table__keeps_machine(void **state)
 }
 
 /* The shipped table is a calibration of the reference machine: in cycles,
- * with its metadata, and pricing every JVMS opcode. */
+ * with its metadata (the CPU that measured it included, so that psf-score
+ * can tell another machine), and pricing every JVMS opcode. */
 static void costs_load__shipped_table__calibrated_and_complete(void **state)
 {
     cost_table t;
@@ -128,6 +129,9 @@ static void costs_load__shipped_table__calibrated_and_complete(void **state)
     assert_true(t.calibrated);
     assert_string_equal(t.unit, "cycles");
     assert_non_null(t.cpu_model);
+    assert_non_null(t.cpu_vendor);
+    assert_true(t.cpu_family >= 0);
+    assert_true(t.cpu_model_number >= 0);
     assert_true(t.tsc_hz > 0);
     for (unsigned op = 0; op < 256; op++)
         assert_int_equal(t.has_opcode[op], (bc_flags((uint8_t)op) & BCF_VALID) != 0);
