@@ -7,7 +7,7 @@
 # profile must say engine="fast", and the two profiles must be identical in
 # every field the fast engine holds so far, in both buckets (work and
 # overhead): the summary, the invocations one by one, both opcode
-# histograms, the dependency keys (new, invoke, invokedynamic, ldc of a
+# histograms, every method's counts by source line, the dependency keys (new, invoke, invokedynamic, ldc of a
 # class) with their native attribute, the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
 # (docs/fast-engine.md, "What exists"), the array keys with their
@@ -45,11 +45,10 @@ run_engine() {
 # fields PROFILE: the fields the fast engine holds, one per line: from the
 # summary on, the dependency keys with their native attribute, the array
 # keys and their elements and the invokes' elements, the calls elements
-# (entries, closeness, fences), the branches, no calling contexts, and the
-# methods without their line children.
+# (entries, closeness, fences), the branches, the methods with their line
+# children, and no calling contexts.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
-       /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
        /<contexts[ >\/]/ { next }
        { print }' "$1"
@@ -76,7 +75,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts ($(xpath "$S" 'count(//methods/method/line)') lines) identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -85,6 +84,12 @@ same() {
 
 # hand counts: tests/integration/agent_counts.sh
 same loops-sum 9009 Loops.sum Loops 1000                 # 9n + 9
+# its lines by hand (agent_counts.sh: line 4 at 0, 5 at 2, 6 at 9, 5 again
+# at 13, 7 at 19): 2, 5n + 5 (the test n + 1 times, iinc and goto n times),
+# 4n, 2
+SUM="/psf-profile/methods/method[@name='Loops.sum(I)I']"
+expect_eq "loops-sum: fast lines 4 5 6 7 = the hand count" \
+  "$(for l in 4 5 6 7; do xpath "$TEST_TMP/fast.xml" "$SUM/line[@number='$l']/@work"; done | paste -sd' ' -)" "2 5005 4000 2"
 same fib 207961 Fib.fib Fib 20                           # 10946*6 + 10945*13
 same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
 same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
