@@ -15,7 +15,7 @@
 # calls elements (method entries, closeness, native and allocation
 # fences). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
-# array keys of ArraySizes and Calls.allocs, the native keys of
+# lines of Loops.sum, the array keys of ArraySizes and Calls.allocs, the native keys of
 # Calls.natives and Calls.intrinsic, and the entries, closeness and fences
 # of Calls.natives, Calls.fence, Calls.allocs, Calls.intrinsic,
 # Calls.spread and Entries.
