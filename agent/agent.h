@@ -63,6 +63,8 @@ typedef struct method_info {
     _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
                                  * not yet checked for a class to initialize (clinit.c); else NULL */
     const struct class_info *cls; /* its class's constant pool, when it has dependencies or init sites */
+    uint32_t fast;          /* engine=fast: its a->fast.methods index + 1 (no jmethodID: its lines come
+                             * from the kept class file, fast_offset_lines); 0 otherwise */
 } method_info;
 
 /* Interned dependency keys ("new:java.lang.String", ...). */
@@ -294,6 +296,7 @@ typedef struct fast_method {
     uint8_t program;            /* its class is the program's (the application class loader's) */
     uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
     uint32_t cls;               /* its class file: a->fast.classes[cls] */
+    uint16_t cf_index;          /* its place in that class file's methods */
     method_info *mi;            /* its profile entry, made when the counts are collected */
 } fast_method;
 
@@ -625,6 +628,7 @@ void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 void fast_free(agent *a);
+int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
                                            /* SampledObjectAlloc of an array on a counting thread */
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */

@@ -336,3 +336,87 @@ fail:
     cf_free(cf);
     return -1;
 }
+
+/* Order of line entries: start, then their place in the table (the sort
+ * keeps the first of equal starts first). */
+typedef struct line_at {
+    cf_line e;
+    uint32_t order;
+} line_at;
+
+static int cmp_line_at(const void *pa, const void *pb)
+{
+    const line_at *a = pa, *b = pb;
+    if (a->e.start != b->e.start)
+        return a->e.start < b->e.start ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+int cf_lines_apply(uint32_t *line, uint32_t code_len, const cf_line *t, uint32_t n)
+{
+    if (code_len > 0)
+        memset(line, 0, code_len * sizeof *line);
+    if (n == 0 || code_len == 0)
+        return 0;
+    line_at *s = malloc(n * sizeof *s);
+    if (s == NULL)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        s[i] = (line_at){t[i], i};
+    qsort(s, n, sizeof *s, cmp_line_at);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && s[j].e.start == s[i].e.start)
+            j++; /* later entries at the same start lose to the first */
+        uint32_t end = j < n ? s[j].e.start : code_len;
+        if (end > code_len)
+            end = code_len;
+        for (uint32_t o = s[i].e.start; o < end; o++)
+            line[o] = s[i].e.line;
+        i = j;
+    }
+    free(s);
+    return 0;
+}
+
+static uint32_t be2(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 8 | p[1];
+}
+
+int cf_offset_lines(const classfile *cf, const cf_method *m, uint32_t *line)
+{
+    if (m->code_len > 0)
+        memset(line, 0, m->code_len * sizeof *line);
+    /* cf_parse has checked that the attributes fill code_attrs exactly */
+    uint32_t n = 0;
+    const uint8_t *p = m->code_attrs, *end = m->code_attrs + m->code_attrs_len;
+    for (uint32_t k = 0; k < m->code_attr_count; k++) {
+        cp_str name;
+        uint32_t len = be2(p + 2) << 16 | be2(p + 4);
+        if (cp_utf8(&cf->cp, (uint16_t)be2(p), &name) == 0 && str_is(name, "LineNumberTable")) {
+            if (len < 2 || len != 2 + 4 * be2(p + 6))
+                return -1;
+            n += be2(p + 6);
+        }
+        p += 6 + len;
+    }
+    if (n == 0)
+        return 0;
+    cf_line *t = malloc(n * sizeof *t);
+    if (t == NULL)
+        return -1;
+    uint32_t i = 0;
+    p = m->code_attrs;
+    for (uint32_t k = 0; k < m->code_attr_count && p < end; k++) {
+        cp_str name;
+        uint32_t len = be2(p + 2) << 16 | be2(p + 4);
+        if (cp_utf8(&cf->cp, (uint16_t)be2(p), &name) == 0 && str_is(name, "LineNumberTable"))
+            for (uint32_t e = 0; e < be2(p + 6); e++)
+                t[i++] = (cf_line){be2(p + 8 + 4 * e), be2(p + 10 + 4 * e)};
+        p += 6 + len;
+    }
+    int r = cf_lines_apply(line, m->code_len, t, n);
+    free(t);
+    return r;
+}

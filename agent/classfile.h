@@ -44,4 +44,29 @@ typedef struct classfile {
 int cf_parse(classfile *cf, const uint8_t *bytes, size_t len, char *err, size_t errlen);
 void cf_free(classfile *cf);
 
+/* One LineNumberTable entry: code offset where a line starts, its line. */
+typedef struct cf_line {
+    uint32_t start;
+    uint32_t line;
+} cf_line;
+
+/*
+ * The source line of each offset of a method's code, both engines' rule
+ * (the step engine reads the entries through JVMTI, lines.c; the fast one
+ * from the class file, cf_offset_lines): an offset belongs to the entry
+ * with the greatest start at or below it, the first such entry in table
+ * order when several start there; offsets before every entry are line 0.
+ * Fills line[0..code_len). Returns 0, or -1 when out of memory (line is
+ * then all 0).
+ */
+int cf_lines_apply(uint32_t *line, uint32_t code_len, const cf_line *t, uint32_t n);
+
+/*
+ * The same from method m's own LineNumberTable attributes in the class
+ * file cf (all of them, in order, as the JVM reads them): line[0..code_len)
+ * all 0 for a method without a table. Returns 0, or -1 when out of memory
+ * or when a table is malformed (line is then all 0).
+ */
+int cf_offset_lines(const classfile *cf, const cf_method *m, uint32_t *line);
+
 #endif

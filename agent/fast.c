@@ -1309,6 +1309,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         im->pcs = NULL;
         fm->first_id = im->first_id;
         fm->cls = cls_index;
+        fm->cf_index = i;
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
@@ -1631,6 +1632,32 @@ static const cpool *pool_of(agent *a, const fast_method *fm)
     return &fc->cf.cp;
 }
 
+/* The source line of each offset of mi, a method the probes counted
+ * (mi->fast), from its class's kept class file by the step engine's rule
+ * (cf_offset_lines): the JVM's table is the rewritten code's. line holds
+ * mi->code_len entries; 0, or -1 when out of memory (the rewriter checked
+ * the table and the class file was read before: nothing else fails). */
+int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line)
+{
+    if (mi->code_len > 0)
+        memset(line, 0, mi->code_len * sizeof *line);
+    if (mi->fast == 0 || mi->fast > a->fast.nmethods)
+        return 0;
+    lock_enter(a);
+    const fast_method *fm = &a->fast.methods[mi->fast - 1];
+    int r = 0;
+    if (pool_of(a, fm) == NULL) {
+        r = -1;
+    } else {
+        const classfile *cf = &a->fast.classes[fm->cls].cf;
+        if (fm->cf_index >= cf->method_count || cf->methods[fm->cf_index].code_len != mi->code_len ||
+            cf_offset_lines(cf, &cf->methods[fm->cf_index], line) != 0)
+            r = -1;
+    }
+    lock_exit(a);
+    return r;
+}
+
 /* Grow ts's key counters to every key interned so far (lock held). */
 static int cover_keys(agent *a, thread_state *ts)
 {
@@ -1692,9 +1719,12 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
         if (fm->root == ROOT_THREAD_START || fm->root == ROOT_VIRTUAL_START)
             fast_problem(a, "%s ran inside the extent: the fast engine does not yet count threads started by "
                             "the method", fm->name);
-        if (fm->mi == NULL && (fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL) {
-            bad = 1;
-            break;
+        if (fm->mi == NULL) {
+            if ((fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL) {
+                bad = 1;
+                break;
+            }
+            fm->mi->fast = (uint32_t)(fm - a->fast.methods) + 1;
         }
         uint64_t *h = thread_hist(ts, fm->mi);
         if (h == NULL) {
@@ -1710,6 +1740,16 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
             if (*slot > UINT64_MAX - add)
                 bad = 1;
             *slot += add;
+        }
+        /* and by offset, for the lines (profile.c): each instruction of the
+         * block ran once a hit */
+        for (uint32_t pc = b->start; pc < b->end; pc++) {
+            if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
+                continue;
+            uint64_t *slot = &h[HIST_OPS + OFF_SLOT(pc, bucket)];
+            if (*slot > UINT64_MAX - (uint64_t)hits[id])
+                bad = 1;
+            *slot += (uint64_t)hits[id];
         }
     }
     (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
@@ -1759,12 +1799,13 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
                 continue;
-            uint64_t *slot = &h[bucket * 256 + fm->code[pc]];
-            if (*slot == 0) {
+            uint64_t *slot = &h[bucket * 256 + fm->code[pc]], *at = &h[HIST_OPS + OFF_SLOT(pc, bucket)];
+            if (*slot == 0 || *at == 0) {
                 fast_problem(a, "more instructions of %s were subtracted than counted", fm->name);
                 break;
             }
             (*slot)--;
+            (*at)--;
         }
     }
     return 0;

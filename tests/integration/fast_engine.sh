@@ -7,7 +7,7 @@
 # profile must say engine="fast", and the two profiles must be identical in
 # every field the fast engine holds so far, in both buckets (work and
 # overhead): the summary, the invocations one by one, both opcode
-# histograms, the dependency keys (new, invoke, invokedynamic, ldc of a
+# histograms, every method's counts by source line, the dependency keys (new, invoke, invokedynamic, ldc of a
 # class) with their native attribute, the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
 # (docs/fast-engine.md, "What exists"), the array keys with their
@@ -15,8 +15,9 @@
 # calls elements (method entries, closeness, native and allocation
 # fences). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
-# array keys of ArraySizes and Calls.allocs, the native keys of
-# Calls.natives and Calls.intrinsic, and the entries, closeness and fences
+# lines of Loops.sum and of Implicit.run, the array keys of ArraySizes and
+# Calls.allocs, the native keys of Calls.natives and Calls.intrinsic, and
+# the entries, closeness and fences
 # of Calls.natives, Calls.fence, Calls.allocs, Calls.intrinsic,
 # Calls.spread and Entries.
 # Exceptions thrown and caught or escaping are compared (with the arrays of
@@ -46,11 +47,10 @@ run_engine() {
 # fields PROFILE: the fields the fast engine holds, one per line: from the
 # summary on, the dependency keys with their native attribute, the array
 # keys and their elements and the invokes' elements, the calls elements
-# (entries, closeness, fences), the branches, no calling contexts, and the
-# methods without their line children.
+# (entries, closeness, fences), the branches, the methods with their line
+# children, and no calling contexts.
 fields() {
   awk '/<summary/ { on = 1 } !on { next }
-       /<line[ >]/ && !/\/>/ { skip = 1 } skip { if (/<\/line>/) skip = 0; next }
        /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
        /<contexts[ >\/]/ { next }
        { print }' "$1"
@@ -77,7 +77,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts ($(xpath "$S" 'count(//methods/method/line)') lines) identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi
@@ -86,6 +86,12 @@ same() {
 
 # hand counts: tests/integration/agent_counts.sh
 same loops-sum 9009 Loops.sum Loops 1000                 # 9n + 9
+# its lines by hand (agent_counts.sh: line 4 at 0, 5 at 2, 6 at 9, 5 again
+# at 13, 7 at 19): 2, 5n + 5 (the test n + 1 times, iinc and goto n times),
+# 4n, 2
+SUM="/psf-profile/methods/method[@name='Loops.sum(I)I']"
+expect_eq "loops-sum: fast lines 4 5 6 7 = the hand count" \
+  "$(for l in 4 5 6 7; do xpath "$TEST_TMP/fast.xml" "$SUM/line[@number='$l']/@work"; done | paste -sd' ' -)" "2 5005 4000 2"
 same fib 207961 Fib.fib Fib 20                           # 10946*6 + 10945*13
 same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
 same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
@@ -173,6 +179,19 @@ same tailrec-unwind - TailRec.unwind TailRec unwind 10
 same exceptions-caught - Exceptions.caught Exceptions
 STATUS=exception same exceptions-escape - Exceptions.escape Exceptions
 same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thrown by the JVM, mid-block
+# the lines around the faulting instructions, by hand (n = 20000): div's
+# line 7 (iload_0 iload_1 idiv istore_2) runs whole unless b = i % 3 is 0
+# (6,667 times), when idiv throws before istore_2: 4n - 6667 = 73333; line 8
+# (iload_2 iconst_1 iadd ireturn) 4 x 13,333 = 53332; len's line 12 (aload_0
+# arraylength iconst_1 iadd ireturn) stops after arraylength for the 10,000
+# nulls: 5n - 3 x 10000 = 70000; at's line 16 (aload_0 iload_1 iaload
+# istore_2) stops after iaload for i % 6 in {4, 5} (6,666 times): 4n - 6666
+# = 73334, line 17 4 x 13,334 = 53336
+IMPL=$(for ml in 'div(II)I 7' 'div(II)I 8' 'len([I)I 12' 'at([II)I 16' 'at([II)I 17'; do
+  set -- $ml
+  xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$1']/line[@number='$2']/@work"
+done | paste -sd' ' -)
+expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73333 53332 70000 73334 53336"
 
 # --- class loading and static initializers in the extent -------------------
 # HotSpot hides single-stepping while it resolves a class constant, a field

@@ -763,6 +763,19 @@ static void cf_parse__every_byte_flipped__never_reads_out_of_bounds(void **state
                 if (cf_parse(&cf, copy, len, err, sizeof err) == 0) {
                     accepted++;
                     check_parsed(&cf, copy, len);
+                    /* the line tables too: a flipped table is read or
+                     * refused, never read past (ASan) */
+                    for (uint16_t k = 0; k < cf.method_count; k++) {
+                        if (cf.methods[k].code == NULL)
+                            continue;
+                        uint32_t *line = malloc(cf.methods[k].code_len * sizeof *line);
+                        assert_non_null(line);
+                        int r = cf_offset_lines(&cf, &cf.methods[k], line);
+                        assert_true(r == 0 || r == -1);
+                        for (uint32_t o = 0; o < cf.methods[k].code_len; o++)
+                            assert_true(line[o] <= 65535 && (r == 0 || line[o] == 0));
+                        free(line);
+                    }
                 } else {
                     assert_true(strlen(err) > 0);
                 }
@@ -989,6 +1002,47 @@ static void cf_parse__null_or_empty_input__fails_and_frees_safely(void **state)
     assert_int_equal(cf_parse(NULL, NULL, 0, err, sizeof err), -1);
 }
 
+/* ---- source lines ------------------------------------------------------ */
+
+static void cf_lines_apply__unordered_and_repeated_starts__greatest_start_first_entry(void **state)
+{
+    (void)state;
+    /* by hand, code of 12 bytes: nothing covers 0..1 (line 0); 2..4 line 7;
+     * 5..8 line 9, the first of the two entries at 5 (the second, 30, and
+     * an entry past the code lose); 9..11 line 8 (listed before line 7's) */
+    const cf_line t[] = {{9, 8}, {2, 7}, {5, 9}, {5, 30}, {40, 50}};
+    uint32_t line[12];
+    memset(line, 0xff, sizeof line);
+    assert_int_equal(cf_lines_apply(line, 12, t, 5), 0);
+    const uint32_t want[12] = {0, 0, 7, 7, 7, 9, 9, 9, 9, 8, 8, 8};
+    assert_memory_equal(line, want, sizeof want);
+    memset(line, 0xff, sizeof line);
+    assert_int_equal(cf_lines_apply(line, 12, t, 0), 0);
+    for (int o = 0; o < 12; o++)
+        assert_int_equal(line[o], 0);
+}
+
+static void cf_offset_lines__javac_switch__each_case_on_its_line(void **state)
+{
+    (void)state;
+    fixture fx;
+    load(&fx, "psf/fixtures/Switches.class");
+    /* Switches.java, dense(int): the switch on line 13 (0 iload_0, 1
+     * tableswitch up to 35), then one case a line, 14 to 18, each a bipush
+     * and an ireturn (3 bytes) from 36 on, the default (line 19) iconst_m1
+     * and ireturn at 51 and 52 */
+    const cf_method *m = method(&fx.cf, "dense", "(I)I");
+    assert_int_equal(m->code_len, 53);
+    uint32_t line[53];
+    assert_int_equal(cf_offset_lines(&fx.cf, m, line), 0);
+    for (uint32_t o = 0; o < 53; o++) {
+        uint32_t want = o < 36 ? 13 : o < 51 ? 14 + (o - 36) / 3 : 19;
+        if (line[o] != want)
+            fail_msg("offset %u: line %u, want %u", o, line[o], want);
+    }
+    unload(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1010,6 +1064,8 @@ int main(void)
         cmocka_unit_test(cf_parse__hand_built_class__skips_interfaces_fields_and_attributes),
         cmocka_unit_test(cf_parse__hand_built_defects__rejected_with_clear_messages),
         cmocka_unit_test(cf_parse__null_or_empty_input__fails_and_frees_safely),
+        cmocka_unit_test(cf_lines_apply__unordered_and_repeated_starts__greatest_start_first_entry),
+        cmocka_unit_test(cf_offset_lines__javac_switch__each_case_on_its_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
