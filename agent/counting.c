@@ -1023,6 +1023,10 @@ void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jm
     if (g_agent.dead || ts == NULL || !ts->measuring || ts->paused)
         return;
     ctx_catch(&g_agent, ts, thread, method);
+    /* The stack is the catching frame's now: the step before the handler (a
+     * return, when the JVM ran the exception's constructor) must not leave
+     * that frame too at the handler's first step (context_step). */
+    ts->prev_op = BC_NOP;
 }
 
 /*

@@ -12,6 +12,7 @@
 
 /* Opcodes the agent treats specially (JVMS chapter 6 values). */
 enum {
+    BC_NOP             = 0x00,
     BC_LDC             = 0x12,
     BC_LDC_W           = 0x13,
     BC_GOTO            = 0xa7,

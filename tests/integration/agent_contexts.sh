@@ -92,4 +92,30 @@ P=$TEST_TMP/fib.xml
 run_agent "$P" Fib.fib "$FX" Fib 20
 expect_eq "fib: one frame" "$(xpath "$P" "count(/psf-profile/contexts/frame)")" 1
 expect_eq "fib: it holds everything" "$(xpath "$P" "/psf-profile/contexts/frame[1]/@work")" 207961
+
+# --- Implicit.run(3): exceptions the JVM throws (its constructors run, then
+# the catch), each caught in run: every call stays under run, at its line.
+# div(i, i % 3), line 25: div(0, 0) iload_0 iload_1 idiv (throws) = 3, then
+# div(1, 1) and div(2, 2) iload_0 iload_1 idiv istore_2 iload_2 iconst_1
+# iadd ireturn = 8 each: 19; the ArithmeticException's constructor below
+# div, at its line 7. len(i % 2 == 0 ? null : v), line 30: aload_0
+# arraylength (throws) = 2 for i = 0 and 2, aload_0 arraylength iconst_1
+# iadd ireturn = 5 for i = 1: 9; the NullPointerException's constructor
+# below len, at its line 12. at(v, i % 6), line 35, never out of bounds
+# here: aload_0 iload_1 iaload istore_2 iload_2 iconst_2 imul ireturn = 8,
+# three times: 24. (Before the handler's first step forgot the
+# constructor's return, it left run's frame too: len stood at the top.)
+P=$TEST_TMP/implicit.xml
+IRUN='Implicit.run(I)I@0'
+run_agent "$P" Implicit.run "$FX" Implicit 3
+expect_eq "implicit: run at the top, alone" \
+  "$(xpath "$P" "count(/psf-profile/contexts/frame[@parent='0'])") $(frame program "$IRUN")" "1 true"
+expect_eq "implicit: div from line 25 = 19" "$(frame work "$IRUN" 'Implicit.div(II)I@25')" 19
+expect_eq "implicit: len from line 30 = 9" "$(frame work "$IRUN" 'Implicit.len([I)I@30')" 9
+expect_eq "implicit: at from line 35 = 24" "$(frame work "$IRUN" 'Implicit.at([II)I@35')" 24
+expect_match "implicit: the ArithmeticException made under div, at its line 7" \
+  "$(frame work "$IRUN" 'Implicit.div(II)I@25' 'java.lang.ArithmeticException.<init>(Ljava/lang/String;)V@7')" '^[1-9][0-9]*$'
+expect_match "implicit: the NullPointerExceptions made under len, at its line 12" \
+  "$(frame work "$IRUN" 'Implicit.len([I)I@30' 'java.lang.NullPointerException.<init>()V@12')" '^[1-9][0-9]*$'
+expect_eq "implicit: the frames add up to the total" "$(total work)" "$(xpath "$P" /psf-profile/summary/@work)"
 finish
