@@ -598,7 +598,8 @@ void counting_free(agent *a);
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
 int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */
-void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation site);
+void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+               jmethodID site_method, jlocation site);
 void ctx_leave(thread_state *ts, uint64_t frames); /* frames returned */
 void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the stack now */
 void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a mark */

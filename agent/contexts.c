@@ -87,19 +87,24 @@ static uint32_t child_of(ctx_tree *c, uint32_t parent, uint32_t method, uint32_t
 }
 
 /*
- * A frame of `method` (m) begins on the thread, called from offset `site`
- * of the current frame's method (-1: not known). Its bytecodes go to the
+ * A frame of `method` (m) begins on the thread, its last step at offset
+ * `site` of `site_method`: the call's site when that is the current
+ * frame's method, else not known (the JVM entered it after a frame it
+ * left, whose offsets are not the caller's). Its bytecodes go to the
  * child context for (m, site), or stay in the current node when m calls
  * itself directly or the current run is folded. The first frame of a span
  * asks the JVM for its depth (one GetFrameCount a span), which ctx_catch
  * needs to find the frame that caught an exception.
  */
-void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation site)
+void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+               jmethodID site_method, jlocation site)
 {
     ctx_tree *c = &ts->ctx;
     if (c->nodes == NULL)
         return;
     ctx_run *r = &c->stack[c->top];
+    if (site_method == NULL || (c->top > 0 && !r->folded && r->method != site_method))
+        site = -1;
     c->mark_top = c->top;
     c->mark_count = r->count;
     if (r->folded || (c->top > 0 && c->nodes[r->node].method == m->index)) {

@@ -386,7 +386,7 @@ static void context_step(agent *a, thread_state *ts, jthread thread, jmethodID m
     if (ret)
         ctx_leave(ts, 1);
     if (loc == 0 && (ret || method != ts->prev_method || (bc_flags(ts->prev_op) & BCF_INVOKE)))
-        ctx_enter(a, ts, thread, method, m, ts->prev_method != NULL ? ts->prev_loc : -1);
+        ctx_enter(a, ts, thread, method, m, ts->prev_method, ts->prev_loc);
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
