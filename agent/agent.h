@@ -349,6 +349,10 @@ typedef struct fast_state {
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
     jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
+    /* its calling contexts (Probe.ctxInit): the tree, the runs, the saved positions, the open roots' */
+    jfieldID f_ctx_parent, f_ctx_method, f_ctx_site, f_ctx_count, f_ctx_nodes, f_ctx_at, f_ctx_at_method, f_ctx_last;
+    jfieldID f_run_node, f_run_count, f_ctx_top, f_ctx_cur, f_saved, f_nsaved, f_root_ctx, f_root_saved;
+    jmethodID m_ctx_init, m_ctx_start;
     jfieldID f_pos, f_entry_at, f_entry_far, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
     jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
     jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
@@ -605,6 +609,7 @@ void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the st
 void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a mark */
 void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /* an exception caught there */
 void ctx_free(thread_state *ts);
+uint32_t ctx_child(thread_state *ts, uint32_t parent, uint32_t method, uint32_t site); /* fast.c's tree */
 
 /* target.c */
 /* Called under a->lock when target_check_class finds the method's class. */

@@ -86,6 +86,17 @@ static uint32_t child_of(ctx_tree *c, uint32_t parent, uint32_t method, uint32_t
     return i;
 }
 
+/* The child of `parent` for (method, site), made when missing: for the fast
+ * engine, which builds the tree from its probes' (fast.c). CTX_NONE when the
+ * pool is full or was never allocated. */
+uint32_t ctx_child(thread_state *ts, uint32_t parent, uint32_t method, uint32_t site)
+{
+    ctx_tree *c = &ts->ctx;
+    if (c->nodes == NULL || parent >= c->nnodes)
+        return CTX_NONE;
+    return child_of(c, parent, method, site);
+}
+
 /*
  * A frame of `method` (m) begins on the thread, its last step at offset
  * `site` of `site_method`: the call's site when that is the current

@@ -250,6 +250,7 @@ static fast_method *method_of(agent *a, uint32_t id);
 static const cpool *pool_of(agent *a, const fast_method *fm);
 static char *full_name(agent *a, jmethodID id);
 static fast_method *method_by_name(agent *a, const char *name);
+static method_info *fast_mi(agent *a, fast_method *fm);
 
 /* HotSpot's interpreter resolves these with single-stepping hidden
  * (InterpreterRuntime::resolve_get_put, resolve_invoke,
@@ -265,6 +266,8 @@ static int hides_steps(uint8_t op)
 /* What the frame a root was entered from is doing. */
 typedef struct caller_view {
     uint8_t op;                 /* its original instruction */
+    int64_t pc;                 /* that instruction's offset in the original code (-1: none) */
+    uint32_t first_id;          /* its method's block 0 id */
     int in_probe;               /* it is in a probe before that instruction */
     int calls;                  /* an invoke that names the root itself: the root was called */
     int program;                /* its method is the program's */
@@ -285,6 +288,8 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     int64_t old = ins_original_offset(&view, (uint32_t)loc, &v->in_probe);
     if (old < 0 || (uint64_t)old >= fm->code_len)
         return -1;
+    v->pc = old;
+    v->first_id = fm->first_id;
     const uint8_t *c = fm->code + old;
     uint64_t left = fm->code_len - (uint64_t)old;
     v->op = c[0];
@@ -416,7 +421,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
         return mode;
     }
     /* no Java caller, or a native one: an invoke called it, or the JVM did */
-    caller_view v = {.op = BC_INVOKESTATIC, .calls = 1};
+    caller_view v = {.op = BC_INVOKESTATIC, .pc = -1, .calls = 1};
     char *caller_name = NULL;
     if (err == JVMTI_ERROR_NONE && cloc >= 0) {
         caller_name = full_name(a, caller);
@@ -499,7 +504,14 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
      * first of them starts right after it. A class is initialized once, so
      * the instruction's place tells the first. */
     int as_called = 0;
-    thread_state *self = transparent ? counting_self() : NULL;
+    thread_state *self = counting_self();
+    /* the instruction its frame was entered from: its calling context's site */
+    if (self != NULL && self->probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
+        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at, (jint)v.pc);
+        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at_method, (jint)v.first_id);
+    }
+    if (!transparent)
+        self = NULL;
     if (self != NULL && (self->fast_init_caller != caller || self->fast_init_loc != cloc)) {
         self->fast_init_caller = caller;
         self->fast_init_loc = cloc;
@@ -598,8 +610,6 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id)
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
-    if (ts->fast_lent_method == caller && ts->fast_lent_loc == cloc)
-        return; /* another upcall while the JVM throws there (an initialization error's stack trace) */
     char *name = full_name(a, caller);
     lock_enter(a);
     fast_method *fm = name != NULL ? method_by_name(a, name) : NULL;
@@ -613,6 +623,13 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id)
     free(name);
     if (old < 0 || in_probe)
         return; /* no probes there, or in a probe: the exception's fix refuses the run */
+    /* the instruction the JVM entered it from: its calling context's site */
+    if (old <= INT32_MAX && fm->first_id <= INT32_MAX) {
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at, (jint)old);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at_method, (jint)fm->first_id);
+    }
+    if (ts->fast_lent_method == caller && ts->fast_lent_loc == cloc)
+        return; /* another upcall while the JVM throws there (an initialization error's stack trace) */
     seg_abort(a, jni, ts, fm, (uint32_t)old);
     ts->fast_lent_method = caller;
     ts->fast_lent_loc = cloc;
@@ -1006,6 +1023,24 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_lend = (*jni)->GetFieldID(jni, k, "rootLend", "[I");
     a->fast.f_root_seg_fence = (*jni)->GetFieldID(jni, k, "rootSegFence", "[J");
     a->fast.f_root_seg_fence_b = (*jni)->GetFieldID(jni, k, "rootSegFenceB", "[I");
+    a->fast.f_ctx_parent = (*jni)->GetFieldID(jni, k, "ctxParent", "[I");
+    a->fast.f_ctx_method = (*jni)->GetFieldID(jni, k, "ctxMethod", "[I");
+    a->fast.f_ctx_site = (*jni)->GetFieldID(jni, k, "ctxSite", "[I");
+    a->fast.f_ctx_count = (*jni)->GetFieldID(jni, k, "ctxCount", "[J");
+    a->fast.f_ctx_nodes = (*jni)->GetFieldID(jni, k, "ctxNodes", "I");
+    a->fast.f_ctx_at = (*jni)->GetFieldID(jni, k, "ctxAt", "I");
+    a->fast.f_ctx_last = (*jni)->GetFieldID(jni, k, "ctxLast", "I");
+    a->fast.f_ctx_at_method = (*jni)->GetFieldID(jni, k, "ctxAtMethod", "I");
+    a->fast.f_run_node = (*jni)->GetFieldID(jni, k, "runNode", "[I");
+    a->fast.f_run_count = (*jni)->GetFieldID(jni, k, "runCount", "[I");
+    a->fast.f_ctx_top = (*jni)->GetFieldID(jni, k, "ctxTop", "I");
+    a->fast.f_ctx_cur = (*jni)->GetFieldID(jni, k, "ctxCur", "I");
+    a->fast.f_saved = (*jni)->GetFieldID(jni, k, "saved", "[J");
+    a->fast.f_nsaved = (*jni)->GetFieldID(jni, k, "nsaved", "I");
+    a->fast.f_root_ctx = (*jni)->GetFieldID(jni, k, "rootCtx", "[J");
+    a->fast.f_root_saved = (*jni)->GetFieldID(jni, k, "rootSaved", "[I");
+    a->fast.m_ctx_init = (*jni)->GetMethodID(jni, k, "ctxInit", "()V");
+    a->fast.m_ctx_start = (*jni)->GetMethodID(jni, k, "ctxStart", "()V");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
@@ -1016,7 +1051,11 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_seg_fence || !a->fast.f_seg_fence_b || !a->fast.f_close[0] || !a->fast.f_close[1] ||
         !a->fast.f_fence_native[0] || !a->fast.f_fence_native[1] || !a->fast.f_fence_alloc[0] ||
         !a->fast.f_fence_alloc[1] || !a->fast.f_root_lend || !a->fast.f_root_seg_fence ||
-        !a->fast.f_root_seg_fence_b) {
+        !a->fast.f_root_seg_fence_b || !a->fast.f_ctx_parent || !a->fast.f_ctx_method || !a->fast.f_ctx_site ||
+        !a->fast.f_ctx_count || !a->fast.f_ctx_nodes || !a->fast.f_ctx_at || !a->fast.f_ctx_last || !a->fast.f_ctx_at_method || !a->fast.f_run_node ||
+        !a->fast.f_run_count || !a->fast.f_ctx_top || !a->fast.f_ctx_cur || !a->fast.f_saved ||
+        !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init ||
+        !a->fast.m_ctx_start) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -1477,6 +1516,11 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     (*jni)->SetObjectField(jni, p, a->fast.f_ohits, ohits);
     (*jni)->SetObjectField(jni, p, a->fast.f_counters, counters);
     (*jni)->SetObjectField(jni, p, a->fast.f_ocounters, ocounters);
+    (*jni)->CallVoidMethod(jni, p, a->fast.m_ctx_init); /* its calling-context tree's arrays */
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
     ts->probe = (*jni)->NewGlobalRef(jni, p);
     (*jni)->DeleteLocalRef(jni, hits);
     (*jni)->DeleteLocalRef(jni, ohits);
@@ -1531,6 +1575,13 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
+        /* its calling contexts from the root (start_span: ctx_start) */
+        (*jni)->CallVoidMethod(jni, ts->probe, a->fast.m_ctx_start);
+        if ((*jni)->ExceptionCheck(jni)) {
+            (*jni)->ExceptionClear(jni);
+            agent_fail(a, "the fast engine cannot start a thread's calling contexts");
+            return -1;
+        }
     }
     lock_enter(a);
     uint32_t i = 0;
@@ -1719,12 +1770,9 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
         if (fm->root == ROOT_THREAD_START || fm->root == ROOT_VIRTUAL_START)
             fast_problem(a, "%s ran inside the extent: the fast engine does not yet count threads started by "
                             "the method", fm->name);
-        if (fm->mi == NULL) {
-            if ((fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) == NULL) {
-                bad = 1;
-                break;
-            }
-            fm->mi->fast = (uint32_t)(fm - a->fast.methods) + 1;
+        if (fast_mi(a, fm) == NULL) {
+            bad = 1;
+            break;
         }
         uint64_t *h = thread_hist(ts, fm->mi);
         if (h == NULL) {
@@ -1754,6 +1802,109 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
     }
     (*jni)->ReleaseLongArrayElements(jni, arr, hits, JNI_ABORT);
     (*jni)->DeleteLocalRef(jni, arr);
+    return bad ? -1 : 0;
+}
+
+/* The profile entry of fm, made when first needed (lock held); NULL on OOM. */
+static method_info *fast_mi(agent *a, fast_method *fm)
+{
+    if (fm->mi == NULL && (fm->mi = methods_add_plain(a, fm->name, fm->code, fm->code_len)) != NULL) {
+        fm->mi->fast = (uint32_t)(fm - a->fast.methods) + 1;
+        fm->mi->program = fm->program; /* the contexts say which frames are the program's */
+    }
+    return fm->mi;
+}
+
+/*
+ * The thread's calling contexts (Probe.ctxInit) into its ctx_tree, which
+ * profile_contexts.c writes as it writes the step engine's: a node's method
+ * from its block 0's id, its site from its call site (the invoke's offset)
+ * or the offset the JVM entered it at. A node whose (parent, method, site)
+ * is another's (a class rewritten twice) adds to that one. 0, or -1 (OOM).
+ */
+static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    if (ts->ctx.nodes == NULL)
+        return 0;
+    jint nn = (*jni)->GetIntField(jni, ts->probe, a->fast.f_ctx_nodes);
+    if (nn < 1 || nn > CTX_NODES) {
+        fast_problem(a, "a thread's calling contexts hold %d nodes", (int)nn);
+        return 0;
+    }
+    jintArray pa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_parent);
+    jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_method);
+    jintArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_site);
+    jlongArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_count);
+    jint *parent = malloc((size_t)nn * sizeof *parent), *method = malloc((size_t)nn * sizeof *method);
+    jint *site = malloc((size_t)nn * sizeof *site);
+    jlong *count = malloc((size_t)nn * 4 * sizeof *count);
+    uint32_t *map = malloc((size_t)nn * sizeof *map);
+    int bad = pa == NULL || ma == NULL || sa == NULL || ca == NULL || parent == NULL || method == NULL ||
+              site == NULL || count == NULL || map == NULL;
+    if (!bad) {
+        (*jni)->GetIntArrayRegion(jni, pa, 0, nn, parent);
+        (*jni)->GetIntArrayRegion(jni, ma, 0, nn, method);
+        (*jni)->GetIntArrayRegion(jni, sa, 0, nn, site);
+        (*jni)->GetLongArrayRegion(jni, ca, 0, nn * 4, count);
+        bad = (*jni)->ExceptionCheck(jni);
+        (*jni)->ExceptionClear(jni);
+    }
+    /* map[i]: the node i counts in, with bit 31 when that is its `other` (the pool was full) */
+    const uint32_t FOLD = 0x80000000u;
+    for (jint i = 0; i < nn && !bad; i++) {
+        uint32_t to = 0;
+        if (i > 0) {
+            if (parent[i] < 0 || parent[i] >= i) {
+                fast_problem(a, "a calling context's parent comes after it");
+                break;
+            }
+            uint32_t p = map[parent[i]];
+            fast_method *fm = method_of(a, (uint32_t)method[i]);
+            if (fm == NULL) {
+                fast_problem(a, "a calling context's method id %d belongs to no method", (int)method[i]);
+                break;
+            }
+            if (fast_mi(a, fm) == NULL) {
+                bad = 1;
+                break;
+            }
+            uint32_t at = CTX_NONE;
+            if (site[i] >= 0 && (uint32_t)site[i] < a->fast.next_call)
+                at = a->fast.calls[site[i]].pc;
+            else if (site[i] <= -2)
+                at = (uint32_t)(-2 - (int64_t)site[i]);
+            if (p & FOLD) {
+                to = p;
+            } else {
+                uint32_t k = ctx_child(ts, p, fm->mi->index, at);
+                to = k == CTX_NONE ? p | FOLD : k;
+            }
+        }
+        map[i] = to;
+        ctx_node *x = &ts->ctx.nodes[to & ~FOLD];
+        for (int b = 0; b < BUCKETS; b++) {
+            uint64_t own = (uint64_t)count[4 * i + b], other = (uint64_t)count[4 * i + 2 + b];
+            if (to & FOLD)
+                x->other[b] += own + other;
+            else {
+                x->n[b] += own;
+                x->other[b] += other;
+            }
+        }
+    }
+    free(parent);
+    free(method);
+    free(site);
+    free(count);
+    free(map);
+    if (pa != NULL)
+        (*jni)->DeleteLocalRef(jni, pa);
+    if (ma != NULL)
+        (*jni)->DeleteLocalRef(jni, ma);
+    if (sa != NULL)
+        (*jni)->DeleteLocalRef(jni, sa);
+    if (ca != NULL)
+        (*jni)->DeleteLocalRef(jni, ca);
     return bad ? -1 : 0;
 }
 
@@ -1891,6 +2042,169 @@ static int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
     return hit;
 }
 
+/*
+ * The calling contexts' side of an exception (Probe.ctxInit): the stack of
+ * runs, the saved positions and the open roots' positions, read once; the
+ * frames the exception unwinds are walked from the throwing one, each
+ * given its position: the throwing frame the current one (below any frame
+ * the JVM entered for the exception, a constructor, which no return probe
+ * popped), every frame under it the one its call probe saved (the invoke
+ * it waits at), or, under a root the JVM entered, the one saved at that
+ * root's entry. A frame's fix comes off its node; the catching frame's
+ * position becomes the thread's.
+ */
+typedef struct ctx_walk {
+    int ok;                     /* the state was read */
+    jint top, nsaved, j;        /* the current run, saved positions, the next one not yet walked */
+    jint *node, *count;         /* runNode, runCount up to top */
+    jlong *saved, *root_ctx;
+    jint *root_saved;
+    jlong pos;                  /* the position of the frame walked last; -1 unknown */
+    jint pos_saved;             /* nsaved for it */
+    jlong jvm;                  /* a position to save above it as a frame the JVM left (-1: none) */
+    jint last;                  /* the offset the JVM left that frame at (-1: none) */
+} ctx_walk;
+
+static void ctx_walk_free(ctx_walk *w)
+{
+    free(w->node);
+    free(w->count);
+    free(w->saved);
+    free(w->root_ctx);
+    free(w->root_saved);
+}
+
+static int ctx_walk_read(agent *a, JNIEnv *jni, thread_state *ts, jint sp, ctx_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    w->pos = -1;
+    w->jvm = -1;
+    w->last = -1;
+    w->top = (*jni)->GetIntField(jni, ts->probe, a->fast.f_ctx_top);
+    w->nsaved = (*jni)->GetIntField(jni, ts->probe, a->fast.f_nsaved);
+    jintArray na = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_node);
+    jintArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
+    jlongArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_saved);
+    jlongArray ra = sp > 0 ? (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_ctx) : NULL;
+    jintArray rs = sp > 0 ? (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_saved) : NULL;
+    if (w->top >= 0 && w->top <= CTX_NODES && w->nsaved >= 0 && na != NULL && ca != NULL && sa != NULL &&
+        (sp == 0 || (ra != NULL && rs != NULL))) {
+        w->node = malloc(((size_t)w->top + 1) * sizeof *w->node);
+        w->count = malloc(((size_t)w->top + 1) * sizeof *w->count);
+        w->saved = malloc(((size_t)w->nsaved + 1) * sizeof *w->saved);
+        w->root_ctx = malloc(((size_t)sp + 1) * sizeof *w->root_ctx);
+        w->root_saved = malloc(((size_t)sp + 1) * sizeof *w->root_saved);
+        if (w->node != NULL && w->count != NULL && w->saved != NULL && w->root_ctx != NULL && w->root_saved != NULL) {
+            (*jni)->GetIntArrayRegion(jni, na, 0, w->top + 1, w->node);
+            (*jni)->GetIntArrayRegion(jni, ca, 0, w->top + 1, w->count);
+            (*jni)->GetLongArrayRegion(jni, sa, 0, w->nsaved, w->saved);
+            if (sp > 0) {
+                (*jni)->GetLongArrayRegion(jni, ra, 0, sp, w->root_ctx);
+                (*jni)->GetIntArrayRegion(jni, rs, 0, sp, w->root_saved);
+            }
+            w->ok = !(*jni)->ExceptionCheck(jni);
+            (*jni)->ExceptionClear(jni);
+        }
+    }
+    if (na != NULL)
+        (*jni)->DeleteLocalRef(jni, na);
+    if (ca != NULL)
+        (*jni)->DeleteLocalRef(jni, ca);
+    if (sa != NULL)
+        (*jni)->DeleteLocalRef(jni, sa);
+    if (ra != NULL)
+        (*jni)->DeleteLocalRef(jni, ra);
+    if (rs != NULL)
+        (*jni)->DeleteLocalRef(jni, rs);
+    if (!w->ok) {
+        ctx_walk_free(w);
+        memset(w, 0, sizeof *w);
+        fast_problem(a, "cannot read a thread's calling contexts at an exception");
+        return -1;
+    }
+    w->j = w->nsaved;
+    return 0;
+}
+
+#define CTX_JVM 0x80000000LL /* Probe.JVM */
+
+/* The next frame's position: the throwing frame's (first), or the call its
+ * frame waits at. */
+static void ctx_walk_frame(ctx_walk *w, int first)
+{
+    if (!w->ok)
+        return;
+    if (first) {
+        w->pos = (jlong)w->top << 32 | w->count[w->top];
+        while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM)) /* frames the JVM entered for it */
+            w->pos = w->saved[--w->j];
+    } else {
+        while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM))
+            w->j--;
+        w->pos = w->j > 0 ? w->saved[--w->j] : -1;
+    }
+    w->pos_saved = w->j;
+}
+
+/* The counters of the current position's node in bucket b, as an index into ctxCount; -1 unknown. */
+static jint ctx_walk_slot(const ctx_walk *w, int b)
+{
+    if (!w->ok || w->pos < 0)
+        return -1;
+    jint top = (jint)(w->pos >> 32);
+    if (top < 0 || top > w->top)
+        return -1;
+    jint r = w->node[top];
+    return r < 0 ? 4 * (r & 0x7fffffff) + 2 + b : 4 * r + b;
+}
+
+/* Take `less` off the node of the frame walked last, in bucket b. */
+static void ctx_walk_less(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk *w, int b, uint64_t less)
+{
+    jint slot = ctx_walk_slot(w, b);
+    if (less == 0 || slot < 0)
+        return;
+    jlongArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_count);
+    if (ca == NULL)
+        return;
+    jlong v = 0;
+    (*jni)->GetLongArrayRegion(jni, ca, slot, 1, &v);
+    v -= (jlong)less;
+    (*jni)->SetLongArrayRegion(jni, ca, slot, 1, &v);
+    (*jni)->ExceptionClear(jni);
+    (*jni)->DeleteLocalRef(jni, ca);
+}
+
+/* The thread's contexts at the frame walked last (the catching one). */
+static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk *w)
+{
+    if (!w->ok || w->pos < 0)
+        return;
+    jint top = (jint)(w->pos >> 32), count = (jint)(w->pos & 0x7fffffff);
+    if (top < 0 || top > w->top)
+        return;
+    jintArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
+    if (ca == NULL)
+        return;
+    (*jni)->SetIntArrayRegion(jni, ca, top, 1, &count);
+    (*jni)->DeleteLocalRef(jni, ca);
+    jint r = w->node[top];
+    (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_top, top);
+    (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_cur, r < 0 ? 4 * (r & 0x7fffffff) + 2 : 4 * r);
+    jint nsaved = w->pos_saved;
+    if (w->jvm >= 0) {
+        jlongArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_saved);
+        jlong q = w->jvm | CTX_JVM;
+        if (sa != NULL && nsaved < (*jni)->GetArrayLength(jni, sa)) {
+            (*jni)->SetLongArrayRegion(jni, sa, nsaved++, 1, &q);
+            (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_last, w->last);
+        }
+        if (sa != NULL)
+            (*jni)->DeleteLocalRef(jni, sa);
+    }
+    (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, nsaved);
+}
+
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
 {
     if (frames <= 0 || ts->probe == NULL)
@@ -1946,6 +2260,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         fast_problem(a, "cannot read the frames an exception unwinds");
         return -1;
     }
+    ctx_walk cw;
+    ctx_walk_read(a, jni, ts, sp, &cw);
     uint64_t less[BUCKETS] = {0};
     jint k = sp, popped = 0, m = mode, stop = -1;
     int top = 1; /* the first frame with bytecode: the throwing one, or the caller of a native that threw */
@@ -1974,6 +2290,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 else
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
             }
+            if (m != MODE_HIDDEN) /* hidden frames have no contexts */
+                ctx_walk_frame(&cw, i == 0);
             top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)
@@ -1993,8 +2311,12 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;
                 ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket};
                 const blk_block *blk = &fm->blocks.blocks[b];
+                uint64_t fl = 0;
                 for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
-                    less[bucket] += (fm->blocks.mark[pc] & BLK_MARK_INSN) != 0;
+                    fl += (fm->blocks.mark[pc] & BLK_MARK_INSN) != 0;
+                less[bucket] += fl;
+                if (m != MODE_HIDDEN)
+                    ctx_walk_less(a, jni, ts, &cw, bucket, fl);
             }
             if (fm != NULL && fm->root_probes && k > 0 && !last) {
                 /* the frame that opened the innermost root frame not yet
@@ -2008,6 +2330,15 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 popped++;
                 m = k > 0 ? modes[k - 1] & MODE_MASK : MODE_WORK;
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
+                    if (cw.ok && cw.pos >= 0) {
+                        /* as the step engine, which sees no frame end: the
+                         * root's frame stays current, its throw the last
+                         * step, until the next exception, which finds its
+                         * caller's position saved above */
+                        cw.pos_saved = cw.root_saved[k];
+                        cw.jvm = cw.root_ctx[k];
+                        cw.last = old >= 0 && old <= INT32_MAX ? (jint)old : -1;
+                    }
                     stop = i;
                     break;
                 }
@@ -2017,6 +2348,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             break;
     }
     free(f);
+    ctx_walk_set(a, jni, ts, &cw);
+    ctx_walk_free(&cw);
     if (popped > 0) { /* the root frames the exception unwinds end here, as their exit probes would */
         jint left = sp - popped;
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, left);
@@ -2491,7 +2824,7 @@ void fast_collect(agent *a, JNIEnv *jni)
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0 ||
-                                  collect_natives(a, jni, ts) != 0)) {
+                                  collect_natives(a, jni, ts) != 0 || collect_contexts(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;
         }

@@ -11,9 +11,10 @@
 # class) with their native attribute, the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
 # (docs/fast-engine.md, "What exists"), the array keys with their
-# allocations and elements and the invokes' elements included, and the
+# allocations and elements and the invokes' elements included, the
 # calls elements (method entries, closeness, native and allocation
-# fences). Runs with a hand-derived total
+# fences), and the calling contexts (<contexts>, frame by frame: method,
+# line, parent, and both buckets' own and folded counts). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
 # lines of Loops.sum and of Implicit.run, the array keys of ArraySizes and
 # Calls.allocs, the native keys of Calls.natives and Calls.intrinsic, and
@@ -44,16 +45,13 @@ run_engine() {
     -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
 }
 
-# fields PROFILE: the fields the fast engine holds, one per line: from the
-# summary on, the dependency keys with their native attribute, the array
-# keys and their elements and the invokes' elements, the calls elements
-# (entries, closeness, fences), the branches, the methods with their line
-# children, and no calling contexts.
+# fields PROFILE: every field from the summary on, one per line: the
+# dependency keys with their native attribute, the array keys and their
+# elements and the invokes' elements, the calls elements (entries,
+# closeness, fences), the branches, the methods with their line children,
+# and the calling contexts.
 fields() {
-  awk '/<summary/ { on = 1 } !on { next }
-       /<contexts[ >]/ && !/\/>/ { cskip = 1 } cskip { if (/<\/contexts>/) cskip = 0; next }
-       /<contexts[ >\/]/ { next }
-       { print }' "$1"
+  awk '/<summary/ { on = 1 } on' "$1"
 }
 
 # entries PROFILE: the method entries, work and overhead
@@ -77,7 +75,7 @@ same() {
   fields "$S" >"$TEST_TMP/step.fields"
   fields "$F" >"$TEST_TMP/fast.fields"
   if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted) and $(xpath "$S" 'count(//methods/method)') methods' opcode counts ($(xpath "$S" 'count(//methods/method/line)') lines) identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
+    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted), $(xpath "$S" 'count(//methods/method)') methods' opcode counts ($(xpath "$S" 'count(//methods/method/line)') lines) and $(xpath "$S" 'count(//contexts/frame)') calling contexts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
   else
     fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
   fi

@@ -195,6 +195,168 @@ public final class Probe {
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
 
+    /*
+     * Calling contexts (agent/contexts.c, docs/fast-engine.md): this
+     * thread's tree, as the step engine's ctx_tree, in arrays ctxInit
+     * makes when the agent makes the counters (nothing is allocated on a
+     * probe's path but the saved positions of a stack deeper than ever
+     * before). Node 0 is the root; a node has its parent, its method (its
+     * block 0's probe id), its call site (a call site, or SITE_AT - offset
+     * for a frame the JVM entered at that instruction of its caller, or -1)
+     * and, at ctxCount[4 * node], its own bytecodes by bucket, then its
+     * `other` (callees that found the pool full) by bucket. The agent turns
+     * them into the thread's ctx_tree when it collects the counts.
+     */
+    static final int CTX_NODES = 2048, CTX_SLOTS = 2 * CTX_NODES, SITE_AT = -2, FOLDED = 0x80000000;
+    int[] ctxParent, ctxMethod, ctxSite, ctxSlots;
+    long[] ctxCount;
+    int ctxNodes;
+    /*
+     * The stack of runs (frames that share a node: a direct recursion, or
+     * callees beyond the pool, FOLDED into the node's other): runNode,
+     * runCount; ctxTop the current run, ctxCur the index in ctxCount of its
+     * counters (bucket 0).
+     */
+    int[] runNode, runCount;
+    int ctxTop, ctxCur;
+    /*
+     * Positions, (run << 32) | frames: one saved by each call probe for its
+     * return probe (a call in progress), and one, with bit 31 of the frames
+     * set (JVM), for each frame pushed without a call probe that no return
+     * probe will pop (an exception's constructor the JVM runs); a return
+     * probe drops those above its own.
+     */
+    long[] saved;
+    int nsaved;
+    static final long JVM = 0x80000000L, ENTERED = 0x40000000L;
+    /* Per open root frame: the position and nsaved before its push (rootExit puts them back). */
+    long[] rootCtx;
+    int[] rootSaved;
+    /*
+     * The original offset of the instruction a frame the JVM entered was
+     * entered from, and that frame's method (block 0's id): the agent sets
+     * them in jvmEntered0 and root0; -1 unknown.
+     */
+    int ctxAt, ctxAtMethod;
+    /*
+     * The offset of the instruction a frame the JVM took an exception from
+     * (a static initializer's) stopped at, -1 none: that frame stays
+     * current, as in the step engine, and the next frame the JVM enters is
+     * entered from there (the agent sets it at the exception).
+     */
+    int ctxLast;
+
+    /** The agent makes the tree's arrays with the counters. */
+    void ctxInit() {
+        ctxParent = new int[CTX_NODES];
+        ctxMethod = new int[CTX_NODES];
+        ctxSite = new int[CTX_NODES];
+        ctxSlots = new int[CTX_SLOTS];
+        ctxCount = new long[4 * CTX_NODES];
+        runNode = new int[CTX_NODES + 1];
+        runCount = new int[CTX_NODES + 1];
+        saved = new long[1024];
+        ctxParent[0] = ctxMethod[0] = ctxSite[0] = -1;
+        ctxNodes = 1;
+        ctxLast = -1;
+    }
+
+    /** A span of counting starts: the stack at the root (contexts.c, ctx_start). */
+    void ctxStart() {
+        ctxTop = 0;
+        runNode[0] = 0;
+        runCount[0] = 1;
+        ctxCur = 0;
+        nsaved = 0;
+        ctxLast = -1;
+    }
+
+    /* A frame of method `id` begins, called from `site`: as ctx_enter. */
+    private void push(int id, int site) {
+        int top = ctxTop, r = runNode[top];
+        if (r < 0 || (top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
+            runCount[top]++;
+            return;
+        }
+        int c = child(r, id, site);
+        ctxTop = ++top;
+        runCount[top] = 1;
+        if (c < 0) {
+            runNode[top] = r | FOLDED;
+            ctxCur = 4 * r + 2;
+        } else {
+            runNode[top] = c;
+            ctxCur = 4 * c;
+        }
+    }
+
+    /* The child of parent for (id, site), made when missing; -1 when the pool is full (contexts.c, child_of). */
+    private int child(int parent, int id, int site) {
+        int h = parent * 0x9E3779B1 ^ id * 0x85EBCA77 ^ site * 0xC2B2AE3D;
+        h ^= h >>> 15;
+        int s = h & (CTX_SLOTS - 1);
+        int[] sl = ctxSlots;
+        for (;;) {
+            int v = sl[s] - 1;
+            if (v < 0)
+                break;
+            if (ctxParent[v] == parent && ctxMethod[v] == id && ctxSite[v] == site)
+                return v;
+            s = (s + 1) & (CTX_SLOTS - 1);
+        }
+        if (ctxNodes == CTX_NODES)
+            return -1;
+        int i = ctxNodes++;
+        ctxParent[i] = parent;
+        ctxMethod[i] = id;
+        ctxSite[i] = site;
+        sl[s] = i + 1;
+        return i;
+    }
+
+    /*
+     * The site of a frame the JVM entered: where the frame it left stopped,
+     * or the instruction of the current frame it entered it at (not known
+     * when it entered it from another frame: as the step engine, whose
+     * site is its last step's offset, in the current frame's method).
+     */
+    private int jvmSite() {
+        int at = ctxLast >= 0 ? ctxLast : ctxAtMethod >= 0 && ctxAtMethod == method() ? ctxAt : -1;
+        ctxLast = -1;
+        return at >= 0 ? SITE_AT - at : -1;
+    }
+
+    /* The method of the current run (block 0's id), -1 at the root. */
+    private int method() {
+        return ctxTop == 0 ? -1 : ctxMethod[runNode[ctxTop] & ~FOLDED];
+    }
+
+    private long position() {
+        return (long) ctxTop << 32 | runCount[ctxTop];
+    }
+
+    /* Back to a position taken before a push: the frames pushed since are gone (ctx_restore). */
+    private void restore(long q) {
+        int top = (int) (q >>> 32);
+        if (top > ctxTop)
+            return;
+        ctxTop = top;
+        runCount[top] = (int) q & 0x7fffffff;
+        int r = runNode[top];
+        ctxCur = r < 0 ? 4 * (r & ~FOLDED) + 2 : 4 * r;
+    }
+
+    private void save(long q) {
+        long[] v = saved;
+        if (nsaved == v.length) {
+            long[] w = new long[v.length * 2];
+            for (int i = 0; i < v.length; i++)
+                w[i] = v[i];
+            saved = v = w;
+        }
+        v[nsaved++] = q;
+    }
+
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
         Probe[] c = counting;
@@ -236,8 +398,11 @@ public final class Probe {
         } else if (p.depth > 0) {
             p.depth++;
         }
-        if (p != null)
+        if (p != null) {
             p.entry(id);
+            if (p.mode != HIDDEN)
+                p.push(id, p.callMark == p.n + p.on ? p.pending - 1 : -1);
+        }
     }
 
     /**
@@ -249,10 +414,20 @@ public final class Probe {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
-        if (p.callMark == p.n + p.on)
+        if (p.callMark == p.n + p.on) {
             p.countEntry(id);
-        else
+            p.push(id, p.pending - 1);
+        } else {
+            p.ctxAt = p.ctxAtMethod = -1;
             jvmEntered0(id); /* the JVM entered it: an exception's constructor */
+            /* frames the JVM entered before returned unseen when it enters this one from another */
+            while (p.ctxAtMethod >= 0 && p.nsaved > 0 && (p.saved[p.nsaved - 1] & ENTERED) != 0
+                   && p.method() != p.ctxAtMethod)
+                p.restore(p.saved[--p.nsaved]);
+            long q = p.position();
+            p.push(id, p.jvmSite());
+            p.save(q | JVM | ENTERED); /* no return probe pops it */
+        }
     }
 
     private void entry(int id) {
@@ -441,13 +616,16 @@ public final class Probe {
         if (p == null)
             return;
         /* inside a hidden frame: hidden too, and (as roots are entered) by the JVM */
-        int r = p.mode == HIDDEN ? HIDDEN | VM_ENTERED : root0(id, p.mode);
+        int was = p.mode;
+        p.ctxAt = p.ctxAtMethod = -1;
+        int r = was == HIDDEN ? HIDDEN | VM_ENTERED : root0(id, was);
         int m = r & ((1 << LEND_SHIFT) - 1), lend = r >>> LEND_SHIFT;
         int[] ids = p.rootIds;
         if (ids == null || p.sp == ids.length) {
             int cap = ids == null ? 16 : ids.length * 2;
             int[] ni = new int[cap], nm = new int[cap], np = new int[cap], nl = new int[cap], nb = new int[cap];
-            long[] ng = new long[cap], nc = new long[cap], nf = new long[cap];
+            long[] ng = new long[cap], nc = new long[cap], nf = new long[cap], nx = new long[cap];
+            int[] ns = new int[cap];
             for (int i = 0; i < p.sp; i++) {
                 ni[i] = ids[i];
                 nm[i] = p.rootModes[i];
@@ -457,7 +635,11 @@ public final class Probe {
                 nl[i] = p.rootLend[i];
                 nf[i] = p.rootSegFence[i];
                 nb[i] = p.rootSegFenceB[i];
+                nx[i] = p.rootCtx[i];
+                ns[i] = p.rootSaved[i];
             }
+            p.rootCtx = nx;
+            p.rootSaved = ns;
             p.rootIds = ids = ni;
             p.rootModes = nm;
             p.rootPending = np;
@@ -476,9 +658,14 @@ public final class Probe {
         p.rootLend[p.sp] = lend;
         p.rootSegFence[p.sp] = p.segFence;
         p.rootSegFenceB[p.sp] = p.segFenceB;
+        p.rootCtx[p.sp] = p.position();
+        p.rootSaved[p.sp] = p.nsaved;
         p.pos -= lend; /* the rest of the caller's segment has not run */
         p.rootModes[p.sp++] = m;
         p.mode = m & MODE_MASK;
+        /* its frame, called by an invoke or entered by the JVM at an instruction (root0 read which) */
+        if (p.mode != HIDDEN)
+            p.push(id, (m & VM_ENTERED) == 0 && p.callMark == p.n + p.on ? p.pending - 1 : p.jvmSite());
         /* clinit.c runs the first such initializer as if the instruction
          * called it; the others it needs follow that one's last step */
         if ((m & TRANSPARENT) == 0)
@@ -499,6 +686,8 @@ public final class Probe {
         if (s > 0) {
             p.sp = --s;
             p.mode = s > 0 ? p.rootModes[s - 1] & MODE_MASK : WORK;
+            p.restore(p.rootCtx[s]); /* its frame and any the JVM entered in it are gone */
+            p.nsaved = p.rootSaved[s];
             if ((p.rootModes[s] & TRANSPARENT) != 0) { /* the pending call, as if nothing had run */
                 p.pending = p.rootPending[s];
                 p.pendingAt = p.n + p.on - p.rootGap[s];
@@ -535,6 +724,7 @@ public final class Probe {
         if (p != null && p.mode != HIDDEN) {
             p.pending = site + 1;
             p.pendingAt = p.callMark = p.n + p.on;
+            p.save(p.position());
         }
     }
 
@@ -547,6 +737,16 @@ public final class Probe {
             p.pending = 0;
             p.callMark = -1;
             p.callSegment(site);
+            /* the callee's frames are gone, with any the JVM entered and no return probe popped */
+            int k = p.nsaved;
+            while (k > 0) {
+                long q = p.saved[--k];
+                if ((q & JVM) == 0) {
+                    p.restore(q);
+                    break;
+                }
+            }
+            p.nsaved = k;
         }
     }
 
@@ -591,6 +791,7 @@ public final class Probe {
         int v = len[id];
         h[id]++;
         n += v & LEN;
+        ctxCount[ctxCur] += v & LEN;
         segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
     }
 
@@ -607,11 +808,13 @@ public final class Probe {
             int v = lengths[id];
             hits[id]++;
             n += v & LEN;
+            ctxCount[ctxCur] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
         } else if (mode == OVERHEAD) {
             int v = lengths[id];
             ohits[id]++;
             on += v & LEN;
+            ctxCount[ctxCur + 1] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), OVERHEAD);
         }
     }
