@@ -122,8 +122,8 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
         snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
                            "not the step engine's yet", a->stop_status);
     else if (a->opts.out == NULL && a->ninvocations > 0)
-        snprintf(buf, cap, "engine=fast cannot count this run exactly: it does not count calling contexts yet, and its "
-                           "bytecode limit is not the step engine's (docs/fast-engine.md)");
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: its bytecode limit is not the step engine's "
+                           "(docs/fast-engine.md)");
     else
         return NULL;
     return buf;

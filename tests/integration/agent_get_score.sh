@@ -131,17 +131,17 @@ for i in 1 2 3 4; do
 done
 
 # --- --engine: fast falls back to step where it cannot count a run exactly --------
-# (every scoring run, while the fast engine lacks calling contexts and an exact
-# bytecode limit): the same score, the JSON says which engine counted and why it
-# fell back, and the step engine's run starts from a fresh work directory
-# (Marker counts 1000 more numbers where it finds the file it leaves).
+# (every scoring run, while the fast engine lacks an exact bytecode limit):
+# the same score, the JSON says which engine counted and why it fell back,
+# and the step engine's run starts from a fresh work directory (Marker
+# counts 1000 more numbers where it finds the file it leaves).
 step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000) && rc=0 || rc=$?
 expect_eq "engine step: scored, no fallback" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$step")" "0/ok step null"
 fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
 expect_eq "engine fast: scored by the step engine" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "0/ok step"
 expect_eq "engine fast: the same score as step" "$(jq -r .score <<<"$fast")" "$(jq -r .score <<<"$step")"
 expect_match "engine fast: the JSON says why it fell back" "$(jq -r .fallback <<<"$fast")" \
-  '^engine=fast cannot count this run exactly: it does not count calling contexts yet'
+  "^engine=fast cannot count this run exactly: its bytecode limit is not the step engine's \(docs/fast-engine.md\)$"
 out=$(gs --classpath "$FX" --method Marker.work --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
 expect_match "engine fast: the text says so too" "$out" $'\nengine    step, as --engine fast fell back: engine=fast cannot count'
 out=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast --runs 2 -- 1000) && rc=0 || rc=$?

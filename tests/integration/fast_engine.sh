@@ -290,14 +290,16 @@ rc=0
 expect_eq "psf-score refuses a fast profile (bad_input)" "$rc" 7
 expect_match "psf-score says why" "$(cat "$TEST_TMP/score.err")" 'counting engine "fast".*never scored'
 # a scoring run (result_fd) with engine=fast ends as fallback until the
-# engine holds every field (get_score.sh then runs the step engine:
-# agent_get_score.sh), with the reason, in the authenticated record
+# engine's bytecode limit is the step engine's (get_score.sh then runs the
+# step engine: agent_get_score.sh), with the reason, in the authenticated
+# record
 rc=0
 "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast" \
   -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
 expect_eq "a scoring run with engine=fast: the JVM runs the program" "$rc" 0
 printf '%064d' 0 | "$PSF_BUILD/psf-receive" "$TEST_TMP/record" "$TEST_TMP/received.xml" 2>"$TEST_TMP/receive.err" || true
 expect_eq "... and its record says fallback" "$(xpath "$TEST_TMP/received.xml" /psf-profile/@status)" fallback
-expect_match "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" 'calling contexts yet'
+expect_eq "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" \
+  "engine=fast cannot count this run exactly: its bytecode limit is not the step engine's (docs/fast-engine.md)"
 
 finish
