@@ -118,4 +118,25 @@ expect_match "implicit: the ArithmeticException made under div, at its line 7" \
 expect_match "implicit: the NullPointerExceptions made under len, at its line 12" \
   "$(frame work "$IRUN" 'Implicit.len([I)I@30' 'java.lang.NullPointerException.<init>()V@12')" '^[1-9][0-9]*$'
 expect_eq "implicit: the frames add up to the total" "$(total work)" "$(xpath "$P" /psf-profile/summary/@work)"
+
+# --- StaticWork.fails(): its getstatic (line 75) runs StaticWork$Fails's
+# initializer, which throws at line 63 (new, invokespecial, athrow); the
+# JVM takes the exception there, then runs its own Java code (the
+# ExceptionInInitializerError it throws, its stack trace) before the
+# catch in fails. Called from line 63: the IllegalStateException's
+# constructor (aload_0 aload_1 invokespecial return = 4) and, when the
+# JVM loads ExceptionInInitializerError there, its initializer, entered
+# at the throw. Every other frame below the initializer the JVM entered
+# from its own code, after another frame of its own ended: no line (0),
+# not an offset of that other method read as the initializer's line.
+P=$TEST_TMP/fails.xml
+FCL='StaticWork$Fails.<clinit>()V@75'
+run_agent "$P" StaticWork.fails "$FX" StaticWork fails
+expect_eq "fails: the exception's constructor from line 63 = 4" \
+  "$(frame work 'StaticWork.fails()I@0' "$FCL" 'java.lang.IllegalStateException.<init>(Ljava/lang/String;)V@63')" 4
+expect_match "fails: the ExceptionInInitializerError made below the initializer, at no line" \
+  "$(frame work 'StaticWork.fails()I@0' "$FCL" 'java.lang.ExceptionInInitializerError.<init>(Ljava/lang/Throwable;)V@0')" '^[1-9][0-9]*$'
+CID=$(xpath "$P" "/psf-profile/contexts/frame[@method='StaticWork\$Fails.<clinit>()V']/@id")
+expect_eq "fails: below the initializer, line 63 only for calls made there" \
+  "$(xmllint --xpath "/psf-profile/contexts/frame[@parent='$CID' and @line!='0' and not(@method='java.lang.IllegalStateException.<init>(Ljava/lang/String;)V' or @method='java.lang.ExceptionInInitializerError.<clinit>()V')]/@method" "$P" 2>/dev/null)" ""
 finish
