@@ -1040,7 +1040,6 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ctx = (*jni)->GetFieldID(jni, k, "rootCtx", "[J");
     a->fast.f_root_saved = (*jni)->GetFieldID(jni, k, "rootSaved", "[I");
     a->fast.m_ctx_init = (*jni)->GetMethodID(jni, k, "ctxInit", "()V");
-    a->fast.m_ctx_start = (*jni)->GetMethodID(jni, k, "ctxStart", "()V");
     if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
@@ -1054,8 +1053,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_root_seg_fence_b || !a->fast.f_ctx_parent || !a->fast.f_ctx_method || !a->fast.f_ctx_site ||
         !a->fast.f_ctx_count || !a->fast.f_ctx_nodes || !a->fast.f_ctx_at || !a->fast.f_ctx_last || !a->fast.f_ctx_at_method || !a->fast.f_run_node ||
         !a->fast.f_run_count || !a->fast.f_ctx_top || !a->fast.f_ctx_cur || !a->fast.f_saved ||
-        !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init ||
-        !a->fast.m_ctx_start) {
+        !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
@@ -1516,11 +1514,21 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     (*jni)->SetObjectField(jni, p, a->fast.f_ohits, ohits);
     (*jni)->SetObjectField(jni, p, a->fast.f_counters, counters);
     (*jni)->SetObjectField(jni, p, a->fast.f_ocounters, ocounters);
-    (*jni)->CallVoidMethod(jni, p, a->fast.m_ctx_init); /* its calling-context tree's arrays */
-    if ((*jni)->ExceptionCheck(jni)) {
+    /* its calling-context tree's arrays; a Java call needs no exception
+     * pending, so one the thread is throwing is put back after it */
+    jthrowable thrown = (*jni)->ExceptionOccurred(jni);
+    if (thrown != NULL)
         (*jni)->ExceptionClear(jni);
-        return NULL;
+    (*jni)->CallVoidMethod(jni, p, a->fast.m_ctx_init);
+    int failed = (*jni)->ExceptionCheck(jni);
+    if (failed)
+        (*jni)->ExceptionClear(jni);
+    if (thrown != NULL) {
+        (*jni)->Throw(jni, thrown);
+        (*jni)->DeleteLocalRef(jni, thrown);
     }
+    if (failed)
+        return NULL;
     ts->probe = (*jni)->NewGlobalRef(jni, p);
     (*jni)->DeleteLocalRef(jni, hits);
     (*jni)->DeleteLocalRef(jni, ohits);
@@ -1575,13 +1583,19 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
-        /* its calling contexts from the root (start_span: ctx_start) */
-        (*jni)->CallVoidMethod(jni, ts->probe, a->fast.m_ctx_start);
-        if ((*jni)->ExceptionCheck(jni)) {
-            (*jni)->ExceptionClear(jni);
+        /* its calling contexts from the root, one frame in its run (start_span: ctx_start) */
+        jintArray rc = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
+        if (rc == NULL) {
             agent_fail(a, "the fast engine cannot start a thread's calling contexts");
             return -1;
         }
+        jint one = 1;
+        (*jni)->SetIntArrayRegion(jni, rc, 0, 1, &one);
+        (*jni)->DeleteLocalRef(jni, rc);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_top, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_cur, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, 0);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_last, -1);
     }
     lock_enter(a);
     uint32_t i = 0;

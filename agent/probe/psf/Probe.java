@@ -259,16 +259,7 @@ public final class Probe {
         ctxParent[0] = ctxMethod[0] = ctxSite[0] = -1;
         ctxNodes = 1;
         ctxLast = -1;
-    }
-
-    /** A span of counting starts: the stack at the root (contexts.c, ctx_start). */
-    void ctxStart() {
-        ctxTop = 0;
-        runNode[0] = 0;
-        runCount[0] = 1;
-        ctxCur = 0;
-        nsaved = 0;
-        ctxLast = -1;
+        runCount[0] = 1; /* the root's run: the agent puts the stack back there when the thread is switched on */
     }
 
     /* A frame of method `id` begins, called from `site`: as ctx_enter. */
