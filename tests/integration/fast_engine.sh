@@ -317,7 +317,7 @@ same intrinsics-calls 25350009 Intrinsics.calls Intrinsics 300000  # 84.5n + 9
 # fast engine missed up to 10.4 million of 19.4 million in 5 runs of 6 on 17
 # (the JIT's timing decides whether the optimized code runs in time)
 saved=("${PINNED_FLAGS[@]}")
-PINNED_FLAGS+=(-XX:CompileCommand=quiet -XX:CompileCommand=dontinline,IntrinsicStrings::text)
+PINNED_FLAGS+=(-XX:CompileCommand=quiet "-XX:CompileCommand=dontinline,IntrinsicStrings::text")
 same intrinsics-strings - IntrinsicStrings.strings IntrinsicStrings 40000
 PINNED_FLAGS=("${saved[@]}")
 
