@@ -34,6 +34,10 @@ X=(--add-modules=jdk.internal.vm.ci --add-exports=jdk.internal.vm.ci/jdk.vm.ci.h
   --add-exports=jdk.internal.vm.ci/jdk.vm.ci.runtime=ALL-UNNAMED)
 for home in "${homes[@]}"; do
   v=$(psf_jdk_feature "$home/bin/java")
+  if ! "$home/bin/java" --list-modules 2>/dev/null | grep -q '^jdk\.internal\.vm\.ci@'; then
+    fail "JDK $v at $home: no jdk.internal.vm.ci module (JVMCI), its intrinsics cannot be read"
+    continue
+  fi
   d=$TEST_TMP/$v
   mkdir -p "$d"
   "$home/bin/javac" "${X[@]}" -d "$d" "$PSF_ROOT/tests/integration/jdk_intrinsics/IntrinsicTable.java"
