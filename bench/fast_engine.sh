@@ -4,7 +4,8 @@
 #
 # For each workload, runs the plain program (no agent), the agent with
 # engine=fast and the agent with engine=step, in turn, REPEAT times each,
-# with get_score.sh's pinned flags, and prints the median whole-process CPU
+# with get_score.sh's pinned flags (the engines also with the JDK's flags of
+# scripts/lib/jdk.sh, as get_score.sh runs them), and prints the median whole-process CPU
 # time (user + sys, from /usr/bin/time: JVM start and the fast engine's
 # retransformation of the JDK included) of each and the ratios step / fast
 # and fast / plain. Both engines' profiles must agree on the bytecodes
@@ -31,6 +32,10 @@ done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+# the scored runs also get the JDK's flags (the JIT intrinsics of methods with
+# bytecode off: scripts/lib/jdk.sh); the plain run is the program's own
+. "$ROOT/scripts/lib/jdk.sh"
+mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -40,7 +45,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 cpu() {
   local kind=$1 cp=$2 spec=$3 agent=()
   shift 3
-  [ "$kind" = plain ] || agent=("-agentpath:$BUILD/libpsfagent.so=method=$spec,out=$TMP/$kind.xml,engine=$kind")
+  [ "$kind" = plain ] || agent=("${JDK_FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=$spec,out=$TMP/$kind.xml,engine=$kind")
   rm -f "$TMP/$kind.xml"
   /usr/bin/time -f '%U %S' -o "$TMP/time" "$JAVA" "${FLAGS[@]}" "${agent[@]}" -cp "$cp" "$@" >/dev/null 2>"$TMP/$kind.err" || true
   awk '$1 ~ /^[0-9.]+$/ { print $1 + $2 }' "$TMP/time" >>"$TMP/$kind"

@@ -137,6 +137,26 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A time-stamp counter reading and the time it was taken, bracketed by two
+ * clock reads: of a few tries, the one whose clocks lie closest together,
+ * so that a preemption between a clock read and the counter read (which
+ * would shift a rate measured over a few milliseconds by hundreds of ppm,
+ * enough to round a MHz figure the other way) is not taken. */
+static void tsc_sample(double *t, uint64_t *c)
+{
+    double best = -1;
+    for (int k = 0; k < 8; k++) {
+        double a = now_raw();
+        uint64_t x = tsc_read();
+        double b = now_raw();
+        if (best < 0 || b - a < best) {
+            best = b - a;
+            *t = (a + b) / 2;
+            *c = x;
+        }
+    }
+}
+
 uint64_t cpu_tsc_hz(int reps, int interval_ms, double *spread)
 {
     double *hz;
@@ -148,13 +168,11 @@ uint64_t cpu_tsc_hz(int reps, int interval_ms, double *spread)
         return 0;
     for (int r = 0; r < reps; r++) {
         struct timespec nap = { interval_ms / 1000, (long)(interval_ms % 1000) * 1000000L };
-        double t0 = now_raw();
-        uint64_t c0 = tsc_read();
-        double t1;
-        uint64_t c1;
+        double t0, t1;
+        uint64_t c0, c1;
+        tsc_sample(&t0, &c0);
         nanosleep(&nap, NULL);
-        t1 = now_raw();
-        c1 = tsc_read();
+        tsc_sample(&t1, &c1);
         hz[r] = (double)(c1 - c0) / (t1 - t0);
     }
     qsort(hz, (size_t)reps, sizeof *hz, cmp_double);

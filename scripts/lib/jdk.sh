@@ -99,6 +99,105 @@ psf_jdk_check_record() {
   return 0
 }
 
+# The HotSpot intrinsics a scored run switches off (psf_jdk_intrinsics;
+# docs/jdks.md, "Intrinsics"): every library intrinsic of the JDK whose
+# method has bytecode (not native, not abstract) and which the interpreter
+# runs as bytecode (no special entry in AbstractInterpreter::method_kind:
+# those, Math.sin, sqrt, pow, ..., Reference.get, the CRC32C updates, stay on
+# and are natives to the step engine in every tier). The JIT puts such an
+# intrinsic in place of the method once it compiles a caller, so its
+# bytecode would be counted or not depending on the JIT's timing (always by
+# the step engine, which interprets; not by the fast engine's probes). Names
+# in the order of the JDK's vmIntrinsics.hpp, read from the JDK builds
+# themselves (JVMCI's intrinsic table, reflection for native or abstract).
+# Left out: the bytecode intrinsics (StringBuilder, boxing, ...: methods
+# the JIT treats specially but does not replace; C2's string concatenation
+# optimization has a flag of its own, see psf_jdk_flags) and, on 25,
+# Continuation.enter (virtual-thread machinery, which PSF refuses). HotSpot
+# refuses to start on an unknown name, so a list that does not fit its JDK
+# cannot go unseen.
+PSF_INTRINSICS_COMMON="
+  _fabs _iabs _labs _floor _ceil _rint _datan2 _min _max _addExactI _addExactL
+  _decrementExactI _decrementExactL _incrementExactI _incrementExactL _multiplyExactI
+  _multiplyExactL _multiplyHigh _negateExactI _negateExactL _subtractExactI _subtractExactL
+  _maxF _minF _maxD _minD _dcopySign _fcopySign _dsignum _fsignum _floatToIntBits
+  _doubleToLongBits _numberOfLeadingZeros_i _numberOfLeadingZeros_l _numberOfTrailingZeros_i
+  _numberOfTrailingZeros_l _bitCount_i _bitCount_l _reverseBytes_i _reverseBytes_l
+  _reverseBytes_c _reverseBytes_s _Class_cast _onSpinWait _copyOf _copyOfRange
+  _equalsC _equalsB _compressStringC _compressStringB _inflateStringC _inflateStringB
+  _toBytesStringU _getCharsStringU _getCharStringU _putCharStringU _compareToL _compareToU
+  _compareToLU _compareToUL _indexOfL _indexOfU _indexOfUL _indexOfIL _indexOfIU
+  _indexOfIUL _indexOfU_char _indexOfL_char _equalsL _isDigit _isLowerCase _isUpperCase
+  _isWhitespace _Preconditions_checkIndex _Preconditions_checkLongIndex _encodeISOArray
+  _encodeByteISOArray _encodeAsciiArray _multiplyToLen _squareToLen _mulAdd _montgomeryMultiply
+  _montgomerySquare _bigIntegerRightShiftWorker _bigIntegerLeftShiftWorker _vectorizedMismatch
+  _aescrypt_encryptBlock _aescrypt_decryptBlock _cipherBlockChaining_encryptAESCrypt
+  _cipherBlockChaining_decryptAESCrypt _electronicCodeBook_encryptAESCrypt
+  _electronicCodeBook_decryptAESCrypt _counterMode_AESCrypt _md5_implCompress _sha_implCompress
+  _sha2_implCompress _sha5_implCompress _sha3_implCompress _digestBase_implCompressMB
+  _base64_encodeBlock _base64_decodeBlock _ghash_processBlocks _allocateUninitializedArray
+  _storeStoreFence _profileBoolean _isCompileConstant _getReferenceOpaque _getBooleanOpaque
+  _getByteOpaque _getShortOpaque _getCharOpaque _getIntOpaque _getLongOpaque _getFloatOpaque
+  _getDoubleOpaque _putReferenceOpaque _putBooleanOpaque _putByteOpaque _putShortOpaque
+  _putCharOpaque _putIntOpaque _putLongOpaque _putFloatOpaque _putDoubleOpaque
+  _getReferenceAcquire _getBooleanAcquire _getByteAcquire _getShortAcquire _getCharAcquire
+  _getIntAcquire _getLongAcquire _getFloatAcquire _getDoubleAcquire _putReferenceRelease
+  _putBooleanRelease _putByteRelease _putShortRelease _putCharRelease _putIntRelease
+  _putLongRelease _putFloatRelease _putDoubleRelease _getShortUnaligned _getCharUnaligned
+  _getIntUnaligned _getLongUnaligned _putShortUnaligned _putCharUnaligned _putIntUnaligned
+  _putLongUnaligned _compareAndExchangeReferenceAcquire _compareAndExchangeReferenceRelease
+  _compareAndExchangeLongAcquire _compareAndExchangeLongRelease _compareAndExchangeIntAcquire
+  _compareAndExchangeIntRelease _compareAndSetByte _compareAndExchangeByte
+  _compareAndExchangeByteAcquire _compareAndExchangeByteRelease _compareAndSetShort
+  _compareAndExchangeShort _compareAndExchangeShortAcquire _compareAndExchangeShortRelease
+  _weakCompareAndSetReferencePlain _weakCompareAndSetReferenceAcquire
+  _weakCompareAndSetReferenceRelease _weakCompareAndSetReference _weakCompareAndSetLongPlain
+  _weakCompareAndSetLongAcquire _weakCompareAndSetLongRelease _weakCompareAndSetLong
+  _weakCompareAndSetIntPlain _weakCompareAndSetIntAcquire _weakCompareAndSetIntRelease
+  _weakCompareAndSetInt _weakCompareAndSetBytePlain _weakCompareAndSetByteAcquire
+  _weakCompareAndSetByteRelease _weakCompareAndSetByte _weakCompareAndSetShortPlain
+  _weakCompareAndSetShortAcquire _weakCompareAndSetShortRelease _weakCompareAndSetShort
+  _getAndAddInt _getAndAddLong _getAndAddByte _getAndAddShort _getAndSetInt _getAndSetLong
+  _getAndSetByte _getAndSetShort _getAndSetReference _VectorUnaryOp _VectorBinaryOp
+  _VectorTernaryOp _VectorLoadOp _VectorStoreOp _VectorReductionCoerced _VectorTest _VectorBlend
+  _VectorCompare _VectorRearrange _VectorExtract _VectorInsert _VectorBroadcastInt _VectorConvert
+  _VectorGatherOp _VectorScatterOp _VectorRebox _VectorMaskOp
+"
+# JDK 17 only (gone by 25)
+PSF_INTRINSICS_17="
+  _equalsU _checkIndex _hasNegatives _VectorBroadcastCoerced _VectorShuffleIota
+  _VectorShuffleToVector
+"
+# JDK 25 only (added after 17)
+PSF_INTRINSICS_25="
+  _unsignedMultiplyHigh _maxL _minL _roundD _roundF _min_strict _max_strict _minF_strict
+  _maxF_strict _minD_strict _maxD_strict _floatIsInfinite _floatIsFinite _doubleIsInfinite
+  _doubleIsFinite _compareUnsigned_i _compareUnsigned_l _divideUnsigned_i _remainderUnsigned_i
+  _divideUnsigned_l _remainderUnsigned_l _compress_i _compress_l _expand_i _expand_l
+  _reverse_i _reverse_l _arraySort _arrayPartition _vectorizedHashCode _countPositives
+  _galoisCounterMode_AESCrypt _double_keccak _intpoly_montgomeryMult_P256 _intpoly_assign
+  _poly1305_processBlocks _chacha20Block _kyberNtt _kyberInverseNtt _kyberNttMult _kyberAddPoly_2
+  _kyberAddPoly_3 _kyber12To16 _kyberBarrettReduce _dilithiumAlmostNtt _dilithiumAlmostInverseNtt
+  _dilithiumNttMult _dilithiumMontMulByConstant _dilithiumDecomposePoly _loadFence _storeFence
+  _sqrt_float16 _fma_float16 _VectorUnaryLibOp _VectorBinaryLibOp _VectorSelectFromTwoVectorOp
+  _VectorFromBitsCoerced _VectorLoadMaskedOp _VectorStoreMaskedOp _VectorSelectFrom
+  _VectorCompressExpand _IndexVector _IndexPartiallyInUpperRange
+"
+
+# psf_jdk_intrinsics FEATURE: the comma-separated names for
+# -XX:DisableIntrinsic= on that feature version: 17 and 25 their own lists,
+# checked on both (tests/integration/agent_get_score.sh); 21 the names 17
+# and 25 share, unchecked here (its self-test starts the JVM with them).
+psf_jdk_intrinsics() {
+  local ids=$PSF_INTRINSICS_COMMON
+  case $1 in
+    17) ids="$ids $PSF_INTRINSICS_17" ;;
+    25) ids="$ids $PSF_INTRINSICS_25" ;;
+  esac
+  # shellcheck disable=SC2086 # word splitting of the lists is meant
+  printf '%s\n' $ids | paste -sd, -
+}
+
 # psf_jdk_flags FEATURE: the JVM flags, one per line, that a scored run on
 # that feature version adds to PINNED_FLAGS (docs/jdks.md, "Flags per JDK"):
 #   21+  -Djdk.virtualThreadScheduler.parallelism=1
@@ -116,9 +215,17 @@ psf_jdk_check_record() {
 #        the default object layout, which the JDK's CDS archive (classes.jsa)
 #        was built with: with compact headers a different archive (or none)
 #        is used, and without CDS identity hash codes are not repeatable
+#   all  -XX:+UnlockDiagnosticVMOptions -XX:DisableIntrinsic=<psf_jdk_intrinsics>
+#        the JIT runs the bytecode of every method the interpreter runs as
+#        bytecode, instead of an intrinsic (added to PINNED_FLAGS' own list)
+#   all  -XX:-OptimizeStringConcat
+#        C2 keeps the calls of a StringBuilder chain (it would replace the
+#        chain by code of its own, which runs none of their bytecode)
 psf_jdk_flags() {
   local v=$1
   [[ $v =~ ^[0-9]+$ ]] || return 0
+  printf '%s\n' -XX:+UnlockDiagnosticVMOptions "-XX:DisableIntrinsic=$(psf_jdk_intrinsics "$v")" \
+    -XX:-OptimizeStringConcat
   if [ "$v" -ge 21 ]; then
     printf '%s\n' -Djdk.virtualThreadScheduler.parallelism=1
   fi

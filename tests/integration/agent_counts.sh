@@ -511,6 +511,26 @@ if [ -f "$PSF_ROOT/config/profile.xsd" ]; then
   fi
 fi
 
+# --- Intrinsics.calls(n): calls of JDK methods with bytecode that the JIT
+# replaces by intrinsics once it compiles their caller; the interpreter runs
+# their bytecode, and so do the JIT's tiers with the intrinsics of
+# psf_jdk_intrinsics off (fast_engine.sh compares the engines on it).
+# calls: iconst_0 istore_1 iconst_0 istore_2, the test (iload_2 iload_0
+# if_icmpge) n+1 times, the body (iload_1 iload_2 invokestatic iadd istore_1
+# iinc goto) n times, iload_1 ireturn: 10n + 9. step(i): 15 bytecodes, no
+# branch. Math.min(i & 15, 7): iload_0 iload_1 if_icmpgt iload_0 goto ireturn
+# (6) when i & 15 <= 7, iload_0 iload_1 if_icmpgt iload_1 ireturn (5) else:
+# 5.5n for n a multiple of 16. Objects.checkIndex(i & 7, 8): iload_0 iload_1
+# aconst_null invokestatic ireturn (5), Preconditions.checkIndex in bounds:
+# iload_0 iflt iload_0 iload_1 if_icmplt iload_0 ireturn (7). Integer.bitCount:
+# 42, no branch. In all 10n + 9 + 15n + 5.5n + 12n + 42n = 84.5n + 9.
+run_agent "$P" Intrinsics.calls "$FX" Intrinsics 100000
+expect_eq "intrinsics: calls(100000) work = 84.5n+9" "$(xpath "$P" /psf-profile/summary/@work)" 8450009
+mwork() { xpath "$P" "/psf-profile/methods/method[@name='$1']/@work"; }
+expect_eq "intrinsics: Math.min 5.5n, Preconditions.checkIndex 7n, Integer.bitCount 42n" \
+  "$(mwork 'java.lang.Math.min(II)I') $(mwork 'jdk.internal.util.Preconditions.checkIndex(IILjava/util/function/BiFunction;)I') $(mwork 'java.lang.Integer.bitCount(I)I')" \
+  "550000 700000 4200000"
+
 # --- Bad agent options stop the JVM with a message naming the option.
 if "$JAVA" -XX:-UseTLAB "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,out=$P,colour=red" \
   -cp "$FX" Loops 1 >/dev/null 2>"$TEST_TMP/err"; then

@@ -67,11 +67,31 @@ for pair in 17:costs.xml:17 21:costs-jdk25.xml:25 25:costs-jdk25.xml:25 19:costs
   v=${pair%%:*}
   expect_eq "table for JDK $v" "$(psf_jdk_table "$TEST_TMP/root" "$v" | sed "s|^$TEST_TMP/root/config/||" | tr '\t' :)" "${pair#*:}"
 done
-# the flags each JDK adds to the pinned ones
-expect_eq "flags: none added on 17" "$(psf_jdk_flags 17 | wc -l)" 0
-expect_eq "flags: 21" "$(psf_jdk_flags 21 | tr '\n' ' ')" "-Djdk.virtualThreadScheduler.parallelism=1 "
+# the flags each JDK adds to the pinned ones: the JIT's on every version
+# (the intrinsics of that version switched off), then the version's own
+jit() { printf '%s ' -XX:+UnlockDiagnosticVMOptions "-XX:DisableIntrinsic=$(psf_jdk_intrinsics "$1")" -XX:-OptimizeStringConcat; }
+expect_eq "flags: 17, the JIT's only" "$(psf_jdk_flags 17 | tr '\n' ' ')" "$(jit 17)"
+expect_eq "flags: 21" "$(psf_jdk_flags 21 | tr '\n' ' ')" "$(jit 21)-Djdk.virtualThreadScheduler.parallelism=1 "
 expect_eq "flags: 25" "$(psf_jdk_flags 25 | tr '\n' ' ')" \
-  "-Djdk.virtualThreadScheduler.parallelism=1 --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders "
+  "$(jit 25)-Djdk.virtualThreadScheduler.parallelism=1 --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders "
+# the intrinsics of the fidelity corpora's differences and of the Intrinsics
+# fixture are in every list; one name per JDK that only the other has
+for v in 17 21 25; do
+  expect_match "intrinsics $v: Math.min, Preconditions.checkIndex, Integer.bitCount" \
+    ",$(psf_jdk_intrinsics "$v")," ',_min,.*,_bitCount_i,.*,_Preconditions_checkIndex,'
+done
+has() { for v in 17 21 25; do [[ ,$(psf_jdk_intrinsics "$v"), =~ ,$1, ]] && printf '%s ' "$v"; done; }
+expect_eq "intrinsics: _hasNegatives (gone by 25) in 17's list only" "$(has _hasNegatives)" "17 "
+expect_eq "intrinsics: _roundD (added after 17) in 25's list only" "$(has _roundD)" "25 "
+# the list of the JDK at hand starts it (HotSpot refuses an intrinsic name it
+# does not know: a misspelled one, as the second run shows, or one of another
+# version's list); jdk_25.sh runs this suite on JDK 25 too
+rc=0
+"$JAVA" "${PINNED_FLAGS[@]}" -version >"$TEST_TMP/jvm.out" 2>&1 || rc=$?
+expect_eq "the JDK at hand ($(psf_jdk_feature "$JAVA")) starts with its pinned flags and intrinsics list" "$rc $(grep -c Unrecognized "$TEST_TMP/jvm.out" || true)" "0 0"
+rc=0
+"$JAVA" "${PINNED_FLAGS[@]}" -XX:DisableIntrinsic=_mni -version >"$TEST_TMP/jvm.out" 2>&1 || rc=$?
+expect_match "... and refuses to start with a misspelled name" "$rc $(cat "$TEST_TMP/jvm.out")" '^[1-9][0-9]* Unrecognized intrinsic detected in DisableIntrinsic: _mni'
 
 # --- human output and --program-output ----------------------------------------
 out=$(gs --classpath "$FX" --method Noisy.work --costs none --program-output "$TEST_TMP/prog.txt" -- 10) && rc=0 || rc=$?

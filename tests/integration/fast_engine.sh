@@ -302,4 +302,23 @@ expect_eq "... and its record says fallback" "$(xpath "$TEST_TMP/received.xml" /
 expect_eq "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" \
   "engine=fast cannot count this run exactly: its bytecode limit is not the step engine's (docs/fast-engine.md)"
 
+# --- intrinsics ------------------------------------------------------------
+# Math.min, Objects.checkIndex and Integer.bitCount, 300,000 calls of each in
+# a method the JIT compiles while it runs (Intrinsics.step): with the JDK's
+# intrinsics of methods with bytecode off (psf_jdk_flags, in PINNED_FLAGS)
+# the fast engine counts their bytecode in every tier, as the step engine
+# does; without those flags it counted 11.1 to 23.3 million (14 runs on 17
+# and 25), never the hand count (agent_counts.sh)
+same intrinsics-calls 25350009 Intrinsics.calls Intrinsics 300000  # 84.5n + 9
+# String.equals, a StringBuilder chain and boxing in a method C2 compiled on
+# its own before the run (IntrinsicStrings.text; the CompileCommand keeps C2
+# from inlining it into main, which changes no count): the same with C2's
+# string concatenation optimization off (psf_jdk_flags); with it on, the
+# fast engine missed up to 10.4 million of 19.4 million in 5 runs of 6 on 17
+# (the JIT's timing decides whether the optimized code runs in time)
+saved=("${PINNED_FLAGS[@]}")
+PINNED_FLAGS+=(-XX:CompileCommand=quiet "-XX:CompileCommand=dontinline,IntrinsicStrings::text")
+same intrinsics-strings - IntrinsicStrings.strings IntrinsicStrings 40000
+PINNED_FLAGS=("${saved[@]}")
+
 finish
