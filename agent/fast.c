@@ -1166,26 +1166,37 @@ void fast_vm_init(agent *a, JNIEnv *jni)
     retransform_loaded(a, jni);
 }
 
+/* The capacity that holds `need` entries: `cap` doubled (from `first`
+ * when 0) until it does. */
+static uint32_t grown_cap(uint32_t cap, uint32_t first, uint32_t need)
+{
+    if (cap == 0)
+        cap = first;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
+/* Reallocate the table `ptr` to `cap` entries, or return -1 from the
+ * caller (the table unchanged, its capacity field not yet raised: the
+ * next call grows it again). */
+#define RESIZE_OR_RETURN(ptr, cap)                                        \
+    do {                                                                  \
+        void *resized_ = realloc((ptr), (size_t)(cap) * sizeof *(ptr));   \
+        if (resized_ == NULL)                                             \
+            return -1;                                                    \
+        (ptr) = resized_;                                                 \
+    } while (0)
+
 /* Grow the id tables to hold `need` ids (lock held); 0 or -1. */
 static int ids_reserve(agent *a, uint32_t need)
 {
     if (need <= a->fast.len_cap)
         return 0;
-    uint32_t cap = a->fast.len_cap ? a->fast.len_cap : 65536;
-    while (cap < need)
-        cap *= 2;
-    uint32_t *l = realloc(a->fast.len, cap * sizeof *l);
-    if (l == NULL)
-        return -1;
-    a->fast.len = l;
-    uint32_t *s = realloc(a->fast.site, cap * sizeof *s);
-    if (s == NULL)
-        return -1;
-    a->fast.site = s;
-    uint32_t *f = realloc(a->fast.flags, cap * sizeof *f);
-    if (f == NULL)
-        return -1;
-    a->fast.flags = f;
+    uint32_t cap = grown_cap(a->fast.len_cap, 65536, need);
+    RESIZE_OR_RETURN(a->fast.len, cap);
+    RESIZE_OR_RETURN(a->fast.site, cap);
+    RESIZE_OR_RETURN(a->fast.flags, cap);
     a->fast.len_cap = cap;
     return 0;
 }
@@ -1201,17 +1212,9 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
         return 0;
     uint32_t need = im->first_site + im->nsites;
     if (need > a->fast.sites_cap) {
-        uint32_t cap = a->fast.sites_cap ? a->fast.sites_cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        fast_site *v = realloc(a->fast.sites, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        a->fast.sites = v;
-        uint32_t *g = realloc(a->fast.arrayseg, cap * sizeof *g);
-        if (g == NULL)
-            return -1;
-        a->fast.arrayseg = g;
+        uint32_t cap = grown_cap(a->fast.sites_cap, 4096, need);
+        RESIZE_OR_RETURN(a->fast.sites, cap);
+        RESIZE_OR_RETURN(a->fast.arrayseg, cap);
         a->fast.sites_cap = cap;
     }
     /* the array instructions' levels; the calls of natives that make an
@@ -1256,17 +1259,9 @@ static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins
         return 0;
     uint32_t need = im->first_call + im->ncalls;
     if (need > a->fast.calls_cap) {
-        uint32_t cap = a->fast.calls_cap ? a->fast.calls_cap : 16384;
-        while (cap < need)
-            cap *= 2;
-        fast_call *v = realloc(a->fast.calls, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        a->fast.calls = v;
-        uint32_t *g = realloc(a->fast.callseg, cap * sizeof *g);
-        if (g == NULL)
-            return -1;
-        a->fast.callseg = g;
+        uint32_t cap = grown_cap(a->fast.calls_cap, 16384, need);
+        RESIZE_OR_RETURN(a->fast.calls, cap);
+        RESIZE_OR_RETURN(a->fast.callseg, cap);
         a->fast.calls_cap = cap;
     }
     uint32_t site = im->first_call;

@@ -456,6 +456,13 @@ static int wait_turn(agent *a, JNIEnv *jni, int32_t me)
 
 /* This thread's state while the agent runs (after VMDeath the states may
  * be freed while daemon threads still park). */
+/* Slot me runs and holds the baton, and the scheduler is on: the thread
+ * may block here in the scheduler's way (lock held). */
+static int holds_baton(const agent *a, int32_t me)
+{
+    return a->sched.slots[me].state == SS_RUN && a->sched.holder == me && !a->sched.off;
+}
+
 static thread_state *self_ts(agent *a)
 {
     return a->dead || !a->sched.armed ? NULL : counting_self();
@@ -786,7 +793,7 @@ void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread
     if (s->state == SS_EXITING) {
         drop_mon(jni, &s->mon);
         s->mon = (*jni)->NewGlobalRef(jni, obj); /* its join notify waits for a monitor */
-    } else if (s->state == SS_RUN && a->sched.holder == me && !a->sched.off) {
+    } else if (holds_baton(a, me)) {
         s->mon = (*jni)->NewGlobalRef(jni, obj);
         block_here(a, jni, ts, me, SS_ENTER);
         drop_mon(jni, &s->mon);
@@ -818,7 +825,7 @@ void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jo
         return;
     slock(a);
     sched_slot *s = &a->sched.slots[me];
-    if (s->state == SS_RUN && a->sched.holder == me && !a->sched.off) {
+    if (holds_baton(a, me)) {
         drop_mon(jni, &s->mon);
         s->mon = (*jni)->NewGlobalRef(jni, obj);
         s->state = timeout != 0 || s->vtimed ? SS_TWAIT : SS_WAIT;
@@ -872,7 +879,7 @@ static void JNICALL w_park(JNIEnv *jni, jobject unsafe, jboolean absolute, jlong
     }
     slock(a);
     sched_slot *s = &a->sched.slots[me];
-    if (s->state != SS_RUN || a->sched.holder != me || a->sched.off) {
+    if (!holds_baton(a, me)) {
         sunlock(a);
         real_park(jni, unsafe, absolute, time);
         return;
@@ -945,7 +952,7 @@ static void JNICALL w_wait(JNIEnv *jni, jobject self, jlong ms)
     int32_t me = my_slot(a, ts);
     if (me >= 0 && !a->dead && ms > 0) {
         slock(a);
-        int virt = a->sched.slots[me].state == SS_RUN && a->sched.holder == me && !a->sched.off;
+        int virt = holds_baton(a, me);
         a->sched.slots[me].vtimed = virt;
         sunlock(a);
         if (virt) {
@@ -991,8 +998,7 @@ static void JNICALL w_sleep(JNIEnv *jni, jclass cls, jlong time)
     int32_t me = my_slot(a, ts);
     if (me >= 0 && !a->dead && time > 0) {
         slock(a);
-        sched_slot *s = &a->sched.slots[me];
-        if (s->state == SS_RUN && a->sched.holder == me && !a->sched.off && !self_interrupted(a)) {
+        if (holds_baton(a, me) && !self_interrupted(a)) {
             block_here(a, jni, ts, me, SS_TIMED);
             sunlock(a);
             real_sleep(jni, cls, 0); /* throws InterruptedException if an interrupt woke it */
