@@ -353,6 +353,7 @@ typedef struct fast_state {
     jfieldID f_ctx_parent, f_ctx_method, f_ctx_site, f_ctx_count, f_ctx_nodes, f_ctx_at, f_ctx_at_method, f_ctx_last;
     jfieldID f_run_node, f_run_count, f_ctx_top, f_ctx_cur, f_saved, f_nsaved, f_root_ctx, f_root_saved;
     jmethodID m_ctx_init;
+    jfieldID f_bound;           /* its bound: the most it may count before the bytecode limit */
     jfieldID f_pos, f_entry_at, f_entry_far, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
     jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
     jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
@@ -491,6 +492,8 @@ typedef struct agent {
          * extent on this thread, its exit probe closes it (fast.c's natives) */
         void (*fast_begin)(struct agent *a, JNIEnv *jni, jthread thread);
         void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
+        /* counting.c, engine=fast: a thread passed its bound (the bytecode limit) */
+        void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in counting.c) */
         void (*finish)(struct agent *a, JNIEnv *jni);
@@ -598,6 +601,7 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */
 void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
+void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
 void counting_free(agent *a);
 
 /* contexts.c: the calling-context tree (see ctx_tree) */

@@ -220,6 +220,11 @@ static void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
     char msg[160];
     snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
              (unsigned long long)a->opts.max_bytecodes);
+    /* the fast engine knows the run passed the limit (or may have: its
+     * probes count whole blocks), not at which bytecode; the step engine
+     * stops at the one after the limit, and its profile is the result */
+    if (a->opts.engine == AGENT_ENGINE_FAST)
+        fast_problem(a, "%s, and only the step engine stops exactly where the limit is", msg);
     limit_stop(a, jni, thread, "bytecode_limit", msg);
 }
 
@@ -832,6 +837,13 @@ void counting_fast_end(agent *a, JNIEnv *jni, jthread thread)
     thread_state *ts = tls;
     if (ts != NULL && ts->measuring && ts->pre_method == NULL)
         extent_end(a, jni, thread, ts, 0);
+}
+
+/* engine=fast: a block probe found its thread past its bound (fast.c,
+ * hooks.fast_limit): the run passed the limit, or may have. */
+void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread)
+{
+    bytecode_limit_stop(a, jni, thread);
 }
 
 /* A helper thread (started by the measured code, counted for its whole

@@ -740,6 +740,20 @@ static void JNICALL probe_end(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
+/* psf.Probe.limit0(), from a block probe whose thread passed its bound:
+ * the run has passed the bytecode limit, or may have (the bound counts
+ * whole blocks); counting.c stops it. */
+static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jthread thread = NULL;
+    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    a->hooks.fast_limit(a, jni, thread);
+    (*jni)->DeleteLocalRef(jni, thread);
+}
+
 /* The frames of the measured method on this thread inside its extent
  * (psf.Probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
@@ -970,6 +984,7 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"root0", "(II)I", (void *)probe_root},
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
+                                        {"limit0", "()V", (void *)probe_limit},
                                         {"arraySites0", "(II)I", (void *)probe_array_sites},
                                         {"callSites0", "(I)I", (void *)probe_call_sites},
                                         {"callKind0", "(I)I", (void *)probe_call_kind},
@@ -1010,6 +1025,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_entries = (*jni)->GetFieldID(jni, k, "entries", "J");
     a->fast.f_oentries = (*jni)->GetFieldID(jni, k, "oentries", "J");
     a->fast.f_pos = (*jni)->GetFieldID(jni, k, "pos", "J");
+    a->fast.f_bound = (*jni)->GetFieldID(jni, k, "bound", "J");
     a->fast.f_entry_at = (*jni)->GetFieldID(jni, k, "entryAt", "J");
     a->fast.f_entry_far = (*jni)->GetFieldID(jni, k, "entryFar", "I");
     a->fast.f_seg_fence = (*jni)->GetFieldID(jni, k, "segFence", "J");
@@ -1046,7 +1062,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
         !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden ||
         !a->fast.f_pending || !a->fast.f_natives || !a->fast.f_call_mark || !a->fast.f_entries ||
-        !a->fast.f_oentries || !a->fast.f_pos || !a->fast.f_entry_at || !a->fast.f_entry_far ||
+        !a->fast.f_oentries || !a->fast.f_pos || !a->fast.f_bound || !a->fast.f_entry_at || !a->fast.f_entry_far ||
         !a->fast.f_seg_fence || !a->fast.f_seg_fence_b || !a->fast.f_close[0] || !a->fast.f_close[1] ||
         !a->fast.f_fence_native[0] || !a->fast.f_fence_native[1] || !a->fast.f_fence_alloc[0] ||
         !a->fast.f_fence_alloc[1] || !a->fast.f_root_lend || !a->fast.f_root_seg_fence ||
@@ -1542,6 +1558,17 @@ static void sync_total(agent *a, JNIEnv *jni, thread_state *ts)
     ts->n[BUCKET_OVERHEAD] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
 }
 
+/* A thread's bound as it is switched on: the bytecodes left before the
+ * run passes max_bytecodes, all threads' earlier spans counted (as the
+ * step engine's shared total, counting.c); no bound without a limit. */
+static jlong limit_bound(agent *a)
+{
+    uint64_t max = a->opts.max_bytecodes, counted = atomic_load_explicit(&a->counted, memory_order_relaxed);
+    if (max == 0 || max > (uint64_t)INT64_MAX)
+        return INT64_MAX;
+    return counted >= max ? 0 : (jlong)(max - counted);
+}
+
 /*
  * Switch the probes of `thread` (state ts) on or off, where the step engine
  * enables or disables its single-stepping. On: its total starts from 0 (as
@@ -1575,6 +1602,7 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
          * entry, with no closeness (start_span: entry_far) */
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_call_mark, 0);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_pos, 0);
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_bound, limit_bound(a));
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
@@ -1614,6 +1642,8 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
     } else if (!on && i < a->fast.non) {
         a->fast.on[i] = a->fast.on[--a->fast.non];
         changed = 1;
+        /* its span's bytecodes go to the limit's total (counting.c's limit_return checks it) */
+        atomic_fetch_add_explicit(&a->counted, ts->n[BUCKET_WORK] + ts->n[BUCKET_OVERHEAD], memory_order_relaxed);
     }
     int bad = changed ? publish(a, jni) : 0;
     lock_exit(a);

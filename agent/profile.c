@@ -470,7 +470,7 @@ int profile_write(agent *a, const char *status, const char *message)
     x_attr(&x, "version", PSF_PROFILE_VERSION);
     x_attr(&x, "status", status);
     if (a->opts.engine == AGENT_ENGINE_FAST)
-        x_attr(&x, "engine", "fast"); /* a test profile: psf-score refuses it (docs/fast-engine.md) */
+        x_attr(&x, "engine", "fast"); /* the same counts as the step engine's (docs/fast-engine.md) */
 
     x_start(&x, "target");
     x_attr(&x, "spec", a->opts.method ? a->opts.method : "");

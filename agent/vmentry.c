@@ -121,9 +121,6 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
     else if (a->stop_status != NULL)
         snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
                            "not the step engine's yet", a->stop_status);
-    else if (a->opts.out == NULL && a->ninvocations > 0)
-        snprintf(buf, cap, "engine=fast cannot count this run exactly: its bytecode limit is not the step engine's "
-                           "(docs/fast-engine.md)");
     else
         return NULL;
     return buf;
@@ -323,6 +320,7 @@ static void wire_hooks(agent *a)
     a->hooks.finish = result_finish;
     a->hooks.fast_begin = counting_fast_begin;
     a->hooks.fast_end = counting_fast_end;
+    a->hooks.fast_limit = counting_fast_limit;
 }
 
 /* Capabilities, the callback table and the global events; JNI_OK, or

@@ -510,6 +510,10 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
         fputs(", as --engine fast fell back: ", f);
         put_text(f, o->fallback);
         fputc('\n', f);
+    } else if (strcmp(p->engine, "step") != 0) {
+        fputs("engine    ", f);
+        put_text(f, p->engine);
+        fputc('\n', f);
     }
     if (o->explain) {
         fputs("\ncounts the cost table prices besides the bytecodes:\n", f);

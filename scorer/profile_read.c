@@ -480,19 +480,7 @@ static int load_doc(loader *ld, profile *p, xmlDocPtr doc)
     p->has_contexts = strcmp(version, PSF_PROFILE_VERSION) == 0;
     p->has_lines = p->has_contexts || strcmp(version, PSF_PROFILE_VERSION_NOCONTEXTS) == 0;
     xmlFree(version);
-    char *engine = xml_attr(root, "engine"), *st = xml_attr(root, "status");
-    int fell_back = st != NULL && strcmp(st, "fallback") == 0;
-    xmlFree(st);
-    if (engine != NULL && strcmp(engine, "step") != 0 && !fell_back) {
-        /* the fast engine's profiles lack fields a score needs: a score never depends on the engine
-         * (one whose status is fallback holds nothing to score: its status and message are read) */
-        psf_fail(ld->err, ST_BAD_INPUT,
-                 "%s:%ld: this profile comes from the counting engine \"%.40s\", which does not hold every profile "
-                 "field yet (docs/fast-engine.md): it is for the engine's tests and is never scored",
-                 ld->name, xmlGetLineNo(root), engine);
-        xmlFree(engine);
-        return -1;
-    }
+    char *engine = xml_attr(root, "engine"); /* the schema allows "fast" only; absent: the step engine */
     p->engine = strdup(engine != NULL ? (const char *)engine : "step");
     xmlFree(engine);
     if (p->engine == NULL)

@@ -150,23 +150,46 @@ for i in 1 2 3 4; do
   expect_eq "concurrent run $i: score" "$(jq -r .score "$TEST_TMP/par.$i")" 459
 done
 
-# --- --engine: fast falls back to step where it cannot count a run exactly --------
-# (every scoring run, while the fast engine lacks an exact bytecode limit):
-# the same score, the JSON says which engine counted and why it fell back,
-# and the step engine's run starts from a fresh work directory (Marker
-# counts 1000 more numbers where it finds the file it leaves).
+# --- --engine: fast counts itself, and falls back to step where it cannot --------
+# count a run exactly: the same score either way, the JSON says which engine
+# counted and why it fell back. A run the fast engine leaves to the step
+# engine after the method made its file (Marker counts 1000 more numbers
+# where it finds the file it leaves) is run again from a fresh work
+# directory; one that passes the bytecode limit stops where the step engine
+# stops, with its profile.
 step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000) && rc=0 || rc=$?
 expect_eq "engine step: scored, no fallback" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$step")" "0/ok step null"
 fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
-expect_eq "engine fast: scored by the step engine" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "0/ok step"
-expect_eq "engine fast: the same score as step" "$(jq -r .score <<<"$fast")" "$(jq -r .score <<<"$step")"
-expect_match "engine fast: the JSON says why it fell back" "$(jq -r .fallback <<<"$fast")" \
-  "^engine=fast cannot count this run exactly: its bytecode limit is not the step engine's \(docs/fast-engine.md\)$"
+expect_eq "engine fast: scored by the fast engine" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$fast")" \
+  "0/ok fast null"
+expect_eq "engine fast: the same score and counts as step" "$(jq -c '[.score, .bytecodes, .opcodes, .calls, .branches]' <<<"$fast")" \
+  "$(jq -c '[.score, .bytecodes, .opcodes, .calls, .branches]' <<<"$step")"
 out=$(gs --classpath "$FX" --method Marker.work --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
-expect_match "engine fast: the text says so too" "$out" $'\nengine    step, as --engine fast fell back: engine=fast cannot count'
+expect_match "engine fast: the text says which engine counted" "$out" $'\nengine    fast$'
 out=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast --runs 2 -- 1000) && rc=0 || rc=$?
 expect_eq "engine fast, 2 runs: one score, step's" "$rc/$(jq -r '"\(.distinct_scores) \(.score) \(.engine)"' <<<"$out")" \
-  "0/1 $(jq -r .score <<<"$step") step"
+  "0/1 $(jq -r .score <<<"$step") fast"
+# a thread started after the file exists: fast falls back
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000 helper) && rc=0 || rc=$?
+expect_eq "engine step, a helper thread: scored" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$step")" "0/ok step"
+fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000 helper) && rc=0 || rc=$?
+expect_eq "engine fast, a helper thread: scored by the step engine" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "0/ok step"
+expect_eq "engine fast, a helper thread: the same score as step (a fresh work directory)" \
+  "$(jq -r .score <<<"$fast")" "$(jq -r .score <<<"$step")"
+expect_match "engine fast, a helper thread: the JSON says why it fell back" "$(jq -r .fallback <<<"$fast")" \
+  "^engine=fast cannot count this run exactly: .*threads started by the method"
+out=$(gs --classpath "$FX" --method Marker.work --costs none --sandbox off --engine fast -- 1000 helper) && rc=0 || rc=$?
+expect_match "engine fast, a helper thread: the text says so too" "$out" \
+  $'\nengine    step, as --engine fast fell back: engine=fast cannot count'
+# the bytecode limit, inside the loop: the step engine's stop, bytecode for bytecode
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --max-bytecodes 5000 -- 1000) && rc=0 || rc=$?
+expect_eq "engine step, limit: bytecode_limit" "$rc/$(jq -r '"\(.status) \(.bytecodes)"' <<<"$step")" "17/bytecode_limit 5001"
+fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --max-bytecodes 5000 --engine fast -- 1000) && rc=0 || rc=$?
+expect_eq "engine fast, limit: the step engine's bytecode_limit" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "17/bytecode_limit step"
+expect_eq "engine fast, limit: the same counts as step's" "$(jq -c '[.bytecodes, .opcodes, .branches, .message]' <<<"$fast")" \
+  "$(jq -c '[.bytecodes, .opcodes, .branches, .message]' <<<"$step")"
+expect_match "engine fast, limit: the JSON says why it fell back" "$(jq -r .fallback <<<"$fast")" \
+  "^engine=fast cannot count this run exactly: the method executed more than 5000 bytecodes \(the limit\), and only the step engine stops exactly where the limit is$"
 out=$(gs --classpath "$FX" --method Marker.work --json --engine turbo -- 1000) && rc=0 || rc=$?
 expect_eq "engine turbo: usage (2)" "$rc/$(jq -r .status <<<"$out")" "2/usage"
 expect_eq "engine: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0

@@ -27,9 +27,10 @@
 # stepping). Runs the fast engine cannot count yet (method-handle linkage,
 # threads the method starts, a native the engine cannot follow allocating
 # an array) must be refused (status fallback, with the reason, which
-# psf-score reads: exit 30). Finally psf-score must refuse a fast profile
-# that holds counts (it lacks fields a score needs), and a scoring run
-# (result_fd) with engine=fast must end as fallback, saying why.
+# psf-score reads: exit 30). Finally psf-score must score a fast profile
+# as the step engine's, and a scoring run (result_fd) with engine=fast must
+# hold the fast engine's counts, or end as fallback, saying why, when the
+# run passes the bytecode limit (only the step engine stops exactly there).
 set -eu
 . "$(dirname "$0")/lib.sh"
 FX=$PSF_BUILD/fixtures/agent
@@ -283,24 +284,37 @@ refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwi
 # a thread the initializer of the method's class starts, counted before the method
 refused threads 'threads started by the method' 'Daemon$NonDaemon.solve' Daemon nondaemon
 
-# --- never scored ----------------------------------------------------------
+# --- scored ------------------------------------------------------------------
+# psf-score scores a fast profile as it scores the step engine's (the same
+# counts, so the same score with the shipped table)
+run_engine "$TEST_TMP/step.xml" step Loops.sum Loops 10
 run_engine "$TEST_TMP/fast.xml" fast Loops.sum Loops 10
-rc=0
-"$PSF_BUILD/psf-score" "$TEST_TMP/fast.xml" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
-expect_eq "psf-score refuses a fast profile (bad_input)" "$rc" 7
-expect_match "psf-score says why" "$(cat "$TEST_TMP/score.err")" 'counting engine "fast".*never scored'
-# a scoring run (result_fd) with engine=fast ends as fallback until the
-# engine's bytecode limit is the step engine's (get_score.sh then runs the
-# step engine: agent_get_score.sh), with the reason, in the authenticated
-# record
-rc=0
-"$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast" \
-  -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
-expect_eq "a scoring run with engine=fast: the JVM runs the program" "$rc" 0
-printf '%064d' 0 | "$PSF_BUILD/psf-receive" "$TEST_TMP/record" "$TEST_TMP/received.xml" 2>"$TEST_TMP/receive.err" || true
-expect_eq "... and its record says fallback" "$(xpath "$TEST_TMP/received.xml" /psf-profile/@status)" fallback
-expect_eq "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" \
-  "engine=fast cannot count this run exactly: its bytecode limit is not the step engine's (docs/fast-engine.md)"
+for e in step fast; do
+  rc=0
+  "$PSF_BUILD/psf-score" --json --costs "$PSF_ROOT/config/costs.xml" "$TEST_TMP/$e.xml" >"$TEST_TMP/score.$e" 2>"$TEST_TMP/score.err" || rc=$?
+  expect_eq "psf-score scores a $e profile" "$rc/$(jq -r '"\(.status) \(.engine)"' "$TEST_TMP/score.$e")" "0/ok $e"
+done
+expect_eq "... with the same score" "$(jq -r .score "$TEST_TMP/score.fast")" "$(jq -r .score "$TEST_TMP/score.step")"
+# a scoring run (result_fd): the authenticated record holds the fast
+# engine's counts; one that passes the bytecode limit (9n + 9 = 99 for
+# n = 10) ends as fallback, where the step engine finds the exact stop
+# (agent_get_score.sh), and one within it is counted
+for limit in 99 98; do
+  rc=0
+  "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast,max_bytecodes=$limit" \
+    -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
+  printf '%064d' 0 | "$PSF_BUILD/psf-receive" "$TEST_TMP/record" "$TEST_TMP/received.xml" 2>"$TEST_TMP/receive.err" || true
+  if [ "$limit" = 99 ]; then
+    expect_eq "a scoring run with engine=fast within the limit: the JVM runs the program" "$rc" 0
+    expect_eq "... its record holds the fast engine's counts" \
+      "$(xpath "$TEST_TMP/received.xml" "concat(/psf-profile/@status, ' ', /psf-profile/@engine, ' ', /psf-profile/summary/@work)")" "ok fast 99"
+  else
+    expect_eq "a scoring run with engine=fast past the limit: halted (97)" "$rc" 97
+    expect_eq "... its record says fallback" "$(xpath "$TEST_TMP/received.xml" /psf-profile/@status)" fallback
+    expect_eq "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" \
+      "engine=fast cannot count this run exactly: the method executed more than 98 bytecodes (the limit), and only the step engine stops exactly where the limit is"
+  fi
+done
 
 # --- intrinsics ------------------------------------------------------------
 # Math.min, Objects.checkIndex and Integer.bitCount, 300,000 calls of each in

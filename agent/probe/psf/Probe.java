@@ -85,6 +85,15 @@ public final class Probe {
     long[] hits;
     /** Bytecodes counted on this thread since the agent last set it to 0. */
     long n;
+    /**
+     * The most bytecodes (n + on) this thread may count before the run
+     * passes the bytecode limit: the limit less what earlier spans counted,
+     * set by the agent when it switches the thread on. n + on is never less
+     * than what ran (a block counts whole at its start, and an exception
+     * that leaves it early takes the rest back), so a run the step engine
+     * stops at its limit passes this bound too.
+     */
+    long bound;
     /** Frames of the measured method on this thread inside its extent; 0 outside one (the agent sets it). */
     int depth;
     /**
@@ -782,8 +791,16 @@ public final class Probe {
         int v = len[id];
         h[id]++;
         n += v & LEN;
+        if (n + on > bound)
+            limit();
         ctxCount[ctxCur] += v & LEN;
         segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
+    }
+
+    /* The thread passed its bound: the agent stops the run (once: no probe asks again). */
+    private void limit() {
+        bound = Long.MAX_VALUE;
+        limit0();
     }
 
     /* A block outside the work mode: the program's code is work in the
@@ -799,12 +816,16 @@ public final class Probe {
             int v = lengths[id];
             hits[id]++;
             n += v & LEN;
+            if (n + on > bound)
+                limit();
             ctxCount[ctxCur] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
         } else if (mode == OVERHEAD) {
             int v = lengths[id];
             ohits[id]++;
             on += v & LEN;
+            if (n + on > bound)
+                limit();
             ctxCount[ctxCur + 1] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), OVERHEAD);
         }
@@ -1062,4 +1083,7 @@ public final class Probe {
 
     /** The agent closes this thread's extent: its outermost frame is returning. */
     private static native void end0();
+
+    /** The thread passed its bound (the bytecode limit): the agent stops the run. */
+    private static native void limit0();
 }
