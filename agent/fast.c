@@ -50,6 +50,7 @@
 #include "bytecode.h"
 #include "classfile.h"
 #include "instrument.h"
+#include "mutf8.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -1391,6 +1392,24 @@ typedef struct calls_ctx {
     int measured;               /* it is the measured class (by name) */
 } calls_ctx;
 
+/* Whether s, a name or descriptor from a class file (modified UTF-8), is
+ * utf8 (standard UTF-8, as the spec is written): the step engine converts
+ * JVMTI's names before it compares them (target.c), so a name with
+ * characters beyond U+FFFF (surrogate pairs here) must match the same way. */
+static int mutf8_is(cp_str s, const char *utf8)
+{
+    size_t n = strlen(utf8);
+    if (memchr(s.ptr, 0xED, s.len) == NULL && memchr(s.ptr, 0xC0, s.len) == NULL)
+        return s.len == n && memcmp(s.ptr, utf8, n) == 0; /* no surrogate, no NUL: the same bytes */
+    char *u = malloc(2 * (size_t)s.len + 1);
+    if (u == NULL)
+        return 0;
+    size_t need = mutf8_to_utf8(s.ptr, s.len, u, 2 * (size_t)s.len + 1);
+    int same = need == n && memcmp(u, utf8, n) == 0;
+    free(u);
+    return same;
+}
+
 /* The rewriter's calls_filter: 1, the entry and exit probes, for the
  * methods of the measured class (by name: ClassPrepare has not found it
  * yet) with the measured method's name and, when the spec gives one,
@@ -1403,8 +1422,7 @@ static int calls_of(void *ctx, cp_str name, cp_str desc)
 {
     const calls_ctx *c = ctx;
     const char *d = c->a->spec.descriptor;
-    if (c->measured && name.len == strlen(c->a->spec.name) && memcmp(name.ptr, c->a->spec.name, name.len) == 0 &&
-        (d == NULL || (desc.len == strlen(d) && memcmp(desc.ptr, d, desc.len) == 0)))
+    if (c->measured && mutf8_is(name, c->a->spec.name) && (d == NULL || mutf8_is(desc, d)))
         return 1;
     char n[256], ds[256];
     if (name.len >= sizeof n || desc.len >= sizeof ds)
@@ -1439,8 +1457,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         fast_problem(a, "class %s cannot be read for instrumentation: %s", name ? name : "?", err);
         return;
     }
-    int measured = cf.this_name.len == strlen(a->spec.class_internal) &&
-                   memcmp(cf.this_name.ptr, a->spec.class_internal, cf.this_name.len) == 0;
+    int measured = mutf8_is(cf.this_name, a->spec.class_internal);
     char cls[1024];
     name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
     calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
