@@ -1000,6 +1000,23 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     thread_state *ts = tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
+    jclass k = (*jni)->GetObjectClass(jni, exception);
+    char *sig = NULL;
+    char name[256] = "";
+    if (k != NULL && (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
+        if (name_from_signature(sig, 0, name, sizeof name) == 0)
+            snprintf(name, sizeof name, "%s", sig);
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        char *utf8 = utf8_dup(name);
+        snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
+        free(utf8);
+    }
+    /* where a recursion runs out of stack depends on the size of each frame,
+     * which the JIT changes: only the step engine's interpreted frames end
+     * it where the step engine's profile says */
+    if (a->opts.engine == AGENT_ENGINE_FAST && strcmp(name, "java.lang.StackOverflowError") == 0)
+        fast_problem(a, "a StackOverflowError was thrown inside the extent, and where the stack ends depends on "
+                        "the sizes of compiled frames");
     jint stop = -1;
     if (a->opts.engine == AGENT_ENGINE_FAST) {
         /* the rest of each block the exception leaves never runs: subtracted
@@ -1010,17 +1027,6 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
             stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
     }
-    jclass k = (*jni)->GetObjectClass(jni, exception);
-    char *sig = NULL;
-    if (k == NULL || (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) != JVMTI_ERROR_NONE)
-        return;
-    char name[256];
-    if (name_from_signature(sig, 0, name, sizeof name) == 0)
-        snprintf(name, sizeof name, "%s", sig);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
-    char *utf8 = utf8_dup(name);
-    snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
-    free(utf8);
     if (a->opts.engine == AGENT_ENGINE_FAST && !ts->helper && ts->pre_method == NULL)
         fast_exception(a, jni, thread, ts, catch_method, stop);
 }
