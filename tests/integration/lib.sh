@@ -61,6 +61,15 @@ adversarial_setup() {
   command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
   GS=$PSF_ROOT/scripts/get_score.sh
   FX=$PSF_BUILD/fixtures/adversarial
+  # PSF_TEST_ENGINE=fast: every get_score.sh run of the suite with --engine
+  # fast, whose results must be the step engine's (a score never depends on
+  # the engine: the fast engine counts, or falls back where it cannot)
+  if [ -n "${PSF_TEST_ENGINE:-}" ]; then
+    printf '#!/bin/sh\nexec "%s" --engine "%s" "$@"\n' "$GS" "$PSF_TEST_ENGINE" >"$TEST_TMP/get_score_engine.sh"
+    chmod +x "$TEST_TMP/get_score_engine.sh"
+    GS=$TEST_TMP/get_score_engine.sh
+    echo "# every get_score.sh run with --engine $PSF_TEST_ENGINE"
+  fi
   if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
     echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
     exit 77
