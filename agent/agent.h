@@ -353,6 +353,7 @@ typedef struct fast_state {
     jfieldID f_ctx_parent, f_ctx_method, f_ctx_site, f_ctx_count, f_ctx_nodes, f_ctx_at, f_ctx_at_method, f_ctx_last;
     jfieldID f_run_node, f_run_count, f_ctx_top, f_ctx_cur, f_saved, f_nsaved, f_root_ctx, f_root_saved;
     jmethodID m_ctx_init;
+    jfieldID f_watching;        /* static: whether block probes report bystanders' blocks */
     jfieldID f_bound;           /* its bound: the most it may count before the bytecode limit */
     jfieldID f_pos, f_entry_at, f_entry_far, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
     jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
@@ -494,6 +495,8 @@ typedef struct agent {
         void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* counting.c, engine=fast: a thread passed its bound (the bytecode limit) */
         void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
+        /* counting.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
+        void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in counting.c) */
         void (*finish)(struct agent *a, JNIEnv *jni);
@@ -537,6 +540,8 @@ void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 void bystanders_release(agent *a, JNIEnv *jni);
 void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
 void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method);
+int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program);
+uint64_t bystanders_allowance(void);
 
 /* program.c */
 int program_class(agent *a, JNIEnv *jni, jclass klass); /* defined by the application class loader */
@@ -602,6 +607,7 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy 
 void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
 void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
+void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* hooks.fast_bystander */
 void counting_free(agent *a);
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
@@ -631,6 +637,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   unsigned char **new_data);
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */

@@ -212,19 +212,37 @@ void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
  * Cleaner actions). Past the allowance every bystander is stepped no more
  * (its work now shows in its CPU time) and the extent's check makes the
  * result hidden_threads (bystanders_check). */
-void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method)
+/* Which kind of bystander ts is: charged for any code, or only for the
+ * program's (the Finalizer and Common-Cleaner threads). */
+static int sentry_kind(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
-        sentry_off(a, thread); /* the extents ended: it runs at full speed again */
-        return;
-    }
     if (ts->sentry_kind == 0) {
         ts->sentry_kind = SENTRY_ANY_CODE;
         for (int i = 0; i < a->nwatched; i++)
             if ((*jni)->IsSameObject(jni, thread, a->watched[i]))
                 ts->sentry_kind = SENTRY_PROGRAM_CODE;
     }
-    if (ts->sentry_kind == SENTRY_PROGRAM_CODE) {
+    return ts->sentry_kind;
+}
+
+/* Charge n bytecodes to bystander ts; 1 when all bystanders together have
+ * now passed the allowance. */
+static int sentry_charge(agent *a, thread_state *ts, uint64_t n)
+{
+    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
+    uint64_t mine = ts->sentry_gen == gen ? __atomic_load_n(&ts->sentry_steps, __ATOMIC_RELAXED) : 0;
+    ts->sentry_gen = gen;
+    __atomic_store_n(&ts->sentry_steps, mine + n, __ATOMIC_RELAXED);
+    return atomic_fetch_add_explicit(&a->sentry_steps, n, memory_order_relaxed) + n > SENTRY_STEPS;
+}
+
+void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method)
+{
+    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
+        sentry_off(a, thread); /* the extents ended: it runs at full speed again */
+        return;
+    }
+    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE) {
         if (method != ts->sentry_method) {
             const method_info *m = methods_get(a, jni, method);
             ts->sentry_method = method;
@@ -233,12 +251,31 @@ void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jm
         if (!ts->sentry_program)
             return;
     }
-    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
-    uint64_t mine = ts->sentry_gen == gen ? __atomic_load_n(&ts->sentry_steps, __ATOMIC_RELAXED) : 0;
-    ts->sentry_gen = gen;
-    __atomic_store_n(&ts->sentry_steps, mine + 1, __ATOMIC_RELAXED);
-    if (atomic_fetch_add_explicit(&a->sentry_steps, 1, memory_order_relaxed) >= SENTRY_STEPS)
+    if (sentry_charge(a, ts, 1))
         sentry_off(a, thread);
+}
+
+/*
+ * engine=fast: a block of n bytecodes (of the program's when `program`)
+ * started on a thread that is not counted. The fast engine steps no
+ * bystander (docs/fast-engine.md), but its block probes see them: their
+ * blocks are charged to the same allowance, whole (never less than what
+ * ran). Returns 1 when the allowance is passed: whether the step engine,
+ * which charges bytecode by bytecode, passes it too is its to decide.
+ */
+int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program)
+{
+    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0)
+        return 0;
+    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE && !program)
+        return 0;
+    return sentry_charge(a, ts, n);
+}
+
+/* The bytecodes all bystanders together may run while extents run. */
+uint64_t bystanders_allowance(void)
+{
+    return SENTRY_STEPS;
 }
 
 /* Past the bystanders' allowance and no thread over the CPU-time one:

@@ -846,6 +846,24 @@ void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread)
     bytecode_limit_stop(a, jni, thread);
 }
 
+/* engine=fast: a block of n bytecodes began on a thread that is not
+ * counted while something is (fast.c, hooks.fast_bystander). Past the
+ * bystanders' allowance, counted by whole blocks, the step engine decides
+ * (it watches bystanders bytecode by bytecode, interpreted) and the probes
+ * stop asking. */
+void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
+{
+    thread_state *ts = tls;
+    if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
+        return;
+    if (bystanders_fast_block(a, jni, thread, ts, n, program)) {
+        fast_problem(a, "threads the method did not start ran more than %llu bytecodes while it ran, counted by "
+                        "whole blocks, and only the step engine counts them one by one",
+                     (unsigned long long)bystanders_allowance());
+        fast_unwatch(a, jni);
+    }
+}
+
 /* A helper thread (started by the measured code, counted for its whole
  * life) ends: what it counted of its grant goes to the limit's total. */
 void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)

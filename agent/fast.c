@@ -755,6 +755,27 @@ static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
+/* psf.Probe.bystander0(n, program), from a block probe on a thread that
+ * is not counting while another is: a block of n bytecodes began there
+ * (counting.c charges it to the bystanders' allowance). */
+static void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jthread thread = NULL;
+    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    a->hooks.fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
+    (*jni)->DeleteLocalRef(jni, thread);
+}
+
+/* The probes stop reporting bystanders' blocks (the run falls back already). */
+void fast_unwatch(agent *a, JNIEnv *jni)
+{
+    if (a->fast.probe != NULL && a->fast.f_watching != NULL)
+        (*jni)->SetStaticBooleanField(jni, a->fast.probe, a->fast.f_watching, JNI_FALSE);
+}
+
 /* The frames of the measured method on this thread inside its extent
  * (psf.Probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
@@ -986,6 +1007,7 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"begin0", "()V", (void *)probe_begin},
                                         {"end0", "()V", (void *)probe_end},
                                         {"limit0", "()V", (void *)probe_limit},
+                                        {"bystander0", "(IZ)V", (void *)probe_bystander},
                                         {"arraySites0", "(II)I", (void *)probe_array_sites},
                                         {"callSites0", "(I)I", (void *)probe_call_sites},
                                         {"callKind0", "(I)I", (void *)probe_call_kind},
@@ -1001,6 +1023,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     }
     /* GetStaticFieldID initializes the class: here, before any probe runs */
     a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", "[Lpsf/Probe;");
+    a->fast.f_watching = (*jni)->GetStaticFieldID(jni, k, "watching", "Z");
     a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
     a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
     a->fast.f_n = (*jni)->GetFieldID(jni, k, "n", "J");
@@ -1057,7 +1080,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ctx = (*jni)->GetFieldID(jni, k, "rootCtx", "[J");
     a->fast.f_root_saved = (*jni)->GetFieldID(jni, k, "rootSaved", "[I");
     a->fast.m_ctx_init = (*jni)->GetMethodID(jni, k, "ctxInit", "()V");
-    if (!a->fast.f_counting || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
+    if (!a->fast.f_counting || !a->fast.f_watching || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
@@ -1075,6 +1098,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
         return -1;
     }
+    (*jni)->SetStaticBooleanField(jni, k, a->fast.f_watching, JNI_TRUE); /* bystanders' blocks are reported */
     (*jni)->DeleteLocalRef(jni, k);
     return 0;
 }

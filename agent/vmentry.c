@@ -321,6 +321,7 @@ static void wire_hooks(agent *a)
     a->hooks.fast_begin = counting_fast_begin;
     a->hooks.fast_end = counting_fast_end;
     a->hooks.fast_limit = counting_fast_limit;
+    a->hooks.fast_bystander = counting_fast_bystander;
 }
 
 /* Capabilities, the callback table and the global events; JNI_OK, or

@@ -27,7 +27,8 @@
 # stepping). Runs the fast engine cannot count yet (method-handle linkage,
 # threads the method starts, a native the engine cannot follow allocating
 # an array) must be refused (status fallback, with the reason, which
-# psf-score reads: exit 30). Finally psf-score must score a fast profile
+# psf-score reads: exit 30), and so must a run in which a thread the method
+# did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
 # hold the fast engine's counts, or end as fallback, saying why, when the
 # run passes the bytecode limit (only the step engine stops exactly there).
@@ -283,6 +284,28 @@ refused lambdas 'Lambdas\$\$Lambda.*applyAsInt.*hidden class' Lambdas.apply Lamb
 refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwice 2
 # a thread the initializer of the method's class starts, counted before the method
 refused threads 'threads started by the method' 'Daemon$NonDaemon.solve' Daemon nondaemon
+
+# --- threads the method did not start ------------------------------------------
+# A worker main started sums N numbers while the method waits for it. The
+# step engine steps such a bystander and refuses the run once bystanders
+# ran more than 10,000 bytecodes; the fast engine charges their blocks to
+# the same allowance and leaves the run to the step engine. Below the
+# allowance both score the run (the method's spin-wait varies: only the
+# status is compared).
+for n in 100000 100; do
+  rm -f "$TEST_TMP/step.xml" "$TEST_TMP/fast.xml"
+  run_engine "$TEST_TMP/step.xml" step SpinHandOff.handOff SpinHandOff "$n" || true
+  run_engine "$TEST_TMP/fast.xml" fast SpinHandOff.handOff SpinHandOff "$n" || true
+  if [ "$n" = 100 ]; then
+    expect_eq "bystander within the allowance: both engines score it" \
+      "$(xpath "$TEST_TMP/step.xml" /psf-profile/@status) $(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" "ok ok"
+  else
+    expect_eq "bystander past the allowance: the step engine refuses it" "$(xpath "$TEST_TMP/step.xml" /psf-profile/@status)" hidden_threads
+    expect_eq "bystander past the allowance: the fast engine falls back" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" fallback
+    expect_match "... saying why" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/message)" \
+      'threads the method did not start ran more than 10000 bytecodes while it ran'
+  fi
+done
 
 # --- scored ------------------------------------------------------------------
 # psf-score scores a fast profile as it scores the step engine's (the same

@@ -357,6 +357,13 @@ public final class Probe {
         v[nsaved++] = q;
     }
 
+    /**
+     * Whether block probes on threads that are not counting report their
+     * blocks while another thread counts (the agent sets it at VMInit and
+     * clears it once those bystanders passed their allowance).
+     */
+    static boolean watching;
+
     /** A block starts: count it on the current thread if that thread is counting. */
     public static void block(int id) {
         Probe[] c = counting;
@@ -370,6 +377,23 @@ public final class Probe {
                 return;
             }
         }
+        if (watching)
+            bystander(id);
+    }
+
+    /*
+     * A block began on a thread that is not counting while another thread
+     * counts: a bystander, whose work the step engine watches bytecode by
+     * bytecode; the agent charges the block's length to the same allowance.
+     */
+    private static void bystander(int id) {
+        int[] len = lengths;
+        if (id >= len.length) {
+            len = lengths = lengths0(id);
+            if (id >= len.length)
+                return; /* an id the agent never handed out: it has reported the failure */
+        }
+        bystander0(len[id] & LEN, program(id));
     }
 
     /* The counters of the current thread, or null when it is not counting. */
@@ -1086,4 +1110,7 @@ public final class Probe {
 
     /** The thread passed its bound (the bytecode limit): the agent stops the run. */
     private static native void limit0();
+
+    /** A bystander's block of n bytecodes (of the program's: program) began. */
+    private static native void bystander0(int n, boolean program);
 }
