@@ -157,8 +157,8 @@ for mode in main clinit finalize; do
   case $mode in main) who=main-worker ;; clinit) who=clinit-worker ;; *) who=Finalizer ;; esac
   expect_match "compiled bystander: $mode names the thread" "$(jq -r .message "$TEST_TMP/out")" "thread '$who'"
 done
-# the same over a plain monitor (no java.util.concurrent: under --engine
-# fast nothing but the worker makes the fast engine leave the run)
+# the same over a plain monitor, without java.util.concurrent's method
+# handles
 expect_end "compiled bystander: monitor" hidden_threads 25 JitBystander handOffMonitor -- monitor 2000
 expect_match "compiled bystander: monitor names the thread" "$(jq -r .message "$TEST_TMP/out")" "thread 'monitor-worker'"
 
