@@ -31,3 +31,9 @@ bench-depth: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 bench: bench-fast
 bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
 	bench/fast_engine.sh $(REPEAT)
+
+# The whole get_score.sh run with --engine fast against --engine step.
+.PHONY: bench-scoring
+bench: bench-scoring
+bench-scoring: all $(BENCH_DIR)/java/.stamp
+	bench/fast_scoring.sh $(REPEAT)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# fast_scoring.sh - what a grading server sees: the whole
+# `scripts/get_score.sh --json` run with --engine fast against --engine step,
+# and the plain `java` run of the same program, side by side.
+#
+# For each workload, runs in turn, REPEAT rounds: the plain program (no
+# agent, get_score.sh's pinned flags), get_score.sh --engine fast and
+# get_score.sh --engine step (sandbox, signing, psf-score and everything
+# else included). Prints the median wall time of each (get_score.sh's
+# sandbox forks away from it, so its CPU time cannot be read from outside
+# and is not shown), and the ratios step / fast
+# and fast / plain taken round by round (pairs keep a ratio meaningful while
+# the machine's speed drifts) and then their median. Both engines must give
+# the same score; the line says which engine counted the fast run (a run the
+# fast engine cannot count exactly falls back to the step engine, and costs
+# both runs). The workloads are bench/java/EngineBench.java's (a merge sort
+# of 100,000 Integers by default: issue 17's yardstick). The machine is
+# shared and noisy: read the medians and the ratios, not one run. Not a
+# test: nothing here passes or fails.
+#
+# Usage: bench/fast_scoring.sh [REPEAT]   (default 5); make bench-scoring
+#        PSF_BENCH_ONLY=mergesort,loops bench/fast_scoring.sh 3
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+REPEAT=${1:-5}
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+BB=$BUILD/bench/java
+GS=$ROOT/scripts/get_score.sh
+for f in "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"; do
+  [ -e "$f" ] || { echo "fast_scoring.sh: $f is missing: run it as 'make bench-scoring'" >&2; exit 1; }
+done
+command -v jq >/dev/null || { echo "fast_scoring.sh: jq is missing" >&2; exit 1; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP"
+mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$GS" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# timed KIND CMD...: one run; appends its wall seconds to $TMP/KIND
+timed() {
+  local kind=$1 t0 t1
+  shift
+  t0=$(date +%s%N)
+  "$@" >"$TMP/$kind.out" 2>"$TMP/$kind.err" || true
+  t1=$(date +%s%N)
+  awk -v w="$(( (t1 - t0) / 1000 ))" 'BEGIN { printf "%.6f\n", w / 1e6 }' >>"$TMP/$kind"
+}
+
+# name, measured method, arguments of EngineBench's main
+WORKLOADS=(
+  "mergesort EngineBench.mergeSort mergeSort 100000"
+  "loops EngineBench.loops loops 60000"
+  "calls EngineBench.calls calls 2000000"
+)
+[ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
+
+printf '%-10s %13s %8s %8s %8s %10s %10s  %s\n' workload score "plain s" "fast s" "step s" \
+  step/fast fast/plain "engine (fast run)"
+for spec in "${WORKLOADS[@]}"; do
+  # shellcheck disable=SC2086
+  set -- $spec
+  name=$1 method=$2
+  shift 2
+  : >"$TMP/plain"; : >"$TMP/fast"; : >"$TMP/step"
+  for _ in $(seq "$REPEAT"); do
+    timed plain "$JAVA" "${FLAGS[@]}" -cp "$BB" EngineBench "$@"
+    timed fast "$GS" --classpath "$BB" --main EngineBench --method "$method" --json --engine fast -- "$@"
+    timed step "$GS" --classpath "$BB" --main EngineBench --method "$method" --json --engine step -- "$@"
+  done
+  sf=$(jq -r .score "$TMP/fast.out" 2>/dev/null || echo none)
+  ss=$(jq -r .score "$TMP/step.out" 2>/dev/null || echo none)
+  engine=$(jq -r '.engine + (if .fallback then " (fell back: " + .fallback[0:90] + ")" else "" end)' "$TMP/fast.out" 2>/dev/null || echo "?")
+  [ "$sf" = "$ss" ] || echo "warning: $name: --engine fast scored $sf, --engine step $ss" >&2
+  [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $name: plain $(tr '\n' ' ' <"$TMP/plain")| fast $(tr '\n' ' ' <"$TMP/fast")| step $(tr '\n' ' ' <"$TMP/step")" >&2
+  pw=$(median <"$TMP/plain"); fw=$(median <"$TMP/fast"); sw=$(median <"$TMP/step")
+  # round by round: step/fast and fast/plain
+  sfr=$(paste -d' ' "$TMP/step" "$TMP/fast" | awk '{ print $1 / $2 }' | median)
+  fpr=$(paste -d' ' "$TMP/fast" "$TMP/plain" | awk '{ print $1 / $2 }' | median)
+  printf '%-10s %13s %8.2f %8.2f %8.2f %10.1f %10.1f  %s\n' "$name" "$ss" "$pw" "$fw" "$sw" "$sfr" "$fpr" "$engine"
+done
+echo "(median wall seconds; the ratios are medians of each round's ratio)"
