@@ -37,3 +37,11 @@ bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
 bench: bench-scoring
 bench-scoring: all $(BENCH_DIR)/java/.stamp
 	bench/fast_scoring.sh $(REPEAT)
+
+# The fast engine's profile against the step engine's on the fidelity
+# corpora, program by program (bench/fast_equality.sh; CORPORA=a,b for
+# some). Not part of `bench`: it is a check (exit 1 when a program differs)
+# and takes minutes.
+.PHONY: bench-equality
+bench-equality: $(AGENT_SO)
+	bench/fast_equality.sh $(if $(CORPORA),--corpora $(CORPORA))
