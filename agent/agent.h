@@ -520,6 +520,7 @@ char *utf8_dup(const char *mutf8);       /* modified UTF-8 to a malloc'd UTF-8 c
 
 /* keys.c */
 uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name); /* index + 1, 0 on OOM */
+uint32_t keys_find(const key_table *t, enum key_kind kind, const char *name); /* index + 1, 0 when absent */
 void keys_free(key_table *t);
 
 /* methods.c */

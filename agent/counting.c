@@ -847,18 +847,20 @@ void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread)
 }
 
 /* engine=fast: a block of n bytecodes began on a thread that is not
- * counted while something is (fast.c, hooks.fast_bystander). Past the
- * bystanders' allowance, counted by whole blocks, the step engine decides
- * (it watches bystanders bytecode by bytecode, interpreted) and the probes
- * stop asking. */
+ * counted while something is (fast.c, hooks.fast_bystander): a bystander,
+ * or a thread the method started (the fast engine tags none, and refuses
+ * them). Past the bystanders' allowance, counted by whole blocks, the step
+ * engine decides (it counts the method's threads and watches the others
+ * bytecode by bytecode) and the probes stop asking. */
 void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
 {
     thread_state *ts = tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
     if (bystanders_fast_block(a, jni, thread, ts, n, program)) {
-        fast_problem(a, "threads the method did not start ran more than %llu bytecodes while it ran, counted by "
-                        "whole blocks, and only the step engine counts them one by one",
+        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
+                        "whole blocks): the step engine decides whether the method started them (it counts them) "
+                        "or not (hidden work)",
                      (unsigned long long)bystanders_allowance());
         fast_unwatch(a, jni);
     }

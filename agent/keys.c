@@ -71,6 +71,20 @@ uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name)
     return i + 1;
 }
 
+uint32_t keys_find(const key_table *t, enum key_kind kind, const char *name)
+{
+    if (t->nslots == 0)
+        return 0;
+    uint32_t s = hash_key(kind, name) & (t->nslots - 1);
+    while (t->slots[s] != 0) {
+        uint32_t i = t->slots[s] - 1;
+        if (t->kind[i] == kind && strcmp(t->names[i], name) == 0)
+            return i + 1;
+        s = (s + 1) & (t->nslots - 1);
+    }
+    return 0;
+}
+
 void keys_free(key_table *t)
 {
     for (uint32_t i = 0; i < t->count; i++)

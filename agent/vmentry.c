@@ -110,6 +110,30 @@ static const invocation *first_thrown(const agent *a)
  * that stopped the program (its limits are not the step engine's yet), and
  * in a scoring run the profile fields it does not produce yet.
  */
+/*
+ * Whether the measured code read an identity hash code: a call of
+ * Object.hashCode or System.identityHashCode that ran no bytecode (the
+ * native). HotSpot draws identity hash codes from a per-thread sequence,
+ * and each engine runs code of its own on the thread before the program
+ * (the fast engine defines its probe class and instruments classes), so the
+ * same object gets another hash code under each, and whatever the program
+ * does with it (a HashSet's order) may count differently.
+ */
+static int identity_hash_read(const agent *a)
+{
+    static const char *const readers[] = {"java.lang.Object.hashCode()I",
+                                          "java.lang.System.identityHashCode(Ljava/lang/Object;)I"};
+    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+        uint32_t k = keys_find(&a->keys, KEY_INVOKE, readers[r]);
+        if (k == 0)
+            continue;
+        for (const thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+            if (ts->native != NULL && k - 1 < ts->dep_cap && ts->native[k - 1])
+                return 1;
+    }
+    return 0;
+}
+
 static const char *fast_fallback(agent *a, char *buf, size_t cap)
 {
     if (a->opts.engine != AGENT_ENGINE_FAST)
@@ -121,6 +145,10 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
     else if (a->stop_status != NULL)
         snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
                            "not the step engine's yet", a->stop_status);
+    else if (identity_hash_read(a))
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: the method read identity hash codes "
+                           "(Object.hashCode, System.identityHashCode), which the JVM draws from a sequence the two "
+                           "engines leave at different points");
     else
         return NULL;
     return buf;

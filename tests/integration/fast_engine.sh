@@ -17,9 +17,9 @@
 # line, parent, and both buckets' own and folded counts). Runs with a hand-derived total
 # (tests/integration/agent_counts.sh) must give it exactly, and so must the
 # lines of Loops.sum and of Implicit.run, the array keys of ArraySizes and
-# Calls.allocs, the native keys of Calls.natives and Calls.intrinsic, and
+# Calls.allocs, the native keys of Calls.holds and Calls.intrinsic, and
 # the entries, closeness and fences
-# of Calls.natives, Calls.fence, Calls.allocs, Calls.intrinsic,
+# of Calls.holds, Calls.fence, Calls.allocs, Calls.intrinsic,
 # Calls.spread and Entries.
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
@@ -27,7 +27,8 @@
 # stepping). Runs the fast engine cannot count yet (method-handle linkage,
 # threads the method starts, a native the engine cannot follow allocating
 # an array) must be refused (status fallback, with the reason, which
-# psf-score reads: exit 30), and so must a run in which a thread the method
+# psf-score reads: exit 30), and so must a run that reads identity hash
+# codes (their values differ between the engines) and one in which a thread the method
 # did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
 # hold the fast engine's counts, or end as fallback, saying why, when the
@@ -84,6 +85,22 @@ same() {
   [ "$want" = - ] || expect_eq "$name: fast total = the hand count" "$(xpath "$F" /psf-profile/summary/@work)" "$want"
 }
 
+# refused NAME REASON_REGEX SPEC MAIN [ARGS...]: a run the fast engine must
+# leave to the step engine (status fallback), with the reason
+refused() {
+  local name=$1 why=$2 spec=$3 F=$TEST_TMP/fast.xml
+  shift 3
+  rm -f "$F"
+  run_engine "$F" fast "$spec" "$@" || true
+  expect_eq "$name: refused: status fallback" "$(xpath "$F" /psf-profile/@status)" fallback
+  expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
+  # psf-score reads the status and reason (exit 30), not refusing the engine's profile
+  local rc=0
+  "$PSF_BUILD/psf-score" "$F" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
+  expect_eq "$name: psf-score: fallback, exit 30" "$rc" 30
+  expect_match "$name: psf-score says why" "$(cat "$TEST_TMP/score.err")" ": fallback: engine=fast cannot count this run exactly: .*($why)"
+}
+
 # hand counts: tests/integration/agent_counts.sh
 same loops-sum 9009 Loops.sum Loops 1000                 # 9n + 9
 # its lines by hand (agent_counts.sh: line 4 at 0, 5 at 2, 6 at 9, 5 again
@@ -134,15 +151,18 @@ same calls-fence - Calls.fence Calls fence 0
 # the arraycopy 11 after sf's entry (89), newarray 13 after (87)
 expect_eq "calls-fence: fast fences = the hand count" \
   "$(xpath "$TEST_TMP/fast.xml" "concat(//calls[@bucket='work']/@fence_native, ' ', //calls[@bucket='work']/@fence_alloc)")" "89 87"
-same calls-natives - Calls.natives Calls natives 100
-# natives' own entry and Object.<init>'s (identityHashCode is native: none)
-expect_eq "calls-natives: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
-# Object.<init> 5 after natives' entry (95); identityHashCode 10 after
-# Object.<init>'s, then every 12: 90 + 78 + ... + 6 (384); new 3rd (97)
-expect_eq "calls-natives: fast closeness and fences = the hand count" "$(closeness "$TEST_TMP/fast.xml")" "95 384 97"
+# Calls.natives calls System.identityHashCode, which makes the fast engine
+# fall back (below); Calls.holds has the same shape with Thread.holdsLock
+same calls-holds - Calls.holds Calls holds 100
+# holds' own entry and Object.<init>'s (holdsLock is native: none)
+expect_eq "calls-holds: fast entries = the hand count" "$(entries "$TEST_TMP/fast.xml")" "2 0"
+# Object.<init> 5 after holds' entry (iconst_0 istore_1 new dup
+# invokespecial: 95); the new the 3rd bytecode (97)
+expect_eq "calls-holds: fast closeness and allocation fence = the hand count" \
+  "$(xpath "$TEST_TMP/fast.xml" "concat(//calls[@bucket='work']/@close, ' ', //calls[@bucket='work']/@fence_alloc)")" "95 97"
 # the keys the return probes flagged native: the one native the method calls
-expect_eq "calls-natives: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
-  "java.lang.System.identityHashCode(Ljava/lang/Object;)I"
+expect_eq "calls-holds: fast native keys = the hand list" "$(natives "$TEST_TMP/fast.xml")" \
+  "java.lang.Thread.holdsLock(Ljava/lang/Object;)Z"
 # System.arraycopy in a loop the JIT compiles (C1, then C2 on stack):
 # 200,000 copies of 8 elements
 same nativearrays-copies - NativeArrays.copies NativeArrays copies 200000
@@ -169,9 +189,10 @@ same nativearrays-multi - NativeArrays.multi NativeArrays multi 3
 expect_eq "nativearrays-multi: fast arrays and multiNewArray elements = the hand count" \
   "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, 'java.lang.reflect.Array.multiNewArray(')]/@elements")" \
   "int 4 11,int[] 1 3 12"
-# a stack trace printed: the strings of its frames' names, made inside
-# StackTraceElement.initStackTraceElements
-same nativearrays-printed - NativeArrays.printed NativeArrays printed
+# a stack trace printed: Throwable.printStackTrace keeps the causes it
+# printed in an IdentityHashMap (System.identityHashCode), so the fast
+# engine leaves it to the step engine
+refused nativearrays-printed 'read identity hash codes' NativeArrays.printed NativeArrays printed
 # exceptions: the rest of each block they leave is subtracted, in the
 # throwing frame and every frame unwound down to the catching one; one that
 # escapes ends the extent by exception
@@ -254,20 +275,6 @@ same overhead-big - Overhead.big Overhead
   fail "overhead-big: the overhead bucket holds bytecodes and branches" "$(grep '<summary' "$TEST_TMP/step.xml")"
 
 # --- runs the fast engine cannot count yet: refused, with the reason -------
-# refused NAME REASON_REGEX SPEC MAIN [ARGS...]
-refused() {
-  local name=$1 why=$2 spec=$3 F=$TEST_TMP/fast.xml
-  shift 3
-  rm -f "$F"
-  run_engine "$F" fast "$spec" "$@" || true
-  expect_eq "$name: refused: status fallback" "$(xpath "$F" /psf-profile/@status)" fallback
-  expect_match "$name: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
-  # psf-score reads the status and reason (exit 30), not refusing the engine's profile
-  local rc=0
-  "$PSF_BUILD/psf-score" "$F" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
-  expect_eq "$name: psf-score: fallback, exit 30" "$rc" 30
-  expect_match "$name: psf-score says why" "$(cat "$TEST_TMP/score.err")" ": fallback: engine=fast cannot count this run exactly: .*($why)"
-}
 # arrays a native makes that the fast engine cannot charge: a native other
 # than those it charges (Throwable.fillInStackTrace, Class.initClassName,
 # StackTraceElement.initStackTraceElements, an array's clone, Array.newArray
@@ -283,7 +290,15 @@ refused lambdas 'Lambdas\$\$Lambda.*applyAsInt.*hidden class' Lambdas.apply Lamb
 # a thread the method starts (a ForkJoinPool worker)
 refused pooltwice 'MethodHandleNatives|threads started' PoolTwice.target PoolTwice 2
 # a thread the initializer of the method's class starts, counted before the method
-refused threads 'threads started by the method' 'Daemon$NonDaemon.solve' Daemon nondaemon
+# (the fast engine tags no thread at Thread.start: the started thread's
+# blocks may pass the bystanders' allowance before Thread.start's hit says so)
+refused threads 'threads started by the method|threads it does not count' 'Daemon$NonDaemon.solve' Daemon nondaemon
+# identity hash codes: the JVM draws them from a per-thread sequence that
+# each engine's own code on the thread moves differently, so a HashSet of
+# plain Objects iterates in another order (counted 556,215 under the step
+# engine and 555,419 under the fast one on JDK 17 before this refusal)
+refused hashing 'read identity hash codes' Hashing.work Hashing
+refused identity-hash-native 'read identity hash codes' Calls.natives Calls natives 100
 
 # --- threads the method did not start ------------------------------------------
 # A worker main started sums N numbers while the method waits for it. The
@@ -303,7 +318,7 @@ for n in 100000 100; do
     expect_eq "bystander past the allowance: the step engine refuses it" "$(xpath "$TEST_TMP/step.xml" /psf-profile/@status)" hidden_threads
     expect_eq "bystander past the allowance: the fast engine falls back" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" fallback
     expect_match "... saying why" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/message)" \
-      'threads the method did not start ran more than 10000 bytecodes while it ran'
+      'threads it does not count ran more than 10000 bytecodes while the method ran'
   fi
 done
 
