@@ -715,16 +715,25 @@ fi
 # The server key stays out of the sandbox: a key file under a path the
 # sandbox shows (the JDK, PSF's build, a class-path entry, /usr, ...) would
 # let the program read it and sign whatever it likes.
+# One realpath resolves the key and every bind's source together (one fork
+# per bind was most of the sandbox's set-up time); NUL-separated, so any
+# path comes back whole, and a count that does not add up refuses the run.
 if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
-  key_real=$(realpath -m -- "$KEY_FILE")
+  shown_srcs=()
   for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
     case ${SANDBOX_BINDS[$i]} in
-      --ro-bind | --bind | --dev-bind)
-        shown=$(realpath -m -- "${SANDBOX_BINDS[$((i + 1))]}")
-        case $key_real in
-          "$shown" | "$shown"/*)
-            fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
-        esac ;;
+      --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
+    esac
+  done
+  resolved=()
+  mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
+  [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
+    fail internal_error "cannot resolve the key file and the sandbox's paths"
+  key_real=${resolved[0]}
+  for shown in "${resolved[@]:1}"; do
+    case $key_real in
+      "$shown" | "$shown"/*)
+        fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
     esac
   done
 fi
