@@ -507,6 +507,23 @@ sign_copy() {
   fi
 }
 
+# The JDK's feature version takes a JVM start to learn (-XshowSettings), a
+# good part of the whole run's own time: the launcher starts here, in the
+# background, so that it runs while the checks below do, and its answer is
+# read where the JDK is checked. Its input is /dev/null and its output this
+# pipe, so nothing of the caller's is held by it; a failure before the answer
+# is read leaves it to end by itself (it prints and exits). Which java it is,
+# and every refusal, stays as before: they are decided where it is read.
+if [ -n "${JAVA_HOME:-}" ]; then
+  JAVA=$JAVA_HOME/bin/java
+else
+  JAVA=$(command -v java) || JAVA=""
+fi
+JAVA_PROBE_FD=""
+if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
+  exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
+fi
+
 check_outputs
 resolve_classpath
 prepare_key
@@ -516,13 +533,17 @@ prepare_key
 # one is refused by name until PSF's pinning and refusals are checked on it:
 # each release adds options and APIs (virtual threads, foreign calls, object
 # layouts) that could undo them.
+# (JAVA was chosen above, where the probe of its version started.)
 if [ -n "${JAVA_HOME:-}" ]; then
-  JAVA=$JAVA_HOME/bin/java
   [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
 else
-  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
+  [ -n "$JAVA" ] || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
 fi
-java_version=$(psf_jdk_feature "$JAVA")
+java_version=""
+if [ -n "$JAVA_PROBE_FD" ]; then
+  java_version=$(psf_jdk_feature_of <&"$JAVA_PROBE_FD")
+  exec {JAVA_PROBE_FD}<&-
+fi
 psf_jdk_supported "$java_version" ||
   fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF supports JDK ${PSF_SUPPORTED_JDKS// /, } (a newer JDK is refused until it is verified: docs/jdks.md)"
 # A supported version that PSF's CI does not check (21: no build of it can be
