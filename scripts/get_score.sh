@@ -472,31 +472,39 @@ prepare_key() {
     KEY_FILE=""
   fi
 }
-sha256_of() { sha256sum | cut -d' ' -f1; }
-# The digest of what the class path holds, in order: a jar by its bytes, a
-# directory by every regular file's path and bytes and every link's target.
-classpath_digest() {
-  local part
+# What the class path holds, in order, as the text its digest is taken of: a
+# jar by its bytes, a directory by every regular file's path and bytes and
+# every link's target.
+classpath_listing() {
+  local part sum
   for part in "${cp_abs_parts[@]}"; do
     if [ -f "$part" ]; then
-      printf 'file %s\n' "$(sha256_of <"$part")"
+      sum=$(sha256sum <"$part")
+      printf 'file %s\n' "${sum%% *}"
     else
       printf 'dir\n'
       (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
         LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
     fi
-  done | sha256_of
+  done
 }
-# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens).
+# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens). All five
+# digests come from one sha256sum, each input on a pipe of its own (a
+# pipeline of sha256sum and cut for each was a dozen forks): the class path's
+# listing, the main class, the method, the program's arguments (each ended by
+# NUL) and the JDK (the launcher's path and the release file beside it).
 submission_fields() {
   [ -n "$KEY_FILE" ] || return 0
-  local jdk
-  jdk=$({ printf '%s\n' "$JAVA"; cat "$(dirname -- "$JAVA")/../release" 2>/dev/null; } | sha256_of)
-  SUBMISSION="classpath_sha256=$(classpath_digest)"
-  SUBMISSION+=" main_sha256=$(printf '%s' "$MAIN" | sha256_of)"
-  SUBMISSION+=" method_sha256=$(printf '%s' "$METHOD" | sha256_of)"
-  SUBMISSION+=" args_sha256=$( ((${#PROGRAM_ARGS[@]})) && printf '%s\0' "${PROGRAM_ARGS[@]}" | sha256_of || printf '' | sha256_of)"
-  SUBMISSION+=" jdk_sha256=$jdk costs_sha256=${COSTS_SHA256:-none}"
+  local sums=()
+  mapfile -t sums < <(sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
+    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
+    <(printf '%s\n' "$JAVA"; cat "${JAVA%/*}/../release" 2>/dev/null))
+  [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
+  SUBMISSION="classpath_sha256=${sums[0]%% *}"
+  SUBMISSION+=" main_sha256=${sums[1]%% *}"
+  SUBMISSION+=" method_sha256=${sums[2]%% *}"
+  SUBMISSION+=" args_sha256=${sums[3]%% *}"
+  SUBMISSION+=" jdk_sha256=${sums[4]%% *} costs_sha256=${COSTS_SHA256:-none}"
 }
 # A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
 sign_copy() {
