@@ -213,12 +213,16 @@ heap_kb() {
 MIN_HEAP_KB=$((16 * 1024))
 MAX_HEAP_KB=$((32 * 1024 * 1024))
 check_heap() {
-  local kb mem
+  local kb mem key val unit
   [[ $HEAP =~ ^[1-9][0-9]{0,11}[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
   kb=$(heap_kb "$HEAP")
   [ "$kb" -ge "$MIN_HEAP_KB" ] || fail usage "--heap $HEAP is below the smallest heap PSF runs with, 16m"
   [ "$kb" -le "$MAX_HEAP_KB" ] || fail usage "--heap $HEAP is above the largest heap PSF runs with, 32g"
-  mem=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
+  # (read by the shell itself: a sed for one line of /proc/meminfo was a fork)
+  mem=""
+  while read -r key val unit; do
+    [ "$key $unit" = "MemTotal: kB" ] && [[ $val =~ ^[0-9]+$ ]] && { mem=$val; break; }
+  done 2>/dev/null </proc/meminfo
   [ -z "$mem" ] || [ "$kb" -le "$mem" ] ||
     fail usage "--heap $HEAP is more than this machine's memory ($((mem / 1024))m)"
 }
@@ -335,7 +339,11 @@ case $METHOD$MAIN in
   *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;
 esac
 # Names reach the JVM and the agent as UTF-8 (modified UTF-8 in class files).
+# (printable ASCII, as nearly every name is, is UTF-8 without control
+# characters: only other names cost an iconv)
+printable_ascii() { local LC_ALL=C; [[ $1 != *[!\ -~]* ]]; }
 for pair in "method:$METHOD" "main:$MAIN"; do
+  printable_ascii "${pair#*:}" && continue
   printf '%s' "${pair#*:}" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
     fail usage "--${pair%%:*} is not valid UTF-8"
   case ${pair#*:} in *[[:cntrl:]]*) fail usage "--${pair%%:*} contains a control character" ;; esac
@@ -462,7 +470,7 @@ prepare_key() {
   if [ -z "$KEY_FILE" ]; then
     named=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
-    mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null
+    [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   KEY_FILE=$(abspath "$KEY_FILE")
   if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
@@ -589,7 +597,8 @@ VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 # reused PID is not mistaken for the process it once was.
 start_time() {
   local stat rest
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  # (one line; read by the shell, not by a cat of its own)
+  read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
   rest=${stat##*) }
   # shellcheck disable=SC2086
   set -- $rest
