@@ -847,7 +847,9 @@ run_once() {
   ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
-  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" &
+  # (it prints nothing: its streams are not the caller's, so a poll's sleep
+  # that outlives the killed watcher holds no pipe a caller reads to its end)
+  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" >/dev/null 2>&1 &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
   local shower=""
