@@ -1073,6 +1073,10 @@ for i in $(seq "$RUNS"); do
     fail "${profile_status:-internal_error}" "$run_name${why:-the profile has no status}"
   fi
   [ -z "$first_profile" ] && first_profile=$RUN_PROFILE
+  # The bare score is what --runs compares and --score-file keeps; a single
+  # run without a score file has no use for it (the result below scores the
+  # same profile), so the scorer is not started for it.
+  [ "$RUNS" -gt 1 ] || [ -n "$SCORE_FILE" ] || continue
   score=$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>"$RUN_DIR/score.err")
   score_rc=$?
   if [ "$RUNS" -gt 1 ] && { [ "$score_rc" -ne 0 ] || [ -z "$score" ]; }; then
