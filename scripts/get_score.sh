@@ -496,23 +496,32 @@ classpath_listing() {
     fi
   done
 }
-# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens). All five
-# digests come from one sha256sum, each input on a pipe of its own (a
-# pipeline of sha256sum and cut for each was a dozen forks): the class path's
-# listing, the main class, the method, the program's arguments (each ended by
-# NUL) and the JDK (the launcher's path and the release file beside it).
-submission_fields() {
+# SUBMISSION_DIGESTS: the submission's digests, all five from one sha256sum,
+# each input on a pipe of its own (a pipeline of sha256sum and cut for each
+# was a dozen forks): the class path's listing, the main class, the method,
+# the program's arguments (each ended by NUL) and the JDK (the launcher's
+# resolved path, JAVA_REAL, and the release file beside it).
+submission_digests() {
+  SUBMISSION_DIGESTS=""
   [ -n "$KEY_FILE" ] || return 0
   local sums=()
   mapfile -t sums < <(sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
     <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
-    <(printf '%s\n' "$JAVA"; cat "${JAVA%/*}/../release" 2>/dev/null))
+    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null))
   [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
-  SUBMISSION="classpath_sha256=${sums[0]%% *}"
-  SUBMISSION+=" main_sha256=${sums[1]%% *}"
-  SUBMISSION+=" method_sha256=${sums[2]%% *}"
-  SUBMISSION+=" args_sha256=${sums[3]%% *}"
-  SUBMISSION+=" jdk_sha256=${sums[4]%% *} costs_sha256=${COSTS_SHA256:-none}"
+  SUBMISSION_DIGESTS="classpath_sha256=${sums[0]%% *}"
+  SUBMISSION_DIGESTS+=" main_sha256=${sums[1]%% *}"
+  SUBMISSION_DIGESTS+=" method_sha256=${sums[2]%% *}"
+  SUBMISSION_DIGESTS+=" args_sha256=${sums[3]%% *}"
+  SUBMISSION_DIGESTS+=" jdk_sha256=${sums[4]%% *}"
+}
+# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
+# digests and the cost table's. (Set only once the JDK and the table passed
+# their checks: an error before then is reported unsigned, as it always was.)
+submission_fields() {
+  [ -n "$KEY_FILE" ] || return 0
+  [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
+  SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none}"
 }
 # A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
 sign_copy() {
@@ -543,6 +552,15 @@ fi
 check_outputs
 resolve_classpath
 prepare_key
+# The submission's digests need neither the JDK's version nor the cost
+# table: they are taken now, while the version probe runs, with the
+# launcher resolved now and used from here on.
+SUBMISSION_DIGESTS=""
+JAVA_REAL=""
+if [ -n "$JAVA_PROBE_FD" ]; then
+  JAVA_REAL=$(readlink -f "$JAVA")
+  submission_digests
+fi
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
@@ -579,7 +597,8 @@ if [ "$COSTS" = auto ]; then
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
 fi
 check_costs
-JAVA=$(readlink -f "$JAVA")
+[ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
+JAVA=$JAVA_REAL
 submission_fields
 
 VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
