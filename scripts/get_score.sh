@@ -1044,6 +1044,14 @@ view_args=()
 # attempt with that run's own status, named by its number, and no score.
 scores=()
 first_profile=""
+# The result compares a calibrated table with this machine, whose TSC rate
+# takes psf-score 20 ms of sleeping to measure: measured now, in the
+# background while the JVM runs, and handed to the scorer that writes the
+# result (--tsc-hz). It holds none of the caller's streams, and it ends by
+# itself, so an early failure needs not wait for it.
+TSC_FD=""
+[ "$COSTS" = none ] ||
+  exec {TSC_FD}< <(exec "$SCORER" --measure-tsc </dev/null 2>/dev/null {SWEEP_FD}>&-)
 # profile_why PROFILE STATUS: the scorer's reading of a profile's message.
 profile_why() {
   local why
@@ -1119,6 +1127,13 @@ else
   profile_name=$(basename -- "$first_profile")
 fi
 view_args+=(--profile-name "$profile_name")
+if [ -n "$TSC_FD" ]; then
+  tsc_hz=""
+  read -r -u "$TSC_FD" tsc_hz
+  exec {TSC_FD}<&-
+  # (no rate, 0 when none can be measured: the scorer measures or says so)
+  [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
+fi
 [ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
 # what is scored is the signed copy, checked with the key
 [ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||
