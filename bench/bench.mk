@@ -31,3 +31,9 @@ bench-depth: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 bench: bench-fast
 bench-fast: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
 	bench/fast_engine.sh $(REPEAT)
+
+# What get_score.sh adds to a scored run, beside the JVM's own time.
+.PHONY: bench-gs
+bench: bench-gs
+bench-gs: all $(AGENT_FIXTURE_STAMP)
+	bench/get_score_overhead.sh $(REPEAT)
