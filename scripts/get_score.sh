@@ -548,6 +548,14 @@ JAVA_PROBE_FD=""
 if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
   exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
 fi
+# Whether bubblewrap works here (a sandbox of its own that runs true: some
+# ms) is asked in the background too, and answered where the sandbox is set
+# up (below, "sandbox").
+BWRAP_PROBE_FD=""
+if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1; then
+  exec {BWRAP_PROBE_FD}< <(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true \
+    </dev/null >/dev/null 2>&1 && echo works)
+fi
 
 check_outputs
 resolve_classpath
@@ -722,12 +730,16 @@ GUARD=()
 # directory, no network, its own PID namespace, /dev/random and /dev/urandom
 # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
 SANDBOXED=0
-if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 &&
-  bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+bwrap_works=""
+if [ -n "$BWRAP_PROBE_FD" ]; then
+  read -r -u "$BWRAP_PROBE_FD" bwrap_works
+  exec {BWRAP_PROBE_FD}<&-
+fi
+if [ "$bwrap_works" = works ]; then
   SANDBOXED=1
 elif [ "$SANDBOX" = require ]; then
   fail sandbox_unavailable "--sandbox require: bubblewrap is missing or cannot create namespaces here"
-elif [ "$SANDBOX" = auto ] && [ "$(id -u)" -eq 0 ]; then
+elif [ "$SANDBOX" = auto ] && [ "$EUID" -eq 0 ]; then
   # As root, unsandboxed code can rewrite the JDK through /proc/self/fd.
   fail sandbox_unavailable "refusing to run a program as root without a sandbox (bubblewrap is missing or not permitted); install bubblewrap, run as another user, or pass --sandbox off for code you trust"
 elif [ "$SANDBOX" = auto ]; then
