@@ -672,6 +672,7 @@ on_signal() {
   end_run
   exit $((128 + $1))
 }
+PUBLISH_TMP="" # (set before the trap reads it: a failure before publish() is defined exits through it too)
 trap 'end_run; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
 trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
