@@ -45,3 +45,9 @@ bench-scoring: all $(BENCH_DIR)/java/.stamp
 .PHONY: bench-equality
 bench-equality: $(AGENT_SO)
 	bench/fast_equality.sh $(if $(CORPORA),--corpora $(CORPORA))
+
+# What get_score.sh adds to a scored run, beside the JVM's own time.
+.PHONY: bench-gs
+bench: bench-gs
+bench-gs: all $(AGENT_FIXTURE_STAMP)
+	bench/get_score_overhead.sh $(REPEAT)

@@ -24,6 +24,7 @@ const char options_usage[] =
     "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
     "       psf-score --verify [--key-file KEY] [--json] FILE ...\n"
     "       psf-score --init-key [--key-file KEY]\n"
+    "       psf-score --measure-tsc\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "       --report FILE.html [--compare PROFILE] [--label L] [--sources DIR]\n"
@@ -50,6 +51,10 @@ const char options_usage[] =
     "                       (creates KEY, mode 0600, when it does not exist)\n"
     "  --verify             check the signatures of profiles and JSON results\n"
     "  --init-key           create KEY when missing, check it, print its id\n"
+    "  --measure-tsc        measure this machine's TSC rate (20 ms) and print it in Hz\n"
+    "                       (0: none can be measured here)\n"
+    "  --tsc-hz HZ          this machine's TSC rate, from --measure-tsc, for the comparison of a\n"
+    "                       calibrated table with this machine: no measuring while scoring\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
     "  --format FMT         leaderboard as text, csv, json or html (one self-contained page)\n"
     "  --report-links P     html leaderboard: link each label to P<label>.html (its report)\n"
@@ -95,7 +100,7 @@ static int is_opt(const char *arg, const char *name)
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
     int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
-    int check_table = 0, sign = 0, verify = 0, init_key = 0;
+    int check_table = 0, sign = 0, verify = 0, init_key = 0, measure_tsc = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -130,6 +135,16 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             verify = 1;
         } else if (strcmp(a, "--init-key") == 0) {
             init_key = 1;
+        } else if (strcmp(a, "--measure-tsc") == 0) {
+            measure_tsc = 1;
+        } else if (is_opt(a, "--tsc-hz")) {
+            /* from 1 MHz to 100 GHz: a TSC rate, not a typo */
+            v = value_of(a, "--tsc-hz", argc, argv, &i);
+            if (!v || fixed_parse_u64(v, &o->tsc_hz) != 0 || o->tsc_hz < 1000000 ||
+                o->tsc_hz > 100000000000ULL) {
+                o->tsc_hz = 0;
+                FAIL("--tsc-hz needs a rate in Hz from 1000000 to 100000000000");
+            }
         } else if (is_opt(a, "--key-file")) {
             if (!(v = value_of(a, "--key-file", argc, argv, &i)) || !*v)
                 FAIL("--key-file needs a FILE");
@@ -264,10 +279,12 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
 
     o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
             : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : sign ? MODE_SIGN
-            : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : MODE_SCORE;
-    if (help + status_json + status_table + rank + check_table + sign + verify + init_key > 1)
-        FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --status-json and --status-table"
-             " exclude each other");
+            : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : measure_tsc ? MODE_MEASURE_TSC : MODE_SCORE;
+    if (help + status_json + status_table + rank + check_table + sign + verify + init_key + measure_tsc > 1)
+        FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --measure-tsc, --status-json and"
+             " --status-table exclude each other");
+    if (o->tsc_hz && o->mode != MODE_SCORE)
+        FAIL("--tsc-hz applies to scoring one PROFILE");
     if (o->submission && !sign && !status_json)
         FAIL("--submission applies to --sign and --status-json");
     switch (o->mode) {
@@ -287,6 +304,10 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     case MODE_INIT_KEY:
         if (o->n_args != 0)
             FAIL("--init-key takes no FILE");
+        break;
+    case MODE_MEASURE_TSC:
+        if (o->n_args != 0)
+            FAIL("--measure-tsc takes no FILE");
         break;
     case MODE_CHECK_TABLE:
         if (!o->costs)

@@ -14,6 +14,7 @@
  *   psf-score --sign --key-file KEY --submission FIELDS PROFILE
  *   psf-score --verify [--key-file KEY] [--json] FILE ...
  *   psf-score --init-key --key-file KEY
+ *   psf-score --measure-tsc
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
@@ -24,7 +25,7 @@
 #include "err.h"
 
 typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP,
-                        MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY } run_mode;
+                        MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY, MODE_MEASURE_TSC } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
@@ -56,6 +57,8 @@ typedef struct options {
     const char *fallback;       /* --fallback REASON: why the fast engine fell back (get_score.sh); NULL: it did not */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
     const char *submission;     /* --submission FIELDS (--sign): what identifies the submission */
+    uint64_t tsc_hz;            /* --tsc-hz HZ: this machine's TSC rate, measured beforehand
+                                 * (--measure-tsc); 0: measured when the output needs it */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;
 } options;

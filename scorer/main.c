@@ -257,20 +257,28 @@ static int run_status_json(const options *o)
     return outbuf_flush(&b, status_exit_code(st));
 }
 
+/* This machine's TSC rate: five intervals of 4 ms, so 20 ms of waiting. */
+static uint64_t measure_tsc_hz(void)
+{
+    return cpu_tsc_hz(5, 4, NULL);
+}
+
 /*
  * Compare a calibrated table with this machine (its CPU and TSC rate, and
  * the JDK that wrote profile p, NULL: none) into mc, with this machine in
- * here. Measures the TSC for 20 ms, so only output that shows the result
- * calls it. Returns mc, or NULL for a table no time is predicted with.
+ * here. Measures the TSC for 20 ms unless tsc_hz (--tsc-hz, measured by the
+ * caller, e.g. get_score.sh while the JVM ran) is given, so only output that
+ * shows the result calls it. Returns mc, or NULL for a table no time is
+ * predicted with.
  */
-static const machine_check *check_machine(const cost_table *t, const profile *p, machine_here *here,
-                                          machine_check *mc)
+static const machine_check *check_machine(const cost_table *t, const profile *p, uint64_t tsc_hz,
+                                          machine_here *here, machine_check *mc)
 {
     if (t->builtin || !t->calibrated)
         return NULL;
     memset(here, 0, sizeof *here);
     cpu_ident_read(&here->cpu);
-    here->tsc_hz = cpu_tsc_hz(5, 4, NULL);
+    here->tsc_hz = tsc_hz ? tsc_hz : measure_tsc_hz();
     here->jdk = p && p->has_jvm ? p->jvm_version : NULL;
     machine_check_table(t, here, mc);
     return mc;
@@ -396,7 +404,7 @@ static int run_score(const options *o, const cost_table *t)
     reference_free(&ref);
 
     if (o->format == FMT_JSON || (oc.res && !o->score_only)) {
-        oc.machine = check_machine(t, &p, &here, &mc);
+        oc.machine = check_machine(t, &p, o->tsc_hz, &here, &mc);
         oc.here = &here;
     }
     outbuf_open(&b);
@@ -780,6 +788,10 @@ int main(int argc, char **argv)
     }
     case MODE_VERIFY:
         code = run_verify(&o);
+        break;
+    case MODE_MEASURE_TSC:
+        printf("%llu\n", (unsigned long long)measure_tsc_hz());
+        code = fflush(stdout) == 0 ? 0 : 70;
         break;
     case MODE_CHECK_TABLE:
         /* The table is read, parsed and validated exactly as for scoring. */

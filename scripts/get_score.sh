@@ -213,12 +213,16 @@ heap_kb() {
 MIN_HEAP_KB=$((16 * 1024))
 MAX_HEAP_KB=$((32 * 1024 * 1024))
 check_heap() {
-  local kb mem
+  local kb mem key val unit
   [[ $HEAP =~ ^[1-9][0-9]{0,11}[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
   kb=$(heap_kb "$HEAP")
   [ "$kb" -ge "$MIN_HEAP_KB" ] || fail usage "--heap $HEAP is below the smallest heap PSF runs with, 16m"
   [ "$kb" -le "$MAX_HEAP_KB" ] || fail usage "--heap $HEAP is above the largest heap PSF runs with, 32g"
-  mem=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
+  # (read by the shell itself: a sed for one line of /proc/meminfo was a fork)
+  mem=""
+  while read -r key val unit; do
+    [ "$key $unit" = "MemTotal: kB" ] && [[ $val =~ ^[0-9]+$ ]] && { mem=$val; break; }
+  done 2>/dev/null </proc/meminfo
   [ -z "$mem" ] || [ "$kb" -le "$mem" ] ||
     fail usage "--heap $HEAP is more than this machine's memory ($((mem / 1024))m)"
 }
@@ -335,7 +339,11 @@ case $METHOD$MAIN in
   *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;
 esac
 # Names reach the JVM and the agent as UTF-8 (modified UTF-8 in class files).
+# (printable ASCII, as nearly every name is, is UTF-8 without control
+# characters: only other names cost an iconv)
+printable_ascii() { local LC_ALL=C; [[ $1 != *[!\ -~]* ]]; }
 for pair in "method:$METHOD" "main:$MAIN"; do
+  printable_ascii "${pair#*:}" && continue
   printf '%s' "${pair#*:}" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
     fail usage "--${pair%%:*} is not valid UTF-8"
   case ${pair#*:} in *[[:cntrl:]]*) fail usage "--${pair%%:*} contains a control character" ;; esac
@@ -462,7 +470,7 @@ prepare_key() {
   if [ -z "$KEY_FILE" ]; then
     named=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
-    mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null
+    [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   KEY_FILE=$(abspath "$KEY_FILE")
   if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
@@ -472,31 +480,48 @@ prepare_key() {
     KEY_FILE=""
   fi
 }
-sha256_of() { sha256sum | cut -d' ' -f1; }
-# The digest of what the class path holds, in order: a jar by its bytes, a
-# directory by every regular file's path and bytes and every link's target.
-classpath_digest() {
-  local part
+# What the class path holds, in order, as the text its digest is taken of: a
+# jar by its bytes, a directory by every regular file's path and bytes and
+# every link's target.
+classpath_listing() {
+  local part sum
   for part in "${cp_abs_parts[@]}"; do
     if [ -f "$part" ]; then
-      printf 'file %s\n' "$(sha256_of <"$part")"
+      sum=$(sha256sum <"$part")
+      printf 'file %s\n' "${sum%% *}"
     else
       printf 'dir\n'
       (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
         LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
     fi
-  done | sha256_of
+  done
 }
-# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens).
+# SUBMISSION_DIGESTS: the submission's digests, all five from one sha256sum,
+# each input on a pipe of its own (a pipeline of sha256sum and cut for each
+# was a dozen forks): the class path's listing, the main class, the method,
+# the program's arguments (each ended by NUL) and the JDK (the launcher's
+# resolved path, JAVA_REAL, and the release file beside it).
+submission_digests() {
+  SUBMISSION_DIGESTS=""
+  [ -n "$KEY_FILE" ] || return 0
+  local sums=()
+  mapfile -t sums < <(sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
+    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
+    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null))
+  [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
+  SUBMISSION_DIGESTS="classpath_sha256=${sums[0]%% *}"
+  SUBMISSION_DIGESTS+=" main_sha256=${sums[1]%% *}"
+  SUBMISSION_DIGESTS+=" method_sha256=${sums[2]%% *}"
+  SUBMISSION_DIGESTS+=" args_sha256=${sums[3]%% *}"
+  SUBMISSION_DIGESTS+=" jdk_sha256=${sums[4]%% *}"
+}
+# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
+# digests and the cost table's. (Set only once the JDK and the table passed
+# their checks: an error before then is reported unsigned, as it always was.)
 submission_fields() {
   [ -n "$KEY_FILE" ] || return 0
-  local jdk
-  jdk=$({ printf '%s\n' "$JAVA"; cat "$(dirname -- "$JAVA")/../release" 2>/dev/null; } | sha256_of)
-  SUBMISSION="classpath_sha256=$(classpath_digest)"
-  SUBMISSION+=" main_sha256=$(printf '%s' "$MAIN" | sha256_of)"
-  SUBMISSION+=" method_sha256=$(printf '%s' "$METHOD" | sha256_of)"
-  SUBMISSION+=" args_sha256=$( ((${#PROGRAM_ARGS[@]})) && printf '%s\0' "${PROGRAM_ARGS[@]}" | sha256_of || printf '' | sha256_of)"
-  SUBMISSION+=" jdk_sha256=$jdk costs_sha256=${COSTS_SHA256:-none}"
+  [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
+  SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none}"
 }
 # A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
 sign_copy() {
@@ -507,22 +532,60 @@ sign_copy() {
   fi
 }
 
+# The JDK's feature version takes a JVM start to learn (-XshowSettings), a
+# good part of the whole run's own time: the launcher starts here, in the
+# background, so that it runs while the checks below do, and its answer is
+# read where the JDK is checked. Its input is /dev/null and its output this
+# pipe, so nothing of the caller's is held by it; a failure before the answer
+# is read leaves it to end by itself (it prints and exits). Which java it is,
+# and every refusal, stays as before: they are decided where it is read.
+if [ -n "${JAVA_HOME:-}" ]; then
+  JAVA=$JAVA_HOME/bin/java
+else
+  JAVA=$(command -v java) || JAVA=""
+fi
+JAVA_PROBE_FD=""
+if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
+  exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
+fi
+# Whether bubblewrap works here (a sandbox of its own that runs true: some
+# ms) is asked in the background too, and answered where the sandbox is set
+# up (below, "sandbox").
+BWRAP_PROBE_FD=""
+if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1; then
+  exec {BWRAP_PROBE_FD}< <(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true \
+    </dev/null >/dev/null 2>&1 && echo works)
+fi
+
 check_outputs
 resolve_classpath
 prepare_key
+# The submission's digests need neither the JDK's version nor the cost
+# table: they are taken now, while the version probe runs, with the
+# launcher resolved now and used from here on.
+SUBMISSION_DIGESTS=""
+JAVA_REAL=""
+if [ -n "$JAVA_PROBE_FD" ]; then
+  JAVA_REAL=$(readlink -f "$JAVA")
+  submission_digests
+fi
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
 # one is refused by name until PSF's pinning and refusals are checked on it:
 # each release adds options and APIs (virtual threads, foreign calls, object
 # layouts) that could undo them.
+# (JAVA was chosen above, where the probe of its version started.)
 if [ -n "${JAVA_HOME:-}" ]; then
-  JAVA=$JAVA_HOME/bin/java
   [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
 else
-  JAVA=$(command -v java) || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
+  [ -n "$JAVA" ] || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
 fi
-java_version=$(psf_jdk_feature "$JAVA")
+java_version=""
+if [ -n "$JAVA_PROBE_FD" ]; then
+  java_version=$(psf_jdk_feature_of <&"$JAVA_PROBE_FD")
+  exec {JAVA_PROBE_FD}<&-
+fi
 psf_jdk_supported "$java_version" ||
   fail jdk_not_found "$JAVA is Java ${java_version:-of unknown version}; PSF supports JDK ${PSF_SUPPORTED_JDKS// /, } (a newer JDK is refused until it is verified: docs/jdks.md)"
 # A supported version that PSF's CI does not check (21: no build of it can be
@@ -542,7 +605,8 @@ if [ "$COSTS" = auto ]; then
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
 fi
 check_costs
-JAVA=$(readlink -f "$JAVA")
+[ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
+JAVA=$JAVA_REAL
 submission_fields
 
 VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
@@ -560,7 +624,8 @@ VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 # reused PID is not mistaken for the process it once was.
 start_time() {
   local stat rest
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  # (one line; read by the shell, not by a cat of its own)
+  read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
   rest=${stat##*) }
   # shellcheck disable=SC2086
   set -- $rest
@@ -607,6 +672,7 @@ on_signal() {
   end_run
   exit $((128 + $1))
 }
+PUBLISH_TMP="" # (set before the trap reads it: a failure before publish() is defined exits through it too)
 trap 'end_run; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
 trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
@@ -665,12 +731,16 @@ GUARD=()
 # directory, no network, its own PID namespace, /dev/random and /dev/urandom
 # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
 SANDBOXED=0
-if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 &&
-  bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+bwrap_works=""
+if [ -n "$BWRAP_PROBE_FD" ]; then
+  read -r -u "$BWRAP_PROBE_FD" bwrap_works
+  exec {BWRAP_PROBE_FD}<&-
+fi
+if [ "$bwrap_works" = works ]; then
   SANDBOXED=1
 elif [ "$SANDBOX" = require ]; then
   fail sandbox_unavailable "--sandbox require: bubblewrap is missing or cannot create namespaces here"
-elif [ "$SANDBOX" = auto ] && [ "$(id -u)" -eq 0 ]; then
+elif [ "$SANDBOX" = auto ] && [ "$EUID" -eq 0 ]; then
   # As root, unsandboxed code can rewrite the JDK through /proc/self/fd.
   fail sandbox_unavailable "refusing to run a program as root without a sandbox (bubblewrap is missing or not permitted); install bubblewrap, run as another user, or pass --sandbox off for code you trust"
 elif [ "$SANDBOX" = auto ]; then
@@ -715,16 +785,25 @@ fi
 # The server key stays out of the sandbox: a key file under a path the
 # sandbox shows (the JDK, PSF's build, a class-path entry, /usr, ...) would
 # let the program read it and sign whatever it likes.
+# One realpath resolves the key and every bind's source together (one fork
+# per bind was most of the sandbox's set-up time); NUL-separated, so any
+# path comes back whole, and a count that does not add up refuses the run.
 if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
-  key_real=$(realpath -m -- "$KEY_FILE")
+  shown_srcs=()
   for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
     case ${SANDBOX_BINDS[$i]} in
-      --ro-bind | --bind | --dev-bind)
-        shown=$(realpath -m -- "${SANDBOX_BINDS[$((i + 1))]}")
-        case $key_real in
-          "$shown" | "$shown"/*)
-            fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
-        esac ;;
+      --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
+    esac
+  done
+  resolved=()
+  mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
+  [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
+    fail internal_error "cannot resolve the key file and the sandbox's paths"
+  key_real=${resolved[0]}
+  for shown in "${resolved[@]:1}"; do
+    case $key_real in
+      "$shown" | "$shown"/*)
+        fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
     esac
   done
 fi
@@ -800,7 +879,9 @@ run_once() {
   ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
-  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" &
+  # (it prints nothing: its streams are not the caller's, so a poll's sleep
+  # that outlives the killed watcher holds no pipe a caller reads to its end)
+  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" >/dev/null 2>&1 &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
   local shower=""
@@ -976,6 +1057,14 @@ view_args=()
 # attempt with that run's own status, named by its number, and no score.
 scores=()
 first_profile=""
+# The result compares a calibrated table with this machine, whose TSC rate
+# takes psf-score 20 ms of sleeping to measure: measured now, in the
+# background while the JVM runs, and handed to the scorer that writes the
+# result (--tsc-hz). It holds none of the caller's streams, and it ends by
+# itself, so an early failure needs not wait for it.
+TSC_FD=""
+[ "$COSTS" = none ] ||
+  exec {TSC_FD}< <(exec "$SCORER" --measure-tsc </dev/null 2>/dev/null {SWEEP_FD}>&-)
 # profile_why PROFILE STATUS: the scorer's reading of a profile's message.
 profile_why() {
   local why
@@ -1024,6 +1113,10 @@ for i in $(seq "$RUNS"); do
     fail "${profile_status:-internal_error}" "$run_name${why:-the profile has no status}"
   fi
   [ -z "$first_profile" ] && first_profile=$RUN_PROFILE
+  # The bare score is what --runs compares and --score-file keeps; a single
+  # run without a score file has no use for it (the result below scores the
+  # same profile), so the scorer is not started for it.
+  [ "$RUNS" -gt 1 ] || [ -n "$SCORE_FILE" ] || continue
   score=$("$SCORER" "${score_args[@]}" --score-only "$RUN_PROFILE" 2>"$RUN_DIR/score.err")
   score_rc=$?
   if [ "$RUNS" -gt 1 ] && { [ "$score_rc" -ne 0 ] || [ -z "$score" ]; }; then
@@ -1047,6 +1140,13 @@ else
   profile_name=$(basename -- "$first_profile")
 fi
 view_args+=(--profile-name "$profile_name")
+if [ -n "$TSC_FD" ]; then
+  tsc_hz=""
+  read -r -u "$TSC_FD" tsc_hz
+  exec {TSC_FD}<&-
+  # (no rate, 0 when none can be measured: the scorer measures or says so)
+  [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
+fi
 [ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
 # what is scored is the signed copy, checked with the key
 [ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||

@@ -23,7 +23,13 @@ PSF_VERIFIED_JDKS="17 25"
 # psf_jdk_feature JAVA: the feature version (17, 21, 25, ...) of the java
 # launcher JAVA, from java.specification.version; empty when it cannot tell.
 psf_jdk_feature() {
-  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1
+  "$1" -XshowSettings:properties -version 2>&1 | psf_jdk_feature_of
+}
+# psf_jdk_feature_of: the same, read from what `JAVA -XshowSettings:properties
+# -version` printed (on stdin), for a caller that starts the launcher itself
+# (get_score.sh starts it early, in the background: a JVM start is slow).
+psf_jdk_feature_of() {
+  sed -n 's/^ *java\.specification\.version = //p' | head -n 1
 }
 
 # psf_jdk_supported FEATURE: success when PSF scores with that feature version.

@@ -80,4 +80,18 @@ has "$TMP/old.txt" "approximate time: the table does not say which CPU calibrate
 "$SCORE" --json $F/basic.profile.xml >"$TMP/builtin.json"
 expect "built-in: matches" "$(jq -r .table_machine_matches "$TMP/builtin.json")" null
 expect "built-in: table_machine" "$(jq -r .table_machine "$TMP/builtin.json")" null
+# The TSC rate measured beforehand (--measure-tsc, as get_score.sh does while
+# the JVM runs) and handed over with --tsc-hz: the same rate, the same verdict.
+MEASURED=$("$SCORE" --measure-tsc)
+# (two measurements: within 1 MHz, as either may round the other way)
+d=$(( (MEASURED + 500000) / 1000000 - $(h tsc_mhz) ))
+[ "${d#-}" -le 1 ] || fail "measure-tsc: $MEASURED Hz, scoring measured $(h tsc_mhz) MHz"
+"$SCORE" --costs "$TMP/here.xml" --json --tsc-hz "$MEASURED" $F/basic.profile.xml >"$TMP/given.json"
+expect "tsc-hz: matches" "$(jq -r .table_machine_matches "$TMP/given.json")" true
+expect "tsc-hz: here" "$(jq -r .table_machine.here.tsc_mhz "$TMP/given.json")" "$(h tsc_mhz)"
+# a given rate is the one compared: half of it differs
+"$SCORE" --costs "$TMP/here.xml" --json --tsc-hz "$((MEASURED / 2))" $F/basic.profile.xml >"$TMP/half.json"
+expect "tsc-hz half: matches" "$(jq -r .table_machine_matches "$TMP/half.json")" false
+expect "tsc-hz half: reason" "$(jq -r '.table_machine.differences[0]' "$TMP/half.json")" \
+  "TSC $(h tsc_mhz) MHz in the table, $(( (MEASURED / 2 + 500000) / 1000000 )) MHz here"
 echo "ok: table_machine"

@@ -196,6 +196,38 @@ static void options_parse__check_table__needs_costs_and_no_profile(void **state)
     options_free(&o);
 }
 
+static void options_parse__tsc__measure_mode_and_given_rate(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--measure-tsc"), 0);
+    assert_int_equal(o.mode, MODE_MEASURE_TSC);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--measure-tsc", "p.xml"), -1);
+    assert_string_equal(e.msg, "--measure-tsc takes no FILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--json", "--tsc-hz", "2596129127", "p.xml"), 0);
+    assert_int_equal(o.mode, MODE_SCORE);
+    assert_true(o.tsc_hz == 2596129127ULL);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "p.xml"), 0);
+    assert_true(o.tsc_hz == 0); /* measured while scoring */
+    options_free(&o);
+    static const char *const bad[] = { "0", "999999", "100000000001", "2.5e9", "" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_equal(PARSE(&o, &e, "--tsc-hz", (char *)bad[k], "p.xml"), -1);
+        assert_int_equal(e.status, ST_USAGE);
+        assert_string_equal(e.msg, "--tsc-hz needs a rate in Hz from 1000000 to 100000000000");
+        options_free(&o);
+    }
+    assert_int_equal(PARSE(&o, &e, "--tsc-hz", "2596129127", "--rank", "a=p.xml"), -1);
+    assert_string_equal(e.msg, "--tsc-hz applies to scoring one PROFILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--measure-tsc", "--init-key"), -1);
+    options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +240,7 @@ int main(void)
         cmocka_unit_test(options_parse__html_leaderboard__links_and_failures),
         cmocka_unit_test(options_parse__junit_budgets__parsed_and_checked),
         cmocka_unit_test(options_parse__check_table__needs_costs_and_no_profile),
+        cmocka_unit_test(options_parse__tsc__measure_mode_and_given_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

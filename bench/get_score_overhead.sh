@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# get_score_overhead.sh - what scripts/get_score.sh itself adds to a scored run.
+#
+# For a trivial method (the agent fixture Loops.sum over 1000 numbers, about
+# 9,000 bytecodes), runs in turn, REPEAT times each, for each engine (step,
+# fast) and sandbox mode (auto, off):
+#   whole  get_score.sh --json, the way a grading server calls it
+#   jvm    the same JVM alone: get_score.sh's pinned flags and the JDK's flags
+#          (scripts/lib/jdk.sh), the agent writing its profile to a file; no
+#          sandbox, no signing, no scorer
+# and prints the median wall time of each and their difference, the
+# script's own share: bash, the JDK's version probe, the sandbox's set-up,
+# the submission's digests, the key, the psf-score runs. Both engines pay it,
+# and it is most of the fast engine's time on small inputs, so it decides the
+# step/fast ratio of a whole run (bench/fast_engine.sh times the JVM alone).
+# The machine is shared and noisy: read the medians, not one run. Not a test:
+# nothing here passes or fails.
+#
+# Usage: bench/get_score_overhead.sh [REPEAT]   (default 7); make bench-gs
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PSF_BUILD:-$ROOT/build}
+REPEAT=${1:-7}
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+FX=$BUILD/fixtures/agent
+for f in "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$FX/Loops.class"; do
+  [ -e "$f" ] || { echo "get_score_overhead.sh: $f is missing: run it as 'make bench-gs'" >&2; exit 1; }
+done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+. "$ROOT/scripts/lib/jdk.sh"
+mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+# a key of this bench's own, so that no key of the user's is created or used
+KEY=$TMP/result.key
+SANDBOXES=(auto off)
+if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+  echo "(bubblewrap does not work here: 'auto' runs without a sandbox)" >&2
+  [ "$(id -u)" -ne 0 ] || SANDBOXES=(off) # as root, auto refuses to run unsandboxed
+fi
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# wall FILE COMMAND...: append COMMAND's wall time in seconds to FILE; its
+# output goes to $TMP/out (a failed run is said, and still counted)
+wall() {
+  local file=$1 t0 rc=0
+  shift
+  t0=$EPOCHREALTIME
+  "$@" >"$TMP/out" 2>&1 || rc=$?
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f\n", b - a }' >>"$file"
+  [ "$rc" -eq 0 ] || echo "warning: exit code $rc: $*: $(head -c 200 "$TMP/out")" >&2
+}
+whole() {
+  "$ROOT/scripts/get_score.sh" --json --key-file "$KEY" --sandbox "$1" --engine "$2" \
+    --classpath "$FX" --main Loops --method Loops.sum -- 1000
+}
+jvm() {
+  "$JAVA" "${FLAGS[@]}" "${JDK_FLAGS[@]}" -Xms512m -Xmx512m \
+    "-agentpath:$BUILD/libpsfagent.so=method=Loops.sum,out=$TMP/p.xml,clock=virtual,processes=deny,engine=$1" \
+    -cp "$FX" Loops 1000
+}
+
+printf '%-6s %-8s %10s %10s %12s\n' engine sandbox "whole s" "jvm s" "overhead s"
+for engine in step fast; do
+  for sandbox in "${SANDBOXES[@]}"; do
+    : >"$TMP/whole"; : >"$TMP/jvm"
+    whole "$sandbox" "$engine" >/dev/null 2>&1 || true # warm-up: the key, the file cache
+    for _ in $(seq "$REPEAT"); do
+      wall "$TMP/whole" whole "$sandbox" "$engine"
+      wall "$TMP/jvm" jvm "$engine"
+    done
+    w=$(median <"$TMP/whole"); j=$(median <"$TMP/jvm")
+    awk -v e="$engine" -v s="$sandbox" -v w="$w" -v j="$j" \
+      'BEGIN { printf "%-6s %-8s %10.3f %10.3f %12.3f\n", e, s, w, j, w - j }'
+  done
+done
