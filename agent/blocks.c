@@ -146,7 +146,13 @@ static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errle
         errmsg_set(err, errlen, "out of memory for %u blocks", nblocks);
         return -1;
     }
-    uint32_t counts[256];
+    /* counts[] by opcode, and the block's distinct opcodes in ops[]: closing
+     * a block sorts and clears only those, not all 256 counters (every
+     * class the fast engine loads, JDK's included, passes through here, and
+     * most blocks hold a handful of opcodes) */
+    uint32_t counts[256] = {0};
+    uint8_t ops[256];
+    uint32_t nops = 0;
     blk_block *b = NULL;
     for (uint32_t pc = 0; pc <= t->code_len; pc++) {
         int at_end = pc == t->code_len;
@@ -154,9 +160,18 @@ static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errle
             /* close block b: its histogram, sorted by opcode */
             b->end = pc;
             b->hist_first = t->nhist;
-            for (int op = 0; op < 256; op++)
-                if (counts[op] != 0)
-                    t->hist[t->nhist++] = (blk_opcount){(uint8_t)op, counts[op]};
+            for (uint32_t i = 1; i < nops; i++) { /* insertion sort: a few distinct opcodes */
+                uint8_t op = ops[i];
+                uint32_t j = i;
+                for (; j > 0 && ops[j - 1] > op; j--)
+                    ops[j] = ops[j - 1];
+                ops[j] = op;
+            }
+            for (uint32_t i = 0; i < nops; i++) {
+                t->hist[t->nhist++] = (blk_opcount){ops[i], counts[ops[i]]};
+                counts[ops[i]] = 0;
+            }
+            nops = 0;
             b->hist_count = t->nhist - b->hist_first;
             int k = end_kind(code, b->last);
             b->end_kind = (uint8_t)(k < 0 ? BLK_END_FALL : k);
@@ -167,10 +182,10 @@ static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errle
         if (t->mark[pc] & BLK_MARK_LEADER) {
             b = &t->blocks[t->nblocks++];
             b->start = pc;
-            memset(counts, 0, sizeof counts);
         }
         if (t->mark[pc] & BLK_MARK_INSN) {
-            counts[code[pc]]++;
+            if (counts[code[pc]]++ == 0)
+                ops[nops++] = code[pc];
             b->ninsns++;
             b->last = pc;
         }

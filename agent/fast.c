@@ -1163,6 +1163,28 @@ static int arrays_init(agent *a, JNIEnv *jni)
 }
 
 /* Retransform every class loaded so far (the hook rewrites them). */
+/* Whether klass has a method with bytecode (neither abstract nor native;
+ * 1 when unknown). A class without one, most of them interfaces, has
+ * nothing to probe: the ClassFileLoadHook would add only the probes'
+ * constant-pool entries, and its retransformation (HotSpot parses it anew
+ * and merges the old and new pools, a linear search per added entry) would
+ * be start cost for nothing. */
+static int has_code(jvmtiEnv *jv, jclass klass)
+{
+    jint n = 0;
+    jmethodID *methods = NULL;
+    if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
+        return 1;
+    int code = 0;
+    for (jint i = 0; i < n && !code; i++) {
+        jint mod = 0;
+        code = (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
+               !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)methods);
+    return code;
+}
+
 static int retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -1175,15 +1197,18 @@ static int retransform_loaded(agent *a, JNIEnv *jni)
     for (jint i = 0; i < n; i++) {
         jboolean ok = JNI_FALSE;
         if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
-            (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok)
-            todo[ntodo++] = classes[i];
+            (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok) {
+            if (has_code(jv, classes[i]))
+                todo[ntodo++] = classes[i];
+        }
         else if (!ok)
             watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     if (!bad && ntodo > 0)
         bad = jvmti_check(a, (*jv)->RetransformClasses(jv, ntodo, todo), "RetransformClasses");
-    agent_log(a, "fast engine: %d classes loaded before VMInit retransformed", (int)ntodo);
+    agent_log(a, "fast engine: %d classes loaded before VMInit retransformed (the others have no bytecode)",
+              (int)ntodo);
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, classes[i]);
     free(todo);
@@ -1516,8 +1541,14 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     a->fast.next_site = r.next_site;
     a->fast.next_call = r.next_call;
     lock_exit(a);
+    /* a class without bytecode keeps its own bytes: the rewrite only added
+     * the probes' constant-pool entries, which the JVM would parse for
+     * nothing */
+    int code = 0;
+    for (uint16_t i = 0; i < r.nmethods && !code; i++)
+        code = r.methods[i].status != INS_METHOD_NO_CODE;
     unsigned char *out = NULL;
-    if (jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
+    if (code && jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
         memcpy(out, r.bytes, r.len);
         *new_data = out;
         *new_len = (jint)r.len;

@@ -101,14 +101,27 @@ static void put(buf *b, const void *src, size_t n)
     b->len += n;
 }
 
+/* put1 and put2 write in place when the buffer has room: the rewriter
+ * emits code a byte or two at a time, for every method of every class the
+ * JVM loads, and a call to put (and memcpy) per byte was a visible part of
+ * an engine=fast run's start. */
 static void put1(buf *b, unsigned v)
 {
+    if (b->len < b->cap && !b->oom) {
+        b->p[b->len++] = (uint8_t)v;
+        return;
+    }
     uint8_t x = (uint8_t)v;
     put(b, &x, 1);
 }
 
 static void put2(buf *b, unsigned v)
 {
+    if (b->cap - b->len >= 2 && !b->oom) {
+        b->p[b->len++] = (uint8_t)(v >> 8);
+        b->p[b->len++] = (uint8_t)v;
+        return;
+    }
     uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
     put(b, x, 2);
 }
