@@ -836,7 +836,9 @@ run_once() {
   # On a terminal (never with --json), the agent keeps the bytecodes counted
   # so far in a file of the work directory, and show_progress prints them.
   local progress_opt="" progress_file=""
-  if [ -t 2 ] && [ "$JSON" != 1 ]; then
+  # (the step engine's runs only: the fast engine adds an invocation's
+  # bytecodes to the shared total when it ends, so its line would say 0)
+  if [ -t 2 ] && [ "$JSON" != 1 ] && [ "$RUN_ENGINE" = step ]; then
     progress_file=$work/.psf-progress
     progress_opt=,progress=$([ "$SANDBOXED" = 1 ] && echo "$SANDBOX_WORK" || echo "$work")/.psf-progress
   fi

@@ -157,7 +157,7 @@ done
 # where it finds the file it leaves) is run again from a fresh work
 # directory; one that passes the bytecode limit stops where the step engine
 # stops, with its profile.
-step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000) && rc=0 || rc=$?
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine step -- 1000) && rc=0 || rc=$?
 expect_eq "engine step: scored, no fallback" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$step")" "0/ok step null"
 fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000) && rc=0 || rc=$?
 expect_eq "engine fast: scored by the fast engine" "$rc/$(jq -r '"\(.status) \(.engine) \(.fallback)"' <<<"$fast")" \
@@ -170,7 +170,7 @@ out=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox of
 expect_eq "engine fast, 2 runs: one score, step's" "$rc/$(jq -r '"\(.distinct_scores) \(.score) \(.engine)"' <<<"$out")" \
   "0/1 $(jq -r .score <<<"$step") fast"
 # a thread started after the file exists: fast falls back
-step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off -- 1000 helper) && rc=0 || rc=$?
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine step -- 1000 helper) && rc=0 || rc=$?
 expect_eq "engine step, a helper thread: scored" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$step")" "0/ok step"
 fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine fast -- 1000 helper) && rc=0 || rc=$?
 expect_eq "engine fast, a helper thread: scored by the step engine" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "0/ok step"
@@ -182,7 +182,7 @@ out=$(gs --classpath "$FX" --method Marker.work --costs none --sandbox off --eng
 expect_match "engine fast, a helper thread: the text says so too" "$out" \
   $'\nengine    step, as --engine fast fell back: engine=fast cannot count'
 # the bytecode limit, inside the loop: the step engine's stop, bytecode for bytecode
-step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --max-bytecodes 5000 -- 1000) && rc=0 || rc=$?
+step=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --engine step --max-bytecodes 5000 -- 1000) && rc=0 || rc=$?
 expect_eq "engine step, limit: bytecode_limit" "$rc/$(jq -r '"\(.status) \(.bytecodes)"' <<<"$step")" "17/bytecode_limit 5001"
 fast=$(gs --classpath "$FX" --method Marker.work --json --costs none --sandbox off --max-bytecodes 5000 --engine fast -- 1000) && rc=0 || rc=$?
 expect_eq "engine fast, limit: the step engine's bytecode_limit" "$rc/$(jq -r '"\(.status) \(.engine)"' <<<"$fast")" "17/bytecode_limit step"
