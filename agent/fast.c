@@ -1384,6 +1384,15 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             a->fast.methods_cap = cap;
         }
         const cf_method *cm = &cf->methods[i];
+        /* a finalize() HotSpot calls (not just `return`): the Finalizer
+         * thread runs it after whichever collection finds the object dead,
+         * and the fast engine runs the method too fast to tell whether that
+         * falls inside it as in the step engine's run */
+        if (program && im->name.len == 8 && memcmp(im->name.ptr, "finalize", 8) == 0 && im->desc.len == 3 &&
+            memcmp(im->desc.ptr, "()V", 3) == 0 && cm->code_len > 0 && !(cm->code_len == 1 && cm->code[0] == 0xb1))
+            fast_problem(a, "%s declares finalize(): the JVM's Finalizer thread runs it whenever a collection "
+                            "finds such an object dead, and only the step engine's run shows what of that falls "
+                            "inside the method", cls);
         char name[1024], desc[4096], full[8192];
         snprintf(name, sizeof name, "%.*s", (int)im->name.len, im->name.ptr);
         snprintf(desc, sizeof desc, "%.*s", (int)im->desc.len, im->desc.ptr);
