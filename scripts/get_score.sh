@@ -115,9 +115,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
   --runs N              score N times and report every distinct score; a run that fails
                         fails them all, with its own status (default: 1)
-  --engine ENGINE       how bytecodes are counted: step (single-stepped; the default) or
-                        fast (instrumented classes, JIT on), which runs the program again
-                        with step wherever it cannot count a run exactly, and says why
+  --engine ENGINE       how bytecodes are counted: fast (instrumented classes, JIT on; the
+                        default), which runs the program again with step wherever it cannot
+                        count a run exactly, and says why, or step (single-stepped)
                         (the score is the same either way; docs/fast-engine.md)
   --sandbox MODE        auto (bubblewrap when it works, else limits only and a warning),
                         require (fail when it does not work) or off (default: auto)
@@ -167,7 +167,7 @@ MAX_THREADS=$DEFAULT_MAX_THREADS
 MAX_OUTPUT=$DEFAULT_MAX_OUTPUT
 RUNS=1
 SANDBOX=auto
-ENGINE=step
+ENGINE=fast
 KEY_FILE=""
 SUBMISSION=""
 PROGRAM_ARGS=()
