@@ -134,10 +134,11 @@ expect_end "threads: work handed to a pool started before the method" hidden_thr
 expect_match "threads: names the thread" "$(jq -r .message "$TEST_TMP/out")" "pool-1-thread-1"
 expect_end "work moved into finalize()" hidden_threads 25 Fin work -- 50000000
 expect_match "finalize(): names the Finalizer thread" "$(jq -r .message "$TEST_TMP/out")" "Finalizer"
-# under --engine fast the run is the step engine's: a program class with a
-# finalize() makes the fast engine leave it (what the Finalizer thread gets
-# done while the method runs depends on timing, and only stepping shows it)
-if [ "${PSF_TEST_ENGINE:-}" = fast ]; then
+# under --engine fast (the default) the run is the step engine's: a program
+# class with a finalize() makes the fast engine leave it (what the Finalizer
+# thread gets done while the method runs depends on timing, and only
+# stepping shows it)
+if [ "${PSF_TEST_ENGINE:-fast}" = fast ]; then
   expect_match "finalize(): the fast engine leaves it to the step engine" "$(jq -r .fallback "$TEST_TMP/out")" \
     'Fin\$Worker declares finalize\(\)'
 fi

@@ -26,8 +26,8 @@ integration-agent: all $(AGENT_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/adversarial*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
-	@echo "== tests/integration/adversarial.sh, every run with --engine fast"; \
-	PSF_BUILD=$(BUILD) PSF_TEST_ENGINE=fast bash tests/integration/adversarial.sh
+	@echo "== tests/integration/adversarial.sh, every run with --engine step"; \
+	PSF_BUILD=$(BUILD) PSF_TEST_ENGINE=step bash tests/integration/adversarial.sh
 
 # Core isolation scripts, run against fake cgroup trees only.
 .PHONY: integration-isolation

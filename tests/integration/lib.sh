@@ -61,9 +61,10 @@ adversarial_setup() {
   command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
   GS=$PSF_ROOT/scripts/get_score.sh
   FX=$PSF_BUILD/fixtures/adversarial
-  # PSF_TEST_ENGINE=fast: every get_score.sh run of the suite with --engine
-  # fast, whose results must be the step engine's (a score never depends on
-  # the engine: the fast engine counts, or falls back where it cannot)
+  # PSF_TEST_ENGINE=step (or fast): every get_score.sh run of the suite with
+  # that --engine; the results must be the same with either (a score never
+  # depends on the engine: the fast engine, the default, counts or falls
+  # back where it cannot)
   if [ -n "${PSF_TEST_ENGINE:-}" ]; then
     printf '#!/bin/sh\nexec "%s" --engine "%s" "$@"\n' "$GS" "$PSF_TEST_ENGINE" >"$TEST_TMP/get_score_engine.sh"
     chmod +x "$TEST_TMP/get_score_engine.sh"
