@@ -36,3 +36,8 @@ UNIT_SRCS_options := agent/options.c
 
 UNIT_TESTS += mutf8
 UNIT_SRCS_mutf8 := agent/mutf8.c
+
+# keys.c includes agent.h, which includes jvmti.h: no JVM runs
+UNIT_TESTS += keys
+UNIT_SRCS_keys := agent/keys.c
+UNIT_CFLAGS_keys := $(JNI_CFLAGS)

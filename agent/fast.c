@@ -2,12 +2,12 @@
  * fast.c - the instrumenting counting engine (engine=fast): block probes in
  * every class, counted per thread while the thread is inside a measured
  * extent, turned into the step engine's per-method opcode counts when the
- * run ends. docs/fast-engine.md says which profile fields it holds (so far:
- * the opcode histograms, per-method counts, invocation totals, dependency
- * keys with their native flags, array keys and invoke elements, method
- * entries with their closeness, native and allocation fences, and the
- * conditional branches with the simulated predictor's mispredictions, in
- * the work and overhead buckets) and why its profiles are marked and never scored.
+ * run ends. docs/fast-engine.md says how it gives each profile field
+ * exactly as the step engine does (opcode histograms, per-method and
+ * per-line counts, invocations, dependency keys with their native flags,
+ * array keys and elements, entries, closeness and fences, branches and
+ * mispredictions, calling contexts, in the work and overhead buckets) and
+ * when it leaves a run to the step engine.
  *
  * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
@@ -39,12 +39,16 @@
  * predictor), or hidden (nothing counted: HotSpot hides single-stepping
  * there, so the step engine counts nothing).
  *
- * Nothing here runs per bytecode or per block: the probes are Java, inlined
- * by the JIT; root probes call the agent once per root frame. A run whose
- * counts this engine cannot yet give exactly (an exception inside a probe,
+ * Nothing here runs per bytecode or per block of a counting thread: the
+ * probes are Java, inlined by the JIT; root probes call the agent once per
+ * root frame, a block probe only when its thread passes the bytecode limit
+ * (probe_limit) or, on a thread that is not counting while another is,
+ * until the bystanders' allowance is passed (probe_bystander). A run whose
+ * counts this engine cannot give exactly (an exception inside a probe,
  * method-handle linkage, the program's code in a hidden frame, a method
- * not instrumented, a thread started) records the reason (fast_problem)
- * and ends as agent_error: never a quietly wrong count.
+ * not instrumented, a thread started, ...) records the reason
+ * (fast_problem) and ends as fallback, which get_score.sh runs again with
+ * the step engine: never a quietly different count.
  */
 #include "agent.h"
 #include "bytecode.h"
