@@ -712,6 +712,16 @@ static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site
         (*jni)->DeleteLocalRef(jni, cur);
 }
 
+/* The calling thread (a local reference), or NULL when the run is over or
+ * JVMTI cannot say (reported): for the probes' natives that act on it. */
+static jthread current_thread(agent *a)
+{
+    jthread thread = NULL;
+    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return NULL;
+    return thread;
+}
+
 /* psf.Probe.begin0(), from Probe.enter in the measured method's first
  * instruction on a thread that is not counting: open an extent when the
  * caller (two frames down: begin0, Probe.enter, the method) is the method
@@ -738,8 +748,8 @@ static void JNICALL probe_end(JNIEnv *jni, jclass cls)
 {
     agent *a = &g_agent;
     (void)cls;
-    jthread thread = NULL;
-    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+    jthread thread = current_thread(a);
+    if (thread == NULL)
         return;
     a->hooks.fast_end(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
@@ -752,8 +762,8 @@ static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
 {
     agent *a = &g_agent;
     (void)cls;
-    jthread thread = NULL;
-    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+    jthread thread = current_thread(a);
+    if (thread == NULL)
         return;
     a->hooks.fast_limit(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
@@ -766,8 +776,8 @@ static void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean pr
 {
     agent *a = &g_agent;
     (void)cls;
-    jthread thread = NULL;
-    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+    jthread thread = current_thread(a);
+    if (thread == NULL)
         return;
     a->hooks.fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
     (*jni)->DeleteLocalRef(jni, thread);

@@ -36,18 +36,28 @@ static int keys_grow_slots(key_table *t)
     return 0;
 }
 
+/* The slot that holds (kind, name), or the empty slot where it would go
+ * (t->nslots > 0). */
+static uint32_t slot_of(const key_table *t, enum key_kind kind, const char *name)
+{
+    uint32_t s = hash_key(kind, name) & (t->nslots - 1);
+    while (t->slots[s] != 0) {
+        uint32_t i = t->slots[s] - 1;
+        if (t->kind[i] == kind && strcmp(t->names[i], name) == 0)
+            break;
+        s = (s + 1) & (t->nslots - 1);
+    }
+    return s;
+}
+
 uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name)
 {
     if (t->nslots == 0 || (t->count + 1) * 2 > t->nslots)
         if (keys_grow_slots(t) != 0)
             return 0;
-    uint32_t s = hash_key(kind, name) & (t->nslots - 1);
-    while (t->slots[s] != 0) {
-        uint32_t i = t->slots[s] - 1;
-        if (t->kind[i] == kind && strcmp(t->names[i], name) == 0)
-            return i + 1;
-        s = (s + 1) & (t->nslots - 1);
-    }
+    uint32_t s = slot_of(t, kind, name);
+    if (t->slots[s] != 0)
+        return t->slots[s];
     if (t->count == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 256;
         char **names = realloc(t->names, cap * sizeof *names);
@@ -73,16 +83,7 @@ uint32_t keys_intern(key_table *t, enum key_kind kind, const char *name)
 
 uint32_t keys_find(const key_table *t, enum key_kind kind, const char *name)
 {
-    if (t->nslots == 0)
-        return 0;
-    uint32_t s = hash_key(kind, name) & (t->nslots - 1);
-    while (t->slots[s] != 0) {
-        uint32_t i = t->slots[s] - 1;
-        if (t->kind[i] == kind && strcmp(t->names[i], name) == 0)
-            return i + 1;
-        s = (s + 1) & (t->nslots - 1);
-    }
-    return 0;
+    return t->nslots == 0 ? 0 : t->slots[slot_of(t, kind, name)];
 }
 
 void keys_free(key_table *t)
