@@ -50,6 +50,8 @@ static const char *const pinned_flags[] = {
  * and an allocation kernel's price would depend on which kernels ran before
  * it. Scores predict steady-state costs. */
 #define TIMING_EXTRA_FLAG "-XX:+AlwaysPreTouch"
+/* --jit: a kernel faster than this per iteration had its work deleted by C2 */
+#define JIT_DELETED_CYCLES 0.5
 
 
 static int tty;
@@ -130,7 +132,7 @@ static int compile_kernels(const calib_options *opt, const kernel_set *ks, const
         free(classes);
         return -1;
     }
-    kernels_write_java(ks, f);
+    kernels_write_java(ks, f, opt->jit);
     fclose(f);
     mkdir(classes, 0755);
     java_tool(opt, "javac", javac, sizeof javac);
@@ -806,6 +808,11 @@ int calibrate_run(const calib_options *opt)
     for (size_t k = 0; k < r.ks.n; k++)
         if (r.res[k].ok && r.res[k].cycles <= 0) {
             note("warning: kernel %s was not timed", r.ks.v[k].name);
+            r.res[k].ok = 0;
+        } else if (r.res[k].ok && opt->jit && r.res[k].cycles < JIT_DELETED_CYCLES) {
+            /* the fit weighs each kernel by 1/measured: one near 0 would pin every price to 0 */
+            note("kernel %s: %.2f cycles per iteration, the compiler deleted its work: not fitted",
+                 r.ks.v[k].name, r.res[k].cycles);
             r.res[k].ok = 0;
         }
 

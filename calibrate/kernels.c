@@ -676,9 +676,178 @@ static const char support[] =
     "    static final class Sub extends Sup { int m(int x) { return super.m(x) + 1; } }\n"
     "    static final class Cl implements Cloneable { int a, b;\n"
     "        Cl copy() { try { return (Cl) super.clone(); } catch (CloneNotSupportedException e) { throw new AssertionError(e); } } }\n"
-    "    static final class Node { int val; Node next; }\n";
+    "    static final class Node { int val; Node next; }\n"
+    "    /* --jit: what a kernel computes goes into acc or a static field, so a\n"
+    "     * compiler must compute it (unused without --jit) */\n"
+    "    static Object sunk;\n"
+    "    static long SINK(long v) { return v; }\n"
+    "    static long SINK(double v) { return Double.doubleToRawLongBits(v); }\n"
+    "    static long SINK(boolean v) { return v ? 1 : 0; }\n"
+    "    static long SINK(Object v) { sunk = v; return 0; }\n";
 
-void kernels_write_java(const kernel_set *ks, FILE *f)
+/* --- locals a kernel declares (for the sinks of --jit) ------------------------ */
+
+static int id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'; }
+static int id_char(char c) { return id_start(c) || (c >= '0' && c <= '9'); }
+static const char *skip_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* An identifier at p (before e): its end, or NULL. */
+static const char *ident(const char *p, const char *e)
+{
+    if (p >= e || !id_start(*p))
+        return NULL;
+    while (p < e && id_char(*p))
+        p++;
+    return p;
+}
+
+static int is_keyword(const char *p, const char *q)
+{
+    static const char *const kw[] = { "for", "if", "while", "do", "try", "return", "throw", "switch",
+                                      "synchronized", "new", "break", "continue", "else", "case",
+                                      "default", "assert", "this", "super" };
+    for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+        if (strlen(kw[k]) == (size_t)(q - p) && strncmp(kw[k], p, (size_t)(q - p)) == 0)
+            return 1;
+    return 0;
+}
+
+/* The type at p: a dotted name, type arguments, array brackets. Its end, or NULL. */
+static const char *type_end(const char *p, const char *e)
+{
+    const char *q = ident(p, e);
+    if (!q || is_keyword(p, q))
+        return NULL;
+    while (q < e && *q == '.' && ident(q + 1, e))
+        q = ident(q + 1, e);
+    q = skip_ws(q, e);
+    if (q < e && *q == '<') {
+        int depth = 0;
+        for (; q < e; q++) {
+            if (*q == '<')
+                depth++;
+            else if (*q == '>' && --depth == 0)
+                break;
+            else if (!id_char(*q) && !strchr(" .,?[]", *q))
+                return NULL;
+        }
+        if (q == e)
+            return NULL;
+        q = skip_ws(q + 1, e);
+    }
+    while (q < e && *q == '[') {
+        q = skip_ws(q + 1, e);
+        if (q >= e || *q != ']')
+            return NULL;
+        q = skip_ws(q + 1, e);
+    }
+    return q;
+}
+
+/* "NAME =" at p (not "=="): the end of NAME, or NULL. */
+static const char *declarator(const char *p, const char *e)
+{
+    const char *n = ident(skip_ws(p, e), e), *q;
+    if (!n)
+        return NULL;
+    q = skip_ws(n, e);
+    return q < e && *q == '=' && (q + 1 >= e || q[1] != '=') ? n : NULL;
+}
+
+/* Declarators with an initializer of the statement [p, e), appended to names. */
+static size_t statement_decls(const char *p, const char *e, char (*names)[64], size_t n, size_t max)
+{
+    const char *q;
+    p = skip_ws(p, e);
+    if (e - p > 6 && strncmp(p, "final", 5) == 0 && !id_char(p[5]))
+        p = skip_ws(p + 5, e);
+    q = type_end(p, e);
+    if (!q || !declarator(q, e))
+        return n;
+    while (q) {
+        const char *s = skip_ws(q, e), *ne = declarator(q, e);
+        int depth = 0;
+        char quote = 0;
+        if (!ne)
+            break;
+        if (n < max && (size_t)(ne - s) < 64) {
+            memcpy(names[n], s, (size_t)(ne - s));
+            names[n][ne - s] = '\0';
+            n++;
+        }
+        /* the initializer runs to a comma at depth 0 that starts another declarator */
+        for (q = ne; q < e; q++) {
+            if (quote) {
+                if (*q == '\\' && q + 1 < e)
+                    q++;
+                else if (*q == quote)
+                    quote = 0;
+            } else if (*q == '"' || *q == '\'') {
+                quote = *q;
+            } else if (strchr("([{", *q)) {
+                depth++;
+            } else if (strchr(")]}", *q)) {
+                depth--;
+            } else if (*q == ',' && depth == 0 && declarator(q + 1, e)) {
+                break;
+            }
+        }
+        q = q < e ? q + 1 : NULL;
+    }
+    return n;
+}
+
+size_t kernels_declared(const char *stmts, char (*names)[64], size_t max)
+{
+    size_t n = 0;
+    const char *p = stmts ? stmts : "";
+    while (*p) {
+        const char *e = p;
+        int depth = 0, assigned = 0, block = 0;
+        char quote = 0;
+        for (; *e; e++) {
+            if (quote) {
+                if (*e == '\\' && e[1])
+                    e++;
+                else if (*e == quote)
+                    quote = 0;
+            } else if (*e == '"' || *e == '\'') {
+                quote = *e;
+            } else if (strchr("([{", *e)) {
+                depth++;
+            } else if (strchr(")]}", *e)) {
+                /* a block statement (a loop's, an if's) ends at its brace */
+                if (--depth == 0 && *e == '}' && !assigned) {
+                    block = 1;
+                    break;
+                }
+            } else if (*e == '=' && depth == 0) {
+                assigned = 1;
+            } else if (*e == ';' && depth == 0) {
+                break;
+            }
+        }
+        if (!block)
+            n = statement_decls(p, e, names, n, max);
+        p = *e ? e + 1 : e;
+    }
+    return n;
+}
+
+static void write_sinks(FILE *f, const char *stmts, const char *indent)
+{
+    char names[256][64];
+    size_t n = kernels_declared(stmts, names, sizeof names / sizeof names[0]);
+    for (size_t k = 0; k < n; k++)
+        fprintf(f, "%sacc += SINK(%s);\n", indent, names[k]);
+}
+
+void kernels_write_java(const kernel_set *ks, FILE *f, int sink)
 {
     fprintf(f, "// Generated by psf-calibrate: calibration kernels (calibrate/kernels.c). Do not edit.\n"
                "@SuppressWarnings(\"unused\")\n"
@@ -691,9 +860,16 @@ void kernels_write_java(const kernel_set *ks, FILE *f)
     for (size_t k = 0; k < ks->n; k++)
         fprintf(f, "        case %zu: return k_%s(n);\n", k, ks->v[k].name);
     fprintf(f, "        default: throw new IllegalArgumentException(\"no kernel \" + id);\n        }\n    }\n\n");
-    for (size_t k = 0; k < ks->n; k++)
+    for (size_t k = 0; k < ks->n; k++) {
         fprintf(f, "    static long k_%s(int n) {\n        long acc = 0;\n        %s\n"
-                   "        for (int i = 0; i < n; i++) {\n            %s\n        }\n        return acc;\n    }\n\n",
+                   "        for (int i = 0; i < n; i++) {\n            %s\n",
                 ks->v[k].name, ks->v[k].setup, ks->v[k].body);
+        if (sink)
+            write_sinks(f, ks->v[k].body, "            ");
+        fprintf(f, "        }\n");
+        if (sink)
+            write_sinks(f, ks->v[k].setup, "        ");
+        fprintf(f, "        return acc;\n    }\n\n");
+    }
     fprintf(f, "}\n");
 }

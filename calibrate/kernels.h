@@ -56,8 +56,22 @@ void kernels_add(kernel_set *ks, const char *name, unsigned flags,
  */
 int kernels_for_key(kernel_set *ks, const char *key, char *why, size_t whylen);
 
-/* Write Kernels.java for the kernels (in order; id = index) to f. */
-void kernels_write_java(const kernel_set *ks, FILE *f);
+/*
+ * The names of the local variables that Java statements `stmts` declare at
+ * their top level ("int x = 0, y; long[] a = new long[8];" declares x, y and
+ * a; statements inside braces, loops and expressions declare none), at most
+ * max of them, each at most 63 characters, in order. Returns how many.
+ */
+size_t kernels_declared(const char *stmts, char (*names)[64], size_t max);
+
+/*
+ * Write Kernels.java for the kernels (in order; id = index) to f. With
+ * sink set (psf-calibrate --jit), every local a kernel declares is handed
+ * to a sink, those of the body at the end of each iteration and those of
+ * the setup after the loop, so that a compiler cannot delete the work that
+ * computes them (the counts, taken from the same source, include the sinks).
+ */
+void kernels_write_java(const kernel_set *ks, FILE *f, int sink);
 
 void kernels_free(kernel_set *ks);
 

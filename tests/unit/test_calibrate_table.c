@@ -195,7 +195,7 @@ static void kernels_builtin__generated_java__every_kernel_dispatched(void **stat
     (void)state;
     kernels_builtin(&ks);
     assert_true(ks.n > 100);
-    kernels_write_java(&ks, f);
+    kernels_write_java(&ks, f, 0);
     fclose(f);
     for (size_t k = 0; k < ks.n; k++) {
         char want[160];
@@ -203,6 +203,61 @@ static void kernels_builtin__generated_java__every_kernel_dispatched(void **stat
         assert_non_null(strstr(text, want));
     }
     free(text);
+    kernels_free(&ks);
+}
+
+/* The locals --jit hands to sinks: those a statement list declares at its
+ * top level with an initializer, and nothing else. */
+static void declared(const char *stmts, const char *want)
+{
+    char names[16][64], got[512] = "";
+    size_t n = kernels_declared(stmts, names, 16);
+    for (size_t k = 0; k < n; k++) {
+        strcat(got, k ? " " : "");
+        strcat(got, names[k]);
+    }
+    assert_string_equal(got, want);
+}
+
+static void kernels_declared__statements__initialized_top_level_locals(void **state)
+{
+    (void)state;
+    declared("int[] a = new int[16]; int x = 0;", "a x");
+    declared("long w0 = 0, w1 = 0; int x = 0, y = 0;", "w0 w1 x y");
+    declared("java.nio.MappedByteBuffer m = MAP(262144); boolean b;", "m");
+    declared("int j = i & 7; a[j] = a[j + 8] + x; x = a[j + 1];", "j");
+    declared("java.util.Map<String, Integer> m = new java.util.HashMap<String, Integer>(); m.put(\"a,b\", 1);", "m");
+    declared("for (int k = 0; k < 3; k++) { int z = k; } double d = 1.5;", "d");
+    declared("if (x < y) x = y; final Object o = sof(null), p = new int[] { 1, 2 };", "o p");
+    declared("String s = \"a;b = c\"; char c = ';'; x = y == z ? 1 : 2;", "s c");
+    declared("x += 1000; y = x; w129 = w128 + y; f(a, b); acc ^= x == 0 ? 1 : 0;", "");
+    declared("", "");
+}
+
+/* --jit's Kernels.java sinks every such local; the -Xint one has no sink calls. */
+static void kernels_write_java__sink__locals_reach_acc(void **state)
+{
+    kernel_set ks = { 0 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    kernels_add(&ks, "t", 0, "int[] a = new int[16]; int x = 0;", "int j = i & 7; a[j] = x;");
+    for (int sink = 0; sink <= 1; sink++) {
+        f = open_memstream(&text, &len);
+        kernels_write_java(&ks, f, sink);
+        fclose(f);
+        if (sink) {
+            const char *body = strstr(text, "a[j] = x;"), *end = body ? strstr(body, "return acc;") : NULL;
+            assert_non_null(end);
+            /* j inside the loop, before its closing brace; a and x after it */
+            assert_non_null(strstr(body, "acc += SINK(j);\n        }\n        acc += SINK(a);\n        acc += SINK(x);\n        return acc;"));
+        } else {
+            assert_null(strstr(text, "acc += SINK("));
+        }
+        free(text);
+        text = NULL;
+    }
     kernels_free(&ks);
 }
 
@@ -274,6 +329,8 @@ int main(void)
         cmocka_unit_test(table_write__fitted_model__valid_against_schema),
         cmocka_unit_test(table_write__r2_out_of_range_and_partial_cpu__clamped_and_valid),
         cmocka_unit_test(kernels_builtin__generated_java__every_kernel_dispatched),
+        cmocka_unit_test(kernels_declared__statements__initialized_top_level_locals),
+        cmocka_unit_test(kernels_write_java__sink__locals_reach_acc),
         cmocka_unit_test(kernels_builtin__math_functions__both_argument_sources),
         cmocka_unit_test(kernels_for_key__supported_and_unsupported_keys),
     };
