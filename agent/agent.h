@@ -296,6 +296,8 @@ typedef struct fast_method {
     uint32_t first_id;          /* block i has probe id first_id + i */
     uint8_t root;               /* enum root_kind */
     uint8_t program;            /* its class is the program's (the application class loader's) */
+    uint8_t init_sites;         /* its static accesses run initializers as clinit.c's (program.c,
+                                 * init_sites_class: the program's, reflection's accessors) */
     uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
     uint32_t cls;               /* its class file: a->fast.classes[cls] */
     uint16_t cf_index;          /* its place in that class file's methods */
@@ -548,6 +550,7 @@ uint64_t bystanders_allowance(void);
 
 /* program.c */
 int program_class(agent *a, JNIEnv *jni, jclass klass); /* defined by the application class loader */
+int init_sites_class(agent *a, JNIEnv *jni, jclass klass); /* program.c: classes whose static accesses clinit.c checks */
 int program_init_trigger(uint8_t op);      /* getstatic, putstatic, invokestatic */
 
 /* clinit.c */

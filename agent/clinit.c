@@ -29,7 +29,10 @@
  * lookup is not counted, as the JVM's resolution is not.
  *
  * Each instruction is checked once (method_info.init_site), so the step
- * path pays one byte test on these opcodes in the program's methods.
+ * path pays one byte test on these opcodes in the program's methods, and
+ * in those of every class a loader other than the boot and platform
+ * loaders defined (program.c, init_sites_class): reflection's generated
+ * accessors call the program's static methods from such classes.
  *
  * The method's own class is initialized before the method runs; the second
  * half of this file counts its initializer too, and its constructors,

@@ -275,7 +275,7 @@ typedef struct caller_view {
     uint32_t first_id;          /* its method's block 0 id */
     int in_probe;               /* it is in a probe before that instruction */
     int calls;                  /* an invoke that names the root itself: the root was called */
-    int program;                /* its method is the program's */
+    int init_sites;             /* its method's static accesses run initializers as clinit.c's */
     char cls[512];              /* the class the instruction names, "" if none: new, anewarray,
                                    multianewarray, checkcast, instanceof, ldc of a class (the
                                    element class of an array, binary name) */
@@ -298,7 +298,7 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     const uint8_t *c = fm->code + old;
     uint64_t left = fm->code_len - (uint64_t)old;
     v->op = c[0];
-    v->program = fm->program;
+    v->init_sites = fm->init_sites;
     v->calls = 0;
     v->cls[0] = '\0';
     uint16_t idx = left >= 3 ? (uint16_t)(c[1] << 8 | c[2]) : 0;
@@ -379,9 +379,9 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
  *   so does the resolution of a probe's own call (the probe class, looked up
  *   once per class loader). Such a root runs HIDDEN: nothing is counted,
  *   as the step engine counts nothing. Except a static initializer that a
- *   getstatic, putstatic or invokestatic of the program's runs: clinit.c
- *   runs it first itself, stepped, so the JDK's is OVERHEAD and the
- *   program's work.
+ *   getstatic, putstatic or invokestatic of the program's (or of
+ *   reflection's accessors: init_sites_class) runs: clinit.c runs it first
+ *   itself, stepped, so the JDK's is OVERHEAD and the program's work.
  * - Otherwise (a static initializer that new runs, a class that linking
  *   loads, a native such as Class.forName0, the JVM with no Java caller):
  *   a JDK initializer, Thread.exit and linkage are OVERHEAD; loadClass(String)
@@ -390,9 +390,9 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
  *   caller's work, and so does this engine.
  *
  * The program's static initializers have root probes too: one that HotSpot
- * runs hidden outside those clinit.c runs (a JDK method's static access)
- * is a hole in the step engine (docs/hidden-work.md), and the run is
- * refused. So is any method-handle linkage: the method handles it links
+ * runs hidden outside those clinit.c runs (from a site clinit.c does not
+ * check: caller_view.init_sites) is a hole in the step engine
+ * (docs/hidden-work.md), and the run is refused. So is any method-handle linkage: the method handles it links
  * run code of hidden classes, which no ClassFileLoadHook sees.
  */
 static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
@@ -448,7 +448,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
      * entered from an instruction it resolves (no invoke of the root, no
      * native: a native caller passes it on) */
     int vm = strstr(root_name, ".<clinit>(") != NULL || !v.calls;
-    int clinit_c = v.program && !v.in_probe &&
+    int clinit_c = v.init_sites && !v.in_probe &&
                    (v.op == BC_GETSTATIC || v.op == BC_PUTSTATIC || v.op == BC_INVOKESTATIC) && !v.calls;
     jint out = mode;
     if (root == ROOT_ALWAYS && strncmp(root_name, "java.lang.invoke.MethodHandleNatives.", 37) == 0) {
@@ -1358,7 +1358,8 @@ static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins
 
 /* Keep the rewritten class's methods (lock held): name, original code,
  * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
-static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, const uint8_t *data, size_t len)
+static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, int init_sites, const uint8_t *data,
+                        size_t len)
 {
     char cls[1024];
     name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
@@ -1435,6 +1436,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
         fm->program = (uint8_t)(program != 0);
+        fm->init_sites = (uint8_t)(init_sites != 0);
         fm->root_probes = im->calls == 2;
         uint32_t seed = bp_seed(fm->name);
         for (uint32_t b = 0; b < fm->blocks.nblocks; b++) {
@@ -1523,6 +1525,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, PROBE_CLASS) == 0))
         return;
     int program = loader != NULL && a->system_loader != NULL && (*jni)->IsSameObject(jni, loader, a->system_loader);
+    /* as program.c's init_sites_class, from the loader the hook was given */
+    int init_sites = loader != NULL && a->platform_loader != NULL && !(*jni)->IsSameObject(jni, loader, a->platform_loader);
     classfile cf;
     char err[256];
     if (cf_parse(&cf, data, (size_t)len, err, sizeof err) != 0) {
@@ -1553,7 +1557,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
         return;
     }
-    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program, data, (size_t)len) != 0) {
+    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len) != 0) {
         lock_exit(a);
         agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
         ins_free(&r);

@@ -224,8 +224,9 @@ int methods_no_fence(const char *key)
 }
 
 /* Fill m->dep from the method's code and its class's constant pool, and
- * for a method of the program's (program != 0) m->init_site. */
-static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc, int program)
+ * for a method whose static accesses clinit.c checks (init_sites != 0: the
+ * program's, reflection's accessors) m->init_site. */
+static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc, int init_sites)
 {
     int any = 0, triggers = 0;
     for (uint32_t pc = 0; pc < m->code_len;) {
@@ -235,7 +236,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         uint8_t op = m->code[pc];
         if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W)
             any = 1; /* an ldc may name a class: its constant pool tells */
-        if (program && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
+        if (init_sites && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
             triggers = 1;
         pc += len;
     }
@@ -381,7 +382,7 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
         memcpy(m->code, code, (size_t)len);
         m->code_len = (uint32_t)len;
         (*jv)->Deallocate(jv, code);
-        if (compute_deps(a, m, klass, name, desc, program) != 0)
+        if (compute_deps(a, m, klass, name, desc, program || init_sites_class(a, jni, klass)) != 0)
             agent_fail(a, "dependency keys of %s are incomplete", m->name);
     }
     (*jv)->Deallocate(jv, (unsigned char *)name);

@@ -25,6 +25,24 @@ int program_class(agent *a, JNIEnv *jni, jclass klass)
     return yes;
 }
 
+/* 1 when klass was defined by a class loader other than the boot and the
+ * platform loader: the program's classes, and those made on its behalf
+ * (reflection's generated accessors, in a DelegatingClassLoader). Only
+ * their constant pools can name a class of the program's, so only their
+ * static accesses can make HotSpot run a program's static initializer
+ * with single-stepping hidden (clinit.c). */
+int init_sites_class(agent *a, JNIEnv *jni, jclass klass)
+{
+    jobject loader = NULL;
+    if (a->platform_loader == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetClassLoader(a->jvmti, klass, &loader), "GetClassLoader") != 0 ||
+        loader == NULL)
+        return 0;
+    int yes = !(*jni)->IsSameObject(jni, loader, a->platform_loader);
+    (*jni)->DeleteLocalRef(jni, loader);
+    return yes;
+}
+
 /* 1 for getstatic, putstatic and invokestatic: the instructions that may
  * initialize a class with single-stepping hidden (clinit.c, top). */
 int program_init_trigger(uint8_t op)
