@@ -92,6 +92,8 @@ if [ "${#FLAGS[@]}" -lt 5 ] || [ -z "$HEAP" ]; then
   exit 1
 fi
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
+# and the JIT flags of the fast engine's runs
+mapfile -t FAST_FLAGS < <(sed -n '/^FAST_ENGINE_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-equality.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -130,7 +132,9 @@ short() { cut -c "1-${1}"; }
 run() {
   local e=$1 c=$2 p=$3 t0 t1 rc=0
   t0=$EPOCHREALTIME
-  timeout -k 10 "$TIMEOUT" "$JAVA" "${FLAGS[@]}" \
+  local jit=()
+  [ "$e" != fast ] || jit=("${FAST_FLAGS[@]}") # as get_score.sh runs it
+  timeout -k 10 "$TIMEOUT" "$JAVA" "${FLAGS[@]}" "${jit[@]}" \
     "-agentpath:$BUILD/libpsfagent.so=method=$p.run,out=$D/$e.xml,engine=$e" \
     -cp "$TMP/classes/$c" "$p" </dev/null >"$D/$e.out" 2>"$D/$e.err" || rc=$?
   t1=$EPOCHREALTIME
