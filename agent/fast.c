@@ -1543,6 +1543,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
                        .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
+                       .other_entry_block_method = "enteredBlock",
                        .new_method = "allocated"};
     if (measured) {
         opt.entry_method = "enter";
