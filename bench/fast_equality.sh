@@ -211,7 +211,7 @@ mkdir -p "$TMP/result" "$TMP/run"
 START=$EPOCHREALTIME
 echo "# bench/fast_equality.sh $(date -u '+%Y-%m-%d %H:%M UTC'): JDK $JDK_VERSION ($("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p' | head -n 1))"
 echo "# PSF $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain -- agent common 2>/dev/null | grep -q . && echo ' (agent/ or common/ modified)'), agent $BUILD/libpsfagent.so; corpora ${CORPORA}; $JOBS at a time"
-echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP; times are wall seconds"
+echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP (+ ${FAST_FLAGS[*]} for engine=fast); times are wall seconds"
 for c in "${CORPUS_LIST[@]}"; do
   # shellcheck disable=SC2016 # expanded by the child shell
   awk -v c="$c" '$1 == c' "$TMP/programs" |
