@@ -83,7 +83,7 @@ WORKLOADS=(
 [ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
 
 echo "# configurations: $(for c in "${CONFIGS[@]}"; do printf '%s [%s]  ' "${c%% *}" "$(echo "$c" | cut -s -d' ' -f2-)"; done)"
-printf '%-11s %-12s %8s %8s %11s  %s\n' workload config "wall s" "cpu s" bytecodes status
+printf '%-11s %-15s %8s %8s %11s  %s\n' workload config "wall s" "cpu s" bytecodes status
 for spec in "${WORKLOADS[@]}"; do
   # shellcheck disable=SC2086
   set -- $spec
@@ -99,7 +99,7 @@ for spec in "${WORKLOADS[@]}"; do
   counts=$(for c in "${CONFIGS[@]}"; do cut -d' ' -f1 "$TMP/${c%% *}.work"; done | sort -u | wc -l)
   for c in "${CONFIGS[@]}"; do
     k=${c%% *}
-    printf '%-11s %-12s %8.2f %8.2f %11s  %s\n' "$name" "$k" "$(median <"$TMP/$k.wall")" "$(median <"$TMP/$k.cpu")" \
+    printf '%-11s %-15s %8.2f %8.2f %11s  %s\n' "$name" "$k" "$(median <"$TMP/$k.wall")" "$(median <"$TMP/$k.cpu")" \
       "$(head -n 1 "$TMP/$k.work" | cut -d' ' -f1)" "$(cut -d' ' -f2 "$TMP/$k.work" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
   done
   [ "$counts" = 1 ] || echo "$name: COUNTS DIFFER between configurations" >&2
