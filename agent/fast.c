@@ -255,6 +255,7 @@ static fast_method *method_of(agent *a, uint32_t id);
 static const cpool *pool_of(agent *a, const fast_method *fm);
 static char *full_name(agent *a, jmethodID id);
 static fast_method *method_by_name(agent *a, const char *name);
+static int by_name_add(agent *a, uint32_t index);
 static method_info *fast_mi(agent *a, fast_method *fm);
 
 /* HotSpot's interpreter resolves these with single-stepping hidden
@@ -1455,6 +1456,8 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         if (keep_sites(a, a->fast.nmethods, fm, im) != 0 || keep_calls(a, a->fast.nmethods, fm, im) != 0)
             return -1;
         a->fast.nmethods++;
+        if (by_name_add(a, a->fast.nmethods - 1) != 0)
+            return -1;
     }
     return 0;
 }
@@ -1544,6 +1547,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
                        .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
+                       .other_entry_block_method = "enteredBlock",
                        .new_method = "allocated"};
     if (measured) {
         opt.entry_method = "enter";
@@ -2125,14 +2129,67 @@ static char *full_name(agent *a, jmethodID id)
     return utf8;
 }
 
+/* FNV-1a of a method's name "pkg.Class.name(desc)". */
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s != '\0'; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* Make methods[index] the one method_by_name finds for its name: into that
+ * name's slot, or an empty one (lock held; the table has room). */
+static void by_name_put(agent *a, uint32_t index)
+{
+    uint32_t mask = a->fast.by_name_cap - 1;
+    const char *name = a->fast.methods[index].name;
+    for (uint32_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        uint32_t e = a->fast.by_name[i];
+        if (e == 0 || strcmp(a->fast.methods[e - 1].name, name) == 0) {
+            a->fast.by_name[i] = index + 1;
+            return;
+        }
+    }
+}
+
+/* Index methods[index], just kept, by name; the table doubles when it
+ * would be more than half full, refilled in rewriting order so that the
+ * last method of a name wins (lock held). 0, or -1 when out of memory. */
+static int by_name_add(agent *a, uint32_t index)
+{
+    if ((uint64_t)index + 1 > a->fast.by_name_cap / 2) {
+        uint32_t cap = a->fast.by_name_cap ? a->fast.by_name_cap * 2 : 8192;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (t == NULL)
+            return -1;
+        free(a->fast.by_name);
+        a->fast.by_name = t;
+        a->fast.by_name_cap = cap;
+        for (uint32_t i = 0; i < index; i++)
+            by_name_put(a, i);
+    }
+    by_name_put(a, index);
+    return 0;
+}
+
 /* The instrumented method of that name, the one rewritten last (a class
- * retransformed later has new ids); NULL if none (lock held). */
+ * retransformed later has new ids); NULL if none (lock held). A hash
+ * lookup: the probes of exception constructors and overhead roots look
+ * frames up by name, in some runs millions of times, among tens of
+ * thousands of methods. */
 static fast_method *method_by_name(agent *a, const char *name)
 {
-    for (uint32_t i = a->fast.nmethods; name != NULL && i-- > 0;)
-        if (strcmp(a->fast.methods[i].name, name) == 0)
-            return &a->fast.methods[i];
-    return NULL;
+    if (name == NULL || a->fast.by_name_cap == 0)
+        return NULL;
+    uint32_t mask = a->fast.by_name_cap - 1;
+    for (uint32_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        uint32_t e = a->fast.by_name[i];
+        if (e == 0)
+            return NULL;
+        if (strcmp(a->fast.methods[e - 1].name, name) == 0)
+            return &a->fast.methods[e - 1];
+    }
 }
 
 /* The fast_method of a frame's method, by its name "pkg.Class.name(desc)";
@@ -2988,6 +3045,7 @@ void fast_free(agent *a)
     }
     free(a->fast.classes);
     free(a->fast.methods);
+    free(a->fast.by_name);
     free(a->fast.len);
     free(a->fast.site);
     free(a->fast.sites);

@@ -182,6 +182,7 @@ typedef struct rewriter {
     uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
     uint16_t rootexitref;
     uint16_t otherentryref;     /* the other methods' entry probe's Methodref, or 0 */
+    uint16_t entryblockref;     /* their entry and block 0 probe in one (the merged probe), or 0 */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     uint32_t next_call;         /* the next call site */
@@ -266,6 +267,13 @@ static int cp_add_probe(rewriter *w)
         w->otherentryref = cp_add_refs(w, CP_METHODREF, cls, onat, 1);
         if (w->otherentryref == 0)
             return -1;
+        if (w->opt->other_entry_block_method != NULL) {
+            uint16_t mname2 = cp_add_utf8(w, w->opt->other_entry_block_method);
+            uint16_t mnat = cp_add_refs(w, CP_NAME_AND_TYPE, mname2, desc, 1);
+            w->entryblockref = cp_add_refs(w, CP_METHODREF, cls, mnat, 1);
+            if (w->entryblockref == 0)
+                return -1;
+        }
     }
     if (w->opt->branch_method == NULL)
         return 0;
@@ -446,6 +454,7 @@ typedef struct method_ctx {
     uint32_t smt_len;
     uint8_t *frame_at;          /* frame_at[old offset]: 1 when a stack map frame is there */
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
+    int merged;                 /* its entry probe is the merged one: block 0 has no probe of its own */
     uint32_t sites;             /* array sites of its array instructions */
     uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
     uint16_t entryref, exitref; /* their Methodrefs: the rewriter's entry/exit or root pair */
@@ -501,7 +510,7 @@ static int layout_pass(method_ctx *c)
         if (k == 0 && c->entry)
             pos += INS_PROBE_LEN;   /* the entry probe: run on entry, jumped over */
         i->target = pos;
-        if (i->leader)
+        if (i->leader && !(k == 0 && c->merged))
             pos += INS_PROBE_LEN;
         if (i->branch_probe)
             pos += INS_BRANCH_PROBE_LEN;
@@ -928,9 +937,11 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->entryref);
+            put2(&code, c->merged ? c->w->entryblockref : c->entryref);
         }
-        if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
+        if (k == 0 && c->merged)    /* block 0's probe is the entry probe */
+            block++;
+        else if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
             goto fail;
         /* a conditional branch ends the block whose probe came last */
         if (c->in[k].branch_probe &&
@@ -1138,6 +1149,15 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     int rc = -1;
     if (build_insns(&c))
         goto done;
+    /* the merged probe, where block 0 starts only on entry: no branch,
+     * switch, jsr or handler lands on offset 0 */
+    if (c.entry && im->calls == 3 && w->entryblockref != 0 && c.n > 0 && c.in[0].leader &&
+        !(im->blocks.mark[0] & BLK_MARK_TARGET)) {
+        c.merged = 1;
+        for (uint16_t e = 0; e < m->exc_count; e++)
+            if (rd2(m->exc + 8 * e + 4) == 0)
+                c.merged = 0;
+    }
     rc = attrs_check(&c);
     if (rc != 0)
         goto done;

@@ -43,7 +43,11 @@
  * ROOT_EXIT_METHOD instead (the fast engine's overhead roots). With
  * options.other_entry_method, every other method (calls_filter returns 0)
  * gets an entry probe calling OTHER_ENTRY_METHOD and no exit probe, so
- * every method has exactly one entry probe.
+ * every method has exactly one entry probe. With
+ * options.other_entry_block_method as well, such a method where nothing
+ * jumps to offset 0 (block 0 starts only on entry) gets one probe there
+ * calling OTHER_ENTRY_BLOCK_METHOD with block 0's id instead of the entry
+ * probe and block 0's probe.
  *
  * With options.array_method, every array instruction (newarray, anewarray,
  * multianewarray) is followed by an array probe that sees the array it
@@ -170,6 +174,10 @@ typedef struct ins_options {
                                    returns 0 for, as the entry probe (no exit probe) */
     const char *new_method;     /* NULL, or the probe class's static method (I)V called after
                                    every new with its call site (numbered with the invokes') */
+    const char *other_entry_block_method; /* NULL, or the probe class's static method (I)V that
+                                   does OTHER_ENTRY_METHOD's and PROBE_METHOD's work in one
+                                   call: it replaces both probes at offset 0 of such a method
+                                   when no branch, switch or handler lands on offset 0 */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native

@@ -38,6 +38,13 @@ bench: bench-scoring
 bench-scoring: all $(BENCH_DIR)/java/.stamp
 	bench/fast_scoring.sh $(REPEAT)
 
+# The fast engine under JIT configurations: get_score.sh's flags for it
+# against the JVM's default JIT (PSF_JIT_CONFIGS adds others).
+.PHONY: bench-jit
+bench: bench-jit
+bench-jit: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
+	bench/fast_jit.sh $(REPEAT)
+
 # The fast engine's profile against the step engine's on the fidelity
 # corpora, program by program (bench/fast_equality.sh; CORPORA=a,b for
 # some). Not part of `bench`: it is a check (exit 1 when a program differs)

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        size > 0 && (data[0] & 8) ? "array" : NULL, size > 0 ? (uint32_t)data[0] * 300u : 0,
                        size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL, NULL, NULL,
                        size > 0 && (data[0] & 64) ? "call" : NULL, size > 0 && (data[0] & 64) ? "returned" : NULL,
-                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL, size > 0 && (data[0] & 64) ? "allocated" : NULL};
+                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL, size > 0 && (data[0] & 64) ? "allocated" : NULL, NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
         check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||

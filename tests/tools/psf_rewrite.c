@@ -187,7 +187,7 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     int c, do_survey = 0, do_replay = 0;
     while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:sB")) != -1) {
         if (c == 'p')

@@ -175,8 +175,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -343,7 +343,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -364,7 +364,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -376,7 +376,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
 
 /* The Methodref at idx is psf/Probe.branch with descriptor desc. */
 static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
@@ -462,7 +462,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -511,7 +511,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -571,7 +571,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -671,7 +671,7 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.copy_method = "copy";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -749,7 +749,7 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -811,7 +811,7 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool = multi_pool;
     extra_pool_len = sizeof multi_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -861,7 +861,7 @@ static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.copy_method = "copy";
     opt.call_method = "call";
     opt.return_method = "ret";
@@ -943,7 +943,7 @@ static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.made_method = "made";
     opt.call_method = "call";
     opt.return_method = "ret";
@@ -1077,7 +1077,7 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     (void)state;
     spec s = loop_spec();
     int choice = 2;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     rewritten w;
@@ -1124,7 +1124,7 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     (void)state;
     spec s = loop_spec();
     int choice = 0;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     opt.other_entry_method = "entered";
@@ -1163,6 +1163,71 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     assert_int_equal(w.r.methods[0].calls, 2);
     assert_int_equal(w.cf.methods[0].code[5], 27);
     assert_int_equal(w.cf.methods[0].code[55], 30);
+    release(&w);
+}
+
+static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_lands_on_offset_0(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    int choice = 0;
+    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    opt.root_entry_method = "rootEnter";
+    opt.root_exit_method = "rootExit";
+    opt.other_entry_method = "entered";
+    opt.other_entry_block_method = "enteredBlock";
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: ... 31..33 "entered", 34..36 "enteredBlock" (its NameAndType
+     * shares entered's descriptor) */
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 36, &owner, &name, &desc), 0);
+    assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
+    assert_int_equal(name.len, 12);
+    assert_memory_equal(name.ptr, "enteredBlock", 12);
+    assert_int_equal(desc.len, 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 * 6);
+    assert_int_equal(w.r.methods[0].calls, 3);
+    /* the loop jumps to 4, not 0: one probe with block 0's id, the loop
+     * with its probes as without an entry probe (45 bytes) */
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 36, 0x03, 0x3c};
+    expect_bytes(m->code, sizeof head, head, sizeof head);
+    assert_int_equal(m->code_len, 45);
+    static const uint8_t next[] = {0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF};  /* block 1's probe, id 8 */
+    expect_bytes(m->code + 10, sizeof next, next, sizeof next);
+    int in_probe = 0;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 5, &in_probe), 0);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 6, &in_probe), 0);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+
+    /* the filter's own choices keep their pairs */
+    choice = 1;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.cf.methods[0].code[5], 21);
+    assert_int_equal(w.cf.methods[0].code[11], PROBE_REF);
+    release(&w);
+
+    /* a loop back to offset 0 (0 iinc 0, -1; 3 iload_0; 4 ifgt 0; 7
+     * iload_0; 8 ireturn; class version 49, no frames): the entry probe,
+     * then block 0's own probe, where the branch lands */
+    static const uint8_t back[] = {0x84, 0x00, 0xff, 0x1a, 0x9d, 0xff, 0xfc, 0x1a, 0xac};
+    spec b = {49, back, sizeof back, 1, NULL, 0, {{0}}, 0};
+    choice = 0;
+    rewrite(&w, &b, &opt);
+    static const uint8_t both[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 33, 0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF, 0x84};
+    expect_bytes(w.cf.methods[0].code, sizeof both, both, sizeof both);
+    release(&w);
+
+    /* a handler at offset 0 (0 iload_0; 1 ireturn, covering 0..1) */
+    static const uint8_t ret[] = {0x1a, 0xac};
+    static const uint8_t exc[] = {0, 0, 0, 1, 0, 0, 0, 0};
+    spec h = {49, ret, sizeof ret, 1, exc, 1, {{0}}, 0};
+    rewrite(&w, &h, &opt);
+    expect_bytes(w.cf.methods[0].code, sizeof both - 1, both, sizeof both - 1);
     release(&w);
 }
 
@@ -1476,7 +1541,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1594,7 +1659,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1713,6 +1778,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_gets),
         cmocka_unit_test(ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one),
+        cmocka_unit_test(ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_lands_on_offset_0),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),

@@ -443,15 +443,51 @@ public final class Probe {
             p.push(id, p.pending - 1);
         } else {
             p.ctxAt = p.ctxAtMethod = -1;
-            jvmEntered0(id); /* the JVM entered it: an exception's constructor */
-            /* frames the JVM entered before returned unseen when it enters this one from another */
-            while (p.ctxAtMethod >= 0 && p.nsaved > 0 && (p.saved[p.nsaved - 1] & ENTERED) != 0
-                   && p.method() != p.ctxAtMethod)
-                p.restore(p.saved[--p.nsaved]);
-            long q = p.position();
-            p.push(id, p.jvmSite());
-            p.save(q | JVM | ENTERED); /* no return probe pops it */
+            jvmEntered0(id); /* the JVM entered it: an exception's constructor (called from the probe
+                                itself: the agent reads the frames below at fixed depths) */
+            p.jvmEntry(id);
         }
+    }
+
+    /**
+     * entered(id), then block(id): what the rewriter puts at offset 0 of a
+     * method where no jump lands on offset 0 (block 0 then starts only on
+     * entry), one lookup of the thread's counters instead of two.
+     */
+    public static void enteredBlock(int id) {
+        Probe[] c = counting;
+        if (c.length == 0)
+            return;
+        Thread t = Thread.currentThread();
+        for (int i = 0; i < c.length; i++) {
+            Probe p = c[i];
+            if (p.thread == t) {
+                if (p.mode != HIDDEN) {
+                    if (p.callMark == p.n + p.on) {
+                        p.countEntry(id);
+                        p.push(id, p.pending - 1);
+                    } else {
+                        p.ctxAt = p.ctxAtMethod = -1;
+                        jvmEntered0(id); /* as in entered: from the probe itself */
+                        p.jvmEntry(id);
+                    }
+                }
+                p.hit(id);
+                return;
+            }
+        }
+        if (watching)
+            bystander(id);
+    }
+
+    /* After jvmEntered0: the method was entered by the JVM, not by an invoke. */
+    private void jvmEntry(int id) {
+        /* frames the JVM entered before returned unseen when it enters this one from another */
+        while (ctxAtMethod >= 0 && nsaved > 0 && (saved[nsaved - 1] & ENTERED) != 0 && method() != ctxAtMethod)
+            restore(saved[--nsaved]);
+        long q = position();
+        push(id, jvmSite());
+        save(q | JVM | ENTERED); /* no return probe pops it */
     }
 
     private void entry(int id) {
