@@ -36,8 +36,8 @@ mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.s
 # bytecode off: scripts/lib/jdk.sh); the plain run is the program's own
 . "$ROOT/scripts/lib/jdk.sh"
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
-# and the fast engine's runs get_score.sh's JIT flags for that engine
-mapfile -t FAST_FLAGS < <(sed -n '/^FAST_ENGINE_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+# and the scored runs get_score.sh's JIT flags
+mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -48,7 +48,7 @@ cpu() {
   local kind=$1 cp=$2 spec=$3 agent=()
   shift 3
   [ "$kind" = plain ] || agent=("${JDK_FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=$spec,out=$TMP/$kind.xml,engine=$kind")
-  [ "$kind" != fast ] || agent=("${FAST_FLAGS[@]}" "${agent[@]}")
+  [ "$kind" = plain ] || agent=("${JIT_FLAGS[@]}" "${agent[@]}")
   rm -f "$TMP/$kind.xml"
   /usr/bin/time -f '%U %S' -o "$TMP/time" "$JAVA" "${FLAGS[@]}" "${agent[@]}" -cp "$cp" "$@" >/dev/null 2>"$TMP/$kind.err" || true
   awk '$1 ~ /^[0-9.]+$/ { print $1 + $2 }' "$TMP/time" >>"$TMP/$kind"

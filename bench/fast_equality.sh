@@ -92,8 +92,8 @@ if [ "${#FLAGS[@]}" -lt 5 ] || [ -z "$HEAP" ]; then
   exit 1
 fi
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
-# and the JIT flags of the fast engine's runs
-mapfile -t FAST_FLAGS < <(sed -n '/^FAST_ENGINE_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+# and the JIT flags of get_score.sh's runs (either engine)
+mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-equality.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -132,9 +132,7 @@ short() { cut -c "1-${1}"; }
 run() {
   local e=$1 c=$2 p=$3 t0 t1 rc=0
   t0=$EPOCHREALTIME
-  local jit=()
-  [ "$e" != fast ] || jit=("${FAST_FLAGS[@]}") # as get_score.sh runs it
-  timeout -k 10 "$TIMEOUT" "$JAVA" "${FLAGS[@]}" "${jit[@]}" \
+  timeout -k 10 "$TIMEOUT" "$JAVA" "${FLAGS[@]}" "${JIT_FLAGS[@]}" \
     "-agentpath:$BUILD/libpsfagent.so=method=$p.run,out=$D/$e.xml,engine=$e" \
     -cp "$TMP/classes/$c" "$p" </dev/null >"$D/$e.out" 2>"$D/$e.err" || rc=$?
   t1=$EPOCHREALTIME
@@ -211,7 +209,7 @@ mkdir -p "$TMP/result" "$TMP/run"
 START=$EPOCHREALTIME
 echo "# bench/fast_equality.sh $(date -u '+%Y-%m-%d %H:%M UTC'): JDK $JDK_VERSION ($("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p' | head -n 1))"
 echo "# PSF $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain -- agent common 2>/dev/null | grep -q . && echo ' (agent/ or common/ modified)'), agent $BUILD/libpsfagent.so; corpora ${CORPORA}; $JOBS at a time"
-echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP (+ ${FAST_FLAGS[*]} for engine=fast); times are wall seconds"
+echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP + ${JIT_FLAGS[*]}; times are wall seconds"
 for c in "${CORPUS_LIST[@]}"; do
   # shellcheck disable=SC2016 # expanded by the child shell
   awk -v c="$c" '$1 == c' "$TMP/programs" |

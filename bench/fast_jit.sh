@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fast_jit.sh - the fast engine under JIT configurations, side by side: the
-# flags get_score.sh gives its runs (FAST_ENGINE_FLAGS), the JVM's default
+# flags get_score.sh gives its runs (JIT_FLAGS), the JVM's default
 # tiered JIT, and any other configurations named in PSF_JIT_CONFIGS.
 #
 # For each workload, runs the agent directly (engine=fast, get_score.sh's
@@ -35,14 +35,14 @@ trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
 array_of() { sed -n "/^$1=(/,/^)/p" "$GS" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d'; }
 mapfile -t FLAGS < <(array_of PINNED_FLAGS)
-mapfile -t FAST_FLAGS < <(array_of FAST_ENGINE_FLAGS)
+mapfile -t JIT_FLAGS < <(array_of JIT_FLAGS)
 . "$ROOT/scripts/lib/jdk.sh"
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
 HEAP=$(sed -n 's/^DEFAULT_HEAP=//p' "$GS" | head -n 1)
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
 
 # the configurations: name, then its flags (split on spaces)
-CONFIGS=("get_score ${FAST_FLAGS[*]}" "default")
+CONFIGS=("get_score ${JIT_FLAGS[*]}" "default")
 if [ -n "${PSF_JIT_CONFIGS:-}" ]; then
   IFS=';' read -r -a extra <<<"$PSF_JIT_CONFIGS"
   for e in "${extra[@]}"; do CONFIGS+=("${e%%=*} ${e#*=}"); done

@@ -66,7 +66,7 @@ PINNED_FLAGS=(
   -XX:-UsePerfData
   -XX:-UseCRC32Intrinsics -XX:-UseCRC32CIntrinsics
 )
-# The JIT of the fast engine's runs only (docs/fast-engine.md, "The JIT"):
+# The JIT of every scoring run, set for the fast engine (docs/fast-engine.md, "The JIT"):
 #   -XX:TieredStopAtLevel=1       C1 without profiling, no C2: C2 compiles the probe-heavy code
 #                                 slowly (often not before a short run ends), and until then the
 #                                 probes are calls from C1's profiling code
@@ -75,9 +75,11 @@ PINNED_FLAGS=(
 #                                 with ActiveProcessorCount=1); C1 alone would get one on JDK 25,
 #                                 and each compiler thread takes a thread id and draws from the
 #                                 sequence that seeds identity hash codes
-# They change no count (the probes count, in every tier), and thread ids and identity hash
-# codes stay the step engine's. The step engine's runs keep the JVM's default JIT.
-FAST_ENGINE_FLAGS=(
+# They change no count (the probes count, in every tier; the step engine counts in the
+# interpreter), and thread ids and identity hash codes stay as with the default JIT. Both
+# engines' runs get them: the program can read its JVM's command line (/proc/self/cmdline,
+# RuntimeMXBean, VM options), which must not depend on the engine that counts it.
+JIT_FLAGS=(
   -XX:TieredStopAtLevel=1
   -XX:C1MaxInlineSize=200
   -XX:CICompilerCount=2
@@ -858,9 +860,7 @@ run_once() {
     progress_file=$work/.psf-progress
     progress_opt=,progress=$([ "$SANDBOXED" = 1 ] && echo "$SANDBOX_WORK" || echo "$work")/.psf-progress
   fi
-  local engine_flags=()
-  [ "$RUN_ENGINE" != fast ] || engine_flags=("${FAST_ENGINE_FLAGS[@]}")
-  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "${engine_flags[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
+  local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "${JIT_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS,engine=$RUN_ENGINE$progress_opt"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"

@@ -42,10 +42,10 @@ cd "$TEST_TMP/cwd"
 
 # run_engine OUT ENGINE SPEC MAIN [ARGS...]: the agent with one engine.
 run_engine() {
-  local out=$1 engine=$2 spec=$3 main=$4 jit=()
+  local out=$1 engine=$2 spec=$3 main=$4
   shift 4
-  [ "$engine" != fast ] || jit=("${FAST_ENGINE_FLAGS[@]}") # as get_score.sh runs it
-  "$JAVA" "${PINNED_FLAGS[@]}" "${jit[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
+  # the JIT flags as get_score.sh runs either engine
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
     -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
 }
 
@@ -339,7 +339,7 @@ expect_eq "... with the same score" "$(jq -r .score "$TEST_TMP/score.fast")" "$(
 # (agent_get_score.sh), and one within it is counted
 for limit in 99 98; do
   rc=0
-  "$JAVA" "${PINNED_FLAGS[@]}" "${FAST_ENGINE_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast,max_bytecodes=$limit" \
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast,max_bytecodes=$limit" \
     -cp "$FX" Loops 10 4<<<"$(printf '%064d' 0)" 5>"$TEST_TMP/record" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
   printf '%064d' 0 | "$PSF_BUILD/psf-receive" "$TEST_TMP/record" "$TEST_TMP/received.xml" 2>"$TEST_TMP/receive.err" || true
   if [ "$limit" = 99 ]; then

@@ -23,8 +23,8 @@ mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/
 # and those the JDK at hand adds (scripts/lib/jdk.sh)
 . "$PSF_ROOT/scripts/lib/jdk.sh"
 mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
-# and the JIT flags it adds to the fast engine's runs only
-mapfile -t FAST_ENGINE_FLAGS < <(sed -n '/^FAST_ENGINE_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+# and the JIT flags it adds to every scoring run
+mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL - $1${2:+ ($2)}"; }
