@@ -860,7 +860,7 @@ void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, 
     int passed = bystanders_fast_block(a, jni, thread, ts, n, program);
     if (passed == 2)
         fast_problem(a, "a thread it does not count ran the program's code while the method ran: the step engine "
-                        "counts threads started by the method and refuses others (hidden work)");
+                        "decides whether the method started it (it counts it) or not (hidden work)");
     else if (passed)
         fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
                         "whole blocks): the step engine decides whether the method started them (it counts them) "
