@@ -210,8 +210,6 @@ typedef struct thread_state {
     int sentry_program;         /* program's: a one-entry cache */
     uint64_t sentry_steps;      /* its bytecodes charged there in period sentry_gen (atomic access) */
     uint32_t sentry_gen;
-    const char *sentry_code;    /* the program's method it ran there in period sentry_gen (a
-                                 * method_info name; NULL: none, or engine=fast's blocks) */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */

@@ -25,12 +25,10 @@
  * CPU time alone can be dodged: a thread that warmed code up beforehand
  * runs it compiled, in less than the allowance. So every watched thread
  * is also single-stepped while an extent runs (which keeps it in the
- * interpreter): one bytecode of the program's code on such a thread, or
- * more than SENTRY_STEPS bytecodes of the JDK's (the JVM's and the JDK's
- * own wake-ups), make the result hidden_threads as well (bystanders_step).
- * The thread named is the one that did the most: the most CPU time over
- * the allowance, else one that ran the program's code, else the most
- * bytecodes stepped.
+ * interpreter), and more than SENTRY_STEPS bytecodes on such threads
+ * make the result hidden_threads as well (bystanders_step). Either way
+ * the thread named is the one that did the most: the most CPU time over
+ * the allowance, else the most bytecodes stepped.
  */
 #include "agent.h"
 
@@ -233,19 +231,9 @@ static int sentry_charge(agent *a, thread_state *ts, uint64_t n)
 {
     uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
     uint64_t mine = ts->sentry_gen == gen ? __atomic_load_n(&ts->sentry_steps, __ATOMIC_RELAXED) : 0;
-    if (ts->sentry_gen != gen)
-        __atomic_store_n(&ts->sentry_code, NULL, __ATOMIC_RELAXED);
     ts->sentry_gen = gen;
     __atomic_store_n(&ts->sentry_steps, mine + n, __ATOMIC_RELAXED);
     return atomic_fetch_add_explicit(&a->sentry_steps, n, memory_order_relaxed) + n > SENTRY_STEPS;
-}
-
-/* Bystander ts ran the program's code (method `name`, NULL when not known):
- * no allowance, the extents' check makes the result hidden_threads. */
-static void sentry_program_code(agent *a, thread_state *ts, const char *name)
-{
-    sentry_charge(a, ts, SENTRY_STEPS + 1);
-    __atomic_store_n(&ts->sentry_code, name != NULL ? name : "the program's code", __ATOMIC_RELAXED);
 }
 
 void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method)
@@ -254,21 +242,15 @@ void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jm
         sentry_off(a, thread); /* the extents ended: it runs at full speed again */
         return;
     }
-    if (method != ts->sentry_method) {
-        const method_info *m = methods_get(a, jni, method);
-        ts->sentry_method = method;
-        ts->sentry_program = m != NULL && m->program;
+    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE) {
+        if (method != ts->sentry_method) {
+            const method_info *m = methods_get(a, jni, method);
+            ts->sentry_method = method;
+            ts->sentry_program = m != NULL && m->program;
+        }
+        if (!ts->sentry_program)
+            return;
     }
-    if (ts->sentry_program) {
-        /* the program's code, which only the method's own threads may run while it runs */
-        const method_info *m = methods_get(a, jni, method);
-        sentry_program_code(a, ts, m != NULL ? m->name : NULL);
-        sentry_off(a, thread);
-        return;
-    }
-    /* the JDK's code: none charged on the JVM's clean-up threads, else within the allowance */
-    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE)
-        return;
     if (sentry_charge(a, ts, 1))
         sentry_off(a, thread);
 }
@@ -278,20 +260,14 @@ void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jm
  * started on a thread that is not counted. The fast engine steps no
  * bystander (docs/fast-engine.md), but its block probes see them: their
  * blocks are charged to the same allowance, whole (never less than what
- * ran), and a block of the program's passes it at once. Returns 1 when the
- * allowance is passed, 2 when a block was the program's, else 0: whether
- * the step engine, which charges bytecode by bytecode, passes it too is its
- * to decide.
+ * ran). Returns 1 when the allowance is passed: whether the step engine,
+ * which charges bytecode by bytecode, passes it too is its to decide.
  */
 int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program)
 {
     if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0)
         return 0;
-    if (program) {
-        sentry_program_code(a, ts, NULL);
-        return 2;
-    }
-    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE)
+    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE && !program)
         return 0;
     return sentry_charge(a, ts, n);
 }
@@ -313,14 +289,6 @@ static void sentry_report(agent *a)
     uint64_t most = 0;
     for (const thread_state *t = a->threads; t != NULL; t = t->next) {
         uint64_t n = __atomic_load_n(&t->sentry_steps, __ATOMIC_RELAXED);
-        const char *code = __atomic_load_n(&t->sentry_code, __ATOMIC_RELAXED);
-        if (t->sentry_gen == gen && code != NULL) {
-            snprintf(a->bystander, sizeof a->bystander,
-                     "thread '%s', not started by the method, ran %s while it ran: work handed to threads "
-                     "the method did not start (a pool, finalize()) is not counted",
-                     t->thread_name != NULL ? t->thread_name : "?", code);
-            return;
-        }
         if (t->sentry_gen == gen && n > most) {
             most = n;
             worst = t;

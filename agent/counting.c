@@ -857,17 +857,13 @@ void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, 
     thread_state *ts = tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
-    int passed = bystanders_fast_block(a, jni, thread, ts, n, program);
-    if (passed == 2)
-        fast_problem(a, "a thread it does not count ran the program's code while the method ran: the step engine "
-                        "decides whether the method started it (it counts it) or not (hidden work)");
-    else if (passed)
+    if (bystanders_fast_block(a, jni, thread, ts, n, program)) {
         fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
                         "whole blocks): the step engine decides whether the method started them (it counts them) "
                         "or not (hidden work)",
                      (unsigned long long)bystanders_allowance());
-    if (passed)
         fast_unwatch(a, jni);
+    }
 }
 
 /* A helper thread (started by the measured code, counted for its whole
