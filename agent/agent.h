@@ -56,6 +56,7 @@ typedef struct method_info {
     uint32_t *tail;         /* pairs (invoke offset, return offset): a call of a method with this
                              * method's name and descriptor right before a return; NULL if none */
     uint32_t ntail;         /* number of pairs */
+    uint32_t self_calls;    /* invokes naming its own name and descriptor (those that can call it) */
     uint8_t root;           /* enum root_kind */
     uint8_t program;        /* its class is the program's (the application class loader's): its
                              * bytecodes are work in any context (counting.c) */
@@ -622,6 +623,7 @@ int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated onc
 void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
                jmethodID site_method, jlocation site);
 void ctx_leave(thread_state *ts, uint64_t frames); /* frames returned */
+uint32_t ctx_self_frames(const thread_state *ts, uint32_t method); /* contexts.c: a direct recursion's frames */
 void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the stack now */
 void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a mark */
 void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /* an exception caught there */

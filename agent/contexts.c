@@ -142,6 +142,18 @@ void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, con
     ctx_point(c);
 }
 
+/* The frames of the run at the top of the stack when it is a direct
+ * recursion of `method` (a methods index) counted in its own node: 0 when
+ * it is not, or contexts are not kept. */
+uint32_t ctx_self_frames(const thread_state *ts, uint32_t method)
+{
+    const ctx_tree *c = &ts->ctx;
+    if (c->nodes == NULL || c->top == 0)
+        return 0;
+    const ctx_run *r = &c->stack[c->top];
+    return !r->folded && c->nodes[r->node].method == method ? r->count : 0;
+}
+
 /* `frames` frames returned: the callers' contexts count again. */
 void ctx_leave(thread_state *ts, uint64_t frames)
 {

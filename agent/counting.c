@@ -28,9 +28,11 @@
  * offset 0 and after a return, the calling context changes (contexts.c:
  * a hash probe in a preallocated pool, no allocation). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
- * entry of an overhead root, at a return right after a self-call
- * (tail_returns: one GetStackTrace, more for a chain of such returns; their
- * cost does not grow with the depth of the stack below), and the first time a getstatic,
+ * entry of an overhead root, at a return right after a self-call in a
+ * method that calls itself elsewhere too (tail_returns: one GetStackTrace,
+ * more for a chain of such returns; a method whose only self-call is that
+ * one takes the chain's length from its calling contexts, with no JVMTI
+ * call), and the first time a getstatic,
  * putstatic or invokestatic of a program's method executes (clinit.c: a
  * class of the program's may need initializing; one byte test after that).
  *
@@ -335,15 +337,11 @@ static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, jl
  * with the longest chain the thread has met (ts->tail_frames).
  */
 #define TAIL_FIRST 16
-static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method,
-                         const method_info *m, uint64_t *hist, jlocation loc)
+
+/* The frames below the top that are `method` resuming at `call`, read from
+ * the stack in growing batches (above): their number, or -1 (reported). */
+static int64_t stacked_callers(agent *a, thread_state *ts, jthread thread, jmethodID method, jlocation call)
 {
-    jlocation call = -1;
-    for (uint32_t i = 0; i < m->ntail; i++)
-        if (m->tail[2 * i + 1] == (uint32_t)loc)
-            call = m->tail[2 * i];
-    if (call < 0)
-        return;
     uint64_t callers = 0;
     jint depth = 1, want = TAIL_FIRST;
     for (;;) {
@@ -351,7 +349,7 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
             jvmtiFrameInfo *f = realloc(ts->tail_frames, (size_t)want * sizeof *f);
             if (f == NULL) {
                 agent_fail(a, "out of memory for the frames of a chain of tail calls");
-                return;
+                return -1;
             }
             ts->tail_frames = f;
             ts->tail_cap = (uint32_t)want;
@@ -362,21 +360,39 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         if (err == JVMTI_ERROR_ILLEGAL_ARGUMENT)
             n = 0; /* no frame that deep: the bottom of the thread's stack (Thread.run calling run()) */
         else if (jvmti_check(a, err, "GetStackTrace") != 0)
-            return;
+            return -1;
         while (i < n && frames[i].method == method && frames[i].location == call)
             i++;
         callers += (uint64_t)i;
         if (i < want || want > INT32_MAX / 8 - depth)
-            break;
+            return (int64_t)callers;
         depth += want;
         want *= 4;
     }
-    if (callers == 0)
+}
+
+static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method,
+                         const method_info *m, uint64_t *hist, jlocation loc)
+{
+    jlocation call = -1;
+    for (uint32_t i = 0; i < m->ntail; i++)
+        if (m->tail[2 * i + 1] == (uint32_t)loc)
+            call = m->tail[2 * i];
+    if (call < 0)
+        return;
+    /* When this tail call is the method's only call of itself, the frames
+     * of the direct recursion the calling contexts keep say it without a
+     * walk of the stack (which costs more per frame the deeper the stack):
+     * every one of them but the first was entered from this call, so all
+     * but the top one resume at it. */
+    uint32_t run = m->self_calls == 1 ? ctx_self_frames(ts, m->index) : 0;
+    int64_t callers = run > 0 ? (int64_t)run - 1 : stacked_callers(a, ts, thread, method, call);
+    if (callers <= 0)
         return;
     /* the callers are frames of this method resuming at this return: the
      * context of this one (a direct recursion stays in its node) */
-    int stop = count_more(a, ts, hist, m->code[loc], loc, callers);
-    ctx_leave(ts, callers);
+    int stop = count_more(a, ts, hist, m->code[loc], loc, (uint64_t)callers);
+    ctx_leave(ts, (uint64_t)callers);
     if (stop)
         bytecode_limit_stop(a, jni, thread);
 }
