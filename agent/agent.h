@@ -56,7 +56,6 @@ typedef struct method_info {
     uint32_t *tail;         /* pairs (invoke offset, return offset): a call of a method with this
                              * method's name and descriptor right before a return; NULL if none */
     uint32_t ntail;         /* number of pairs */
-    uint32_t self_calls;    /* invokes naming its own name and descriptor (those that can call it) */
     uint8_t root;           /* enum root_kind */
     uint8_t program;        /* its class is the program's (the application class loader's): its
                              * bytecodes are work in any context (counting.c) */
@@ -145,6 +144,7 @@ typedef struct mcache_entry {
  * entries and returns.
  */
 #define CTX_NODES 2048          /* per thread, the root included */
+#define CTX_DEPTHS 32768        /* frame depths whose call site a direct recursion records */
 #define CTX_NONE UINT32_MAX
 
 typedef struct ctx_node {
@@ -170,6 +170,9 @@ typedef struct ctx_tree {
     uint32_t nnodes;
     uint32_t *slots;            /* open addressing over (parent, method, site): node index + 1 */
     ctx_run *stack;             /* CTX_NODES + 1 runs: every node at most once, one folded run */
+    uint16_t *entered_at;       /* CTX_DEPTHS: by frame depth, the offset of the call in the frame
+                                 * below that entered a frame of a direct recursion (its run's
+                                 * second frame on); read for chains of tail calls */
     uint32_t top;               /* stack[top] is the current run; stack[0] the root */
     uint64_t *cur;              /* the counters of the current run (n or other of its node) */
     uint32_t mark_top, mark_count; /* the stack as it was before the last push */
@@ -623,7 +626,7 @@ int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated onc
 void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
                jmethodID site_method, jlocation site);
 void ctx_leave(thread_state *ts, uint64_t frames); /* frames returned */
-uint32_t ctx_self_frames(const thread_state *ts, uint32_t method); /* contexts.c: a direct recursion's frames */
+int64_t ctx_tail_callers(const thread_state *ts, uint32_t method, uint32_t call); /* contexts.c: -1 unknown */
 void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the stack now */
 void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a mark */
 void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /* an exception caught there */

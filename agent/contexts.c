@@ -49,7 +49,8 @@ int ctx_start(agent *a, thread_state *ts)
         c->nodes = calloc(CTX_NODES, sizeof *c->nodes);
         c->slots = calloc(CTX_SLOTS, sizeof *c->slots);
         c->stack = calloc(CTX_NODES + 1, sizeof *c->stack);
-        if (c->nodes == NULL || c->slots == NULL || c->stack == NULL) {
+        c->entered_at = calloc(CTX_DEPTHS, sizeof *c->entered_at);
+        if (c->nodes == NULL || c->slots == NULL || c->stack == NULL || c->entered_at == NULL) {
             ctx_free(ts);
             c->cur = c->sink;
             agent_fail(a, "out of memory for the calling-context tree");
@@ -119,6 +120,9 @@ void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, con
     c->mark_top = c->top;
     c->mark_count = r->count;
     if (r->folded || (c->top > 0 && c->nodes[r->node].method == m->index)) {
+        uint32_t d = r->depth + r->count; /* the new frame's depth */
+        if (!r->folded && d < CTX_DEPTHS)
+            c->entered_at[d] = site >= 0 && site <= UINT16_MAX ? (uint16_t)site : UINT16_MAX;
         r->count++;
         return;
     }
@@ -142,16 +146,25 @@ void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, con
     ctx_point(c);
 }
 
-/* The frames of the run at the top of the stack when it is a direct
- * recursion of `method` (a methods index) counted in its own node: 0 when
- * it is not, or contexts are not kept. */
-uint32_t ctx_self_frames(const thread_state *ts, uint32_t method)
+/* The top frame is of `method` (a methods index): how many frames below
+ * it resume at offset `call` of the same method, read from the run of its
+ * direct recursion (each frame's entering call site) without a walk of the
+ * stack; -1 when the run cannot say (contexts not kept, a folded run, a
+ * stack deeper than CTX_DEPTHS). Frames below the run are not the method's
+ * own callers. */
+int64_t ctx_tail_callers(const thread_state *ts, uint32_t method, uint32_t call)
 {
     const ctx_tree *c = &ts->ctx;
     if (c->nodes == NULL || c->top == 0)
-        return 0;
+        return -1;
     const ctx_run *r = &c->stack[c->top];
-    return !r->folded && c->nodes[r->node].method == method ? r->count : 0;
+    if (r->folded || c->nodes[r->node].method != method || r->count == 0 ||
+        (uint64_t)r->depth + r->count > CTX_DEPTHS)
+        return -1;
+    int64_t n = 0;
+    for (uint32_t d = r->depth + r->count - 1; d > r->depth && c->entered_at[d] == call; d--)
+        n++;
+    return n;
 }
 
 /* `frames` frames returned: the callers' contexts count again. */
@@ -230,8 +243,10 @@ void ctx_free(thread_state *ts)
     free(ts->ctx.nodes);
     free(ts->ctx.slots);
     free(ts->ctx.stack);
+    free(ts->ctx.entered_at);
     ts->ctx.nodes = NULL;
     ts->ctx.slots = NULL;
     ts->ctx.stack = NULL;
+    ts->ctx.entered_at = NULL;
     ts->ctx.nnodes = 0;
 }

@@ -28,11 +28,10 @@
  * offset 0 and after a return, the calling context changes (contexts.c:
  * a hash probe in a preallocated pool, no allocation). It allocates nothing, takes no lock and calls no JVMTI
  * function, except on the first step into a method (cache miss), at the
- * entry of an overhead root, at a return right after a self-call in a
- * method that calls itself elsewhere too (tail_returns: one GetStackTrace,
- * more for a chain of such returns; a method whose only self-call is that
- * one takes the chain's length from its calling contexts, with no JVMTI
- * call), and the first time a getstatic,
+ * entry of an overhead root, at a return right after a self-call
+ * (tail_returns: the chain's length from the calling contexts, which keep
+ * each frame's call site; one GetStackTrace or more where they cannot, with
+ * a stack deeper than CTX_DEPTHS), and the first time a getstatic,
  * putstatic or invokestatic of a program's method executes (clinit.c: a
  * class of the program's may need initializing; one byte test after that).
  *
@@ -380,13 +379,13 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
             call = m->tail[2 * i];
     if (call < 0)
         return;
-    /* When this tail call is the method's only call of itself, the frames
-     * of the direct recursion the calling contexts keep say it without a
-     * walk of the stack (which costs more per frame the deeper the stack):
-     * every one of them but the first was entered from this call, so all
-     * but the top one resume at it. */
-    uint32_t run = m->self_calls == 1 ? ctx_self_frames(ts, m->index) : 0;
-    int64_t callers = run > 0 ? (int64_t)run - 1 : stacked_callers(a, ts, thread, method, call);
+    /* The calling contexts keep a direct recursion as one run, with the call
+     * site that entered each frame: they say it without a walk of the stack
+     * (which costs more per frame the deeper the stack), and the stack is
+     * read where they cannot. */
+    int64_t callers = ctx_tail_callers(ts, m->index, (uint32_t)call);
+    if (callers < 0)
+        callers = stacked_callers(a, ts, thread, method, call);
     if (callers <= 0)
         return;
     /* the callers are frames of this method resuming at this return: the

@@ -178,21 +178,17 @@ static int names_dep(const class_info *c, const uint8_t *code, uint32_t pc)
 }
 
 /* The invoke at pc (len bytes) names a method with m's own name and
- * descriptor (counted in m->self_calls: only such an invoke can call m),
- * and if a return follows it, record the pair in m->tail (counting.c:
- * tail_returns). */
+ * descriptor and a return follows it: record the pair in m->tail
+ * (counting.c: tail_returns). */
 static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc, uint32_t len, const char *name,
                                const char *desc)
 {
     uint32_t next = pc + len;
     cp_str o, n, d;
-    if (m->code[pc] == BC_INVOKEDYNAMIC ||
+    if (m->code[pc] == BC_INVOKEDYNAMIC || next >= m->code_len || !(bc_flags(m->code[next]) & BCF_RETURN) ||
         cp_member_ref(&c->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &o, &n, &d) != 0 ||
         n.len != strlen(name) || memcmp(n.ptr, name, n.len) != 0 || d.len != strlen(desc) ||
         memcmp(d.ptr, desc, d.len) != 0)
-        return 0;
-    m->self_calls++;
-    if (next >= m->code_len || !(bc_flags(m->code[next]) & BCF_RETURN))
         return 0;
     uint32_t *t = realloc(m->tail, (m->ntail + 1) * 2 * sizeof *t);
     if (t == NULL)
