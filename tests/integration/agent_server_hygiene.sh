@@ -48,13 +48,15 @@ settle() {
 random_delay() { printf '%d.%d' $((RANDOM % 4)) $((RANDOM % 10)); }
 
 # start MARK MODE [options]: Spin (never ends on its own) in the background,
-# with default signal dispositions (job control gives it its own group, so a
-# SIGINT is not ignored as in a plain background job); its PID in $PID.
+# with default signal dispositions: job control gives it its own group, so a
+# SIGINT is not ignored as in a plain background job, and env resets the
+# signals this test may have been started with ignored (nohup, a background
+# job), which a shell can neither trap nor reset; its PID in $PID.
 start() {
   local mark=$1 mode=$2
   shift 2
   set -m
-  "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Spin.work \
+  env --default-signal=HUP,INT,TERM "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Spin.work \
     --program-output "$OUT/prog" --score-file "$OUT/score" --profile-out "$OUT/profile.xml" "$@" -- "$mark" \
     >"$OUT/json" 2>"$OUT/err" &
   PID=$!
