@@ -554,7 +554,9 @@ int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *t
 uint64_t bystanders_allowance(void);
 
 /* program.c */
+int program_loader(agent *a, JNIEnv *jni, jobject loader); /* the application class loader */
 int program_class(agent *a, JNIEnv *jni, jclass klass); /* defined by the application class loader */
+int init_sites_loader(agent *a, JNIEnv *jni, jobject loader); /* neither boot nor platform loader */
 int init_sites_class(agent *a, JNIEnv *jni, jclass klass); /* program.c: classes whose static accesses clinit.c checks */
 int program_init_trigger(uint8_t op);      /* getstatic, putstatic, invokestatic */
 

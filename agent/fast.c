@@ -1527,9 +1527,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     (void)domain;
     if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, PROBE_CLASS) == 0))
         return;
-    int program = loader != NULL && a->system_loader != NULL && (*jni)->IsSameObject(jni, loader, a->system_loader);
-    /* as program.c's init_sites_class, from the loader the hook was given */
-    int init_sites = loader != NULL && a->platform_loader != NULL && !(*jni)->IsSameObject(jni, loader, a->platform_loader);
+    int program = program_loader(a, jni, loader);
+    int init_sites = init_sites_loader(a, jni, loader);
     classfile cf;
     char err[256];
     if (cf_parse(&cf, data, (size_t)len, err, sizeof err) != 0) {

@@ -749,6 +749,20 @@ static const char *type_end(const char *p, const char *e)
     return q;
 }
 
+/* The closing quote of the string or character literal that opens at q
+ * (before e), or e - 1 when it does not close. */
+static const char *literal_end(const char *q, const char *e)
+{
+    char quote = *q;
+    for (q++; q < e; q++) {
+        if (*q == '\\' && q + 1 < e)
+            q++;
+        else if (*q == quote)
+            return q;
+    }
+    return e - 1;
+}
+
 /* "NAME =" at p (not "=="): the end of NAME, or NULL. */
 static const char *declarator(const char *p, const char *e)
 {
@@ -772,7 +786,6 @@ static size_t statement_decls(const char *p, const char *e, char (*names)[64], s
     while (q) {
         const char *s = skip_ws(q, e), *ne = declarator(q, e);
         int depth = 0;
-        char quote = 0;
         if (!ne)
             break;
         if (n < max && (size_t)(ne - s) < 64) {
@@ -782,13 +795,8 @@ static size_t statement_decls(const char *p, const char *e, char (*names)[64], s
         }
         /* the initializer runs to a comma at depth 0 that starts another declarator */
         for (q = ne; q < e; q++) {
-            if (quote) {
-                if (*q == '\\' && q + 1 < e)
-                    q++;
-                else if (*q == quote)
-                    quote = 0;
-            } else if (*q == '"' || *q == '\'') {
-                quote = *q;
+            if (*q == '"' || *q == '\'') {
+                q = literal_end(q, e);
             } else if (strchr("([{", *q)) {
                 depth++;
             } else if (strchr(")]}", *q)) {
@@ -806,18 +814,13 @@ size_t kernels_declared(const char *stmts, char (*names)[64], size_t max)
 {
     size_t n = 0;
     const char *p = stmts ? stmts : "";
+    const char *end = p + strlen(p);
     while (*p) {
         const char *e = p;
         int depth = 0, assigned = 0, block = 0;
-        char quote = 0;
         for (; *e; e++) {
-            if (quote) {
-                if (*e == '\\' && e[1])
-                    e++;
-                else if (*e == quote)
-                    quote = 0;
-            } else if (*e == '"' || *e == '\'') {
-                quote = *e;
+            if (*e == '"' || *e == '\'') {
+                e = literal_end(e, end);
             } else if (strchr("([{", *e)) {
                 depth++;
             } else if (strchr(")]}", *e)) {
