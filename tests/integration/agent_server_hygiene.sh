@@ -10,6 +10,13 @@
 # the program); the seed is printed so a failure can be replayed with
 # HYGIENE_SEED=N.
 set -eu
+# Started with SIGHUP, SIGINT or SIGTERM ignored (nohup, a background job of
+# a shell without job control), this shell could neither trap nor reset
+# them, nor could the get_score.sh runs it starts: the signals the test
+# sends would be lost. Run again with the dispositions a caller normally has.
+if [ -z "${PSF_HYGIENE_SIGNALS:-}" ]; then
+  PSF_HYGIENE_SIGNALS=default exec env --default-signal=HUP,INT,TERM bash "$0" "$@"
+fi
 . "$(dirname "$0")/lib.sh"
 FX=$PSF_BUILD/fixtures/agent
 GS=$PSF_ROOT/scripts/get_score.sh
@@ -48,15 +55,13 @@ settle() {
 random_delay() { printf '%d.%d' $((RANDOM % 4)) $((RANDOM % 10)); }
 
 # start MARK MODE [options]: Spin (never ends on its own) in the background,
-# with default signal dispositions: job control gives it its own group, so a
-# SIGINT is not ignored as in a plain background job, and env resets the
-# signals this test may have been started with ignored (nohup, a background
-# job), which a shell can neither trap nor reset; its PID in $PID.
+# with default signal dispositions (job control gives it its own group, so a
+# SIGINT is not ignored as in a plain background job); its PID in $PID.
 start() {
   local mark=$1 mode=$2
   shift 2
   set -m
-  env --default-signal=HUP,INT,TERM "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Spin.work \
+  "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Spin.work \
     --program-output "$OUT/prog" --score-file "$OUT/score" --profile-out "$OUT/profile.xml" "$@" -- "$mark" \
     >"$OUT/json" 2>"$OUT/err" &
   PID=$!
