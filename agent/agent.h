@@ -201,6 +201,7 @@ typedef struct thread_state {
     int helper;                 /* a thread the measured code started: counted for its whole life */
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
+    int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */

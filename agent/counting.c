@@ -618,6 +618,8 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
     return 0;
 }
 
+static void resume_idle_helpers(agent *a);
+
 /* The method is entered on this thread: open an extent (or let a
  * recursion be). The step engine's breakpoint at its offset 0 and the fast
  * engine's entry probe (counting_fast_begin) come here; 1 when an extent
@@ -636,7 +638,7 @@ static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
             for (int b = 0; b < BUCKETS; b++)
                 a->invocations[ts->inv_index].n[b] += ts->n[b];
         lock_exit(a);
-        ts->helper = ts->daemon = 0;
+        ts->helper = ts->daemon = ts->idle_helper = 0;
     }
     int fast = a->opts.engine == AGENT_ENGINE_FAST;
     /* the fast engine's exit probe ends the extent: no frame pop (which
@@ -653,6 +655,7 @@ static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
     bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     ts->last_exception[0] = '\0';
+    resume_idle_helpers(a);
     return 1;
 }
 
@@ -780,11 +783,20 @@ static void watch_from_now(agent *a, jthread thread)
 }
 
 /*
- * An extent has ended: daemon threads it started stop
- * being counted. The JVM waits for other threads, so they are counted to
- * their end; a daemon thread it would cut off at an arbitrary point (a
- * thread pool's idle worker scanning for work, say), which would make the
- * count vary from run to run.
+ * An extent has ended: daemon threads it started stop being counted. The
+ * JVM waits for other threads, so they are counted to their end; a daemon
+ * thread it would cut off at an arbitrary point (a thread pool's idle
+ * worker scanning for work, say), which would make the count vary from run
+ * to run.
+ *
+ * A daemon that the scheduler runs (sched.c) keeps its slot, uncounted
+ * (idle_helper): it goes on taking turns with the other slots, so where it
+ * stands when the next extent begins is the same on every run, and that
+ * extent counts it again from there (resume_idle_helpers). So a pool the
+ * method started in one call (a parallel stream's workers) does the work of
+ * the next call counted, instead of as a thread the method did not start.
+ * Without the scheduler (engine=fast, which leaves threaded runs to the
+ * step engine; the run's end) it is watched like any other thread.
  */
 static void stop_daemon_helpers(agent *a, JNIEnv *jni)
 {
@@ -795,11 +807,43 @@ static void stop_daemon_helpers(agent *a, JNIEnv *jni)
         return; /* another extent is still running: keep counting */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
+            bystanders_counting(a, ts, ts->ref, 0);
+            if (ts->sched_slot != 0 && !a->dead) {
+                ts->idle_helper = 1; /* its events stay on: its steps take turns (on_single_step) */
+                ts->measuring = 0;
+                continue;
+            }
             set_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
             sched_leave(a, jni, ts);
-            bystanders_counting(a, ts, ts->ref, 0);
             ts->measuring = 0;
             watch_from_now(a, ts->ref);
+        }
+}
+
+/*
+ * An extent begins while daemon helpers of earlier ones wait between
+ * extents (stop_daemon_helpers): they are counted again, for this
+ * invocation, from the point the schedule left them at. What each counted
+ * for the earlier invocation is charged to it first. The extent's thread
+ * holds the baton here, so none of them is executing a bytecode.
+ */
+static void resume_idle_helpers(agent *a)
+{
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->idle_helper && ts->helper && ts->ref != NULL) {
+            lock_enter(a);
+            if (ts->inv_index < a->ninvocations)
+                for (int b = 0; b < BUCKETS; b++)
+                    a->invocations[ts->inv_index].n[b] += ts->n[b];
+            else
+                for (int b = 0; b < BUCKETS; b++)
+                    a->pre_n[b] += ts->n[b];
+            ts->n[0] = ts->n[1] = 0;
+            ts->inv_index = a->ninvocations; /* the invocation now running (recorded at its end) */
+            lock_exit(a);
+            ts->idle_helper = 0;
+            bystanders_counting(a, ts, ts->ref, 1);
+            ts->measuring = 1;
         }
 }
 

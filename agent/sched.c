@@ -277,10 +277,13 @@ static int slot_ready(agent *a, JNIEnv *jni, sched_slot *s, int pass)
 
 static void settle(agent *a, JNIEnv *jni, int32_t me);
 
-/* A live slot whose thread is counted (or is about to start, counted). */
+/* A live slot whose thread is counted (or is about to start, counted), or
+ * a daemon helper between extents, which the next extent counts again from
+ * where the schedule left it (counting.c, stop_daemon_helpers). */
 static int counted_slot(const sched_slot *s)
 {
-    return s->state != SS_DONE && s->state != SS_EXITING && (s->ts == NULL || s->ts->measuring);
+    return s->state != SS_DONE && s->state != SS_EXITING &&
+           (s->ts == NULL || s->ts->measuring || s->ts->idle_helper);
 }
 
 /*

@@ -3,7 +3,8 @@
 # --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
 # each way of the Sched fixture to hand work to threads it starts (a spin
 # on a volatile flag, a sleeping poll, a poll with a timed wait, timed waits
-# racing a notify, join, a parallel stream sort, an executor's futures,
+# racing a notify, join, a parallel stream sort, a parallel stream called
+# three times, an executor's futures,
 # wait/notify, a pipe read after join, a class both
 # threads need whose initializer runs for more than one turn) is scored five
 # times and must give one score; the work its threads do is counted
@@ -35,9 +36,13 @@ sum_work() {
 # run ended as timeout); in waitRace two threads wait with timeouts of 1 and
 # 2 ms while the method sums: the method's notify wakes one, the other times
 # out, each then sums to 10 once (2 x 109; real timeouts gave other polls).
+# parallelAgain is called three times, four sums of N/4 each time: the
+# common pool's workers that the first call starts stay the method's own
+# and do the later calls' sums, counted (not refused as hidden threads).
 for spec in spin:$((10 * N + 9)) sleepPoll:$((10 * N + 9)) join:$((10 * N + 9)) \
   waitPoll:$((10 * N + 9)) waitRace:$((10 * N + 9 + 2 * 109)) \
-  executor:$((4 * (10 * (N / 4) + 9))) parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)) clinit:$((10 * N + 9)); do
+  executor:$((4 * (10 * (N / 4) + 9))) parallelAgain:$((3 * 4 * (10 * (N / 4) + 9))) \
+  parallelSort: prodcons::2000 pipeJoin:$((10 * N + 9)) clinit:$((10 * N + 9)); do
   mode=${spec%%:*} rest=${spec#*:}
   want=${rest%%:*} n=${rest#*:}
   [ "$n" = "$rest" ] && n=$N
