@@ -202,6 +202,9 @@ typedef struct thread_state {
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
+    jmethodID borrow_method;    /* a bystander counted in the program's code: the frame it began in */
+    uint32_t borrow_inv;        /* ... the invocation (0-based) it counts for */
+    int borrow_live;            /* ... 1 until its end or the extents' end stops it (atomic access) */
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
     jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */
@@ -210,11 +213,10 @@ typedef struct thread_state {
     jlong counted_cpu;          /* CPU time it spent being counted, earlier spans (under lock) */
     int nby;
     uint8_t sentry_kind;        /* bystanders.c, a thread stepped as a bystander: 0 not yet
-                                 * known, SENTRY_ANY_CODE, SENTRY_PROGRAM_CODE */
-    jmethodID sentry_method;    /* the last method it stepped there, and whether it is the */
-    int sentry_program;         /* program's: a one-entry cache */
+                                 * known, SENTRY_CHARGED, SENTRY_JDK_FREE */
     uint64_t sentry_steps;      /* its bytecodes charged there in period sentry_gen (atomic access) */
     uint32_t sentry_gen;
+    uint32_t sentry_looked;     /* the period in which its stack was looked at for the program's frames */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
@@ -550,8 +552,14 @@ void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
 void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
 void bystanders_release(agent *a, JNIEnv *jni);
 void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
-void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method);
+int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program); /* 1: count it */
+void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* a bytecode of the JDK's */
+int bystanders_look(agent *a, thread_state *ts); /* 1 once a period: look for the program's frames */
+enum { BYSTANDER_OVER = 1, BYSTANDER_PROGRAM = 2, BYSTANDER_JDK = 3 }; /* bystanders_fast_block */
 int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program);
+void bystanders_sentry_on(agent *a, jthread t);
+jlong bystanders_self_cpu(void);                               /* the calling thread's CPU time */
+void bystanders_agent_cpu(agent *a, thread_state *ts, jlong since); /* the agent's own, since then */
 uint64_t bystanders_allowance(void);
 
 /* program.c */

@@ -25,27 +25,33 @@
  * CPU time alone can be dodged: a thread that warmed code up beforehand
  * runs it compiled, in less than the allowance. So every watched thread
  * is also single-stepped while an extent runs (which keeps it in the
- * interpreter), and more than SENTRY_STEPS bytecodes on such threads
- * make the result hidden_threads as well (bystanders_step). Either way
- * the thread named is the one that did the most: the most CPU time over
- * the allowance, else the most bytecodes stepped.
+ * interpreter). The program's code it runs then is counted, as work of
+ * the running invocation, with everything it calls (counting.c,
+ * borrow_begin): no bytecode of the program's goes uncounted while the
+ * method runs, whatever thread runs it. Of the JDK's code, which idle
+ * threads run when they wake up, more than SENTRY_STEPS bytecodes on such
+ * threads make the result hidden_threads as well (bystanders_step).
+ * Either way the thread named is the one that did the most: the most CPU
+ * time over the allowance, else the most bytecodes stepped.
  */
 #include "agent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BYSTANDER_CPU_NS 2000000LL /* 2 ms: far above an idle thread's wake-ups */
+#define SENTRY_STEP_CPU_NS 1000LL  /* and 1 us more per bytecode of the JDK's stepped on it (stepping, linkage) */
 #define SENTRY_STEPS 10000ULL      /* bytecodes: far above an idle thread's wake-ups */
 
-enum { SENTRY_ANY_CODE = 1, SENTRY_PROGRAM_CODE = 2 };
+enum { SENTRY_CHARGED = 1, SENTRY_JDK_FREE = 2 }; /* charged for the JDK's code it runs, or not */
 
 /* Step thread t while the extent runs, as a bystander: single-stepping
  * also keeps it in the interpreter, so that work compiled beforehand
  * cannot hide below the CPU-time check. A thread that has ended is no
  * error. */
-static void sentry_on(agent *a, jthread t)
+void bystanders_sentry_on(agent *a, jthread t)
 {
     /* engine=fast: stepping any thread makes HotSpot's interpreter call into
      * the VM at every bytecode of every thread, the counted one included;
@@ -119,12 +125,42 @@ void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start)
     lock_exit(a);
 }
 
-/* A thread's CPU time `cpu` less what it spent being counted (lock held). */
+/* The calling thread's CPU time, the clock JVMTI's GetThreadCpuTime reads. */
+jlong bystanders_self_cpu(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+        return 0;
+    return (jlong)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Bystander ts spent the CPU time since `since` (bystanders_self_cpu) in
+ * the agent's own work (reading a class the first time one of its methods
+ * is stepped, the stack at a span's start): no work of the program's. */
+void bystanders_agent_cpu(agent *a, thread_state *ts, jlong since)
+{
+    jlong now = bystanders_self_cpu();
+    if (since == 0 || now <= since)
+        return;
+    lock_enter(a);
+    ts->counted_cpu += now - since;
+    lock_exit(a);
+}
+
+/* A thread's CPU time `cpu` less what it spent being counted, and less
+ * SENTRY_STEP_CPU_NS for each bytecode of the JDK's it was stepped for as
+ * a bystander in this period of running extents: stepping is slow, and a
+ * thread that wakes up may link call sites while it is stepped (lock
+ * held). The bytecodes are few (SENTRY_STEPS for all such threads). */
 static jlong uncounted(agent *a, JNIEnv *jni, jthread thread, jlong cpu)
 {
+    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
     for (thread_state *t = a->threads; t != NULL; t = t->next)
-        if (t->ref != NULL && (*jni)->IsSameObject(jni, t->ref, thread))
-            return cpu - t->counted_cpu - (t->measuring && cpu > t->cpu_mark ? cpu - t->cpu_mark : 0);
+        if (t->ref != NULL && (*jni)->IsSameObject(jni, t->ref, thread)) {
+            uint64_t stepped = t->sentry_gen == gen ? __atomic_load_n(&t->sentry_steps, __ATOMIC_RELAXED) : 0;
+            return cpu - t->counted_cpu - (t->measuring && cpu > t->cpu_mark ? cpu - t->cpu_mark : 0) -
+                   (jlong)stepped * SENTRY_STEP_CPU_NS;
+        }
     return cpu;
 }
 
@@ -138,7 +174,7 @@ static void note_one(agent *a, JNIEnv *jni, thread_state *ts, jthread t)
     lock_enter(a);
     ts->by_cpu[ts->nby++] = uncounted(a, jni, t, cpu);
     lock_exit(a);
-    sentry_on(a, t);
+    bystanders_sentry_on(a, t);
 }
 
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
@@ -201,26 +237,21 @@ void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
     }
     lock_exit(a);
     if (active)
-        sentry_on(a, thread);
+        bystanders_sentry_on(a, thread);
 }
 
-/* A thread that is not counted executed a bytecode: it is a bystander
- * stepped while an extent runs (sentry_on). Bytecodes of every such
- * thread count toward one allowance per period of running extents; the
- * JVM's Finalizer and Common-Cleaner threads, which also run the JDK's
- * own clean-up, are charged only for the program's code (finalize(),
- * Cleaner actions). Past the allowance every bystander is stepped no more
- * (its work now shows in its CPU time) and the extent's check makes the
- * result hidden_threads (bystanders_check). */
-/* Which kind of bystander ts is: charged for any code, or only for the
- * program's (the Finalizer and Common-Cleaner threads). */
+/* Which kind of bystander ts is: charged for the JDK's code, or for none
+ * (the Finalizer and Common-Cleaner threads, which run the JDK's own
+ * clean-up). */
 static int sentry_kind(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
     if (ts->sentry_kind == 0) {
-        ts->sentry_kind = SENTRY_ANY_CODE;
+        if (ts->ref == NULL)
+            ts->ref = (*jni)->NewGlobalRef(jni, thread); /* uncounted() finds its steps */
+        ts->sentry_kind = SENTRY_CHARGED;
         for (int i = 0; i < a->nwatched; i++)
             if ((*jni)->IsSameObject(jni, thread, a->watched[i]))
-                ts->sentry_kind = SENTRY_PROGRAM_CODE;
+                ts->sentry_kind = SENTRY_JDK_FREE;
     }
     return ts->sentry_kind;
 }
@@ -236,40 +267,69 @@ static int sentry_charge(agent *a, thread_state *ts, uint64_t n)
     return atomic_fetch_add_explicit(&a->sentry_steps, n, memory_order_relaxed) + n > SENTRY_STEPS;
 }
 
-void bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method)
+/* A thread that is not counted executed a bytecode: it is a bystander
+ * stepped while an extent runs (bystanders_sentry_on). Returns 1 when the
+ * bytecode is the program's, or the first of the JDK's in this period of
+ * running extents: the caller counts it, with the frames above the
+ * outermost of the program's on the thread's stack (counting.c,
+ * borrow_begin), or charges it (bystanders_charge) when there is none.
+ * 0 when charged here. */
+int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program)
 {
     if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
         sentry_off(a, thread); /* the extents ended: it runs at full speed again */
-        return;
+        return 0;
     }
-    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE) {
-        if (method != ts->sentry_method) {
-            const method_info *m = methods_get(a, jni, method);
-            ts->sentry_method = method;
-            ts->sentry_program = m != NULL && m->program;
-        }
-        if (!ts->sentry_program)
-            return;
-    }
-    if (sentry_charge(a, ts, 1))
+    if (program || bystanders_look(a, ts))
+        return 1;
+    bystanders_charge(a, jni, thread, ts);
+    return 0;
+}
+
+/* 1 the first time in a period of running extents that bystander ts asks:
+ * code of the JDK's it runs then may have been called by the program's
+ * (a worker that was waiting in a queue's take when the method began). */
+int bystanders_look(agent *a, thread_state *ts)
+{
+    uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
+    if (ts->sentry_looked == gen)
+        return 0;
+    ts->sentry_looked = gen;
+    return 1;
+}
+
+/* A bytecode of the JDK's on a bystander, outside the program's frames.
+ * Such bytecodes of every bystander count toward one allowance per period
+ * of running extents, except on the Finalizer and Common-Cleaner threads.
+ * Past the allowance every bystander is stepped no more (its work now
+ * shows in its CPU time) and the extent's check makes the result
+ * hidden_threads (bystanders_check). */
+void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
+{
+    if (sentry_kind(a, jni, thread, ts) != SENTRY_JDK_FREE && sentry_charge(a, ts, 1))
         sentry_off(a, thread);
 }
 
 /*
  * engine=fast: a block of n bytecodes (of the program's when `program`)
  * started on a thread that is not counted. The fast engine steps no
- * bystander (docs/fast-engine.md), but its block probes see them: their
- * blocks are charged to the same allowance, whole (never less than what
- * ran). Returns 1 when the allowance is passed: whether the step engine,
- * which charges bytecode by bytecode, passes it too is its to decide.
+ * bystander (docs/fast-engine.md), but its block probes see them. Returns
+ * BYSTANDER_PROGRAM for the program's code, which the step engine counts
+ * (this engine cannot: it counts no thread the method did not start);
+ * the JDK's blocks are charged to the allowance, whole (never less than
+ * what ran), and BYSTANDER_OVER says it is passed (whether the step
+ * engine, which charges bytecode by bytecode, passes it too is its to
+ * decide), else BYSTANDER_JDK. 0 while no extent runs.
  */
 int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program)
 {
     if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0)
         return 0;
-    if (sentry_kind(a, jni, thread, ts) == SENTRY_PROGRAM_CODE && !program)
-        return 0;
-    return sentry_charge(a, ts, n);
+    if (program)
+        return BYSTANDER_PROGRAM;
+    if (sentry_kind(a, jni, thread, ts) == SENTRY_JDK_FREE)
+        return BYSTANDER_JDK;
+    return sentry_charge(a, ts, n) ? BYSTANDER_OVER : BYSTANDER_JDK;
 }
 
 /* The bytecodes all bystanders together may run while extents run. */

@@ -513,6 +513,8 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
 }
 
+static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
+
 /* SingleStep: count one bytecode on a measuring, unpaused thread; on any
  * other thread, a step of a bystander (bystanders.c). */
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
@@ -537,10 +539,21 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         sched_step(&g_agent, jni, ts); /* uncounted, it still takes turns with the threads it started */
         return;
     }
-    /* a thread that is not counted: a bystander watched while an extent runs */
+    /* a thread that is not counted: a bystander watched while an extent
+     * runs; the program's code there is counted (borrow_begin) */
     if (g_agent.dead || (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL))
         return;
-    bystanders_step(&g_agent, jni, thread, ts, method);
+    mcache_entry *e = &ts->cache[cache_slot(method)];
+    if (e->id != method) {
+        jlong t0 = bystanders_self_cpu(); /* a class read the first time: the agent's CPU, not the thread's work */
+        e = cache_fill(&g_agent, ts, jni, method);
+        bystanders_agent_cpu(&g_agent, ts, t0);
+        if (e == NULL)
+            return;
+    }
+    if (bystanders_step(&g_agent, jni, thread, ts, e->m->program) &&
+        borrow_begin(&g_agent, jni, thread, ts, method, loc) != 0)
+        bystanders_charge(&g_agent, jni, thread, ts); /* no frame of the program's on its stack */
 }
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
@@ -620,6 +633,158 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
 
 static void resume_idle_helpers(agent *a);
 
+/* A helper no longer counted (a daemon stopped at its extent's end) begins
+ * to count for something else: what it counted as a helper stays with the
+ * invocation that started it. */
+static void helper_fold(agent *a, thread_state *ts)
+{
+    if (!ts->helper)
+        return;
+    lock_enter(a);
+    if (ts->inv_index < a->ninvocations)
+        for (int b = 0; b < BUCKETS; b++)
+            a->invocations[ts->inv_index].n[b] += ts->n[b];
+    lock_exit(a);
+    ts->n[0] = ts->n[1] = 0;
+    ts->helper = ts->daemon = ts->idle_helper = 0;
+}
+
+/* What a bystander counted in the program's code (borrow_begin) goes to
+ * the invocation it counted for; to the next one recorded while that one
+ * still runs. After the span ended (or the extents' end stopped it). */
+static void borrow_fold(agent *a, thread_state *ts)
+{
+    if (ts->borrow_method == NULL)
+        return;
+    lock_enter(a);
+    uint64_t *to = ts->borrow_inv < a->ninvocations ? a->invocations[ts->borrow_inv].n : a->pre_n;
+    for (int b = 0; b < BUCKETS; b++)
+        to[b] += ts->n[b];
+    lock_exit(a);
+    ts->n[0] = ts->n[1] = 0;
+    ts->borrow_method = NULL;
+}
+
+/* The depth of the outermost frame of the program's on the calling
+ * thread's stack; -1 when there is none (or JVMTI cannot say). */
+static jint outermost_program_frame(agent *a, JNIEnv *jni)
+{
+    jvmtiFrameInfo fr[256];
+    jint found = -1;
+    for (jint start = 0;; start += 256) {
+        jint n = 0;
+        if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, start, 256, fr, &n) != JVMTI_ERROR_NONE || n <= 0)
+            return found;
+        for (jint i = 0; i < n; i++) {
+            const method_info *m = methods_get(a, jni, fr[i].method);
+            if (m != NULL && m->program)
+                found = start + i;
+        }
+        if (n < 256)
+            return found;
+    }
+}
+
+/* The calling contexts of frames root..0 of the calling thread, outermost
+ * first, as if counting had entered each of them. */
+static void borrow_contexts(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jint root)
+{
+    jmethodID caller = NULL;
+    jlocation call = -1;
+    jvmtiFrameInfo fr[256];
+    for (jint top = root; top >= 0; top -= 256) {
+        jint lo = top >= 255 ? top - 255 : 0, n = 0;
+        if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, lo, top - lo + 1, fr, &n) != JVMTI_ERROR_NONE)
+            return;
+        for (jint i = n - 1; i >= 0; i--) {
+            const method_info *m = methods_get(a, jni, fr[i].method);
+            if (m == NULL)
+                return;
+            ctx_enter(a, ts, thread, fr[i].method, m, caller, call);
+            caller = fr[i].method;
+            call = fr[i].location;
+        }
+    }
+}
+
+/*
+ * A bystander, a thread the method did not start that is stepped while an
+ * extent runs (bystanders.c), executes a bytecode of the program's, or of
+ * the JDK's that the program's code may have called: from here it is
+ * counted, for the invocation running, until the outermost frame of the
+ * program's on its stack returns (borrow_end) or the last running extent
+ * ends (stop_daemon_helpers). So the program's code counts while the
+ * method runs on every thread, with everything it calls: work handed to a
+ * thread started before the method, finalize(), a Cleaner's action. The
+ * JDK's code such a thread runs outside the program's frames (a pool
+ * waking up, the Finalizer's loop) is not: bystanders.c watches it.
+ * Returns -1, counting nothing, when no frame of the program's is on the
+ * stack.
+ */
+static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc)
+{
+    jlong t0 = bystanders_self_cpu();
+    jint root = outermost_program_frame(a, jni);
+    jmethodID root_method = NULL;
+    jlocation root_loc = 0;
+    if (root < 0 ||
+        (*a->jvmti)->GetFrameLocation(a->jvmti, NULL, root, &root_method, &root_loc) != JVMTI_ERROR_NONE) {
+        bystanders_agent_cpu(a, ts, t0);
+        return -1;
+    }
+    bystanders_agent_cpu(a, ts, t0);
+    helper_fold(a, ts);
+    borrow_fold(a, ts); /* a span the extents' end stopped */
+    if (start_counting(a, jni, thread, ts, 0) != 0)
+        return 0;
+    if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, root), "NotifyFramePop") != 0) {
+        set_thread_events(a, JVMTI_DISABLE, thread, ts);
+        return 0;
+    }
+    lock_enter(a);
+    ts->borrow_inv = a->ninvocations; /* the invocation running: recorded at its end */
+    lock_exit(a);
+    ts->borrow_method = root_method;
+    bystanders_look(a, ts); /* below this frame, nothing of the program's is left to look for */
+    bystanders_counting(a, ts, thread, 1);
+    start_span(a, ts);
+    borrow_contexts(a, ts, jni, thread, root);
+    ts->prev_op = 0; /* nothing called it: it was running already (or returned to from the JDK) */
+    ts->prev_method = method;
+    __atomic_store_n(&ts->borrow_live, 1, __ATOMIC_RELEASE);
+    count_step(a, ts, jni, thread, method, loc);
+    return 0;
+}
+
+/* The span borrow_begin started stops being counted (lock not held):
+ * on its own thread when its frame pops, or on the thread whose extent
+ * ended last; whichever comes first. */
+static int borrow_stop(agent *a, thread_state *ts, jthread thread)
+{
+    if (!__atomic_exchange_n(&ts->borrow_live, 0, __ATOMIC_ACQ_REL))
+        return 0;
+    set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    bystanders_counting(a, ts, thread, 0);
+    ts->measuring = 0;
+    return 1;
+}
+
+/* The frame a bystander began to count in returns: what it counted goes to
+ * its invocation, and while extents still run it is watched again. */
+static void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
+{
+    if (borrow_stop(a, ts, thread))
+        limit_return(a, jni, thread, ts);
+    if (a->result_written)
+        return; /* the limit stopped the program */
+    borrow_fold(a, ts);
+    lock_enter(a);
+    int active = a->active_extents > 0;
+    lock_exit(a);
+    if (active)
+        bystanders_sentry_on(a, thread);
+}
+
 /* The method is entered on this thread: open an extent (or let a
  * recursion be). The step engine's breakpoint at its offset 0 and the fast
  * engine's entry probe (counting_fast_begin) come here; 1 when an extent
@@ -629,17 +794,10 @@ static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return 0; /* recursion: the nested invocation gets its own step */
-    if (ts->helper) {
-        /* a helper no longer counted (a daemon stopped at its extent's end)
-         * calls the method itself: what it counted as a helper stays with the
-         * invocation that started it, and it now opens an extent of its own */
-        lock_enter(a);
-        if (ts->inv_index < a->ninvocations)
-            for (int b = 0; b < BUCKETS; b++)
-                a->invocations[ts->inv_index].n[b] += ts->n[b];
-        lock_exit(a);
-        ts->helper = ts->daemon = ts->idle_helper = 0;
-    }
+    /* a helper no longer counted (a daemon stopped at its extent's end)
+     * calls the method itself: it now opens an extent of its own */
+    helper_fold(a, ts);
+    borrow_fold(a, ts);
     int fast = a->opts.engine == AGENT_ENGINE_FAST;
     /* the fast engine's exit probe ends the extent: no frame pop (which
      * would keep the thread in the interpreter) */
@@ -806,6 +964,9 @@ static void stop_daemon_helpers(agent *a, JNIEnv *jni)
     if (others > 0)
         return; /* another extent is still running: keep counting */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->borrow_method != NULL && ts->ref != NULL)
+            borrow_stop(a, ts, ts->ref); /* its counts are folded on its thread, or at the run's end */
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
             bystanders_counting(a, ts, ts->ref, 0);
             if (ts->sched_slot != 0 && !a->dead) {
@@ -877,6 +1038,11 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         }
         return;
     }
+    if (ts->borrow_method != NULL) {
+        if (method == ts->borrow_method)
+            borrow_end(a, jni, thread, ts);
+        return;
+    }
     if (ts->pre_method != NULL) {
         if (method == ts->pre_method) {
             pre_extent_end(a, jni, thread);
@@ -916,7 +1082,16 @@ void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, 
     thread_state *ts = tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
-    if (bystanders_fast_block(a, jni, thread, ts, n, program)) {
+    int by = bystanders_fast_block(a, jni, thread, ts, n, program);
+    if (by == BYSTANDER_PROGRAM ||
+        (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
+        fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
+                        "called by it) while the method ran: the step engine counts it",
+                     ts->thread_name != NULL ? ts->thread_name : "?");
+        fast_unwatch(a, jni);
+        return;
+    }
+    if (by == BYSTANDER_OVER) {
         fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
                         "whole blocks): the step engine decides whether the method started them (it counts them) "
                         "or not (hidden work)",
@@ -1278,6 +1453,11 @@ void counting_finish(agent *a, JNIEnv *jni)
     thread_state *self = tls;
     if (self != NULL && self->measuring && !self->helper && self->pre_method == NULL)
         a->exit_kind = exit_kind_of_current(a, jni);
+    for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+        if (ts->borrow_method != NULL) {
+            borrow_fold(a, ts); /* a bystander's count in the program's code is no invocation */
+            ts->measuring = 0;
+        }
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->measuring && ts->pre_method != NULL) {
             /* the JVM ended in code of the method's class that runs before
