@@ -34,7 +34,8 @@ enum root_kind {
     ROOT_ALWAYS,        /* <clinit>, method-handle linkage upcalls: overhead whenever entered */
     ROOT_IF_UPCALL,     /* loadClass(String): overhead when the JVM, not an invoke, entered it */
     ROOT_THREAD_START,  /* java.lang.Thread.start() or start(ThreadContainer): not overhead; marks the thread as the measured code's */
-    ROOT_VIRTUAL_START  /* java.lang.VirtualThread.start(ThreadContainer): refused (status virtual_threads) */
+    ROOT_VIRTUAL_START, /* java.lang.VirtualThread.start(ThreadContainer): refused (status virtual_threads) */
+    ROOT_VIRTUAL_MOUNT  /* java.lang.VirtualThread.runContinuation(): a virtual thread mounts; refused likewise */
 };
 
 /* Kinds of dependency keys (what a constant-pool operand names). KEY_LDC: an

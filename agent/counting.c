@@ -67,6 +67,8 @@ static uint32_t cache_slot(jmethodID id)
     return (uint32_t)((v >> 3) ^ (v >> 15)) & (MCACHE_SIZE - 1);
 }
 
+static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
+
 /* A malloc'd UTF-8 copy of the thread's name, "?" when JVMTI cannot say. */
 static char *thread_name(agent *a, jthread thread)
 {
@@ -460,6 +462,9 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
                        "the method started a virtual thread (Thread.ofVirtual, a virtual-thread executor): "
                        "work on virtual threads is not counted");
             return;
+        } else if (m->root == ROOT_VIRTUAL_MOUNT) {
+            virtual_mount_stop(a, jni, thread, ts);
+            return;
         } else {
             root_enter(a, ts, thread, method, m);
         }
@@ -515,6 +520,20 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
 
 static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
 
+/* A carrier thread is about to run a virtual thread's code (one started
+ * before the method: the method's own are refused at their start) while
+ * the method runs, code JVMTI posts no steps for to this agent: refused,
+ * on any thread, counted or not. */
+static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "a virtual thread started before the method ran while it ran (on carrier thread '%s'): "
+             "work on virtual threads is not counted",
+             ts != NULL && ts->thread_name != NULL ? ts->thread_name : "?");
+    limit_stop(a, jni, thread, "virtual_threads", msg);
+}
+
 /* SingleStep: count one bytecode on a measuring, unpaused thread; on any
  * other thread, a step of a bystander (bystanders.c). */
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
@@ -550,6 +569,11 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         bystanders_agent_cpu(&g_agent, ts, t0);
         if (e == NULL)
             return;
+    }
+    if (loc == 0 && e->m->root == ROOT_VIRTUAL_MOUNT &&
+        __atomic_load_n(&g_agent.active_extents, __ATOMIC_RELAXED) > 0) {
+        virtual_mount_stop(&g_agent, jni, thread, ts);
+        return;
     }
     if (bystanders_step(&g_agent, jni, thread, ts, e->m->program) &&
         borrow_begin(&g_agent, jni, thread, ts, method, loc) != 0)

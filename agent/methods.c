@@ -319,6 +319,11 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
     if (strcmp(cls, "java.lang.VirtualThread") == 0 && strcmp(name, "start") == 0 &&
         strcmp(desc, "(Ljdk/internal/vm/ThreadContainer;)V") == 0)
         return ROOT_VIRTUAL_START;
+    /* JDK 21+: a carrier thread runs a virtual thread's code from here
+     * (one started before the method, which nothing refused at its start) */
+    if (strcmp(cls, "java.lang.VirtualThread") == 0 && strcmp(name, "runContinuation") == 0 &&
+        strcmp(desc, "()V") == 0)
+        return ROOT_VIRTUAL_MOUNT;
     return ROOT_NONE;
 }
 
