@@ -203,6 +203,8 @@ typedef struct thread_state {
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
+    jmethodID link_method;      /* linkage.c: the invokedynamic being linked (its method, offset) */
+    jlocation link_loc;
     jmethodID borrow_method;    /* a bystander counted in the program's code: the frame it began in */
     uint32_t borrow_inv;        /* ... the invocation (0-based) it counts for */
     int borrow_live;            /* ... 1 until its end or the extents' end stops it (atomic access) */
@@ -426,7 +428,7 @@ typedef struct agent {
     int result_written;         /* the result went out (a limit stop, or VMDeath) */
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
     const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
-                                   "unschedulable" */
+                                   "unschedulable", "hidden_work" */
     char stop_message[256];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 
@@ -573,6 +575,9 @@ int program_init_trigger(uint8_t op);      /* getstatic, putstatic, invokestatic
 /* clinit.c */
 void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
+void linkage_open(agent *a, thread_state *ts, jthread thread, jmethodID method, jlocation loc);
+void linkage_close(agent *a, thread_state *ts, jthread thread);
+void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method);
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method's class (lock held) */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
 void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);

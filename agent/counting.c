@@ -514,8 +514,11 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
             }
         }
     }
-    if (m->init_site != NULL && atomic_load_explicit(&m->init_site[loc], memory_order_relaxed))
+    if (m->init_site != NULL && atomic_load_explicit(&m->init_site[loc], memory_order_relaxed)) {
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
+        if (op == BC_INVOKEDYNAMIC)
+            linkage_open(a, ts, thread, method, loc); /* its linkage must run none of the program's code */
+    }
 }
 
 static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
@@ -550,6 +553,8 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
             if (g_agent.dead)
                 return; /* the run ended while it waited for its turn (the holder's limit stop reads the totals) */
         }
+        if (ts->link_method != NULL)
+            linkage_close(&g_agent, ts, thread); /* the call site is linked */
         if (!ts->paused)
             count_step(&g_agent, ts, jni, thread, method, loc);
         return;

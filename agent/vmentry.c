@@ -377,6 +377,8 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     caps.can_get_current_contended_monitor = 1; /* sched.c: the JVM's own waits */
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_capabilities(a, vm, &caps); /* retransformation: the classes loaded before VMInit get probes too */
+    else
+        caps.can_generate_method_entry_events = 1; /* linkage.c: code a call site's linkage runs */
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
@@ -389,6 +391,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     cb.ClassPrepare = on_class_prepare;
     cb.Breakpoint = on_breakpoint;
     cb.SingleStep = on_single_step;
+    cb.MethodEntry = linkage_method_entry;
     cb.FramePop = on_frame_pop;
     cb.SampledObjectAlloc = on_sampled_alloc;
     cb.Exception = on_exception;

@@ -48,6 +48,7 @@ typedef enum psf_status {
     ST_JDK_NOT_VERIFIED,
     ST_UNSCHEDULABLE,
     ST_FALLBACK,
+    ST_HIDDEN_WORK,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 
