@@ -88,6 +88,7 @@ typedef struct class_info {
 typedef struct invocation {
     char *thread;
     uint64_t n[BUCKETS];
+    uint64_t unscheduled;   /* of its work, counted on threads the method did not start (counting.c, borrow_fold) */
     const char *end;        /* "return", "exception", "incomplete" */
     char *exception;        /* class of the exception that ended it, or NULL */
 } invocation;
@@ -474,6 +475,7 @@ typedef struct agent {
     int target_init_done;       /* it is initialized: breakpoints cleared, no more scanning */
     uint64_t pre_n[BUCKETS];    /* what its initializer and constructors executed outside the method:
                                  * charged to the next invocation recorded (under lock) */
+    uint64_t pre_unscheduled;   /* of pre_n, what threads the method did not start counted (borrow_fold) */
     char *java_home;            /* native libraries below it may load (processes=deny) */
 
     /* shared tables */

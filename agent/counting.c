@@ -686,9 +686,12 @@ static void borrow_fold(agent *a, thread_state *ts)
     if (ts->borrow_method == NULL)
         return;
     lock_enter(a);
-    uint64_t *to = ts->borrow_inv < a->ninvocations ? a->invocations[ts->borrow_inv].n : a->pre_n;
+    int recorded = ts->borrow_inv < a->ninvocations;
+    uint64_t *to = recorded ? a->invocations[ts->borrow_inv].n : a->pre_n;
     for (int b = 0; b < BUCKETS; b++)
         to[b] += ts->n[b];
+    /* not scheduled: how much of it falls inside the method's run can vary */
+    *(recorded ? &a->invocations[ts->borrow_inv].unscheduled : &a->pre_unscheduled) += ts->n[BUCKET_WORK];
     lock_exit(a);
     ts->n[0] = ts->n[1] = 0;
     ts->borrow_method = NULL;
@@ -955,6 +958,8 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
         inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit.c) */
         a->pre_n[b] = 0;
     }
+    inv->unscheduled = a->pre_unscheduled;
+    a->pre_unscheduled = 0;
     inv->end = end;
     inv->exception = exception != NULL && exception[0] != '\0' ? strdup(exception) : NULL;
     a->active_extents--;
@@ -1501,11 +1506,14 @@ void counting_finish(agent *a, JNIEnv *jni)
         }
     /* a constructor that ran after the last invocation: charged to it, so
      * the totals agree (there is always one when the result is ok) */
-    if (a->ninvocations > 0)
+    if (a->ninvocations > 0) {
         for (int b = 0; b < BUCKETS; b++) {
             a->invocations[a->ninvocations - 1].n[b] += a->pre_n[b];
             a->pre_n[b] = 0;
         }
+        a->invocations[a->ninvocations - 1].unscheduled += a->pre_unscheduled;
+        a->pre_unscheduled = 0;
+    }
     /* the work of threads an invocation started belongs to that invocation */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->inv_index < a->ninvocations)

@@ -518,6 +518,8 @@ int profile_write(agent *a, const char *status, const char *message)
         x_attr_u64(&x, "work", a->invocations[i].n[0]);
         x_attr_u64(&x, "overhead", a->invocations[i].n[1]);
         x_attr(&x, "end", a->invocations[i].end);
+        if (a->invocations[i].unscheduled != 0)
+            x_attr_u64(&x, "unscheduled", a->invocations[i].unscheduled);
         if (a->invocations[i].exception)
             x_attr(&x, "exception", a->invocations[i].exception);
         x_end(&x);

@@ -319,9 +319,13 @@ json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc)
         json_object_set_new(e, "work", psf_json_u64(p->inv[i].work));
         json_object_set_new(e, "overhead", psf_json_u64(p->inv[i].overhead));
         json_object_set_new(e, "end", psf_json_string(p->inv[i].end));
+        if (p->inv[i].unscheduled != 0)
+            json_object_set_new(e, "unscheduled", psf_json_u64(p->inv[i].unscheduled));
         json_array_append_new(a, e);
     }
     json_object_set_new(j, "invocation_list", a);
+    if (p && profile_unscheduled(p) != 0)
+        json_object_set_new(j, "unscheduled", psf_json_u64(profile_unscheduled(p)));
     a = json_object();
     for (unsigned op = 0; p && op < 256; op++)
         if (p->opcodes[BUCKET_WORK][op])
@@ -495,6 +499,11 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     machine_text(f, oc->machine);
     fprintf(f, "bytecodes %llu run by the method and its callees in %llu invocation%s\n",
             (unsigned long long)p->work, (unsigned long long)p->invocations, p->invocations == 1 ? "" : "s");
+    uint64_t unscheduled = profile_unscheduled(p);
+    if (unscheduled != 0)
+        fprintf(f, "          %llu of them on threads the method did not start, not scheduled: "
+                   "the score can vary from run to run\n",
+                (unsigned long long)unscheduled);
     if (o->with_overhead && !o->explain)
         fprintf(f, "overhead  %llu bytecodes the JVM ran on the method's behalf, included: --with-overhead\n",
                 (unsigned long long)p->overhead);

@@ -93,8 +93,14 @@ static int load_invocations(loader *ld, profile *p, xmlNodePtr n)
         iv->end = dup_attr(c, "end");
         if (count_attr(ld, c, "index", &iv->index) != 0 ||
             count_attr(ld, c, "work", &iv->work) != 0 ||
-            count_attr(ld, c, "overhead", &iv->overhead) != 0)
+            count_attr(ld, c, "overhead", &iv->overhead) != 0 ||
+            (xmlHasProp(c, (const xmlChar *)"unscheduled") && count_attr(ld, c, "unscheduled", &iv->unscheduled) != 0))
             return -1;
+        if (iv->unscheduled > iv->work)
+            return psf_fail(ld->err, ST_BAD_INPUT,
+                            "%s:%ld: inconsistent profile: <invocation> unscheduled=\"%llu\" exceeds its work (%llu)",
+                            ld->name, xmlGetLineNo(c), (unsigned long long)iv->unscheduled,
+                            (unsigned long long)iv->work);
     }
     return 0;
 }
@@ -608,6 +614,14 @@ void profile_free(profile *p)
         free(p->frames[i].method);
     free(p->frames);
     memset(p, 0, sizeof *p);
+}
+
+uint64_t profile_unscheduled(const profile *p)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p->n_inv; i++)
+        sum = p->inv[i].unscheduled > UINT64_MAX - sum ? UINT64_MAX : sum + p->inv[i].unscheduled;
+    return sum;
 }
 
 char *profile_method(const profile *p)

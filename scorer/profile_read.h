@@ -36,6 +36,7 @@ typedef struct prof_invocation {
     uint64_t index;
     char *thread;           /* owned */
     uint64_t work, overhead;
+    uint64_t unscheduled;   /* of work, counted on threads the method did not start (0 when absent) */
     char *end;              /* owned: "return", "exception" or "incomplete" */
 } prof_invocation;
 
@@ -135,5 +136,9 @@ void profile_free(profile *p);
 /* The resolved method "pkg.Class.name(desc)", or the spec when the target
  * never resolved; the caller frees it. */
 char *profile_method(const profile *p);
+
+/* What the invocations counted on threads the method did not start (their
+ * unscheduled attributes; saturating): work that can vary between runs. */
+uint64_t profile_unscheduled(const profile *p);
 
 #endif

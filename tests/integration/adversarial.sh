@@ -208,7 +208,17 @@ for spec in main:handOff clinit:handOff finalize:handOff monitor:handOffMonitor;
   else
     fail "compiled bystander: $mode: the sort is counted" "$rc: $score vs $honest"
   fi
+  # and the result says that part of it ran where nothing schedules it
+  # (the sort alone is over 500,000 bytecodes)
+  uns=$(jq -r '.unscheduled // 0' "$TEST_TMP/out")
+  if [ "$uns" -ge 500000 ] && [ "$uns" -le "$score" ] && [ "$(jq -r '.invocation_list[0].unscheduled' "$TEST_TMP/out")" = "$uns" ]; then
+    pass "compiled bystander: $mode: the JSON says $uns bytecodes were not scheduled"
+  else
+    fail "compiled bystander: $mode: the JSON says which bytecodes were not scheduled" "$uns of $score"
+  fi
 done
+rc=$(run JitBystander inline -- inline 2000)
+expect_eq "compiled bystander: inline: nothing unscheduled" "$rc/$(jq -r '.unscheduled // "none"' "$TEST_TMP/out")" "0/none"
 
 # --- static initializers: precomputing in `static {}` that the method runs is no cheaper ---
 rc=$(run Precompute inline -- inline)

@@ -157,6 +157,26 @@ static void profile_load__optional_agent_attributes__accepted(void **state)
     rejected("end=\"return\"", "end=\"return\" x=\"1\"", 7, "does not match the schema");
 }
 
+/* An invocation's work counted on threads the method did not start: read,
+ * summed over the invocations, 0 without the attribute, never above the
+ * invocation's work. */
+static void profile_load__unscheduled__read_summed_and_bounded(void **state)
+{
+    profile p;
+    psf_err e;
+    char *a = edit("end=\"return\"", "end=\"return\" unscheduled=\"2\"");
+    (void)state;
+    assert_int_equal(load(&p, a, &e), 0);
+    assert_true(p.inv[0].unscheduled == 2);
+    assert_true(profile_unscheduled(&p) == 2);
+    profile_free(&p);
+    free(a);
+    assert_int_equal(load(&p, OK_PROFILE, &e), 0);
+    assert_true(p.inv[0].unscheduled == 0 && profile_unscheduled(&p) == 0);
+    profile_free(&p);
+    rejected("end=\"return\"", "end=\"return\" unscheduled=\"4\"", 7, "unscheduled=\"4\" exceeds its work (3)");
+}
+
 /* OK_PROFILE with its work nop turned into an ldc that loaded `classes`
  * class constants; caller frees. */
 static char *with_ldc(const char *classes)
@@ -563,6 +583,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_load__ok_profile__every_section),
         cmocka_unit_test(profile_load__optional_agent_attributes__accepted),
+        cmocka_unit_test(profile_load__unscheduled__read_summed_and_bounded),
         cmocka_unit_test(profile_load__ldc_class__read_and_bounded_by_ldc_bytecodes),
         cmocka_unit_test(profile_load__fixture_file__loads),
         cmocka_unit_test(profile_load__other_version__rejected_by_name),
