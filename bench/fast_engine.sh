@@ -20,26 +20,18 @@
 # Usage: bench/fast_engine.sh [REPEAT]   (default 5); make bench-fast
 #        PSF_BENCH_ONLY=fib,mergesort bench/fast_engine.sh 3   (some workloads)
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-5}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 FX=$BUILD/fixtures/agent
 BB=$BUILD/bench/java
-for f in "$BUILD/libpsfagent.so" "$FX/Fib.class" "$BB/EngineBench.class" /usr/bin/time; do
-  [ -e "$f" ] || { echo "fast_engine.sh: $f is missing: run it as 'make bench-fast'" >&2; exit 1; }
-done
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+bench_need bench-fast "$BUILD/libpsfagent.so" "$FX/Fib.class" "$BB/EngineBench.class" /usr/bin/time
+bench_tmp
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
 # the scored runs also get the JDK's flags (the JIT intrinsics of methods with
 # bytecode off: scripts/lib/jdk.sh); the plain run is the program's own
-. "$ROOT/scripts/lib/jdk.sh"
-mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+mapfile -t JDK_FLAGS < <(jdk_flags)
 # and the scored runs get_score.sh's JIT flags
-mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+mapfile -t JIT_FLAGS < <(gs_array JIT_FLAGS)
 
 # cpu KIND CLASSPATH SPEC MAIN ARGS...: one run's user + sys seconds,
 # appended to $TMP/KIND (a failed run still counts its time; its profile

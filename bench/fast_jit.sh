@@ -20,24 +20,16 @@
 #        PSF_JIT_CONFIGS='c1-35=-XX:TieredStopAtLevel=1 -XX:CICompilerCount=2' bench/fast_jit.sh
 #        (PSF_JIT_CONFIGS: NAME=FLAGS entries separated by ';')
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-5}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 BB=$BUILD/bench/java
 FX=$BUILD/fixtures/agent
-GS=$ROOT/scripts/get_score.sh
-for f in "$BUILD/libpsfagent.so" "$BB/EngineBench.class" "$FX/Fib.class" /usr/bin/time; do
-  [ -e "$f" ] || { echo "fast_jit.sh: $f is missing: run it as 'make bench-jit'" >&2; exit 1; }
-done
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_need bench-jit "$BUILD/libpsfagent.so" "$BB/EngineBench.class" "$FX/Fib.class" /usr/bin/time
+bench_tmp
 cd "$TMP"
-array_of() { sed -n "/^$1=(/,/^)/p" "$GS" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d'; }
-mapfile -t FLAGS < <(array_of PINNED_FLAGS)
-mapfile -t JIT_FLAGS < <(array_of JIT_FLAGS)
-. "$ROOT/scripts/lib/jdk.sh"
-mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
+mapfile -t JIT_FLAGS < <(gs_array JIT_FLAGS)
+mapfile -t JDK_FLAGS < <(jdk_flags)
 HEAP=$(sed -n 's/^DEFAULT_HEAP=//p' "$GS" | head -n 1)
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
 
@@ -48,7 +40,6 @@ if [ -n "${PSF_JIT_CONFIGS:-}" ]; then
   for e in "${extra[@]}"; do CONFIGS+=("${e%%=*} ${e#*=}"); done
 fi
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 work() { sed -n 's/.*<summary [^>]*work="\([0-9]*\)".*/\1/p' "$1" 2>/dev/null; }
 status() { sed -n 's/.*<psf-profile[^>]* status="\([a-z_]*\)".*/\1/p' "$1" 2>/dev/null | head -n 1; }
 

@@ -21,22 +21,14 @@
 # Usage: bench/fast_scoring.sh [REPEAT]   (default 5); make bench-scoring
 #        PSF_BENCH_ONLY=mergesort,loops bench/fast_scoring.sh 3
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-5}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 BB=$BUILD/bench/java
-GS=$ROOT/scripts/get_score.sh
-for f in "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"; do
-  [ -e "$f" ] || { echo "fast_scoring.sh: $f is missing: run it as 'make bench-scoring'" >&2; exit 1; }
-done
+bench_need bench-scoring "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"
 command -v jq >/dev/null || { echo "fast_scoring.sh: jq is missing" >&2; exit 1; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 cd "$TMP"
-mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$GS" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
 
 # timed KIND CMD...: one run; appends its wall seconds to $TMP/KIND
 timed() {

@@ -18,19 +18,13 @@
 #
 # Usage: bench/get_score_overhead.sh [REPEAT]   (default 7); make bench-gs
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-7}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 FX=$BUILD/fixtures/agent
-for f in "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$FX/Loops.class"; do
-  [ -e "$f" ] || { echo "get_score_overhead.sh: $f is missing: run it as 'make bench-gs'" >&2; exit 1; }
-done
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-. "$ROOT/scripts/lib/jdk.sh"
-mapfile -t JDK_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+bench_need bench-gs "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$FX/Loops.class"
+bench_tmp
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
+mapfile -t JDK_FLAGS < <(jdk_flags)
 # a key of this bench's own, so that no key of the user's is created or used
 KEY=$TMP/result.key
 SANDBOXES=(auto off)
@@ -39,7 +33,6 @@ if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/n
   [ "$(id -u)" -ne 0 ] || SANDBOXES=(off) # as root, auto refuses to run unsandboxed
 fi
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 # wall FILE COMMAND...: append COMMAND's wall time in seconds to FILE; its
 # output goes to $TMP/out (a failed run is said, and still counted)
 wall() {

@@ -15,25 +15,19 @@
 # Usage: bench/recursion_depth.sh [REPEAT] [CALLS]   (defaults 5, 1000000: about 1 s a run;
 # shorter runs leave the ratios to start-up noise)
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-5}
 CALLS=${2:-1000000}
 DEPTHS="10 100 1000 5000"
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
-for f in "$BUILD/libpsfagent.so" "$BUILD/bench/java/DepthBench.class"; do
-  [ -e "$f" ] || { echo "recursion_depth.sh: $f is missing: run it as 'make bench-depth'" >&2; exit 1; }
-done
+bench_need bench-depth "$BUILD/libpsfagent.so" "$BUILD/bench/java/DepthBench.class"
 for d in $DEPTHS; do
   [ $((CALLS % d)) -eq 0 ] || { echo "recursion_depth.sh: CALLS ($CALLS) must be a multiple of $d" >&2; exit 2; }
 done
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 # the pinned flags that matter for stepping (get_score.sh's -Xss1m among them)
 FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:auto
   -Xss1m -Xlog:jni+resolve=off)
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 
 run() { # KIND DEPTH: the method's nanoseconds; its bytecodes in $TMP/KIND.DEPTH.steps
   "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=DepthBench.$1,out=$TMP/p.xml" \
@@ -51,7 +45,7 @@ for kind in plain tail; do
   base=""
   for d in $DEPTHS; do
     steps=$(cat "$TMP/$kind.$d.steps")
-    t=$(median <"$TMP/$kind.$d")
+    t=$(median_int <"$TMP/$kind.$d")
     [ -n "$base" ] || { base=$t; base_steps=$steps; }
     [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $kind $d: $(tr '\n' ' ' <"$TMP/$kind.$d")" >&2
     awk -v k="$kind" -v d="$d" -v s="$steps" -v t="$t" -v b="$base" \

@@ -11,20 +11,14 @@
 #
 # Usage: bench/step_overhead.sh [REPEAT]   (default 7)
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 REPEAT=${1:-7}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
-for f in "$BUILD/libpsfagent.so" "$BUILD/bench/libbareagent.so" "$BUILD/bench/java/StepBench.class"; do
-  [ -e "$f" ] || { echo "step_overhead.sh: $f is missing: run it as 'make bench-step'" >&2; exit 1; }
-done
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_need bench-step "$BUILD/libpsfagent.so" "$BUILD/bench/libbareagent.so" "$BUILD/bench/java/StepBench.class"
+bench_tmp
 # -Xlog:jni+resolve=off: the JVM warns on stdout that the agent re-binds System.arraycopy
 FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xshare:auto
   -Xlog:jni+resolve=off)
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 
 run_psf() {
   "$JAVA" "${FLAGS[@]}" "-agentpath:$BUILD/libpsfagent.so=method=StepBench.$1,out=$TMP/p.xml" \
@@ -54,6 +48,6 @@ for spec in "loop 400000" "call 26" "tail 18" "alloc 300000"; do
     [ "$steps" = "$bare_steps" ] || echo "warning: $1: psf counted $steps bytecodes, the bare agent $bare_steps" >&2
   fi
   [ -n "${PSF_BENCH_RAW:-}" ] && echo "raw $1: psf $(tr "\n" " " <"$TMP/psf") bare $(tr "\n" " " <"$TMP/bare")" >&2
-  p=$(median <"$TMP/psf"); b=$(median <"$TMP/bare")
+  p=$(median_int <"$TMP/psf"); b=$(median_int <"$TMP/bare")
   awk -v w="$1" -v s="$steps" -v p="$p" -v b="$b" 'BEGIN { printf "%-6s %10d %14.1f %14.1f %7.3f\n", w, s, p/1e6, b/1e6, p/b }'
 done

@@ -6,12 +6,9 @@
 # of the per-step cost than wall-clock ratios on a noisy machine.
 # Usage: bench/step_profile.sh   (needs perf; exits 77 without it)
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+. "$(dirname "$0")/lib.sh"
 command -v perf >/dev/null || { echo "perf is missing (apt-get install linux-perf)"; exit 77; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xlog:jni+resolve=off)
 for spec in "loop 400000" "call 26"; do
   set -- $spec
