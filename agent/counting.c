@@ -67,8 +67,6 @@ static uint32_t cache_slot(jmethodID id)
     return (uint32_t)((v >> 3) ^ (v >> 15)) & (MCACHE_SIZE - 1);
 }
 
-static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
-
 /* A malloc'd UTF-8 copy of the thread's name, "?" when JVMTI cannot say. */
 static char *thread_name(agent *a, jthread thread)
 {
@@ -411,6 +409,20 @@ static void context_step(agent *a, thread_state *ts, jthread thread, jmethodID m
         ctx_enter(a, ts, thread, method, m, ts->prev_method, ts->prev_loc);
 }
 
+/* A carrier thread is about to run a virtual thread's code (one started
+ * before the method: the method's own are refused at their start) while
+ * the method runs, code JVMTI posts no steps for to this agent: refused,
+ * on any thread, counted or not. */
+static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "a virtual thread started before the method ran while it ran (on carrier thread '%s'): "
+             "work on virtual threads is not counted",
+             ts != NULL && ts->thread_name != NULL ? ts->thread_name : "?");
+    limit_stop(a, jni, thread, "virtual_threads", msg);
+}
+
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
 static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
                               jmethodID method, jlocation loc)
@@ -523,19 +535,6 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
 
 static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
 
-/* A carrier thread is about to run a virtual thread's code (one started
- * before the method: the method's own are refused at their start) while
- * the method runs, code JVMTI posts no steps for to this agent: refused,
- * on any thread, counted or not. */
-static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts)
-{
-    char msg[256];
-    snprintf(msg, sizeof msg,
-             "a virtual thread started before the method ran while it ran (on carrier thread '%s'): "
-             "work on virtual threads is not counted",
-             ts != NULL && ts->thread_name != NULL ? ts->thread_name : "?");
-    limit_stop(a, jni, thread, "virtual_threads", msg);
-}
 
 /* SingleStep: count one bytecode on a measuring, unpaused thread; on any
  * other thread, a step of a bystander (bystanders.c). */
@@ -662,6 +661,21 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
 
 static void resume_idle_helpers(agent *a);
 
+/* ts's counts, zeroed then, go to invocation inv (0-based), or, while that
+ * one still runs, to the next one recorded (pre_n). `unscheduled`: they
+ * ran on a thread the method did not start, which nothing schedules, so
+ * how much of them falls inside the method's run can vary (lock held). */
+static void charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled)
+{
+    int recorded = inv < a->ninvocations;
+    uint64_t *to = recorded ? a->invocations[inv].n : a->pre_n;
+    for (int b = 0; b < BUCKETS; b++)
+        to[b] += ts->n[b];
+    if (unscheduled)
+        *(recorded ? &a->invocations[inv].unscheduled : &a->pre_unscheduled) += ts->n[BUCKET_WORK];
+    ts->n[0] = ts->n[1] = 0;
+}
+
 /* A helper no longer counted (a daemon stopped at its extent's end) begins
  * to count for something else: what it counted as a helper stays with the
  * invocation that started it. */
@@ -670,11 +684,8 @@ static void helper_fold(agent *a, thread_state *ts)
     if (!ts->helper)
         return;
     lock_enter(a);
-    if (ts->inv_index < a->ninvocations)
-        for (int b = 0; b < BUCKETS; b++)
-            a->invocations[ts->inv_index].n[b] += ts->n[b];
+    charge_counts(a, ts, ts->inv_index, 0);
     lock_exit(a);
-    ts->n[0] = ts->n[1] = 0;
     ts->helper = ts->daemon = ts->idle_helper = 0;
 }
 
@@ -686,14 +697,8 @@ static void borrow_fold(agent *a, thread_state *ts)
     if (ts->borrow_method == NULL)
         return;
     lock_enter(a);
-    int recorded = ts->borrow_inv < a->ninvocations;
-    uint64_t *to = recorded ? a->invocations[ts->borrow_inv].n : a->pre_n;
-    for (int b = 0; b < BUCKETS; b++)
-        to[b] += ts->n[b];
-    /* not scheduled: how much of it falls inside the method's run can vary */
-    *(recorded ? &a->invocations[ts->borrow_inv].unscheduled : &a->pre_unscheduled) += ts->n[BUCKET_WORK];
+    charge_counts(a, ts, ts->borrow_inv, 1);
     lock_exit(a);
-    ts->n[0] = ts->n[1] = 0;
     ts->borrow_method = NULL;
 }
 
@@ -745,7 +750,7 @@ static void borrow_contexts(agent *a, thread_state *ts, JNIEnv *jni, jthread thr
  * the JDK's that the program's code may have called: from here it is
  * counted, for the invocation running, until the outermost frame of the
  * program's on its stack returns (borrow_end) or the last running extent
- * ends (stop_daemon_helpers). So the program's code counts while the
+ * ends (extents_end). So the program's code counts while the
  * method runs on every thread, with everything it calls: work handed to a
  * thread started before the method, finalize(), a Cleaner's action. The
  * JDK's code such a thread runs outside the program's frames (a pool
@@ -892,7 +897,7 @@ void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread)
  * offset 0, which gets no step of its own, and the frame's pop ends the
  * count; otherwise the caller runs the initializer and ends the count.
  */
-static void stop_daemon_helpers(agent *a, JNIEnv *jni);
+static void extents_end(agent *a, JNIEnv *jni);
 
 /* Start counting this thread outside an invocation (see above); 0, or -1
  * when it is already counting or cannot start. */
@@ -931,7 +936,7 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
     a->active_extents--;
     lock_exit(a);
     ts->pre_method = NULL;
-    stop_daemon_helpers(a, jni);
+    extents_end(a, jni);
     bystanders_release(a, jni);
 }
 
@@ -975,7 +980,9 @@ static void watch_from_now(agent *a, jthread thread)
 }
 
 /*
- * An extent has ended: daemon threads it started stop being counted. The
+ * The last running extent has ended (nothing to do while another runs):
+ * bystanders counted in the program's code stop (borrow_stop), and daemon
+ * threads the extents started stop being counted. The
  * JVM waits for other threads, so they are counted to their end; a daemon
  * thread it would cut off at an arbitrary point (a thread pool's idle
  * worker scanning for work, say), which would make the count vary from run
@@ -990,7 +997,7 @@ static void watch_from_now(agent *a, jthread thread)
  * Without the scheduler (engine=fast, which leaves threaded runs to the
  * step engine; the run's end) it is watched like any other thread.
  */
-static void stop_daemon_helpers(agent *a, JNIEnv *jni)
+static void extents_end(agent *a, JNIEnv *jni)
 {
     lock_enter(a);
     int others = a->active_extents;
@@ -1017,7 +1024,7 @@ static void stop_daemon_helpers(agent *a, JNIEnv *jni)
 
 /*
  * An extent begins while daemon helpers of earlier ones wait between
- * extents (stop_daemon_helpers): they are counted again, for this
+ * extents (extents_end): they are counted again, for this
  * invocation, from the point the schedule left them at. What each counted
  * for the earlier invocation is charged to it first. The extent's thread
  * holds the baton here, so none of them is executing a bytecode.
@@ -1027,13 +1034,7 @@ static void resume_idle_helpers(agent *a)
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->idle_helper && ts->helper && ts->ref != NULL) {
             lock_enter(a);
-            if (ts->inv_index < a->ninvocations)
-                for (int b = 0; b < BUCKETS; b++)
-                    a->invocations[ts->inv_index].n[b] += ts->n[b];
-            else
-                for (int b = 0; b < BUCKETS; b++)
-                    a->pre_n[b] += ts->n[b];
-            ts->n[0] = ts->n[1] = 0;
+            charge_counts(a, ts, ts->inv_index, 0);
             ts->inv_index = a->ninvocations; /* the invocation now running (recorded at its end) */
             lock_exit(a);
             ts->idle_helper = 0;
@@ -1050,7 +1051,7 @@ static void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         return;
     bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
-    stop_daemon_helpers(a, jni);
+    extents_end(a, jni);
     bystanders_release(a, jni);
 }
 
@@ -1151,7 +1152,7 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     sched_thread_end(a, jni, ts); /* the next thread's turn */
     limit_return(a, jni, thread, ts);
     bystanders_counting(a, ts, thread, 0);
-    ts->measuring = 0; /* ended: nothing left to stop (stop_daemon_helpers) */
+    ts->measuring = 0; /* ended: nothing left to stop (extents_end) */
 }
 
 /* The dependency key of an array class, remembered in the class's tag. */

@@ -279,7 +279,7 @@ static void settle(agent *a, JNIEnv *jni, int32_t me);
 
 /* A live slot whose thread is counted (or is about to start, counted), or
  * a daemon helper between extents, which the next extent counts again from
- * where the schedule left it (counting.c, stop_daemon_helpers). */
+ * where the schedule left it (counting.c, extents_end). */
 static int counted_slot(const sched_slot *s)
 {
     return s->state != SS_DONE && s->state != SS_EXITING &&

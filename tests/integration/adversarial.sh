@@ -143,12 +143,7 @@ fi
 # getfield, if_icmpge, lload, iload, bipush, irem, i2l, ladd, lstore, iinc,
 # goto) on the Finalizer thread
 rc=$(run Fin work -- 100000)
-score=$(jq -r .score "$TEST_TMP/out")
-if [ "$rc" = 0 ] && [ "$score" -ge 1300000 ]; then
-  pass "work moved into finalize() is counted ($score >= 13 x 100000)"
-else
-  fail "work moved into finalize() is counted" "$rc: $score"
-fi
+expect_at_least "work moved into finalize() is counted (13 x 100000)" "$rc" "$(jq -r .score "$TEST_TMP/out")" 1300000
 # under --engine fast (the default) the run is the step engine's: a program
 # class with a finalize() makes the fast engine leave it (what the Finalizer
 # thread gets done while the method runs depends on timing, and only
@@ -164,12 +159,7 @@ fi
 # while the method runs. sum's loop runs 14 bytecodes an iteration.
 for mode in dies system spawned; do
   rc=$(run Bystanders handOff -- "$mode" 100000)
-  score=$(jq -r .score "$TEST_TMP/out")
-  if [ "$rc" = 0 ] && [ "$score" -ge 1400000 ]; then
-    pass "bystanders: $mode: the worker's sum is counted ($score >= 14 x 100000)"
-  else
-    fail "bystanders: $mode: the worker's sum is counted" "$rc: $score"
-  fi
+  expect_at_least "bystanders: $mode: the worker's sum is counted (14 x 100000)" "$rc" "$(jq -r .score "$TEST_TMP/out")" 1400000
 done
 # The JDK's code alone on a thread the method did not start (a parallel
 # stream's sum, part of it on the common pool's worker that main started)
@@ -203,11 +193,7 @@ for spec in main:handOff clinit:handOff finalize:handOff monitor:handOffMonitor;
   mode=${spec%%:*}
   rc=$(run JitBystander "${spec#*:}" -- "$mode" 2000)
   score=$(jq -r .score "$TEST_TMP/out")
-  if [ "$rc" = 0 ] && [ "$score" -ge "$honest" ]; then
-    pass "compiled bystander: $mode: the sort is counted ($score >= $honest)"
-  else
-    fail "compiled bystander: $mode: the sort is counted" "$rc: $score vs $honest"
-  fi
+  expect_at_least "compiled bystander: $mode: the sort is counted" "$rc" "$score" "$honest"
   # and the result says that part of it ran where nothing schedules it
   # (the sort alone is over 500,000 bytecodes)
   uns=$(jq -r '.unscheduled // 0' "$TEST_TMP/out")
@@ -289,12 +275,7 @@ rc=$(run Indirect direct -- direct 100000)
 direct=$(jq -r .score "$TEST_TMP/out")
 for mode in reflection handle lambda; do
   rc=$(run Indirect "$mode" -- "$mode" 100000)
-  score=$(jq -r .score "$TEST_TMP/out")
-  if [ "$rc" = 0 ] && [ "$score" -ge "$direct" ]; then
-    pass "indirect: $mode costs at least the direct call ($score vs $direct)"
-  else
-    fail "indirect: $mode costs at least the direct call" "rc $rc, $score vs $direct"
-  fi
+  expect_at_least "indirect: $mode costs at least the direct call" "$rc" "$(jq -r .score "$TEST_TMP/out")" "$direct"
 done
 
 # --- native work is charged by size ----------------------------------------------------
@@ -368,12 +349,7 @@ honest=$(jq -r .score "$TEST_TMP/out")
 expect_eq "hidden work: honest sort scored" "$rc" 0
 for mode in linkage factory reflection; do
   rc=$(run Hidden sort -- "$mode" 500)
-  score=$(jq -r .score "$TEST_TMP/out")
-  if [ "$rc" = 0 ] && [ "$score" -ge "$honest" ]; then
-    pass "hidden work: $mode costs at least the honest sort ($score vs $honest)"
-  else
-    fail "hidden work: $mode costs at least the honest sort" "rc $rc, $score vs $honest"
-  fi
+  expect_at_least "hidden work: $mode costs at least the honest sort" "$rc" "$(jq -r .score "$TEST_TMP/out")" "$honest"
 done
 
 # --- randomness and clocks: one score over 5 runs and under taskset -c 0 ----------------

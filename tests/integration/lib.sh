@@ -39,6 +39,12 @@ expect_match() {
   if [[ $2 =~ $3 ]]; then pass "$1"; else fail "$1" "'$2' does not match /$3/"; fi
 }
 
+# expect_at_least NAME RC SCORE MIN: the run ended with exit code 0 and a
+# score of at least MIN (work handed elsewhere costs at least the work)
+expect_at_least() {
+  if [ "$2" = 0 ] && [ "$3" -ge "$4" ] 2>/dev/null; then pass "$1 ($3 >= $4)"; else fail "$1" "exit $2, $3 vs $4"; fi
+}
+
 # xpath FILE EXPR: the string value of an XPath expression over a profile.
 xpath() { xmllint --xpath "string($2)" "$1" 2>/dev/null; }
 
