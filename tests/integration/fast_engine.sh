@@ -308,8 +308,13 @@ refused identity-hash-native 'read identity hash codes' Calls.natives Calls nati
 # Worker.run counts 10 bytecodes an iteration, plus 18 around the loop
 # when it wakes from its wait (goto, getstatic, ifne, aload_1, monitorexit,
 # goto, lconst_0, lstore_1, iconst_0, istore_3; the last test, 3; lload_1,
-# putstatic, iconst_1, putstatic, return), 21 when it had not begun to wait
-# (from offset 0). The fast engine counts no thread the method did not
+# putstatic, iconst_1, putstatic, return) when it was waiting before the
+# method began; 21 when it began run() after the method set `go` (from
+# offset 0: getstatic, dup, astore_1, monitorenter, getstatic, ifne, and on
+# as above without the wait's goto); 26 when it began run() after the
+# method began and waited once (those 4, getstatic, ifne, getstatic,
+# invokevirtual, then the 18). Which one is the OS's choice of when the
+# worker starts. The fast engine counts no thread the method did not
 # start and leaves the run to the step engine. (The method's spin-wait
 # varies: only the worker's count is compared.)
 for n in 100000 100; do
@@ -318,11 +323,10 @@ for n in 100000 100; do
   run_engine "$TEST_TMP/fast.xml" fast SpinHandOff.handOff SpinHandOff "$n" || true
   expect_eq "bystander, n=$n: the step engine scores it" "$(xpath "$TEST_TMP/step.xml" /psf-profile/@status)" ok
   w=$(xpath "$TEST_TMP/step.xml" "/psf-profile/methods/method[@name='SpinHandOff\$Worker.run()V']/@work")
-  if [ -n "$w" ] && [ "$w" -ge $((10 * n + 18)) ] && [ "$w" -le $((10 * n + 21)) ]; then
-    pass "bystander, n=$n: the worker's code is counted ($w, 10n+18..10n+21)"
-  else
-    fail "bystander, n=$n: the worker's code is counted" "Worker.run work '$w', want 10n+18..10n+21"
-  fi
+  case "$w" in
+    $((10 * n + 18)) | $((10 * n + 21)) | $((10 * n + 26))) pass "bystander, n=$n: the worker's code is counted ($w)" ;;
+    *) fail "bystander, n=$n: the worker's code is counted" "Worker.run work '$w', want 10n+18, 10n+21 or 10n+26" ;;
+  esac
   expect_eq "bystander, n=$n: the fast engine falls back" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" fallback
   expect_match "... saying why" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/message)" \
     "thread 'spin-worker', which this engine does not count, ran the program's code"
