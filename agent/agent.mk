@@ -11,13 +11,16 @@ AGENT_SO        := $(BUILD)/libpsfagent.so
 all: $(AGENT_SO)
 
 # The fast engine's probe class (agent/fast.c defines it in the boot loader at
-# VMInit), compiled for every JDK the agent runs on and embedded as bytes.
+# VMInit), compiled for every JDK the agent runs on and embedded as bytes. Not
+# --release: it uses the JDK's @DontInline (jdk.internal.vm.annotation, which
+# --release cannot export), honoured for boot-loader classes.
 AGENT_PROBE_DIR := $(BUILD)/agent/probe
 AGENT_PROBE_C   := $(BUILD)/agent/probe_class.c
 $(AGENT_PROBE_C): agent/probe/psf/Probe.java scorer/embed.sh
 	rm -rf $(AGENT_PROBE_DIR)
 	mkdir -p $(AGENT_PROBE_DIR)
-	$(JAVAC) --release 11 -d $(AGENT_PROBE_DIR) agent/probe/psf/Probe.java
+	$(JAVAC) -source 11 -target 11 -Xlint:-options --add-exports java.base/jdk.internal.vm.annotation=ALL-UNNAMED \
+	  -d $(AGENT_PROBE_DIR) agent/probe/psf/Probe.java
 	sh scorer/embed.sh psf_probe_class $(AGENT_PROBE_DIR)/psf/Probe.class > $@.tmp
 	mv $@.tmp $@
 
