@@ -162,27 +162,33 @@ static int str_is(cp_str s, const char *lit)
 
 /* ---- the rewriter's state ---------------------------------------------- */
 
+/* Which branch probe a conditional branch takes: PR_BRANCH + this. */
+enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
+
+/* The probe methods a rewritten class may call, each a Methodref of the
+ * probe class added to the pool at its first use (rewriter.refs). */
+enum {
+    PR_BLOCK, PR_ENTRY, PR_EXIT, PR_ROOT_ENTRY, PR_ROOT_EXIT, PR_OTHER_ENTRY, PR_ENTRY_BLOCK,
+    PR_BRANCH,                  /* four of them, by branch_form (BR_*) */
+    PR_ARRAY = PR_BRANCH + 4, PR_COPY, PR_COPIED, PR_MADE, PR_MADE_LEVELS, PR_CALL, PR_RETURN, PR_NEW,
+    PR_COUNT
+};
+
+/* At most this many Utf8 entries are added: the probe class's name and
+ * each probe method's name and descriptor. */
+#define MAX_ADDED_UTF8 (1 + 2 * PR_COUNT)
+
 typedef struct rewriter {
     const uint8_t *in;          /* the input class file */
     const classfile *cf;
     const ins_options *opt;
     buf cp;                     /* constant-pool entries appended after the input's */
     uint32_t cp_count;          /* constant_pool_count with them */
-    uint16_t methodref;         /* the probe's Methodref */
-    uint16_t branchref[4];      /* the branch probes' Methodrefs (BR_*), or 0 */
-    uint16_t entryref;          /* the entry probe's Methodref, or 0 */
-    uint16_t exitref;           /* the exit probe's Methodref, or 0 */
-    uint16_t arrayref;          /* the array probe's Methodref, or 0 */
-    uint16_t copyref, copiedref; /* the copy probes' Methodrefs, added at the first arraycopy, or 0 */
-    uint16_t maderef;           /* the made probe's Methodref, added at the first such call, or 0 */
-    uint16_t madelevelsref;     /* the one after Array.multiNewArray, added likewise, or 0 */
-    uint16_t callref, returnref; /* the call and return probes' Methodrefs, added at the first invoke, or 0 */
-    uint16_t newref;            /* the new probe's Methodref, added at the first new, or 0 */
-    uint16_t probe_cls;         /* the probe class's Class entry */
-    uint16_t rootentryref;      /* the root entry and exit probes' Methodrefs, or 0 */
-    uint16_t rootexitref;
-    uint16_t otherentryref;     /* the other methods' entry probe's Methodref, or 0 */
-    uint16_t entryblockref;     /* their entry and block 0 probe in one (the merged probe), or 0 */
+    uint16_t refs[PR_COUNT];    /* the probe methods' Methodrefs (PR_*), 0 until first used */
+    uint16_t probe_cls;         /* the probe class's Class entry, 0 until first used */
+    const char *utf8_s[MAX_ADDED_UTF8]; /* the Utf8 entries added, and their indices */
+    uint16_t utf8_i[MAX_ADDED_UTF8];
+    unsigned nutf8;
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     uint32_t next_call;         /* the next call site */
@@ -203,16 +209,41 @@ static uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
     return (uint16_t)w->cp_count++;
 }
 
-static uint16_t cp_add_utf8(rewriter *w, const char *s)
+/*
+ * A Utf8 entry holding s: one of the input's own (a descriptor such as
+ * (I)V is often there already), else one added before, else a new one.
+ * Every entry added costs start-up twice over: the JVM retransforms the
+ * classes loaded before the agent's hook, and HotSpot merges the old and
+ * the new pool by a linear search of the old pool for each added entry.
+ * 0 with the error set when the pool is full.
+ */
+static uint16_t cp_utf8_ref(rewriter *w, const char *s)
 {
     size_t n = strlen(s);
+    for (unsigned k = 0; k < w->nutf8; k++)
+        if (strcmp(w->utf8_s[k], s) == 0)
+            return w->utf8_i[k];
+    const cpool *cp = &w->cf->cp;
+    for (uint16_t i = 1; i < cp->count; i++) {
+        cp_str u;
+        if (cp_tag(cp, i) == CP_UTF8 && cp_utf8(cp, i, &u) == 0 && u.len == n && memcmp(u.ptr, s, n) == 0)
+            return i;
+    }
     uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
     if (n > 65535) {
         errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
         return 0;
     }
+    if (w->nutf8 == MAX_ADDED_UTF8) {
+        errmsg_set(w->err, w->errlen, "internal error: more than %d probe names", MAX_ADDED_UTF8);
+        return 0;
+    }
     uint16_t i = cp_add(w, CP_UTF8, len, 2);
+    if (i == 0)
+        return 0;
     put(&w->cp, s, n);
+    w->utf8_s[w->nutf8] = s;
+    w->utf8_i[w->nutf8++] = i;
     return i;
 }
 
@@ -224,140 +255,73 @@ static uint16_t cp_add_refs(rewriter *w, uint8_t tag, uint16_t a, uint16_t b, in
     return cp_add(w, tag, body, two ? 4 : 2);
 }
 
-/* The probe's Methodref: Utf8 class, Class, Utf8 name, Utf8 (I)V,
- * NameAndType, Methodref. */
-static int cp_add_probe(rewriter *w)
+/* The name and descriptor of probe method k (PR_*): the name is the
+ * option's, NULL when the option is not set. */
+static const char *probe_name(const rewriter *w, int k)
 {
-    uint16_t cname = cp_add_utf8(w, w->opt->probe_class);
-    uint16_t cls = cp_add_refs(w, CP_CLASS, cname, 0, 0);
-    w->probe_cls = cls;
-    uint16_t mname = cp_add_utf8(w, w->opt->probe_method);
-    uint16_t desc = cp_add_utf8(w, "(I)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, mname, desc, 1);
-    w->methodref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
-    if (w->methodref == 0)
+    const ins_options *o = w->opt;
+    switch (k) {
+    case PR_BLOCK: return o->probe_method;
+    case PR_ENTRY: return o->entry_method;
+    case PR_EXIT: return o->exit_method;
+    case PR_ROOT_ENTRY: return o->root_entry_method;
+    case PR_ROOT_EXIT: return o->root_exit_method;
+    case PR_OTHER_ENTRY: return o->other_entry_method;
+    case PR_ENTRY_BLOCK: return o->other_entry_block_method;
+    case PR_ARRAY: return o->array_method;
+    case PR_COPY: case PR_COPIED: return o->copy_method;
+    case PR_MADE: case PR_MADE_LEVELS: return o->made_method;
+    case PR_CALL: return o->call_method;
+    case PR_RETURN: return o->return_method;
+    case PR_NEW: return o->new_method;
+    default: return o->branch_method;
+    }
+}
+
+static const char *probe_desc(int k)
+{
+    switch (k) {
+    case PR_BRANCH + BR_INT1: return "(III)V";
+    case PR_BRANCH + BR_INT2: return "(IIII)V";
+    case PR_BRANCH + BR_REF1: return "(Ljava/lang/Object;II)V";
+    case PR_BRANCH + BR_REF2: return "(Ljava/lang/Object;Ljava/lang/Object;II)V";
+    case PR_ARRAY: case PR_MADE_LEVELS: return "(Ljava/lang/Object;II)V";
+    case PR_MADE: return "(Ljava/lang/Object;I)V";
+    case PR_COPIED: return "()V";
+    default: return "(I)V";
+    }
+}
+
+/* The Methodref of probe method k (PR_*), added at its first use: the
+ * probe class (Utf8 name and Class, the first time), Utf8 name and
+ * descriptor (see cp_utf8_ref), NameAndType, Methodref. 0 with the error
+ * set when the pool is full. */
+static uint16_t probe_ref(rewriter *w, int k)
+{
+    if (w->refs[k] != 0)
+        return w->refs[k];
+    if (probe_name(w, k) == NULL) {
+        errmsg_set(w->err, w->errlen, "internal error: probe %d used without its option", k);
+        return 0;
+    }
+    if (w->probe_cls == 0)
+        w->probe_cls = cp_add_refs(w, CP_CLASS, cp_utf8_ref(w, w->opt->probe_class), 0, 0);
+    uint16_t name = cp_utf8_ref(w, probe_name(w, k));
+    uint16_t desc = name != 0 ? cp_utf8_ref(w, probe_desc(k)) : 0;
+    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
+    w->refs[k] = w->probe_cls != 0 ? cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1) : 0;
+    return w->refs[k];
+}
+
+/* invokestatic of probe method k; -1 when its Methodref cannot be added. */
+static int emit_invoke(rewriter *w, buf *code, int k)
+{
+    uint16_t ref = probe_ref(w, k);
+    if (ref == 0)
         return -1;
-    if (w->opt->entry_method != NULL) {
-        uint16_t ename = cp_add_utf8(w, w->opt->entry_method);
-        uint16_t enat = cp_add_refs(w, CP_NAME_AND_TYPE, ename, desc, 1);
-        w->entryref = cp_add_refs(w, CP_METHODREF, cls, enat, 1);
-        if (w->entryref == 0)
-            return -1;
-    }
-    if (w->opt->exit_method != NULL) {
-        uint16_t xname = cp_add_utf8(w, w->opt->exit_method);
-        uint16_t xnat = cp_add_refs(w, CP_NAME_AND_TYPE, xname, desc, 1);
-        w->exitref = cp_add_refs(w, CP_METHODREF, cls, xnat, 1);
-        if (w->exitref == 0)
-            return -1;
-    }
-    if (w->opt->root_entry_method != NULL && w->opt->root_exit_method != NULL) {
-        uint16_t rname = cp_add_utf8(w, w->opt->root_entry_method);
-        uint16_t rnat = cp_add_refs(w, CP_NAME_AND_TYPE, rname, desc, 1);
-        w->rootentryref = cp_add_refs(w, CP_METHODREF, cls, rnat, 1);
-        uint16_t qname = cp_add_utf8(w, w->opt->root_exit_method);
-        uint16_t qnat = cp_add_refs(w, CP_NAME_AND_TYPE, qname, desc, 1);
-        w->rootexitref = cp_add_refs(w, CP_METHODREF, cls, qnat, 1);
-        if (w->rootentryref == 0 || w->rootexitref == 0)
-            return -1;
-    }
-    if (w->opt->other_entry_method != NULL) {
-        uint16_t oname = cp_add_utf8(w, w->opt->other_entry_method);
-        uint16_t onat = cp_add_refs(w, CP_NAME_AND_TYPE, oname, desc, 1);
-        w->otherentryref = cp_add_refs(w, CP_METHODREF, cls, onat, 1);
-        if (w->otherentryref == 0)
-            return -1;
-        if (w->opt->other_entry_block_method != NULL) {
-            uint16_t mname2 = cp_add_utf8(w, w->opt->other_entry_block_method);
-            uint16_t mnat = cp_add_refs(w, CP_NAME_AND_TYPE, mname2, desc, 1);
-            w->entryblockref = cp_add_refs(w, CP_METHODREF, cls, mnat, 1);
-            if (w->entryblockref == 0)
-                return -1;
-        }
-    }
-    if (w->opt->branch_method == NULL)
-        return 0;
-    static const char *const descs[4] = {
-        "(III)V", "(IIII)V", "(Ljava/lang/Object;II)V", "(Ljava/lang/Object;Ljava/lang/Object;II)V"
-    };
-    uint16_t bname = cp_add_utf8(w, w->opt->branch_method);
-    for (int k = 0; k < 4; k++) {
-        uint16_t d = cp_add_utf8(w, descs[k]);
-        uint16_t n = cp_add_refs(w, CP_NAME_AND_TYPE, bname, d, 1);
-        w->branchref[k] = cp_add_refs(w, CP_METHODREF, cls, n, 1);
-        if (w->branchref[k] == 0)
-            return -1;
-    }
+    put1(code, BC_INVOKESTATIC);
+    put2(code, ref);
     return 0;
-}
-
-/* The array probe's Methodref, after every entry cp_add_probe added (cls:
- * the probe class's Class entry): Utf8 name, Utf8 descriptor, NameAndType,
- * Methodref. 0, or -1 with the error set. */
-static int cp_add_array_probe(rewriter *w, uint16_t cls)
-{
-    if (w->opt->array_method == NULL)
-        return 0;
-    uint16_t name = cp_add_utf8(w, w->opt->array_method);
-    uint16_t desc = cp_add_utf8(w, "(Ljava/lang/Object;II)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    w->arrayref = cp_add_refs(w, CP_METHODREF, cls, nat, 1);
-    return w->arrayref == 0 ? -1 : 0;
-}
-
-/* The copy probes' Methodrefs, added when the first System.arraycopy is
- * found: Utf8 name, Utf8 (I)V, NameAndType, Methodref, Utf8 ()V,
- * NameAndType, Methodref. 0, or -1 with the error set. */
-static int cp_add_copy_probes(rewriter *w)
-{
-    if (w->copyref != 0)
-        return 0;
-    uint16_t name = cp_add_utf8(w, w->opt->copy_method);
-    uint16_t desc = cp_add_utf8(w, "(I)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    uint16_t before = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
-    uint16_t desc0 = cp_add_utf8(w, "()V");
-    uint16_t nat0 = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc0, 1);
-    uint16_t after = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat0, 1);
-    if (before == 0 || after == 0)
-        return -1;
-    w->copyref = before;
-    w->copiedref = after;
-    return 0;
-}
-
-/* The call and return probes' Methodrefs, added when the first invoke is
- * found: Utf8 name, Utf8 (I)V, NameAndType, Methodref, Utf8 name,
- * NameAndType, Methodref. 0, or -1 with the error set. */
-static int cp_add_call_probes(rewriter *w)
-{
-    if (w->callref != 0)
-        return 0;
-    uint16_t name = cp_add_utf8(w, w->opt->call_method);
-    uint16_t desc = cp_add_utf8(w, "(I)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    uint16_t call = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
-    uint16_t rname = cp_add_utf8(w, w->opt->return_method);
-    uint16_t rnat = cp_add_refs(w, CP_NAME_AND_TYPE, rname, desc, 1);
-    uint16_t ret = cp_add_refs(w, CP_METHODREF, w->probe_cls, rnat, 1);
-    if (call == 0 || ret == 0)
-        return -1;
-    w->callref = call;
-    w->returnref = ret;
-    return 0;
-}
-
-/* The new probe's Methodref, added when the first new is found: Utf8
- * name, Utf8 (I)V, NameAndType, Methodref. 0, or -1 with the error set. */
-static int cp_add_new_probe(rewriter *w)
-{
-    if (w->newref != 0)
-        return 0;
-    uint16_t name = cp_add_utf8(w, w->opt->new_method);
-    uint16_t desc = cp_add_utf8(w, "(I)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    w->newref = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
-    return w->newref == 0 ? -1 : 0;
 }
 
 /* 1 when the instruction at code[pc] is invokestatic System.arraycopy. */
@@ -368,21 +332,6 @@ static int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
            cp_member_ref(&w->cf->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
            str_is(owner, "java/lang/System") && str_is(name, "arraycopy") &&
            str_is(desc, "(Ljava/lang/Object;ILjava/lang/Object;II)V");
-}
-
-/* The made probe's Methodref of a kind (INS_MAKES_*), added at the first
- * call it follows: Utf8 name, Utf8 descriptor, NameAndType, Methodref. 0,
- * or -1. */
-static int cp_add_made_probe(rewriter *w, int kind)
-{
-    uint16_t *ref = kind == INS_MAKES_LEVELS ? &w->madelevelsref : &w->maderef;
-    if (*ref != 0)
-        return 0;
-    uint16_t name = cp_add_utf8(w, w->opt->made_method);
-    uint16_t desc = cp_add_utf8(w, kind == INS_MAKES_LEVELS ? "(Ljava/lang/Object;II)V" : "(Ljava/lang/Object;I)V");
-    uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
-    *ref = cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1);
-    return *ref == 0 ? -1 : 0;
 }
 
 int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
@@ -404,8 +353,6 @@ int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
         return INS_MAKES_LEVELS;
     return 0;
 }
-/* Which branch probe a conditional branch takes: an index into branchref. */
-enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
 
 static int branch_form(uint8_t op)
 {
@@ -457,7 +404,7 @@ typedef struct method_ctx {
     int merged;                 /* its entry probe is the merged one: block 0 has no probe of its own */
     uint32_t sites;             /* array sites of its array instructions */
     uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
-    uint16_t entryref, exitref; /* their Methodrefs: the rewriter's entry/exit or root pair */
+    int entry_probe, exit_probe; /* which probes they are (PR_*): the entry/exit or the root pair */
 } method_ctx;
 
 /* Where the code for original offset `old` begins in the new code: its entry
@@ -833,11 +780,7 @@ static int emit_id(method_ctx *c, buf *code, uint32_t id)
 /* Emit the probe that leads a block. */
 static int emit_probe(method_ctx *c, buf *code, uint32_t id)
 {
-    if (emit_id(c, code, id))
-        return -1;
-    put1(code, BC_INVOKESTATIC);
-    put2(code, c->w->methodref);
-    return 0;
+    return emit_id(c, code, id) || emit_invoke(c->w, code, PR_BLOCK) ? -1 : 0;
 }
 
 /* Emit the branch probe before the conditional branch `op` that ends block id. */
@@ -847,11 +790,7 @@ static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
     put1(code, form == BR_INT2 || form == BR_REF2 ? 0x5c : 0x59);   /* dup2 : dup */
     put1(code, 0x10);                                               /* bipush */
     put1(code, op);
-    if (emit_id(c, code, id))
-        return -1;
-    put1(code, BC_INVOKESTATIC);
-    put2(code, c->w->branchref[form]);
-    return 0;
+    return emit_id(c, code, id) || emit_invoke(c->w, code, PR_BRANCH + form) ? -1 : 0;
 }
 
 /* Emit the array probe after an array instruction: the new array, its
@@ -861,11 +800,7 @@ static int emit_array_probe(method_ctx *c, buf *code, uint8_t dims, uint32_t sit
     put1(code, 0x59);   /* dup */
     put1(code, 0x10);   /* bipush: sign-extends, the probe reads dims & 0xff */
     put1(code, dims);
-    if (emit_id(c, code, site))
-        return -1;
-    put1(code, BC_INVOKESTATIC);
-    put2(code, c->w->arrayref);
-    return 0;
+    return emit_id(c, code, site) || emit_invoke(c->w, code, PR_ARRAY) ? -1 : 0;
 }
 
 static void emit_insn(method_ctx *c, const insn *i, buf *out)
@@ -934,10 +869,8 @@ static int emit_code_attr(method_ctx *c, buf *out)
     uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 */
-            if (emit_id(c, &code, c->im->first_id))
+            if (emit_id(c, &code, c->im->first_id) || emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->merged ? c->w->entryblockref : c->entryref);
         }
         if (k == 0 && c->merged)    /* block 0's probe is the entry probe */
             block++;
@@ -948,39 +881,31 @@ static int emit_code_attr(method_ctx *c, buf *out)
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
             goto fail;
         if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
-            if (emit_id(c, &code, c->im->first_id))
+            if (emit_id(c, &code, c->im->first_id) || emit_invoke(c->w, &code, c->exit_probe))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->exitref);
         }
         if (c->in[k].copy_probe) {  /* the length, the last argument */
             put1(&code, 0x59);      /* dup */
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->copyref);
+            if (emit_invoke(c->w, &code, PR_COPY))
+                goto fail;
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
         if (c->in[k].call_probe) {
-            if (emit_id_k(c, &code, call, &callk))
+            if (emit_id_k(c, &code, call, &callk) || emit_invoke(c->w, &code, PR_CALL))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->callref);
         }
         emit_insn(c, &c->in[k], &code);
         if (c->in[k].call_probe) {  /* reached only when the call returned */
-            if (emit_id_k(c, &code, call++, &callk))
+            if (emit_id_k(c, &code, call++, &callk) || emit_invoke(c->w, &code, PR_RETURN))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->returnref);
         }
         if (c->in[k].new_probe) {   /* reached only when new allocated */
-            if (emit_id(c, &code, call++))
+            if (emit_id(c, &code, call++) || emit_invoke(c->w, &code, PR_NEW))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->newref);
         }
         if (c->in[k].copy_probe) {  /* reached only when the copy returned */
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, c->w->copiedref);
+            if (emit_invoke(c->w, &code, PR_COPIED))
+                goto fail;
         }
         if (c->in[k].array_probe) {
             if (emit_array_probe(c, &code, c->in[k].dims, site))
@@ -992,10 +917,8 @@ static int emit_code_attr(method_ctx *c, buf *out)
             put1(&code, 0x59);      /* dup */
             if (levels)
                 put1(&code, 0x04);  /* iconst_1: walk the levels */
-            if (emit_id(c, &code, site++))
+            if (emit_id(c, &code, site++) || emit_invoke(c->w, &code, levels ? PR_MADE_LEVELS : PR_MADE))
                 goto fail;
-            put1(&code, BC_INVOKESTATIC);
-            put2(&code, levels ? c->w->madelevelsref : c->w->maderef);
         }
     }
     if (code.oom || code.len != c->new_len) {
@@ -1084,27 +1007,19 @@ static int build_insns(method_ctx *c)
         }
         int makes = c->w->opt->made_method != NULL ? ins_makes_array(&c->w->cf->cp, m->code, pc) : 0;
         if (makes) {
-            if (cp_add_made_probe(c->w, makes))
-                return -1;
             i->made_probe = (uint8_t)makes;
             c->sites++;
         }
         if (c->w->opt->call_method != NULL && c->w->opt->return_method != NULL && op >= BC_INVOKEVIRTUAL &&
             op <= BC_INVOKEINTERFACE) {
-            if (cp_add_call_probes(c->w))
-                return -1;
             i->call_probe = 1;
             c->calls++;
         }
         if (c->w->opt->new_method != NULL && op == BC_NEW) {
-            if (cp_add_new_probe(c->w))
-                return -1;
             i->new_probe = 1;
             c->calls++;
         }
         if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
-            if (cp_add_copy_probes(c->w))
-                return -1;
             i->copy_probe = 1;
         }
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
@@ -1129,18 +1044,18 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     method_ctx c = {.w = w, .m = m, .im = im};
     int chosen = w->opt->calls_filter == NULL ? 1 : w->opt->calls_filter(w->opt->calls_ctx, m->name, m->desc);
     if (chosen == 2) {  /* an overhead root: the root pair, both or neither */
-        c.entryref = w->rootentryref;
-        c.exitref = w->rootexitref;
-        c.entry = c.exit = w->rootentryref != 0;
+        c.entry_probe = PR_ROOT_ENTRY;
+        c.exit_probe = PR_ROOT_EXIT;
+        c.entry = c.exit = w->opt->root_entry_method != NULL && w->opt->root_exit_method != NULL;
         im->calls = c.entry ? 2 : 0;
     } else {
-        c.entryref = w->entryref;
-        c.exitref = w->exitref;
+        c.entry_probe = PR_ENTRY;
+        c.exit_probe = PR_EXIT;
         c.entry = chosen == 1 && w->opt->entry_method != NULL;
         c.exit = chosen == 1 && w->opt->exit_method != NULL;
         im->calls = c.entry || c.exit ? 1 : 0;
-        if (chosen != 1 && w->otherentryref != 0) {
-            c.entryref = w->otherentryref;
+        if (chosen != 1 && w->opt->other_entry_method != NULL) {
+            c.entry_probe = PR_OTHER_ENTRY;
             c.entry = 1;
             c.exit = 0;
             im->calls = 3;
@@ -1151,7 +1066,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         goto done;
     /* the merged probe, where block 0 starts only on entry: no branch,
      * switch, jsr or handler lands on offset 0 */
-    if (c.entry && im->calls == 3 && w->entryblockref != 0 && c.n > 0 && c.in[0].leader &&
+    if (c.entry && im->calls == 3 && w->opt->other_entry_block_method != NULL && c.n > 0 && c.in[0].leader &&
         !(im->blocks.mark[0] & BLK_MARK_TARGET)) {
         c.merged = 1;
         for (uint16_t e = 0; e < m->exc_count; e++)
@@ -1296,8 +1211,6 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
         errmsg_set(err, errlen, "%s is the probe class: it is never instrumented", opt->probe_class);
         goto fail;
     }
-    if (cp_add_probe(&w) || cp_add_array_probe(&w, w.probe_cls))
-        goto fail;
     if (cf.method_count > 0) {
         r->methods = calloc(cf.method_count, sizeof *r->methods);
         attr_at = calloc((size_t)cf.method_count * 2, sizeof *attr_at);

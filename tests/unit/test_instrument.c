@@ -4,8 +4,12 @@
  *
  * Classes with one method are built here byte by byte, so every expected
  * offset can be worked out by hand: a probe is 6 bytes (sipush/ldc_w +
- * invokestatic) before each block leader, and the probe's Methodref is the
- * sixth of the entries appended to the 13-entry pool (index 18). The counted
+ * invokestatic) before each block leader. Each probe method's Methodref is
+ * appended to the 13-entry pool at its first use in code order (Utf8
+ * "psf/Probe" and its Class first of all, then per probe its Utf8 name and
+ * descriptor unless an equal Utf8 is already there, NameAndType,
+ * Methodref): when the block probe comes first, its Methodref is the sixth
+ * entry appended (index 18). The counted
  * loop is javac's Loops.sum (tests/fixtures/agent/Loops.java). Real javac
  * output (tests/fixtures/unit, compiled by agent/pure.mk) is rewritten
  * whole and checked instruction by instruction against the original.
@@ -78,7 +82,7 @@ static const char *const pool[] = {
     "LineNumberTable", "LocalVariableTable", "RuntimeVisibleTypeAnnotations", "LocalVariableTypeTable"
 };
 #define POOL_COUNT 13
-#define PROBE_REF 18            /* POOL_COUNT + 5 */
+#define PROBE_REF 18            /* POOL_COUNT + 5, when the block probe is the first used */
 
 typedef struct attr {
     const char *name;
@@ -398,19 +402,17 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     rewritten w;
     rewrite(&w, &s, &branch_opts);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19 "branch", then per descriptor a
-     * Utf8, a NameAndType and the Methodref: 22, 25, 28, 31 */
-    expect_branch_ref(&w.cf, 22, "(III)V");
-    expect_branch_ref(&w.cf, 25, "(IIII)V");
-    expect_branch_ref(&w.cf, 28, "(Ljava/lang/Object;II)V");
-    expect_branch_ref(&w.cf, 31, "(Ljava/lang/Object;Ljava/lang/Object;II)V");
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 13);
+    /* pool: 13..18 the block probe, then the one branch probe the code
+     * uses, at its first use: 19 "branch", 20 its descriptor, 21 the
+     * NameAndType, 22 the Methodref (the other forms are not added) */
+    expect_branch_ref(&w.cf, 22, "(IIII)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  0 probe 7 */
         0x03, 0x3c, 0x03, 0x3d,
         0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 10 probe 8 */
         0x1c, 0x1a,
-        0x5c, 0x10, 0xa2, 0x11, 0x00, 0x08, 0xb8, 0x00, 25, /* 18 dup2; bipush if_icmpge; sipush 8; branch(IIII)V */
+        0x5c, 0x10, 0xa2, 0x11, 0x00, 0x08, 0xb8, 0x00, 22, /* 18 dup2; bipush if_icmpge; sipush 8; branch(IIII)V */
         0xa2, 0x00, 0x13,                         /* 27 if_icmpge 46 */
         0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,  /* 30 probe 9 */
         0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01,
@@ -428,7 +430,8 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     release(&w);
 
     /* the three other forms: ifnull (dup, Object), ifeq (dup, int),
-     * if_acmpeq (dup2, two Objects) */
+     * if_acmpeq (dup2, two Objects); each form's Methodref is added where
+     * it is first used: 22, 25, 28 ("branch" is there once, at 19) */
     static const uint8_t code[] = {
         0x01, 0xc6, 0x00, 0x04, 0x00,   /*  0 aconst_null; 1 ifnull 5; 4 nop */
         0x03, 0x99, 0x00, 0x04, 0x00,   /*  5 iconst_0; 6 ifeq 10; 9 nop */
@@ -439,13 +442,17 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     rewrite(&w, &s2, &branch_opts);
     m = &w.cf.methods[0];
     assert_int_equal(m->code_len, 86);
-    static const uint8_t p1[] = {0x59, 0x10, 0xc6, 0x11, 0x00, 0x07, 0xb8, 0x00, 28, 0xc6, 0x00, 0x0a};
+    static const uint8_t p1[] = {0x59, 0x10, 0xc6, 0x11, 0x00, 0x07, 0xb8, 0x00, 22, 0xc6, 0x00, 0x0a};
     expect_bytes(m->code + 7, sizeof p1, p1, sizeof p1);     /* ifnull at 16 to probe 9 at 26 */
-    static const uint8_t p2[] = {0x59, 0x10, 0x99, 0x11, 0x00, 0x09, 0xb8, 0x00, 22, 0x99, 0x00, 0x0a};
+    static const uint8_t p2[] = {0x59, 0x10, 0x99, 0x11, 0x00, 0x09, 0xb8, 0x00, 25, 0x99, 0x00, 0x0a};
     expect_bytes(m->code + 33, sizeof p2, p2, sizeof p2);    /* ifeq at 42 to probe 11 at 52 */
-    static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 31, 0xa5, 0x00, 0x0a};
+    static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 28, 0xa5, 0x00, 0x0a};
     expect_bytes(m->code + 60, sizeof p3, p3, sizeof p3);    /* if_acmpeq at 69 to probe 13 at 79 */
     assert_int_equal(be16(m->code + 80), 13);
+    expect_branch_ref(&w.cf, 22, "(Ljava/lang/Object;II)V");
+    expect_branch_ref(&w.cf, 25, "(III)V");
+    expect_branch_ref(&w.cf, 28, "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 1 + 3 * 3);
     release(&w);
 }
 
@@ -466,17 +473,23 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19 "entry", 20 its NameAndType, 21 its Methodref */
+    /* pool, in the order of first use: 13 "psf/Probe", 14 its Class,
+     * 15 "entry", 16 "(I)V", 17 the NameAndType, 18 the entry probe's
+     * Methodref; then the block probe's: 19 "block", 20 (with 16), 21 */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
     assert_memory_equal(name.ptr, "entry", 5);
     assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "block", 5);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     static const uint8_t want[] = {
-        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  0 entry probe, block 0's id */
-        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  6 probe 7 */
+        0x11, 0x00, 0x07, 0xb8, 0x00, 18,         /*  0 entry probe, block 0's id */
+        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  6 probe 7 */
         0x84, 0x00, 0x01, 0x1a,                   /* 12 */
         0x9a, 0xff, 0xf6,                         /* 16 ifne 6: past the entry probe */
-        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 19 probe 8 */
+        0x11, 0x00, 0x08, 0xb8, 0x00, 21,         /* 19 probe 8 */
         0xb1
     };
     expect_bytes(m->code, m->code_len, want, sizeof want);
@@ -515,21 +528,33 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19..21 "enter", 22..24 "exit" */
+    /* pool, in the order of first use: the entry probe at offset 0 (13
+     * "psf/Probe", 14 its Class, 15 "enter", 16 "(I)V", 17 NameAndType,
+     * 18 Methodref), block 0's probe (19 "block", 20 NameAndType with 16,
+     * 21), the exit probe before the ireturn (22 "exit", 23 with 16, 24) */
     cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
+    assert_int_equal(name.len, 5);
+    assert_memory_equal(name.ptr, "enter", 5);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    const char *iv = desc.ptr;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "block", 5);
     assert_int_equal(cp_member_ref(&w.cf.cp, 24, &owner, &name, &desc), 0);
     assert_memory_equal(name.ptr, "exit", 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_ptr_equal(desc.ptr, iv);     /* one "(I)V" for all three */
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 + 3);
     static const uint8_t want[] = {
-        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  0 entry probe, block 0's id */
-        0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  6 probe 7 */
+        0x11, 0x00, 0x07, 0xb8, 0x00, 18,         /*  0 entry probe, block 0's id */
+        0x11, 0x00, 0x07, 0xb8, 0x00, 21,         /*  6 probe 7 */
         0x03, 0x3c, 0x03, 0x3d,                   /* 12 */
-        0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,  /* 16 probe 8: the loop test */
+        0x11, 0x00, 0x08, 0xb8, 0x00, 21,         /* 16 probe 8: the loop test */
         0x1c, 0x1a, 0xa2, 0x00, 0x13,             /* 22 if_icmpge 43 (the exit's probe) */
-        0x11, 0x00, 0x09, 0xb8, 0x00, PROBE_REF,  /* 27 probe 9 */
+        0x11, 0x00, 0x09, 0xb8, 0x00, 21,         /* 27 probe 9 */
         0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01, /* 33 */
         0xa7, 0xff, 0xe8,                         /* 40 goto 16 (the test's probe, past the entry probe) */
-        0x11, 0x00, 0x0a, 0xb8, 0x00, PROBE_REF,  /* 43 probe 10 */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, 21,         /* 43 probe 10 */
         0x1b,                                     /* 49 iload_1 */
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /* 50 exit probe, block 0's id */
         0xac                                      /* 56 ireturn */
@@ -549,12 +574,15 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     assert_int_equal(in_probe, 0);
     release(&w);
 
-    /* a method the filter does not choose gets block probes only */
+    /* a method the filter does not choose gets block probes only: the
+     * block probe is the first used (13..18), "enter" and "exit" are not
+     * added */
     yes = 0;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].new_len, 45);
     static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF, 0x03};
     expect_bytes(w.cf.methods[0].code, sizeof head, head, sizeof head);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
     release(&w);
 }
 
@@ -676,24 +704,30 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 19..24 the block probe (24 its Methodref), 25..31 the copy
-     * probes, added at the arraycopy: 28 copy(I)V, 31 copy()V */
+    /* pool (19 entries with arraycopy's), in the order of first use:
+     * block 0's probe (19 "psf/Probe", 20 its Class, 21 "block", 22
+     * "(I)V", 23 NameAndType, 24 Methodref), copy(I)V before the
+     * arraycopy (25 "copy", 26 NameAndType with 22, 27), copy()V after it
+     * (28 NameAndType of 25 and the input's own "()V" at 6, 29) */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 27, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_memory_equal(name.ptr, "copy", 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 29, &owner, &name, &desc), 0);
     assert_memory_equal(name.ptr, "copy", 4);
     assert_int_equal(desc.len, 3);
     assert_memory_equal(desc.ptr, "()V", 3);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7);
+    cp_str own;
+    assert_int_equal(cp_utf8(&w.cf.cp, 6, &own), 0);
+    assert_ptr_equal(desc.ptr, own.ptr);    /* the input's "()V", none added */
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 5);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,   /*  0 probe 7 */
         0x2a, 0x03, 0x2a, 0x03, 0x1b,       /*  6 */
-        0x59, 0xb8, 0x00, 28,               /* 11 dup the length; copy(I)V */
+        0x59, 0xb8, 0x00, 27,               /* 11 dup the length; copy(I)V */
         0xb8, 0x00, 18,                     /* 15 System.arraycopy */
-        0xb8, 0x00, 31,                     /* 18 copy()V: the copy returned */
+        0xb8, 0x00, 29,                     /* 18 copy()V: the copy returned */
         0x1b, 0x9a, 0xff, 0xea,             /* 21 iload_1; 22 ifne 0 (the probe) */
         0x11, 0x00, 0x08, 0xb8, 0x00, 24,   /* 25 probe 8 */
         0xb1                                /* 31 */
@@ -816,22 +850,25 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 19..24 the block probe, 25..28 made(Ljava/lang/Object;II)V,
-     * 29 the Integer 40000 of the site */
+    /* pool, in the order of first use: 19..24 block 0's probe (24 its
+     * Methodref), then the made probe after the call: 25 the Integer
+     * 40000 of its site (pushed before the invokestatic), 26 "made", 27
+     * "(Ljava/lang/Object;II)V", 28 NameAndType, 29 Methodref */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 29, &owner, &name, &desc), 0);
     assert_memory_equal(name.ptr, "made", 4);
     assert_int_equal(desc.len, strlen("(Ljava/lang/Object;II)V"));
     assert_memory_equal(desc.ptr, "(Ljava/lang/Object;II)V", desc.len);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 1 + 4);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,             /*  0 probe 7 */
         0x2a, 0x2b, 0xb8, 0x00, 18,                   /*  6 Array.multiNewArray */
-        0x59, 0x04, 0x13, 0x00, 29, 0xb8, 0x00, 28,   /* 11 the array, walk its levels, site 40000 */
+        0x59, 0x04, 0x13, 0x00, 25, 0xb8, 0x00, 29,   /* 11 the array, walk its levels, site 40000 */
         0x57, 0xb1                                    /* 19 */
     };
     expect_bytes(m->code, m->code_len, want, sizeof want);
     int32_t v = 0;
-    assert_int_equal(cp_integer(&w.cf.cp, 29, &v), 0);
+    assert_int_equal(cp_integer(&w.cf.cp, 25, &v), 0);
     assert_int_equal(v, 40000);
     assert_int_equal(ins_makes_array(&w.cf.cp, m->code, 8), INS_MAKES_LEVELS);
     assert_int_equal(w.r.methods[0].nsites, 1);
@@ -869,34 +906,38 @@ static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 19..24 the block probe; at the invoke, 25..31 the call and
-     * return probes (28 call(I)V, 31 ret(I)V), then 32..38 the copy
-     * probes (35 copy(I)V, 38 copy()V) */
+    /* pool, in the order of first use: 19..24 block 0's probe (22
+     * "(I)V", 24 its Methodref); at the invoke, in emission order:
+     * copy(I)V (25 "copy", 26 NameAndType with 22, 27), call(I)V (28
+     * "call", 29, 30), ret(I)V after it (31 "ret", 32, 33), copy()V (34
+     * NameAndType of 25 and the input's "()V" at 6, 35) */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 28, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 30, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_int_equal(name.len, 4);
     assert_memory_equal(name.ptr, "call", 4);
     assert_int_equal(desc.len, 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 33, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_int_equal(name.len, 3);
     assert_memory_equal(name.ptr, "ret", 3);
     assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 27, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "copy", 4);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
     assert_int_equal(cp_member_ref(&w.cf.cp, 35, &owner, &name, &desc), 0);
     assert_memory_equal(name.ptr, "copy", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 38, &owner, &name, &desc), 0);
     assert_memory_equal(desc.ptr, "()V", 3);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7 + 7);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 3 + 3 + 3 + 2);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,   /*  0 probe 7 */
         0x2a, 0x03, 0x2a, 0x03, 0x1b,       /*  6 */
-        0x59, 0xb8, 0x00, 35,               /* 11 dup the length; copy(I)V */
-        0x11, 0x00, 0x03, 0xb8, 0x00, 28,   /* 15 call(3) */
+        0x59, 0xb8, 0x00, 27,               /* 11 dup the length; copy(I)V */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 30,   /* 15 call(3) */
         0xb8, 0x00, 18,                     /* 21 System.arraycopy */
-        0x11, 0x00, 0x03, 0xb8, 0x00, 31,   /* 24 ret(3): the call returned */
-        0xb8, 0x00, 38,                     /* 30 copy()V */
+        0x11, 0x00, 0x03, 0xb8, 0x00, 33,   /* 24 ret(3): the call returned */
+        0xb8, 0x00, 35,                     /* 30 copy()V */
         0x1b, 0x9a, 0xff, 0xde,             /* 33 iload_1; 34 ifne 0 (the probe) */
         0x11, 0x00, 0x08, 0xb8, 0x00, 24,   /* 37 probe 8 */
         0xb1                                /* 43 */
@@ -920,13 +961,15 @@ static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void
     }
     release(&w);
 
-    /* without call_method (or return_method), no call probe and no call site */
+    /* without call_method (or return_method), no call probe and no call
+     * site: the block probe's 6 entries and the copy probes' 5, as in the
+     * copy probes' test */
     opt.return_method = NULL;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6 + 4 + 3);
     assert_int_equal(w.r.methods[0].ncalls, 0);
     assert_int_equal(w.r.next_call, 3);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 7);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 5);
     release(&w);
     extra_pool = NULL;
     extra_pool_len = 0;
@@ -951,19 +994,28 @@ static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 19..24 the block probe, 25..28 "made", 29..35 the call and
-     * return probes (32, 35), 36 Integer 40000 for both */
+    /* pool, in the order of first use: 19..24 block 0's probe (22
+     * "(I)V"); at the clone: 25 the Integer 40000 of the call site,
+     * pushed before call(I)V (26 "call", 27 NameAndType with 22, 28); ret
+     * pushes the same Integer (29 "ret", 30, 31); then made after it,
+     * site 5 (32 "made", 33 "(Ljava/lang/Object;I)V", 34, 35) */
     int32_t v;
-    assert_int_equal(cp_integer(&w.cf.cp, 36, &v), 0);
+    assert_int_equal(cp_integer(&w.cf.cp, 25, &v), 0);
     assert_int_equal(v, 40000);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 4 + 7 + 1);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 1 + 3 + 3 + 4);
+    cp_str owner, name, desc;
+    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "ret", 3);
+    assert_memory_equal(desc.ptr, "(I)V", 4);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 35, &owner, &name, &desc), 0);
+    assert_memory_equal(name.ptr, "made", 4);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /*  0 probe 7 */
         0x2a,                                     /*  6 aload_0 */
-        0x13, 0x00, 36, 0xb8, 0x00, 32,           /*  7 call(40000) */
+        0x13, 0x00, 25, 0xb8, 0x00, 28,           /*  7 call(40000) */
         0xb6, 0x00, 18,                           /* 13 [I.clone */
-        0x13, 0x00, 36, 0xb8, 0x00, 35,           /* 16 ret(40000) */
-        0x59, 0x11, 0x00, 0x05, 0xb8, 0x00, 28,   /* 22 the clone, site 5 */
+        0x13, 0x00, 25, 0xb8, 0x00, 31,           /* 16 ret(40000) */
+        0x59, 0x11, 0x00, 0x05, 0xb8, 0x00, 35,   /* 22 the clone, site 5 */
         0x57, 0xb1                                /* 29 */
     };
     expect_bytes(m->code, m->code_len, want, sizeof want);
@@ -1019,18 +1071,22 @@ static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **sta
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19..22 "allocated", added at the new */
+    /* pool: 13..18 block 0's probe (16 "(I)V"), then after the new 19
+     * "allocated", 20 NameAndType with 16, 21 Methodref */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 22, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_int_equal(name.len, 9);
     assert_memory_equal(name.ptr, "allocated", 9);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);
+    cp_str iv;
+    assert_int_equal(cp_utf8(&w.cf.cp, 16, &iv), 0);
+    assert_ptr_equal(desc.ptr, iv.ptr);     /* the block probe's "(I)V", shared */
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,    /*  0 probe 7 */
         0xbb, 0x00, 0x04,                           /*  6 new #4 */
-        0x11, 0x00, 0x09, 0xb8, 0x00, 22,           /*  9 allocated(9) */
+        0x11, 0x00, 0x09, 0xb8, 0x00, 21,           /*  9 allocated(9) */
         0x59, 0x03, 0x99, 0x00, 0x0d,               /* 15 dup; iconst_0; 17 ifeq 30 */
         0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF,    /* 20 probe 8 */
         0x04, 0xa7, 0x00, 0x0a,                     /* 26 iconst_1; 27 goto 37 */
@@ -1066,6 +1122,19 @@ static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **sta
 
 /* ---- root probes: the filter's second choice --------------------------- */
 
+/* The Methodref at idx is psf/Probe.name(I)V. */
+static void expect_probe_ref(const classfile *cf, uint16_t idx, const char *name)
+{
+    cp_str owner, n, d;
+    assert_int_equal(cp_member_ref(&cf->cp, idx, &owner, &n, &d), 0);
+    assert_int_equal(owner.len, 9);
+    assert_memory_equal(owner.ptr, "psf/Probe", 9);
+    assert_int_equal(n.len, strlen(name));
+    assert_memory_equal(n.ptr, name, n.len);
+    assert_int_equal(d.len, 4);
+    assert_memory_equal(d.ptr, "(I)V", 4);
+}
+
 static int choose_root(void *ctx, cp_str name, cp_str desc)
 {
     (void)desc;
@@ -1083,39 +1152,48 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19..21 "enter", 22..24 "exit",
-     * 25..27 "rootEnter", 28..30 "rootExit" */
+    /* pool, in the order of first use: the root entry probe at offset 0
+     * (13 "psf/Probe", 14 its Class, 15 "rootEnter", 16 "(I)V", 17
+     * NameAndType, 18 Methodref), block 0's probe (19 "block", 20 with
+     * 16, 21), the root exit probe before the ireturn (22 "rootExit", 23
+     * with 16, 24); "enter" and "exit" are never used */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 27, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
     assert_int_equal(name.len, 9);
     assert_memory_equal(name.ptr, "rootEnter", 9);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 30, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 24, &owner, &name, &desc), 0);
     assert_int_equal(name.len, 8);
     assert_memory_equal(name.ptr, "rootExit", 8);
+    expect_probe_ref(&w.cf, 21, "block");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 + 3);
     assert_int_equal(w.r.methods[0].calls, 2);
     /* the same layout as the entry and exit pair, calling the root pair */
-    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 27, 0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF};
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x11, 0x00, 0x07, 0xb8, 0x00, 21};
     expect_bytes(m->code, sizeof head, head, sizeof head);
     assert_int_equal(m->code_len, 57);
-    static const uint8_t tail[] = {0x1b, 0x11, 0x00, 0x07, 0xb8, 0x00, 30, 0xac};
+    static const uint8_t tail[] = {0x1b, 0x11, 0x00, 0x07, 0xb8, 0x00, 24, 0xac};
     expect_bytes(m->code + 49, sizeof tail, tail, sizeof tail);
     release(&w);
 
-    /* 1: the entry and exit pair */
+    /* 1: the entry and exit pair, at the same indices as the root pair
+     * above (18 "enter", 21 block, 24 "exit"): the names tell them apart */
     choice = 1;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 1);
-    assert_int_equal(w.cf.methods[0].code[5], 21);
+    assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[55], 24);
+    expect_probe_ref(&w.cf, 18, "enter");
+    expect_probe_ref(&w.cf, 24, "exit");
     release(&w);
 
-    /* 2 without root methods given: block probes only */
+    /* 2 without root methods given: block probes only (13..18) */
     choice = 2;
     opt.root_entry_method = opt.root_exit_method = NULL;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 0);
     assert_int_equal(w.r.methods[0].new_len, 45);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
     release(&w);
 }
 
@@ -1131,38 +1209,47 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: 13..18 the block probe, 19..21 "enter", 22..24 "exit",
-     * 25..27 "rootEnter", 28..30 "rootExit", 31..33 "entered" */
+    /* pool, in the order of first use: the other entry probe at offset 0
+     * (13 "psf/Probe", 14 its Class, 15 "entered", 16 "(I)V", 17
+     * NameAndType, 18 Methodref), block 0's probe (19 "block", 20 with
+     * 16, 21); no pair is used, none added */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 33, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_int_equal(name.len, 7);
     assert_memory_equal(name.ptr, "entered", 7);
     assert_int_equal(desc.len, 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 * 5);
+    expect_probe_ref(&w.cf, 21, "block");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     assert_int_equal(w.r.methods[0].calls, 3);
     /* the entry probe with block 0's id before block 0's probe, no exit
      * probe: 45 bytes of the loop with its probes, 6 more */
-    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 33, 0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF};
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x11, 0x00, 0x07, 0xb8, 0x00, 21};
     expect_bytes(m->code, sizeof head, head, sizeof head);
     assert_int_equal(m->code_len, 51);
     static const uint8_t tail[] = {0x1b, 0xac};
     expect_bytes(m->code + 49, sizeof tail, tail, sizeof tail);
     release(&w);
 
-    /* the filter's own choices keep their pairs: 1 enter and exit, 2 the roots' */
+    /* the filter's own choices keep their pairs: 1 enter and exit, 2 the
+     * roots'; either pair is the first used, at 18 and 24 (block at 21),
+     * so the names tell which */
     choice = 1;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 1);
-    assert_int_equal(w.cf.methods[0].code[5], 21);
+    assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[55], 24);
+    expect_probe_ref(&w.cf, 18, "enter");
+    expect_probe_ref(&w.cf, 24, "exit");
     release(&w);
     choice = 2;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 2);
-    assert_int_equal(w.cf.methods[0].code[5], 27);
-    assert_int_equal(w.cf.methods[0].code[55], 30);
+    assert_int_equal(w.cf.methods[0].code[5], 18);
+    assert_int_equal(w.cf.methods[0].code[55], 24);
+    expect_probe_ref(&w.cf, 18, "rootEnter");
+    expect_probe_ref(&w.cf, 24, "rootExit");
     release(&w);
 }
 
@@ -1179,23 +1266,26 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
-    /* pool: ... 31..33 "entered", 34..36 "enteredBlock" (its NameAndType
-     * shares entered's descriptor) */
+    /* pool, in the order of first use: the merged probe at offset 0 (13
+     * "psf/Probe", 14 its Class, 15 "enteredBlock", 16 "(I)V", 17
+     * NameAndType, 18 Methodref), block 1's probe (19 "block", 20 with 16,
+     * 21); "entered" is never used, not added */
     cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 36, &owner, &name, &desc), 0);
+    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
     assert_memory_equal(owner.ptr, "psf/Probe", owner.len);
     assert_int_equal(name.len, 12);
     assert_memory_equal(name.ptr, "enteredBlock", 12);
     assert_int_equal(desc.len, 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 * 6);
+    expect_probe_ref(&w.cf, 21, "block");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     assert_int_equal(w.r.methods[0].calls, 3);
     /* the loop jumps to 4, not 0: one probe with block 0's id, the loop
      * with its probes as without an entry probe (45 bytes) */
-    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 36, 0x03, 0x3c};
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x03, 0x3c};
     expect_bytes(m->code, sizeof head, head, sizeof head);
     assert_int_equal(m->code_len, 45);
-    static const uint8_t next[] = {0x11, 0x00, 0x08, 0xb8, 0x00, PROBE_REF};  /* block 1's probe, id 8 */
+    static const uint8_t next[] = {0x11, 0x00, 0x08, 0xb8, 0x00, 21};  /* block 1's probe, id 8 */
     expect_bytes(m->code + 10, sizeof next, next, sizeof next);
     int in_probe = 0;
     assert_int_equal(ins_original_offset(&w.r.methods[0], 5, &in_probe), 0);
@@ -1204,22 +1294,26 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     assert_int_equal(in_probe, 0);
     release(&w);
 
-    /* the filter's own choices keep their pairs */
+    /* the filter's own choices keep their pairs: "enter" first used
+     * (13..18), then block 0's probe (19..21) */
     choice = 1;
     rewrite(&w, &s, &opt);
-    assert_int_equal(w.cf.methods[0].code[5], 21);
-    assert_int_equal(w.cf.methods[0].code[11], PROBE_REF);
+    assert_int_equal(w.cf.methods[0].code[5], 18);
+    assert_int_equal(w.cf.methods[0].code[11], 21);
+    expect_probe_ref(&w.cf, 18, "enter");
     release(&w);
 
     /* a loop back to offset 0 (0 iinc 0, -1; 3 iload_0; 4 ifgt 0; 7
      * iload_0; 8 ireturn; class version 49, no frames): the entry probe,
-     * then block 0's own probe, where the branch lands */
+     * then block 0's own probe, where the branch lands; "entered" first
+     * used (13..18), then "block" (19..21) */
     static const uint8_t back[] = {0x84, 0x00, 0xff, 0x1a, 0x9d, 0xff, 0xfc, 0x1a, 0xac};
     spec b = {49, back, sizeof back, 1, NULL, 0, {{0}}, 0};
     choice = 0;
     rewrite(&w, &b, &opt);
-    static const uint8_t both[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 33, 0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF, 0x84};
+    static const uint8_t both[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x11, 0x00, 0x07, 0xb8, 0x00, 21, 0x84};
     expect_bytes(w.cf.methods[0].code, sizeof both, both, sizeof both);
+    expect_probe_ref(&w.cf, 18, "entered");
     release(&w);
 
     /* a handler at offset 0 (0 iload_0; 1 ireturn, covering 0..1) */
@@ -1475,7 +1569,7 @@ static void ins_rewrite__conditional_out_of_reach__inverted_over_a_goto_w_when_f
     assert_int_equal(cf_parse(&orig, in, n, err, sizeof err), 0);
     assert_int_equal(cf.methods[0].code_len, orig.methods[0].code_len);
     assert_memory_equal(cf.methods[0].code, orig.methods[0].code, orig.methods[0].code_len);
-    assert_int_equal(cf.cp.count, orig.cp.count + 6);
+    assert_int_equal(cf.cp.count, orig.cp.count);   /* no probe emitted: nothing added */
     cf_free(&orig);
     cf_free(&cf);
     ins_free(&r);
@@ -1632,6 +1726,22 @@ static const char *const fixtures[] = {
     "psf/fixtures/Constants.class", "psf/fixtures/Natives.class", "psf/fixtures/Shape.class",
     "psf/fixtures/Switches.class", "psf/fixtures/Wide.class", "module-info.class"
 };
+/* Whether each fixture's own pool holds the Utf8 "(I)V", from its source:
+ * Constants calls new Inner(int), Constants$Inner.<init>:(I)V; no other
+ * fixture names a method taking one int and returning void. */
+static const int fixture_has_iv[] = {1, 0, 0, 0, 0, 0};
+
+/* The index of the Utf8 s among the first `count` entries of cp, or 0. */
+static uint16_t utf8_index(const cpool *cp, uint16_t count, const char *s)
+{
+    for (uint16_t i = 1; i < count; i++) {
+        cp_str u;
+        if (cp_tag(cp, i) == CP_UTF8 && cp_utf8(cp, i, &u) == 0 && u.len == strlen(s) &&
+            memcmp(u.ptr, s, u.len) == 0)
+            return i;
+    }
+    return 0;
+}
 
 /* The probe at new offset pc (sipush/ldc_w, invokestatic of the probe);
  * returns its id. */
@@ -1669,7 +1779,29 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
         assert_int_equal(cf_parse(&cf, r.bytes, r.len, err, sizeof err), 0);
         assert_int_equal(cf_parse(&orig, in, n, err, sizeof err), 0);
         assert_int_equal(cf.method_count, orig.method_count);
-        uint16_t ref = (uint16_t)(orig.cp.count + 5);
+        /* the first probe is block 0's of the first method with code, its
+         * id past 32767: orig.cp.count the Integer of its id, then
+         * "psf/Probe", its Class, "block", "(I)V" unless the fixture's
+         * pool has it, NameAndType, the Methodref */
+        uint16_t iv = utf8_index(&orig.cp, orig.cp.count, "(I)V");
+        assert_int_equal(iv != 0, fixture_has_iv[f]);
+        uint16_t ref = (uint16_t)(orig.cp.count + (fixture_has_iv[f] ? 5 : 6));
+        int32_t first = 0;
+        if (orig.method_count == 0) {   /* module-info: no probe, nothing added */
+            assert_int_equal(cf.cp.count, orig.cp.count);
+        } else {
+            cp_str owner, name, desc;
+            assert_int_equal(cp_integer(&cf.cp, orig.cp.count, &first), 0);
+            assert_int_equal(first, (int32_t)id);
+            assert_int_equal(cp_member_ref(&cf.cp, ref, &owner, &name, &desc), 0);
+            assert_int_equal(name.len, 5);
+            assert_memory_equal(name.ptr, "block", 5);
+            if (fixture_has_iv[f]) {    /* the fixture's own "(I)V" */
+                cp_str u;
+                assert_int_equal(cp_utf8(&cf.cp, iv, &u), 0);
+                assert_ptr_equal(desc.ptr, u.ptr);
+            }
+        }
         uint32_t blocks = 0;
         for (uint32_t k = 0; k < cf.method_count; k++) {
             const cf_method *m = &cf.methods[k], *o = &orig.methods[k];
