@@ -550,21 +550,26 @@ sign_copy() {
   fi
 }
 
-# The JDK's feature version takes a JVM start to learn (-XshowSettings), a
-# good part of the whole run's own time: the launcher starts here, in the
-# background, so that it runs while the checks below do, and its answer is
-# read where the JDK is checked. Its input is /dev/null and its output this
-# pipe, so nothing of the caller's is held by it; a failure before the answer
-# is read leaves it to end by itself (it prints and exits). Which java it is,
-# and every refusal, stays as before: they are decided where it is read.
+# The JDK's feature version comes from its release file (scripts/lib/jdk.sh,
+# psf_jdk_feature_release). A JDK without one is asked with a JVM start
+# (-XshowSettings), a good part of the whole run's own time: that launcher
+# starts here, in the background, so that it runs while the checks below do,
+# and its answer is read where the JDK is checked. Its input is /dev/null and
+# its output this pipe, so nothing of the caller's is held by it; a failure
+# before the answer is read leaves it to end by itself (it prints and exits).
+# Which java it is, and every refusal, are decided where the JDK is checked.
 if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
 else
   JAVA=$(command -v java) || JAVA=""
 fi
 JAVA_PROBE_FD=""
+JAVA_REAL=""
+java_version=""
 if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
-  exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
+  JAVA_REAL=$(readlink -f "$JAVA")
+  java_version=$(psf_jdk_feature_release "$JAVA_REAL") ||
+    exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
 fi
 # Whether bubblewrap works here (a sandbox of its own that runs true: some
 # ms) is asked in the background too, and answered where the sandbox is set
@@ -579,14 +584,10 @@ check_outputs
 resolve_classpath
 prepare_key
 # The submission's digests need neither the JDK's version nor the cost
-# table: they are taken now, while the version probe runs, with the
-# launcher resolved now and used from here on.
+# table: they are taken now (while the version probe runs, if one does),
+# with the launcher resolved above and used from here on.
 SUBMISSION_DIGESTS=""
-JAVA_REAL=""
-if [ -n "$JAVA_PROBE_FD" ]; then
-  JAVA_REAL=$(readlink -f "$JAVA")
-  submission_digests
-fi
+[ -z "$JAVA_REAL" ] || submission_digests
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
@@ -599,7 +600,6 @@ if [ -n "${JAVA_HOME:-}" ]; then
 else
   [ -n "$JAVA" ] || fail jdk_not_found "no java on PATH and JAVA_HOME is not set (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
 fi
-java_version=""
 if [ -n "$JAVA_PROBE_FD" ]; then
   java_version=$(psf_jdk_feature_of <&"$JAVA_PROBE_FD")
   exec {JAVA_PROBE_FD}<&-

@@ -21,9 +21,33 @@ PSF_SUPPORTED_JDKS="17 21 25"
 PSF_VERIFIED_JDKS="17 25"
 
 # psf_jdk_feature JAVA: the feature version (17, 21, 25, ...) of the java
-# launcher JAVA, from java.specification.version; empty when it cannot tell.
+# launcher JAVA: from the release file of its JDK (psf_jdk_feature_release),
+# else from java.specification.version as the launcher prints it; empty when
+# neither tells.
 psf_jdk_feature() {
+  local real
+  real=$(readlink -f -- "$1" 2>/dev/null) && psf_jdk_feature_release "$real" && return 0
   "$1" -XshowSettings:properties -version 2>&1 | psf_jdk_feature_of
+}
+# psf_jdk_feature_release REAL: the feature version in JAVA_VERSION of the
+# release file of the JDK whose launcher's resolved path is REAL
+# (REAL/../../release: "17.0.15" is 17, "1.8.0_402" is 8), printed; fails,
+# printing nothing, when there is no such file or line. The JDK's build
+# writes it from the same version the launcher reports, and reading it takes
+# no JVM start (which is a good part of get_score.sh's own time, and CPU
+# that a grading server scoring many submissions at once would spend on
+# each of them).
+psf_jdk_feature_release() {
+  local line v=""
+  [ -f "${1%/*}/../release" ] || return 1
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in JAVA_VERSION=*) v=${line#JAVA_VERSION=} ;; esac
+  done <"${1%/*}/../release"
+  v=${v//\"/}
+  [ "${v%%.*}" = 1 ] && v=${v#1.}
+  v=${v%%[!0-9]*}
+  [ -n "$v" ] || return 1
+  printf '%s\n' "$v"
 }
 # psf_jdk_feature_of: the same, read from what `JAVA -XshowSettings:properties
 # -version` printed (on stdin), for a caller that starts the launcher itself

@@ -35,7 +35,13 @@ rm "$J21/bin/java" # a link to the real launcher: never write through it
   echo "exec \"$REAL_JAVA\" \"\$@\""
 } >"$J21/bin/java"
 chmod +x "$J21/bin/java"
+# and a release file of its own that says 21, as a JDK 21's does (the
+# version is read there first)
+rm "$J21/release"
+sed 's/^JAVA_VERSION="17\([.0-9]*\)"$/JAVA_VERSION="21\1"/' "$REAL_HOME/release" >"$J21/release"
 expect_eq "the stand-in JDK reports feature version 21" "$(psf_jdk_feature "$J21/bin/java")" 21
+expect_eq "the stand-in JDK's launcher reports it too" \
+  "$("$J21/bin/java" -XshowSettings:properties -version 2>&1 | psf_jdk_feature_of)" 21
 
 CP=$TEST_TMP/classes
 mkdir -p "$CP"
