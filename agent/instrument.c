@@ -189,6 +189,10 @@ typedef struct rewriter {
     const char *utf8_s[MAX_ADDED_UTF8]; /* the Utf8 entries added, and their indices */
     uint16_t utf8_i[MAX_ADDED_UTF8];
     unsigned nutf8;
+    int scanned;                /* the input's pool was searched for the names below */
+    const char *known_s[MAX_ADDED_UTF8]; /* every name a probe may need, and the index */
+    uint16_t known_i[MAX_ADDED_UTF8];    /* of an equal Utf8 in the input's pool, or 0 */
+    unsigned nknown;
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     uint32_t next_call;         /* the next call site */
@@ -217,18 +221,56 @@ static uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
  * the new pool by a linear search of the old pool for each added entry.
  * 0 with the error set when the pool is full.
  */
+static const char *probe_name(const rewriter *w, int k);
+static const char *probe_desc(int k);
+
+/* Remember s as a name to look for in the input's pool (scan_pool). */
+static void known_add(rewriter *w, const char *s)
+{
+    for (unsigned k = 0; k < w->nknown; k++)
+        if (strcmp(w->known_s[k], s) == 0)
+            return;
+    if (s != NULL && w->nknown < MAX_ADDED_UTF8)
+        w->known_s[w->nknown++] = s;
+}
+
+/* One pass over the input's pool for every name and descriptor a probe may
+ * need (a search per name was a fifth of the rewriter's time). */
+static void scan_pool(rewriter *w)
+{
+    known_add(w, w->opt->probe_class);
+    for (int k = 0; k < PR_COUNT; k++) {
+        if (probe_name(w, k) == NULL)
+            continue;
+        known_add(w, probe_name(w, k));
+        known_add(w, probe_desc(k));
+    }
+    size_t len[MAX_ADDED_UTF8];
+    for (unsigned k = 0; k < w->nknown; k++)
+        len[k] = strlen(w->known_s[k]);
+    const cpool *cp = &w->cf->cp;
+    for (uint16_t i = 1; i < cp->count; i++) {
+        cp_str u;
+        if (cp_utf8(cp, i, &u) != 0)
+            continue;
+        for (unsigned k = 0; k < w->nknown; k++)
+            if (w->known_i[k] == 0 && u.len == len[k] && memcmp(u.ptr, w->known_s[k], u.len) == 0)
+                w->known_i[k] = i;
+    }
+    w->scanned = 1;
+}
+
 static uint16_t cp_utf8_ref(rewriter *w, const char *s)
 {
     size_t n = strlen(s);
     for (unsigned k = 0; k < w->nutf8; k++)
         if (strcmp(w->utf8_s[k], s) == 0)
             return w->utf8_i[k];
-    const cpool *cp = &w->cf->cp;
-    for (uint16_t i = 1; i < cp->count; i++) {
-        cp_str u;
-        if (cp_tag(cp, i) == CP_UTF8 && cp_utf8(cp, i, &u) == 0 && u.len == n && memcmp(u.ptr, s, n) == 0)
-            return i;
-    }
+    if (!w->scanned)
+        scan_pool(w);
+    for (unsigned k = 0; k < w->nknown; k++)
+        if (w->known_i[k] != 0 && strcmp(w->known_s[k], s) == 0)
+            return w->known_i[k];
     uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
     if (n > 65535) {
         errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
