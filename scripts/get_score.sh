@@ -943,7 +943,8 @@ run_once() {
   if [ "$received" = 1 ] && [ "$RUN_RC" -ne 0 ] &&
     grep -q -e '^Error: Main method not found in class' -e '^Error: Could not find or load main class' \
       -e '^Error: LinkageError occurred while loading main class' "$out"; then
-    case $(sed -n 's/.*<psf-profile[^>]* status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1) in
+    profile_status_of "$RUN_PROFILE"
+    case $PROFILE_STATUS in
       not_invoked | class_not_loaded) received=0 ;;
     esac
   fi
@@ -1039,18 +1040,33 @@ publish() {
   echo "get_score.sh: $opt: could not write '$dest'" >&2
   return 1
 }
+# The status attribute of profile FILE's root element, in PROFILE_STATUS
+# (empty when it has none), read by the shell itself: the root element is
+# on the first lines, and a profile can be megabytes (a sed and a head per
+# run were two processes more).
+profile_status_of() {
+  local line re='<psf-profile[^>]* status="([a-z_]*)"'
+  PROFILE_STATUS=""
+  while IFS= read -r line; do
+    case $line in
+      *'<psf-profile'*)
+        [[ $line =~ $re ]] && PROFILE_STATUS=${BASH_REMATCH[1]}
+        return 0 ;;
+    esac
+  done <"$1"
+}
 # Files this run creates get the mode a plain redirection would give them.
 OUTPUT_MODE=$(printf '%o' $((0666 & ~0$(umask))))
 
 # The program's output goes to stderr or to --program-output, never stdout;
 # at most --max-output bytes of it.
 pass_output() {
-  head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
   if [ -n "$PROGRAM_OUTPUT" ]; then
+    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
   else
-    cat "$RUN_DIR/program.kept" >&2
+    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
   fi
 }
 
@@ -1100,7 +1116,8 @@ for i in $(seq "$RUNS"); do
     if run_once "$run_id"; then
       # The method's profile may be fine while the program as a whole failed
       # (a non-zero exit after the method returned): no valid submission either.
-      profile_status=$(sed -n 's/.*<psf-profile [^>]*status="\([a-z_]*\)".*/\1/p' "$RUN_PROFILE" | head -n 1)
+      profile_status_of "$RUN_PROFILE"
+      profile_status=$PROFILE_STATUS
       if [ "$RUN_RC" -ne 0 ] && [ "$profile_status" = ok ]; then
         RUN_STATUS=program_failed
         RUN_MESSAGE="the program exited with code $RUN_RC (the method itself finished; see the program's output)"
@@ -1157,7 +1174,7 @@ keep_profile "$first_profile"
 if [ -n "$PROFILE_OUT" ]; then
   profile_name=$PROFILE_OUT
 else
-  profile_name=$(basename -- "$first_profile")
+  profile_name=${first_profile##*/}
 fi
 view_args+=(--profile-name "$profile_name")
 if [ -n "$TSC_FD" ]; then
