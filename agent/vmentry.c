@@ -234,11 +234,19 @@ static void result_finish(agent *a, JNIEnv *jni)
     if (!first)
         return;
     counting_quiesce(a);
+    /* Another thread can still be inside a callback that began before
+     * `dead` was set: a limit stop comes from one thread while others
+     * count (a virtual thread's carrier stops the run while main is still
+     * reading a new method). The tables such a callback grows are grown
+     * under the lock, so the result is built under it too; building it
+     * beside a growing method table crashed the JVM. */
+    lock_enter(a);
     counting_finish(a, jni);
     const char *status, *message;
     char buf[2048];
     status_of(a, &status, &message, buf, sizeof buf);
     profile_write(a, status, message);
+    lock_exit(a);
 }
 
 /* VMDeath: the result goes out, unless a limit stop sent it already. */
