@@ -515,8 +515,9 @@ typedef struct agent {
         /* counting.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
         void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
         /* vmentry.c: decide the status and send the result, once (a limit
-         * stop in counting.c) */
-        void (*finish)(struct agent *a, JNIEnv *jni);
+         * stop in counting.c); 1 when this call sent it, 0 when another
+         * thread did or is doing so */
+        int (*finish)(struct agent *a, JNIEnv *jni);
     } hooks;
 } agent;
 

@@ -1417,7 +1417,11 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
     lock_exit(a);
     if (!first)
         return;
-    a->hooks.finish(a, jni);
+    /* The JVM's end (VMDeath on another thread) may have begun writing the
+     * result since the check above: halting now would cut it off (the run
+     * then ended with exit 97 and no result). That thread ends the run. */
+    if (!a->hooks.finish(a, jni))
+        return;
     jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
     jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
     jmethodID halt = rt ? (*jni)->GetMethodID(jni, rt, "halt", "(I)V") : NULL;

@@ -223,8 +223,8 @@ static void status_of(agent *a, const char **status, const char **message, char 
 
 /* Decide the status and write the result, once: the first caller (VMDeath,
  * or a limit stop through a->hooks.finish) writes it; callbacks return at
- * once from then on. */
-static void result_finish(agent *a, JNIEnv *jni)
+ * once from then on. 1 when this call wrote it. */
+static int result_finish(agent *a, JNIEnv *jni)
 {
     lock_enter(a);
     int first = !a->result_written;
@@ -232,7 +232,7 @@ static void result_finish(agent *a, JNIEnv *jni)
     a->dead = 1; /* callbacks from here on return at once */
     lock_exit(a);
     if (!first)
-        return;
+        return 0;
     counting_quiesce(a);
     /* Another thread can still be inside a callback that began before
      * `dead` was set: a limit stop comes from one thread while others
@@ -247,6 +247,7 @@ static void result_finish(agent *a, JNIEnv *jni)
     status_of(a, &status, &message, buf, sizeof buf);
     profile_write(a, status, message);
     lock_exit(a);
+    return 1;
 }
 
 /* VMDeath: the result goes out, unless a limit stop sent it already. */
@@ -254,7 +255,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     agent *a = &g_agent;
     (void)jvmti;
-    result_finish(a, jni);
+    (void)result_finish(a, jni);
     a->dead = 1;
 }
 
