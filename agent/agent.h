@@ -548,7 +548,6 @@ method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, 
 uint8_t methods_root_kind(const char *cls, const char *name, const char *desc); /* enum root_kind */
 uint32_t methods_key_of(agent *a, const cpool *cp, const uint8_t *code, uint32_t pc); /* lock held */
 int methods_no_fence(const char *key);      /* 1: an invokestatic of it has no fence (DEP_NO_FENCE) */
-void methods_free(agent *a);
 
 /* bystanders.c */
 void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread);
@@ -585,7 +584,6 @@ void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method'
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
 void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
 void clinit_target_done(agent *a);
-void clinit_free(agent *a);
 
 /* progress.c */
 void progress_start(agent *a);             /* at VMInit: with progress=FILE, the count so far into FILE */
@@ -616,7 +614,6 @@ int pervalues_named(const char *name);     /* a native of that name may be swapp
 int pervalues_swap(const char *cls, const char *name, const char *desc, void *address,
                     void **new_address); /* 1: swapped (desc: the native's descriptor) */
 void pervalues_bind(agent *a, JNIEnv *jni); /* at VMInit: natives the JDK registered itself */
-void pervalues_free(void);
 
 /* counting.c */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
@@ -639,7 +636,6 @@ void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_b
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
 void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
 void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* hooks.fast_bystander */
-void counting_free(agent *a);
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
 int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */
@@ -676,7 +672,6 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
 void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
-void fast_free(agent *a);
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
                                            /* SampledObjectAlloc of an array on a counting thread */
@@ -694,7 +689,6 @@ void sched_leave(agent *a, JNIEnv *jni, thread_state *ts); /* the thread is no l
 void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* its extent ended */
 void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts);
 void sched_off(agent *a);                  /* the run ends */
-void sched_free(agent *a);
 enum sched_io { SCHED_IO_READ, SCHED_IO_WRITE, SCHED_IO_WAIT, SCHED_IO_SELECT };
 int sched_scheduled(void); /* does this thread hold a slot? */
 void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *native); /* may end the run */

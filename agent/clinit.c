@@ -852,18 +852,3 @@ void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     if (thrown != NULL)
         (*jni)->Throw(jni, thrown);
 }
-
-/* Free what this file allocated. */
-void clinit_free(agent *a)
-{
-    for (int i = 0; i < DONE_SLOTS; i++) {
-        free(done_names[i]);
-        done_names[i] = NULL;
-    }
-    free(a->target_inits);
-    a->target_inits = NULL;
-    a->ntarget_inits = 0;
-    free(a->tsites);
-    a->tsites = NULL;
-    a->ntsites = a->tsites_cap = 0;
-}

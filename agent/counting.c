@@ -1527,42 +1527,6 @@ void counting_finish(agent *a, JNIEnv *jni)
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_collect(a, jni); /* the probes' hits into the method counters profile.c reads */
 }
-
-/* Free every thread state and invocation record. */
-void counting_free(agent *a)
-{
-    thread_state *ts = a->threads;
-    while (ts != NULL) {
-        thread_state *next = ts->next;
-        for (uint32_t i = 0; i < ts->hist_cap; i++)
-            free(ts->hist[i]);
-        free(ts->hist);
-        for (int b = 0; b < BUCKETS; b++) {
-            free(ts->dep[b]);
-            free(ts->elems[b]);
-        }
-        free(ts->native);
-        free(ts->fixes);
-        free(ts->narrays);
-        free(ts->tail_frames);
-        ctx_free(ts);
-        free(ts->by_refs);
-        free(ts->by_cpu);
-        free(ts->thread_name);
-        free(ts->bp);
-        free(ts);
-        ts = next;
-    }
-    a->threads = NULL;
-    for (uint32_t i = 0; i < a->ninvocations; i++) {
-        free(a->invocations[i].thread);
-        free(a->invocations[i].exception);
-    }
-    free(a->invocations);
-    a->invocations = NULL;
-    a->ninvocations = a->invocations_cap = 0;
-}
-
 /* System.arraycopy copied `length` elements (natives.c, through
  * a->hooks.arraycopy): on a measured thread, charge them to its invoke key,
  * in the bucket of the code that called it. */

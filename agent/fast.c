@@ -3027,33 +3027,3 @@ void fast_collect(agent *a, JNIEnv *jni)
         fast_problem(a, "%s", a->fast.native_problem);
     /* a problem makes the run's status fallback (vmentry.c, status_of) */
 }
-
-/* Free the engine's tables (at unload). */
-void fast_free(agent *a)
-{
-    for (uint32_t i = 0; i < a->fast.nmethods; i++) {
-        free(a->fast.methods[i].name);
-        free(a->fast.methods[i].code);
-        free(a->fast.methods[i].pcs);
-        blk_free(&a->fast.methods[i].blocks);
-    }
-    for (uint32_t i = 0; i < a->fast.nclasses; i++) {
-        if (a->fast.classes[i].parsed)
-            cf_free(&a->fast.classes[i].cf);
-        free(a->fast.classes[i].bytes);
-    }
-    free(a->fast.classes);
-    free(a->fast.methods);
-    free(a->fast.by_name);
-    free(a->fast.len);
-    free(a->fast.site);
-    free(a->fast.sites);
-    free(a->fast.calls);
-    free(a->fast.callseg);
-    free(a->fast.arrayseg);
-    free(a->fast.flags);
-    free(a->fast.hidden);
-    free(a->fast.on);
-    free(a->fast.modules); /* global references: the JVM is gone */
-    memset(&a->fast, 0, sizeof a->fast);
-}

@@ -475,29 +475,3 @@ const class_info *methods_class(agent *a, jclass klass)
     lock_exit(a);
     return c != NULL && c->cp_ok ? c : NULL;
 }
-
-/* Free every method_info and class_info. */
-void methods_free(agent *a)
-{
-    for (uint32_t i = 0; i < a->nmethods; i++) {
-        free(a->methods[i]->name);
-        free(a->methods[i]->code);
-        free(a->methods[i]->dep);
-        free(a->methods[i]->tail);
-        free((void *)a->methods[i]->init_site);
-        free(a->methods[i]);
-    }
-    free(a->methods);
-    free(a->mslots);
-    for (uint32_t i = 0; i < a->nclasses; i++) {
-        cp_free(&a->classes[i]->cp);
-        if (a->classes[i]->cp_bytes)
-            (*a->jvmti)->Deallocate(a->jvmti, a->classes[i]->cp_bytes);
-        free(a->classes[i]);
-    }
-    free(a->classes);
-    a->methods = NULL;
-    a->mslots = NULL;
-    a->classes = NULL;
-    a->nmethods = a->nmslots = a->nclasses = 0;
-}

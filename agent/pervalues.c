@@ -464,10 +464,3 @@ void pervalues_bind(agent *a, JNIEnv *jni)
         agent_fail(a, "cannot re-bind jdk.internal.misc.Unsafe.getLoadAverage0");
     }
 }
-
-void pervalues_free(void)
-{
-    free(ino_slots);
-    ino_slots = NULL;
-    ino_nslots = ino_count = 0;
-}

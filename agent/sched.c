@@ -1134,10 +1134,3 @@ int sched_init(agent *a)
     pthread_condattr_destroy(&ca);
     return 0;
 }
-
-void sched_free(agent *a)
-{
-    free(a->sched.slots);
-    a->sched.slots = NULL;
-    a->sched.n = a->sched.cap = 0;
-}

@@ -469,28 +469,17 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     return setup_jvmti(a, vm);
 }
 
-/* Free everything the agent holds. */
+/*
+ * The JVM unloads the agent while it shuts down, and threads it has not
+ * stopped yet (daemon threads: a parallel stream's workers) can still be
+ * inside a callback that began before VMDeath, reading their thread state,
+ * the method tables and the options. So nothing they can reach is freed:
+ * the process is ending and takes it all (freeing it cost 4 ms of every
+ * run, and freeing it under a running callback crashed the JVM at exit,
+ * after the result was sent). Only the result key is wiped.
+ */
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
-    agent *a = &g_agent;
     (void)vm;
-    counting_free(a);
-    sched_free(a);
-    fast_free(a);
-    methods_free(a);
-    clinit_free(a);
-    pervalues_free();
-    keys_free(&a->keys);
-    for (int i = 0; i < a->ncandidates; i++)
-        free(a->candidates[i]);
-    free(a->candidates);
-    free(a->target_desc);
-    free(a->vm_version);
-    free(a->vm_vendor);
-    free(a->vm_flags);
-    free(a->vm_info);
-    free(a->java_home);
-    result_free(a);
-    method_spec_free(&a->spec);
-    agent_options_free(&a->opts);
+    result_free(&g_agent);
 }
