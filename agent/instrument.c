@@ -174,9 +174,9 @@ enum {
     PR_COUNT
 };
 
-/* At most this many Utf8 entries are added: the probe class's name and
- * each probe method's name and descriptor. */
-#define MAX_ADDED_UTF8 (1 + 2 * PR_COUNT)
+/* At most this many Utf8 entries a probe may need: the probe class's name
+ * and each probe method's name and descriptor. */
+#define MAX_UTF8 (1 + 2 * PR_COUNT)
 
 typedef struct rewriter {
     const uint8_t *in;          /* the input class file */
@@ -186,13 +186,9 @@ typedef struct rewriter {
     uint32_t cp_count;          /* constant_pool_count with them */
     uint16_t refs[PR_COUNT];    /* the probe methods' Methodrefs (PR_*), 0 until first used */
     uint16_t probe_cls;         /* the probe class's Class entry, 0 until first used */
-    const char *utf8_s[MAX_ADDED_UTF8]; /* the Utf8 entries added, and their indices */
-    uint16_t utf8_i[MAX_ADDED_UTF8];
-    unsigned nutf8;
-    int scanned;                /* the input's pool was searched for the names below */
-    const char *known_s[MAX_ADDED_UTF8]; /* every name a probe may need, and the index */
-    uint16_t known_i[MAX_ADDED_UTF8];    /* of an equal Utf8 in the input's pool, or 0 */
-    unsigned nknown;
+    const char *names[MAX_UTF8]; /* every name and descriptor a probe may need (set at the first need) */
+    uint16_t name_at[MAX_UTF8];  /* and its Utf8 entry: the input's own, or one added; 0 until either */
+    unsigned nnames;            /* 0 until the first need */
     uint32_t next_id;
     uint32_t next_site;         /* the next array site */
     uint32_t next_call;         /* the next call site */
@@ -213,79 +209,74 @@ static uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
     return (uint16_t)w->cp_count++;
 }
 
-/*
- * A Utf8 entry holding s: one of the input's own (a descriptor such as
- * (I)V is often there already), else one added before, else a new one.
- * Every entry added costs start-up twice over: the JVM retransforms the
- * classes loaded before the agent's hook, and HotSpot merges the old and
- * the new pool by a linear search of the old pool for each added entry.
- * 0 with the error set when the pool is full.
- */
 static const char *probe_name(const rewriter *w, int k);
 static const char *probe_desc(int k);
 
-/* Remember s as a name to look for in the input's pool (scan_pool). */
-static void known_add(rewriter *w, const char *s)
+static void name_add(rewriter *w, const char *s)
 {
-    for (unsigned k = 0; k < w->nknown; k++)
-        if (strcmp(w->known_s[k], s) == 0)
+    for (unsigned k = 0; k < w->nnames; k++)
+        if (strcmp(w->names[k], s) == 0)
             return;
-    if (s != NULL && w->nknown < MAX_ADDED_UTF8)
-        w->known_s[w->nknown++] = s;
+    w->names[w->nnames++] = s;
 }
 
-/* One pass over the input's pool for every name and descriptor a probe may
- * need (a search per name was a fifth of the rewriter's time). */
-static void scan_pool(rewriter *w)
+/* Every name and descriptor a probe may need, each with an equal Utf8 of
+ * the input's pool where there is one: one pass over the pool (a search
+ * per name was a fifth of the rewriter's time). */
+static void names_init(rewriter *w)
 {
-    known_add(w, w->opt->probe_class);
-    for (int k = 0; k < PR_COUNT; k++) {
-        if (probe_name(w, k) == NULL)
-            continue;
-        known_add(w, probe_name(w, k));
-        known_add(w, probe_desc(k));
-    }
-    size_t len[MAX_ADDED_UTF8];
-    for (unsigned k = 0; k < w->nknown; k++)
-        len[k] = strlen(w->known_s[k]);
+    name_add(w, w->opt->probe_class);
+    for (int k = 0; k < PR_COUNT; k++)
+        if (probe_name(w, k) != NULL) {
+            name_add(w, probe_name(w, k));
+            name_add(w, probe_desc(k));
+        }
+    size_t len[MAX_UTF8];
+    for (unsigned k = 0; k < w->nnames; k++)
+        len[k] = strlen(w->names[k]);
     const cpool *cp = &w->cf->cp;
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str u;
         if (cp_utf8(cp, i, &u) != 0)
             continue;
-        for (unsigned k = 0; k < w->nknown; k++)
-            if (w->known_i[k] == 0 && u.len == len[k] && memcmp(u.ptr, w->known_s[k], u.len) == 0)
-                w->known_i[k] = i;
+        for (unsigned k = 0; k < w->nnames; k++)
+            if (w->name_at[k] == 0 && u.len == len[k] && memcmp(u.ptr, w->names[k], u.len) == 0)
+                w->name_at[k] = i;
     }
-    w->scanned = 1;
 }
 
+/*
+ * A Utf8 entry holding s, a probe's name or descriptor: one of the input's
+ * own (a descriptor such as (I)V is often there already), else one added
+ * before, else a new one. Every entry added costs start-up twice over: the
+ * JVM retransforms the classes loaded before the agent's hook, and HotSpot
+ * merges the old and the new pool by a linear search of the old pool for
+ * each added entry. 0 with the error set when the pool is full.
+ */
 static uint16_t cp_utf8_ref(rewriter *w, const char *s)
 {
+    if (w->nnames == 0)
+        names_init(w);
+    unsigned k = 0;
+    while (k < w->nnames && strcmp(w->names[k], s) != 0)
+        k++;
+    if (k == w->nnames) {
+        errmsg_set(w->err, w->errlen, "internal error: %s is no probe's name", s);
+        return 0;
+    }
+    if (w->name_at[k] != 0)
+        return w->name_at[k];
     size_t n = strlen(s);
-    for (unsigned k = 0; k < w->nutf8; k++)
-        if (strcmp(w->utf8_s[k], s) == 0)
-            return w->utf8_i[k];
-    if (!w->scanned)
-        scan_pool(w);
-    for (unsigned k = 0; k < w->nknown; k++)
-        if (w->known_i[k] != 0 && strcmp(w->known_s[k], s) == 0)
-            return w->known_i[k];
     uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
     if (n > 65535) {
         errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
-        return 0;
-    }
-    if (w->nutf8 == MAX_ADDED_UTF8) {
-        errmsg_set(w->err, w->errlen, "internal error: more than %d probe names", MAX_ADDED_UTF8);
         return 0;
     }
     uint16_t i = cp_add(w, CP_UTF8, len, 2);
     if (i == 0)
         return 0;
     put(&w->cp, s, n);
-    w->utf8_s[w->nutf8] = s;
-    w->utf8_i[w->nutf8++] = i;
+    w->name_at[k] = i;
     return i;
 }
 

@@ -216,6 +216,19 @@ static const uint8_t *code_attr(const cf_method *m, const classfile *cf, const c
     return NULL;
 }
 
+/* The Methodref at idx is psf/Probe.name with descriptor desc. */
+static void expect_probe_ref(const classfile *cf, uint16_t idx, const char *name, const char *desc)
+{
+    cp_str owner, n, d;
+    assert_int_equal(cp_member_ref(&cf->cp, idx, &owner, &n, &d), 0);
+    assert_int_equal(owner.len, 9);
+    assert_memory_equal(owner.ptr, "psf/Probe", 9);
+    assert_int_equal(n.len, strlen(name));
+    assert_memory_equal(n.ptr, name, n.len);
+    assert_int_equal(d.len, strlen(desc));
+    assert_memory_equal(d.ptr, desc, d.len);
+}
+
 static void expect_bytes(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len)
 {
     assert_int_equal(got_len, want_len);
@@ -382,19 +395,6 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
 
-/* The Methodref at idx is psf/Probe.branch with descriptor desc. */
-static void expect_branch_ref(const classfile *cf, uint16_t idx, const char *desc)
-{
-    cp_str owner, name, d;
-    assert_int_equal(cp_member_ref(&cf->cp, idx, &owner, &name, &d), 0);
-    assert_int_equal(owner.len, 9);
-    assert_memory_equal(owner.ptr, "psf/Probe", 9);
-    assert_int_equal(name.len, 6);
-    assert_memory_equal(name.ptr, "branch", 6);
-    assert_int_equal(d.len, strlen(desc));
-    assert_memory_equal(d.ptr, desc, d.len);
-}
-
 static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional(void **state)
 {
     (void)state;
@@ -405,7 +405,7 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     /* pool: 13..18 the block probe, then the one branch probe the code
      * uses, at its first use: 19 "branch", 20 its descriptor, 21 the
      * NameAndType, 22 the Methodref (the other forms are not added) */
-    expect_branch_ref(&w.cf, 22, "(IIII)V");
+    expect_probe_ref(&w.cf, 22, "branch", "(IIII)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, PROBE_REF,  /*  0 probe 7 */
@@ -449,9 +449,9 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 28, 0xa5, 0x00, 0x0a};
     expect_bytes(m->code + 60, sizeof p3, p3, sizeof p3);    /* if_acmpeq at 69 to probe 13 at 79 */
     assert_int_equal(be16(m->code + 80), 13);
-    expect_branch_ref(&w.cf, 22, "(Ljava/lang/Object;II)V");
-    expect_branch_ref(&w.cf, 25, "(III)V");
-    expect_branch_ref(&w.cf, 28, "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+    expect_probe_ref(&w.cf, 22, "branch", "(Ljava/lang/Object;II)V");
+    expect_probe_ref(&w.cf, 25, "branch", "(III)V");
+    expect_probe_ref(&w.cf, 28, "branch", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 1 + 3 * 3);
     release(&w);
 }
@@ -476,13 +476,8 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     /* pool, in the order of first use: 13 "psf/Probe", 14 its Class,
      * 15 "entry", 16 "(I)V", 17 the NameAndType, 18 the entry probe's
      * Methodref; then the block probe's: 19 "block", 20 (with 16), 21 */
-    cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 18, &owner, &name, &desc), 0);
-    assert_memory_equal(name.ptr, "entry", 5);
-    assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 21, &owner, &name, &desc), 0);
-    assert_memory_equal(name.ptr, "block", 5);
-    assert_memory_equal(desc.ptr, "(I)V", 4);
+    expect_probe_ref(&w.cf, 18, "entry", "(I)V");
+    expect_probe_ref(&w.cf, 21, "block", "(I)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 18,         /*  0 entry probe, block 0's id */
@@ -1003,12 +998,8 @@ static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **
     assert_int_equal(cp_integer(&w.cf.cp, 25, &v), 0);
     assert_int_equal(v, 40000);
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 1 + 3 + 3 + 4);
-    cp_str owner, name, desc;
-    assert_int_equal(cp_member_ref(&w.cf.cp, 31, &owner, &name, &desc), 0);
-    assert_memory_equal(name.ptr, "ret", 3);
-    assert_memory_equal(desc.ptr, "(I)V", 4);
-    assert_int_equal(cp_member_ref(&w.cf.cp, 35, &owner, &name, &desc), 0);
-    assert_memory_equal(name.ptr, "made", 4);
+    expect_probe_ref(&w.cf, 31, "ret", "(I)V");
+    expect_probe_ref(&w.cf, 35, "made", "(Ljava/lang/Object;I)V");
     static const uint8_t want[] = {
         0x11, 0x00, 0x07, 0xb8, 0x00, 24,         /*  0 probe 7 */
         0x2a,                                     /*  6 aload_0 */
@@ -1122,19 +1113,6 @@ static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **sta
 
 /* ---- root probes: the filter's second choice --------------------------- */
 
-/* The Methodref at idx is psf/Probe.name(I)V. */
-static void expect_probe_ref(const classfile *cf, uint16_t idx, const char *name)
-{
-    cp_str owner, n, d;
-    assert_int_equal(cp_member_ref(&cf->cp, idx, &owner, &n, &d), 0);
-    assert_int_equal(owner.len, 9);
-    assert_memory_equal(owner.ptr, "psf/Probe", 9);
-    assert_int_equal(n.len, strlen(name));
-    assert_memory_equal(n.ptr, name, n.len);
-    assert_int_equal(d.len, 4);
-    assert_memory_equal(d.ptr, "(I)V", 4);
-}
-
 static int choose_root(void *ctx, cp_str name, cp_str desc)
 {
     (void)desc;
@@ -1165,7 +1143,7 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     assert_int_equal(cp_member_ref(&w.cf.cp, 24, &owner, &name, &desc), 0);
     assert_int_equal(name.len, 8);
     assert_memory_equal(name.ptr, "rootExit", 8);
-    expect_probe_ref(&w.cf, 21, "block");
+    expect_probe_ref(&w.cf, 21, "block", "(I)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 + 3);
     assert_int_equal(w.r.methods[0].calls, 2);
     /* the same layout as the entry and exit pair, calling the root pair */
@@ -1183,8 +1161,8 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     assert_int_equal(w.r.methods[0].calls, 1);
     assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[55], 24);
-    expect_probe_ref(&w.cf, 18, "enter");
-    expect_probe_ref(&w.cf, 24, "exit");
+    expect_probe_ref(&w.cf, 18, "enter", "(I)V");
+    expect_probe_ref(&w.cf, 24, "exit", "(I)V");
     release(&w);
 
     /* 2 without root methods given: block probes only (13..18) */
@@ -1220,7 +1198,7 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     assert_memory_equal(name.ptr, "entered", 7);
     assert_int_equal(desc.len, 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    expect_probe_ref(&w.cf, 21, "block");
+    expect_probe_ref(&w.cf, 21, "block", "(I)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     assert_int_equal(w.r.methods[0].calls, 3);
     /* the entry probe with block 0's id before block 0's probe, no exit
@@ -1240,16 +1218,16 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     assert_int_equal(w.r.methods[0].calls, 1);
     assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[55], 24);
-    expect_probe_ref(&w.cf, 18, "enter");
-    expect_probe_ref(&w.cf, 24, "exit");
+    expect_probe_ref(&w.cf, 18, "enter", "(I)V");
+    expect_probe_ref(&w.cf, 24, "exit", "(I)V");
     release(&w);
     choice = 2;
     rewrite(&w, &s, &opt);
     assert_int_equal(w.r.methods[0].calls, 2);
     assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[55], 24);
-    expect_probe_ref(&w.cf, 18, "rootEnter");
-    expect_probe_ref(&w.cf, 24, "rootExit");
+    expect_probe_ref(&w.cf, 18, "rootEnter", "(I)V");
+    expect_probe_ref(&w.cf, 24, "rootExit", "(I)V");
     release(&w);
 }
 
@@ -1277,7 +1255,7 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     assert_memory_equal(name.ptr, "enteredBlock", 12);
     assert_int_equal(desc.len, 4);
     assert_memory_equal(desc.ptr, "(I)V", 4);
-    expect_probe_ref(&w.cf, 21, "block");
+    expect_probe_ref(&w.cf, 21, "block", "(I)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     assert_int_equal(w.r.methods[0].calls, 3);
     /* the loop jumps to 4, not 0: one probe with block 0's id, the loop
@@ -1300,7 +1278,7 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     rewrite(&w, &s, &opt);
     assert_int_equal(w.cf.methods[0].code[5], 18);
     assert_int_equal(w.cf.methods[0].code[11], 21);
-    expect_probe_ref(&w.cf, 18, "enter");
+    expect_probe_ref(&w.cf, 18, "enter", "(I)V");
     release(&w);
 
     /* a loop back to offset 0 (0 iinc 0, -1; 3 iload_0; 4 ifgt 0; 7
@@ -1313,7 +1291,7 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     rewrite(&w, &b, &opt);
     static const uint8_t both[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x11, 0x00, 0x07, 0xb8, 0x00, 21, 0x84};
     expect_bytes(w.cf.methods[0].code, sizeof both, both, sizeof both);
-    expect_probe_ref(&w.cf, 18, "entered");
+    expect_probe_ref(&w.cf, 18, "entered", "(I)V");
     release(&w);
 
     /* a handler at offset 0 (0 iload_0; 1 ireturn, covering 0..1) */
