@@ -132,6 +132,85 @@ int32_t blk_find(const blk_table *t, uint32_t pc)
     return (int32_t)lo;
 }
 
+/* One more way into the block that starts at pc + delta (a checked target). */
+static void way_to(const blk_table *t, uint32_t pc, int64_t delta, uint32_t n, uint32_t *ways)
+{
+    int32_t b = blk_find(t, (uint32_t)((int64_t)pc + delta));
+    if (b >= 0)
+        ways[b] += n;
+}
+
+void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, uint16_t exc_count, uint32_t *ways)
+{
+    memset(ways, 0, (size_t)t->nblocks * sizeof *ways);
+    if (t->nblocks == 0)
+        return;
+    ways[0] = 1;
+    for (uint32_t i = 0; i < exc_count; i++)
+        way_to(t, 0, u2(exc + 8 * i + 4), 2, ways);
+    for (uint32_t b = 0; b < t->nblocks; b++) {
+        const blk_block *bb = &t->blocks[b];
+        uint32_t pc = bb->last;
+        uint8_t op = code[pc];
+        switch (bb->end_kind) {
+        case BLK_END_FALL:
+            if (b + 1 < t->nblocks)
+                ways[b + 1]++;
+            break;
+        case BLK_END_COND:
+            way_to(t, pc, s2(code + pc + 1), 1, ways);
+            if (b + 1 < t->nblocks)
+                ways[b + 1]++;
+            break;
+        case BLK_END_GOTO:
+            way_to(t, pc, op == 0xc8 ? s4(code + pc + 1) : s2(code + pc + 1), 1, ways);
+            break;
+        case BLK_END_JSR:
+            way_to(t, pc, op == 0xc9 ? s4(code + pc + 1) : s2(code + pc + 1), 1, ways);
+            if (b + 1 < t->nblocks)
+                ways[b + 1] += 2;
+            break;
+        case BLK_END_SWITCH: {
+            uint32_t ops = (pc + 4) & ~3u;
+            way_to(t, pc, s4(code + ops), 1, ways);
+            if (op == 0xaa) {
+                int64_t n = (int64_t)s4(code + ops + 8) - s4(code + ops + 4) + 1;
+                for (int64_t i = 0; i < n; i++)
+                    way_to(t, pc, s4(code + ops + 12 + 4 * i), 1, ways);
+            } else {
+                int64_t n = s4(code + ops + 4);
+                for (int64_t i = 0; i < n; i++)
+                    way_to(t, pc, s4(code + ops + 8 + 8 * i + 4), 1, ways);
+            }
+            break;
+        }
+        default:        /* return, athrow, ret: no edge of the code */
+            break;
+        }
+    }
+}
+
+int blk_seg_ends(uint8_t op)
+{
+    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
+}
+
+uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32_t from, int *alloc)
+{
+    uint32_t n = 0;
+    *alloc = 0;
+    for (uint32_t pc = from; pc < t->blocks[b].end; pc++) {
+        if (!(t->mark[pc] & BLK_MARK_INSN))
+            continue;
+        n++;
+        if (blk_seg_ends(code[pc])) {
+            *alloc = code[pc] < BC_INVOKEVIRTUAL || code[pc] > BC_INVOKEINTERFACE;
+            break;
+        }
+    }
+    return n;
+}
+
 /* Cut the blocks at the leaders and count each block's opcodes. */
 static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errlen)
 {

@@ -79,4 +79,32 @@ void blk_free(blk_table *t);
 /* Index of the block containing offset pc, or -1 when pc is outside the code. */
 int32_t blk_find(const blk_table *t, uint32_t pc);
 
+/*
+ * The ways into each block of an analyzed method (code and exception table
+ * as given to blk_analyze): ways[b] for every block b, counting the
+ * method's entry (block 0), each branch, switch entry and jsr that jumps to
+ * the block, and the fall-through from the block before it; an exception
+ * handler and the instruction after a jsr (where a ret returns) count two,
+ * as neither is one edge of the code. A block with one way in is entered
+ * only along that edge: the fast engine moves the outcome of a conditional
+ * branch into the probe of such a successor (instrument.h, fold_method).
+ */
+void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, uint16_t exc_count, uint32_t *ways);
+
+/*
+ * Segments: a block's instructions split after every invoke but
+ * invokedynamic and every allocation (new, newarray, anewarray,
+ * multianewarray), the instructions blk_seg_ends says end one. A frame
+ * waits only at an invoke, where a segment ends, so counting bytecodes by
+ * segments gives the exact position wherever a frame waits (the fast
+ * engine's closeness, docs/fast-engine.md).
+ */
+int blk_seg_ends(uint8_t op);
+
+/* The segment that starts at offset `from` of block b (an instruction start
+ * in it, or its end): its bytecodes up to and including the first that
+ * ends a segment, else to the block's end; *alloc is set to 1 when an
+ * allocation ends it, else 0. */
+uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32_t from, int *alloc);
+
 #endif

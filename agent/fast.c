@@ -204,27 +204,13 @@ enum { FLAG_PROGRAM = 1 };
  * that segment the root lends, above bit 8 */
 enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
 
-static int seg_ends(uint8_t op)
-{
-    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
-}
-
-/* The segment of fm that starts at original offset `from` in block bb:
- * its length, with SEG_ALLOC when an allocation ends it. */
+/* The segment of fm that starts at original offset `from` in block bb
+ * (blocks.h): its length, with SEG_ALLOC when an allocation ends it. */
 static uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from)
 {
-    uint32_t n = 0;
-    for (uint32_t pc = from; pc < bb->end; pc++) {
-        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
-            continue;
-        n++;
-        if (seg_ends(fm->code[pc]))
-            return n | (fm->code[pc] == BC_INVOKEVIRTUAL || fm->code[pc] == BC_INVOKESPECIAL ||
-                                fm->code[pc] == BC_INVOKESTATIC || fm->code[pc] == BC_INVOKEINTERFACE
-                            ? 0
-                            : SEG_ALLOC);
-    }
-    return n;
+    int alloc;
+    uint32_t n = blk_segment(&fm->blocks, fm->code, (uint32_t)(bb - fm->blocks.blocks), from, &alloc);
+    return n | (alloc ? SEG_ALLOC : 0);
 }
 
 /* The segment after fm's instruction at original offset pc (what a probe
@@ -244,7 +230,7 @@ static uint32_t seg_after(const fast_method *fm, uint32_t pc)
 static uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc)
 {
     *alloc = 0;
-    if (pc >= fm->code_len || seg_ends(fm->code[pc]))
+    if (pc >= fm->code_len || blk_seg_ends(fm->code[pc]))
         return 0;
     uint32_t s = seg_after(fm, pc);
     *alloc = (s & SEG_ALLOC) != 0;
@@ -1359,6 +1345,17 @@ static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins
 
 /* Keep the rewritten class's methods (lock held): name, original code,
  * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
+/* The name a method of class cls (binary name) has in the profile, and
+ * whose bp_seed seeds its branch sites: UTF-8, malloc'd (NULL when out of
+ * memory). */
+static char *method_name(const char *cls, cp_str name, cp_str desc)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "%s.%.*s%.*s", cls, (int)(name.len < 1023 ? name.len : 1023), name.ptr,
+             (int)(desc.len < 4095 ? desc.len : 4095), desc.ptr);
+    return utf8_dup(full);
+}
+
 static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, int init_sites, const uint8_t *data,
                         size_t len)
 {
@@ -1409,13 +1406,12 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             fast_problem(a, "%s declares finalize(): the JVM's Finalizer thread runs it whenever a collection "
                             "finds such an object dead, and only the step engine's run shows what of that falls "
                             "inside the method", cls);
-        char name[1024], desc[4096], full[8192];
+        char name[1024], desc[4096];
         snprintf(name, sizeof name, "%.*s", (int)im->name.len, im->name.ptr);
         snprintf(desc, sizeof desc, "%.*s", (int)im->desc.len, im->desc.ptr);
-        snprintf(full, sizeof full, "%s.%s%s", cls, name, desc);
         fast_method *fm = &a->fast.methods[a->fast.nmethods];
         memset(fm, 0, sizeof *fm);
-        fm->name = utf8_dup(full);
+        fm->name = method_name(cls, im->name, im->desc);
         fm->code = malloc(cm->code_len ? cm->code_len : 1);
         if (fm->name == NULL || fm->code == NULL) {
             free(fm->name);
@@ -1467,7 +1463,23 @@ typedef struct calls_ctx {
     const agent *a;
     const char *cls;            /* binary name */
     int measured;               /* it is the measured class (by name) */
+    int oom;                    /* seed_of ran out of memory: the sites it gave are wrong */
 } calls_ctx;
+
+/* The rewriter's branch_seed: bp_seed of the method's name, as keep_methods
+ * gives it the sites of the branches that keep their probes. */
+static uint32_t seed_of(void *ctx, cp_str name, cp_str desc)
+{
+    calls_ctx *c = ctx;
+    char *full = method_name(c->cls, name, desc);
+    if (full == NULL) {
+        c->oom = 1;
+        return 0;
+    }
+    uint32_t seed = bp_seed(full);
+    free(full);
+    return seed;
+}
 
 /* Whether s, a name or descriptor from a class file (modified UTF-8), is
  * utf8 (standard UTF-8, as the spec is written): the step engine converts
@@ -1547,7 +1559,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
                        .other_entry_block_method = "enteredBlock",
-                       .new_method = "allocated"};
+                       .new_method = "allocated", .consts = 1, .program = program,
+                       .fold_method = "branched", .branch_seed = seed_of, .seed_ctx = &cc};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";
@@ -1560,7 +1573,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
         return;
     }
-    if (r.nmethods != cf.method_count || keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len) != 0) {
+    if (cc.oom || r.nmethods != cf.method_count ||
+        keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len) != 0) {
         lock_exit(a);
         agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
         ins_free(&r);

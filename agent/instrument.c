@@ -29,7 +29,8 @@
  * the block probe, so the entry probe counts calls only.
  *
  * max_stack grows by one (the probe pushes its id on whatever the stack
- * holds at the block start), by four with branch probes. The constant pool
+ * holds at the block start), by two with the probes' constants
+ * (options.consts), by four with branch probes. The constant pool
  * grows at its end: the probe's Methodref (six entries), the entry probe's
  * (three more), the branch probes' four (thirteen more) and the array
  * probe's (four more) when asked for, and an Integer for each id or array
@@ -48,7 +49,11 @@
  * probes, each invoke but invokedynamic is preceded by a call probe and
  * followed by a return probe, both passing its call site (their Methodrefs
  * added at the class's first invoke; past 32767 both push the same
- * Integer).
+ * Integer). With options.consts the block, entry-block, return and new
+ * probes push a constant after their id (instrument.h), and with
+ * options.fold_method a conditional branch whose successors have no other
+ * way in has no branch probe: its outcome goes to the successors' probes
+ * (fold_branches).
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -62,6 +67,7 @@
  *    are not relocated, so their methods are refused.
  */
 #include "instrument.h"
+#include "branchpred.h"
 #include "bytecode.h"
 #include "classfile.h"
 #include "errmsg.h"
@@ -171,6 +177,7 @@ enum {
     PR_BLOCK, PR_ENTRY, PR_EXIT, PR_ROOT_ENTRY, PR_ROOT_EXIT, PR_OTHER_ENTRY, PR_ENTRY_BLOCK,
     PR_BRANCH,                  /* four of them, by branch_form (BR_*) */
     PR_ARRAY = PR_BRANCH + 4, PR_COPY, PR_COPIED, PR_MADE, PR_MADE_LEVELS, PR_CALL, PR_RETURN, PR_NEW,
+    PR_FOLD,
     PR_COUNT
 };
 
@@ -210,7 +217,7 @@ static uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
 }
 
 static const char *probe_name(const rewriter *w, int k);
-static const char *probe_desc(int k);
+static const char *probe_desc(const rewriter *w, int k);
 
 static void name_add(rewriter *w, const char *s)
 {
@@ -229,7 +236,7 @@ static void names_init(rewriter *w)
     for (int k = 0; k < PR_COUNT; k++)
         if (probe_name(w, k) != NULL) {
             name_add(w, probe_name(w, k));
-            name_add(w, probe_desc(k));
+            name_add(w, probe_desc(w, k));
         }
     size_t len[MAX_UTF8];
     for (unsigned k = 0; k < w->nnames; k++)
@@ -307,13 +314,16 @@ static const char *probe_name(const rewriter *w, int k)
     case PR_CALL: return o->call_method;
     case PR_RETURN: return o->return_method;
     case PR_NEW: return o->new_method;
+    case PR_FOLD: return o->fold_method;
     default: return o->branch_method;
     }
 }
 
-static const char *probe_desc(int k)
+static const char *probe_desc(const rewriter *w, int k)
 {
     switch (k) {
+    case PR_BLOCK: case PR_ENTRY_BLOCK: case PR_RETURN: case PR_NEW: return w->opt->consts ? "(II)V" : "(I)V";
+    case PR_FOLD: return "(III)V";
     case PR_BRANCH + BR_INT1: return "(III)V";
     case PR_BRANCH + BR_INT2: return "(IIII)V";
     case PR_BRANCH + BR_REF1: return "(Ljava/lang/Object;II)V";
@@ -340,7 +350,7 @@ static uint16_t probe_ref(rewriter *w, int k)
     if (w->probe_cls == 0)
         w->probe_cls = cp_add_refs(w, CP_CLASS, cp_utf8_ref(w, w->opt->probe_class), 0, 0);
     uint16_t name = cp_utf8_ref(w, probe_name(w, k));
-    uint16_t desc = name != 0 ? cp_utf8_ref(w, probe_desc(k)) : 0;
+    uint16_t desc = name != 0 ? cp_utf8_ref(w, probe_desc(w, k)) : 0;
     uint16_t nat = cp_add_refs(w, CP_NAME_AND_TYPE, name, desc, 1);
     w->refs[k] = w->probe_cls != 0 ? cp_add_refs(w, CP_METHODREF, w->probe_cls, nat, 1) : 0;
     return w->refs[k];
@@ -420,6 +430,8 @@ typedef struct insn {
                                    INS_MAKES_ONE or INS_MAKES_LEVELS */
     uint8_t call_probe;         /* an invoke between a call and a return probe */
     uint8_t new_probe;          /* a new followed by the new probe */
+    uint8_t fold;               /* a leader whose probe is the fold probe, with fold_arg */
+    uint16_t fold_arg;          /* INS_FOLD_PACK of the branch outcome that leads to it */
 } insn;
 
 typedef struct method_ctx {
@@ -438,6 +450,7 @@ typedef struct method_ctx {
     uint32_t sites;             /* array sites of its array instructions */
     uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
     int entry_probe, exit_probe; /* which probes they are (PR_*): the entry/exit or the root pair */
+    unsigned cst;               /* INS_CONST_LEN with options.consts, else 0 */
 } method_ctx;
 
 /* Where the code for original offset `old` begins in the new code: its entry
@@ -487,11 +500,11 @@ static int layout_pass(method_ctx *c)
     for (uint32_t k = 0; k < c->n; k++) {
         insn *i = &c->in[k];
         i->start = pos;
-        if (k == 0 && c->entry)
-            pos += INS_PROBE_LEN;   /* the entry probe: run on entry, jumped over */
+        if (k == 0 && c->entry)     /* the entry probe: run on entry, jumped over */
+            pos += INS_PROBE_LEN + (c->merged ? c->cst : 0);
         i->target = pos;
         if (i->leader && !(k == 0 && c->merged))
-            pos += INS_PROBE_LEN;
+            pos += INS_PROBE_LEN + (c->cst || i->fold ? INS_CONST_LEN : 0) + (i->fold ? INS_CONST_LEN : 0);
         if (i->branch_probe)
             pos += INS_BRANCH_PROBE_LEN;
         if (i->exit_probe)
@@ -514,9 +527,9 @@ static int layout_pass(method_ctx *c)
         if (i->array_probe)
             pos += INS_ARRAY_PROBE_LEN;
         if (i->call_probe)
-            pos += INS_RETURN_PROBE_LEN;
+            pos += INS_RETURN_PROBE_LEN + c->cst;
         if (i->new_probe)
-            pos += INS_NEW_PROBE_LEN;
+            pos += INS_NEW_PROBE_LEN + c->cst;
         if (i->copy_probe)
             pos += INS_COPIED_PROBE_LEN;
         if (i->made_probe)
@@ -810,10 +823,46 @@ static int emit_id(method_ctx *c, buf *code, uint32_t id)
     return emit_id_k(c, code, id, NULL);
 }
 
-/* Emit the probe that leads a block. */
-static int emit_probe(method_ctx *c, buf *code, uint32_t id)
+/* Push a probe's constant (below 32768): sipush. */
+static void emit_const(buf *code, unsigned v)
 {
-    return emit_id(c, code, id) || emit_invoke(c->w, code, PR_BLOCK) ? -1 : 0;
+    put1(code, 0x11);   /* sipush */
+    put2(code, v);
+}
+
+/* Block b's lengths for its probe's constant (options.consts): 0 when a
+ * length does not fit, and the probe reads the agent's table. */
+static unsigned block_lengths(const method_ctx *c, uint32_t b)
+{
+    const blk_table *t = &c->im->blocks;
+    int alloc;
+    uint32_t seg = blk_segment(t, c->m->code, b, t->blocks[b].start, &alloc);
+    uint32_t len = t->blocks[b].ninsns;
+    return len <= INS_LEN_MAX && seg <= INS_LEN_MAX ? INS_LEN_PACK(len, seg, alloc) : 0;
+}
+
+/* The segment after instruction i, for its return or new probe's constant:
+ * 0 when its length does not fit. */
+static unsigned segment_after(const method_ctx *c, const insn *i)
+{
+    const blk_table *t = &c->im->blocks;
+    int32_t b = blk_find(t, i->old);
+    int alloc;
+    uint32_t n = blk_segment(t, c->m->code, (uint32_t)b, i->old + i->len, &alloc);
+    return n <= INS_SEG_MAX ? INS_SEG_PACK(n, alloc, c->w->opt->program != 0) : 0;
+}
+
+/* Emit the probe that leads block b (id): the block probe, or the fold
+ * probe with the outcome that leads to it. */
+static int emit_probe(method_ctx *c, buf *code, uint32_t id, uint32_t b, const insn *i)
+{
+    if (emit_id(c, code, id))
+        return -1;
+    if (c->cst || i->fold)
+        emit_const(code, c->cst ? block_lengths(c, b) : 0);
+    if (i->fold)
+        emit_const(code, i->fold_arg);
+    return emit_invoke(c->w, code, i->fold ? PR_FOLD : PR_BLOCK);
 }
 
 /* Emit the branch probe before the conditional branch `op` that ends block id. */
@@ -883,15 +932,17 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
     }
 }
 
-/* How much max_stack grows: the block probe pushes one value; a branch
- * probe pushes up to four above the operands it duplicates; an array probe
- * three above the array (whose instruction took at least one operand). */
+/* How much max_stack grows: the block probe pushes one value, two with
+ * its constant, three as a fold probe; a return or new probe two with its
+ * constant above what the instruction left; a branch probe pushes up to
+ * four above the operands it duplicates; an array probe three above the
+ * array (whose instruction took at least one operand). */
 static unsigned stack_growth(const rewriter *w)
 {
-    return w->opt->branch_method != NULL || w->opt->array_method != NULL || w->opt->copy_method != NULL ||
-                   w->opt->made_method != NULL
-               ? 4
-               : 1;
+    const ins_options *o = w->opt;
+    if (o->branch_method != NULL || o->array_method != NULL || o->copy_method != NULL || o->made_method != NULL)
+        return 4;
+    return o->consts ? 2 : 1;   /* fold probes need branch_method */
 }
 
 /* Emit the whole new Code attribute into out. */
@@ -901,14 +952,21 @@ static int emit_code_attr(method_ctx *c, buf *out)
     buf code = {0};
     uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
     for (uint32_t k = 0; k < c->n; k++) {
-        if (k == 0 && c->entry) {   /* the entry probe: id of block 0 */
-            if (emit_id(c, &code, c->im->first_id) || emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
+        if (k == 0 && c->entry) {   /* the entry probe: id of block 0 (and its lengths when merged) */
+            if (emit_id(c, &code, c->im->first_id))
+                goto fail;
+            if (c->merged && c->cst)
+                emit_const(&code, block_lengths(c, 0));
+            if (emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
         }
-        if (k == 0 && c->merged)    /* block 0's probe is the entry probe */
+        if (k == 0 && c->merged) {  /* block 0's probe is the entry probe */
             block++;
-        else if (c->in[k].leader && emit_probe(c, &code, c->im->first_id + block++))
-            goto fail;
+        } else if (c->in[k].leader) {
+            if (emit_probe(c, &code, c->im->first_id + block, block, &c->in[k]))
+                goto fail;
+            block++;
+        }
         /* a conditional branch ends the block whose probe came last */
         if (c->in[k].branch_probe &&
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
@@ -929,11 +987,19 @@ static int emit_code_attr(method_ctx *c, buf *out)
         }
         emit_insn(c, &c->in[k], &code);
         if (c->in[k].call_probe) {  /* reached only when the call returned */
-            if (emit_id_k(c, &code, call++, &callk) || emit_invoke(c->w, &code, PR_RETURN))
+            if (emit_id_k(c, &code, call++, &callk))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, segment_after(c, &c->in[k]));
+            if (emit_invoke(c->w, &code, PR_RETURN))
                 goto fail;
         }
         if (c->in[k].new_probe) {   /* reached only when new allocated */
-            if (emit_id(c, &code, call++) || emit_invoke(c->w, &code, PR_NEW))
+            if (emit_id(c, &code, call++))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, segment_after(c, &c->in[k]));
+            if (emit_invoke(c->w, &code, PR_NEW))
                 goto fail;
         }
         if (c->in[k].copy_probe) {  /* reached only when the copy returned */
@@ -1068,6 +1134,44 @@ static int build_insns(method_ctx *c)
 }
 
 /*
+ * Folded branches (options.fold_method): each conditional branch whose
+ * target and fall-through are two blocks with no other way in loses its
+ * branch probe, and both successors' probes become fold probes with the
+ * outcome that leads to them. -1 when out of memory.
+ */
+static int fold_branches(method_ctx *c)
+{
+    const ins_options *o = c->w->opt;
+    const blk_table *t = &c->im->blocks;
+    if (o->fold_method == NULL || o->branch_method == NULL || t->nblocks < 2)
+        return 0;
+    uint32_t *ways = malloc((size_t)t->nblocks * sizeof *ways);
+    if (ways == NULL) {
+        errmsg_set(c->w->err, c->w->errlen, "out of memory for %u blocks", t->nblocks);
+        return -1;
+    }
+    blk_ways_in(t, c->m->code, c->m->exc, c->m->exc_count, ways);
+    uint32_t seed = o->branch_seed != NULL ? o->branch_seed(o->seed_ctx, c->m->name, c->m->desc) : 0;
+    for (uint32_t b = 0; b + 1 < t->nblocks; b++) {
+        const blk_block *bb = &t->blocks[b];
+        if (bb->end_kind != BLK_END_COND)
+            continue;
+        int32_t taken = blk_find(t, (uint32_t)((int64_t)bb->last + s2(c->m->code + bb->last + 1)));
+        uint32_t fall = b + 1;
+        if (taken < 0 || (uint32_t)taken == fall || ways[taken] != 1 || ways[fall] != 1)
+            continue;
+        uint32_t site = bp_site(seed, bb->last);
+        insn *ti = &c->in[c->at[t->blocks[taken].start]], *fi = &c->in[c->at[t->blocks[fall].start]];
+        ti->fold = fi->fold = 1;
+        ti->fold_arg = (uint16_t)INS_FOLD_PACK(site, 1);
+        fi->fold_arg = (uint16_t)INS_FOLD_PACK(site, 0);
+        c->in[c->at[bb->last]].branch_probe = 0;
+    }
+    free(ways);
+    return 0;
+}
+
+/*
  * Rewrite one method with code into out (its whole Code attribute). Returns
  * 0 when done, 1 when refused (nothing written; im->status and im->why say
  * why), -1 on malformed input or no memory.
@@ -1094,6 +1198,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
             im->calls = 3;
         }
     }
+    c.cst = w->opt->consts ? INS_CONST_LEN : 0;
     int rc = -1;
     if (build_insns(&c))
         goto done;
@@ -1106,6 +1211,8 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
             if (rd2(m->exc + 8 * e + 4) == 0)
                 c.merged = 0;
     }
+    if (fold_branches(&c))
+        goto done;
     rc = attrs_check(&c);
     if (rc != 0)
         goto done;

@@ -112,6 +112,33 @@
  *     new #C; sipush SITE (ldc_w past 32767); invokestatic PROBE_CLASS.NEW_METHOD(I)V
  *
  * six bytes, with a call site numbered in code order with the invokes'.
+ * With options.consts, the block probe, the merged entry-block probe, the
+ * return probe and the new probe push a second int after their id (sipush,
+ * three bytes more each; descriptor (II)V), so that the probe the JIT
+ * inlines adds constants instead of reading the agent's tables:
+ *
+ *     block and entry-block probes: the block's lengths,
+ *         INS_LEN_PACK(bytecodes, first segment's bytecodes, alloc),
+ *         both lengths in 1..INS_LEN_MAX, else 0 (the probe reads its table)
+ *     return and new probes: the segment after their instruction,
+ *         INS_SEG_PACK(bytecodes, alloc, options.program), bytecodes in
+ *         0..INS_SEG_MAX, else 0
+ *
+ * (segments: blocks.h, blk_segment; alloc: an allocation ends the segment).
+ *
+ * With options.fold_method as well as branch_method, a conditional branch
+ * whose two successors have no other way in (blk_ways_in) gets no branch
+ * probe: each successor's block probe calls FOLD_METHOD(III)V instead,
+ *
+ *     sipush ID; sipush LENGTHS (0 without consts); sipush OUTCOME
+ *
+ * OUTCOME = INS_FOLD_PACK(site, taken): the outcome that leads to the
+ * block and the branch's site, bp_site(options.branch_seed's seed of the
+ * method, the branch's original offset) (common/branchpred.h) cut to the
+ * predictor's index bits. Nothing runs between the branch and that probe,
+ * so the outcome reaches the predictor in the same order as from a branch
+ * probe.
+ *
  * Everything that holds code offsets is relocated: branches, switches, the
  * exception table, LineNumberTable, LocalVariableTable,
  * LocalVariableTypeTable and StackMapTable. The rest of the class file is
@@ -137,10 +164,20 @@
 #define INS_CALL_PROBE_LEN 6    /* bytes of the call probe before an invoke */
 #define INS_RETURN_PROBE_LEN 6  /* bytes of the return probe after it */
 #define INS_NEW_PROBE_LEN 6     /* bytes of the new probe after a new */
+#define INS_CONST_LEN 3         /* bytes of a probe's constant argument (options.consts, fold_method) */
+
+/* The probes' constants (options.consts, fold_method; mirrored in agent/probe/psf/Probe.java). */
+#define INS_LEN_MAX 127u
+#define INS_LEN_PACK(len, seg, alloc) ((unsigned)(len) | (unsigned)(seg) << 7 | (unsigned)(alloc) << 14)
+#define INS_SEG_MAX 4095u
+#define INS_SEG_PACK(len, alloc, program) \
+    ((unsigned)(len) | (unsigned)(alloc) << 12 | (unsigned)(program) << 13 | 1u << 14)
+#define INS_FOLD_PACK(site, taken) (((unsigned)(site) & 0x3fffu) | (unsigned)(taken) << 14)
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
-    const char *probe_method;   /* its static method taking the block id, descriptor (I)V */
+    const char *probe_method;   /* its static method taking the block id, descriptor (I)V
+                                   ((II)V with consts) */
     uint32_t first_id;          /* id of the class's first probe; ids stay below 2^31 */
     const char *branch_method;  /* NULL, or the probe class's static methods, all of this
                                    name, called before each conditional branch (below) */
@@ -167,17 +204,29 @@ typedef struct ins_options {
     const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
     const char *call_method;    /* NULL, or the probe class's static methods (I)V called with */
     const char *return_method;  /* the call site before and after every invoke other than
-                                   invokedynamic (both or neither, above) */
+                                   invokedynamic (both or neither, above; the return probe
+                                   (II)V with consts) */
     uint32_t first_call;        /* the class's first call site; sites stay below 2^31 */
     const char *other_entry_method; /* NULL, or the probe class's static method (I)V called
                                    with block 0's id on entry to every method calls_filter
                                    returns 0 for, as the entry probe (no exit probe) */
-    const char *new_method;     /* NULL, or the probe class's static method (I)V called after
-                                   every new with its call site (numbered with the invokes') */
-    const char *other_entry_block_method; /* NULL, or the probe class's static method (I)V that
+    const char *new_method;     /* NULL, or the probe class's static method (I)V ((II)V with
+                                   consts) called after every new with its call site
+                                   (numbered with the invokes') */
+    const char *other_entry_block_method; /* NULL, or the probe class's static method (I)V
+                                   ((II)V with consts) that
                                    does OTHER_ENTRY_METHOD's and PROBE_METHOD's work in one
                                    call: it replaces both probes at offset 0 of such a method
                                    when no branch, switch or handler lands on offset 0 */
+    int consts;                 /* block, entry-block, return and new probes pass a constant too
+                                   (above): their descriptors are (II)V */
+    int program;                /* with consts: the program flag of INS_SEG_PACK */
+    const char *fold_method;    /* NULL, or the probe class's static method (III)V that takes a
+                                   branch's outcome in its successors' block probes (above) */
+    uint32_t (*branch_seed)(void *ctx, cp_str name, cp_str desc);
+                                /* with fold_method: the method's seed of its branch sites
+                                   (bp_seed of the name the profile gives it); NULL: 0 */
+    void *seed_ctx;             /* passed to branch_seed */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native

@@ -8,8 +8,10 @@
  * method was instrumented), and every method it
  * instrumented must decode with blk_analyze into as many blocks as the
  * original had or more (a widened conditional branch adds one), start with
- * a probe, have max_stack one higher (four with branch probes, which odd
- * first bytes ask for) and the code length the result names, and report
+ * a probe, have max_stack one higher (two with the constants of the fast
+ * engine's probes, which first bytes of 128 and above ask for, with folded
+ * branches; four with branch probes, which odd first bytes ask for) and
+ * the code length the result names, and report
  * one call site per invoke (but invokedynamic) and per new with call and
  * new probes.
  * ins_original_offset must map every new offset back to an original
@@ -28,7 +30,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const uint8_t *data, size_t size, const ins_result *r, unsigned growth, int calls)
+/* cst: the bytes of a constant before the first probe's invokestatic (a
+ * block probe's; an entry probe has none) */
+static void check(const uint8_t *data, size_t size, const ins_result *r, unsigned growth, int calls, unsigned cst)
 {
     classfile in, out;
     if (cf_parse(&in, data, size, NULL, 0) != 0)
@@ -55,7 +59,7 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
         if (blk_analyze(m->code, m->code_len, m->exc, m->exc_count, &t, NULL, 0) != 0)
             abort();
         if (t.nblocks < im->blocks.nblocks || m->code_len != im->new_len || m->max_stack != o->max_stack + growth ||
-            m->code_len < 6 || m->code[3] != 0xb8)
+            m->code_len < 6 + cst || m->code[3 + cst] != 0xb8)
             abort();
         blk_free(&t);
         /* with call and new probes, one call site per invoke but invokedynamic and per new */
@@ -80,21 +84,25 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* the first byte picks the first id and site and whether branch, entry, exit, array, copy, made and call probes go in */
-    ins_options opt = {"psf/Probe", "block", size > 0 ? (uint32_t)data[0] * 200u : 0,
-                       size > 0 && (data[0] & 1) ? "branch" : NULL, size > 0 && (data[0] & 2) ? "entry" : NULL,
-                       size > 0 && (data[0] & 4) ? "exit" : NULL, NULL, NULL,
-                       size > 0 && (data[0] & 8) ? "array" : NULL, size > 0 ? (uint32_t)data[0] * 300u : 0,
-                       size > 0 && (data[0] & 16) ? "copy" : NULL, size > 0 && (data[0] & 32) ? "made" : NULL, NULL, NULL,
-                       size > 0 && (data[0] & 64) ? "call" : NULL, size > 0 && (data[0] & 64) ? "returned" : NULL,
-                       size > 0 ? (uint32_t)data[0] * 250u : 0, NULL, size > 0 && (data[0] & 64) ? "allocated" : NULL, NULL};
+    /* the first byte picks the first id and site and whether branch, entry, exit, array, copy, made and
+     * call probes go in, and the constants with folded branches (the fast engine's options) */
+    unsigned b = size > 0 ? data[0] : 0;
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = b * 200u,
+                       .branch_method = b & 1 ? "branch" : NULL, .entry_method = b & 2 ? "entry" : NULL,
+                       .exit_method = b & 4 ? "exit" : NULL, .array_method = b & 8 ? "array" : NULL,
+                       .first_site = b * 300u, .copy_method = b & 16 ? "copy" : NULL,
+                       .made_method = b & 32 ? "made" : NULL, .call_method = b & 64 ? "call" : NULL,
+                       .return_method = b & 64 ? "returned" : NULL, .first_call = b * 250u,
+                       .new_method = b & 64 ? "allocated" : NULL, .consts = (b & 128) != 0,
+                       .fold_method = b & 128 ? "branched" : NULL};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
-        check(data, size, &r, opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||
-                              opt.made_method != NULL
-                          ? 4
-                          : 1,
-              opt.call_method != NULL);
+        check(data, size, &r,
+              opt.branch_method != NULL || opt.array_method != NULL || opt.copy_method != NULL ||
+                      opt.made_method != NULL
+                  ? 4
+                  : opt.consts ? 2 : 1,
+              opt.call_method != NULL, opt.consts && opt.entry_method == NULL ? INS_CONST_LEN : 0);
         ins_free(&r);
     }
     return 0;

@@ -3,7 +3,8 @@
 # class files in a real JVM, through the test driver build/tests/psf-rewrite.
 #
 # Classes are rewritten with block, branch, entry, array, copy, made, call,
-# return and new probes.
+# return and new probes, with the fast engine's constants and folded
+# branches (a branch's outcome taken in its successors' block probes).
 # 1. Every class of tests/fixtures/agent is rewritten (every method must be
 #    instrumented) and the programs run under `java -Xverify:all` with the
 #    probe class tests/fixtures/probe/psf/Probe.java: the output and exit
@@ -38,7 +39,7 @@ rewrite_tree() {
   local in=$1 out=$2 id=$3 skipped=0 failed=0 f o
   while IFS= read -r f; do
     mkdir -p "$out/$(dirname "$f")"
-    if o=$("$REWRITE" -b branch -e entry -a array -c copy -m made -k call -r returned -n allocated -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
+    if o=$("$REWRITE" -K -f branched -b branch -e entry -a array -c copy -m made -k call -r returned -n allocated -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
       set -- $o   # next_id N done D skipped S
       id=$2
       skipped=$((skipped + $6))

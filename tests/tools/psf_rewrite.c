@@ -5,7 +5,8 @@
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.
  *
  *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]
- *               [-c COPY_METHOD] [-m MADE_METHOD] IN.class OUT.class BLOCKS.tsv
+ *               [-c COPY_METHOD] [-m MADE_METHOD] [-k CALL_METHOD -r RETURN_METHOD] [-n NEW_METHOD]
+ *               [-K] [-f FOLD_METHOD] IN.class OUT.class BLOCKS.tsv
  *   psf-rewrite -s < LIST
  *   psf-rewrite -B METHODS BLOCKS.tsv < OUTCOMES
  *
@@ -13,8 +14,10 @@
  *   id <TAB> Class.method(desc) <TAB> start <TAB> bytecodes <TAB> end kind <TAB> op=count,... <TAB> last
  * (last: the offset of its last instruction, a conditional branch for end
  * kind "cond"). -b puts branch probes in too, -e entry probes, -a array
- * probes (sites from 0 in each class), -c copy probes, -m made probes
- * (instrument.h).
+ * probes (sites from 0 in each class), -c copy probes, -m made probes,
+ * -k and -r call and return probes, -n new probes, -K the fast engine's
+ * constants and -f its folded branches (with -b), the branch sites seeded
+ * as the agent seeds them (bp_seed of the method's name) (instrument.h).
  * with the method named as the profile names it (binary class name with
  * dots). stdout: "next_id N done D skipped S"; each method left
  * uninstrumented is named on stderr with the reason. Exit 0 on success
@@ -27,9 +30,11 @@
  * for the JDK image).
  *
  * With -B, it replays branch outcomes (block id * 2 + taken, one a line, as
- * tests/fixtures/probe/psf/Probe.java logs them) through the step engine's
- * simulated predictor (common/branchpred.h), keeping only branches of the
- * methods listed in METHODS (one name a line), and prints
+ * tests/fixtures/probe/psf/Probe.java logs them; a folded outcome as
+ * FOLDED | INS_FOLD_PACK value on one line and the id of the block it led
+ * to on the next) through the step engine's simulated predictor
+ * (common/branchpred.h), keeping only branches of the methods listed in
+ * METHODS (one name a line), and prints
  * "conditional C taken T mispredicted M": what the step engine's profile
  * says for the same outcomes.
  */
@@ -40,7 +45,21 @@
 
 #include "branchpred.h"
 #include "bytecode.h"
+#include "classfile.h"
 #include "instrument.h"
+
+/* The binary name of the class being rewritten, for seed_of. */
+static char class_binary[1024];
+
+/* The rewriter's branch_seed: bp_seed of "pkg.Class.name(desc)", the name
+ * the agent gives the method (ASCII names: the fixtures' and the JDK's). */
+static uint32_t seed_of(void *ctx, cp_str name, cp_str desc)
+{
+    (void)ctx;
+    char full[8192];
+    snprintf(full, sizeof full, "%s.%.*s%.*s", class_binary, (int)name.len, name.ptr, (int)desc.len, desc.ptr);
+    return bp_seed(full);
+}
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -74,6 +93,9 @@ static const char *end_name(int k)
     return k >= 0 && k < 8 ? names[k] : "?";
 }
 
+/* tests/fixtures/probe/psf/Probe.java: a folded outcome's marker */
+#define FOLDED 0x40000000ul
+
 /* -B: replay branch outcomes through the predictor. */
 static int replay(const char *methods_path, const char *tsv_path)
 {
@@ -93,21 +115,24 @@ static int replay(const char *methods_path, const char *tsv_path)
      * conditional branch; 0 = not one of them */
     size_t cap = 1u << 22;
     uint32_t *site = calloc(cap, sizeof *site);
-    uint8_t *wanted = calloc(cap, 1);
-    if (site == NULL || wanted == NULL)
+    uint8_t *wanted = calloc(cap, 1), *in_methods = calloc(cap, 1);
+    if (site == NULL || wanted == NULL || in_methods == NULL)
         return 2;
     while (fgets(line, sizeof line, tf) != NULL) {
         char *f[7];
         int n = 0;
         for (char *tok = strtok(line, "\t\n"); tok != NULL && n < 7; tok = strtok(NULL, "\t\n"))
             f[n++] = tok;
-        if (n < 7 || strcmp(f[4], "cond") != 0)
+        if (n < 7)
             continue;
         unsigned long id = strtoul(f[0], NULL, 10);
         for (int k = 0; k < nmethods && id < cap; k++)
             if (strcmp(methods[k], f[1]) == 0) {
-                site[id] = bp_site(bp_seed(f[1]), (uint32_t)strtoul(f[6], NULL, 10));
-                wanted[id] = 1;
+                in_methods[id] = 1;
+                if (strcmp(f[4], "cond") == 0) {
+                    site[id] = bp_site(bp_seed(f[1]), (uint32_t)strtoul(f[6], NULL, 10));
+                    wanted[id] = 1;
+                }
             }
     }
     fclose(tf);
@@ -118,6 +143,16 @@ static int replay(const char *methods_path, const char *tsv_path)
     unsigned long long cond = 0, taken = 0, missed = 0;
     while (fgets(line, sizeof line, stdin) != NULL) {
         unsigned long v = strtoul(line, NULL, 10), id = v / 2;
+        if (v & FOLDED) {   /* the outcome, then the block it led to */
+            unsigned long to = fgets(line, sizeof line, stdin) != NULL ? strtoul(line, NULL, 10) : cap;
+            if (to >= cap || !in_methods[to])
+                continue;
+            int t = (int)(v >> 14 & 1);
+            cond++;
+            taken += (unsigned)t;
+            missed += (unsigned)bp_branch(bp, (uint32_t)(v & 0x3fff), t);
+            continue;
+        }
         if (id >= cap || !wanted[id])
             continue;
         cond++;
@@ -129,6 +164,7 @@ static int replay(const char *methods_path, const char *tsv_path)
         free(methods[k]);
     free(site);
     free(wanted);
+    free(in_methods);
     free(bp);
     return 0;
 }
@@ -187,10 +223,14 @@ static int survey(const ins_options *opt)
 
 int main(int argc, char **argv)
 {
-    ins_options opt = {"psf/Probe", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .branch_seed = seed_of};
     int c, do_survey = 0, do_replay = 0;
-    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:sB")) != -1) {
-        if (c == 'p')
+    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:f:KsB")) != -1) {
+        if (c == 'K')
+            opt.consts = 1;
+        else if (c == 'f')
+            opt.fold_method = optarg;
+        else if (c == 'p')
             opt.probe_class = optarg;
         else if (c == 'b')
             opt.branch_method = optarg;
@@ -227,7 +267,7 @@ int main(int argc, char **argv)
     if (argc - optind != 3) {
         fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]\n"
                         "                   [-c COPY_METHOD] [-m MADE_METHOD] [-k CALL_METHOD -r RETURN_METHOD] [-n NEW_METHOD]\n"
-                        "                   IN.class OUT.class BLOCKS.tsv\n"
+                        "                   [-K] [-f FOLD_METHOD] IN.class OUT.class BLOCKS.tsv\n"
                         "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
                         "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");
         return 2;
@@ -241,6 +281,14 @@ int main(int argc, char **argv)
     }
     ins_result r;
     char err[256];
+    classfile cf;
+    if (cf_parse(&cf, in, len, err, sizeof err) == 0) {
+        snprintf(class_binary, sizeof class_binary, "%.*s", (int)cf.this_name.len, cf.this_name.ptr);
+        for (char *q = class_binary; *q; q++)
+            if (*q == '/')
+                *q = '.';
+        cf_free(&cf);
+    }
     if (ins_rewrite(in, len, &opt, &r, err, sizeof err)) {
         fprintf(stderr, "psf-rewrite: %s: %s\n", inp, err);
         free(in);

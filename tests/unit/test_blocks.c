@@ -225,6 +225,82 @@ static void blk_analyze__malformed_code__rejected_with_the_offset(void **state)
     blk_free(NULL);
 }
 
+static void blk_ways_in__branches_jsr_and_handlers__edges_counted_per_block(void **state)
+{
+    (void)state;
+    blk_table t;
+    char err[160];
+    uint32_t ways[8];
+    /* the counted loop: entry; the test (fall-through and the back edge);
+     * the body (the test's fall-through); the exit (the test's target) */
+    assert_int_equal(blk_analyze(loop_code, sizeof loop_code, NULL, 0, &t, err, sizeof err), 0);
+    blk_ways_in(&t, loop_code, NULL, 0, ways);
+    static const uint32_t loop_ways[] = {1, 2, 1, 1};
+    for (uint32_t b = 0; b < 4; b++)
+        assert_int_equal(ways[b], loop_ways[b]);
+    blk_free(&t);
+
+    /* 0 iload_0; 1 ifeq 7; 4 iconst_0; 5 istore_0; 6 nop; 7 jsr 12;
+     * 10 return; 11 nop (the handler of [0, 7)); 12 astore_1; 13 ret 1 */
+    static const uint8_t code[] = {0x1a, 0x99, 0x00, 0x06, 0x03, 0x3b, 0x00, 0xa8, 0x00, 0x05, 0xb1,
+                                   0x00, 0x4c, 0xa9, 0x01};
+    static const uint8_t exc[] = {0, 0, 0, 7, 0, 11, 0, 0};
+    assert_int_equal(blk_analyze(code, sizeof code, exc, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.nblocks, 6);
+    blk_ways_in(&t, code, exc, 1, ways);
+    /* 0: the entry; 4: the ifeq's fall-through; 7: its target and the
+     * fall-through from 4; 10: the jsr's return point (two); 11: the
+     * handler (two); 12: the jsr and the fall-through from 11 */
+    static const uint32_t want[] = {1, 1, 2, 2, 2, 2};
+    for (uint32_t b = 0; b < 6; b++)
+        if (ways[b] != want[b])
+            fail_msg("block %u (offset %u): %u ways in, want %u", b, t.blocks[b].start, ways[b], want[b]);
+    blk_free(&t);
+
+    /* 0 iload_0; 1 tableswitch (pad to 4) default 24, 0 -> 24, 1 -> 26;
+     * 24 iconst_0; 25 ireturn; 26 iconst_1; 27 goto_w 24: the default, a
+     * case and the goto_w land on 24, the other case on 26 */
+    static const uint8_t sw_all[] = {0x1a, 0xaa, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 23,
+                                     0, 0, 0, 25, 0x03, 0xac, 0x04, 0xc8, 0xff, 0xff, 0xff, 0xfd};
+    assert_int_equal(blk_analyze(sw_all, sizeof sw_all, NULL, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nblocks, 3);
+    blk_ways_in(&t, sw_all, NULL, 0, ways);
+    assert_int_equal(ways[0], 1);
+    assert_int_equal(ways[1], 3);       /* default, case 0, the goto_w */
+    assert_int_equal(ways[2], 1);       /* case 1 */
+    blk_free(&t);
+}
+
+static void blk_segment__invokes_and_allocations__end_segments(void **state)
+{
+    (void)state;
+    /* 0 aload_0; 1 invokevirtual #2; 4 new #3; 7 dup; 8 invokedynamic #4;
+     * 13 iconst_2; 14 newarray int; 16 pop; 17 invokespecial #5; 20 return */
+    static const uint8_t code[] = {0x2a, 0xb6, 0x00, 0x02, 0xbb, 0x00, 0x03, 0x59, 0xba, 0x00, 0x04, 0x00, 0x00,
+                                   0x05, 0xbc, 0x0a, 0x57, 0xb7, 0x00, 0x05, 0xb1};
+    blk_table t;
+    char err[160];
+    assert_int_equal(blk_analyze(code, sizeof code, NULL, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nblocks, 1);
+    /* from, bytecodes, an allocation ends it */
+    static const uint32_t cases[][3] = {{0, 2, 0}, {4, 1, 1}, {7, 4, 1}, {16, 2, 0}, {20, 1, 0}, {21, 0, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int alloc = -1;
+        uint32_t n = blk_segment(&t, code, 0, cases[k][0], &alloc);
+        if (n != cases[k][1] || alloc != (int)cases[k][2])
+            fail_msg("segment from %u: %u bytecodes (alloc %d), want %u (alloc %u)", cases[k][0], n, alloc,
+                     cases[k][1], cases[k][2]);
+    }
+    blk_free(&t);
+    /* the instructions that end one: invokes but invokedynamic, new, the array instructions */
+    static const uint8_t ends[] = {0xb6, 0xb7, 0xb8, 0xb9, 0xbb, 0xbc, 0xbd, 0xc5};
+    for (size_t k = 0; k < sizeof ends; k++)
+        assert_true(blk_seg_ends(ends[k]));
+    static const uint8_t not_ends[] = {0xba, 0xb4, 0xb5, 0xb2, 0xb3, 0xbe, 0xbf, 0xc0, 0x00};
+    for (size_t k = 0; k < sizeof not_ends; k++)
+        assert_false(blk_seg_ends(not_ends[k]));
+}
+
 /* Every 3-byte code: analysis never reads out of bounds (ASan) and, when it
  * succeeds, the blocks tile the code and their lengths add up. */
 static void blk_analyze__every_three_byte_code__blocks_tile_the_code(void **state)
@@ -270,6 +346,8 @@ int main(void)
         cmocka_unit_test(blk_analyze__jsr_ret_and_wide__end_blocks_of_their_kind),
         cmocka_unit_test(blk_analyze__malformed_code__rejected_with_the_offset),
         cmocka_unit_test(blk_analyze__every_three_byte_code__blocks_tile_the_code),
+        cmocka_unit_test(blk_ways_in__branches_jsr_and_handlers__edges_counted_per_block),
+        cmocka_unit_test(blk_segment__invokes_and_allocations__end_segments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "branchpred.h"
 #include "bytecode.h"
 #include "classfile.h"
 #include "instrument.h"
@@ -179,8 +180,8 @@ typedef struct rewritten {
     classfile cf;               /* the rewritten class, parsed */
 } rewritten;
 
-static const ins_options probe_opts = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
-static const ins_options branch_opts_for_map = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+static const ins_options probe_opts = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
+static const ins_options branch_opts_for_map = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .branch_method = "branch"};
 
 static void rewrite(rewritten *w, const spec *s, const ins_options *opt)
 {
@@ -360,7 +361,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 {
     (void)state;
     spec s = loop_spec();
-    ins_options opt = {"psf/Probe", "block", 32766, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 32766};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -381,7 +382,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 2);
     release(&w);
 
-    ins_options past = {"psf/Probe", "block", 0x7ffffffe, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};  /* 4 blocks do not fit below 2^31 */
+    ins_options past = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 0x7ffffffe};  /* 4 blocks do not fit below 2^31 */
     char err[160];
     size_t n;
     uint8_t *in = build(&s, &n);
@@ -393,7 +394,7 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 /* ---- branch probes ------------------------------------------------------ */
 
-static const ins_options branch_opts = {"psf/Probe", "block", 7, "branch", NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+static const ins_options branch_opts = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .branch_method = "branch"};
 
 static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional(void **state)
 {
@@ -469,7 +470,7 @@ static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_i
     static const uint8_t exc[] = {0, 0, 0, 7, 0, 7, 0, 0};
     spec s = {52, code, sizeof code, 1, exc, 1, {{"StackMapTable", smt, sizeof smt},
                                                  {"LineNumberTable", lnt, sizeof lnt}}, 2};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "entry", NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .entry_method = "entry"};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -519,7 +520,7 @@ static void ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only
     (void)state;
     spec s = loop_spec();
     int yes = 1;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_m, &yes, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .entry_method = "enter", .exit_method = "exit", .calls_filter = choose_m, .calls_ctx = &yes};
     rewritten w;
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
@@ -594,7 +595,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
                                    0x0a, 0x57, 0x1a, 0x06, 0xc5, 0x00, 0x02, 0x02, 0x57, 0xb1};
     static const uint8_t smt[] = {0, 2, 10, 66, 7, 0, 4};
     spec s = {52, code, sizeof code, 2, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
     opt.array_method = "array";
     opt.first_site = 3;
     rewritten w;
@@ -694,7 +695,7 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
     opt.copy_method = "copy";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -778,7 +779,7 @@ static void ins_rewrite__made_probe__follows_an_array_clone_with_its_site(void *
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .first_site = 5};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -840,7 +841,7 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
     extra_pool = multi_pool;
     extra_pool_len = sizeof multi_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 40000, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .first_site = 40000};
     opt.made_method = "made";
     rewritten w;
     rewrite(&w, &s, &opt);
@@ -893,7 +894,7 @@ static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
     opt.copy_method = "copy";
     opt.call_method = "call";
     opt.return_method = "ret";
@@ -981,7 +982,7 @@ static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **
     extra_pool = clone_pool;
     extra_pool_len = sizeof clone_pool;
     extra_pool_n = 6;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, NULL, NULL, NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .first_site = 5};
     opt.made_method = "made";
     opt.call_method = "call";
     opt.return_method = "ret";
@@ -1111,6 +1112,163 @@ static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **sta
     release(&w);
 }
 
+/* ---- constants and folded branches -------------------------------------- */
+
+/* The branch_seed of the tests: the method must be m()V. */
+static uint32_t seed_of_m(void *ctx, cp_str name, cp_str desc)
+{
+    assert_int_equal(name.len, 1);
+    assert_memory_equal(name.ptr, "m", 1);
+    assert_int_equal(desc.len, 3);
+    assert_memory_equal(desc.ptr, "()V", 3);
+    return *(const uint32_t *)ctx;
+}
+
+static void ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_pushed(void **state)
+{
+    (void)state;
+    /* the new probe's method: 0 new #4; 3 dup; 4 iconst_0; 5 ifeq 12;
+     * 8 iconst_1; 9 goto 13; 12 iconst_2; 13 pop pop pop return. Blocks
+     * 0 (4 bytecodes; its first segment is the new), 8 and 12 (each
+     * entered only from the ifeq), 13 (from the goto and the fall-through) */
+    static const uint8_t code[] = {
+        0xbb, 0x00, 0x04, 0x59, 0x03, 0x99, 0x00, 0x07, 0x04, 0xa7, 0x00, 0x04, 0x05, 0x57, 0x57, 0x57, 0xb1
+    };
+    static const uint8_t smt[] = {
+        0, 2,
+        255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
+        255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
+    };
+    spec s = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    uint32_t seed = 0x12345678u;
+    ins_options opt = probe_opts;
+    opt.branch_method = "branch";
+    opt.new_method = "allocated";
+    opt.first_call = 9;
+    opt.consts = 1;
+    opt.fold_method = "branched";
+    opt.branch_seed = seed_of_m;
+    opt.seed_ctx = &seed;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool, in the order of first use: 13..18 block 0's probe (16
+     * "(II)V"), 19..21 allocated(II)V (sharing 16), 22 "branched",
+     * 23 "(III)V", 24, 25 its Methodref; no branch probe is used */
+    expect_probe_ref(&w.cf, 18, "block", "(II)V");
+    expect_probe_ref(&w.cf, 21, "allocated", "(II)V");
+    expect_probe_ref(&w.cf, 25, "branched", "(III)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 + 4);
+    unsigned site = bp_site(seed, 5) & 0x3fffu;  /* the ifeq at offset 5 */
+    unsigned fall = site, taken = site | 1u << 14;
+    assert_int_equal(INS_FOLD_PACK(bp_site(seed, 5), 0), fall);
+    uint8_t want[] = {
+        0x11, 0x00, 0x07, 0x11, 0x40, 0x84, 0xb8, 0x00, 18,     /*  0 block(7, 4 | 1 << 7 | alloc) */
+        0xbb, 0x00, 0x04,                                       /*  9 new #4 */
+        0x11, 0x00, 0x09, 0x11, 0x40, 0x03, 0xb8, 0x00, 21,     /* 12 allocated(9, 3 bytecodes after) */
+        0x59, 0x03, 0x99, 0x00, 0x13,                           /* 21 dup; iconst_0; 23 ifeq 42, no branch probe */
+        0x11, 0x00, 0x08, 0x11, 0x01, 0x02, 0x11, 0, 0, 0xb8, 0x00, 25, /* 26 branched(8, 2 | 2 << 7, not taken) */
+        0x04, 0xa7, 0x00, 0x10,                                 /* 38 iconst_1; 39 goto 55 */
+        0x11, 0x00, 0x09, 0x11, 0x00, 0x81, 0x11, 0, 0, 0xb8, 0x00, 25, /* 42 branched(9, 1 | 1 << 7, taken) */
+        0x05,                                                   /* 54 iconst_2 */
+        0x11, 0x00, 0x0a, 0x11, 0x02, 0x04, 0xb8, 0x00, 18,     /* 55 block(10, 4 | 4 << 7) */
+        0x57, 0x57, 0x57, 0xb1                                  /* 64 */
+    };
+    want[33] = (uint8_t)(fall >> 8);
+    want[34] = (uint8_t)fall;
+    want[49] = (uint8_t)(taken >> 8);
+    want[50] = (uint8_t)taken;
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 3 + 4);
+    /* the frames at 42 and 55; Uninitialized(9) names the new */
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t frames[] = {
+        0, 2,
+        255, 0, 42, 0, 0, 0, 2, 8, 0, 9, 8, 0, 9,
+        255, 0, 12, 0, 0, 0, 3, 8, 0, 9, 8, 0, 9, 1
+    };
+    expect_bytes(got, len, frames, sizeof frames);
+    /* a fold probe is its block's probe: an exception there is before the block */
+    int in_probe;
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 26, &in_probe), 8);
+    assert_int_equal(in_probe, 1);
+    assert_int_equal(ins_original_offset(&w.r.methods[0], 38, &in_probe), 8);
+    assert_int_equal(in_probe, 0);
+    release(&w);
+
+    /* without fold_method the ifeq keeps its branch probe and every block
+     * its block probe; without branch_method nothing folds either */
+    opt.fold_method = NULL;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 4 * 9 + 9 + INS_BRANCH_PROBE_LEN);
+    release(&w);
+    opt.fold_method = "branched";
+    opt.branch_method = NULL;
+    rewrite(&w, &s, &opt);
+    assert_int_equal(w.r.methods[0].new_len, sizeof code + 4 * 9 + 9);
+    assert_int_equal(w.r.methods[0].new_max_stack, 3 + 2);
+    release(&w);
+}
+
+static void ins_rewrite__fold__a_successor_with_another_way_in_keeps_the_branch_probe(void **state)
+{
+    (void)state;
+    /* 0 iload_0; 1 ifeq 6; 4 iconst_0; 5 istore_0; 6 return: the target
+     * is also the fall-through of block 4 */
+    static const uint8_t code[] = {0x1a, 0x99, 0x00, 0x05, 0x03, 0x3b, 0xb1};
+    static const uint8_t smt[] = {0, 1, 6};
+    spec s = {52, code, sizeof code, 1, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    ins_options opt = probe_opts;
+    opt.branch_method = "branch";
+    opt.consts = 1;
+    opt.fold_method = "branched";      /* no branch_seed: seed 0 */
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0x11, 0x01, 0x02, 0xb8, 0x00, 18,     /*  0 block(7, 2 | 2 << 7) */
+        0x1a,                                                   /*  9 iload_0 */
+        0x59, 0x10, 0x99, 0x11, 0x00, 0x07, 0xb8, 0x00, 22,     /* 10 the branch probe */
+        0x99, 0x00, 0x0f,                                       /* 19 ifeq 34 */
+        0x11, 0x00, 0x08, 0x11, 0x01, 0x02, 0xb8, 0x00, 18,     /* 22 block(8, 2 | 2 << 7) */
+        0x03, 0x3b,                                             /* 31 */
+        0x11, 0x00, 0x09, 0x11, 0x00, 0x81, 0xb8, 0x00, 18,     /* 33 block(9, 1 | 1 << 7) */
+        0xb1
+    };
+    (void)want;
+    assert_int_equal(m->code_len, sizeof code + 3 * 9 + INS_BRANCH_PROBE_LEN);
+    assert_int_equal(m->code[10], 0x59);                        /* the branch probe's dup */
+    expect_probe_ref(&w.cf, 22, "branch", "(III)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);       /* no fold probe in the pool */
+    release(&w);
+}
+
+static void ins_rewrite__consts__lengths_too_long_to_pack_push_0(void **state)
+{
+    (void)state;
+    /* 127 nops and return: 128 bytecodes, one block; then 126 nops and
+     * return: 127, the most that packs */
+    uint8_t code[128];
+    memset(code, 0x00, sizeof code);
+    code[127] = 0xb1;
+    spec s = {52, code, sizeof code, 0, NULL, 0, {{0}}, 0};
+    ins_options opt = probe_opts;
+    opt.consts = 1;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code[3], 0x11);
+    assert_int_equal(be16(m->code + 4), 0);     /* the probe reads the agent's table */
+    release(&w);
+    s.code = code + 1;
+    s.code_len = sizeof code - 1;
+    rewrite(&w, &s, &opt);
+    m = &w.cf.methods[0];
+    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(127, 127, 0));
+    release(&w);
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -1124,7 +1282,7 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     (void)state;
     spec s = loop_spec();
     int choice = 2;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .entry_method = "enter", .exit_method = "exit", .calls_filter = choose_root, .calls_ctx = &choice};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     rewritten w;
@@ -1180,7 +1338,7 @@ static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_
     (void)state;
     spec s = loop_spec();
     int choice = 0;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .entry_method = "enter", .exit_method = "exit", .calls_filter = choose_root, .calls_ctx = &choice};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     opt.other_entry_method = "entered";
@@ -1236,7 +1394,7 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     (void)state;
     spec s = loop_spec();
     int choice = 0;
-    ins_options opt = {"psf/Probe", "block", 7, NULL, "enter", "exit", choose_root, &choice, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .entry_method = "enter", .exit_method = "exit", .calls_filter = choose_root, .calls_ctx = &choice};
     opt.root_entry_method = "rootEnter";
     opt.root_exit_method = "rootExit";
     opt.other_entry_method = "entered";
@@ -1613,7 +1771,7 @@ static void ins_rewrite__malformed_or_forbidden_input__fails_with_a_message(void
     ins_result r;
     char err[256];
 
-    ins_options self = {"T", "block", 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    ins_options self = {.probe_class = "T", .probe_method = "block"};
     assert_int_equal(ins_rewrite(in, n, &self, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "probe class"));
     assert_int_equal(ins_rewrite(in, n, NULL, &r, err, sizeof err), -1);
@@ -1747,7 +1905,7 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
-        ins_options opt = {"psf/Probe", "block", id, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+        ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = id};
         ins_result r;
         classfile cf, orig;
         char err[256];
@@ -1896,6 +2054,9 @@ int main(void)
         cmocka_unit_test(ins_rewrite__call_probes__around_each_invoke_with_its_call_site),
         cmocka_unit_test(ins_rewrite__call_probes__sites_past_32767_share_one_integer),
         cmocka_unit_test(ins_rewrite__new_probe__follows_each_new_with_a_call_site),
+        cmocka_unit_test(ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_pushed),
+        cmocka_unit_test(ins_rewrite__fold__a_successor_with_another_way_in_keeps_the_branch_probe),
+        cmocka_unit_test(ins_rewrite__consts__lengths_too_long_to_pack_push_0),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

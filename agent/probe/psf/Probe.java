@@ -4,10 +4,12 @@ package psf;
  * The fast counting engine's probe (agent/fast.c, docs/fast-engine.md).
  * The agent defines this class in the boot loader at VMInit, makes every
  * named module read its module, and rewrites every other class so that each
- * basic block starts with `invokestatic psf/Probe.block(I)V` and the block's
- * id (and each conditional branch and each array instruction gets a probe
- * of its own, below). The JIT inlines them into compiled code like any
- * small method.
+ * basic block starts with `invokestatic psf/Probe.block(II)V`, the block's
+ * id and its lengths (and each conditional branch and each array
+ * instruction gets a probe of its own, below). The JIT inlines them into
+ * compiled code like any small method, and the constants the rewriter
+ * passes (agent/instrument.h, "options.consts") fold into it: what a block
+ * adds is no table lookup.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
@@ -58,6 +60,18 @@ public final class Probe {
      */
     static int[] callSegs = new int[0], arraySegs = new int[0];
     static final int LEN = 0x7fff, SEG_ALLOC = 1 << 15, SEG_PROGRAM = 1 << 16;
+    /*
+     * The rewriter's constants (agent/instrument.h): a block's lengths,
+     * INS_LEN_PACK (bytecodes in bits 0..6, its first segment's in 7..13,
+     * bit 14 an allocation ends that segment); the segment after a call
+     * or new site, INS_SEG_PACK (bytecodes in 0..11, bit 12 an allocation
+     * ends it, bit 13 the program's, bit 14 set); a folded branch's
+     * outcome, INS_FOLD_PACK (the site's 14 index bits, bit 14 taken).
+     * 0 for the first two: too long to pack, the tables hold them.
+     */
+    static final int K_LEN = 0x7f, K_SEG_SHIFT = 7, K_ALLOC = 1 << 14;
+    static final int S_LEN = 0xfff, S_ALLOC = 1 << 12, S_PROGRAM = 1 << 13;
+    static final int F_SITE = 0x3fff, F_TAKEN_SHIFT = 14;
     /* In root0's value: an allocation ends the segment the root interrupts; the rest it lends, above bit 8. */
     static final int SEG_AFTER = 64, LEND_SHIFT = 8;
     /* common/calls.h: CALL_CLOSE_WINDOW */
@@ -375,8 +389,8 @@ public final class Probe {
      */
     static boolean watching;
 
-    /** A block starts: count it on the current thread if that thread is counting. */
-    public static void block(int id) {
+    /** A block starts (its lengths k, packed): count it on the current thread if that thread is counting. */
+    public static void block(int id, int k) {
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -384,7 +398,31 @@ public final class Probe {
         for (int i = 0; i < c.length; i++) {
             Probe p = c[i];
             if (p.thread == t) {
-                p.hit(id);
+                p.hit(id, k);
+                return;
+            }
+        }
+        if (watching)
+            bystander(id);
+    }
+
+    /**
+     * A block whose only way in is outcome f of a conditional branch whose
+     * other outcome leads to another such block (the branch has no probe
+     * of its own): the outcome, then the block, as a branch probe right
+     * before the branch and the block's probe right after it would count
+     * them.
+     */
+    public static void branched(int id, int k, int f) {
+        Probe[] c = counting;
+        if (c.length == 0)
+            return;
+        Thread t = Thread.currentThread();
+        for (int i = 0; i < c.length; i++) {
+            Probe p = c[i];
+            if (p.thread == t) {
+                p.outcomeAt(id, f & F_SITE, f >>> F_TAKEN_SHIFT);
+                p.hit(id, k);
                 return;
             }
         }
@@ -462,11 +500,11 @@ public final class Probe {
     }
 
     /**
-     * entered(id), then block(id): what the rewriter puts at offset 0 of a
-     * method where no jump lands on offset 0 (block 0 then starts only on
+     * entered(id), then block(id, k): what the rewriter puts at offset 0 of
+     * a method where no jump lands on offset 0 (block 0 then starts only on
      * entry), one lookup of the thread's counters instead of two.
      */
-    public static void enteredBlock(int id) {
+    public static void enteredBlock(int id, int k) {
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -484,7 +522,7 @@ public final class Probe {
                         p.jvmEntry(id);
                     }
                 }
-                p.hit(id);
+                p.hit(id, k);
                 return;
             }
         }
@@ -565,11 +603,20 @@ public final class Probe {
         segment(s, mode == OVERHEAD && (s & SEG_PROGRAM) == 0 ? OVERHEAD : WORK);
     }
 
-    /** After a new that allocated: its call site. */
-    public static void allocated(int site) {
+    /* The segment after call site `site` given by the rewriter's constant s (0: from the table). */
+    private void callSegment(int site, int s) {
+        if (s == 0)
+            callSegment(site);
+        else
+            segment((s & S_LEN) | ((s & S_ALLOC) != 0 ? SEG_ALLOC : 0),
+                    mode == OVERHEAD && (s & S_PROGRAM) == 0 ? OVERHEAD : WORK);
+    }
+
+    /** After a new that allocated: its call site and the segment after it. */
+    public static void allocated(int site, int s) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN)
-            p.callSegment(site);
+            p.callSegment(site, s);
     }
 
     /*
@@ -639,8 +686,25 @@ public final class Probe {
             if (id >= s.length)
                 return; /* an id the agent never handed out: it has reported the failure */
         }
+        predict(s[id], t);
+    }
+
+    /* A folded branch's outcome t at `site` (its 14 index bits), in the block id that it leads to: as outcome. */
+    private void outcomeAt(int id, int site, int t) {
+        if (mode != WORK && !program(id)) {
+            if (mode == OVERHEAD)
+                overheadPredict(site, t);
+            return;
+        }
+        if (mode == HIDDEN)
+            return;
+        predict(site, t);
+    }
+
+    /* The work bucket's predictor: bp_branch. */
+    private void predict(int site, int t) {
         byte[] ctr = counters;
-        int i = (s[id] ^ history) & (BP_ENTRIES - 1);
+        int i = (site ^ history) & (BP_ENTRIES - 1);
         int c = ctr[i];
         mispredicted += (c >> 1) ^ t; /* predicted taken when the counter is 2 or 3 */
         taken += t;
@@ -658,8 +722,13 @@ public final class Probe {
             if (id >= s.length)
                 return;
         }
+        overheadPredict(s[id], t);
+    }
+
+    @DontInline
+    private void overheadPredict(int site, int t) {
         byte[] ctr = ocounters;
-        int i = (s[id] ^ ohistory) & (BP_ENTRIES - 1);
+        int i = (site ^ ohistory) & (BP_ENTRIES - 1);
         int c = ctr[i];
         omispredicted += (c >> 1) ^ t;
         otaken += t;
@@ -802,15 +871,15 @@ public final class Probe {
         }
     }
 
-    /** After an invoke, when the call returned. */
-    public static void returned(int site) {
+    /** After an invoke, when the call returned: its call site and the segment after it. */
+    public static void returned(int site, int s) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN) {
             if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
                 p.nativeCall(site);
             p.pending = 0;
             p.callMark = -1;
-            p.callSegment(site);
+            p.callSegment(site, s);
             /* the callee's frames are gone, with any the JVM entered and no return probe popped */
             int k = p.nsaved;
             while (k > 0) {
@@ -850,6 +919,33 @@ public final class Probe {
         }
     }
 
+    /* Block id begins, k its packed lengths (0: the table's). */
+    private void hit(int id, int k) {
+        if (k == 0) {
+            hit(id);
+            return;
+        }
+        long[] h = hits;
+        if (id >= h.length) {
+            if (!grow(id))
+                return; /* an id the agent never handed out: it has reported the failure */
+            h = hits;
+        }
+        if (mode != WORK) {
+            other(id);
+            return;
+        }
+        int len = k & K_LEN;
+        h[id]++;
+        n += len;
+        if (n + on > bound)
+            limit();
+        ctxCount[ctxCur] += len;
+        segment(((k >>> K_SEG_SHIFT) & K_LEN) | ((k & K_ALLOC) != 0 ? SEG_ALLOC : 0), WORK);
+    }
+
+    /* The same with the lengths from the agent's table (a block too long to pack). */
+    @DontInline
     private void hit(int id) {
         long[] h = hits;
         int[] len = lengths;
@@ -884,6 +980,8 @@ public final class Probe {
      * mode, where program code makes the run refused. */
     @DontInline
     private void other(int id) {
+        if (id >= lengths.length && !grow(id))
+            return; /* an id the agent never handed out: it has reported the failure */
         if (program(id)) {
             if (mode == HIDDEN) {
                 if (hidden == 0)
