@@ -243,6 +243,13 @@ public final class Probe {
      */
     static final int CTX_NODES = 2048, CTX_SLOTS = 2 * CTX_NODES, SITE_AT = -2, FOLDED = 0x80000000;
     int[] ctxParent, ctxMethod, ctxSite, ctxSlots;
+    /*
+     * Per node: the child found last (its method and site as one key,
+     * -1 for none, and its index), looked at before the hash table: a
+     * call site in a loop enters the same child again and again.
+     */
+    long[] ctxLastKey;
+    int[] ctxLastChild;
     long[] ctxCount;
     int ctxNodes;
     /*
@@ -286,6 +293,10 @@ public final class Probe {
         ctxMethod = new int[CTX_NODES];
         ctxSite = new int[CTX_NODES];
         ctxSlots = new int[CTX_SLOTS];
+        ctxLastKey = new long[CTX_NODES];
+        ctxLastChild = new int[CTX_NODES];
+        for (int i = 0; i < CTX_NODES; i++)
+            ctxLastKey[i] = -1;
         ctxCount = new long[4 * CTX_NODES];
         runNode = new int[CTX_NODES + 1];
         runCount = new int[CTX_NODES + 1];
@@ -317,6 +328,19 @@ public final class Probe {
 
     /* The child of parent for (id, site), made when missing; -1 when the pool is full (contexts.c, child_of). */
     private int child(int parent, int id, int site) {
+        long key = (long) id << 32 | (site & 0xffffffffL);
+        if (ctxLastKey[parent] == key)
+            return ctxLastChild[parent];
+        int c = lookup(parent, id, site);
+        if (c >= 0) {
+            ctxLastKey[parent] = key;
+            ctxLastChild[parent] = c;
+        }
+        return c;
+    }
+
+    /* child's hash table: the node, made when missing; -1 when the pool is full. */
+    private int lookup(int parent, int id, int site) {
         int h = parent * 0x9E3779B1 ^ id * 0x85EBCA77 ^ site * 0xC2B2AE3D;
         h ^= h >>> 15;
         int s = h & (CTX_SLOTS - 1);
