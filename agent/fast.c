@@ -575,7 +575,8 @@ static void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method
 }
 
 /*
- * psf.Probe.jvmEntered0(id): a method (block 0: id) entered on a counting
+ * psf.Probe.jvmEntered0(id, below): a method (block 0: id, the frame
+ * below it at depth `below`) entered on a counting
  * thread, not in HIDDEN mode, when the last counted step was no invoke:
  * the JVM entered it itself, the constructor of an exception it throws at
  * an instruction (a NullPointerException at an iaload). That instruction
@@ -585,7 +586,7 @@ static void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method
  * failed initialization, recorded for later NoClassDefFoundErrors) nor
  * the Exception event that follows take it off again.
  */
-static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id)
+static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
 {
     agent *a = &g_agent;
     (void)cls;
@@ -598,7 +599,7 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id)
     jlocation cloc = -1;
     if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
-    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 3, &caller, &cloc);
+    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, below, &caller, &cloc);
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
@@ -1014,7 +1015,7 @@ static int define_probe(agent *a, JNIEnv *jni)
                                         {"callKind0", "(I)I", (void *)probe_call_kind},
                                         {"callSegs0", "(I)[I", (void *)probe_call_segs},
                                         {"arraySegs0", "(I)[I", (void *)probe_array_segs},
-                                        {"jvmEntered0", "(I)V", (void *)probe_jvm_entered},
+                                        {"jvmEntered0", "(II)V", (void *)probe_jvm_entered},
                                         {"made0", "(Ljava/lang/Object;I)V", (void *)probe_made}};
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
@@ -1552,15 +1553,16 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
     calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
     lock_enter(a);
-    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "block", .branch_method = "branch",
+    /* the probes every class calls share the names p and q (Probe.java): a
+     * class's pool gains two names and a Methodref per descriptor */
+    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "p", .branch_method = "p",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
-                       .calls_ctx = &cc, .call_method = "call", .return_method = "returned",
+                       .calls_ctx = &cc, .call_method = "p", .return_method = "q",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
-                       .other_entry_block_method = "enteredBlock",
-                       .new_method = "allocated", .consts = 1, .program = program,
-                       .fold_method = "branched", .branch_seed = seed_of, .seed_ctx = &cc};
+                       .other_entry_block_method = "p", .new_method = "q", .consts = 1, .program = program,
+                       .fold_method = "p", .branch_seed = seed_of, .seed_ctx = &cc};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";

@@ -347,6 +347,11 @@ static uint16_t probe_ref(rewriter *w, int k)
         errmsg_set(w->err, w->errlen, "internal error: probe %d used without its option", k);
         return 0;
     }
+    /* two probes of one name and descriptor are one method: one Methodref */
+    for (int j = 0; j < PR_COUNT; j++)
+        if (w->refs[j] != 0 && probe_name(w, j) != NULL && strcmp(probe_name(w, j), probe_name(w, k)) == 0 &&
+            strcmp(probe_desc(w, j), probe_desc(w, k)) == 0)
+            return w->refs[k] = w->refs[j];
     if (w->probe_cls == 0)
         w->probe_cls = cp_add_refs(w, CP_CLASS, cp_utf8_ref(w, w->opt->probe_class), 0, 0);
     uint16_t name = cp_utf8_ref(w, probe_name(w, k));
@@ -861,7 +866,7 @@ static int emit_probe(method_ctx *c, buf *code, uint32_t id, uint32_t b, const i
     if (c->cst || i->fold)
         emit_const(code, c->cst ? block_lengths(c, b) : 0);
     if (i->fold)
-        emit_const(code, i->fold_arg);
+        emit_const(code, ~(unsigned)i->fold_arg & 0xffffu);       /* negative: see instrument.h */
     return emit_invoke(c->w, code, i->fold ? PR_FOLD : PR_BLOCK);
 }
 
@@ -956,7 +961,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             if (c->merged && c->cst)
-                emit_const(&code, block_lengths(c, 0));
+                emit_const(&code, ~block_lengths(c, 0) & 0xffffu);    /* negative: see instrument.h */
             if (emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
         }
@@ -998,7 +1003,7 @@ static int emit_code_attr(method_ctx *c, buf *out)
             if (emit_id(c, &code, call++))
                 goto fail;
             if (c->cst)
-                emit_const(&code, segment_after(c, &c->in[k]));
+                emit_const(&code, ~segment_after(c, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */
             if (emit_invoke(c->w, &code, PR_NEW))
                 goto fail;
         }

@@ -26,7 +26,9 @@
  *       (Ljava/lang/Object;II)V                 ifnull, ifnonnull
  *       (Ljava/lang/Object;Ljava/lang/Object;II)V  if_acmp<cond>
  *
- * nine bytes; max_stack then grows by four instead of one.
+ * nine bytes; max_stack then grows by four instead of one. Probes of one
+ * name and descriptor (options naming the same method) share one
+ * Methodref.
  *
  * With options.entry_method, the new code starts with an entry probe
  * (sipush/ldc_w of block 0's id, invokestatic PROBE_CLASS.ENTRY_METHOD(I)V)
@@ -125,13 +127,19 @@
  *         0..INS_SEG_MAX, else 0
  *
  * (segments: blocks.h, blk_segment; alloc: an allocation ends the segment).
+ * The entry-block probe pushes ~LENGTHS and the new probe ~SEGMENT
+ * (bitwise not: a negative sipush), so that a probe class can give them
+ * the names of the block and return probes, one method each: the sign,
+ * a constant the JIT folds, says which probe runs.
  *
  * With options.fold_method as well as branch_method, a conditional branch
  * whose two successors have no other way in (blk_ways_in) gets no branch
  * probe: each successor's block probe calls FOLD_METHOD(III)V instead,
  *
- *     sipush ID; sipush LENGTHS (0 without consts); sipush OUTCOME
+ *     sipush ID; sipush LENGTHS (0 without consts); sipush ~OUTCOME
  *
+ * (negative, so that FOLD_METHOD may share the name of the if<cond> branch
+ * probe, whose third argument, a block id, is not), with
  * OUTCOME = INS_FOLD_PACK(site, taken): the outcome that leads to the
  * block and the branch's site, bp_site(options.branch_seed's seed of the
  * method, the branch's original offset) (common/branchpred.h) cut to the

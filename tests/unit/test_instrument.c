@@ -1160,12 +1160,13 @@ static void ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_push
     expect_probe_ref(&w.cf, 25, "branched", "(III)V");
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3 + 4);
     unsigned site = bp_site(seed, 5) & 0x3fffu;  /* the ifeq at offset 5 */
-    unsigned fall = site, taken = site | 1u << 14;
-    assert_int_equal(INS_FOLD_PACK(bp_site(seed, 5), 0), fall);
+    assert_int_equal(INS_FOLD_PACK(bp_site(seed, 5), 0), site);
+    /* pushed as ~OUTCOME: negative */
+    unsigned fall = ~site & 0xffffu, taken = ~(site | 1u << 14) & 0xffffu;
     uint8_t want[] = {
         0x11, 0x00, 0x07, 0x11, 0x40, 0x84, 0xb8, 0x00, 18,     /*  0 block(7, 4 | 1 << 7 | alloc) */
         0xbb, 0x00, 0x04,                                       /*  9 new #4 */
-        0x11, 0x00, 0x09, 0x11, 0x40, 0x03, 0xb8, 0x00, 21,     /* 12 allocated(9, 3 bytecodes after) */
+        0x11, 0x00, 0x09, 0x11, 0xbf, 0xfc, 0xb8, 0x00, 21,     /* 12 allocated(9, ~(3 bytecodes after)) */
         0x59, 0x03, 0x99, 0x00, 0x13,                           /* 21 dup; iconst_0; 23 ifeq 42, no branch probe */
         0x11, 0x00, 0x08, 0x11, 0x01, 0x02, 0x11, 0, 0, 0xb8, 0x00, 25, /* 26 branched(8, 2 | 2 << 7, not taken) */
         0x04, 0xa7, 0x00, 0x10,                                 /* 38 iconst_1; 39 goto 55 */
@@ -1266,6 +1267,44 @@ static void ins_rewrite__consts__lengths_too_long_to_pack_push_0(void **state)
     rewrite(&w, &s, &opt);
     m = &w.cf.methods[0];
     assert_int_equal(be16(m->code + 4), INS_LEN_PACK(127, 127, 0));
+    release(&w);
+}
+
+static void ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref(void **state)
+{
+    (void)state;
+    /* the engine's names: block, entry-block and fold probes p, the return
+     * and new probes q; Loops.sum has no invoke and no new, so p(II)V
+     * (block 0 is entered only on entry: the entry-block probe, with
+     * ~lengths) and p(III)V (the folded loop test) */
+    spec s = loop_spec();
+    ins_options opt = probe_opts;
+    opt.probe_method = "p";
+    opt.branch_method = "p";
+    opt.fold_method = "p";
+    opt.other_entry_method = "e";
+    opt.other_entry_block_method = "p";
+    opt.consts = 1;
+    int no = 0;
+    opt.calls_filter = choose_m;    /* 0: m gets the other entry probe */
+    opt.calls_ctx = &no;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* block 0 starts the method and nothing jumps there: the merged probe,
+     * p(II)V with ~INS_LEN_PACK(4, 4, 0); block 1 (the loop test) p(II)V
+     * with its lengths: the same Methodref */
+    assert_int_equal(m->code[0], 0x11);
+    assert_int_equal(be16(m->code + 4), ~INS_LEN_PACK(4, 4, 0) & 0xffffu);
+    assert_int_equal(m->code[6], BC_INVOKESTATIC);
+    uint16_t ref = be16(m->code + 7);
+    expect_probe_ref(&w.cf, ref, "p", "(II)V");
+    assert_int_equal(m->code[13], 0x11);
+    assert_int_equal(be16(m->code + 17), INS_LEN_PACK(3, 3, 0));
+    assert_int_equal(be16(m->code + 20), ref);
+    /* pool: "psf/Probe", its Class, "p", "(II)V", NameAndType, Methodref;
+     * then p(III)V: "(III)V", NameAndType, Methodref ("p" shared) */
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
     release(&w);
 }
 
@@ -2057,6 +2096,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_pushed),
         cmocka_unit_test(ins_rewrite__fold__a_successor_with_another_way_in_keeps_the_branch_probe),
         cmocka_unit_test(ins_rewrite__consts__lengths_too_long_to_pack_push_0),
+        cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

@@ -4,12 +4,23 @@ package psf;
  * The fast counting engine's probe (agent/fast.c, docs/fast-engine.md).
  * The agent defines this class in the boot loader at VMInit, makes every
  * named module read its module, and rewrites every other class so that each
- * basic block starts with `invokestatic psf/Probe.block(II)V`, the block's
- * id and its lengths (and each conditional branch and each array
- * instruction gets a probe of its own, below). The JIT inlines them into
- * compiled code like any small method, and the constants the rewriter
- * passes (agent/instrument.h, "options.consts") fold into it: what a block
- * adds is no table lookup.
+ * basic block starts with `invokestatic psf/Probe.p(II)V`, the block's id
+ * and its lengths (and each conditional branch and each array instruction
+ * gets a probe of its own, below). The JIT inlines them into compiled code
+ * like any small method, and the constants the rewriter passes
+ * (agent/instrument.h, "options.consts") fold into it: what a block adds
+ * is no table lookup.
+ *
+ * The probes every class calls are named p and q, one method for each
+ * descriptor: the block probe and the entry-block probe are one method
+ * p(II)V, the if<cond> branch probe and the folded branch one p(III)V, the
+ * return probe and the new probe one q(II)V, told apart by the sign of a
+ * constant the rewriter passes (negative for the second of each pair),
+ * which the JIT folds like the rest. A class's rewritten constant pool
+ * then holds two names and one Methodref per descriptor instead of one
+ * name and one Methodref per probe: HotSpot merges the pools of the
+ * classes the agent retransforms at VMInit with a linear search per entry
+ * added, and those entries were most of the engine's start.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
@@ -413,8 +424,52 @@ public final class Probe {
      */
     static boolean watching;
 
+    /** The block probe block(id, k), k >= 0; the entry-block probe enteredBlock(id, ~k), k < 0. */
+    public static void p(int id, int k) {
+        if (k >= 0)
+            block(id, k);
+        else
+            enteredBlock(id, ~k);
+    }
+
+    /** The if<cond> branch probe branch(v, op, id), c = id >= 0; the folded branch's branched(id, k, ~c), c < 0. */
+    public static void p(int a, int b, int c) {
+        if (c >= 0)
+            branch(a, b, c);
+        else
+            branched(a, b, ~c);
+    }
+
+    /** The call probe: call(site). */
+    public static void p(int site) {
+        call(site);
+    }
+
+    /** The if_icmp<cond> branch probe. */
+    public static void p(int a, int b, int op, int id) {
+        branch(a, b, op, id);
+    }
+
+    /** The ifnull and ifnonnull branch probe. */
+    public static void p(Object v, int op, int id) {
+        branch(v, op, id);
+    }
+
+    /** The if_acmp<cond> branch probe. */
+    public static void p(Object a, Object b, int op, int id) {
+        branch(a, b, op, id);
+    }
+
+    /** The return probe returned(site, s), s >= 0; the new probe allocated(site, ~s), s < 0. */
+    public static void q(int site, int s) {
+        if (s >= 0)
+            returned(site, s);
+        else
+            allocated(site, ~s);
+    }
+
     /** A block starts (its lengths k, packed): count it on the current thread if that thread is counting. */
-    public static void block(int id, int k) {
+    private static void block(int id, int k) {
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -437,7 +492,7 @@ public final class Probe {
      * before the branch and the block's probe right after it would count
      * them.
      */
-    public static void branched(int id, int k, int f) {
+    private static void branched(int id, int k, int f) {
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -517,8 +572,8 @@ public final class Probe {
             p.push(id, p.pending - 1);
         } else {
             p.ctxAt = p.ctxAtMethod = -1;
-            jvmEntered0(id); /* the JVM entered it: an exception's constructor (called from the probe
-                                itself: the agent reads the frames below at fixed depths) */
+            jvmEntered0(id, 3); /* the JVM entered it: an exception's constructor (called from the probe
+                                   itself: the agent reads the frame below it at depth 3) */
             p.jvmEntry(id);
         }
     }
@@ -528,7 +583,7 @@ public final class Probe {
      * a method where no jump lands on offset 0 (block 0 then starts only on
      * entry), one lookup of the thread's counters instead of two.
      */
-    public static void enteredBlock(int id, int k) {
+    private static void enteredBlock(int id, int k) {
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -542,7 +597,7 @@ public final class Probe {
                         p.push(id, p.pending - 1);
                     } else {
                         p.ctxAt = p.ctxAtMethod = -1;
-                        jvmEntered0(id); /* as in entered: from the probe itself */
+                        jvmEntered0(id, 4); /* as in entered, with p's frame between */
                         p.jvmEntry(id);
                     }
                 }
@@ -637,7 +692,7 @@ public final class Probe {
     }
 
     /** After a new that allocated: its call site and the segment after it. */
-    public static void allocated(int site, int s) {
+    private static void allocated(int site, int s) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN)
             p.callSegment(site, s);
@@ -651,28 +706,28 @@ public final class Probe {
      */
 
     /** if<cond> (ifeq .. ifle). */
-    public static void branch(int v, int op, int id) {
+    private static void branch(int v, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(v, op & 0xff) ? 1 : 0);
     }
 
     /** if_icmp<cond>. */
-    public static void branch(int a, int b, int op, int id) {
+    private static void branch(int a, int b, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6) ? 1 : 0); /* not Integer.compare: instrumented */
     }
 
     /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
-    public static void branch(Object v, int op, int id) {
+    private static void branch(Object v, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a) ? 1 : 0);
     }
 
     /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
-    public static void branch(Object a, Object b, int op, int id) {
+    private static void branch(Object a, Object b, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12) ? 1 : 0);
@@ -886,7 +941,7 @@ public final class Probe {
      */
 
     /** Before an invoke. */
-    public static void call(int site) {
+    private static void call(int site) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN) {
             p.pending = site + 1;
@@ -896,7 +951,7 @@ public final class Probe {
     }
 
     /** After an invoke, when the call returned: its call site and the segment after it. */
-    public static void returned(int site, int s) {
+    private static void returned(int site, int s) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN) {
             if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
@@ -1262,8 +1317,12 @@ public final class Probe {
     /** The segments after every array site handed out so far (site: the one asked for, reported if unknown). */
     private static native int[] arraySegs0(int site);
 
-    /** The agent: the JVM entered a method (block 0: id) on this thread; the segment it interrupted stops there. */
-    private static native void jvmEntered0(int id);
+    /**
+     * The agent: the JVM entered a method (block 0: id) on this thread; the
+     * segment it interrupted stops there. below: the depth of the frame the
+     * JVM entered it from, counted from this native (0).
+     */
+    private static native void jvmEntered0(int id, int below);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
     private static native int arraySites0(int site, int dims);
