@@ -1568,7 +1568,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         opt.exit_method = "exit";
     }
     ins_result r;
-    int failed = ins_rewrite(data, (size_t)len, &opt, &r, err, sizeof err) != 0;
+    int failed = ins_rewrite_parsed(&cf, data, (size_t)len, &opt, &r, err, sizeof err) != 0;
     if (failed) {
         lock_exit(a);
         cf_free(&cf);

@@ -1156,7 +1156,8 @@ static int fold_branches(method_ctx *c)
         return -1;
     }
     blk_ways_in(t, c->m->code, c->m->exc, c->m->exc_count, ways);
-    uint32_t seed = o->branch_seed != NULL ? o->branch_seed(o->seed_ctx, c->m->name, c->m->desc) : 0;
+    uint32_t seed = 0;
+    int seeded = 0;     /* the seed is asked for at the first branch that folds */
     for (uint32_t b = 0; b + 1 < t->nblocks; b++) {
         const blk_block *bb = &t->blocks[b];
         if (bb->end_kind != BLK_END_COND)
@@ -1165,6 +1166,9 @@ static int fold_branches(method_ctx *c)
         uint32_t fall = b + 1;
         if (taken < 0 || (uint32_t)taken == fall || ways[taken] != 1 || ways[fall] != 1)
             continue;
+        if (!seeded && o->branch_seed != NULL)
+            seed = o->branch_seed(o->seed_ctx, c->m->name, c->m->desc);
+        seeded = 1;
         uint32_t site = bp_site(seed, bb->last);
         insn *ti = &c->in[c->at[t->blocks[taken].start]], *fi = &c->in[c->at[t->blocks[fall].start]];
         ti->fold = fi->fold = 1;
@@ -1332,6 +1336,16 @@ void ins_free(ins_result *r)
     memset(r, 0, sizeof *r);
 }
 
+static int options_bad(const ins_options *opt, char *err, size_t errlen)
+{
+    if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID ||
+        opt->first_site > MAX_ID || opt->first_call > MAX_ID) {
+        errmsg_set(err, errlen, "no probe class and method, or a first id, site or call site past 2^31 - 1");
+        return 1;
+    }
+    return 0;
+}
+
 int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
                 char *err, size_t errlen)
 {
@@ -1340,14 +1354,27 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     if (r == NULL)
         return -1;
     memset(r, 0, sizeof *r);
-    if (opt == NULL || opt->probe_class == NULL || opt->probe_method == NULL || opt->first_id > MAX_ID ||
-        opt->first_site > MAX_ID || opt->first_call > MAX_ID) {
-        errmsg_set(err, errlen, "no probe class and method, or a first id, site or call site past 2^31 - 1");
+    if (options_bad(opt, err, errlen))
         return -1;
-    }
     classfile cf;
     if (cf_parse(&cf, in, len, err, errlen))
         return -1;
+    int rc = ins_rewrite_parsed(&cf, in, len, opt, r, err, errlen);
+    cf_free(&cf);
+    return rc;
+}
+
+int ins_rewrite_parsed(const classfile *cfp, const uint8_t *in, size_t len, const ins_options *opt,
+                       ins_result *r, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (r == NULL)
+        return -1;
+    memset(r, 0, sizeof *r);
+    if (options_bad(opt, err, errlen))
+        return -1;
+    const classfile cf = *cfp;   /* a shallow copy: read only, never freed here */
     rewriter w = {.in = in, .cf = &cf, .opt = opt, .cp_count = cf.cp.count, .next_id = opt->first_id,
                   .next_site = opt->first_site, .next_call = opt->first_call, .err = err, .errlen = errlen};
     buf out = {0}, attrs = {0};
@@ -1424,7 +1451,6 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
     free(w.cp.p);
     free(attrs.p);
     free(attr_at);
-    cf_free(&cf);
     return 0;
 
 fail:
@@ -1432,7 +1458,6 @@ fail:
     free(w.cp.p);
     free(attrs.p);
     free(attr_at);
-    cf_free(&cf);
     ins_free(r);
     return -1;
 }

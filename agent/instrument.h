@@ -160,6 +160,7 @@
 #include <stdint.h>
 
 #include "blocks.h"
+#include "classfile.h"
 #include "cpool.h"
 
 #define INS_PROBE_LEN 6         /* bytes of one block probe */
@@ -302,6 +303,12 @@ typedef struct ins_result {
  */
 int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
                 char *err, size_t errlen);
+
+/* The same for a class its caller has parsed: cf is cf_parse's result for
+ * in[0..len) (the engine parses every class it rewrites anyway), read
+ * only, and must outlive r as in does. */
+int ins_rewrite_parsed(const classfile *cf, const uint8_t *in, size_t len, const ins_options *opt,
+                       ins_result *r, char *err, size_t errlen);
 void ins_free(ins_result *r);
 
 /*

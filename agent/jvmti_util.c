@@ -70,6 +70,17 @@ void lock_exit(agent *a)
 char *utf8_dup(const char *mutf8)
 {
     size_t len = strlen(mutf8);
+    /* printable ASCII, as nearly every name is, converts to itself: the
+     * rewriter names every method of every class the JVM loads */
+    size_t ascii = 0;
+    while (ascii < len && (unsigned char)mutf8[ascii] >= 0x20 && (unsigned char)mutf8[ascii] < 0x7f)
+        ascii++;
+    if (ascii == len) {
+        char *out = malloc(len + 1);
+        if (out != NULL)
+            memcpy(out, mutf8, len + 1);
+        return out;
+    }
     size_t need = mutf8_to_utf8(mutf8, len, NULL, 0);
     char *out = malloc(need + 1);
     if (out != NULL)

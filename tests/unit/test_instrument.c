@@ -1308,6 +1308,32 @@ static void ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a
     release(&w);
 }
 
+static void ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    size_t n;
+    uint8_t *in = build(&s, &n);
+    ins_result a, b;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &branch_opts, &a, err, sizeof err), 0);
+    classfile cf;
+    assert_int_equal(cf_parse(&cf, in, n, err, sizeof err), 0);
+    assert_int_equal(ins_rewrite_parsed(&cf, in, n, &branch_opts, &b, err, sizeof err), 0);
+    expect_bytes(b.bytes, b.len, a.bytes, a.len);
+    assert_int_equal(b.next_id, a.next_id);
+    assert_int_equal(b.methods[0].new_len, a.methods[0].new_len);
+    ins_options none = {0};
+    ins_result c;
+    assert_int_equal(ins_rewrite_parsed(&cf, in, n, &none, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no probe class"));
+    cf_free(&cf);       /* the result's names point into `in`, not into cf */
+    assert_memory_equal(b.class_name.ptr, "T", 1);
+    ins_free(&a);
+    ins_free(&b);
+    free(in);
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -2097,6 +2123,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__fold__a_successor_with_another_way_in_keeps_the_branch_probe),
         cmocka_unit_test(ins_rewrite__consts__lengths_too_long_to_pack_push_0),
         cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
+        cmocka_unit_test(ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
