@@ -408,13 +408,17 @@ public final class Probe {
 
     private void save(long q) {
         long[] v = saved;
-        if (nsaved == v.length) {
-            long[] w = new long[v.length * 2];
-            for (int i = 0; i < v.length; i++)
-                w[i] = v[i];
-            saved = v = w;
-        }
+        if (nsaved == v.length)
+            v = growSaved();
         v[nsaved++] = q;
+    }
+
+    @DontInline
+    private long[] growSaved() {
+        long[] v = saved, w = new long[v.length * 2];
+        for (int i = 0; i < v.length; i++)
+            w[i] = v[i];
+        return saved = w;
     }
 
     /**
@@ -424,52 +428,22 @@ public final class Probe {
      */
     static boolean watching;
 
-    /** The block probe block(id, k), k >= 0; the entry-block probe enteredBlock(id, ~k), k < 0. */
+    /*
+     * The probes the JIT inlines at every site are written for C1: each is
+     * one public method whose body does the lookup of the thread's counters
+     * itself, and what they call inline is small and shallow, because C1
+     * allows a callee 90% of its caller's size limit at each level of
+     * inlining (C1MaxInlineSize at the top) and stops inlining into a
+     * method once it holds DesiredMethodLimit bytes of bytecode, dead
+     * branches of the probes included; everything rare is @DontInline.
+     */
+
+    /** The block probe (k >= 0: the block's packed lengths) and the entry-block probe (k < 0: ~lengths). */
     public static void p(int id, int k) {
-        if (k >= 0)
-            block(id, k);
-        else
+        if (k < 0) {
             enteredBlock(id, ~k);
-    }
-
-    /** The if<cond> branch probe branch(v, op, id), c = id >= 0; the folded branch's branched(id, k, ~c), c < 0. */
-    public static void p(int a, int b, int c) {
-        if (c >= 0)
-            branch(a, b, c);
-        else
-            branched(a, b, ~c);
-    }
-
-    /** The call probe: call(site). */
-    public static void p(int site) {
-        call(site);
-    }
-
-    /** The if_icmp<cond> branch probe. */
-    public static void p(int a, int b, int op, int id) {
-        branch(a, b, op, id);
-    }
-
-    /** The ifnull and ifnonnull branch probe. */
-    public static void p(Object v, int op, int id) {
-        branch(v, op, id);
-    }
-
-    /** The if_acmp<cond> branch probe. */
-    public static void p(Object a, Object b, int op, int id) {
-        branch(a, b, op, id);
-    }
-
-    /** The return probe returned(site, s), s >= 0; the new probe allocated(site, ~s), s < 0. */
-    public static void q(int site, int s) {
-        if (s >= 0)
-            returned(site, s);
-        else
-            allocated(site, ~s);
-    }
-
-    /** A block starts (its lengths k, packed): count it on the current thread if that thread is counting. */
-    private static void block(int id, int k) {
+            return;
+        }
         Probe[] c = counting;
         if (c.length == 0)
             return;
@@ -486,27 +460,46 @@ public final class Probe {
     }
 
     /**
-     * A block whose only way in is outcome f of a conditional branch whose
-     * other outcome leads to another such block (the branch has no probe
-     * of its own): the outcome, then the block, as a branch probe right
-     * before the branch and the block's probe right after it would count
-     * them.
+     * The if<cond> branch probe (a: the value, b: the opcode, c: the id of
+     * its block, >= 0), and (c < 0) the probe of a block whose only way in
+     * is one outcome of a conditional branch whose other outcome leads to
+     * another such block, the branch having no probe of its own (a: the
+     * block's id, b: its lengths, ~c: the outcome): the outcome, then the
+     * block, as a branch probe right before the branch and the block's
+     * probe right after it would count them.
      */
-    private static void branched(int id, int k, int f) {
-        Probe[] c = counting;
-        if (c.length == 0)
+    public static void p(int a, int b, int c) {
+        if (c >= 0) {
+            Probe p = current();
+            if (p != null)
+                p.outcome(c, test(a, b & 0xff) ? 1 : 0);
+            return;
+        }
+        Probe[] cs = counting;
+        if (cs.length == 0)
             return;
         Thread t = Thread.currentThread();
-        for (int i = 0; i < c.length; i++) {
-            Probe p = c[i];
+        for (int i = 0; i < cs.length; i++) {
+            Probe p = cs[i];
             if (p.thread == t) {
-                p.outcomeAt(id, f & F_SITE, f >>> F_TAKEN_SHIFT);
-                p.hit(id, k);
+                p.outcomeAt(a, ~c & F_SITE, ~c >>> F_TAKEN_SHIFT);
+                p.hit(a, b);
                 return;
             }
         }
         if (watching)
-            bystander(id);
+            bystander(a);
+    }
+
+    /** The return probe (s >= 0: the segment after the invoke) and the new probe (s < 0: ~the segment after the new). */
+    public static void q(int site, int s) {
+        Probe p = current();
+        if (p == null || p.mode == HIDDEN)
+            return;
+        if (s >= 0)
+            p.returned(site, s);
+        else
+            p.callSegment(site, ~s);
     }
 
     /*
@@ -647,18 +640,24 @@ public final class Probe {
     /* A segment starts (s: its length and SEG_ALLOC), in bucket b: the position moves to its end; an allocation there has its fence now. */
     private void segment(int s, int b) {
         pos += s & LEN;
-        if ((s & SEG_ALLOC) != 0) {
-            long f = entryFar != 0 ? 0 : closeness(pos - entryAt);
-            if (b == WORK)
-                fenceAlloc += f;
-            else
-                ofenceAlloc += f;
-            segFence = f;
-            segFenceB = b;
-        }
+        if ((s & SEG_ALLOC) != 0)
+            allocFence(b);
     }
 
-    /* The segment after call site `site` (an invoke that returned, a new that allocated). */
+    /* A segment that ends at an allocation began, in bucket b: its fence, at the position it ends. */
+    @DontInline
+    private void allocFence(int b) {
+        long f = entryFar != 0 ? 0 : closeness(pos - entryAt);
+        if (b == WORK)
+            fenceAlloc += f;
+        else
+            ofenceAlloc += f;
+        segFence = f;
+        segFenceB = b;
+    }
+
+    /* The segment after call site `site` (an invoke that returned, a new that allocated), from the table. */
+    @DontInline
     private void callSegment(int site) {
         int[] t = callSegs;
         if (site >= t.length) {
@@ -691,43 +690,31 @@ public final class Probe {
                     mode == OVERHEAD && (s & S_PROGRAM) == 0 ? OVERHEAD : WORK);
     }
 
-    /** After a new that allocated: its call site and the segment after it. */
-    private static void allocated(int site, int s) {
-        Probe p = current();
-        if (p != null && p.mode != HIDDEN)
-            p.callSegment(site, s);
-    }
 
     /*
      * Branch probes, right before each conditional branch, with the operands
      * it is about to compare (duplicated), its opcode (sign-extended by
      * bipush) and its block's id: the same comparison gives the outcome,
-     * fed to the thread's predictor before the branch takes it.
+     * fed to the thread's predictor before the branch takes it (if<cond>'s
+     * is p(III)V, above).
      */
 
-    /** if<cond> (ifeq .. ifle). */
-    private static void branch(int v, int op, int id) {
-        Probe p = current();
-        if (p != null)
-            p.outcome(id, test(v, op & 0xff) ? 1 : 0);
-    }
-
     /** if_icmp<cond>. */
-    private static void branch(int a, int b, int op, int id) {
+    public static void p(int a, int b, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6) ? 1 : 0); /* not Integer.compare: instrumented */
     }
 
     /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
-    private static void branch(Object v, int op, int id) {
+    public static void p(Object v, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a) ? 1 : 0);
     }
 
     /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
-    private static void branch(Object a, Object b, int op, int id) {
+    public static void p(Object a, Object b, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12) ? 1 : 0);
@@ -940,8 +927,8 @@ public final class Probe {
      * the step engine's native call.
      */
 
-    /** Before an invoke. */
-    private static void call(int site) {
+    /** The call probe, before an invoke. */
+    public static void p(int site) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN) {
             p.pending = site + 1;
@@ -950,26 +937,23 @@ public final class Probe {
         }
     }
 
-    /** After an invoke, when the call returned: its call site and the segment after it. */
-    private static void returned(int site, int s) {
-        Probe p = current();
-        if (p != null && p.mode != HIDDEN) {
-            if (p.pending == site + 1 && p.n + p.on == p.pendingAt)
-                p.nativeCall(site);
-            p.pending = 0;
-            p.callMark = -1;
-            p.callSegment(site, s);
-            /* the callee's frames are gone, with any the JVM entered and no return probe popped */
-            int k = p.nsaved;
-            while (k > 0) {
-                long q = p.saved[--k];
-                if ((q & JVM) == 0) {
-                    p.restore(q);
-                    break;
-                }
+    /* After an invoke, when the call returned (q): its call site and the segment after it. */
+    private void returned(int site, int s) {
+        if (pending == site + 1 && n + on == pendingAt)
+            nativeCall(site);
+        pending = 0;
+        callMark = -1;
+        callSegment(site, s);
+        /* the callee's frames are gone, with any the JVM entered and no return probe popped */
+        int k = nsaved;
+        while (k > 0) {
+            long q = saved[--k];
+            if ((q & JVM) == 0) {
+                restore(q);
+                break;
             }
-            p.nsaved = k;
         }
+        nsaved = k;
     }
 
     @DontInline
@@ -1000,18 +984,9 @@ public final class Probe {
 
     /* Block id begins, k its packed lengths (0: the table's). */
     private void hit(int id, int k) {
-        if (k == 0) {
-            hit(id);
-            return;
-        }
         long[] h = hits;
-        if (id >= h.length) {
-            if (!grow(id))
-                return; /* an id the agent never handed out: it has reported the failure */
-            h = hits;
-        }
-        if (mode != WORK) {
-            other(id);
+        if (k == 0 || mode != WORK || id >= h.length) {
+            hitElse(id, k);
             return;
         }
         int len = k & K_LEN;
@@ -1020,7 +995,25 @@ public final class Probe {
         if (n + on > bound)
             limit();
         ctxCount[ctxCur] += len;
-        segment(((k >>> K_SEG_SHIFT) & K_LEN) | ((k & K_ALLOC) != 0 ? SEG_ALLOC : 0), WORK);
+        pos += (k >>> K_SEG_SHIFT) & K_LEN;
+        if ((k & K_ALLOC) != 0)
+            allocFence(WORK);
+    }
+
+    /* hit's other cases: the lengths in the table, a mode other than WORK, hits to grow. */
+    @DontInline
+    private void hitElse(int id, int k) {
+        if (k == 0) {
+            hit(id);
+            return;
+        }
+        if (id >= hits.length && !grow(id))
+            return; /* an id the agent never handed out: it has reported the failure */
+        if (mode != WORK) {
+            other(id);
+            return;
+        }
+        hit(id, k);
     }
 
     /* The same with the lengths from the agent's table (a block too long to pack). */
