@@ -1559,7 +1559,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
-                       .calls_ctx = &cc, .call_method = "p", .return_method = "q",
+                       .calls_ctx = &cc, .call_method = "q", .return_method = "q",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
                        .other_entry_block_method = "p", .new_method = "q", .consts = 1, .program = program,
                        .fold_method = "p", .branch_seed = seed_of, .seed_ctx = &cc};

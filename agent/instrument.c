@@ -322,7 +322,8 @@ static const char *probe_name(const rewriter *w, int k)
 static const char *probe_desc(const rewriter *w, int k)
 {
     switch (k) {
-    case PR_BLOCK: case PR_ENTRY_BLOCK: case PR_RETURN: case PR_NEW: return w->opt->consts ? "(II)V" : "(I)V";
+    case PR_BLOCK: case PR_ENTRY_BLOCK: case PR_CALL: case PR_RETURN: case PR_NEW:
+        return w->opt->consts ? "(II)V" : "(I)V";
     case PR_FOLD: return "(III)V";
     case PR_BRANCH + BR_INT1: return "(III)V";
     case PR_BRANCH + BR_INT2: return "(IIII)V";
@@ -517,7 +518,7 @@ static int layout_pass(method_ctx *c)
         if (i->copy_probe)
             pos += INS_COPY_PROBE_LEN;
         if (i->call_probe)
-            pos += INS_CALL_PROBE_LEN;
+            pos += INS_CALL_PROBE_LEN + c->cst;
         i->nw = pos;
         switch (i->kind) {
         case K_BR16:
@@ -987,7 +988,11 @@ static int emit_code_attr(method_ctx *c, buf *out)
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
         if (c->in[k].call_probe) {
-            if (emit_id_k(c, &code, call, &callk) || emit_invoke(c->w, &code, PR_CALL))
+            if (emit_id_k(c, &code, call, &callk))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, INS_CALL_CONST);
+            if (emit_invoke(c->w, &code, PR_CALL))
                 goto fail;
         }
         emit_insn(c, &c->in[k], &code);

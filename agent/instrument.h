@@ -115,9 +115,10 @@
  *
  * six bytes, with a call site numbered in code order with the invokes'.
  * With options.consts, the block probe, the merged entry-block probe, the
- * return probe and the new probe push a second int after their id (sipush,
- * three bytes more each; descriptor (II)V), so that the probe the JIT
- * inlines adds constants instead of reading the agent's tables:
+ * call probe, the return probe and the new probe push a second int after
+ * their id (sipush, three bytes more each; descriptor (II)V), so that the
+ * probe the JIT inlines adds constants instead of reading the agent's
+ * tables:
  *
  *     block and entry-block probes: the block's lengths,
  *         INS_LEN_PACK(bytecodes, first segment's bytecodes, alloc),
@@ -128,9 +129,10 @@
  *
  * (segments: blocks.h, blk_segment; alloc: an allocation ends the segment).
  * The entry-block probe pushes ~LENGTHS and the new probe ~SEGMENT
- * (bitwise not: a negative sipush), so that a probe class can give them
- * the names of the block and return probes, one method each: the sign,
- * a constant the JIT folds, says which probe runs.
+ * (bitwise not: a negative sipush), and the call probe INS_CALL_CONST
+ * (between 0 and the segments, which have bit 14 set), so that a probe
+ * class can give them the names of the block and return probes, one
+ * method each: the constant, which the JIT folds, says which probe runs.
  *
  * With options.fold_method as well as branch_method, a conditional branch
  * whose two successors have no other way in (blk_ways_in) gets no branch
@@ -182,6 +184,7 @@
 #define INS_SEG_PACK(len, alloc, program) \
     ((unsigned)(len) | (unsigned)(alloc) << 12 | (unsigned)(program) << 13 | 1u << 14)
 #define INS_FOLD_PACK(site, taken) (((unsigned)(site) & 0x3fffu) | (unsigned)(taken) << 14)
+#define INS_CALL_CONST 1u       /* the call probe's constant: no segment packs to it */
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
@@ -227,8 +230,8 @@ typedef struct ins_options {
                                    does OTHER_ENTRY_METHOD's and PROBE_METHOD's work in one
                                    call: it replaces both probes at offset 0 of such a method
                                    when no branch, switch or handler lands on offset 0 */
-    int consts;                 /* block, entry-block, return and new probes pass a constant too
-                                   (above): their descriptors are (II)V */
+    int consts;                 /* block, entry-block, call, return and new probes pass a constant
+                                   too (above): their descriptors are (II)V */
     int program;                /* with consts: the program flag of INS_SEG_PACK */
     const char *fold_method;    /* NULL, or the probe class's static method (III)V that takes a
                                    branch's outcome in its successors' block probes (above) */

@@ -1334,6 +1334,52 @@ static void ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result(void *
     free(in);
 }
 
+static void ins_rewrite__consts__call_return_and_new_probes_share_q(void **state)
+{
+    (void)state;
+    /* the arraycopy method (0 aload_0 iconst_0 aload_0 iconst_0 iload_1;
+     * 5 invokestatic System.arraycopy; 8 iload_1; 9 ifne 0; 12 return)
+     * with the engine's names: the call probe pushes INS_CALL_CONST, the
+     * return probe the segment after the invoke (iload_1, ifne: 2
+     * bytecodes), both q(II)V, one Methodref */
+    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
+    static const uint8_t smt[] = {0, 1, 0};
+    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    extra_pool = arraycopy_pool;
+    extra_pool_len = sizeof arraycopy_pool;
+    extra_pool_n = 6;
+    ins_options opt = probe_opts;
+    opt.probe_method = "p";
+    opt.call_method = "q";
+    opt.return_method = "q";
+    opt.new_method = "q";
+    opt.consts = 1;
+    opt.program = 1;
+    opt.first_call = 3;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* 0 p(7, lengths of block 0: 8 bytecodes, first segment 6 up to the invoke) */
+    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(8, 6, 0));
+    /* 9..14 the five loads; 14 q(3, INS_CALL_CONST); 23 the invoke; 26 q(3, segment) */
+    assert_int_equal(m->code[14], 0x11);
+    assert_int_equal(be16(m->code + 15), 3);
+    assert_int_equal(m->code[17], 0x11);
+    assert_int_equal(be16(m->code + 18), INS_CALL_CONST);
+    assert_int_equal(m->code[20], BC_INVOKESTATIC);
+    uint16_t q = be16(m->code + 21);
+    expect_probe_ref(&w.cf, q, "q", "(II)V");
+    assert_int_equal(m->code[23], BC_INVOKESTATIC);
+    assert_int_equal(be16(m->code + 24), 18);        /* System.arraycopy */
+    assert_int_equal(be16(m->code + 27), 3);
+    assert_int_equal(be16(m->code + 30), INS_SEG_PACK(2, 0, 1));
+    assert_int_equal(be16(m->code + 33), q);         /* the same Methodref */
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -2124,6 +2170,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__consts__lengths_too_long_to_pack_push_0),
         cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
         cmocka_unit_test(ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result),
+        cmocka_unit_test(ins_rewrite__consts__call_return_and_new_probes_share_q),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),

@@ -14,8 +14,8 @@ package psf;
  * The probes every class calls are named p and q, one method for each
  * descriptor: the block probe and the entry-block probe are one method
  * p(II)V, the if<cond> branch probe and the folded branch one p(III)V, the
- * return probe and the new probe one q(II)V, told apart by the sign of a
- * constant the rewriter passes (negative for the second of each pair),
+ * call, return and new probes one q(II)V, told apart by a constant the
+ * rewriter passes (negative for the second of each pair, 1 for the call),
  * which the JIT folds like the rest. A class's rewritten constant pool
  * then holds two names and one Methodref per descriptor instead of one
  * name and one Methodref per probe: HotSpot merges the pools of the
@@ -491,16 +491,28 @@ public final class Probe {
             bystander(a);
     }
 
-    /** The return probe (s >= 0: the segment after the invoke) and the new probe (s < 0: ~the segment after the new). */
+    /**
+     * The return probe (s: the segment after the invoke, 0 or with bit 14
+     * set), the new probe (s < 0: ~the segment after the new) and the call
+     * probe (s = INS_CALL_CONST, 1).
+     */
     public static void q(int site, int s) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
-        if (s >= 0)
+        if (s == CALL) {
+            p.pending = site + 1;
+            p.pendingAt = p.callMark = p.n + p.on;
+            p.save(p.position());
+        } else if (s >= 0) {
             p.returned(site, s);
-        else
+        } else {
             p.callSegment(site, ~s);
+        }
     }
+
+    /* The call probe's constant (agent/instrument.h, INS_CALL_CONST). */
+    static final int CALL = 1;
 
     /*
      * A block began on a thread that is not counting while another thread
@@ -927,15 +939,6 @@ public final class Probe {
      * the step engine's native call.
      */
 
-    /** The call probe, before an invoke. */
-    public static void p(int site) {
-        Probe p = current();
-        if (p != null && p.mode != HIDDEN) {
-            p.pending = site + 1;
-            p.pendingAt = p.callMark = p.n + p.on;
-            p.save(p.position());
-        }
-    }
 
     /* After an invoke, when the call returned (q): its call site and the segment after it. */
     private void returned(int site, int s) {
