@@ -372,11 +372,14 @@ typedef struct fast_state {
     jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
     jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
+    int parallel;               /* the start's retransformation runs on two threads (fast.c
+                                   retransform_loaded): the hook rewrites outside the lock */
     fast_method *methods;       /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
     uint32_t *by_name;          /* open addressing on the name: 1 + the index in methods of the last
                                    method rewritten with that name, 0 empty (fast.c method_by_name) */
-    uint32_t by_name_cap;       /* its slots: a power of two, at least twice nmethods */
+    uint32_t by_name_cap;       /* its slots: a power of two, at least twice by_name_n */
+    uint32_t by_name_n;         /* the methods added to it */
     uint32_t *len;              /* by probe id: bytecodes in that block */
     uint32_t *site;             /* by probe id: the branch site of the conditional branch
                                    ending that block (bp_site), 0 for other blocks */

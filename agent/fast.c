@@ -1187,6 +1187,93 @@ static int has_code(jvmtiEnv *jv, jclass klass)
     return code;
 }
 
+/*
+ * The start's retransformation on two threads. RetransformClasses runs the
+ * hook (reconstituting, rewriting) and HotSpot's parsing and merging of
+ * the constant pools in the calling thread, for one class after the
+ * other, and only the swap of the methods at a safepoint; two calls for
+ * two halves of the classes, on two threads, overlap all but that (the
+ * machine has a core the start leaves idle). The second thread is a JVMTI
+ * agent thread: no thread the program can see or count (JVMTI hides agent
+ * threads), whose Thread object is made before the classes are rewritten
+ * and whose thread id is handed back (the next thread the program starts
+ * gets the id it would have got; retransform_helper). Where that cannot be
+ * done the classes are retransformed on one thread, as they were.
+ */
+typedef struct half {
+    agent *a;
+    jclass *classes;            /* global refs */
+    jint n;
+    jvmtiError err;
+    int done;                   /* under a->lock */
+} half;
+
+static void JNICALL retransform_half(jvmtiEnv *jv, JNIEnv *jni, void *arg)
+{
+    half *h = arg;
+    (void)jni;
+    h->err = (*jv)->RetransformClasses(jv, h->n, h->classes);
+    lock_enter(h->a);
+    h->done = 1;
+    jvmti_check(h->a, (*jv)->RawMonitorNotifyAll(jv, h->a->lock), "RawMonitorNotifyAll");
+    lock_exit(h->a);
+}
+
+/*
+ * The Thread object of the second thread, or NULL (no second thread). Its
+ * constructor takes the next thread id; the counter is put back, so that
+ * the program's threads get the ids they get without the agent: JDK 17's
+ * Thread.threadSeqNumber (and the unstarted count it adds to its group),
+ * the native counter later JDKs keep at Thread.getNextThreadIdOffset().
+ */
+static jobject retransform_helper(JNIEnv *jni)
+{
+    jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
+    jclass gc = (*jni)->FindClass(jni, "java/lang/ThreadGroup");
+    if (tc == NULL || gc == NULL) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jfieldID seq = (*jni)->GetStaticFieldID(jni, tc, "threadSeqNumber", "J");
+    jfieldID unstarted = NULL;
+    volatile jlong *next = NULL;
+    if (seq != NULL) {
+        unstarted = (*jni)->GetFieldID(jni, gc, "nUnstartedThreads", "I");
+    } else {
+        (*jni)->ExceptionClear(jni);
+        jmethodID off = (*jni)->GetStaticMethodID(jni, tc, "getNextThreadIdOffset", "()J");
+        if (off != NULL)
+            next = (volatile jlong *)(intptr_t)(*jni)->CallStaticLongMethod(jni, tc, off);
+    }
+    if ((*jni)->ExceptionCheck(jni) || (seq == NULL && next == NULL) || (seq != NULL && unstarted == NULL)) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jmethodID init = (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V");
+    jmethodID group_of = (*jni)->GetMethodID(jni, tc, "getThreadGroup", "()Ljava/lang/ThreadGroup;");
+    jstring name = (*jni)->NewStringUTF(jni, "psf-retransform");
+    if (init == NULL || group_of == NULL || name == NULL) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jlong before = seq != NULL ? (*jni)->GetStaticLongField(jni, tc, seq) : *next;
+    jobject t = (*jni)->NewObject(jni, tc, init, name);
+    if (t == NULL || (*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    if (seq != NULL) {
+        (*jni)->SetStaticLongField(jni, tc, seq, before);
+        jobject g = (*jni)->CallObjectMethod(jni, t, group_of);
+        if (g != NULL)
+            (*jni)->SetIntField(jni, g, unstarted, (*jni)->GetIntField(jni, g, unstarted) - 1);
+        (*jni)->ExceptionClear(jni);
+    } else {
+        *next = before;
+    }
+    return t;
+}
+
 static int retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -1207,10 +1294,57 @@ static int retransform_loaded(agent *a, JNIEnv *jni)
             watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
-    if (!bad && ntodo > 0)
+    /* every other class to the second thread, when there is one */
+    half h = {.a = a};
+    jobject helper = !bad && ntodo > 1 ? retransform_helper(jni) : NULL;
+    if (helper != NULL) {
+        h.classes = malloc((size_t)(ntodo / 2) * sizeof *h.classes);
+        for (jint i = 1; h.classes != NULL && i < ntodo; i += 2)
+            if ((h.classes[h.n] = (*jni)->NewGlobalRef(jni, todo[i])) != NULL)
+                h.n++;
+        if (h.classes == NULL || h.n != ntodo / 2) {
+            for (jint i = 0; i < h.n; i++)
+                (*jni)->DeleteGlobalRef(jni, h.classes[i]);
+            free(h.classes);
+            h.classes = NULL;
+            h.n = 0;
+        }
+    }
+    if (h.n > 0) {
+        lock_enter(a);
+        a->fast.parallel = 1;
+        lock_exit(a);
+        if (jvmti_check(a, (*jv)->RunAgentThread(jv, helper, retransform_half, &h, JVMTI_THREAD_NORM_PRIORITY),
+                        "RunAgentThread") != 0) {
+            lock_enter(a);
+            a->fast.parallel = 0;
+            lock_exit(a);
+            for (jint i = 0; i < h.n; i++)
+                (*jni)->DeleteGlobalRef(jni, h.classes[i]);
+            h.n = 0;
+        }
+    }
+    if (!bad && h.n > 0) {
+        jint mine = 0;
+        for (jint i = 0; i < ntodo; i += 2)
+            todo[mine++] = todo[i];
+        bad = jvmti_check(a, (*jv)->RetransformClasses(jv, mine, todo), "RetransformClasses");
+        lock_enter(a);
+        while (!h.done)
+            jvmti_check(a, (*jv)->RawMonitorWait(jv, a->lock, 0), "RawMonitorWait");
+        a->fast.parallel = 0;
+        lock_exit(a);
+        bad |= jvmti_check(a, h.err, "RetransformClasses (the second thread's)");
+        for (jint i = 0; i < h.n; i++)
+            (*jni)->DeleteGlobalRef(jni, h.classes[i]);
+    } else if (!bad && ntodo > 0) {
         bad = jvmti_check(a, (*jv)->RetransformClasses(jv, ntodo, todo), "RetransformClasses");
-    agent_log(a, "fast engine: %d classes loaded before VMInit retransformed (the others have no bytecode)",
-              (int)ntodo);
+    }
+    agent_log(a, "fast engine: %d classes loaded before VMInit retransformed on %d thread(s) (the others have "
+                 "no bytecode)", (int)ntodo, h.n > 0 ? 2 : 1);
+    free(h.classes);
+    if (helper != NULL)
+        (*jni)->DeleteLocalRef(jni, helper);
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, classes[i]);
     free(todo);
@@ -1344,8 +1478,20 @@ static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins
     return 0;
 }
 
-/* Keep the rewritten class's methods (lock held): name, original code,
- * block table (moved out of r), ids and block lengths. 0 or -1 (OOM). */
+/* Room for one more method in a->fast.methods (lock held); 0 or -1. */
+static int methods_grow(agent *a)
+{
+    if (a->fast.nmethods < a->fast.methods_cap)
+        return 0;
+    uint32_t cap = a->fast.methods_cap ? a->fast.methods_cap * 2 : 4096;
+    fast_method *v = realloc(a->fast.methods, cap * sizeof *v);
+    if (v == NULL)
+        return -1;
+    a->fast.methods = v;
+    a->fast.methods_cap = cap;
+    return 0;
+}
+
 /* The name a method of class cls (binary name) has in the profile, and
  * whose bp_seed seeds its branch sites: UTF-8, malloc'd (NULL when out of
  * memory). */
@@ -1357,13 +1503,18 @@ static char *method_name(const char *cls, cp_str name, cp_str desc)
     return utf8_dup(full);
 }
 
+/* Keep the rewritten class's methods (lock held): name, original code,
+ * block table (moved out of r), ids and block lengths; each in a place of
+ * its own at the end of a->fast.methods, or with slots, in the places
+ * reserve_slots gave the instrumented ones, in method order. 0 or -1 (OOM). */
 static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, int init_sites, const uint8_t *data,
-                        size_t len)
+                        size_t len, const uint32_t *slots)
 {
     char cls[1024];
     name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
-    if (ids_reserve(a, r->next_id) != 0)
+    if (slots == NULL && ids_reserve(a, r->next_id) != 0)
         return -1;
+    uint32_t nslot = 0;
     if (a->fast.nclasses == a->fast.classes_cap) {
         uint32_t cap = a->fast.classes_cap ? a->fast.classes_cap * 2 : 1024;
         fast_class *v = realloc(a->fast.classes, cap * sizeof *v);
@@ -1389,14 +1540,9 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
                          (int)im->desc.len, im->desc.ptr, im->why);
             continue;
         }
-        if (a->fast.nmethods == a->fast.methods_cap) {
-            uint32_t cap = a->fast.methods_cap ? a->fast.methods_cap * 2 : 4096;
-            fast_method *v = realloc(a->fast.methods, cap * sizeof *v);
-            if (v == NULL)
-                return -1;
-            a->fast.methods = v;
-            a->fast.methods_cap = cap;
-        }
+        if (slots == NULL && methods_grow(a) != 0)
+            return -1;
+        uint32_t index = slots != NULL ? slots[nslot++] : a->fast.nmethods;
         const cf_method *cm = &cf->methods[i];
         /* a finalize() HotSpot calls (not just `return`): the Finalizer
          * thread runs it after whichever collection finds the object dead,
@@ -1410,7 +1556,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         char name[1024], desc[4096];
         snprintf(name, sizeof name, "%.*s", (int)im->name.len, im->name.ptr);
         snprintf(desc, sizeof desc, "%.*s", (int)im->desc.len, im->desc.ptr);
-        fast_method *fm = &a->fast.methods[a->fast.nmethods];
+        fast_method *fm = &a->fast.methods[index];
         memset(fm, 0, sizeof *fm);
         fm->name = method_name(cls, im->name, im->desc);
         fm->code = malloc(cm->code_len ? cm->code_len : 1);
@@ -1450,13 +1596,62 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
             a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
         }
-        if (keep_sites(a, a->fast.nmethods, fm, im) != 0 || keep_calls(a, a->fast.nmethods, fm, im) != 0)
+        if (keep_sites(a, index, fm, im) != 0 || keep_calls(a, index, fm, im) != 0)
             return -1;
-        a->fast.nmethods++;
-        if (by_name_add(a, a->fast.nmethods - 1) != 0)
+        if (slots == NULL)
+            a->fast.nmethods++;
+        if (by_name_add(a, index) != 0)
             return -1;
     }
     return 0;
+}
+
+/*
+ * The places the methods of a class rewritten during the start's
+ * retransformation on two threads (retransform_loaded) reserved, in method
+ * order: a->fast.methods stays in probe-id order, as method_of's search
+ * needs, whichever thread's class comes first.
+ */
+typedef struct slot_list {
+    agent *a;
+    uint32_t *slots;
+    uint32_t n, cap;
+} slot_list;
+
+/* The rewriter's reserve: the method's probe ids, array sites and call
+ * sites, and its place in a->fast.methods, with the id tables grown to
+ * hold them (under the lock); 0 or -1. */
+static int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id,
+                         uint32_t *first_site, uint32_t *first_call)
+{
+    slot_list *l = ctx;
+    agent *a = l->a;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 64;
+        uint32_t *v = realloc(l->slots, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        l->slots = v;
+        l->cap = cap;
+    }
+    lock_enter(a);
+    int bad = (uint64_t)a->fast.next_id + ids > INT32_MAX || (uint64_t)a->fast.next_site + sites > INT32_MAX ||
+              (uint64_t)a->fast.next_call + calls > INT32_MAX || ids_reserve(a, a->fast.next_id + ids) != 0 ||
+              methods_grow(a) != 0;
+    if (!bad) {
+        *first_id = a->fast.next_id;
+        *first_site = a->fast.next_site;
+        *first_call = a->fast.next_call;
+        a->fast.next_id += ids;
+        a->fast.next_site += sites;
+        a->fast.next_call += calls;
+        fast_method *fm = &a->fast.methods[a->fast.nmethods];
+        memset(fm, 0, sizeof *fm);  /* no blocks: method_of finds it once keep_methods filled it */
+        fm->first_id = *first_id;
+        l->slots[l->n++] = a->fast.nmethods++;
+    }
+    lock_exit(a);
+    return bad ? -1 : 0;
 }
 
 /* What the rewriter's calls_filter needs to know of the class. */
@@ -1552,7 +1747,12 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     char cls[1024];
     name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
     calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
-    lock_enter(a);
+    /* during the start's retransformation on two threads, each rewrites
+     * outside the lock, its methods' numbers reserved one by one */
+    slot_list sl = {.a = a};
+    int parallel = a->fast.parallel;
+    if (!parallel)
+        lock_enter(a);
     /* the probes every class calls share the names p and q (Probe.java): a
      * class's pool gains two names and a Methodref per descriptor */
     ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "p", .branch_method = "p",
@@ -1567,26 +1767,38 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         opt.entry_method = "enter";
         opt.exit_method = "exit";
     }
+    if (parallel) {
+        opt.reserve = reserve_slots;
+        opt.reserve_ctx = &sl;
+    }
     ins_result r;
     int failed = ins_rewrite_parsed(&cf, data, (size_t)len, &opt, &r, err, sizeof err) != 0;
     if (failed) {
-        lock_exit(a);
+        if (!parallel)
+            lock_exit(a);
+        free(sl.slots);
         cf_free(&cf);
         fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
         return;
     }
+    if (parallel)
+        lock_enter(a);
     if (cc.oom || r.nmethods != cf.method_count ||
-        keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len) != 0) {
+        keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len, parallel ? sl.slots : NULL) != 0) {
         lock_exit(a);
         agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
+        free(sl.slots);
         ins_free(&r);
         cf_free(&cf);
         return;
     }
-    a->fast.next_id = r.next_id;
-    a->fast.next_site = r.next_site;
-    a->fast.next_call = r.next_call;
+    if (!parallel) {
+        a->fast.next_id = r.next_id;
+        a->fast.next_site = r.next_site;
+        a->fast.next_call = r.next_call;
+    }
     lock_exit(a);
+    free(sl.slots);
     /* a class without bytecode keeps its own bytes: the rewrite only added
      * the probes' constant-pool entries, which the JVM would parse for
      * nothing */
@@ -2171,9 +2383,13 @@ static void by_name_put(agent *a, uint32_t index)
 /* Index methods[index], just kept, by name; the table doubles when it
  * would be more than half full, refilled in rewriting order so that the
  * last method of a name wins (lock held). 0, or -1 when out of memory. */
+/* Add methods[index], named, to the table; growing it puts back every
+ * method named so far (a place reserve_slots made, not yet filled, has no
+ * name), in index order, so that of two methods of one name the later
+ * stays found. */
 static int by_name_add(agent *a, uint32_t index)
 {
-    if ((uint64_t)index + 1 > a->fast.by_name_cap / 2) {
+    if ((uint64_t)a->fast.by_name_n + 1 > a->fast.by_name_cap / 2) {
         uint32_t cap = a->fast.by_name_cap ? a->fast.by_name_cap * 2 : 8192;
         uint32_t *t = calloc(cap, sizeof *t);
         if (t == NULL)
@@ -2181,10 +2397,12 @@ static int by_name_add(agent *a, uint32_t index)
         free(a->fast.by_name);
         a->fast.by_name = t;
         a->fast.by_name_cap = cap;
-        for (uint32_t i = 0; i < index; i++)
-            by_name_put(a, i);
+        for (uint32_t i = 0; i < a->fast.nmethods; i++)
+            if (i != index && a->fast.methods[i].name != NULL)
+                by_name_put(a, i);
     }
     by_name_put(a, index);
+    a->fast.by_name_n++;
     return 0;
 }
 

@@ -1257,25 +1257,38 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
                m->max_stack, stack_growth(w));
         goto done;
     }
-    if ((uint64_t)w->next_id + im->blocks.nblocks > MAX_ID) {
-        errmsg_set(w->err, w->errlen, "probe ids would pass 2^31 - 1");
-        rc = -1;
-        goto done;
+    if (w->opt->reserve != NULL) {     /* the caller numbers them (instrument.h) */
+        if (w->opt->reserve(w->opt->reserve_ctx, im->blocks.nblocks, c.sites, c.calls, &im->first_id,
+                            &im->first_site, &im->first_call) != 0) {
+            errmsg_set(w->err, w->errlen, "no probe ids, array sites or call sites left for %u blocks",
+                       im->blocks.nblocks);
+            rc = -1;
+            goto done;
+        }
+    } else {
+        if ((uint64_t)w->next_id + im->blocks.nblocks > MAX_ID) {
+            errmsg_set(w->err, w->errlen, "probe ids would pass 2^31 - 1");
+            rc = -1;
+            goto done;
+        }
+        if ((uint64_t)w->next_site + c.sites > MAX_ID) {
+            errmsg_set(w->err, w->errlen, "array sites would pass 2^31 - 1");
+            rc = -1;
+            goto done;
+        }
+        if ((uint64_t)w->next_call + c.calls > MAX_ID) {
+            errmsg_set(w->err, w->errlen, "call sites would pass 2^31 - 1");
+            rc = -1;
+            goto done;
+        }
+        im->first_id = w->next_id;
+        im->first_site = w->next_site;
+        im->first_call = w->next_call;
+        w->next_id += im->blocks.nblocks;
+        w->next_site += c.sites;
+        w->next_call += c.calls;
     }
-    if ((uint64_t)w->next_site + c.sites > MAX_ID) {
-        errmsg_set(w->err, w->errlen, "array sites would pass 2^31 - 1");
-        rc = -1;
-        goto done;
-    }
-    if ((uint64_t)w->next_call + c.calls > MAX_ID) {
-        errmsg_set(w->err, w->errlen, "call sites would pass 2^31 - 1");
-        rc = -1;
-        goto done;
-    }
-    im->first_id = w->next_id;
-    im->first_site = w->next_site;
     im->nsites = c.sites;
-    im->first_call = w->next_call;
     im->ncalls = c.calls;
     if (emit_code_attr(&c, out)) {
         rc = -1;
@@ -1295,9 +1308,6 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         im->pcs[k] = (ins_pc){i->old, i->start, i->nw, after};
     }
     im->npcs = c.n;
-    w->next_id += im->blocks.nblocks;
-    w->next_site += c.sites;
-    w->next_call += c.calls;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
     im->new_max_stack = (uint16_t)(m->max_stack + stack_growth(w));

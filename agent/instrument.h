@@ -239,6 +239,16 @@ typedef struct ins_options {
                                 /* with fold_method: the method's seed of its branch sites
                                    (bp_seed of the name the profile gives it); NULL: 0 */
     void *seed_ctx;             /* passed to branch_seed */
+    int (*reserve)(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id,
+                   uint32_t *first_site, uint32_t *first_call);
+                                /* NULL: each method's probe ids, array sites and call sites
+                                   follow the last method's, from first_id, first_site and
+                                   first_call; else each method that is instrumented asks for
+                                   its own (the engine rewrites classes on two threads at
+                                   once), and -1 fails the class; the result's next_id,
+                                   next_site and next_call are then first_id, first_site and
+                                   first_call */
+    void *reserve_ctx;          /* passed to reserve */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native

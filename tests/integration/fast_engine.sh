@@ -21,6 +21,8 @@
 # the entries, closeness and fences
 # of Calls.holds, Calls.fence, Calls.allocs, Calls.intrinsic,
 # Calls.spread and Entries.
+# ThreadIds must print under the fast engine what it prints under plain java
+# (the start's second thread takes no thread id the program would get).
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
 # the extent (the overhead bucket, and the work HotSpot hides from
@@ -111,6 +113,17 @@ SUM="/psf-profile/methods/method[@name='Loops.sum(I)I']"
 expect_eq "loops-sum: fast lines 4 5 6 7 = the hand count" \
   "$(for l in 4 5 6 7; do xpath "$TEST_TMP/fast.xml" "$SUM/line[@number='$l']/@work"; done | paste -sd' ' -)" "2 5005 4000 2"
 same fib 207961 Fib.fib Fib 20                           # 10946*6 + 10945*13
+# the thread ids the program sees: the fast engine's second thread of the
+# start's retransformation hands its id back (fast.c retransform_helper)
+"$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" -cp "$FX" ThreadIds >"$TEST_TMP/plain.ids"
+same thread-ids 4 ThreadIds.last ThreadIds    # lload_0 ldc2_w lrem lreturn
+expect_eq "thread-ids: the ids under the fast engine = plain java's" "$(cat "$TEST_TMP/program.out")" \
+  "$(cat "$TEST_TMP/plain.ids")"
+"$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" \
+  "-agentpath:$PSF_BUILD/libpsfagent.so=method=ThreadIds.last,out=$TEST_TMP/v.xml,engine=fast,verbose=1" \
+  -cp "$FX" ThreadIds >/dev/null 2>"$TEST_TMP/verbose.err" || true
+expect_match "thread-ids: the start's retransformation ran on two threads" "$(cat "$TEST_TMP/verbose.err")" \
+  'retransformed on 2 thread'
 same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
 same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
 same branches-dowhile - Branches.doWhile Branches doWhile 100

@@ -1380,6 +1380,51 @@ static void ins_rewrite__consts__call_return_and_new_probes_share_q(void **state
     extra_pool_n = 0;
 }
 
+/* A reserve callback: ids from base[0], sites from base[1], calls from base[2], each advanced; base[3] asks to fail. */
+static int reserve_from(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *fid, uint32_t *fsite,
+                        uint32_t *fcall)
+{
+    uint32_t *base = ctx;
+    if (base[3])
+        return -1;
+    *fid = base[0];
+    *fsite = base[1];
+    *fcall = base[2];
+    base[0] += ids;
+    base[1] += sites;
+    base[2] += calls;
+    return 0;
+}
+
+static void ins_rewrite__reserve__the_caller_numbers_ids_sites_and_calls(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    uint32_t base[4] = {500, 70, 9000, 0};
+    ins_options opt = probe_opts;   /* first_id 7: ignored */
+    opt.reserve = reserve_from;
+    opt.reserve_ctx = base;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(w.r.methods[0].first_id, 500);
+    assert_int_equal(be16(m->code + 1), 500);       /* block 0's probe */
+    assert_int_equal(be16(m->code + 11), 501);      /* block 1's */
+    assert_int_equal(base[0], 504);                 /* four blocks */
+    assert_int_equal(base[1], 70);                  /* no array site, no call site */
+    assert_int_equal(base[2], 9000);
+    assert_int_equal(w.r.next_id, 7);               /* the result's own numbering did not move */
+    release(&w);
+    base[3] = 1;
+    size_t n;
+    uint8_t *in = build(&s, &n);
+    ins_result r;
+    char err[160];
+    assert_int_equal(ins_rewrite(in, n, &opt, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no probe ids"));
+    free(in);
+}
+
 /* ---- root probes: the filter's second choice --------------------------- */
 
 static int choose_root(void *ctx, cp_str name, cp_str desc)
@@ -2171,6 +2216,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
         cmocka_unit_test(ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result),
         cmocka_unit_test(ins_rewrite__consts__call_return_and_new_probes_share_q),
+        cmocka_unit_test(ins_rewrite__reserve__the_caller_numbers_ids_sites_and_calls),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),
         cmocka_unit_test(ins_rewrite__uninitialized_types__name_the_new_instruction_after_its_probe),
