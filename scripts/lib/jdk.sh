@@ -219,13 +219,16 @@ PSF_INTRINSICS_25="
 # checked on both (tests/integration/agent_get_score.sh); 21 the names 17
 # and 25 share, unchecked here (its self-test starts the JVM with them).
 psf_jdk_intrinsics() {
-  local ids=$PSF_INTRINSICS_COMMON
+  local ids=$PSF_INTRINSICS_COMMON names IFS=$' \t\n'
   case $1 in
     17) ids="$ids $PSF_INTRINSICS_17" ;;
     25) ids="$ids $PSF_INTRINSICS_25" ;;
   esac
-  # shellcheck disable=SC2086 # word splitting of the lists is meant
-  printf '%s\n' $ids | paste -sd, -
+  # (joined by the shell: a paste was a fork and an exec of every scored run)
+  # shellcheck disable=SC2206 # word splitting of the lists is meant; no name has a glob character
+  names=($ids)
+  IFS=,
+  printf '%s\n' "${names[*]}"
 }
 
 # psf_jdk_flags FEATURE: the JVM flags, one per line, that a scored run on
