@@ -15,7 +15,25 @@
 # `psf-score --status-json` so that all JSON has one writer.
 set -u
 
-PSF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# dir_of PATH: what `dirname -- PATH` prints, in DIR_OF, by the shell itself
+# (each dirname was a fork and an exec): PATH without its last component and
+# the slashes before it; "." when PATH has no slash, "/" when only the root
+# is left.
+dir_of() {
+  local p=$1
+  while [[ $p == */ ]]; do p=${p%/}; done
+  case $p in
+    "") DIR_OF=/ ;;
+    */*)
+      p=${p%/*}
+      while [[ $p == */ ]]; do p=${p%/}; done
+      DIR_OF=${p:-/} ;;
+    *) DIR_OF=. ;;
+  esac
+}
+
+dir_of "${BASH_SOURCE[0]}"
+PSF_ROOT=$(cd "$DIR_OF/.." && pwd)
 BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 # absolute: the JVM needs an absolute -agentpath, and the run changes directory
 case $BUILD in /*) ;; *) BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || BUILD=$PWD/${PSF_BUILD} ;; esac
@@ -391,7 +409,8 @@ check_output() {
   elif [ -e "$path" ] && [ ! -f "$path" ]; then
     fail usage "$opt '$path' is not a regular file (a FIFO, device or socket is never written)"
   fi
-  dir=$(dirname -- "$path")
+  dir_of "$path"
+  dir=$DIR_OF
   [ -d "$dir" ] || fail usage "$opt '$path': the directory '$dir' does not exist"
   { [ -w "$dir" ] && [ -x "$dir" ]; } || fail usage "$opt '$path': the directory '$dir' is not writable"
 }
@@ -638,16 +657,19 @@ VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 # scratch directory, which names its owner in .owner, is removed by the next
 # run of the same user (clean_stale_scratch).
 
-# The start time of process PID (field 22 of /proc/PID/stat), so that a
-# reused PID is not mistaken for the process it once was.
+# The start time of process PID (field 22 of /proc/PID/stat), in START_TIME
+# (empty when PID is gone), so that a reused PID is not mistaken for the
+# process it once was.
 start_time() {
   local stat rest
-  # (one line; read by the shell, not by a cat of its own)
+  START_TIME=""
+  # (one line; read by the shell, not by a cat of its own, and set in a
+  # variable, not printed into a command substitution's fork)
   read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
   rest=${stat##*) }
   # shellcheck disable=SC2086
   set -- $rest
-  printf '%s' "${20}"
+  START_TIME=${20}
 }
 # Remove scratch directories of this user's runs whose owner is gone.
 clean_stale_scratch() {
@@ -657,7 +679,8 @@ clean_stale_scratch() {
     [ -O "$d" ] && [ ! -L "$d" ] && [ -f "$d/.owner" ] || continue
     read -r pid started <"$d/.owner" 2>/dev/null || continue
     [[ $pid =~ ^[0-9]+$ ]] || continue
-    [ "$(start_time "$pid")" = "$started" ] && continue
+    start_time "$pid"
+    [ "$START_TIME" = "$started" ] && continue
     rm -rf -- "$d"
   done
 }
@@ -698,7 +721,8 @@ trap 'on_signal 15' TERM
 clean_stale_scratch
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
-printf '%s %s\n' "$$" "$(start_time "$$")" >"$SCRATCH/.owner"
+start_time "$$"
+printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
 # The sweeper: bubblewrap's --die-with-parent has a window (between its
 # clone and the child's prctl) in which the death of its parent is missed,
 # and the sandbox's init then lives on, orphaned, with the JVM in it. So a
@@ -778,8 +802,10 @@ for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/gro
   /etc/localtime /etc/java-* /etc/ssl/certs; do
   [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
 done
-JDK_HOME=$(cd "$(dirname "$JAVA")/.." && pwd)
-SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$(dirname "$AGENT")" "$(dirname "$AGENT")")
+dir_of "$JAVA"
+JDK_HOME=$(cd "$DIR_OF/.." && pwd)
+dir_of "$AGENT"
+SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$DIR_OF" "$DIR_OF")
 # Every path the program can see is the same in every run (README:
 # docs/hidden-work.md, "Values that differ between runs"): inside the sandbox the class path entries appear as
 # $SANDBOX_CP/0, 1, ... (a file as N.jar) and the work directory, which is
@@ -1023,7 +1049,8 @@ PUBLISH_TMP=""
 publish() {
   local src=$1 dest=$2 opt=$3
   [ "$dest" = /dev/null ] && return 0
-  PUBLISH_TMP=$(mktemp "$(dirname -- "$dest")/.psf-out.XXXXXXXX") || {
+  dir_of "$dest"
+  PUBLISH_TMP=$(mktemp "$DIR_OF/.psf-out.XXXXXXXX") || {
     echo "get_score.sh: $opt: cannot create a file beside '$dest'" >&2
     return 1
   }
@@ -1109,7 +1136,7 @@ profile_why() {
   why=${why#"$1: "}
   printf '%s' "${why#"$2: "}"
 }
-for i in $(seq "$RUNS"); do
+for ((i = 1; i <= RUNS; i++)); do
   run_id=$i
   while :; do
     profile_status=""
