@@ -852,6 +852,23 @@ if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
   done
 fi
 
+# RUN_KEY: 32 bytes of /dev/urandom as 64 hex digits, read by the shell
+# itself (an od and a tr were two processes per run). Each byte is read
+# alone with NUL as the delimiter, so a NUL byte reads as the empty string,
+# whose value is 0; in the C locale every other byte is one character.
+# (The key ends in a newline where it is handed on, as a here-string: the
+# agent and psf-receive read it up to the end and ignore white space.)
+run_key() {
+  local LC_ALL=C c i
+  RUN_KEY=""
+  for ((i = 0; i < 32; i++)); do
+    IFS= read -r -d '' -n 1 c || return 1
+    printf -v c '%02x' "'$c"
+    RUN_KEY+=$c
+  done </dev/urandom
+  [[ $RUN_KEY =~ ^[0-9a-f]{64}$ ]]
+}
+
 # One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
 # arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
 # $RUN_DIR/program.out.
@@ -866,7 +883,8 @@ run_once() {
   RUN_PROFILE=$RUN_DIR/profile.xml
   # A fresh key per run; it reaches the agent on a pipe, never in argv or env.
   local key
-  key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+  run_key || fail internal_error "cannot read a run key from /dev/urandom"
+  key=$RUN_KEY
   local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
   mkfifo "$fifo"
   # The stream is capped: a program that floods the channel gets no result
@@ -922,7 +940,7 @@ run_once() {
       [ "$fd" -gt 4 ] 2>/dev/null && eval "exec $fd>&-"
     done
     exec "${cmd[@]}"
-  ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
+  ) 3<<<"$key" 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
   # (it prints nothing: its streams are not the caller's, so a poll's sleep
@@ -961,7 +979,7 @@ run_once() {
     return 1
   fi
   local received=0
-  printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err" && received=1
+  "$RECEIVER" "$stream" "$RUN_PROFILE" <<<"$key" 2>"$RUN_DIR/receive.err" && received=1
   # The launcher's own failures (no main, a bad class file) still let the
   # agent report "not invoked": the launcher's reason is the real one. Only
   # then: the program can print the launcher's words too, and must not turn
