@@ -315,7 +315,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+# abs_path NAME PATH: NAME=PATH, made absolute against the working directory,
+# trailing newlines dropped (as a command substitution of it dropped them),
+# without the fork of a command substitution.
+abs_path() {
+  local p=$2
+  case $p in /*) ;; *) p=$PWD/$p ;; esac
+  while [[ $p == *$'\n' ]]; do p=${p%$'\n'}; done
+  printf -v "$1" '%s' "$p"
+}
 # --compare: a readable regular file (psf-score reads nothing else; a FIFO
 # would only be refused after the run).
 check_compare() {
@@ -338,16 +346,21 @@ else
     [ -n "$COMPARE" ] || fail usage "--max-ratio needs --compare PROFILE (the reference's profile)"
   fi
   check_compare
-  JUNIT_ARGS=(--junit "$(abspath "$JUNIT")")
+  abs_path abs "$JUNIT"
+  JUNIT_ARGS=(--junit "$abs")
   [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
-  [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")
+  abs_path abs "$COMPARE"
+  [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$abs")
 fi
 [ -z "$SOURCES" ] || [ -n "$REPORT" ] || fail usage "--sources goes with --report FILE"
 [ -z "$SOURCES" ] || [ -d "$SOURCES" ] || fail usage "--sources: $SOURCES is not a directory"
 if [ -n "$REPORT" ]; then
-  JUNIT_ARGS+=(--report "$(abspath "$REPORT")")
-  [ -z "$SOURCES" ] || JUNIT_ARGS+=(--sources "$(abspath "$SOURCES")")
-  [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$(abspath "$COMPARE")")
+  abs_path abs "$REPORT"
+  JUNIT_ARGS+=(--report "$abs")
+  abs_path abs "$SOURCES"
+  [ -z "$SOURCES" ] || JUNIT_ARGS+=(--sources "$abs")
+  abs_path abs "$COMPARE"
+  [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$abs")
 fi
 [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
 [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
@@ -433,9 +446,9 @@ check_outputs() {
     done
     named+=("$opt=$path")
   done
-  [ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
-  [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
-  [ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
+  [ -z "$SCORE_FILE" ] || abs_path SCORE_FILE "$SCORE_FILE"
+  [ -z "$PROGRAM_OUTPUT" ] || abs_path PROGRAM_OUTPUT "$PROGRAM_OUTPUT"
+  [ -z "$PROFILE_OUT" ] || abs_path PROFILE_OUT "$PROFILE_OUT"
 }
 # The cost table is read, parsed and validated by the scorer now, not after
 # the program ran; the scorer refuses anything but a regular file of bounded
@@ -445,7 +458,7 @@ COSTS_SHA256=""
 check_costs() {
   [ "$COSTS" = none ] && return 0
   local out
-  COSTS=$(abspath "$COSTS")
+  abs_path COSTS "$COSTS"
   out=$("$SCORER" --check-table --costs "$COSTS" 2>&1) ||
     fail bad_input "the cost table is not usable: $(printf '%s' "$out" | sed -n '1s/^psf-score: //p')"
   COSTS_SHA256=$out
@@ -509,7 +522,7 @@ prepare_key() {
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
-  KEY_FILE=$(abspath "$KEY_FILE")
+  abs_path KEY_FILE "$KEY_FILE"
   if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
     out=$(printf '%s' "$out" | sed -n '1s/^psf-score: //p')
     [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
