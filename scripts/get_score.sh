@@ -234,14 +234,14 @@ fail() {
 
 # The process's address space: the pinned heap plus 2 GiB for everything else
 # the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
-# kept to two malloc arenas.
+# kept to two malloc arenas. heap_kb SIZE: SIZE in KiB, in HEAP_KB.
 heap_kb() {
   local n=${1%[kKmMgG]}
   case $1 in
-    *[kK]) echo "$n" ;;
-    *[mM]) echo $((n * 1024)) ;;
-    *[gG]) echo $((n * 1024 * 1024)) ;;
-    *) echo $(((n + 1023) / 1024)) ;;
+    *[kK]) HEAP_KB=$n ;;
+    *[mM]) HEAP_KB=$((n * 1024)) ;;
+    *[gG]) HEAP_KB=$((n * 1024 * 1024)) ;;
+    *) HEAP_KB=$(((n + 1023) / 1024)) ;;
   esac
 }
 # --heap: a size the JVM can start with and this machine can give (the heap
@@ -251,7 +251,8 @@ MAX_HEAP_KB=$((32 * 1024 * 1024))
 check_heap() {
   local kb mem key val unit
   [[ $HEAP =~ ^[1-9][0-9]{0,11}[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
-  kb=$(heap_kb "$HEAP")
+  heap_kb "$HEAP"
+  kb=$HEAP_KB
   [ "$kb" -ge "$MIN_HEAP_KB" ] || fail usage "--heap $HEAP is below the smallest heap PSF runs with, 16m"
   [ "$kb" -le "$MAX_HEAP_KB" ] || fail usage "--heap $HEAP is above the largest heap PSF runs with, 32g"
   # (read by the shell itself: a sed for one line of /proc/meminfo was a fork)
@@ -659,7 +660,8 @@ check_costs
 JAVA=$JAVA_REAL
 submission_fields
 
-VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
+heap_kb "$HEAP"
+VMEM_KB=$((HEAP_KB + 2 * 1024 * 1024))
 
 # --- scratch directory and process hygiene -----------------------------------------
 # Every run leaves nothing behind: the JVM and everything it starts form one
