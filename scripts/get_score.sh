@@ -214,6 +214,7 @@ PROGRAM_ARGS=()
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
+  [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then
     # a usage error may come before the budget is checked: no JUnit report then
@@ -547,18 +548,41 @@ classpath_listing() {
     fi
   done
 }
-# SUBMISSION_DIGESTS: the submission's digests, all five from one sha256sum,
-# each input on a pipe of its own (a pipeline of sha256sum and cut for each
-# was a dozen forks): the class path's listing, the main class, the method,
-# the program's arguments (each ended by NUL) and the JDK (the launcher's
+# The submission's digests, all five from one sha256sum, each input on a
+# pipe of its own (a pipeline of sha256sum and cut for each was a dozen
+# forks): the class path's listing, the main class, the method, the
+# program's arguments (each ended by NUL) and the JDK (the launcher's
 # resolved path, JAVA_REAL, and the release file beside it).
+digest_sums() {
+  sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
+    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
+    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null)
+}
+# Reading the whole class path and the processes of digest_sums take a
+# while: they run in the background (start_digests), from as soon as the
+# key is ready, while the checks and the sandbox's set-up go on, and their
+# answer is read (submission_digests) when it is first needed: by a failure
+# that is reported signed, else just before the program runs, so the digests
+# are of the class path as it was before the program could touch it.
+# (Like the version probe, a failure before then leaves it to end by itself;
+# its stdin is /dev/null, and its stderr the caller's, as before, for what
+# find or sha256sum cannot read.)
+DIGEST_FD=""
+start_digests() {
+  exec {DIGEST_FD}< <(exec </dev/null; digest_sums)
+}
+# SUBMISSION_DIGESTS: the submission's digests as signed fields.
 submission_digests() {
   SUBMISSION_DIGESTS=""
   [ -n "$KEY_FILE" ] || return 0
   local sums=()
-  mapfile -t sums < <(sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
-    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
-    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null))
+  if [ -n "$DIGEST_FD" ]; then
+    mapfile -t -u "$DIGEST_FD" sums
+    exec {DIGEST_FD}<&-
+    DIGEST_FD=""
+  else
+    mapfile -t sums < <(digest_sums)
+  fi
   [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
   SUBMISSION_DIGESTS="classpath_sha256=${sums[0]%% *}"
   SUBMISSION_DIGESTS+=" main_sha256=${sums[1]%% *}"
@@ -568,8 +592,11 @@ submission_digests() {
 }
 # SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
 # digests and the cost table's. (Set only once the JDK and the table passed
-# their checks: an error before then is reported unsigned, as it always was.)
+# their checks, SUBMISSION_PENDING: an error before then is reported
+# unsigned, as it always was; from then on fail() sets it first.)
+SUBMISSION_PENDING=""
 submission_fields() {
+  SUBMISSION_PENDING=""
   [ -n "$KEY_FILE" ] || return 0
   [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
   SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none}"
@@ -617,10 +644,10 @@ check_outputs
 resolve_classpath
 prepare_key
 # The submission's digests need neither the JDK's version nor the cost
-# table: they are taken now (while the version probe runs, if one does),
+# table: they are started now (while the version probe runs, if one does),
 # with the launcher resolved above and used from here on.
 SUBMISSION_DIGESTS=""
-[ -z "$JAVA_REAL" ] || submission_digests
+[ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || start_digests
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
@@ -658,7 +685,7 @@ fi
 check_costs
 [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
 JAVA=$JAVA_REAL
-submission_fields
+SUBMISSION_PENDING=1
 
 heap_kb "$HEAP"
 VMEM_KB=$((HEAP_KB + 2 * 1024 * 1024))
@@ -1169,6 +1196,9 @@ profile_why() {
   why=${why#"$1: "}
   printf '%s' "${why#"$2: "}"
 }
+# (the submission's digests, taken in the background since the key was
+# ready, are read now at the latest: before the program runs)
+[ -z "$SUBMISSION_PENDING" ] || submission_fields
 for ((i = 1; i <= RUNS; i++)); do
   run_id=$i
   while :; do
