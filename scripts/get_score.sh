@@ -456,14 +456,50 @@ check_outputs() {
 # the program ran; the scorer refuses anything but a regular file of bounded
 # size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
 # scoring later checks, so a table swapped during the run is noticed.
+# When the table is known early (--costs FILE, or the default table of a JDK
+# whose release file gave its version), the check starts in the background
+# (start_table_check, with the JDK's version probe) and its answer is read
+# here; a table that turns out to be another one is checked here, at once.
 COSTS_SHA256=""
+TABLE_FD=""      # the background check's answer: its exit code, a newline, its output
+TABLE_CHECKED="" # the table it checks
+start_table_check() {
+  abs_path TABLE_CHECKED "$1"
+  exec {TABLE_FD}< <(
+    exec </dev/null
+    out=$("$SCORER" --check-table --costs "$TABLE_CHECKED" 2>&1)
+    printf '%s\n%s' "$?" "$out"
+  )
+}
 check_costs() {
   [ "$COSTS" = none ] && return 0
-  local out
+  local out rc answer
   abs_path COSTS "$COSTS"
-  out=$("$SCORER" --check-table --costs "$COSTS" 2>&1) ||
-    fail bad_input "the cost table is not usable: $(printf '%s' "$out" | sed -n '1s/^psf-score: //p')"
+  answer=""
+  if [ -n "$TABLE_FD" ] && [ "$TABLE_CHECKED" = "$COSTS" ]; then
+    IFS= read -r -d '' -u "$TABLE_FD" answer
+    exec {TABLE_FD}<&-
+    TABLE_FD=""
+  fi
+  if [[ $answer == *$'\n'* ]]; then
+    rc=${answer%%$'\n'*}
+    out=${answer#*$'\n'}
+  else
+    out=$("$SCORER" --check-table --costs "$COSTS" 2>&1)
+    rc=$?
+  fi
+  if [ "$rc" != 0 ]; then
+    scorer_says "$out"
+    fail bad_input "the cost table is not usable: $SAYS"
+  fi
   COSTS_SHA256=$out
+}
+# scorer_says OUT: the first line of psf-score's output OUT without its
+# "psf-score: ", in SAYS (empty when the line does not start so).
+scorer_says() {
+  local line=${1%%$'\n'*}
+  SAYS=""
+  [[ $line != "psf-score: "* ]] || SAYS=${line#"psf-score: "}
 }
 # Class path entries: each must be a regular file (a jar) or a directory,
 # named by a path without newline or ':'. The JVM and the sandbox get each
@@ -526,7 +562,8 @@ prepare_key() {
   fi
   abs_path KEY_FILE "$KEY_FILE"
   if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
-    out=$(printf '%s' "$out" | sed -n '1s/^psf-score: //p')
+    scorer_says "$out"
+    out=$SAYS
     [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
     echo "get_score.sh: warning: results are not signed: $out (give --key-file)" >&2
     KEY_FILE=""
@@ -631,6 +668,18 @@ if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
   java_version=$(psf_jdk_feature_release "$JAVA_REAL") ||
     exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
 fi
+# The cost table's check (check_costs) starts here too, when the table is
+# known already: the one of --costs, or the default one of the version the
+# release file gave (AUTO_COSTS, which the JDK's check below takes).
+AUTO_COSTS=""
+if [ "$COSTS" = auto ] && [ -n "$java_version" ]; then
+  IFS=$'\t' read -r AUTO_COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version")
+fi
+case $COSTS in
+  none) ;;
+  auto) [ -z "$AUTO_COSTS" ] || start_table_check "$AUTO_COSTS" ;;
+  *) start_table_check "$COSTS" ;;
+esac
 # Whether bubblewrap works here (a sandbox of its own that runs true: some
 # ms) is asked in the background too, and answered where the sandbox is set
 # up (below, "sandbox").
@@ -678,7 +727,10 @@ fi
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
 # The cost table: the one calibrated for this feature version, else the
 # nearest one (the scorer then marks the score approximate and says why).
-if [ "$COSTS" = auto ]; then
+# (AUTO_COSTS: the same question, asked above for the same version)
+if [ "$COSTS" = auto ] && [ -n "$AUTO_COSTS" ]; then
+  COSTS=$AUTO_COSTS
+elif [ "$COSTS" = auto ]; then
   IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version") ||
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
 fi
