@@ -688,6 +688,11 @@ if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1; then
   exec {BWRAP_PROBE_FD}< <(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true \
     </dev/null >/dev/null 2>&1 && echo works)
 fi
+# And whether setpriv can set a parent-death signal (PDEATH, below).
+PDEATH_PROBE_FD=""
+if command -v setpriv >/dev/null 2>&1; then
+  exec {PDEATH_PROBE_FD}< <(setpriv --pdeathsig KILL true </dev/null >/dev/null 2>&1 && echo works)
+fi
 
 check_outputs
 resolve_classpath
@@ -851,8 +856,14 @@ sweep_scratch() {
 exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
 # A parent-death signal ends the run's processes when their parent dies,
 # even by SIGKILL (see run_once).
+# (whether setpriv can: asked in the background, at the start)
 PDEATH=()
-command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig KILL true 2>/dev/null && PDEATH=(setpriv --pdeathsig KILL)
+if [ -n "$PDEATH_PROBE_FD" ]; then
+  pdeath_works=""
+  read -r -u "$PDEATH_PROBE_FD" pdeath_works
+  exec {PDEATH_PROBE_FD}<&-
+  [ "$pdeath_works" != works ] || PDEATH=(setpriv --pdeathsig KILL)
+fi
 # GUARD COMMAND...: COMMAND, started in the background by this script, dies
 # with it. The parent-death signal is set first, then the guard checks that
 # its parent is still this script, so a death before the signal was set is
