@@ -22,6 +22,7 @@ const char options_usage[] =
     "       psf-score --status-json STATUS MESSAGE\n"
     "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
     "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
+    "       psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [--costs FILE ...] PROFILE\n"
     "       psf-score --verify [--key-file KEY] [--json] FILE ...\n"
     "       psf-score --init-key [--key-file KEY]\n"
     "       psf-score --measure-tsc\n"
@@ -49,6 +50,8 @@ const char options_usage[] =
     "                       a key, profiles must carry its signature (see docs/trust-model.md)\n"
     "  --sign               print PROFILE with a signature line for --submission FIELDS\n"
     "                       (creates KEY, mode 0600, when it does not exist)\n"
+    "  --signed-copy FILE   sign PROFILE as --sign does, into FILE, and score FILE (one process\n"
+    "                       for both; a profile that cannot be signed is reported as --sign does)\n"
     "  --verify             check the signatures of profiles and JSON results\n"
     "  --init-key           create KEY when missing, check it, print its id\n"
     "  --measure-tsc        measure this machine's TSC rate (20 ms) and print it in Hz\n"
@@ -155,6 +158,11 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--submission needs FIELDS");
             else
                 o->submission = v;
+        } else if (is_opt(a, "--signed-copy")) {
+            if (!(v = value_of(a, "--signed-copy", argc, argv, &i)) || !*v)
+                FAIL("--signed-copy needs a FILE");
+            else
+                o->signed_copy = v;
         } else if (is_opt(a, "--fallback")) {
             if (!(v = value_of(a, "--fallback", argc, argv, &i)) || !*v)
                 FAIL("--fallback needs a REASON");
@@ -285,8 +293,12 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
              " --status-table exclude each other");
     if (o->tsc_hz && o->mode != MODE_SCORE)
         FAIL("--tsc-hz applies to scoring one PROFILE");
-    if (o->submission && !sign && !status_json)
-        FAIL("--submission applies to --sign and --status-json");
+    if (o->submission && !sign && !status_json && !o->signed_copy)
+        FAIL("--submission applies to --sign, --signed-copy and --status-json");
+    if (o->signed_copy && o->mode != MODE_SCORE)
+        FAIL("--signed-copy applies to scoring one PROFILE");
+    if (o->signed_copy && !o->submission)
+        FAIL("--signed-copy needs --submission FIELDS");
     switch (o->mode) {
     case MODE_HELP:
     case MODE_STATUS_TABLE:

@@ -12,6 +12,7 @@
  *   [--label LABEL] [--method SPEC]
  *   psf-score --check-table --costs FILE
  *   psf-score --sign --key-file KEY --submission FIELDS PROFILE
+ *   psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [score options] PROFILE
  *   psf-score --verify [--key-file KEY] [--json] FILE ...
  *   psf-score --init-key --key-file KEY
  *   psf-score --measure-tsc
@@ -56,7 +57,8 @@ typedef struct options {
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
     const char *fallback;       /* --fallback REASON: why the fast engine fell back (get_score.sh); NULL: it did not */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
-    const char *submission;     /* --submission FIELDS (--sign): what identifies the submission */
+    const char *submission;     /* --submission FIELDS (--sign, --signed-copy): what identifies the submission */
+    const char *signed_copy;    /* --signed-copy FILE: PROFILE signed into FILE, and FILE scored; NULL: none */
     uint64_t tsc_hz;            /* --tsc-hz HZ: this machine's TSC rate, measured beforehand
                                  * (--measure-tsc); 0: measured when the output needs it */
     char **args;                /* positional arguments (borrowed from argv) */

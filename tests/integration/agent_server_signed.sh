@@ -48,6 +48,33 @@ expect_eq "a failed run's JSON: status" "$(jq -r .status "$D/fail.json")" progra
 expect_eq "a failed run's JSON: signed" "$(jq -r .signature.statement "$D/fail.json" | cut -d' ' -f1-2)" "status=program_failed score=null"
 expect_eq "a failed run's JSON: verifies" "$(code "$PS" --verify "$D/fail.json")" 0
 
+# --- one process signs and scores: psf-score --signed-copy -------------------------------
+# (get_score.sh's last step when no --profile-out kept a signed copy already)
+"$GS" --json --costs none --classpath "$FX" --method Noisy.work -- 10 >"$D/a2.json" 2>/dev/null
+expect_eq "without --profile-out: scored" "$(jq -r .score "$D/a2.json")" 99
+expect_eq "without --profile-out: the result verifies" "$(code "$PS" --verify "$D/a2.json")" 0
+expect_eq "without --profile-out: the statement of a run that kept its profile" \
+  "$(jq -r .signature.statement "$D/a2.json" | sed 's/ profile_sha256=[0-9a-f]*//')" \
+  "$(jq -r .signature.statement "$D/a.json" | sed 's/ profile_sha256=[0-9a-f]*//')"
+head -n -1 "$D/a.xml" >"$D/plain.xml" # the profile as psf-receive leaves it
+F="classpath_sha256=ab12 main_sha256=cd34 costs_sha256=none"
+"$PS" --sign --submission "$F" "$D/plain.xml" >"$D/sign1.xml"
+"$PS" --json --profile-name p.xml "$D/sign1.xml" >"$D/sign1.json"
+expect_eq "--signed-copy: exit 0" \
+  "$(code "$PS" --json --profile-name p.xml --submission "$F" --signed-copy "$D/sign2.xml" "$D/plain.xml")" 0
+cp "$TEST_TMP/code.out" "$D/sign2.json"
+expect_eq "--signed-copy: the copy is --sign's, byte for byte" "$(cmp "$D/sign1.xml" "$D/sign2.xml" && echo same)" same
+expect_eq "--signed-copy: the result is the signed copy's, byte for byte" \
+  "$(cmp "$D/sign1.json" "$D/sign2.json" && echo same)" same
+expect_eq "--signed-copy: the copy verifies" "$(code "$PS" --verify "$D/sign2.xml")" 0
+# a profile --sign refuses (one that is signed already) is refused the same way
+"$PS" --sign --submission "$F" "$D/a.xml" >/dev/null 2>"$D/sign3.err" || true
+expect_eq "--signed-copy of a signed profile: bad input, as --sign" \
+  "$(code "$PS" --json --junit "$D/sign3.junit" --submission "$F" --signed-copy "$D/sign3.xml" "$D/a.xml")" 7
+expect_eq "--signed-copy of a signed profile: --sign's message" "$(cat "$TEST_TMP/code.err")" "$(cat "$D/sign3.err")"
+expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
+  "$(wc -c <"$TEST_TMP/code.out") $(ls "$D/sign3.xml" "$D/sign3.junit" 2>/dev/null | wc -l)" "0 0"
+
 # --- what --verify refuses ---------------------------------------------------------------
 # edited: one count changed (the profile stays valid and consistent)
 sed 's/thread="main"/thread="mein"/' "$D/a.xml" >"$D/edited.xml"
