@@ -1338,10 +1338,18 @@ if [ -n "$TSC_FD" ]; then
   [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
 fi
 [ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
-# what is scored is the signed copy, checked with the key
-[ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||
-  fail internal_error "cannot sign the profile"
-first_profile=$first_profile.signed
+# What is scored is the signed copy, checked with the key. A single run's
+# copy, unless --profile-out made it already, is made by the scorer that
+# writes the result (--signed-copy: signed as --sign signs, first of all,
+# then scored as if read back), one process instead of two; a profile it
+# cannot sign leaves no copy.
+signed=$first_profile.signed
+if [ "$RUNS" -eq 1 ] && [ -n "$KEY_FILE" ] && [ ! -s "$signed" ]; then
+  scored=(--submission "$SUBMISSION" --signed-copy "$signed" "$first_profile")
+else
+  [ -s "$signed" ] || sign_copy "$first_profile" "$signed" || fail internal_error "cannot sign the profile"
+  scored=("$signed")
+fi
 [ -z "$KEY_FILE" ] || view_args+=(--key-file "$KEY_FILE")
 
 # --- score -----------------------------------------------------------------------
@@ -1357,12 +1365,13 @@ if [ "$ndistinct" -gt 1 ]; then
 fi
 if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.json"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.json"
   rc=$?
   jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" >"$SCRATCH/result.out" || rc=70
 else
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.out"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out"
   rc=$?
+  [ -s "$signed" ] || fail internal_error "cannot sign the profile"
   if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score" >>"$SCRATCH/result.out"; fi
 fi
 # The score file is in place before the result is printed, so that a score
