@@ -1048,8 +1048,8 @@ run_once() {
   ) 3<<<"$key" 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
-  # (it prints nothing: its streams are not the caller's, so a poll's sleep
-  # that outlives the killed watcher holds no pipe a caller reads to its end)
+  # (it prints nothing: its streams are not the caller's, so a poll that
+  # outlives the killed watcher holds no pipe a caller reads to its end)
   watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" >/dev/null 2>&1 &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
@@ -1075,7 +1075,10 @@ run_once() {
   RUN_HELPERS=()
   # The watcher polls: output printed in one burst just before the JVM ended
   # falls between two polls. The JVM is gone, so look at the size once more.
-  if [ "$(stat -c %s "$out" 2>/dev/null || echo 0)" -gt "$MAX_OUTPUT" ]; then
+  # (the same one-fork stat as the watcher's)
+  local size
+  { size=$(stat -c %s "$out"); } 2>/dev/null || size=0
+  if [ "$size" -gt "$MAX_OUTPUT" ]; then
     : >"$RUN_DIR/output_limit"
   fi
   local elapsed=$((SECONDS - started))
@@ -1147,19 +1150,34 @@ show_progress() {
   done
 }
 
+# The watcher runs all through the JVM's run, on the machine's other core:
+# each poll is one process, stat, which its command substitution starts
+# without a fork of its own (bash forks twice when the substitution holds a
+# redirection or a list: the '2>/dev/null || echo 0' that was inside), and
+# the pauses are waits on a pipe that never holds data (a sleep was a
+# process each).
 watch_output() {
-  local pid=$1 file=$2 marker=$3 size
+  local pid=$1 file=$2 marker=$3 size nap=""
+  exec {nap}<> <(:) || nap=""
   while kill -0 "$pid" 2>/dev/null && script_alive; do
-    size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+    { size=$(stat -c %s "$file"); } 2>/dev/null || size=0
     if [ "$size" -gt "$MAX_OUTPUT" ]; then
       : >"$marker"
       kill -TERM "$pid" 2>/dev/null
-      sleep 1
+      pause 1 "$nap"
       kill -KILL "$pid" 2>/dev/null
       return
     fi
-    sleep 0.1
+    pause 0.1 "$nap"
   done
+}
+# pause SECONDS FD: wait SECONDS on FD, a pipe no one writes to (sleep without one)
+pause() {
+  if [ -n "$2" ]; then
+    read -r -t "$1" -u "$2" _
+  else
+    sleep "$1"
+  fi
 }
 
 # Put the file SRC at the output path DEST (checked by check_output before
