@@ -467,7 +467,7 @@ start_table_check() {
   abs_path TABLE_CHECKED "$1"
   exec {TABLE_FD}< <(
     exec </dev/null
-    out=$("$SCORER" --check-table --costs "$TABLE_CHECKED" 2>&1)
+    out=$(exec 2>&1; "$SCORER" --check-table --costs "$TABLE_CHECKED")
     printf '%s\n%s' "$?" "$out"
   )
 }
@@ -485,7 +485,7 @@ check_costs() {
     rc=${answer%%$'\n'*}
     out=${answer#*$'\n'}
   else
-    out=$("$SCORER" --check-table --costs "$COSTS" 2>&1)
+    out=$(exec 2>&1; "$SCORER" --check-table --costs "$COSTS")
     rc=$?
   fi
   if [ "$rc" != 0 ]; then
@@ -514,7 +514,7 @@ resolve_classpath() {
   for part in "${parts[@]}"; do
     [ -n "$part" ] || continue
     [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-    real=$(realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
+    real=$(exec 2>/dev/null; realpath -e -- "$part") || fail class_not_found "class path entry '$part' cannot be resolved"
     [ -f "$real" ] || [ -d "$real" ] ||
       fail usage "class path entry '$part' is neither a regular file nor a directory"
     case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
@@ -539,7 +539,8 @@ resolve_classpath() {
       fail usage "class path entry '${links[$i]}' is a symbolic link to '${reals[$i]}', outside the class path's directories"
   done
   cp_abs_parts=("${reals[@]}")
-  abs_classpath=$(IFS=:; printf '%s' "${reals[*]}")
+  printf -v abs_classpath '%s:' "${reals[@]}"
+  abs_classpath=${abs_classpath%:}
 }
 # --- signed results ----------------------------------------------------------------
 # Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
@@ -561,7 +562,7 @@ prepare_key() {
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
-  if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
+  if ! out=$(exec 2>&1; "$SCORER" --init-key --key-file "$KEY_FILE"); then
     scorer_says "$out"
     out=$SAYS
     [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
@@ -818,7 +819,7 @@ trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
 trap 'on_signal 15' TERM
 clean_stale_scratch
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
+SCRATCH=$(exec 2>/dev/null; mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX") || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
 start_time "$$"
 printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
@@ -907,8 +908,11 @@ for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/gro
   /etc/localtime /etc/java-* /etc/ssl/certs; do
   [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
 done
+# (JAVA is resolved, readlink -f: its directory's parent is the JDK's home,
+# no cd into it and pwd in a fork needed)
 dir_of "$JAVA"
-JDK_HOME=$(cd "$DIR_OF/.." && pwd)
+dir_of "$DIR_OF"
+JDK_HOME=$DIR_OF
 dir_of "$AGENT"
 SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$DIR_OF" "$DIR_OF")
 # Every path the program can see is the same in every run (README:
@@ -1195,6 +1199,7 @@ publish() {
     echo "get_score.sh: $opt: cannot create a file beside '$dest'" >&2
     return 1
   }
+  [ -n "$OUTPUT_MODE" ] || printf -v OUTPUT_MODE '%o' $((0666 & ~0$(umask)))
   if cat -- "$src" >"$PUBLISH_TMP" && chmod "$OUTPUT_MODE" "$PUBLISH_TMP"; then
     if [ -L "$dest" ] || { [ -e "$dest" ] && [ ! -f "$dest" ]; }; then
       echo "get_score.sh: $opt: '$dest' is no longer a regular file; left alone" >&2
@@ -1224,7 +1229,8 @@ profile_status_of() {
   done <"$1"
 }
 # Files this run creates get the mode a plain redirection would give them.
-OUTPUT_MODE=$(printf '%o' $((0666 & ~0$(umask))))
+# (asked of the shell when the first file is written: $(umask) is a fork)
+OUTPUT_MODE=""
 
 # The program's output goes to stderr or to --program-output, never stdout;
 # at most --max-output bytes of it.
