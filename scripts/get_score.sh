@@ -666,15 +666,16 @@ JAVA_REAL=""
 java_version=""
 if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
   JAVA_REAL=$(readlink -f "$JAVA")
-  java_version=$(psf_jdk_feature_release "$JAVA_REAL") ||
+  psf_jdk_set_feature_release "$JAVA_REAL" ||
     exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
+  java_version=$PSF_JDK_FEATURE
 fi
 # The cost table's check (check_costs) starts here too, when the table is
 # known already: the one of --costs, or the default one of the version the
 # release file gave (AUTO_COSTS, which the JDK's check below takes).
 AUTO_COSTS=""
 if [ "$COSTS" = auto ] && [ -n "$java_version" ]; then
-  IFS=$'\t' read -r AUTO_COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version")
+  psf_jdk_set_table "$PSF_ROOT" "$java_version" && AUTO_COSTS=$PSF_JDK_TABLE
 fi
 case $COSTS in
   none) ;;
@@ -730,15 +731,17 @@ if ! psf_jdk_verified_by_ci "$java_version" &&
   why=$(psf_jdk_check_record "$JAVA" "$PSF_ROOT" "$BUILD") ||
     fail jdk_not_verified "$JAVA is JDK $java_version, which PSF's CI does not check, and $why: run JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")") $PSF_ROOT/scripts/self_test.sh --full first (docs/jdks.md)"
 fi
-mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
+psf_jdk_set_flags "$java_version"
+JDK_FLAGS=("${PSF_JDK_FLAGS[@]}")
 # The cost table: the one calibrated for this feature version, else the
 # nearest one (the scorer then marks the score approximate and says why).
 # (AUTO_COSTS: the same question, asked above for the same version)
 if [ "$COSTS" = auto ] && [ -n "$AUTO_COSTS" ]; then
   COSTS=$AUTO_COSTS
 elif [ "$COSTS" = auto ]; then
-  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version") ||
+  psf_jdk_set_table "$PSF_ROOT" "$java_version" ||
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
+  COSTS=$PSF_JDK_TABLE
 fi
 check_costs
 [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
