@@ -659,7 +659,14 @@ sign_copy() {
 if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
 else
-  JAVA=$(command -v java) || JAVA=""
+  # (hash finds what command -v finds, without the fork of its command
+  # substitution; command -v also names a java that is not executable, for
+  # the message that refuses it)
+  if hash java 2>/dev/null; then
+    JAVA=${BASH_CMDS[java]}
+  else
+    JAVA=$(command -v java) || JAVA=""
+  fi
 fi
 JAVA_PROBE_FD=""
 JAVA_REAL=""
