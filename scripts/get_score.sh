@@ -879,10 +879,11 @@ fi
 # with it. The parent-death signal is set first, then the guard checks that
 # its parent is still this script, so a death before the signal was set is
 # not missed either. The signal survives exec (of setsid, bwrap, head: none
-# of them forks first or is set-user-ID).
+# of them forks first or is set-user-ID). The check is a POSIX sh's, which
+# starts in about half of bash's time (one guard is on the way to the JVM).
 GUARD=()
 [ ${#PDEATH[@]} -gt 0 ] &&
-  GUARD=("${PDEATH[@]}" -- bash -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
+  GUARD=("${PDEATH[@]}" -- sh -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
 
 # --- sandbox -------------------------------------------------------------------
 # bubblewrap: the whole file system read-only, one private writable work
