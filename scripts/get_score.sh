@@ -797,17 +797,21 @@ clean_stale_scratch() {
 SCRATCH=""
 RUN_PID=""     # the running JVM's process group (its leader's PID), while one runs
 RUN_HELPERS=() # the run's result reader and output watcher
+RUN_ACTIVE=""  # set while run_once's background jobs (the only ones) may run
 # End the running JVM's whole process group and the run's helpers, at once.
 # A signal can be handled right after the JVM's subshell was started and
 # before its PID was noted in RUN_PID, so every background job of this
 # script goes too (with its process group, once the subshell has called
-# setsid).
+# setsid). Outside a run there are none, and their list, a fork, is not
+# asked for (the exit of every run passes here).
 end_run() {
   local p
-  for p in $RUN_PID $(jobs -p); do
-    kill -KILL -- "-$p" 2>/dev/null
-    kill -KILL "$p" 2>/dev/null
-  done
+  if [ -n "$RUN_ACTIVE" ]; then
+    for p in $RUN_PID $(jobs -p); do
+      kill -KILL -- "-$p" 2>/dev/null
+      kill -KILL "$p" 2>/dev/null
+    done
+  fi
   if [ -n "$RUN_PID" ]; then
     wait "$RUN_PID" 2>/dev/null
     RUN_PID=""
@@ -1012,6 +1016,7 @@ run_once() {
   # for hours.
   # (guarded: if this script dies before the JVM opens the FIFO, the reader
   # would wait for a writer forever)
+  RUN_ACTIVE=1
   "${GUARD[@]}" head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" {SWEEP_FD}>&- &
   local reader=$!
   RUN_HELPERS=("$reader")
@@ -1088,6 +1093,7 @@ run_once() {
   fi
   wait "$reader"
   RUN_HELPERS=()
+  RUN_ACTIVE=""
   # The watcher polls: output printed in one burst just before the JVM ended
   # falls between two polls. The JVM is gone, so look at the size once more.
   # (the same one-fork stat as the watcher's)
