@@ -467,7 +467,7 @@ start_table_check() {
   abs_path TABLE_CHECKED "$1"
   exec {TABLE_FD}< <(
     exec </dev/null
-    out=$(exec 2>&1; "$SCORER" --check-table --costs "$TABLE_CHECKED")
+    out=$(exec "$SCORER" --check-table --costs "$TABLE_CHECKED" 2>&1)
     printf '%s\n%s' "$?" "$out"
   )
 }
@@ -485,7 +485,7 @@ check_costs() {
     rc=${answer%%$'\n'*}
     out=${answer#*$'\n'}
   else
-    out=$(exec 2>&1; "$SCORER" --check-table --costs "$COSTS")
+    out=$(exec "$SCORER" --check-table --costs "$COSTS" 2>&1)
     rc=$?
   fi
   if [ "$rc" != 0 ]; then
@@ -514,7 +514,7 @@ resolve_classpath() {
   for part in "${parts[@]}"; do
     [ -n "$part" ] || continue
     [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-    real=$(exec 2>/dev/null; realpath -e -- "$part") || fail class_not_found "class path entry '$part' cannot be resolved"
+    real=$(exec realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
     [ -f "$real" ] || [ -d "$real" ] ||
       fail usage "class path entry '$part' is neither a regular file nor a directory"
     case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
@@ -562,7 +562,7 @@ prepare_key() {
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
-  if ! out=$(exec 2>&1; "$SCORER" --init-key --key-file "$KEY_FILE"); then
+  if ! out=$(exec "$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
     scorer_says "$out"
     out=$SAYS
     [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
@@ -833,7 +833,7 @@ trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
 trap 'on_signal 15' TERM
 clean_stale_scratch
-SCRATCH=$(exec 2>/dev/null; mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX") || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
+SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
 start_time "$$"
 printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
@@ -1098,7 +1098,7 @@ run_once() {
   # falls between two polls. The JVM is gone, so look at the size once more.
   # (the same one-fork stat as the watcher's)
   local size
-  { size=$(stat -c %s "$out"); } 2>/dev/null || size=0
+  size=$(exec stat -c %s "$out" 2>/dev/null) || size=0
   if [ "$size" -gt "$MAX_OUTPUT" ]; then
     : >"$RUN_DIR/output_limit"
   fi
@@ -1172,16 +1172,16 @@ show_progress() {
 }
 
 # The watcher runs all through the JVM's run, on the machine's other core:
-# each poll is one process, stat, which its command substitution starts
-# without a fork of its own (bash forks twice when the substitution holds a
-# redirection or a list: the '2>/dev/null || echo 0' that was inside), and
-# the pauses are waits on a pipe that never holds data (a sleep was a
-# process each).
+# each poll is one process, stat, exec'd by its command substitution's fork
+# (bash forks a second time for a command with a redirection or a list in
+# a substitution: the '2>/dev/null || echo 0' that was inside), and the
+# pauses are waits on a pipe that never holds data (a sleep was a process
+# each).
 watch_output() {
   local pid=$1 file=$2 marker=$3 size nap=""
   exec {nap}<> <(:) || nap=""
   while kill -0 "$pid" 2>/dev/null && script_alive; do
-    { size=$(stat -c %s "$file"); } 2>/dev/null || size=0
+    size=$(exec stat -c %s "$file" 2>/dev/null) || size=0
     if [ "$size" -gt "$MAX_OUTPUT" ]; then
       : >"$marker"
       kill -TERM "$pid" 2>/dev/null
