@@ -29,6 +29,7 @@
 #include "sha256.h"
 #include "sign.h"
 #include "status.h"
+#include "submission.h"
 #include "xmlload.h"
 
 /* Output under construction. */
@@ -857,6 +858,18 @@ int main(int argc, char **argv)
         printf("%llu\n", (unsigned long long)measure_tsc_hz());
         code = fflush(stdout) == 0 ? 0 : 70;
         break;
+    case MODE_SUBMISSION_DIGESTS: {
+        char fields[SUBMISSION_DIGESTS_LEN];
+        submission sub = { .classpath = o.classpath, .main_class = o.main_class, .method = o.method,
+                           .jdk = o.jdk, .args = o.args, .n_args = o.n_args };
+        if (submission_digests(&sub, fields, sizeof fields, stderr, &err) != 0) {
+            code = fail_run(&o, &err);
+        } else {
+            printf("%s\n", fields);
+            code = fflush(stdout) == 0 ? 0 : 70;
+        }
+        break;
+    }
     case MODE_CHECK_TABLE:
         /* The table is read, parsed and validated exactly as for scoring. */
         if (load_table(&o, &t, &err) != 0) {
