@@ -570,63 +570,43 @@ prepare_key() {
     KEY_FILE=""
   fi
 }
-# What the class path holds, in order, as the text its digest is taken of: a
-# jar by its bytes, a directory by every regular file's path and bytes and
-# every link's target.
-classpath_listing() {
-  local part sum
-  for part in "${cp_abs_parts[@]}"; do
-    if [ -f "$part" ]; then
-      sum=$(sha256sum <"$part")
-      printf 'file %s\n' "${sum%% *}"
-    else
-      printf 'dir\n'
-      (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
-        LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
-    fi
-  done
+# The submission's digests (psf-score --submission-digests, scorer/submission.h),
+# the signed fields on one line: of what the class path holds (a jar by its
+# bytes, a directory by every regular file's path and bytes and every link's
+# target; the text this script used to take with find, sort and sha256sum),
+# the main class, the method, the program's arguments and the JDK (the
+# launcher's resolved path, JAVA_REAL, and the release file beside it).
+digest_fields() {
+  exec "$SCORER" --submission-digests --classpath "$abs_classpath" --main "$MAIN" --method "$METHOD" \
+    --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
 }
-# The submission's digests, all five from one sha256sum, each input on a
-# pipe of its own (a pipeline of sha256sum and cut for each was a dozen
-# forks): the class path's listing, the main class, the method, the
-# program's arguments (each ended by NUL) and the JDK (the launcher's
-# resolved path, JAVA_REAL, and the release file beside it).
-digest_sums() {
-  sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
-    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
-    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null)
-}
-# Reading the whole class path and the processes of digest_sums take a
-# while: they run in the background (start_digests), from as soon as the
-# key is ready, while the checks and the sandbox's set-up go on, and their
-# answer is read (submission_digests) when it is first needed: by a failure
-# that is reported signed, else just before the program runs, so the digests
-# are of the class path as it was before the program could touch it.
-# (Like the version probe, a failure before then leaves it to end by itself;
-# its stdin is /dev/null, and its stderr the caller's, as before, for what
-# find or sha256sum cannot read.)
+# Reading the whole class path takes a while: the digests are taken in the
+# background (start_digests), from as soon as the key is ready, while the
+# checks and the sandbox's set-up go on, and their answer is read
+# (submission_digests) when it is first needed: by a failure that is
+# reported signed, else just before the program runs, so the digests are of
+# the class path as it was before the program could touch it. (Like the
+# version probe, a failure before then leaves it to end by itself; its
+# stdin is /dev/null, and its stderr the caller's, for what it cannot read.)
 DIGEST_FD=""
 start_digests() {
-  exec {DIGEST_FD}< <(exec </dev/null; digest_sums)
+  exec {DIGEST_FD}< <(exec </dev/null; digest_fields)
 }
 # SUBMISSION_DIGESTS: the submission's digests as signed fields.
 submission_digests() {
+  local fields="" hex='[0-9a-f]{64}'
   SUBMISSION_DIGESTS=""
   [ -n "$KEY_FILE" ] || return 0
-  local sums=()
   if [ -n "$DIGEST_FD" ]; then
-    mapfile -t -u "$DIGEST_FD" sums
+    read -r -u "$DIGEST_FD" fields
     exec {DIGEST_FD}<&-
     DIGEST_FD=""
   else
-    mapfile -t sums < <(digest_sums)
+    fields=$(digest_fields)
   fi
-  [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
-  SUBMISSION_DIGESTS="classpath_sha256=${sums[0]%% *}"
-  SUBMISSION_DIGESTS+=" main_sha256=${sums[1]%% *}"
-  SUBMISSION_DIGESTS+=" method_sha256=${sums[2]%% *}"
-  SUBMISSION_DIGESTS+=" args_sha256=${sums[3]%% *}"
-  SUBMISSION_DIGESTS+=" jdk_sha256=${sums[4]%% *}"
+  [[ $fields =~ ^classpath_sha256=$hex\ main_sha256=$hex\ method_sha256=$hex\ args_sha256=$hex\ jdk_sha256=$hex$ ]] ||
+    fail internal_error "cannot take the digests of the submission"
+  SUBMISSION_DIGESTS=$fields
 }
 # SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
 # digests and the cost table's. (Set only once the JDK and the table passed
