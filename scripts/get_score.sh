@@ -214,6 +214,7 @@ PROGRAM_ARGS=()
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
+  [ -z "${KEY_FD:-}" ] || finish_key
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then
@@ -460,39 +461,55 @@ check_outputs() {
 # whose release file gave its version), the check starts in the background
 # (start_table_check, with the JDK's version probe) and its answer is read
 # here; a table that turns out to be another one is checked here, at once.
-COSTS_SHA256=""
-TABLE_FD=""      # the background check's answer: its exit code, a newline, its output
-TABLE_CHECKED="" # the table it checks
-start_table_check() {
-  abs_path TABLE_CHECKED "$1"
-  exec {TABLE_FD}< <(
+# bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
+# /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
+# answer is read from (scorer_answer). A failure before then leaves it to end
+# by itself: it holds none of the caller's streams.
+bg_scorer() {
+  exec {BG_FD}< <(
     exec </dev/null
-    out=$(exec "$SCORER" --check-table --costs "$TABLE_CHECKED" 2>&1)
+    out=$(exec "$SCORER" "$@" 2>&1)
     printf '%s\n%s' "$?" "$out"
   )
 }
-check_costs() {
-  [ "$COSTS" = none ] && return 0
-  local out rc answer
-  abs_path COSTS "$COSTS"
-  answer=""
-  if [ -n "$TABLE_FD" ] && [ "$TABLE_CHECKED" = "$COSTS" ]; then
-    IFS= read -r -d '' -u "$TABLE_FD" answer
-    exec {TABLE_FD}<&-
-    TABLE_FD=""
+# scorer_answer FD ARGS...: what psf-score ARGS answered, as
+# out=$("$SCORER" ARGS 2>&1) would have it, in ANSWER_OUT, and its exit code
+# in ANSWER_RC: read from FD (bg_scorer's, closed then), or, with FD empty
+# or no answer there, asked now.
+scorer_answer() {
+  local fd=$1 answer=""
+  shift
+  if [ -n "$fd" ]; then
+    IFS= read -r -d '' -u "$fd" answer
+    exec {fd}<&-
   fi
   if [[ $answer == *$'\n'* ]]; then
-    rc=${answer%%$'\n'*}
-    out=${answer#*$'\n'}
+    ANSWER_RC=${answer%%$'\n'*}
+    ANSWER_OUT=${answer#*$'\n'}
   else
-    out=$(exec "$SCORER" --check-table --costs "$COSTS" 2>&1)
-    rc=$?
+    ANSWER_OUT=$(exec "$SCORER" "$@" 2>&1)
+    ANSWER_RC=$?
   fi
-  if [ "$rc" != 0 ]; then
-    scorer_says "$out"
+}
+COSTS_SHA256=""
+TABLE_FD=""      # the background check's answer (bg_scorer)
+TABLE_CHECKED="" # the table it checks
+start_table_check() {
+  abs_path TABLE_CHECKED "$1"
+  bg_scorer --check-table --costs "$TABLE_CHECKED"
+  TABLE_FD=$BG_FD
+}
+check_costs() {
+  [ "$COSTS" = none ] && return 0
+  abs_path COSTS "$COSTS"
+  [ "$TABLE_CHECKED" = "$COSTS" ] || { [ -z "$TABLE_FD" ] || exec {TABLE_FD}<&-; TABLE_FD=""; }
+  scorer_answer "$TABLE_FD" --check-table --costs "$COSTS"
+  TABLE_FD=""
+  if [ "$ANSWER_RC" != 0 ]; then
+    scorer_says "$ANSWER_OUT"
     fail bad_input "the cost table is not usable: $SAYS"
   fi
-  COSTS_SHA256=$out
+  COSTS_SHA256=$ANSWER_OUT
 }
 # scorer_says OUT: the first line of psf-score's output OUT without its
 # "psf-score: ", in SAYS (empty when the line does not start so).
@@ -552,21 +569,36 @@ resolve_classpath() {
 # $XDG_CONFIG_HOME (default ~/.config), created (0600) when missing. A key
 # file that was named and cannot be used is a usage error; when the default
 # place cannot hold one, results are unsigned, with a warning. Only the key named here reaches psf-score.
+# psf-score --init-key (a few ms) runs in the background from here on, while
+# the JDK, the table and the scratch directory are seen to, and its answer
+# is read (finish_key) before the sandbox is decided, or first of all by a
+# failure (fail): a key that cannot be used is refused before anything else
+# is, as when it was checked here.
+KEY_FD=""   # the key check's answer (bg_scorer), until finish_key reads it
+KEY_NAMED=1 # the key file was named (--key-file, PSF_KEY_FILE)
 prepare_key() {
-  local named=1 out
   [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
   unset PSF_KEY_FILE
   if [ -z "$KEY_FILE" ]; then
-    named=0
+    KEY_NAMED=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
-  if ! out=$(exec "$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
-    scorer_says "$out"
-    out=$SAYS
-    [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
-    echo "get_score.sh: warning: results are not signed: $out (give --key-file)" >&2
+  bg_scorer --init-key --key-file "$KEY_FILE"
+  KEY_FD=$BG_FD
+}
+finish_key() {
+  local fd=$KEY_FD
+  [ -n "$fd" ] || return 0
+  KEY_FD=""
+  scorer_answer "$fd" --init-key --key-file "$KEY_FILE"
+  if [ "$ANSWER_RC" != 0 ]; then
+    scorer_says "$ANSWER_OUT"
+    # (reported unsigned, as it was before the submission was known)
+    SUBMISSION_PENDING="" SUBMISSION=""
+    [ "$KEY_NAMED" = 1 ] && fail usage "the key file cannot be used: $SAYS"
+    echo "get_score.sh: warning: results are not signed: $SAYS (give --key-file)" >&2
     KEY_FILE=""
   fi
 }
@@ -873,6 +905,9 @@ GUARD=()
 # bubblewrap: the whole file system read-only, one private writable work
 # directory, no network, its own PID namespace, /dev/random and /dev/urandom
 # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
+# (The key's check is answered first: a key that cannot be used is refused,
+# or its warning printed, before anything is said about the sandbox.)
+finish_key
 SANDBOXED=0
 bwrap_works=""
 if [ -n "$BWRAP_PROBE_FD" ]; then
