@@ -701,18 +701,26 @@ case $COSTS in
   auto) [ -z "$AUTO_COSTS" ] || start_table_check "$AUTO_COSTS" ;;
   *) start_table_check "$COSTS" ;;
 esac
-# Whether bubblewrap works here (a sandbox of its own that runs true: some
-# ms) is asked in the background too, and answered where the sandbox is set
-# up (below, "sandbox").
-BWRAP_PROBE_FD=""
-if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1; then
-  exec {BWRAP_PROBE_FD}< <(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true \
-    </dev/null >/dev/null 2>&1 && echo works)
-fi
-# And whether setpriv can set a parent-death signal (PDEATH, below).
-PDEATH_PROBE_FD=""
-if command -v setpriv >/dev/null 2>&1; then
-  exec {PDEATH_PROBE_FD}< <(setpriv --pdeathsig KILL true </dev/null >/dev/null 2>&1 && echo works)
+# Whether setpriv can set a parent-death signal (PDEATH, below) and whether
+# bubblewrap works here (a sandbox of its own that runs true: some ms) are
+# asked in the background too, by one job (each job is a fork of this
+# script), and answered where they are used: a line each, in that order,
+# "works" or not.
+PROBE_FD=""
+ask_pdeath=0 ask_bwrap=0
+command -v setpriv >/dev/null 2>&1 && ask_pdeath=1
+[ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 && ask_bwrap=1
+if [ "$ask_pdeath$ask_bwrap" != 00 ]; then
+  exec {PROBE_FD}< <(
+    exec </dev/null
+    if [ "$ask_pdeath" = 1 ] && setpriv --pdeathsig KILL true >/dev/null 2>&1; then echo works; else echo no; fi
+    if [ "$ask_bwrap" = 1 ] &&
+      bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+      echo works
+    else
+      echo no
+    fi
+  )
 fi
 
 check_outputs
@@ -885,12 +893,9 @@ exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f swee
 # even by SIGKILL (see run_once).
 # (whether setpriv can: asked in the background, at the start)
 PDEATH=()
-if [ -n "$PDEATH_PROBE_FD" ]; then
-  pdeath_works=""
-  read -r -u "$PDEATH_PROBE_FD" pdeath_works
-  exec {PDEATH_PROBE_FD}<&-
-  [ "$pdeath_works" != works ] || PDEATH=(setpriv --pdeathsig KILL)
-fi
+pdeath_works=""
+[ -z "$PROBE_FD" ] || read -r -u "$PROBE_FD" pdeath_works
+[ "$pdeath_works" != works ] || PDEATH=(setpriv --pdeathsig KILL)
 # GUARD COMMAND...: COMMAND, started in the background by this script, dies
 # with it. The parent-death signal is set first, then the guard checks that
 # its parent is still this script, so a death before the signal was set is
@@ -910,9 +915,9 @@ GUARD=()
 finish_key
 SANDBOXED=0
 bwrap_works=""
-if [ -n "$BWRAP_PROBE_FD" ]; then
-  read -r -u "$BWRAP_PROBE_FD" bwrap_works
-  exec {BWRAP_PROBE_FD}<&-
+if [ -n "$PROBE_FD" ]; then
+  read -r -u "$PROBE_FD" bwrap_works
+  exec {PROBE_FD}<&-
 fi
 if [ "$bwrap_works" = works ]; then
   SANDBOXED=1
