@@ -1270,13 +1270,17 @@ profile_status_of() {
 OUTPUT_MODE=""
 
 # The program's output goes to stderr or to --program-output, never stdout;
-# at most --max-output bytes of it.
+# at most --max-output bytes of it. (No output needs no head to copy it.)
 pass_output() {
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
+    if [ -s "$RUN_DIR/program.out" ]; then
+      head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
+    else
+      : >"$RUN_DIR/program.kept"
+    fi
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
-  else
+  elif [ -s "$RUN_DIR/program.out" ]; then
     head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
   fi
 }
