@@ -453,14 +453,6 @@ check_outputs() {
   [ -z "$PROGRAM_OUTPUT" ] || abs_path PROGRAM_OUTPUT "$PROGRAM_OUTPUT"
   [ -z "$PROFILE_OUT" ] || abs_path PROFILE_OUT "$PROFILE_OUT"
 }
-# The cost table is read, parsed and validated by the scorer now, not after
-# the program ran; the scorer refuses anything but a regular file of bounded
-# size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
-# scoring later checks, so a table swapped during the run is noticed.
-# When the table is known early (--costs FILE, or the default table of a JDK
-# whose release file gave its version), the check starts in the background
-# (start_table_check, with the JDK's version probe) and its answer is read
-# here; a table that turns out to be another one is checked here, at once.
 # bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
 # /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
 # answer is read from (scorer_answer). A failure before then leaves it to end
@@ -491,6 +483,21 @@ scorer_answer() {
     ANSWER_RC=$?
   fi
 }
+# scorer_says OUT: the first line of psf-score's output OUT without its
+# "psf-score: ", in SAYS (empty when the line does not start so).
+scorer_says() {
+  local line=${1%%$'\n'*}
+  SAYS=""
+  [[ $line != "psf-score: "* ]] || SAYS=${line#"psf-score: "}
+}
+# The cost table is read, parsed and validated by the scorer now, not after
+# the program ran; the scorer refuses anything but a regular file of bounded
+# size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
+# scoring later checks, so a table swapped during the run is noticed.
+# When the table is known early (--costs FILE, or the default table of a JDK
+# whose release file gave its version), the check starts in the background
+# (start_table_check, with the JDK's version probe) and its answer is read
+# here; a table that turns out to be another one is checked here, at once.
 COSTS_SHA256=""
 TABLE_FD=""      # the background check's answer (bg_scorer)
 TABLE_CHECKED="" # the table it checks
@@ -510,13 +517,6 @@ check_costs() {
     fail bad_input "the cost table is not usable: $SAYS"
   fi
   COSTS_SHA256=$ANSWER_OUT
-}
-# scorer_says OUT: the first line of psf-score's output OUT without its
-# "psf-score: ", in SAYS (empty when the line does not start so).
-scorer_says() {
-  local line=${1%%$'\n'*}
-  SAYS=""
-  [[ $line != "psf-score: "* ]] || SAYS=${line#"psf-score: "}
 }
 # Class path entries: each must be a regular file (a jar) or a directory,
 # named by a path without newline or ':'. The JVM and the sandbox get each
@@ -613,7 +613,7 @@ digest_fields() {
     --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
 }
 # Reading the whole class path takes a while: the digests are taken in the
-# background (start_digests), from as soon as the key is ready, while the
+# background (start_digests), from as soon as the key is named, while the
 # checks and the sandbox's set-up go on, and their answer is read
 # (submission_digests) when it is first needed: by a failure that is
 # reported signed, else just before the program runs, so the digests are of
