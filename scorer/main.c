@@ -290,13 +290,17 @@ static const machine_check *check_machine(const cost_table *t, const profile *p,
  * NULL) and parsed, so what is verified is what is scored. *sha gets the
  * SHA-256 of the file's bytes, signature line included.
  */
-static int load_signed_bytes(const char *path, unsigned char *bytes, size_t len, const sign_key *k,
-                             profile *p, sign_info *sig, char sha[65], psf_err *err)
+static int load_signed(const char *path, const sign_key *k, profile *p, sign_info *sig,
+                       char sha[65], psf_err *err)
 {
+    unsigned char *bytes;
+    size_t len;
     int rc;
 
     memset(p, 0, sizeof *p);
     memset(sig, 0, sizeof *sig);
+    if (xml_read_file(path, &bytes, &len, err) != 0)
+        return -1;
     sign_check_profile(k, bytes, len, sig);
     sha256_hex(bytes, len, sha);
     rc = profile_load_memory(p, path, bytes, len, err);
@@ -304,26 +308,14 @@ static int load_signed_bytes(const char *path, unsigned char *bytes, size_t len,
     return rc;
 }
 
-static int load_signed(const char *path, const sign_key *k, profile *p, sign_info *sig,
-                       char sha[65], psf_err *err)
-{
-    unsigned char *bytes;
-    size_t len;
-
-    memset(p, 0, sizeof *p);
-    memset(sig, 0, sizeof *sig);
-    if (xml_read_file(path, &bytes, &len, err) != 0)
-        return -1;
-    return load_signed_bytes(path, bytes, len, k, p, sig, sha, err);
-}
-
 /*
  * What --sign does: the profile at path, checked to be a profile, with a
  * signature line for o->submission under the key (created when missing),
- * in *out (malloc'd). Returns 0, or -1 with err.
+ * in *out (malloc'd). The profile read is kept in *keep when keep is not
+ * NULL. Returns 0, or -1 with err.
  */
 static int sign_file(const options *o, const char *path, sign_key *key, unsigned char **out, size_t *out_len,
-                     psf_err *err)
+                     profile *keep, psf_err *err)
 {
     const sign_key *kp;
     unsigned char *bytes;
@@ -338,7 +330,10 @@ static int sign_file(const options *o, const char *path, sign_key *key, unsigned
         return -1;
     rc = profile_load_memory(&p, path, bytes, len, err) != 0 ||
          sign_profile(kp, bytes, len, o->submission, out, out_len, err) != 0 ? -1 : 0;
-    profile_free(&p);
+    if (rc == 0 && keep)
+        *keep = p;
+    else
+        profile_free(&p);
     free(bytes);
     return rc;
 }
@@ -348,13 +343,17 @@ typedef struct signed_copy {
     sign_key key;
     unsigned char *bytes;   /* the signed profile as written to the file; NULL: none (any more) */
     size_t len;
+    profile prof;           /* the profile as it was read for signing (owned while bytes is) */
 } signed_copy;
 
 /*
  * --signed-copy FILE: PROFILE signed as --sign signs it, and written to
  * FILE, first of all, as get_score.sh ran --sign before it scored FILE; the
- * scoring then reads these very bytes as it would read FILE back. One
- * process and one read of the profile less. A profile that cannot be
+ * scoring then checks these very bytes as it would check FILE read back,
+ * and scores the profile they hold, as read for signing (the signature line
+ * is an XML comment after the root element: the profile read back would be
+ * the same, named FILE). One process, and one read and validation of the
+ * profile, less. A profile that cannot be
  * signed is reported as --sign reports it (on stderr, its exit code; no
  * result, no report, no FILE). Returns 0, else the exit code to end with.
  */
@@ -363,11 +362,12 @@ static int make_signed_copy(const options *o, signed_copy *sc)
     psf_err err;
 
     memset(sc, 0, sizeof *sc);
-    if (sign_file(o, o->args[0], &sc->key, &sc->bytes, &sc->len, &err) != 0 ||
+    if (sign_file(o, o->args[0], &sc->key, &sc->bytes, &sc->len, &sc->prof, &err) != 0 ||
         outfile_write(o->signed_copy, sc->bytes, sc->len, "signed copy", &err) != 0) {
         options os = *o;
         free(sc->bytes);
         sc->bytes = NULL;
+        profile_free(&sc->prof);
         os.format = FMT_TEXT;
         os.junit = NULL;
         return fail_run(&os, &err);
@@ -414,9 +414,16 @@ static int run_score(const options *o, const cost_table *t, signed_copy *sc)
     if (o->compare && reference_load(o, t, &ref, &err) != 0)
         return fail_run(o, &err);
     if (sc->bytes) {
-        unsigned char *bytes = sc->bytes;
-        sc->bytes = NULL; /* load_signed_bytes frees it */
-        code = load_signed_bytes(o->signed_copy, bytes, sc->len, kp, &p, &sig, sha, &err);
+        memset(&sig, 0, sizeof sig);
+        sign_check_profile(kp, sc->bytes, sc->len, &sig);
+        sha256_hex(sc->bytes, sc->len, sha);
+        p = sc->prof; /* now run_score's */
+        memset(&sc->prof, 0, sizeof sc->prof);
+        free(sc->bytes);
+        sc->bytes = NULL;
+        free(p.path);
+        p.path = xstrdup(o->signed_copy);
+        code = 0;
     } else {
         code = load_signed(o->args[0], kp, &p, &sig, sha, &err);
     }
@@ -666,7 +673,7 @@ static int run_sign(const options *o)
     size_t out_len;
     outbuf b;
 
-    if (sign_file(o, o->args[0], &key, &out, &out_len, &err) != 0)
+    if (sign_file(o, o->args[0], &key, &out, &out_len, NULL, &err) != 0)
         return fail_run(o, &err);
     outbuf_open(&b);
     fwrite(out, 1, out_len, b.f);
@@ -890,6 +897,7 @@ int main(int argc, char **argv)
         else
             code = o.mode == MODE_SCORE ? run_score(&o, &t, &sc) : run_rank(&o, &t);
         free(sc.bytes);
+        profile_free(&sc.prof);
         OPENSSL_cleanse(&sc.key, sizeof sc.key);
         break;
     }
