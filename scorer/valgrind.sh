@@ -66,6 +66,8 @@ run 8 --status-json program_failed "exit 1" --key-file "$K/key" --submission "cl
 # one process signs and scores (--signed-copy), also a profile it refuses to sign
 run 0 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy.xml" "$F/basic.profile.xml"
 run 7 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy2.xml" "$K/signed.xml"
+run 7 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy3.xml" "$F/truncated.profile.xml"
+run 5 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy4.xml" "$F/not_invoked.profile.xml"
 # the submission's digests (scorer/submission.c): a jar, directories with files
 # and links, one that is missing
 ln -s basic.profile.xml "$K/link"
