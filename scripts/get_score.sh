@@ -857,6 +857,16 @@ SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=
   fail internal_error "cannot create a scratch directory"
 start_time "$$"
 printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
+# The first run's work directory and result FIFO (run_once) are made in the
+# background, while the sandbox is set up; run_once waits for them. (Each is
+# a process; what they cannot make they say on stderr, as they did there.)
+PREP_FD=""
+exec {PREP_FD}< <(
+  exec </dev/null
+  mkdir -p "$SCRATCH/run.1/work/tmp"
+  mkfifo "$SCRATCH/run.1/result.fifo"
+  echo done
+)
 # The sweeper: bubblewrap's --die-with-parent has a window (between its
 # clone and the child's prctl) in which the death of its parent is missed,
 # and the sandbox's init then lives on, orphaned, with the JVM in it. So a
@@ -1018,8 +1028,14 @@ run_key() {
 # $RUN_DIR/program.out.
 run_once() {
   RUN_DIR=$SCRATCH/run.$1
-  local work=$RUN_DIR/work
-  mkdir -p "$work/tmp"
+  local work=$RUN_DIR/work made=""
+  # (the first run's directory and FIFO: made in the background, above)
+  if [ "$1" = 1 ] && [ -n "$PREP_FD" ]; then
+    read -r -u "$PREP_FD" made
+    exec {PREP_FD}<&-
+    PREP_FD=""
+  fi
+  [ "$made" = done ] || mkdir -p "$work/tmp"
   local seen=$work # the work directory as the program sees it
   [ "$SANDBOXED" = 1 ] && seen=$SANDBOX_WORK
   RUN_STATUS=""
@@ -1030,7 +1046,7 @@ run_once() {
   run_key || fail internal_error "cannot read a run key from /dev/urandom"
   key=$RUN_KEY
   local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
-  mkfifo "$fifo"
+  [ "$made" = done ] || mkfifo "$fifo"
   # The stream is capped: a program that floods the channel gets no result
   # (psf-receive rejects oversized claims) instead of a receiver that runs
   # for hours.
