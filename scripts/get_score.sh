@@ -848,7 +848,8 @@ on_signal() {
   exit $((128 + $1))
 }
 PUBLISH_TMP="" # (set before the trap reads it: a failure before publish() is defined exits through it too)
-trap 'end_run; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
+PREP_FD=""     # the first run's directory and FIFO, while they are made (below)
+trap 'end_run; [ -z "$PREP_FD" ] || read -r -u "$PREP_FD" _; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
 trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
 trap 'on_signal 15' TERM
@@ -857,16 +858,6 @@ SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=
   fail internal_error "cannot create a scratch directory"
 start_time "$$"
 printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
-# The first run's work directory and result FIFO (run_once) are made in the
-# background, while the sandbox is set up; run_once waits for them. (Each is
-# a process; what they cannot make they say on stderr, as they did there.)
-PREP_FD=""
-exec {PREP_FD}< <(
-  exec </dev/null
-  mkdir -p "$SCRATCH/run.1/work/tmp"
-  mkfifo "$SCRATCH/run.1/result.fifo"
-  echo done
-)
 # The sweeper: bubblewrap's --die-with-parent has a window (between its
 # clone and the child's prctl) in which the death of its parent is missed,
 # and the sandbox's init then lives on, orphaned, with the JVM in it. So a
@@ -899,6 +890,17 @@ sweep_scratch() {
   rm -rf -- "$dir"
 }
 exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
+# The first run's work directory and result FIFO (run_once) are made in the
+# background, while the sandbox is set up; run_once waits for them, and so
+# does the exit before it removes the scratch directory. (Each is a process;
+# what they cannot make they say on stderr, as they did there. The job holds
+# the sweeper's pipe, so a sweeper never sweeps while they still make.)
+exec {PREP_FD}< <(
+  exec </dev/null
+  mkdir -p "$SCRATCH/run.1/work/tmp"
+  mkfifo "$SCRATCH/run.1/result.fifo"
+  echo done
+)
 # A parent-death signal ends the run's processes when their parent dies,
 # even by SIGKILL (see run_once).
 # (whether setpriv can: asked in the background, at the start)
