@@ -353,9 +353,9 @@ typedef struct signed_copy {
  * and scores the profile they hold, as read for signing (the signature line
  * is an XML comment after the root element: the profile read back would be
  * the same, named FILE). One process, and one read and validation of the
- * profile, less. A profile that cannot be
- * signed is reported as --sign reports it (on stderr, its exit code; no
- * result, no report, no FILE). Returns 0, else the exit code to end with.
+ * profile, less. A profile that cannot be signed is reported as --sign
+ * reports it (on stderr, its exit code; no result, no report, no FILE).
+ * Returns 0, else the exit code to end with.
  */
 static int make_signed_copy(const options *o, signed_copy *sc)
 {
