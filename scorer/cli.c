@@ -22,9 +22,11 @@ const char options_usage[] =
     "       psf-score --status-json STATUS MESSAGE\n"
     "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
     "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
+    "       psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [--costs FILE ...] PROFILE\n"
     "       psf-score --verify [--key-file KEY] [--json] FILE ...\n"
     "       psf-score --init-key [--key-file KEY]\n"
     "       psf-score --measure-tsc\n"
+    "       psf-score --submission-digests --classpath CP --main CLASS --method SPEC --jdk JAVA [-- ARG...]\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "       --report FILE.html [--compare PROFILE] [--label L] [--sources DIR]\n"
@@ -49,10 +51,16 @@ const char options_usage[] =
     "                       a key, profiles must carry its signature (see docs/trust-model.md)\n"
     "  --sign               print PROFILE with a signature line for --submission FIELDS\n"
     "                       (creates KEY, mode 0600, when it does not exist)\n"
+    "  --signed-copy FILE   sign PROFILE as --sign does, into FILE, and score FILE (one process\n"
+    "                       for both; a profile that cannot be signed is reported as --sign does)\n"
     "  --verify             check the signatures of profiles and JSON results\n"
     "  --init-key           create KEY when missing, check it, print its id\n"
     "  --measure-tsc        measure this machine's TSC rate (20 ms) and print it in Hz\n"
     "                       (0: none can be measured here)\n"
+    "  --submission-digests print the digests that identify a submission, as the fields get_score.sh\n"
+    "                       signs: its class path's contents (--classpath, resolved entries), --main,\n"
+    "                       --method, the program's arguments after -- and the JDK (--jdk, the java\n"
+    "                       launcher's resolved path; see docs/trust-model.md)\n"
     "  --tsc-hz HZ          this machine's TSC rate, from --measure-tsc, for the comparison of a\n"
     "                       calibrated table with this machine: no measuring while scoring\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
@@ -100,7 +108,7 @@ static int is_opt(const char *arg, const char *name)
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
     int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
-    int check_table = 0, sign = 0, verify = 0, init_key = 0, measure_tsc = 0;
+    int check_table = 0, sign = 0, verify = 0, init_key = 0, measure_tsc = 0, digests = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -137,6 +145,23 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             init_key = 1;
         } else if (strcmp(a, "--measure-tsc") == 0) {
             measure_tsc = 1;
+        } else if (strcmp(a, "--submission-digests") == 0) {
+            digests = 1;
+        } else if (is_opt(a, "--classpath")) {
+            if (!(v = value_of(a, "--classpath", argc, argv, &i)) || !*v)
+                FAIL("--classpath needs CP");
+            else
+                o->classpath = v;
+        } else if (is_opt(a, "--main")) {
+            if (!(v = value_of(a, "--main", argc, argv, &i)) || !*v)
+                FAIL("--main needs a CLASS");
+            else
+                o->main_class = v;
+        } else if (is_opt(a, "--jdk")) {
+            if (!(v = value_of(a, "--jdk", argc, argv, &i)) || !*v)
+                FAIL("--jdk needs the java launcher's path");
+            else
+                o->jdk = v;
         } else if (is_opt(a, "--tsc-hz")) {
             /* from 1 MHz to 100 GHz: a TSC rate, not a typo */
             v = value_of(a, "--tsc-hz", argc, argv, &i);
@@ -155,6 +180,11 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--submission needs FIELDS");
             else
                 o->submission = v;
+        } else if (is_opt(a, "--signed-copy")) {
+            if (!(v = value_of(a, "--signed-copy", argc, argv, &i)) || !*v)
+                FAIL("--signed-copy needs a FILE");
+            else
+                o->signed_copy = v;
         } else if (is_opt(a, "--fallback")) {
             if (!(v = value_of(a, "--fallback", argc, argv, &i)) || !*v)
                 FAIL("--fallback needs a REASON");
@@ -279,14 +309,21 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
 
     o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
             : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : sign ? MODE_SIGN
-            : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : measure_tsc ? MODE_MEASURE_TSC : MODE_SCORE;
-    if (help + status_json + status_table + rank + check_table + sign + verify + init_key + measure_tsc > 1)
-        FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --measure-tsc, --status-json and"
-             " --status-table exclude each other");
+            : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : measure_tsc ? MODE_MEASURE_TSC
+            : digests ? MODE_SUBMISSION_DIGESTS : MODE_SCORE;
+    if (help + status_json + status_table + rank + check_table + sign + verify + init_key + measure_tsc + digests > 1)
+        FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --measure-tsc, --submission-digests,"
+             " --status-json and --status-table exclude each other");
+    if ((o->classpath || o->main_class || o->jdk) && !digests)
+        FAIL("--classpath, --main and --jdk apply to --submission-digests");
     if (o->tsc_hz && o->mode != MODE_SCORE)
         FAIL("--tsc-hz applies to scoring one PROFILE");
-    if (o->submission && !sign && !status_json)
-        FAIL("--submission applies to --sign and --status-json");
+    if (o->submission && !sign && !status_json && !o->signed_copy)
+        FAIL("--submission applies to --sign, --signed-copy and --status-json");
+    if (o->signed_copy && o->mode != MODE_SCORE)
+        FAIL("--signed-copy applies to scoring one PROFILE");
+    if (o->signed_copy && !o->submission)
+        FAIL("--signed-copy needs --submission FIELDS");
     switch (o->mode) {
     case MODE_HELP:
     case MODE_STATUS_TABLE:
@@ -308,6 +345,10 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     case MODE_MEASURE_TSC:
         if (o->n_args != 0)
             FAIL("--measure-tsc takes no FILE");
+        break;
+    case MODE_SUBMISSION_DIGESTS:
+        if (!o->classpath || !o->main_class || !o->method || !o->jdk)
+            FAIL("--submission-digests needs --classpath, --main, --method and --jdk");
         break;
     case MODE_CHECK_TABLE:
         if (!o->costs)

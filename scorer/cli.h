@@ -12,9 +12,11 @@
  *   [--label LABEL] [--method SPEC]
  *   psf-score --check-table --costs FILE
  *   psf-score --sign --key-file KEY --submission FIELDS PROFILE
+ *   psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [score options] PROFILE
  *   psf-score --verify [--key-file KEY] [--json] FILE ...
  *   psf-score --init-key --key-file KEY
  *   psf-score --measure-tsc
+ *   psf-score --submission-digests --classpath CP --main CLASS --method SPEC --jdk JAVA [-- ARG...]
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
@@ -25,7 +27,8 @@
 #include "err.h"
 
 typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP,
-                        MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY, MODE_MEASURE_TSC } run_mode;
+                        MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY, MODE_MEASURE_TSC,
+                        MODE_SUBMISSION_DIGESTS } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
@@ -52,11 +55,16 @@ typedef struct options {
     const char *report;         /* --report FILE: also write the student report (HTML) there */
     const char *label;          /* --label: the submission's name (JUnit report, student report) */
     const char *sources;        /* --sources DIR: the submission's .java files, for the report's lines */
-    const char *method;         /* --method: the test case's name when no profile names it */
+    const char *method;         /* --method: the test case's name when no profile names it;
+                                 * with --submission-digests, the submission's method spec */
+    const char *classpath;      /* --classpath (--submission-digests): resolved entries, ':'-separated */
+    const char *main_class;     /* --main (--submission-digests): the main class */
+    const char *jdk;            /* --jdk (--submission-digests): the java launcher's resolved path */
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
     const char *fallback;       /* --fallback REASON: why the fast engine fell back (get_score.sh); NULL: it did not */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
-    const char *submission;     /* --submission FIELDS (--sign): what identifies the submission */
+    const char *submission;     /* --submission FIELDS (--sign, --signed-copy): what identifies the submission */
+    const char *signed_copy;    /* --signed-copy FILE: PROFILE signed into FILE, and FILE scored; NULL: none */
     uint64_t tsc_hz;            /* --tsc-hz HZ: this machine's TSC rate, measured beforehand
                                  * (--measure-tsc); 0: measured when the output needs it */
     char **args;                /* positional arguments (borrowed from argv) */

@@ -29,6 +29,7 @@
 #include "sha256.h"
 #include "sign.h"
 #include "status.h"
+#include "submission.h"
 #include "xmlload.h"
 
 /* Output under construction. */
@@ -307,6 +308,73 @@ static int load_signed(const char *path, const sign_key *k, profile *p, sign_inf
     return rc;
 }
 
+/*
+ * What --sign does: the profile at path, checked to be a profile, with a
+ * signature line for o->submission under the key (created when missing),
+ * in *out (malloc'd). The profile read is kept in *keep when keep is not
+ * NULL. Returns 0, or -1 with err.
+ */
+static int sign_file(const options *o, const char *path, sign_key *key, unsigned char **out, size_t *out_len,
+                     profile *keep, psf_err *err)
+{
+    const sign_key *kp;
+    unsigned char *bytes;
+    size_t len;
+    profile p;
+    int rc;
+
+    if (!sign_key_path(o->key_file))
+        return psf_fail(err, ST_USAGE, "%s needs --key-file KEY or PSF_KEY_FILE",
+                        o->signed_copy ? "--signed-copy" : "--sign");
+    if (load_key(o, 1, key, &kp, err) != 0 || xml_read_file(path, &bytes, &len, err) != 0)
+        return -1;
+    rc = profile_load_memory(&p, path, bytes, len, err) != 0 ||
+         sign_profile(kp, bytes, len, o->submission, out, out_len, err) != 0 ? -1 : 0;
+    if (rc == 0 && keep)
+        *keep = p;
+    else
+        profile_free(&p);
+    free(bytes);
+    return rc;
+}
+
+/* The profile --signed-copy signed, before anything else was read. */
+typedef struct signed_copy {
+    sign_key key;
+    unsigned char *bytes;   /* the signed profile as written to the file; NULL: none (any more) */
+    size_t len;
+    profile prof;           /* the profile as it was read for signing (owned while bytes is) */
+} signed_copy;
+
+/*
+ * --signed-copy FILE: PROFILE signed as --sign signs it, and written to
+ * FILE, first of all, as get_score.sh ran --sign before it scored FILE; the
+ * scoring then checks these very bytes as it would check FILE read back,
+ * and scores the profile they hold, as read for signing (the signature line
+ * is an XML comment after the root element: the profile read back would be
+ * the same, named FILE). One process, and one read and validation of the
+ * profile, less. A profile that cannot be signed is reported as --sign
+ * reports it (on stderr, its exit code; no result, no report, no FILE).
+ * Returns 0, else the exit code to end with.
+ */
+static int make_signed_copy(const options *o, signed_copy *sc)
+{
+    psf_err err;
+
+    memset(sc, 0, sizeof *sc);
+    if (sign_file(o, o->args[0], &sc->key, &sc->bytes, &sc->len, &sc->prof, &err) != 0 ||
+        outfile_write(o->signed_copy, sc->bytes, sc->len, "signed copy", &err) != 0) {
+        options os = *o;
+        free(sc->bytes);
+        sc->bytes = NULL;
+        profile_free(&sc->prof);
+        os.format = FMT_TEXT;
+        os.junit = NULL;
+        return fail_run(&os, &err);
+    }
+    return 0;
+}
+
 /* Why a profile does not pass a check with key k (sig->state != SIGN_VALID). */
 static const char *unverified_why(const sign_info *sig, const sign_key *k, char *buf, size_t n)
 {
@@ -321,7 +389,7 @@ static const char *unverified_why(const sign_info *sig, const sign_key *k, char 
     }
 }
 
-static int run_score(const options *o, const cost_table *t)
+static int run_score(const options *o, const cost_table *t, signed_copy *sc)
 {
     reference ref = { 0 };
     profile p;
@@ -337,11 +405,29 @@ static int run_score(const options *o, const cost_table *t)
     sign_info sig;
     char sha[65], why[200], statement[SIGN_FIELDS_MAX + 300], mac[65];
 
-    if (load_key(o, 0, &key, &kp, &err) != 0)
+    if (sc->bytes) {
+        key = sc->key; /* the key that signed the copy */
+        kp = &key;
+    } else if (load_key(o, 0, &key, &kp, &err) != 0) {
         return fail_run(o, &err);
+    }
     if (o->compare && reference_load(o, t, &ref, &err) != 0)
         return fail_run(o, &err);
-    if (load_signed(o->args[0], kp, &p, &sig, sha, &err) != 0) {
+    if (sc->bytes) {
+        memset(&sig, 0, sizeof sig);
+        sign_check_profile(kp, sc->bytes, sc->len, &sig);
+        sha256_hex(sc->bytes, sc->len, sha);
+        p = sc->prof; /* now run_score's */
+        memset(&sc->prof, 0, sizeof sc->prof);
+        free(sc->bytes);
+        sc->bytes = NULL;
+        free(p.path);
+        p.path = xstrdup(o->signed_copy);
+        code = 0;
+    } else {
+        code = load_signed(o->args[0], kp, &p, &sig, sha, &err);
+    }
+    if (code != 0) {
         profile_free(&p);
         reference_free(&ref);
         return fail_run(o, &err);
@@ -582,27 +668,13 @@ static int run_rank(const options *o, const cost_table *t)
 static int run_sign(const options *o)
 {
     sign_key key;
-    const sign_key *kp;
     psf_err err;
-    unsigned char *bytes, *out;
-    size_t len, out_len;
-    profile p;
+    unsigned char *out;
+    size_t out_len;
     outbuf b;
 
-    if (!sign_key_path(o->key_file)) {
-        psf_fail(&err, ST_USAGE, "--sign needs --key-file KEY or PSF_KEY_FILE");
+    if (sign_file(o, o->args[0], &key, &out, &out_len, NULL, &err) != 0)
         return fail_run(o, &err);
-    }
-    if (load_key(o, 1, &key, &kp, &err) != 0 || xml_read_file(o->args[0], &bytes, &len, &err) != 0)
-        return fail_run(o, &err);
-    if (profile_load_memory(&p, o->args[0], bytes, len, &err) != 0 ||
-        sign_profile(kp, bytes, len, o->submission, &out, &out_len, &err) != 0) {
-        profile_free(&p);
-        free(bytes);
-        return fail_run(o, &err);
-    }
-    profile_free(&p);
-    free(bytes);
     outbuf_open(&b);
     fwrite(out, 1, out_len, b.f);
     free(out);
@@ -793,6 +865,18 @@ int main(int argc, char **argv)
         printf("%llu\n", (unsigned long long)measure_tsc_hz());
         code = fflush(stdout) == 0 ? 0 : 70;
         break;
+    case MODE_SUBMISSION_DIGESTS: {
+        char fields[SUBMISSION_DIGESTS_LEN];
+        submission sub = { .classpath = o.classpath, .main_class = o.main_class, .method = o.method,
+                           .jdk = o.jdk, .args = o.args, .n_args = o.n_args };
+        if (submission_digests(&sub, fields, sizeof fields, stderr, &err) != 0) {
+            code = fail_run(&o, &err);
+        } else {
+            printf("%s\n", fields);
+            code = fflush(stdout) == 0 ? 0 : 70;
+        }
+        break;
+    }
     case MODE_CHECK_TABLE:
         /* The table is read, parsed and validated exactly as for scoring. */
         if (load_table(&o, &t, &err) != 0) {
@@ -803,13 +887,20 @@ int main(int argc, char **argv)
         code = fflush(stdout) == 0 ? 0 : 70;
         break;
     case MODE_SCORE:
-    case MODE_RANK:
-        if (load_table(&o, &t, &err) != 0) {
-            code = fail_run(&o, &err);
+    case MODE_RANK: {
+        signed_copy sc;
+        memset(&sc, 0, sizeof sc);
+        if (o.signed_copy && (code = make_signed_copy(&o, &sc)) != 0)
             break;
-        }
-        code = o.mode == MODE_SCORE ? run_score(&o, &t) : run_rank(&o, &t);
+        if (load_table(&o, &t, &err) != 0)
+            code = fail_run(&o, &err);
+        else
+            code = o.mode == MODE_SCORE ? run_score(&o, &t, &sc) : run_rank(&o, &t);
+        free(sc.bytes);
+        profile_free(&sc.prof);
+        OPENSSL_cleanse(&sc.key, sizeof sc.key);
         break;
+    }
     default:
         code = 70;
     }

@@ -15,7 +15,7 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
                       scorer/junit.c scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
-                      scorer/sign.c common/mac.c $(SCORER_CORE_SRCS)
+                      scorer/sign.c scorer/submission.c common/mac.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
 
@@ -32,7 +32,8 @@ $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/
 # ---- unit tests (tests/unit/test_scorer_*.c) ----
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
               scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
-              scorer_machine_check scorer_report scorer_sign scorer_outfile scorer_sources
+              scorer_machine_check scorer_report scorer_sign scorer_outfile scorer_sources \
+              scorer_submission
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -41,6 +42,7 @@ UNIT_CFLAGS_scorer_json  := $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_json    := $(JANSSON_LIBS)
 UNIT_SRCS_scorer_sha256  := scorer/sha256.c
 UNIT_SRCS_scorer_sign    := scorer/sign.c scorer/sha256.c scorer/err.c common/mac.c
+UNIT_SRCS_scorer_submission := scorer/submission.c scorer/sha256.c scorer/err.c
 UNIT_SRCS_scorer_outfile := scorer/outfile.c scorer/err.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
@@ -67,6 +69,7 @@ UNIT_LIBS_scorer_profile   := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_score     := $(XML_LIBS) $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_sha256    := $(CRYPTO_LIBS)
 UNIT_LIBS_scorer_sign      := $(CRYPTO_LIBS)
+UNIT_LIBS_scorer_submission := $(CRYPTO_LIBS)
 
 # ---- integration tests (no JVM needed: hand-written profiles) ----
 SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))

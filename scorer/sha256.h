@@ -13,4 +13,8 @@
 /* Write the lowercase hex digest of data[0..len) and a NUL into hex[65]. */
 void sha256_hex(const void *data, size_t len, char hex[65]);
 
+/* The same for everything read from fd up to its end. Returns 0, or -1 with
+ * errno set when a read fails (hex is then ""). */
+int sha256_fd_hex(int fd, char hex[65]);
+
 #endif

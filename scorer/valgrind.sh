@@ -63,5 +63,15 @@ run 26 --json --key-file "$K/key" "$F/basic.profile.xml"
 run 26 --verify --key-file "$K/key" "$K/signed.xml" "$K/result.json" "$F/basic.profile.xml"
 run 26 --rank --key-file "$K/key" --format json "a=$K/signed.xml" "b=$K/signed.xml" "c=$F/basic.profile.xml"
 run 8 --status-json program_failed "exit 1" --key-file "$K/key" --submission "classpath_sha256=ab"
+# one process signs and scores (--signed-copy), also a profile it refuses to sign
+run 0 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy.xml" "$F/basic.profile.xml"
+run 7 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy2.xml" "$K/signed.xml"
+run 7 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy3.xml" "$F/truncated.profile.xml"
+run 5 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-copy "$K/copy4.xml" "$F/not_invoked.profile.xml"
+# the submission's digests (scorer/submission.c): a jar, directories with files
+# and links, one that is missing
+ln -s basic.profile.xml "$K/link"
+run 0 --submission-digests --classpath "$F/basic.profile.xml:tests/fixtures:$K:$K/missing" --main M --method M.m \
+    --jdk /usr/bin/java -- a "" b
 rm -rf "$K"
 exit $failed

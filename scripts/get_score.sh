@@ -15,7 +15,25 @@
 # `psf-score --status-json` so that all JSON has one writer.
 set -u
 
-PSF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# dir_of PATH: what `dirname -- PATH` prints, in DIR_OF, by the shell itself
+# (each dirname was a fork and an exec): PATH without its last component and
+# the slashes before it; "." when PATH has no slash, "/" when only the root
+# is left.
+dir_of() {
+  local p=$1
+  while [[ $p == */ ]]; do p=${p%/}; done
+  case $p in
+    "") DIR_OF=/ ;;
+    */*)
+      p=${p%/*}
+      while [[ $p == */ ]]; do p=${p%/}; done
+      DIR_OF=${p:-/} ;;
+    *) DIR_OF=. ;;
+  esac
+}
+
+dir_of "${BASH_SOURCE[0]}"
+PSF_ROOT=$(cd "$DIR_OF/.." && pwd)
 BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 # absolute: the JVM needs an absolute -agentpath, and the run changes directory
 case $BUILD in /*) ;; *) BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || BUILD=$PWD/${PSF_BUILD} ;; esac
@@ -196,6 +214,8 @@ PROGRAM_ARGS=()
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
+  [ -z "${KEY_FD:-}" ] || finish_key
+  [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then
     # a usage error may come before the budget is checked: no JUnit report then
@@ -216,14 +236,14 @@ fail() {
 
 # The process's address space: the pinned heap plus 2 GiB for everything else
 # the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
-# kept to two malloc arenas.
+# kept to two malloc arenas. heap_kb SIZE: SIZE in KiB, in HEAP_KB.
 heap_kb() {
   local n=${1%[kKmMgG]}
   case $1 in
-    *[kK]) echo "$n" ;;
-    *[mM]) echo $((n * 1024)) ;;
-    *[gG]) echo $((n * 1024 * 1024)) ;;
-    *) echo $(((n + 1023) / 1024)) ;;
+    *[kK]) HEAP_KB=$n ;;
+    *[mM]) HEAP_KB=$((n * 1024)) ;;
+    *[gG]) HEAP_KB=$((n * 1024 * 1024)) ;;
+    *) HEAP_KB=$(((n + 1023) / 1024)) ;;
   esac
 }
 # --heap: a size the JVM can start with and this machine can give (the heap
@@ -233,7 +253,8 @@ MAX_HEAP_KB=$((32 * 1024 * 1024))
 check_heap() {
   local kb mem key val unit
   [[ $HEAP =~ ^[1-9][0-9]{0,11}[kKmMgG]?$ ]] || fail usage "--heap takes a size such as 512m, not '$HEAP'"
-  kb=$(heap_kb "$HEAP")
+  heap_kb "$HEAP"
+  kb=$HEAP_KB
   [ "$kb" -ge "$MIN_HEAP_KB" ] || fail usage "--heap $HEAP is below the smallest heap PSF runs with, 16m"
   [ "$kb" -le "$MAX_HEAP_KB" ] || fail usage "--heap $HEAP is above the largest heap PSF runs with, 32g"
   # (read by the shell itself: a sed for one line of /proc/meminfo was a fork)
@@ -297,7 +318,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+# abs_path NAME PATH: NAME=PATH, made absolute against the working directory,
+# trailing newlines dropped (as a command substitution of it dropped them),
+# without the fork of a command substitution.
+abs_path() {
+  local p=$2
+  case $p in /*) ;; *) p=$PWD/$p ;; esac
+  while [[ $p == *$'\n' ]]; do p=${p%$'\n'}; done
+  printf -v "$1" '%s' "$p"
+}
 # --compare: a readable regular file (psf-score reads nothing else; a FIFO
 # would only be refused after the run).
 check_compare() {
@@ -320,16 +349,21 @@ else
     [ -n "$COMPARE" ] || fail usage "--max-ratio needs --compare PROFILE (the reference's profile)"
   fi
   check_compare
-  JUNIT_ARGS=(--junit "$(abspath "$JUNIT")")
+  abs_path abs "$JUNIT"
+  JUNIT_ARGS=(--junit "$abs")
   [ -z "$MAX_SCORE" ] || JUNIT_ARGS+=(--max-score "$MAX_SCORE")
-  [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$(abspath "$COMPARE")")
+  abs_path abs "$COMPARE"
+  [ -z "$MAX_RATIO" ] || JUNIT_ARGS+=(--max-ratio "$MAX_RATIO" --compare "$abs")
 fi
 [ -z "$SOURCES" ] || [ -n "$REPORT" ] || fail usage "--sources goes with --report FILE"
 [ -z "$SOURCES" ] || [ -d "$SOURCES" ] || fail usage "--sources: $SOURCES is not a directory"
 if [ -n "$REPORT" ]; then
-  JUNIT_ARGS+=(--report "$(abspath "$REPORT")")
-  [ -z "$SOURCES" ] || JUNIT_ARGS+=(--sources "$(abspath "$SOURCES")")
-  [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$(abspath "$COMPARE")")
+  abs_path abs "$REPORT"
+  JUNIT_ARGS+=(--report "$abs")
+  abs_path abs "$SOURCES"
+  [ -z "$SOURCES" ] || JUNIT_ARGS+=(--sources "$abs")
+  abs_path abs "$COMPARE"
+  [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$abs")
 fi
 [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
 [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
@@ -391,7 +425,8 @@ check_output() {
   elif [ -e "$path" ] && [ ! -f "$path" ]; then
     fail usage "$opt '$path' is not a regular file (a FIFO, device or socket is never written)"
   fi
-  dir=$(dirname -- "$path")
+  dir_of "$path"
+  dir=$DIR_OF
   [ -d "$dir" ] || fail usage "$opt '$path': the directory '$dir' does not exist"
   { [ -w "$dir" ] && [ -x "$dir" ]; } || fail usage "$opt '$path': the directory '$dir' is not writable"
 }
@@ -414,22 +449,74 @@ check_outputs() {
     done
     named+=("$opt=$path")
   done
-  [ -z "$SCORE_FILE" ] || SCORE_FILE=$(abspath "$SCORE_FILE")
-  [ -z "$PROGRAM_OUTPUT" ] || PROGRAM_OUTPUT=$(abspath "$PROGRAM_OUTPUT")
-  [ -z "$PROFILE_OUT" ] || PROFILE_OUT=$(abspath "$PROFILE_OUT")
+  [ -z "$SCORE_FILE" ] || abs_path SCORE_FILE "$SCORE_FILE"
+  [ -z "$PROGRAM_OUTPUT" ] || abs_path PROGRAM_OUTPUT "$PROGRAM_OUTPUT"
+  [ -z "$PROFILE_OUT" ] || abs_path PROFILE_OUT "$PROFILE_OUT"
+}
+# bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
+# /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
+# answer is read from (scorer_answer). A failure before then leaves it to end
+# by itself: it holds none of the caller's streams.
+bg_scorer() {
+  exec {BG_FD}< <(
+    exec </dev/null
+    out=$(exec "$SCORER" "$@" 2>&1)
+    printf '%s\n%s' "$?" "$out"
+  )
+}
+# scorer_answer FD ARGS...: what psf-score ARGS answered, as
+# out=$("$SCORER" ARGS 2>&1) would have it, in ANSWER_OUT, and its exit code
+# in ANSWER_RC: read from FD (bg_scorer's, closed then), or, with FD empty
+# or no answer there, asked now.
+scorer_answer() {
+  local fd=$1 answer=""
+  shift
+  if [ -n "$fd" ]; then
+    IFS= read -r -d '' -u "$fd" answer
+    exec {fd}<&-
+  fi
+  if [[ $answer == *$'\n'* ]]; then
+    ANSWER_RC=${answer%%$'\n'*}
+    ANSWER_OUT=${answer#*$'\n'}
+  else
+    ANSWER_OUT=$(exec "$SCORER" "$@" 2>&1)
+    ANSWER_RC=$?
+  fi
+}
+# scorer_says OUT: the first line of psf-score's output OUT without its
+# "psf-score: ", in SAYS (empty when the line does not start so).
+scorer_says() {
+  local line=${1%%$'\n'*}
+  SAYS=""
+  [[ $line != "psf-score: "* ]] || SAYS=${line#"psf-score: "}
 }
 # The cost table is read, parsed and validated by the scorer now, not after
 # the program ran; the scorer refuses anything but a regular file of bounded
 # size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
 # scoring later checks, so a table swapped during the run is noticed.
+# When the table is known early (--costs FILE, or the default table of a JDK
+# whose release file gave its version), the check starts in the background
+# (start_table_check, with the JDK's version probe) and its answer is read
+# here; a table that turns out to be another one is checked here, at once.
 COSTS_SHA256=""
+TABLE_FD=""      # the background check's answer (bg_scorer)
+TABLE_CHECKED="" # the table it checks
+start_table_check() {
+  abs_path TABLE_CHECKED "$1"
+  bg_scorer --check-table --costs "$TABLE_CHECKED"
+  TABLE_FD=$BG_FD
+}
 check_costs() {
   [ "$COSTS" = none ] && return 0
-  local out
-  COSTS=$(abspath "$COSTS")
-  out=$("$SCORER" --check-table --costs "$COSTS" 2>&1) ||
-    fail bad_input "the cost table is not usable: $(printf '%s' "$out" | sed -n '1s/^psf-score: //p')"
-  COSTS_SHA256=$out
+  abs_path COSTS "$COSTS"
+  [ "$TABLE_CHECKED" = "$COSTS" ] || { [ -z "$TABLE_FD" ] || exec {TABLE_FD}<&-; TABLE_FD=""; }
+  scorer_answer "$TABLE_FD" --check-table --costs "$COSTS"
+  TABLE_FD=""
+  if [ "$ANSWER_RC" != 0 ]; then
+    scorer_says "$ANSWER_OUT"
+    fail bad_input "the cost table is not usable: $SAYS"
+  fi
+  COSTS_SHA256=$ANSWER_OUT
 }
 # Class path entries: each must be a regular file (a jar) or a directory,
 # named by a path without newline or ':'. The JVM and the sandbox get each
@@ -444,7 +531,7 @@ resolve_classpath() {
   for part in "${parts[@]}"; do
     [ -n "$part" ] || continue
     [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-    real=$(realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
+    real=$(exec realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
     [ -f "$real" ] || [ -d "$real" ] ||
       fail usage "class path entry '$part' is neither a regular file nor a directory"
     case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
@@ -469,7 +556,8 @@ resolve_classpath() {
       fail usage "class path entry '${links[$i]}' is a symbolic link to '${reals[$i]}', outside the class path's directories"
   done
   cp_abs_parts=("${reals[@]}")
-  abs_classpath=$(IFS=:; printf '%s' "${reals[*]}")
+  printf -v abs_classpath '%s:' "${reals[@]}"
+  abs_classpath=${abs_classpath%:}
 }
 # --- signed results ----------------------------------------------------------------
 # Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
@@ -481,62 +569,84 @@ resolve_classpath() {
 # $XDG_CONFIG_HOME (default ~/.config), created (0600) when missing. A key
 # file that was named and cannot be used is a usage error; when the default
 # place cannot hold one, results are unsigned, with a warning. Only the key named here reaches psf-score.
+# psf-score --init-key (a few ms) runs in the background from here on, while
+# the JDK, the table and the scratch directory are seen to, and its answer
+# is read (finish_key) before the sandbox is decided, or first of all by a
+# failure (fail): a key that cannot be used is refused before anything else
+# is, as when it was checked here.
+KEY_FD=""   # the key check's answer (bg_scorer), until finish_key reads it
+KEY_NAMED=1 # the key file was named (--key-file, PSF_KEY_FILE)
 prepare_key() {
-  local named=1 out
   [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
   unset PSF_KEY_FILE
   if [ -z "$KEY_FILE" ]; then
-    named=0
+    KEY_NAMED=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
-  KEY_FILE=$(abspath "$KEY_FILE")
-  if ! out=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1); then
-    out=$(printf '%s' "$out" | sed -n '1s/^psf-score: //p')
-    [ "$named" = 1 ] && fail usage "the key file cannot be used: $out"
-    echo "get_score.sh: warning: results are not signed: $out (give --key-file)" >&2
+  abs_path KEY_FILE "$KEY_FILE"
+  bg_scorer --init-key --key-file "$KEY_FILE"
+  KEY_FD=$BG_FD
+}
+finish_key() {
+  local fd=$KEY_FD
+  [ -n "$fd" ] || return 0
+  KEY_FD=""
+  scorer_answer "$fd" --init-key --key-file "$KEY_FILE"
+  if [ "$ANSWER_RC" != 0 ]; then
+    scorer_says "$ANSWER_OUT"
+    # (reported unsigned, as it was before the submission was known)
+    SUBMISSION_PENDING="" SUBMISSION=""
+    [ "$KEY_NAMED" = 1 ] && fail usage "the key file cannot be used: $SAYS"
+    echo "get_score.sh: warning: results are not signed: $SAYS (give --key-file)" >&2
     KEY_FILE=""
   fi
 }
-# What the class path holds, in order, as the text its digest is taken of: a
-# jar by its bytes, a directory by every regular file's path and bytes and
-# every link's target.
-classpath_listing() {
-  local part sum
-  for part in "${cp_abs_parts[@]}"; do
-    if [ -f "$part" ]; then
-      sum=$(sha256sum <"$part")
-      printf 'file %s\n' "${sum%% *}"
-    else
-      printf 'dir\n'
-      (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
-        LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
-    fi
-  done
+# The submission's digests (psf-score --submission-digests, scorer/submission.h),
+# the signed fields on one line: of what the class path holds (a jar by its
+# bytes, a directory by every regular file's path and bytes and every link's
+# target; the text this script used to take with find, sort and sha256sum),
+# the main class, the method, the program's arguments and the JDK (the
+# launcher's resolved path, JAVA_REAL, and the release file beside it).
+digest_fields() {
+  exec "$SCORER" --submission-digests --classpath "$abs_classpath" --main "$MAIN" --method "$METHOD" \
+    --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
 }
-# SUBMISSION_DIGESTS: the submission's digests, all five from one sha256sum,
-# each input on a pipe of its own (a pipeline of sha256sum and cut for each
-# was a dozen forks): the class path's listing, the main class, the method,
-# the program's arguments (each ended by NUL) and the JDK (the launcher's
-# resolved path, JAVA_REAL, and the release file beside it).
+# Reading the whole class path takes a while: the digests are taken in the
+# background (start_digests), from as soon as the key is named, while the
+# checks and the sandbox's set-up go on, and their answer is read
+# (submission_digests) when it is first needed: by a failure that is
+# reported signed, else just before the program runs, so the digests are of
+# the class path as it was before the program could touch it. (Like the
+# version probe, a failure before then leaves it to end by itself; its
+# stdin is /dev/null, and its stderr the caller's, for what it cannot read.)
+DIGEST_FD=""
+start_digests() {
+  exec {DIGEST_FD}< <(exec </dev/null; digest_fields)
+}
+# SUBMISSION_DIGESTS: the submission's digests as signed fields.
 submission_digests() {
+  local fields="" hex='[0-9a-f]{64}'
   SUBMISSION_DIGESTS=""
   [ -n "$KEY_FILE" ] || return 0
-  local sums=()
-  mapfile -t sums < <(sha256sum -- <(classpath_listing) <(printf '%s' "$MAIN") <(printf '%s' "$METHOD") \
-    <( ((${#PROGRAM_ARGS[@]} == 0)) || printf '%s\0' "${PROGRAM_ARGS[@]}") \
-    <(printf '%s\n' "$JAVA_REAL"; cat "${JAVA_REAL%/*}/../release" 2>/dev/null))
-  [ ${#sums[@]} -eq 5 ] || fail internal_error "cannot take the digests of the submission"
-  SUBMISSION_DIGESTS="classpath_sha256=${sums[0]%% *}"
-  SUBMISSION_DIGESTS+=" main_sha256=${sums[1]%% *}"
-  SUBMISSION_DIGESTS+=" method_sha256=${sums[2]%% *}"
-  SUBMISSION_DIGESTS+=" args_sha256=${sums[3]%% *}"
-  SUBMISSION_DIGESTS+=" jdk_sha256=${sums[4]%% *}"
+  if [ -n "$DIGEST_FD" ]; then
+    read -r -u "$DIGEST_FD" fields
+    exec {DIGEST_FD}<&-
+    DIGEST_FD=""
+  else
+    fields=$(digest_fields)
+  fi
+  [[ $fields =~ ^classpath_sha256=$hex\ main_sha256=$hex\ method_sha256=$hex\ args_sha256=$hex\ jdk_sha256=$hex$ ]] ||
+    fail internal_error "cannot take the digests of the submission"
+  SUBMISSION_DIGESTS=$fields
 }
 # SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
 # digests and the cost table's. (Set only once the JDK and the table passed
-# their checks: an error before then is reported unsigned, as it always was.)
+# their checks, SUBMISSION_PENDING: an error before then is reported
+# unsigned, as it always was; from then on fail() sets it first.)
+SUBMISSION_PENDING=""
 submission_fields() {
+  SUBMISSION_PENDING=""
   [ -n "$KEY_FILE" ] || return 0
   [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
   SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none}"
@@ -561,33 +671,66 @@ sign_copy() {
 if [ -n "${JAVA_HOME:-}" ]; then
   JAVA=$JAVA_HOME/bin/java
 else
-  JAVA=$(command -v java) || JAVA=""
+  # (hash finds what command -v finds, without the fork of its command
+  # substitution; command -v also names a java that is not executable, for
+  # the message that refuses it)
+  if hash java 2>/dev/null; then
+    JAVA=${BASH_CMDS[java]}
+  else
+    JAVA=$(command -v java) || JAVA=""
+  fi
 fi
 JAVA_PROBE_FD=""
 JAVA_REAL=""
 java_version=""
 if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
   JAVA_REAL=$(readlink -f "$JAVA")
-  java_version=$(psf_jdk_feature_release "$JAVA_REAL") ||
+  psf_jdk_set_feature_release "$JAVA_REAL" ||
     exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
+  java_version=$PSF_JDK_FEATURE
 fi
-# Whether bubblewrap works here (a sandbox of its own that runs true: some
-# ms) is asked in the background too, and answered where the sandbox is set
-# up (below, "sandbox").
-BWRAP_PROBE_FD=""
-if [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1; then
-  exec {BWRAP_PROBE_FD}< <(bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true \
-    </dev/null >/dev/null 2>&1 && echo works)
+# The cost table's check (check_costs) starts here too, when the table is
+# known already: the one of --costs, or the default one of the version the
+# release file gave (AUTO_COSTS, which the JDK's check below takes).
+AUTO_COSTS=""
+if [ "$COSTS" = auto ] && [ -n "$java_version" ]; then
+  psf_jdk_set_table "$PSF_ROOT" "$java_version" && AUTO_COSTS=$PSF_JDK_TABLE
+fi
+case $COSTS in
+  none) ;;
+  auto) [ -z "$AUTO_COSTS" ] || start_table_check "$AUTO_COSTS" ;;
+  *) start_table_check "$COSTS" ;;
+esac
+# Whether setpriv can set a parent-death signal (PDEATH, below) and whether
+# bubblewrap works here (a sandbox of its own that runs true: some ms) are
+# asked in the background too, by one job (each job is a fork of this
+# script), and answered where they are used: a line each, in that order,
+# "works" or not.
+PROBE_FD=""
+ask_pdeath=0 ask_bwrap=0
+command -v setpriv >/dev/null 2>&1 && ask_pdeath=1
+[ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 && ask_bwrap=1
+if [ "$ask_pdeath$ask_bwrap" != 00 ]; then
+  exec {PROBE_FD}< <(
+    exec </dev/null
+    if [ "$ask_pdeath" = 1 ] && setpriv --pdeathsig KILL true >/dev/null 2>&1; then echo works; else echo no; fi
+    if [ "$ask_bwrap" = 1 ] &&
+      bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+      echo works
+    else
+      echo no
+    fi
+  )
 fi
 
 check_outputs
 resolve_classpath
 prepare_key
 # The submission's digests need neither the JDK's version nor the cost
-# table: they are taken now (while the version probe runs, if one does),
+# table: they are started now (while the version probe runs, if one does),
 # with the launcher resolved above and used from here on.
 SUBMISSION_DIGESTS=""
-[ -z "$JAVA_REAL" ] || submission_digests
+[ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || start_digests
 
 # --- the JDK -------------------------------------------------------------------
 # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
@@ -615,19 +758,25 @@ if ! psf_jdk_verified_by_ci "$java_version" &&
   why=$(psf_jdk_check_record "$JAVA" "$PSF_ROOT" "$BUILD") ||
     fail jdk_not_verified "$JAVA is JDK $java_version, which PSF's CI does not check, and $why: run JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$JAVA")")") $PSF_ROOT/scripts/self_test.sh --full first (docs/jdks.md)"
 fi
-mapfile -t JDK_FLAGS < <(psf_jdk_flags "$java_version")
+psf_jdk_set_flags "$java_version"
+JDK_FLAGS=("${PSF_JDK_FLAGS[@]}")
 # The cost table: the one calibrated for this feature version, else the
 # nearest one (the scorer then marks the score approximate and says why).
-if [ "$COSTS" = auto ]; then
-  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$java_version") ||
+# (AUTO_COSTS: the same question, asked above for the same version)
+if [ "$COSTS" = auto ] && [ -n "$AUTO_COSTS" ]; then
+  COSTS=$AUTO_COSTS
+elif [ "$COSTS" = auto ]; then
+  psf_jdk_set_table "$PSF_ROOT" "$java_version" ||
     fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
+  COSTS=$PSF_JDK_TABLE
 fi
 check_costs
 [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
 JAVA=$JAVA_REAL
-submission_fields
+SUBMISSION_PENDING=1
 
-VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
+heap_kb "$HEAP"
+VMEM_KB=$((HEAP_KB + 2 * 1024 * 1024))
 
 # --- scratch directory and process hygiene -----------------------------------------
 # Every run leaves nothing behind: the JVM and everything it starts form one
@@ -638,16 +787,19 @@ VMEM_KB=$(($(heap_kb "$HEAP") + 2 * 1024 * 1024))
 # scratch directory, which names its owner in .owner, is removed by the next
 # run of the same user (clean_stale_scratch).
 
-# The start time of process PID (field 22 of /proc/PID/stat), so that a
-# reused PID is not mistaken for the process it once was.
+# The start time of process PID (field 22 of /proc/PID/stat), in START_TIME
+# (empty when PID is gone), so that a reused PID is not mistaken for the
+# process it once was.
 start_time() {
   local stat rest
-  # (one line; read by the shell, not by a cat of its own)
+  START_TIME=""
+  # (one line; read by the shell, not by a cat of its own, and set in a
+  # variable, not printed into a command substitution's fork)
   read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
   rest=${stat##*) }
   # shellcheck disable=SC2086
   set -- $rest
-  printf '%s' "${20}"
+  START_TIME=${20}
 }
 # Remove scratch directories of this user's runs whose owner is gone.
 clean_stale_scratch() {
@@ -657,24 +809,29 @@ clean_stale_scratch() {
     [ -O "$d" ] && [ ! -L "$d" ] && [ -f "$d/.owner" ] || continue
     read -r pid started <"$d/.owner" 2>/dev/null || continue
     [[ $pid =~ ^[0-9]+$ ]] || continue
-    [ "$(start_time "$pid")" = "$started" ] && continue
+    start_time "$pid"
+    [ "$START_TIME" = "$started" ] && continue
     rm -rf -- "$d"
   done
 }
 SCRATCH=""
 RUN_PID=""     # the running JVM's process group (its leader's PID), while one runs
 RUN_HELPERS=() # the run's result reader and output watcher
+RUN_ACTIVE=""  # set while run_once's background jobs (the only ones) may run
 # End the running JVM's whole process group and the run's helpers, at once.
 # A signal can be handled right after the JVM's subshell was started and
 # before its PID was noted in RUN_PID, so every background job of this
 # script goes too (with its process group, once the subshell has called
-# setsid).
+# setsid). Outside a run there are none, and their list, a fork, is not
+# asked for (the exit of every run passes here).
 end_run() {
   local p
-  for p in $RUN_PID $(jobs -p); do
-    kill -KILL -- "-$p" 2>/dev/null
-    kill -KILL "$p" 2>/dev/null
-  done
+  if [ -n "$RUN_ACTIVE" ]; then
+    for p in $RUN_PID $(jobs -p); do
+      kill -KILL -- "-$p" 2>/dev/null
+      kill -KILL "$p" 2>/dev/null
+    done
+  fi
   if [ -n "$RUN_PID" ]; then
     wait "$RUN_PID" 2>/dev/null
     RUN_PID=""
@@ -691,14 +848,16 @@ on_signal() {
   exit $((128 + $1))
 }
 PUBLISH_TMP="" # (set before the trap reads it: a failure before publish() is defined exits through it too)
-trap 'end_run; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
+PREP_FD=""     # the first run's directory and FIFO, while they are made (below)
+trap 'end_run; [ -z "$PREP_FD" ] || read -r -u "$PREP_FD" _; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
 trap 'on_signal 1' HUP
 trap 'on_signal 2' INT
 trap 'on_signal 15' TERM
 clean_stale_scratch
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
+SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
   fail internal_error "cannot create a scratch directory"
-printf '%s %s\n' "$$" "$(start_time "$$")" >"$SCRATCH/.owner"
+start_time "$$"
+printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
 # The sweeper: bubblewrap's --die-with-parent has a window (between its
 # clone and the child's prctl) in which the death of its parent is missed,
 # and the sandbox's init then lives on, orphaned, with the JVM in it. So a
@@ -731,28 +890,46 @@ sweep_scratch() {
   rm -rf -- "$dir"
 }
 exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
+# The first run's work directory and result FIFO (run_once) are made in the
+# background, while the sandbox is set up; run_once waits for them, and so
+# does the exit before it removes the scratch directory. (Each is a process;
+# what they cannot make they say on stderr, as they did there. The job holds
+# the sweeper's pipe, so a sweeper never sweeps while they still make.)
+exec {PREP_FD}< <(
+  exec </dev/null
+  mkdir -p "$SCRATCH/run.1/work/tmp"
+  mkfifo "$SCRATCH/run.1/result.fifo"
+  echo done
+)
 # A parent-death signal ends the run's processes when their parent dies,
 # even by SIGKILL (see run_once).
+# (whether setpriv can: asked in the background, at the start)
 PDEATH=()
-command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig KILL true 2>/dev/null && PDEATH=(setpriv --pdeathsig KILL)
+pdeath_works=""
+[ -z "$PROBE_FD" ] || read -r -u "$PROBE_FD" pdeath_works
+[ "$pdeath_works" != works ] || PDEATH=(setpriv --pdeathsig KILL)
 # GUARD COMMAND...: COMMAND, started in the background by this script, dies
 # with it. The parent-death signal is set first, then the guard checks that
 # its parent is still this script, so a death before the signal was set is
 # not missed either. The signal survives exec (of setsid, bwrap, head: none
-# of them forks first or is set-user-ID).
+# of them forks first or is set-user-ID). The check is a POSIX sh's, which
+# starts in about half of bash's time (one guard is on the way to the JVM).
 GUARD=()
 [ ${#PDEATH[@]} -gt 0 ] &&
-  GUARD=("${PDEATH[@]}" -- bash -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
+  GUARD=("${PDEATH[@]}" -- sh -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
 
 # --- sandbox -------------------------------------------------------------------
 # bubblewrap: the whole file system read-only, one private writable work
 # directory, no network, its own PID namespace, /dev/random and /dev/urandom
 # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
+# (The key's check is answered first: a key that cannot be used is refused,
+# or its warning printed, before anything is said about the sandbox.)
+finish_key
 SANDBOXED=0
 bwrap_works=""
-if [ -n "$BWRAP_PROBE_FD" ]; then
-  read -r -u "$BWRAP_PROBE_FD" bwrap_works
-  exec {BWRAP_PROBE_FD}<&-
+if [ -n "$PROBE_FD" ]; then
+  read -r -u "$PROBE_FD" bwrap_works
+  exec {PROBE_FD}<&-
 fi
 if [ "$bwrap_works" = works ]; then
   SANDBOXED=1
@@ -778,8 +955,13 @@ for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/gro
   /etc/localtime /etc/java-* /etc/ssl/certs; do
   [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
 done
-JDK_HOME=$(cd "$(dirname "$JAVA")/.." && pwd)
-SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$(dirname "$AGENT")" "$(dirname "$AGENT")")
+# (JAVA is resolved, readlink -f: its directory's parent is the JDK's home,
+# no cd into it and pwd in a fork needed)
+dir_of "$JAVA"
+dir_of "$DIR_OF"
+JDK_HOME=$DIR_OF
+dir_of "$AGENT"
+SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$DIR_OF" "$DIR_OF")
 # Every path the program can see is the same in every run (README:
 # docs/hidden-work.md, "Values that differ between runs"): inside the sandbox the class path entries appear as
 # $SANDBOX_CP/0, 1, ... (a file as N.jar) and the work directory, which is
@@ -826,13 +1008,36 @@ if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
   done
 fi
 
+# RUN_KEY: 32 bytes of /dev/urandom as 64 hex digits, read by the shell
+# itself (an od and a tr were two processes per run). Each byte is read
+# alone with NUL as the delimiter, so a NUL byte reads as the empty string,
+# whose value is 0; in the C locale every other byte is one character.
+# (The key ends in a newline where it is handed on, as a here-string: the
+# agent and psf-receive read it up to the end and ignore white space.)
+run_key() {
+  local LC_ALL=C c i
+  RUN_KEY=""
+  for ((i = 0; i < 32; i++)); do
+    IFS= read -r -d '' -n 1 c || return 1
+    printf -v c '%02x' "'$c"
+    RUN_KEY+=$c
+  done </dev/urandom
+  [[ $RUN_KEY =~ ^[0-9a-f]{64}$ ]]
+}
+
 # One JVM run. Sets RUN_RC, RUN_PROFILE and, when no authentic result
 # arrived, RUN_STATUS and RUN_MESSAGE; the program's output is in
 # $RUN_DIR/program.out.
 run_once() {
   RUN_DIR=$SCRATCH/run.$1
-  local work=$RUN_DIR/work
-  mkdir -p "$work/tmp"
+  local work=$RUN_DIR/work made=""
+  # (the first run's directory and FIFO: made in the background, above)
+  if [ "$1" = 1 ] && [ -n "$PREP_FD" ]; then
+    read -r -u "$PREP_FD" made
+    exec {PREP_FD}<&-
+    PREP_FD=""
+  fi
+  [ "$made" = done ] || mkdir -p "$work/tmp"
   local seen=$work # the work directory as the program sees it
   [ "$SANDBOXED" = 1 ] && seen=$SANDBOX_WORK
   RUN_STATUS=""
@@ -840,14 +1045,16 @@ run_once() {
   RUN_PROFILE=$RUN_DIR/profile.xml
   # A fresh key per run; it reaches the agent on a pipe, never in argv or env.
   local key
-  key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+  run_key || fail internal_error "cannot read a run key from /dev/urandom"
+  key=$RUN_KEY
   local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
-  mkfifo "$fifo"
+  [ "$made" = done ] || mkfifo "$fifo"
   # The stream is capped: a program that floods the channel gets no result
   # (psf-receive rejects oversized claims) instead of a receiver that runs
   # for hours.
   # (guarded: if this script dies before the JVM opens the FIFO, the reader
   # would wait for a writer forever)
+  RUN_ACTIVE=1
   "${GUARD[@]}" head -c "$MAX_RESULT_BYTES" "$fifo" >"$stream" {SWEEP_FD}>&- &
   local reader=$!
   RUN_HELPERS=("$reader")
@@ -896,11 +1103,11 @@ run_once() {
       [ "$fd" -gt 4 ] 2>/dev/null && eval "exec $fd>&-"
     done
     exec "${cmd[@]}"
-  ) 3< <(printf '%s' "$key") 4>"$fifo" </dev/null >"$out" 2>&1 &
+  ) 3<<<"$key" 4>"$fifo" </dev/null >"$out" 2>&1 &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
-  # (it prints nothing: its streams are not the caller's, so a poll's sleep
-  # that outlives the killed watcher holds no pipe a caller reads to its end)
+  # (it prints nothing: its streams are not the caller's, so a poll that
+  # outlives the killed watcher holds no pipe a caller reads to its end)
   watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" >/dev/null 2>&1 &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
@@ -924,9 +1131,13 @@ run_once() {
   fi
   wait "$reader"
   RUN_HELPERS=()
+  RUN_ACTIVE=""
   # The watcher polls: output printed in one burst just before the JVM ended
   # falls between two polls. The JVM is gone, so look at the size once more.
-  if [ "$(stat -c %s "$out" 2>/dev/null || echo 0)" -gt "$MAX_OUTPUT" ]; then
+  # (the same one-fork stat as the watcher's)
+  local size
+  size=$(exec stat -c %s "$out" 2>/dev/null) || size=0
+  if [ "$size" -gt "$MAX_OUTPUT" ]; then
     : >"$RUN_DIR/output_limit"
   fi
   local elapsed=$((SECONDS - started))
@@ -935,7 +1146,7 @@ run_once() {
     return 1
   fi
   local received=0
-  printf '%s' "$key" | "$RECEIVER" "$stream" "$RUN_PROFILE" 2>"$RUN_DIR/receive.err" && received=1
+  "$RECEIVER" "$stream" "$RUN_PROFILE" <<<"$key" 2>"$RUN_DIR/receive.err" && received=1
   # The launcher's own failures (no main, a bad class file) still let the
   # agent report "not invoked": the launcher's reason is the real one. Only
   # then: the program can print the launcher's words too, and must not turn
@@ -998,19 +1209,34 @@ show_progress() {
   done
 }
 
+# The watcher runs all through the JVM's run, on the machine's other core:
+# each poll is one process, stat, exec'd by its command substitution's fork
+# (bash forks a second time for a command with a redirection or a list in
+# a substitution: the '2>/dev/null || echo 0' that was inside), and the
+# pauses are waits on a pipe that never holds data (a sleep was a process
+# each).
 watch_output() {
-  local pid=$1 file=$2 marker=$3 size
+  local pid=$1 file=$2 marker=$3 size nap=""
+  exec {nap}<> <(:) || nap=""
   while kill -0 "$pid" 2>/dev/null && script_alive; do
-    size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+    size=$(exec stat -c %s "$file" 2>/dev/null) || size=0
     if [ "$size" -gt "$MAX_OUTPUT" ]; then
       : >"$marker"
       kill -TERM "$pid" 2>/dev/null
-      sleep 1
+      pause 1 "$nap"
       kill -KILL "$pid" 2>/dev/null
       return
     fi
-    sleep 0.1
+    pause 0.1 "$nap"
   done
+}
+# pause SECONDS FD: wait SECONDS on FD, a pipe no one writes to (sleep without one)
+pause() {
+  if [ -n "$2" ]; then
+    read -r -t "$1" -u "$2" _
+  else
+    sleep "$1"
+  fi
 }
 
 # Put the file SRC at the output path DEST (checked by check_output before
@@ -1023,10 +1249,12 @@ PUBLISH_TMP=""
 publish() {
   local src=$1 dest=$2 opt=$3
   [ "$dest" = /dev/null ] && return 0
-  PUBLISH_TMP=$(mktemp "$(dirname -- "$dest")/.psf-out.XXXXXXXX") || {
+  dir_of "$dest"
+  PUBLISH_TMP=$(mktemp "$DIR_OF/.psf-out.XXXXXXXX") || {
     echo "get_score.sh: $opt: cannot create a file beside '$dest'" >&2
     return 1
   }
+  [ -n "$OUTPUT_MODE" ] || printf -v OUTPUT_MODE '%o' $((0666 & ~0$(umask)))
   if cat -- "$src" >"$PUBLISH_TMP" && chmod "$OUTPUT_MODE" "$PUBLISH_TMP"; then
     if [ -L "$dest" ] || { [ -e "$dest" ] && [ ! -f "$dest" ]; }; then
       echo "get_score.sh: $opt: '$dest' is no longer a regular file; left alone" >&2
@@ -1056,16 +1284,21 @@ profile_status_of() {
   done <"$1"
 }
 # Files this run creates get the mode a plain redirection would give them.
-OUTPUT_MODE=$(printf '%o' $((0666 & ~0$(umask))))
+# (asked of the shell when the first file is written: $(umask) is a fork)
+OUTPUT_MODE=""
 
 # The program's output goes to stderr or to --program-output, never stdout;
-# at most --max-output bytes of it.
+# at most --max-output bytes of it. (No output needs no head to copy it.)
 pass_output() {
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
+    if [ -s "$RUN_DIR/program.out" ]; then
+      head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
+    else
+      : >"$RUN_DIR/program.kept"
+    fi
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
-  else
+  elif [ -s "$RUN_DIR/program.out" ]; then
     head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
   fi
 }
@@ -1109,7 +1342,10 @@ profile_why() {
   why=${why#"$1: "}
   printf '%s' "${why#"$2: "}"
 }
-for i in $(seq "$RUNS"); do
+# (the submission's digests, taken in the background since the key was
+# ready, are read now at the latest: before the program runs)
+[ -z "$SUBMISSION_PENDING" ] || submission_fields
+for ((i = 1; i <= RUNS; i++)); do
   run_id=$i
   while :; do
     profile_status=""
@@ -1185,26 +1421,40 @@ if [ -n "$TSC_FD" ]; then
   [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
 fi
 [ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
-# what is scored is the signed copy, checked with the key
-[ -s "$first_profile.signed" ] || sign_copy "$first_profile" "$first_profile.signed" ||
-  fail internal_error "cannot sign the profile"
-first_profile=$first_profile.signed
+# What is scored is the signed copy, checked with the key. A single run's
+# copy, unless --profile-out made it already, is made by the scorer that
+# writes the result (--signed-copy: signed as --sign signs, first of all,
+# then scored as if read back), one process instead of two; a profile it
+# cannot sign leaves no copy.
+signed=$first_profile.signed
+if [ "$RUNS" -eq 1 ] && [ -n "$KEY_FILE" ] && [ ! -s "$signed" ]; then
+  scored=(--submission "$SUBMISSION" --signed-copy "$signed" "$first_profile")
+else
+  [ -s "$signed" ] || sign_copy "$first_profile" "$signed" || fail internal_error "cannot sign the profile"
+  scored=("$signed")
+fi
 [ -z "$KEY_FILE" ] || view_args+=(--key-file "$KEY_FILE")
 
 # --- score -----------------------------------------------------------------------
+# (the distinct non-empty scores; one score is counted without a sort and a grep)
 ndistinct=0
-[ ${#scores[@]} -gt 0 ] && ndistinct=$(printf '%s\n' "${scores[@]}" | sort -u | grep -c .)
+if [ ${#scores[@]} -eq 1 ]; then
+  [ -z "${scores[0]}" ] || ndistinct=1
+elif [ ${#scores[@]} -gt 1 ]; then
+  ndistinct=$(printf '%s\n' "${scores[@]}" | sort -u | grep -c .)
+fi
 if [ "$ndistinct" -gt 1 ]; then
   fail unstable "the score differed between the $RUNS runs: $(printf '%s\n' "${scores[@]}" | sort -u | tr '\n' ' ')(docs/determinism.md)"
 fi
 if [ "$RUNS" -gt 1 ] && [ "$JSON" = 1 ] && [ "$ndistinct" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || fail internal_error "--runs with --json needs jq (scripts/install_deps.sh installs it)"
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.json"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.json"
   rc=$?
   jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" >"$SCRATCH/result.out" || rc=70
 else
-  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "$first_profile" >"$SCRATCH/result.out"
+  "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out"
   rc=$?
+  [ -s "$signed" ] || fail internal_error "cannot sign the profile"
   if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score" >>"$SCRATCH/result.out"; fi
 fi
 # The score file is in place before the result is printed, so that a score

@@ -5,6 +5,10 @@
 # JVM flags a version needs on top of get_score.sh's PINNED_FLAGS, and which
 # cost table belongs to it. docs/jdks.md explains the policy.
 #
+# The functions that answer print their answer; each has a psf_jdk_set_*
+# twin that sets variables instead, for get_score.sh, which asks on every
+# run and would pay a fork for each command substitution or pipe.
+#
 # Supported means PSF knows how to pin that JDK's options and refuse its ways
 # around the counting (virtual threads, foreign calls). A newer feature
 # version is refused by name until it has been looked at: its new options
@@ -38,7 +42,14 @@ psf_jdk_feature() {
 # that a grading server scoring many submissions at once would spend on
 # each of them).
 psf_jdk_feature_release() {
+  psf_jdk_set_feature_release "$1" || return 1
+  printf '%s\n' "$PSF_JDK_FEATURE"
+}
+# psf_jdk_set_feature_release REAL: the same in PSF_JDK_FEATURE (empty, and
+# fails, when there is none).
+psf_jdk_set_feature_release() {
   local line v=""
+  PSF_JDK_FEATURE=""
   [ -f "${1%/*}/../release" ] || return 1
   while IFS= read -r line || [ -n "$line" ]; do
     case $line in JAVA_VERSION=*) v=${line#JAVA_VERSION=} ;; esac
@@ -47,7 +58,7 @@ psf_jdk_feature_release() {
   [ "${v%%.*}" = 1 ] && v=${v#1.}
   v=${v%%[!0-9]*}
   [ -n "$v" ] || return 1
-  printf '%s\n' "$v"
+  PSF_JDK_FEATURE=$v
 }
 # psf_jdk_feature_of: the same, read from what `JAVA -XshowSettings:properties
 # -version` printed (on stdin), for a caller that starts the launcher itself
@@ -219,13 +230,21 @@ PSF_INTRINSICS_25="
 # checked on both (tests/integration/agent_get_score.sh); 21 the names 17
 # and 25 share, unchecked here (its self-test starts the JVM with them).
 psf_jdk_intrinsics() {
-  local ids=$PSF_INTRINSICS_COMMON
+  psf_jdk_set_intrinsics "$1"
+  printf '%s\n' "$PSF_JDK_INTRINSICS"
+}
+# psf_jdk_set_intrinsics FEATURE: the same in PSF_JDK_INTRINSICS.
+psf_jdk_set_intrinsics() {
+  local ids=$PSF_INTRINSICS_COMMON names IFS=$' \t\n'
   case $1 in
     17) ids="$ids $PSF_INTRINSICS_17" ;;
     25) ids="$ids $PSF_INTRINSICS_25" ;;
   esac
-  # shellcheck disable=SC2086 # word splitting of the lists is meant
-  printf '%s\n' $ids | paste -sd, -
+  # (joined by the shell: a paste was a fork and an exec of every scored run)
+  # shellcheck disable=SC2206 # word splitting of the lists is meant; no name has a glob character
+  names=($ids)
+  IFS=,
+  PSF_JDK_INTRINSICS="${names[*]}"
 }
 
 # psf_jdk_flags FEATURE: the JVM flags, one per line, that a scored run on
@@ -252,15 +271,21 @@ psf_jdk_intrinsics() {
 #        C2 keeps the calls of a StringBuilder chain (it would replace the
 #        chain by code of its own, which runs none of their bytecode)
 psf_jdk_flags() {
+  psf_jdk_set_flags "$1"
+  [ ${#PSF_JDK_FLAGS[@]} -eq 0 ] || printf '%s\n' "${PSF_JDK_FLAGS[@]}"
+}
+# psf_jdk_set_flags FEATURE: the same in the array PSF_JDK_FLAGS.
+psf_jdk_set_flags() {
   local v=$1
+  PSF_JDK_FLAGS=()
   [[ $v =~ ^[0-9]+$ ]] || return 0
-  printf '%s\n' -XX:+UnlockDiagnosticVMOptions "-XX:DisableIntrinsic=$(psf_jdk_intrinsics "$v")" \
-    -XX:-OptimizeStringConcat
+  psf_jdk_set_intrinsics "$v"
+  PSF_JDK_FLAGS+=(-XX:+UnlockDiagnosticVMOptions "-XX:DisableIntrinsic=$PSF_JDK_INTRINSICS" -XX:-OptimizeStringConcat)
   if [ "$v" -ge 21 ]; then
-    printf '%s\n' -Djdk.virtualThreadScheduler.parallelism=1
+    PSF_JDK_FLAGS+=(-Djdk.virtualThreadScheduler.parallelism=1)
   fi
   if [ "$v" -ge 24 ]; then
-    printf '%s\n' --illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders
+    PSF_JDK_FLAGS+=(--illegal-native-access=deny --sun-misc-unsafe-memory-access=deny -XX:-UseCompactObjectHeaders)
   fi
 }
 
@@ -270,8 +295,16 @@ psf_jdk_flags() {
 # version that has a table (the newer one on a tie: it shares more of the
 # runtime). config/costs.xml is the JDK 17 table.
 psf_jdk_table() {
+  psf_jdk_set_table "$1" "$2" || return 1
+  printf '%s\t%s\n' "$PSF_JDK_TABLE" "$PSF_JDK_TABLE_FEATURE"
+}
+# psf_jdk_set_table ROOT FEATURE: the same in PSF_JDK_TABLE (the path) and
+# PSF_JDK_TABLE_FEATURE (its feature version); both empty, and fails, when
+# there is none.
+psf_jdk_set_table() {
   local root=$1 want=$2 best="" best_v="" d best_d=""
   local f v
+  PSF_JDK_TABLE="" PSF_JDK_TABLE_FEATURE=""
   for f in "$root"/config/costs.xml "$root"/config/costs-jdk*.xml; do
     [ -r "$f" ] || continue
     case ${f##*/} in
@@ -284,5 +317,6 @@ psf_jdk_table() {
       best=$f best_v=$v best_d=$d
     fi
   done
-  [ -n "$best" ] && printf '%s\t%s\n' "$best" "$best_v"
+  [ -n "$best" ] || return 1
+  PSF_JDK_TABLE=$best PSF_JDK_TABLE_FEATURE=$best_v
 }

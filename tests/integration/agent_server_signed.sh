@@ -48,6 +48,74 @@ expect_eq "a failed run's JSON: status" "$(jq -r .status "$D/fail.json")" progra
 expect_eq "a failed run's JSON: signed" "$(jq -r .signature.statement "$D/fail.json" | cut -d' ' -f1-2)" "status=program_failed score=null"
 expect_eq "a failed run's JSON: verifies" "$(code "$PS" --verify "$D/fail.json")" 0
 
+# --- the digests that identify a submission (psf-score --submission-digests) -----------
+# The class path's digest is of the text find, sort and sha256sum gave (what
+# get_score.sh took before), for names sha256sum escapes, links (one with a
+# newline in its name) and a jar.
+mkdir -p "$D/tricky/sub" "$D/tricky/empty"
+cp -a "$FX"/. "$D/tricky/"
+printf 'x' >"$D/tricky/back\\slash"
+printf 'y' >"$D/tricky/new"$'\n'"line"
+printf 'z' >"$D/tricky/sub/c"$'\r'
+ln -s Noisy.class "$D/tricky/link"
+ln -s sub "$D/tricky/li"$'\n'"nk"
+mkfifo "$D/tricky/fifo"
+printf 'jar' >"$D/lib.jar"
+listing() { # the class path's listing, as get_score.sh took it with find, sort and sha256sum
+  local part
+  for part in "$@"; do
+    if [ -f "$part" ]; then
+      printf 'file %s\n' "$(sha256sum <"$part" | cut -d' ' -f1)"
+    else
+      printf 'dir\n'
+      (cd "$part" && LC_ALL=C find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum -- &&
+        LC_ALL=C find . -type l -printf 'link %p -> %l\n' | LC_ALL=C sort)
+    fi
+  done
+}
+sha() { sha256sum | cut -d' ' -f1; }
+# (Noisy fails on these arguments: a failed run's result carries the digests too)
+"$GS" --json --costs none --classpath "$D/lib.jar:$D/tricky" --method Noisy.work -- 10 "a b" "" >"$D/t.json" 2>/dev/null || true
+expect_eq "digests: the class path's, of find, sort and sha256sum's listing" \
+  "$(jq -r .submission.classpath_sha256 "$D/t.json")" "$(listing "$D/lib.jar" "$D/tricky" | sha)"
+expect_eq "digests: the main class's" "$(jq -r .submission.main_sha256 "$D/t.json")" "$(printf Noisy | sha)"
+expect_eq "digests: the method's" "$(jq -r .submission.method_sha256 "$D/t.json")" "$(printf Noisy.work | sha)"
+expect_eq "digests: the arguments'" "$(jq -r .submission.args_sha256 "$D/t.json")" "$(printf '10\0a b\0\0' | sha)"
+J=$(readlink -f "$(command -v java)")
+[ -z "${JAVA_HOME:-}" ] || J=$(readlink -f "$JAVA_HOME/bin/java")
+expect_eq "digests: the JDK's" "$(jq -r .submission.jdk_sha256 "$D/t.json")" \
+  "$( { printf '%s\n' "$J"; cat "${J%/*}/../release" 2>/dev/null; } | sha)"
+expect_eq "--submission-digests: the fields get_score.sh signed" \
+  "$("$PS" --submission-digests --classpath "$D/lib.jar:$D/tricky" --main Noisy --method Noisy.work --jdk "$J" -- 10 "a b" "")" \
+  "$(jq -r '.submission | "classpath_sha256=\(.classpath_sha256) main_sha256=\(.main_sha256) method_sha256=\(.method_sha256) args_sha256=\(.args_sha256) jdk_sha256=\(.jdk_sha256)"' "$D/t.json")"
+
+# --- one process signs and scores: psf-score --signed-copy -------------------------------
+# (get_score.sh's last step when no --profile-out kept a signed copy already)
+"$GS" --json --costs none --classpath "$FX" --method Noisy.work -- 10 >"$D/a2.json" 2>/dev/null
+expect_eq "without --profile-out: scored" "$(jq -r .score "$D/a2.json")" 99
+expect_eq "without --profile-out: the result verifies" "$(code "$PS" --verify "$D/a2.json")" 0
+expect_eq "without --profile-out: the statement of a run that kept its profile" \
+  "$(jq -r .signature.statement "$D/a2.json" | sed 's/ profile_sha256=[0-9a-f]*//')" \
+  "$(jq -r .signature.statement "$D/a.json" | sed 's/ profile_sha256=[0-9a-f]*//')"
+head -n -1 "$D/a.xml" >"$D/plain.xml" # the profile as psf-receive leaves it
+F="classpath_sha256=ab12 main_sha256=cd34 costs_sha256=none"
+"$PS" --sign --submission "$F" "$D/plain.xml" >"$D/sign1.xml"
+"$PS" --json --profile-name p.xml "$D/sign1.xml" >"$D/sign1.json"
+expect_eq "--signed-copy: exit 0" \
+  "$(code "$PS" --json --profile-name p.xml --submission "$F" --signed-copy "$D/sign2.xml" "$D/plain.xml")" 0
+cp "$TEST_TMP/code.out" "$D/sign2.json"
+expect_eq "--signed-copy: the copy is --sign's, byte for byte" "$(cmp "$D/sign1.xml" "$D/sign2.xml" && echo same)" same
+expect_eq "--signed-copy: the result is the signed copy's, byte for byte" \
+  "$(cmp "$D/sign1.json" "$D/sign2.json" && echo same)" same
+expect_eq "--signed-copy: the copy verifies" "$(code "$PS" --verify "$D/sign2.xml")" 0
+# a profile --sign refuses (one that is signed already) is refused the same way
+"$PS" --sign --submission "$F" "$D/a.xml" >/dev/null 2>"$D/sign3.err" || true
+expect_eq "--signed-copy of a signed profile: bad input, as --sign" \
+  "$(code "$PS" --json --junit "$D/sign3.junit" --submission "$F" --signed-copy "$D/sign3.xml" "$D/a.xml")" 7
+expect_eq "--signed-copy of a signed profile: --sign's message" "$(cat "$TEST_TMP/code.err")" "$(cat "$D/sign3.err")"
+expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
+  "$(wc -c <"$TEST_TMP/code.out") $(ls "$D/sign3.xml" "$D/sign3.junit" 2>/dev/null | wc -l)" "0 0"
+
 # --- what --verify refuses ---------------------------------------------------------------
 # edited: one count changed (the profile stays valid and consistent)
 sed 's/thread="main"/thread="mein"/' "$D/a.xml" >"$D/edited.xml"

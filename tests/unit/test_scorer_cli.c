@@ -228,6 +228,70 @@ static void options_parse__tsc__measure_mode_and_given_rate(void **state)
     options_free(&o);
 }
 
+static void options_parse__signed_copy__scoring_with_submission(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--json", "--key-file", "k", "--submission", "main_sha256=ab",
+                           "--signed-copy", "p.xml.signed", "p.xml"), 0);
+    assert_int_equal(o.mode, MODE_SCORE);
+    assert_string_equal(o.signed_copy, "p.xml.signed");
+    assert_string_equal(o.submission, "main_sha256=ab");
+    assert_int_equal(o.n_args, 1);
+    assert_string_equal(o.args[0], "p.xml");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission=x=1", "--signed-copy=c.xml", "p.xml"), 0);
+    assert_string_equal(o.signed_copy, "c.xml");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--signed-copy", "c.xml", "p.xml"), -1);
+    assert_int_equal(e.status, ST_USAGE);
+    assert_string_equal(e.msg, "--signed-copy needs --submission FIELDS");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission", "x=1", "--signed-copy", "", "p.xml"), -1);
+    assert_string_equal(e.msg, "--signed-copy needs a FILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission", "x=1", "--signed-copy", "c.xml", "--rank", "a=p.xml"), -1);
+    assert_string_equal(e.msg, "--signed-copy applies to scoring one PROFILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission", "x=1", "--signed-copy", "c.xml", "--sign", "p.xml"), -1);
+    assert_string_equal(e.msg, "--signed-copy applies to scoring one PROFILE");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission", "x=1", "p.xml"), -1);
+    assert_string_equal(e.msg, "--submission applies to --sign, --signed-copy and --status-json");
+    options_free(&o);
+}
+
+static void options_parse__submission_digests__all_four_and_the_arguments(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--submission-digests", "--classpath", "/a:/b.jar", "--main", "M",
+                           "--method", "M.m", "--jdk", "/j/bin/java", "--", "x", "--json", ""), 0);
+    assert_int_equal(o.mode, MODE_SUBMISSION_DIGESTS);
+    assert_string_equal(o.classpath, "/a:/b.jar");
+    assert_string_equal(o.main_class, "M");
+    assert_string_equal(o.method, "M.m");
+    assert_string_equal(o.jdk, "/j/bin/java");
+    assert_int_equal(o.n_args, 3); /* after --, every argument is the program's */
+    assert_string_equal(o.args[1], "--json");
+    assert_string_equal(o.args[2], "");
+    assert_int_equal(o.format, FMT_TEXT);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission-digests", "--classpath", "/a", "--main", "M", "--method", "M.m"), -1);
+    assert_string_equal(e.msg, "--submission-digests needs --classpath, --main, --method and --jdk");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--classpath", "/a", "p.xml"), -1);
+    assert_string_equal(e.msg, "--classpath, --main and --jdk apply to --submission-digests");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission-digests", "--main", "", "--classpath", "/a", "--method", "m", "--jdk", "j"), -1);
+    assert_string_equal(e.msg, "--main needs a CLASS");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--submission-digests", "--init-key"), -1);
+    options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +305,8 @@ int main(void)
         cmocka_unit_test(options_parse__junit_budgets__parsed_and_checked),
         cmocka_unit_test(options_parse__check_table__needs_costs_and_no_profile),
         cmocka_unit_test(options_parse__tsc__measure_mode_and_given_rate),
+        cmocka_unit_test(options_parse__signed_copy__scoring_with_submission),
+        cmocka_unit_test(options_parse__submission_digests__all_four_and_the_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

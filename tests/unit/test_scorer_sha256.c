@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "sha256.h"
 
@@ -39,11 +42,44 @@ static void sha256_hex__million_a__matches(void **state)
     free(m);
 }
 
+/* A file read to its end, in several reads: the same digest as its bytes. */
+static void sha256_fd_hex__file__read_to_its_end(void **state)
+{
+    char hex[65];
+    FILE *f = tmpfile();
+    (void)state;
+    assert_non_null(f);
+    for (int i = 0; i < 1000000; i++)
+        fputc('a', f);
+    assert_int_equal(fflush(f), 0);
+    assert_int_equal(lseek(fileno(f), 0, SEEK_SET), 0);
+    assert_int_equal(sha256_fd_hex(fileno(f), hex), 0);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    /* at its end: the digest of nothing */
+    assert_int_equal(sha256_fd_hex(fileno(f), hex), 0);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    fclose(f);
+}
+
+/* A descriptor that cannot be read (a directory): -1, no digest. */
+static void sha256_fd_hex__unreadable__fails(void **state)
+{
+    char hex[65] = "x";
+    int fd = open("/", O_RDONLY);
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(sha256_fd_hex(fd, hex), -1);
+    assert_string_equal(hex, "");
+    close(fd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sha256_hex__standard_vectors__match),
         cmocka_unit_test(sha256_hex__million_a__matches),
+        cmocka_unit_test(sha256_fd_hex__file__read_to_its_end),
+        cmocka_unit_test(sha256_fd_hex__unreadable__fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
