@@ -469,12 +469,21 @@ public final class Probe {
      * probe right after it would count them.
      */
     public static void p(int a, int b, int c) {
-        if (c >= 0) {
-            Probe p = current();
-            if (p != null)
-                p.outcome(c, test(a, b & 0xff) ? 1 : 0);
-            return;
-        }
+        if (c >= 0)
+            branch(a, b, c);
+        else
+            folded(a, b, ~c);
+    }
+
+    /* The if<cond> branch probe: value v, opcode op, the id of its block. */
+    private static void branch(int v, int op, int id) {
+        Probe p = current();
+        if (p != null)
+            p.outcome(id, test(v, op & 0xff) ? 1 : 0);
+    }
+
+    /* The folded branch's probe: block id, its lengths k, the outcome f. */
+    private static void folded(int id, int k, int f) {
         Probe[] cs = counting;
         if (cs.length == 0)
             return;
@@ -482,13 +491,22 @@ public final class Probe {
         for (int i = 0; i < cs.length; i++) {
             Probe p = cs[i];
             if (p.thread == t) {
-                p.outcomeAt(a, ~c & F_SITE, ~c >>> F_TAKEN_SHIFT);
-                p.hit(a, b);
+                p.fold(id, k, f);
                 return;
             }
         }
         if (watching)
-            bystander(a);
+            bystander(id);
+    }
+
+    /* The folded branch's outcome f (INS_FOLD_PACK), then block id (lengths k). */
+    private void fold(int id, int k, int f) {
+        if (mode != WORK) {
+            foldedElse(id, k, f & F_SITE, f >>> F_TAKEN_SHIFT);
+            return;
+        }
+        predictAt(f & F_SITE, f >>> F_TAKEN_SHIFT);
+        hit(id, k);
     }
 
     /**
@@ -767,6 +785,31 @@ public final class Probe {
         predict(s[id], t);
     }
 
+    /* A folded branch's outcome and its block in a mode other than WORK. */
+    @DontInline
+    private void foldedElse(int id, int k, int site, int t) {
+        outcomeAt(id, site, t);
+        hit(id, k);
+    }
+
+    /*
+     * The work bucket's predictor for a folded branch, whose outcome t is a
+     * constant the JIT folds (so are the site, the counter's step and the
+     * count of taken branches): as predict.
+     */
+    private void predictAt(int site, int t) {
+        byte[] ctr = counters;
+        int i = (site ^ history) & (BP_ENTRIES - 1);
+        int c = ctr[i];
+        mispredicted += (c >> 1) ^ t;
+        if (t != 0)
+            taken++;
+        conditional++;
+        int d = c + t + t - 1;
+        ctr[i] = (byte) (d - (d >> 2));
+        history = ((history << 1) | t) & BP_HISTORY_MASK;
+    }
+
     /* A folded branch's outcome t at `site` (its 14 index bits), in the block id that it leads to: as outcome. */
     private void outcomeAt(int id, int site, int t) {
         if (mode != WORK && !program(id)) {
@@ -779,7 +822,11 @@ public final class Probe {
         predict(site, t);
     }
 
-    /* The work bucket's predictor: bp_branch. */
+    /*
+     * The work bucket's predictor: bp_branch. The counter c moves one step
+     * toward the outcome, saturating at 0 and 3: d = c + 1 or c - 1, less
+     * one where d is 4 or -1 (d >> 2 is then 1 or -1, else 0).
+     */
     private void predict(int site, int t) {
         byte[] ctr = counters;
         int i = (site ^ history) & (BP_ENTRIES - 1);
@@ -787,7 +834,8 @@ public final class Probe {
         mispredicted += (c >> 1) ^ t; /* predicted taken when the counter is 2 or 3 */
         taken += t;
         conditional++;
-        ctr[i] = NEXT[(c << 1) | t];
+        int d = c + t + t - 1;
+        ctr[i] = (byte) (d - (d >> 2));
         history = ((history << 1) | t) & BP_HISTORY_MASK;
     }
 
@@ -811,12 +859,10 @@ public final class Probe {
         omispredicted += (c >> 1) ^ t;
         otaken += t;
         oconditional++;
-        ctr[i] = NEXT[(c << 1) | t];
+        int d = c + t + t - 1;
+        ctr[i] = (byte) (d - (d >> 2));
         ohistory = ((ohistory << 1) | t) & BP_HISTORY_MASK;
     }
-
-    /* A two-bit counter c's next value after outcome t, at NEXT[c * 2 + t]: one step toward it, saturating. */
-    private static final byte[] NEXT = {0, 1, 0, 2, 1, 3, 2, 3};
 
     /** The measured method returns (before each of its return instructions): the outermost frame's return ends the extent. */
     public static void exit(int id) {
