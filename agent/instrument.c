@@ -1361,15 +1361,21 @@ static int options_bad(const ins_options *opt, char *err, size_t errlen)
     return 0;
 }
 
-int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
-                char *err, size_t errlen)
+/* What both entry points do first: no message, an empty result, the options checked; 0 or -1. */
+static int rewrite_begin(const ins_options *opt, ins_result *r, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
     if (r == NULL)
         return -1;
     memset(r, 0, sizeof *r);
-    if (options_bad(opt, err, errlen))
+    return options_bad(opt, err, errlen) ? -1 : 0;
+}
+
+int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_result *r,
+                char *err, size_t errlen)
+{
+    if (rewrite_begin(opt, r, err, errlen))
         return -1;
     classfile cf;
     if (cf_parse(&cf, in, len, err, errlen))
@@ -1382,12 +1388,7 @@ int ins_rewrite(const uint8_t *in, size_t len, const ins_options *opt, ins_resul
 int ins_rewrite_parsed(const classfile *cfp, const uint8_t *in, size_t len, const ins_options *opt,
                        ins_result *r, char *err, size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
-    if (r == NULL)
-        return -1;
-    memset(r, 0, sizeof *r);
-    if (options_bad(opt, err, errlen))
+    if (rewrite_begin(opt, r, err, errlen))
         return -1;
     const classfile cf = *cfp;   /* a shallow copy: read only, never freed here */
     rewriter w = {.in = in, .cf = &cf, .opt = opt, .cp_count = cf.cp.count, .next_id = opt->first_id,

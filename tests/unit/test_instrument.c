@@ -1043,20 +1043,24 @@ static void ins_rewrite__call_probes__sites_past_32767_share_one_integer(void **
     extra_pool_n = 0;
 }
 
+/* A method with a new whose object stays on the stack across a branch:
+ * 0 new #4; 3 dup; 4 iconst_0; 5 ifeq 12; 8 iconst_1; 9 goto 13;
+ * 12 iconst_2; 13 pop pop pop return; frames at 12 and 13 holding two and
+ * three values, Uninitialized(0) among them. */
+static const uint8_t new_code[] = {
+    0xbb, 0x00, 0x04, 0x59, 0x03, 0x99, 0x00, 0x07, 0x04, 0xa7, 0x00, 0x04, 0x05, 0x57, 0x57, 0x57, 0xb1
+};
+static const uint8_t new_smt[] = {
+    0, 2,
+    255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
+    255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
+};
+
 static void ins_rewrite__new_probe__follows_each_new_with_a_call_site(void **state)
 {
     (void)state;
-    /* the Uninitialized test's method: 0 new #4; 3 dup; 4 iconst_0; 5 ifeq
-     * 12; 8 iconst_1; 9 goto 13; 12 iconst_2; 13 pop pop pop return */
-    static const uint8_t code[] = {
-        0xbb, 0x00, 0x04, 0x59, 0x03, 0x99, 0x00, 0x07, 0x04, 0xa7, 0x00, 0x04, 0x05, 0x57, 0x57, 0x57, 0xb1
-    };
-    static const uint8_t smt[] = {
-        0, 2,
-        255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
-        255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
-    };
-    spec s = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    /* new_code, its object left uninitialized across the branch */
+    spec s = {52, new_code, sizeof new_code, 3, NULL, 0, {{"StackMapTable", new_smt, sizeof new_smt}}, 1};
     ins_options opt = probe_opts;
     opt.new_method = "allocated";
     opt.first_call = 9;
@@ -1127,19 +1131,10 @@ static uint32_t seed_of_m(void *ctx, cp_str name, cp_str desc)
 static void ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_pushed(void **state)
 {
     (void)state;
-    /* the new probe's method: 0 new #4; 3 dup; 4 iconst_0; 5 ifeq 12;
-     * 8 iconst_1; 9 goto 13; 12 iconst_2; 13 pop pop pop return. Blocks
-     * 0 (4 bytecodes; its first segment is the new), 8 and 12 (each
-     * entered only from the ifeq), 13 (from the goto and the fall-through) */
-    static const uint8_t code[] = {
-        0xbb, 0x00, 0x04, 0x59, 0x03, 0x99, 0x00, 0x07, 0x04, 0xa7, 0x00, 0x04, 0x05, 0x57, 0x57, 0x57, 0xb1
-    };
-    static const uint8_t smt[] = {
-        0, 2,
-        255, 0, 12, 0, 0, 0, 2, 8, 0, 0, 8, 0, 0,
-        255, 0, 0, 0, 0, 0, 3, 8, 0, 0, 8, 0, 0, 1
-    };
-    spec s = {52, code, sizeof code, 3, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
+    /* the new probe's method (new_code). Blocks 0 (4 bytecodes; its first
+     * segment is the new), 8 and 12 (each entered only from the ifeq), 13
+     * (from the goto and the fall-through) */
+    spec s = {52, new_code, sizeof new_code, 3, NULL, 0, {{"StackMapTable", new_smt, sizeof new_smt}}, 1};
     uint32_t seed = 0x12345678u;
     ins_options opt = probe_opts;
     opt.branch_method = "branch";
@@ -1202,12 +1197,12 @@ static void ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_push
      * its block probe; without branch_method nothing folds either */
     opt.fold_method = NULL;
     rewrite(&w, &s, &opt);
-    assert_int_equal(w.r.methods[0].new_len, sizeof code + 4 * 9 + 9 + INS_BRANCH_PROBE_LEN);
+    assert_int_equal(w.r.methods[0].new_len, sizeof new_code + 4 * 9 + 9 + INS_BRANCH_PROBE_LEN);
     release(&w);
     opt.fold_method = "branched";
     opt.branch_method = NULL;
     rewrite(&w, &s, &opt);
-    assert_int_equal(w.r.methods[0].new_len, sizeof code + 4 * 9 + 9);
+    assert_int_equal(w.r.methods[0].new_len, sizeof new_code + 4 * 9 + 9);
     assert_int_equal(w.r.methods[0].new_max_stack, 3 + 2);
     release(&w);
 }
