@@ -517,6 +517,11 @@ typedef struct agent {
         void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
         /* counting.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
         void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
+        /* counting.c's limit_stop: a limit was exceeded on this thread; sends
+         * the result with that status and halts the JVM (linkage.c, sched.c) */
+        void (*stop)(struct agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
+        /* counting.c: the dependency key of an array class, 0 if none (fast.c) */
+        uint32_t (*array_key)(struct agent *a, jclass klass);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in counting.c); 1 when this call sent it, 0 when another
          * thread did or is doing so */
@@ -526,6 +531,9 @@ typedef struct agent {
 
 /* state.c: the one instance, zeroed at load by Agent_OnLoad */
 extern agent g_agent;
+/* state.c: the calling thread's state (counting.c makes it), NULL before */
+extern _Thread_local thread_state *agent_tls __attribute__((tls_model("initial-exec")));
+thread_state *agent_self(void);
 /* Grow ts's per-key counters (dep, elems, native) to hold `need` keys,
  * new ones zero; 0, or -1 out of memory (what was there is kept). */
 int ts_keys_grow(thread_state *ts, uint32_t need);
@@ -638,6 +646,7 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy 
 void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
 void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
+uint32_t counting_array_key(agent *a, jclass klass);              /* hooks.array_key */
 void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* hooks.fast_bystander */
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
@@ -699,8 +708,6 @@ void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread
 void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
 void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);
 void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jboolean timed_out);
-thread_state *counting_self(void);         /* counting.c: this thread's state, or NULL */
-uint32_t counting_array_key(agent *a, jclass klass); /* counting.c: an array class's key, 0 if none */
 
 /* lines.c */
 uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */

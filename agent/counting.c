@@ -39,9 +39,10 @@
  * one more compare per step, and takes sched.c's slow path when its turn
  * is over or not yet its own.
  *
- * It calls clinit.c and methods.c directly; they call it back only through
- * a->hooks (agent.h), and the end of a run at a limit goes up to vmentry.c
- * through a->hooks.finish.
+ * It calls clinit.c, methods.c, fast.c, linkage.c and sched.c directly;
+ * they call it back only through a->hooks (agent.h) and read the thread's
+ * state from state.c (agent_self), and the end of a run at a limit goes up
+ * to vmentry.c through a->hooks.finish.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -51,14 +52,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* initial-exec: a plain %fs-relative load on the step path instead of a
- * __tls_get_addr call (the variable is tiny, static TLS has room for it). */
-static _Thread_local thread_state *tls __attribute__((tls_model("initial-exec")));
-
-thread_state *counting_self(void)
-{
-    return tls;
-}
 
 /* The slot of method id in a thread's direct-mapped method cache. */
 static uint32_t cache_slot(jmethodID id)
@@ -81,8 +74,8 @@ static char *thread_name(agent *a, jthread thread)
  * NULL (reported) when out of memory. */
 static thread_state *ts_get(agent *a, jthread thread)
 {
-    if (tls != NULL)
-        return tls;
+    if (agent_tls != NULL)
+        return agent_tls;
     thread_state *ts = calloc(1, sizeof *ts);
     if (ts == NULL) {
         agent_fail(a, "out of memory for thread state");
@@ -102,7 +95,7 @@ static thread_state *ts_get(agent *a, jthread thread)
     ts->next = a->threads;
     a->threads = ts;
     lock_exit(a);
-    tls = ts;
+    agent_tls = ts;
     return ts;
 }
 
@@ -541,7 +534,7 @@ static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     (void)jvmti;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (ts != NULL && ts->measuring) {
         /* a thread the scheduler runs (sched.c): its turn over, or not its turn */
         if (ts->sched_slot != 0 &&
@@ -863,13 +856,13 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     if (a->dead)
         return;
     if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_hidden_breakpoint(a, tls, method); /* a hidden class's method (fast.c); clinit.c's may share it */
+        fast_hidden_breakpoint(a, agent_tls, method); /* a hidden class's method (fast.c); clinit.c's may share it */
     if (method != a->target || loc != 0) {
-        clinit_breakpoint(a, jni, thread, tls, method, loc); /* the method's class is initialized */
+        clinit_breakpoint(a, jni, thread, agent_tls, method, loc); /* the method's class is initialized */
         return;
     }
     if (extent_begin(a, jni, thread))
-        count_step(a, tls, jni, thread, method, loc); /* no SingleStep comes for this location */
+        count_step(a, agent_tls, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 
 /* engine=fast: the method's entry probe on a thread that is not counting
@@ -881,7 +874,7 @@ void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread)
 {
     if (!extent_begin(a, jni, thread))
         return;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     jint frames = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
         ts->fast_base = frames - 2;
@@ -925,7 +918,7 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
  * in a->pre_n for the next invocation recorded. */
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
 {
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (ts == NULL || ts->pre_method == NULL)
         return;
     if (stop_counting(a, jni, thread, ts) != 0)
@@ -1061,7 +1054,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
 {
     agent *a = &g_agent;
     (void)jvmti;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
     if (ts->bucket == BUCKET_OVERHEAD) {
@@ -1094,7 +1087,7 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
  * frame (fast.c, hooks.fast_end): the extent ends, by return. */
 void counting_fast_end(agent *a, JNIEnv *jni, jthread thread)
 {
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (ts != NULL && ts->measuring && ts->pre_method == NULL)
         extent_end(a, jni, thread, ts, 0);
 }
@@ -1114,7 +1107,7 @@ void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread)
  * bytecode by bytecode) and the probes stop asking. */
 void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
 {
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
     int by = bystanders_fast_block(a, jni, thread, ts, n, program);
@@ -1141,7 +1134,7 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
     (void)jvmti;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->dead)
         return;
     bystanders_thread_end(a, jni, thread);
@@ -1182,7 +1175,7 @@ static uint32_t array_key(agent *a, jclass klass)
     return k;
 }
 
-/* The dependency key of an array class, for fast.c (array_key). */
+/* The dependency key of an array class, for fast.c (hooks.array_key). */
 uint32_t counting_array_key(agent *a, jclass klass)
 {
     return array_key(a, klass);
@@ -1198,7 +1191,7 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
 {
     agent *a = &g_agent;
     (void)size;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
     if (a->opts.engine == AGENT_ENGINE_FAST) {
@@ -1286,7 +1279,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
 {
     agent *a = &g_agent;
     (void)jvmti; (void)thread; (void)method; (void)loc; (void)catch_method; (void)catch_loc;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
     jclass k = (*jni)->GetObjectClass(jni, exception);
@@ -1326,7 +1319,7 @@ void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jm
                                 jobject exception)
 {
     (void)jvmti; (void)jni; (void)loc; (void)exception;
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (g_agent.dead || ts == NULL || !ts->measuring || ts->paused)
         return;
     ctx_catch(&g_agent, ts, thread, method);
@@ -1407,7 +1400,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 {
     /* this thread counts no more; it stays "measuring" so that the result
      * lists its invocation as incomplete */
-    set_thread_events(a, JVMTI_DISABLE, thread, tls);
+    set_thread_events(a, JVMTI_DISABLE, thread, agent_tls);
     lock_enter(a);
     int first = a->stop_status == NULL && !a->result_written;
     if (first) {
@@ -1469,7 +1462,7 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
  * totals read next stop moving. */
 void counting_quiesce(agent *a)
 {
-    thread_state *self = tls;
+    thread_state *self = agent_tls;
     sched_off(a); /* threads waiting for their turn go on, uncounted */
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_quiesce(a); /* every thread's probes off, their totals read */
@@ -1489,7 +1482,7 @@ void counting_quiesce(agent *a)
  * charge pre-method counts and helper threads' counts to invocations. */
 void counting_finish(agent *a, JNIEnv *jni)
 {
-    thread_state *self = tls;
+    thread_state *self = agent_tls;
     if (self != NULL && self->measuring && !self->helper && self->pre_method == NULL)
         a->exit_kind = exit_kind_of_current(a, jni);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
@@ -1532,7 +1525,7 @@ void counting_finish(agent *a, JNIEnv *jni)
  * in the bucket of the code that called it. */
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
 {
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (ts == NULL || !ts->measuring || length <= 0 || (*jni)->ExceptionCheck(jni))
         return;
     /* Only the copy the step path just saw invoked: code HotSpot runs
@@ -1549,7 +1542,7 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
  * its caller's invoke has that key (fast.c). */
 void counting_charge_elements(agent *a, uint32_t k, uint64_t n)
 {
-    thread_state *ts = tls;
+    thread_state *ts = agent_tls;
     if (a->opts.engine == AGENT_ENGINE_FAST) {
         if (ts != NULL && ts->measuring && n > 0 && k != 0)
             fast_charge_elements(a, ts, k, n); /* no step path: fast.c finds the call */

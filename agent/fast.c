@@ -496,7 +496,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
      * first of them starts right after it. A class is initialized once, so
      * the instruction's place tells the first. */
     int as_called = 0;
-    thread_state *self = counting_self();
+    thread_state *self = agent_self();
     /* the instruction its frame was entered from: its calling context's site */
     if (self != NULL && self->probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
         (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at, (jint)v.pc);
@@ -591,7 +591,7 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint bel
     agent *a = &g_agent;
     (void)cls;
     (void)id;
-    thread_state *ts = counting_self();
+    thread_state *ts = agent_self();
     if (a->dead || ts == NULL || ts->probe == NULL)
         return;
     jthread thread = NULL;
@@ -656,11 +656,11 @@ static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site
 {
     agent *a = &g_agent;
     (void)cls;
-    thread_state *ts = counting_self();
+    thread_state *ts = agent_self();
     if (a->dead || ts == NULL || !ts->measuring || array == NULL)
         return;
     jclass k = (*jni)->GetObjectClass(jni, array);
-    uint32_t key = k != NULL ? counting_array_key(a, k) : 0;
+    uint32_t key = k != NULL ? a->hooks.array_key(a, k) : 0;
     if (k != NULL)
         (*jni)->DeleteLocalRef(jni, k);
     lock_enter(a);
@@ -688,7 +688,7 @@ static void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site
                            ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
                            : NULL;
         jclass nk = next != NULL ? (*jni)->GetObjectClass(jni, next) : NULL;
-        key = nk != NULL ? counting_array_key(a, nk) : 0;
+        key = nk != NULL ? a->hooks.array_key(a, nk) : 0;
         if (nk != NULL)
             (*jni)->DeleteLocalRef(jni, nk);
         if (cur != array)
@@ -2865,7 +2865,7 @@ static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t 
     jobject c = classes != NULL && (jsize)site < (*jni)->GetArrayLength(jni, classes)
                     ? (*jni)->GetObjectArrayElement(jni, classes, (jsize)site)
                     : NULL;
-    *k = c != NULL ? counting_array_key(a, (jclass)c) : 0;
+    *k = c != NULL ? a->hooks.array_key(a, (jclass)c) : 0;
     if (c != NULL)
         (*jni)->DeleteLocalRef(jni, c);
     const cpool *cp = pool_of(a, fm);

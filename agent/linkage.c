@@ -63,7 +63,7 @@ void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
 {
     agent *a = &g_agent;
     (void)jvmti;
-    thread_state *ts = counting_self();
+    thread_state *ts = agent_self();
     if (a->dead || ts == NULL || ts->link_method == NULL)
         return;
     jclass klass = NULL;
@@ -83,5 +83,5 @@ void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
              m != NULL ? m->name : "a method of the program's", (long long)ts->link_loc,
              site != NULL ? site->name : "a method");
     ts->link_method = NULL;
-    limit_stop(a, jni, thread, "hidden_work", msg);
+    a->hooks.stop(a, jni, thread, "hidden_work", msg);
 }

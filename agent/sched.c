@@ -468,7 +468,7 @@ static int holds_baton(const agent *a, int32_t me)
 
 static thread_state *self_ts(agent *a)
 {
-    return a->dead || !a->sched.armed ? NULL : counting_self();
+    return a->dead || !a->sched.armed ? NULL : agent_self();
 }
 
 /* This thread's slot, when the scheduler is on and it holds a live one. */
@@ -532,7 +532,7 @@ void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *na
              "thread %d of the method's threads %s in %.*s: I/O that waits for another thread cannot be scheduled "
              "the same way every run",
              me + 1, what, name, native);
-    limit_stop(a, jni, self, "unschedulable", msg);
+    a->hooks.stop(a, jni, self, "unschedulable", msg);
 }
 
 /* Append a slot for thread object t (or revive its old one); lock held. */
@@ -582,7 +582,7 @@ static void arm(agent *a)
 static void JNICALL w_start0(JNIEnv *jni, jobject self)
 {
     agent *a = &g_agent;
-    thread_state *ts = a->dead ? NULL : counting_self();
+    thread_state *ts = a->dead ? NULL : agent_self();
     jlong tag = 0;
     int32_t added = -1;
     if (ts != NULL && ts->measuring && !a->dead && !a->sched.off && a->opts.engine == AGENT_ENGINE_STEP &&

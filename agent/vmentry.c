@@ -359,6 +359,8 @@ static void wire_hooks(agent *a)
     a->hooks.fast_end = counting_fast_end;
     a->hooks.fast_limit = counting_fast_limit;
     a->hooks.fast_bystander = counting_fast_bystander;
+    a->hooks.stop = limit_stop;
+    a->hooks.array_key = counting_array_key;
 }
 
 /* Capabilities, the callback table and the global events; JNI_OK, or
