@@ -46,6 +46,7 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "mutf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1182,6 +1183,52 @@ uint32_t counting_array_key(agent *a, jclass klass)
 }
 
 /*
+ * Whether array key k, allocated while the last step is an array
+ * instruction, is that instruction's. An anewarray or multianewarray whose
+ * class this class loader has not resolved yet first has HotSpot resolve it:
+ * the class loader's Java code, which HotSpot runs without single-stepping
+ * (the step engine counts none of its bytecodes, and the fast engine runs it
+ * HIDDEN, counting nothing), and the JVM's own work (the String of the
+ * name it looks up). The arrays they allocate are theirs, not the
+ * instruction's: the instruction's are of the classes it names (every
+ * level of a multianewarray) and are allocated in its own frame, at its
+ * offset. A newarray resolves nothing.
+ */
+static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
+{
+    uint8_t op = ts->prev_op;
+    if (op != BC_ANEWARRAY && op != BC_MULTIANEWARRAY)
+        return 1;
+    const mcache_entry *e = &ts->cache[cache_slot(ts->prev_method)];
+    const method_info *m = e->id == ts->prev_method ? e->m : NULL;
+    uint32_t pc = (uint32_t)ts->prev_loc;
+    cp_str c = {0};
+    if (m == NULL || m->cls == NULL || !m->cls->cp_ok || ts->prev_loc < 0 || pc + 3u >= m->code_len + 1u ||
+        m->code[pc] != op || cp_class_name(&m->cls->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &c) != 0) {
+        agent_fail(a, "the class of the array instruction that made an array cannot be read");
+        return 1;
+    }
+    unsigned dims = op == BC_MULTIANEWARRAY && pc + 3 < m->code_len ? m->code[pc + 3] : 1;
+    int named = 0;
+    for (unsigned level = 0; level < dims && !named; level++) {
+        char elem[1024], utf8[2048];
+        size_t n = name_array_level(op, 0, c.ptr, c.len, level, elem, sizeof elem);
+        if (n == 0 || n >= sizeof elem || mutf8_to_utf8(elem, n, utf8, sizeof utf8) >= sizeof utf8)
+            continue;
+        lock_enter(a);
+        named = keys_find(&a->keys, KEY_ARRAY, utf8) == k;
+        lock_exit(a);
+    }
+    if (!named)
+        return 0;
+    jmethodID fm = NULL;
+    jlocation at = -1;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &fm, &at), "GetFrameLocation") != 0)
+        return 1; /* reported: the run fails */
+    return fm == ts->prev_method && at == ts->prev_loc;
+}
+
+/*
  * With -XX:-UseTLAB and a sampling interval of 0, HotSpot reports every
  * allocation through SampledObjectAlloc, on the allocating thread. Arrays
  * allocated while a newarray/anewarray/multianewarray executes in a measured
@@ -1210,6 +1257,8 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
     uint32_t k = array_key(a, klass);
     if (k == 0)
         return; /* not an array */
+    if (direct && !own_array(a, thread, ts, k))
+        return; /* made while HotSpot resolved the instruction's class (unstepped) */
     if (k > ts->dep_cap && ts_cover_keys(a, ts) != 0) {
         /* an array that cannot be charged: the result must not be ok */
         agent_fail(a, "out of memory for the counters of array allocations");

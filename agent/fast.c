@@ -456,13 +456,6 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
                         "single-stepping: the step engine does not count it", root_name, bc_mnemonic(v.op),
                      caller_name ? caller_name : "?");
     }
-    if (out == MODE_HIDDEN && (v.op == BC_ANEWARRAY || v.op == BC_MULTIANEWARRAY) && !v.in_probe)
-        /* the step engine's last step is that array instruction, so it
-         * charges every array allocated while HotSpot resolves its class
-         * to that instruction (counting.c, on_sampled_alloc) */
-        fast_problem(a, "%s ran while the JVM resolved the class of %s in %s: the step engine charges the "
-                        "arrays allocated there to that instruction", root_name, bc_mnemonic(v.op),
-                     caller_name ? caller_name : "?");
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
@@ -2808,9 +2801,6 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
 
 /* ---- arrays ------------------------------------------------------------- */
 
-/* The element-type names newarray's type codes 4..11 make (int for [I). */
-static const char *const newarray_elem[8] = {"boolean", "char", "float", "double", "byte", "short", "int", "long"};
-
 /* The array key of one array site (lock held), as the step engine names
  * the class of the array that level allocates (counting.c array_key:
  * name_from_signature(signature, 1)); interned on first use. 0 when the
@@ -2822,28 +2812,17 @@ static uint32_t site_key(agent *a, uint32_t site)
         return st->key;
     const fast_method *fm = &a->fast.methods[st->method];
     const uint8_t *p = fm->code + st->pc;
-    char sig[1024], elem[1024];
-    sig[0] = '\0';
-    if (p[0] == BC_NEWARRAY) {
-        if (p[1] >= 4 && p[1] <= 11)
-            snprintf(elem, sizeof elem, "%s", newarray_elem[p[1] - 4]);
-        else
-            elem[0] = '\0';
-    } else {
+    char elem[1024];
+    cp_str c = {0};
+    if (p[0] != BC_NEWARRAY) {
         const cpool *cp = pool_of(a, fm);
-        cp_str c = {0};
         if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
             fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
             return 0;
         }
-        if (p[0] == BC_ANEWARRAY) /* an array of c: its signature */
-            snprintf(sig, sizeof sig, c.ptr[0] == '[' ? "[%.*s" : "[L%.*s;", (int)c.len, c.ptr);
-        else if (st->level < c.len) /* multianewarray: c is the array class; level l drops l dimensions */
-            snprintf(sig, sizeof sig, "%.*s", (int)(c.len - st->level), c.ptr + st->level);
-        if (sig[0] != '[' || name_from_signature(sig, 1, elem, sizeof elem) == 0)
-            elem[0] = '\0';
     }
-    if (elem[0] == '\0') {
+    size_t n = name_array_level(p[0], p[1], c.ptr, c.len, st->level, elem, sizeof elem);
+    if (n == 0 || n >= sizeof elem) {
         fast_problem(a, "the array instruction of %s at offset %u names no array type", fm->name, st->pc);
         return 0;
     }

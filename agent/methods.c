@@ -234,8 +234,9 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         if (len == 0)
             break;
         uint8_t op = m->code[pc];
-        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W)
-            any = 1; /* an ldc may name a class: its constant pool tells */
+        if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W || op == BC_ANEWARRAY ||
+            op == BC_MULTIANEWARRAY)
+            any = 1; /* an ldc may name a class: its constant pool tells; the arrays' classes, counting.c own_array */
         if (init_sites && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
             triggers = 1;
         pc += len;

@@ -387,3 +387,31 @@ size_t name_from_signature(const char *sig, int elem_only, char *out, size_t cap
         put_str(&s, "[]");
     return finish(&s);
 }
+
+size_t name_array_level(unsigned op, unsigned atype, const char *cls, size_t cls_len, unsigned level, char *out,
+                        size_t cap)
+{
+    static const char *const newarray_elem[8] = {"boolean", "char", "float", "double", "byte", "short", "int", "long"};
+    char sig[1024];
+    if (out && cap > 0)
+        out[0] = '\0';
+    if (op == 0xbc) { /* newarray */
+        if (level != 0 || atype < 4 || atype > 11)
+            return 0;
+        sink s = {out, out ? cap : 0, 0};
+        put_str(&s, newarray_elem[atype - 4]);
+        return finish(&s);
+    }
+    if (cls == NULL || cls_len == 0 || cls_len + 3 >= sizeof sig || memchr(cls, '\0', cls_len))
+        return 0;
+    if (op == 0xbd && level == 0) /* anewarray: an array of cls */
+        snprintf(sig, sizeof sig, cls[0] == '[' ? "[%.*s" : "[L%.*s;", (int)cls_len, cls);
+    else if (op == 0xc5 && level < cls_len) { /* multianewarray: cls less `level` dimensions, still an array */
+        for (unsigned i = 0; i <= level; i++)
+            if (cls[i] != '[')
+                return 0;
+        snprintf(sig, sizeof sig, "%.*s", (int)(cls_len - level), cls + level);
+    } else
+        return 0;
+    return name_from_signature(sig, 1, out, cap);
+}

@@ -40,4 +40,14 @@ size_t name_binary(const char *internal, size_t len, char *out, size_t cap);
  * Returns the length needed, or 0 for a malformed signature. */
 size_t name_from_signature(const char *sig, int elem_only, char *out, size_t cap);
 
+/* The element type's name, as name_from_signature(sig, 1) writes it, of the
+ * arrays that level `level` of an array instruction makes: newarray (op
+ * 0xbc, atype 4..11: "int" for T_INT), anewarray (0xbd) of the class `cls`
+ * (an internal name "a/B" or an array descriptor "[I", cls_len bytes; level
+ * 0 only), multianewarray (0xc5) of the array class `cls` (level l drops l
+ * dimensions: "[[La/B;" makes "a.B[]" at level 0 and "a.B" at level 1).
+ * Returns the length needed, or 0 when the level or the name is not one. */
+size_t name_array_level(unsigned op, unsigned atype, const char *cls, size_t cls_len, unsigned level, char *out,
+                        size_t cap);
+
 #endif

@@ -348,6 +348,25 @@ for n in 0 3 100; do
   expect_eq "arrays($n): multianewarray once" "$(op work multianewarray)" 1
 done
 
+# --- An array of a class not loaded yet (ArrayLoad): the anewarray of one(n)
+# and the multianewarray of grid(n) first have the application class loader
+# load the class, Java code HotSpot runs without single-stepping, which
+# allocates arrays of its own (byte[], int[]), and so does the JVM (the
+# String of the name). Only the instruction's arrays are charged: one(5)
+# (iload_0 anewarray astore_1 aload_1 arraylength ireturn: 6) makes one
+# Later[5]; grid(5) (iload_0 iconst_2 multianewarray astore_1 aload_1
+# arraylength ireturn: 7) one Cell[][] of 5 and five Cell[] of 2.
+arrays_of() { xpath "$P" "concat(count(/psf-profile/dependencies/array), ' ', sum(/psf-profile/dependencies/array/@allocations), ' ', sum(/psf-profile/dependencies/array/@elements))"; }
+run_agent "$P" ArrayLoad.one "$FX" ArrayLoad one 5
+expect_eq "arrayload: one(5) work = 6" "$(xpath "$P" /psf-profile/summary/@work)" 6
+expect_eq "arrayload: one(5) Later[5]" "$(arr 'ArrayLoad$Later' allocations) $(arr 'ArrayLoad$Later' elements)" "1 5"
+expect_eq "arrayload: one(5) no other array (keys, allocations, elements)" "$(arrays_of)" "1 1 5"
+run_agent "$P" ArrayLoad.grid "$FX" ArrayLoad grid 5
+expect_eq "arrayload: grid(5) work = 7" "$(xpath "$P" /psf-profile/summary/@work)" 7
+expect_eq "arrayload: grid(5) Cell[][5]" "$(arr 'ArrayLoad$Cell[]' allocations) $(arr 'ArrayLoad$Cell[]' elements)" "1 5"
+expect_eq "arrayload: grid(5) five Cell[2]" "$(arr 'ArrayLoad$Cell' allocations) $(arr 'ArrayLoad$Cell' elements)" "5 10"
+expect_eq "arrayload: grid(5) no other array (keys, allocations, elements)" "$(arrays_of)" "2 6 15"
+
 # --- Class initializers: init() = new dup invokespecial astore_0 aload_0
 # getfield getstatic iadd ireturn (9) + Lazy.<init> (aload_0 invokespecial
 # aload_0 iconst_1 putfield return = 6) + Object.<init> (return) = 16.

@@ -236,6 +236,12 @@ expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73
 # clinit.c runs for a static access of the program's, is overhead; the
 # program's own initializers are work.
 same longdesc-short - LongDesc.viaShort LongDesc short  # loadClass of a class named by invokestatic
+# loadClass of the class an anewarray or multianewarray names: its arrays
+# and the JVM's are not the instruction's (agent_counts.sh, ArrayLoad)
+same arrayload-one 6 ArrayLoad.one ArrayLoad one 5
+same arrayload-grid 7 ArrayLoad.grid ArrayLoad grid 5
+expect_eq "arrayload-grid: fast arrays (keys, allocations, elements) = the hand count" \
+  "$(xpath "$TEST_TMP/fast.xml" "concat(count(/psf-profile/dependencies/array), ' ', sum(/psf-profile/dependencies/array/@allocations), ' ', sum(/psf-profile/dependencies/array/@elements))")" "2 6 15"
 same longdesc-long - LongDesc.viaLong LongDesc long
 same constants-wide 409 Constants.wide Constants wide 50  # ldc_w of a class: 8n + 9
 same classinit - ClassInit.init ClassInit                # new and getstatic of the program's classes

@@ -403,6 +403,55 @@ static void name_from_signature__small_buffers__truncate_and_report_full_length(
     assert_string_equal(out, "");
 }
 
+/* ---- name_array_level -------------------------------------------------- */
+
+static void expect_level(unsigned op, unsigned atype, const char *cls, unsigned level, const char *want)
+{
+    char out[1024];
+    memset(out, 'X', sizeof out);
+    size_t n = name_array_level(op, atype, cls, cls ? strlen(cls) : 0, level, out, sizeof out);
+    if (want == NULL) {
+        if (n != 0)
+            fail_msg("op %#x '%s' level %u accepted as '%s'", op, cls ? cls : "", level, out);
+        return;
+    }
+    assert_string_equal(out, want);
+    assert_int_equal(n, strlen(want));
+}
+
+static void name_array_level__each_instruction__the_element_type_of_each_level(void **state)
+{
+    (void)state;
+    expect_level(0xbc, 10, NULL, 0, "int");                    /* newarray T_INT */
+    expect_level(0xbc, 4, NULL, 0, "boolean");
+    expect_level(0xbc, 11, NULL, 0, "long");
+    expect_level(0xbd, 0, "ArrayLoad$Later", 0, "ArrayLoad$Later"); /* anewarray: Later[] */
+    expect_level(0xbd, 0, "java/lang/String", 0, "java.lang.String");
+    expect_level(0xbd, 0, "[I", 0, "int[]");                   /* anewarray of int[]: int[][] */
+    expect_level(0xbd, 0, "[Lx/Y;", 0, "x.Y[]");
+    expect_level(0xc5, 0, "[[LArrayLoad$Cell;", 0, "ArrayLoad$Cell[]"); /* new Cell[n][2] */
+    expect_level(0xc5, 0, "[[LArrayLoad$Cell;", 1, "ArrayLoad$Cell");
+    expect_level(0xc5, 0, "[[[I", 2, "int");
+}
+
+static void name_array_level__no_such_level__returns_zero(void **state)
+{
+    (void)state;
+    expect_level(0xbc, 3, NULL, 0, NULL);   /* no T_ below 4 */
+    expect_level(0xbc, 12, NULL, 0, NULL);
+    expect_level(0xbc, 10, NULL, 1, NULL);  /* newarray has one level */
+    expect_level(0xbd, 0, "x/Y", 1, NULL);
+    expect_level(0xbd, 0, "", 0, NULL);
+    expect_level(0xbd, 0, NULL, 0, NULL);
+    expect_level(0xc5, 0, "[[I", 2, NULL);  /* level 2 of int[][] is no array */
+    expect_level(0xc5, 0, "x/Y", 0, NULL);  /* multianewarray of a non-array class */
+    expect_level(0xc5, 0, "[Lx/[;", 0, NULL);
+    expect_level(0xbb, 0, "x/Y", 0, NULL);  /* new makes no array */
+    char *deep = repeat("L", "a", 1100, ";");
+    expect_level(0xbd, 0, deep, 0, NULL);   /* longer than the signature buffer */
+    free(deep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +473,8 @@ int main(void)
         cmocka_unit_test(name_from_signature__hidden_classes__stable_names),
         cmocka_unit_test(name_from_signature__malformed__returns_zero),
         cmocka_unit_test(name_from_signature__small_buffers__truncate_and_report_full_length),
+        cmocka_unit_test(name_array_level__each_instruction__the_element_type_of_each_level),
+        cmocka_unit_test(name_array_level__no_such_level__returns_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
