@@ -123,6 +123,7 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
 #define DEP_KEY(v) ((v) & ~DEP_NO_FENCE)
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
+#define OWN_SITES 64        /* per-thread array sites known to allocate only their own arrays, power of two */
 
 typedef struct mcache_entry {
     jmethodID id;
@@ -225,6 +226,11 @@ typedef struct thread_state {
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
     mcache_entry cache[MCACHE_SIZE];
+    struct {                    /* array instructions that made an array of their own on this thread
+                                 * (their class is resolved: counting.c own_array), direct-mapped */
+        jmethodID method;
+        jlocation loc;
+    } own_sites[OWN_SITES];
     uint64_t **hist;            /* by method index: HIST_OPS + BUCKETS * code_len counters, lazily allocated */
     uint32_t hist_cap;
     uint64_t *dep[BUCKETS];     /* by key index: count */

@@ -1199,6 +1199,11 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     uint8_t op = ts->prev_op;
     if (op != BC_ANEWARRAY && op != BC_MULTIANEWARRAY)
         return 1;
+    /* An instruction that made an array of its own has its class resolved
+     * for good: nothing runs at it before its arrays any more. */
+    uint32_t slot = (cache_slot(ts->prev_method) ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
+    if (ts->own_sites[slot].method == ts->prev_method && ts->own_sites[slot].loc == ts->prev_loc)
+        return 1;
     const mcache_entry *e = &ts->cache[cache_slot(ts->prev_method)];
     const method_info *m = e->id == ts->prev_method ? e->m : NULL;
     uint32_t pc = (uint32_t)ts->prev_loc;
@@ -1225,7 +1230,11 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     jlocation at = -1;
     if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &fm, &at), "GetFrameLocation") != 0)
         return 1; /* reported: the run fails */
-    return fm == ts->prev_method && at == ts->prev_loc;
+    if (fm != ts->prev_method || at != ts->prev_loc)
+        return 0;
+    ts->own_sites[slot].method = ts->prev_method;
+    ts->own_sites[slot].loc = ts->prev_loc;
+    return 1;
 }
 
 /*
