@@ -123,6 +123,7 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
 #define DEP_KEY(v) ((v) & ~DEP_NO_FENCE)
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
+#define STEP_ARRAYS 8       /* distinct (key, bucket) of the arrays one allocating step may take back */
 #define OWN_SITES 64        /* per-thread array sites known to allocate only their own arrays, power of two */
 
 typedef struct mcache_entry {
@@ -226,6 +227,15 @@ typedef struct thread_state {
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
     mcache_entry cache[MCACHE_SIZE];
+    jmethodID arr_method;       /* the last allocating instruction stepped (new, newarray, anewarray, */
+    jlocation arr_loc;          /* multianewarray) and the arrays charged to it (by key and bucket): */
+    uint32_t narr;              /* taken back if it throws (a negative size: step_arrays_thrown) */
+    int arr_overflow;
+    struct {
+        uint32_t key;
+        int bucket;
+        uint64_t allocations, elements;
+    } arr[STEP_ARRAYS];
     struct {                    /* array instructions that made an array of their own on this thread
                                  * (their class is resolved: counting.c own_array), direct-mapped */
         jmethodID method;

@@ -487,8 +487,14 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
     /* an allocation (a locked compare-and-swap on eden): how close after the
      * last entry, counting both (the entry's own first bytecode can be it)?
      * new, newarray, anewarray are 0xbb..0xbd: compares, no table lookup */
-    if (((uint8_t)(op - BC_NEW) <= BC_ANEWARRAY - BC_NEW || op == BC_MULTIANEWARRAY) && !ts->entry_far)
-        ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
+    if ((uint8_t)(op - BC_NEW) <= BC_ANEWARRAY - BC_NEW || op == BC_MULTIANEWARRAY) {
+        ts->arr_method = method; /* the arrays it makes, until it is done (step_arrays_thrown) */
+        ts->arr_loc = loc;
+        ts->narr = 0;
+        ts->arr_overflow = 0;
+        if (!ts->entry_far)
+            ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
+    }
     e->hist[b * 256 + op]++;
     e->off[OFF_SLOT(loc, b)]++;
     ts->ctx.cur[b]++;
@@ -1200,7 +1206,9 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     if (op != BC_ANEWARRAY && op != BC_MULTIANEWARRAY)
         return 1;
     /* An instruction that made an array of its own has its class resolved
-     * for good: nothing runs at it before its arrays any more. */
+     * for good: nothing runs at it before its arrays any more (the byte[]
+     * of the message of an exception it throws is taken back with the
+     * rest, step_arrays_thrown). */
     uint32_t slot = (cache_slot(ts->prev_method) ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
     if (ts->own_sites[slot].method == ts->prev_method && ts->own_sites[slot].loc == ts->prev_loc)
         return 1;
@@ -1218,8 +1226,12 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     for (unsigned level = 0; level < dims && !named; level++) {
         char elem[1024], utf8[2048];
         size_t n = name_array_level(op, 0, c.ptr, c.len, level, elem, sizeof elem);
-        if (n == 0 || n >= sizeof elem || mutf8_to_utf8(elem, n, utf8, sizeof utf8) >= sizeof utf8)
+        if (n == 0)
             continue;
+        if (n >= sizeof elem || mutf8_to_utf8(elem, n, utf8, sizeof utf8) >= sizeof utf8) {
+            named = 1; /* a name too long to compare: the frame decides */
+            break;
+        }
         lock_enter(a);
         named = keys_find(&a->keys, KEY_ARRAY, utf8) == k;
         lock_exit(a);
@@ -1235,6 +1247,50 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     ts->own_sites[slot].method = ts->prev_method;
     ts->own_sites[slot].loc = ts->prev_loc;
     return 1;
+}
+
+/* An array charged to the array instruction now executing: noted, so that
+ * step_arrays_thrown can take it back. */
+static void step_array_note(thread_state *ts, uint32_t k, uint64_t len)
+{
+    uint32_t i = 0;
+    while (i < ts->narr && (ts->arr[i].key != k || ts->arr[i].bucket != ts->bucket))
+        i++;
+    if (i == ts->narr) {
+        if (ts->narr == STEP_ARRAYS) {
+            ts->arr_overflow = 1;
+            return;
+        }
+        ts->arr[i].key = k;
+        ts->arr[i].bucket = ts->bucket;
+        ts->arr[i].allocations = ts->arr[i].elements = 0;
+        ts->narr++;
+    }
+    ts->arr[i].allocations++;
+    ts->arr[i].elements += len;
+}
+
+/*
+ * An exception thrown at (method, loc): if that is the allocating
+ * instruction stepped last, it made no array. A negative size (or no
+ * memory) throws, and by then HotSpot may have allocated arrays all the
+ * same (the outer levels of a multianewarray, the byte[] of the
+ * exception's message), which the step engine charged to the instruction
+ * as it saw them and takes back now: the program got no array, and the
+ * fast engine, whose array probe runs after the instruction, counts none.
+ */
+static void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation loc)
+{
+    if (method != ts->arr_method || loc != ts->arr_loc || (ts->narr == 0 && !ts->arr_overflow))
+        return;
+    if (ts->arr_overflow)
+        agent_fail(a, "an array instruction that threw had made arrays of more than %d kinds", STEP_ARRAYS);
+    for (uint32_t i = 0; i < ts->narr; i++) {
+        ts->dep[ts->arr[i].bucket][ts->arr[i].key - 1] -= ts->arr[i].allocations;
+        ts->elems[ts->arr[i].bucket][ts->arr[i].key - 1] -= ts->arr[i].elements;
+    }
+    ts->narr = 0;
+    ts->arr_overflow = 0;
 }
 
 /*
@@ -1277,6 +1333,7 @@ void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobj
     if (direct) {
         ts->dep[ts->bucket][k - 1]++;
         ts->elems[ts->bucket][k - 1] += len;
+        step_array_note(ts, k, len);
         return;
     }
     int i = 0;
@@ -1336,7 +1393,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
                           jobject exception, jmethodID catch_method, jlocation catch_loc)
 {
     agent *a = &g_agent;
-    (void)jvmti; (void)thread; (void)method; (void)loc; (void)catch_method; (void)catch_loc;
+    (void)jvmti; (void)thread; (void)catch_method; (void)catch_loc;
     thread_state *ts = agent_tls;
     if (a->dead || ts == NULL || !ts->measuring)
         return;
@@ -1351,6 +1408,8 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
         free(utf8);
     }
+    if (a->opts.engine == AGENT_ENGINE_STEP)
+        step_arrays_thrown(a, ts, method, loc);
     /* where a recursion runs out of stack depends on the size of each frame,
      * which the JIT changes: only the step engine's interpreted frames end
      * it where the step engine's profile says */

@@ -367,6 +367,22 @@ expect_eq "arrayload: grid(5) Cell[][5]" "$(arr 'ArrayLoad$Cell[]' allocations) 
 expect_eq "arrayload: grid(5) five Cell[2]" "$(arr 'ArrayLoad$Cell' allocations) $(arr 'ArrayLoad$Cell' elements)" "5 10"
 expect_eq "arrayload: grid(5) no other array (keys, allocations, elements)" "$(arrays_of)" "2 6 15"
 
+# --- Array instructions that throw (ArrayThrows): a negative size makes no
+# array, though HotSpot allocates the outer level of new byte[2][-1] and
+# the message's byte[] before it throws. Each charges the arrays of
+# explicit(-1), which throws the same exception from the same depth (its
+# stack trace's arrays, which fillInStackTrace allocates).
+run_agent "$P" ArrayThrows.explicit "$FX" ArrayThrows explicit -1
+want_arrays=$(sed -n 's/.*\(<array [^>]*>\).*/\1/p' "$P" | sort | paste -sd' ' -)
+[ -n "$want_arrays" ] || fail "arraythrows: explicit(-1) charges its stack trace's arrays" "none"
+for m in ints bytes objects; do
+  run_agent "$P" "ArrayThrows.$m" "$FX" ArrayThrows "$m" -1
+  expect_eq "arraythrows: $m(-1) charges explicit(-1)'s arrays, none of its own" \
+    "$(sed -n 's/.*\(<array [^>]*>\).*/\1/p' "$P" | sort | paste -sd' ' -)" "$want_arrays"
+done
+run_agent "$P" ArrayThrows.bytes "$FX" ArrayThrows bytes 3
+expect_eq "arraythrows: bytes(3) one byte[][2] and two byte[3] (keys, allocations, elements)" "$(arrays_of)" "2 3 8"
+
 # --- Class initializers: init() = new dup invokespecial astore_0 aload_0
 # getfield getstatic iadd ireturn (9) + Lazy.<init> (aload_0 invokespecial
 # aload_0 iconst_1 putfield return = 6) + Object.<init> (return) = 16.

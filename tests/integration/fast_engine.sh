@@ -239,6 +239,11 @@ same longdesc-short - LongDesc.viaShort LongDesc short  # loadClass of a class n
 # loadClass of the class an anewarray or multianewarray names: its arrays
 # and the JVM's are not the instruction's (agent_counts.sh, ArrayLoad)
 same arrayload-one 6 ArrayLoad.one ArrayLoad one 5
+# array instructions that throw: neither engine charges what HotSpot
+# allocated before the throw (agent_counts.sh, ArrayThrows)
+same arraythrows-ints - ArrayThrows.ints ArrayThrows ints -1
+same arraythrows-bytes - ArrayThrows.bytes ArrayThrows bytes -1
+same arraythrows-objects - ArrayThrows.objects ArrayThrows objects -1
 same arrayload-grid 7 ArrayLoad.grid ArrayLoad grid 5
 expect_eq "arrayload-grid: fast arrays (keys, allocations, elements) = the hand count" \
   "$(xpath "$TEST_TMP/fast.xml" "concat(count(/psf-profile/dependencies/array), ' ', sum(/psf-profile/dependencies/array/@allocations), ' ', sum(/psf-profile/dependencies/array/@elements))")" "2 6 15"
