@@ -1209,33 +1209,33 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
      * for good: nothing runs at it before its arrays any more (the byte[]
      * of the message of an exception it throws is taken back with the
      * rest, step_arrays_thrown). */
-    uint32_t slot = (cache_slot(ts->prev_method) ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
+    uint32_t mslot = cache_slot(ts->prev_method);
+    uint32_t slot = (mslot ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
     if (ts->own_sites[slot].method == ts->prev_method && ts->own_sites[slot].loc == ts->prev_loc)
         return 1;
-    const mcache_entry *e = &ts->cache[cache_slot(ts->prev_method)];
+    const mcache_entry *e = &ts->cache[mslot];
     const method_info *m = e->id == ts->prev_method ? e->m : NULL;
     uint32_t pc = (uint32_t)ts->prev_loc;
     cp_str c = {0};
-    if (m == NULL || m->cls == NULL || !m->cls->cp_ok || ts->prev_loc < 0 || pc + 3u >= m->code_len + 1u ||
+    if (m == NULL || m->cls == NULL || !m->cls->cp_ok || ts->prev_loc < 0 || pc + 3u > m->code_len ||
         m->code[pc] != op || cp_class_name(&m->cls->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &c) != 0) {
         agent_fail(a, "the class of the array instruction that made an array cannot be read");
         return 1;
     }
     unsigned dims = op == BC_MULTIANEWARRAY && pc + 3 < m->code_len ? m->code[pc + 3] : 1;
     int named = 0;
+    lock_enter(a);
     for (unsigned level = 0; level < dims && !named; level++) {
         char elem[1024], utf8[2048];
         size_t n = name_array_level(op, 0, c.ptr, c.len, level, elem, sizeof elem);
         if (n == 0)
             continue;
-        if (n >= sizeof elem || mutf8_to_utf8(elem, n, utf8, sizeof utf8) >= sizeof utf8) {
+        if (n >= sizeof elem || mutf8_to_utf8(elem, n, utf8, sizeof utf8) >= sizeof utf8)
             named = 1; /* a name too long to compare: the frame decides */
-            break;
-        }
-        lock_enter(a);
-        named = keys_find(&a->keys, KEY_ARRAY, utf8) == k;
-        lock_exit(a);
+        else
+            named = keys_find(&a->keys, KEY_ARRAY, utf8) == k;
     }
+    lock_exit(a);
     if (!named)
         return 0;
     jmethodID fm = NULL;

@@ -684,17 +684,25 @@ static const uint8_t arraycopy_pool[] = {
     10, 0, 14, 0, 17
 };
 
-static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
+/* The arraycopy method: 0 aload_0 iconst_0 aload_0 iconst_0 iload_1;
+ * 5 invokestatic #18 System.arraycopy; 8 iload_1; 9 ifne 0; 12 return,
+ * with arraycopy_pool appended to the class's pool. */
+static const uint8_t arraycopy_code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
+static const uint8_t arraycopy_smt[] = {0, 1, 0};
+
+static spec arraycopy_method(void)
 {
-    (void)state;
-    /* 0 aload_0 iconst_0 aload_0 iconst_0 iload_1; 5 invokestatic #18
-     * System.arraycopy; 8 iload_1; 9 ifne 0; 12 return */
-    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
-    static const uint8_t smt[] = {0, 1, 0};
-    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
     extra_pool = arraycopy_pool;
     extra_pool_len = sizeof arraycopy_pool;
     extra_pool_n = 6;
+    return (spec){52, arraycopy_code, sizeof arraycopy_code, 5, NULL, 0,
+                  {{"StackMapTable", arraycopy_smt, sizeof arraycopy_smt}}, 1};
+}
+
+static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
+{
+    (void)state;
+    spec s = arraycopy_method();
     ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
     opt.copy_method = "copy";
     rewritten w;
@@ -745,14 +753,14 @@ static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
 
     /* without copy_method, or without an arraycopy, no copy probe and no entry */
     rewrite(&w, &s, NULL);
-    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6);
+    assert_int_equal(w.r.methods[0].new_len, sizeof arraycopy_code + 2 * 6);
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6);
     release(&w);
     extra_pool = NULL;
     extra_pool_len = 0;
     extra_pool_n = 0;
     rewrite(&w, &s, &opt);  /* #18 is no longer a Methodref: the invoke is not an arraycopy */
-    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6);
+    assert_int_equal(w.r.methods[0].new_len, sizeof arraycopy_code + 2 * 6);
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
     release(&w);
 }
@@ -885,15 +893,8 @@ static void ins_rewrite__made_probe__after_multi_new_array_walks_the_levels(void
 static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void **state)
 {
     (void)state;
-    /* the arraycopy method above: 0 aload_0 iconst_0 aload_0 iconst_0
-     * iload_1; 5 invokestatic #18 System.arraycopy; 8 iload_1; 9 ifne 0;
-     * 12 return; with copy probes too */
-    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
-    static const uint8_t smt[] = {0, 1, 0};
-    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    extra_pool = arraycopy_pool;
-    extra_pool_len = sizeof arraycopy_pool;
-    extra_pool_n = 6;
+    /* the arraycopy method, with copy probes too */
+    spec s = arraycopy_method();
     ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7};
     opt.copy_method = "copy";
     opt.call_method = "call";
@@ -962,7 +963,7 @@ static void ins_rewrite__call_probes__around_each_invoke_with_its_call_site(void
      * copy probes' test */
     opt.return_method = NULL;
     rewrite(&w, &s, &opt);
-    assert_int_equal(w.r.methods[0].new_len, sizeof code + 2 * 6 + 4 + 3);
+    assert_int_equal(w.r.methods[0].new_len, sizeof arraycopy_code + 2 * 6 + 4 + 3);
     assert_int_equal(w.r.methods[0].ncalls, 0);
     assert_int_equal(w.r.next_call, 3);
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 5);
@@ -1332,17 +1333,10 @@ static void ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result(void *
 static void ins_rewrite__consts__call_return_and_new_probes_share_q(void **state)
 {
     (void)state;
-    /* the arraycopy method (0 aload_0 iconst_0 aload_0 iconst_0 iload_1;
-     * 5 invokestatic System.arraycopy; 8 iload_1; 9 ifne 0; 12 return)
-     * with the engine's names: the call probe pushes INS_CALL_CONST, the
+    /* the arraycopy method with the engine's names: the call probe pushes INS_CALL_CONST, the
      * return probe the segment after the invoke (iload_1, ifne: 2
      * bytecodes), both q(II)V, one Methodref */
-    static const uint8_t code[] = {0x2a, 0x03, 0x2a, 0x03, 0x1b, 0xb8, 0x00, 18, 0x1b, 0x9a, 0xff, 0xf7, 0xb1};
-    static const uint8_t smt[] = {0, 1, 0};
-    spec s = {52, code, sizeof code, 5, NULL, 0, {{"StackMapTable", smt, sizeof smt}}, 1};
-    extra_pool = arraycopy_pool;
-    extra_pool_len = sizeof arraycopy_pool;
-    extra_pool_n = 6;
+    spec s = arraycopy_method();
     ins_options opt = probe_opts;
     opt.probe_method = "p";
     opt.call_method = "q";
