@@ -21,8 +21,9 @@ fi
 FX=$PSF_BUILD/fixtures/agent
 GS=$PSF_ROOT/scripts/get_score.sh
 command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
-RANDOM=${HYGIENE_SEED:-$$}
-echo "# HYGIENE_SEED=$RANDOM"
+seed=${HYGIENE_SEED:-$$}
+RANDOM=$seed
+echo "# HYGIENE_SEED=$seed"
 # A private TMPDIR: whatever a run leaves there is the run's.
 export TMPDIR=$TEST_TMP/tmp
 mkdir -p "$TMPDIR"

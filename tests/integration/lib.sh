@@ -12,7 +12,13 @@ JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 PASSED=0
 FAILED=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
-trap 'rm -rf "$TEST_TMP"' EXIT
+# Only this shell removes it: a child forked for a background command runs
+# with this trap until it execs, and a signal sent to that child in
+# between (agent_server_hygiene.sh's SIGHUP "after 0.0s") would otherwise
+# remove the test's directory under it. The child's own PID comes from
+# /proc/self, which bash opens itself ($BASHPID can still read the
+# parent's there).
+trap 'read -r _psf_self _ </proc/self/stat; [ "$_psf_self" != "$$" ] || rm -rf "$TEST_TMP"' EXIT
 # get_score.sh signs results with a key made on first use, by default under
 # $XDG_CONFIG_HOME: the tests' own, not one in the home directory. (Not
 # PSF_KEY_FILE, which would make psf-score check every profile it reads.)
