@@ -358,7 +358,7 @@ typedef struct fast_call {
 typedef struct fast_state {
     JavaVM *vm;
     jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
-    jfieldID f_counting, f_thread, f_hits, f_n, f_depth;
+    jfieldID f_counting, f_one, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */

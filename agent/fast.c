@@ -1018,6 +1018,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     }
     /* GetStaticFieldID initializes the class: here, before any probe runs */
     a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", "[Lpsf/Probe;");
+    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", "Lpsf/Probe;");
     a->fast.f_watching = (*jni)->GetStaticFieldID(jni, k, "watching", "Z");
     a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
     a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
@@ -1075,7 +1076,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ctx = (*jni)->GetFieldID(jni, k, "rootCtx", "[J");
     a->fast.f_root_saved = (*jni)->GetFieldID(jni, k, "rootSaved", "[I");
     a->fast.m_ctx_init = (*jni)->GetMethodID(jni, k, "ctxInit", "()V");
-    if (!a->fast.f_counting || !a->fast.f_watching || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
+    if (!a->fast.f_counting || !a->fast.f_one || !a->fast.f_watching || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
@@ -1808,7 +1809,10 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     cf_free(&cf);
 }
 
-/* Publish the threads now counting as psf.Probe.counting (lock held). */
+/* Publish the threads now counting as psf.Probe.counting, and the thread
+ * counting when only one does as psf.Probe.one (lock held). `one` is
+ * cleared first and set last, so that a probe never finds there a thread
+ * that the array it reads next does not hold. */
 static int publish(agent *a, JNIEnv *jni)
 {
     jobjectArray arr = (*jni)->NewObjectArray(jni, (jsize)a->fast.non, a->fast.probe, NULL);
@@ -1818,7 +1822,10 @@ static int publish(agent *a, JNIEnv *jni)
     }
     for (uint32_t i = 0; i < a->fast.non; i++)
         (*jni)->SetObjectArrayElement(jni, arr, (jsize)i, a->fast.on[i]->probe);
+    (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_one, NULL);
     (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_counting, arr);
+    if (a->fast.non == 1)
+        (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_one, a->fast.on[0]->probe);
     (*jni)->DeleteLocalRef(jni, arr);
     return 0;
 }

@@ -48,6 +48,16 @@ public final class Probe {
     /** Counters of the threads now counting; the agent replaces the whole array (copy on write). */
     static volatile Probe[] counting = new Probe[0];
 
+    /**
+     * The counters of the one thread counting, null when none or several
+     * count: what every probe looks at first. A field and the thread's
+     * compare cost about half the instructions of a walk of `counting`
+     * (its length, a bounds check, the loop). The agent clears it before
+     * it replaces `counting` and sets it after, so that it never names a
+     * thread the array does not hold.
+     */
+    static volatile Probe one;
+
     /** Bytecodes in each block, by id; grown through lengths0() when an id is past its end. */
     static int[] lengths = new int[0];
 
@@ -444,19 +454,18 @@ public final class Probe {
             enteredBlock(id, ~k);
             return;
         }
-        Probe[] c = counting;
-        if (c.length == 0)
-            return;
-        Thread t = Thread.currentThread();
-        for (int i = 0; i < c.length; i++) {
-            Probe p = c[i];
-            if (p.thread == t) {
-                p.hit(id, k);
+        Probe p = one;
+        if (p == null || p.thread != Thread.currentThread()) {
+            if (counting.length == 0)
+                return;
+            p = find();
+            if (p == null) {
+                if (watching)
+                    bystander(id);
                 return;
             }
         }
-        if (watching)
-            bystander(id);
+        p.hit(id, k);
     }
 
     /**
@@ -484,19 +493,18 @@ public final class Probe {
 
     /* The folded branch's probe: block id, its lengths k, the outcome f. */
     private static void folded(int id, int k, int f) {
-        Probe[] cs = counting;
-        if (cs.length == 0)
-            return;
-        Thread t = Thread.currentThread();
-        for (int i = 0; i < cs.length; i++) {
-            Probe p = cs[i];
-            if (p.thread == t) {
-                p.fold(id, k, f);
+        Probe p = one;
+        if (p == null || p.thread != Thread.currentThread()) {
+            if (counting.length == 0)
+                return;
+            p = find();
+            if (p == null) {
+                if (watching)
+                    bystander(id);
                 return;
             }
         }
-        if (watching)
-            bystander(id);
+        p.fold(id, k, f);
     }
 
     /* The folded branch's outcome f (INS_FOLD_PACK), then block id (lengths k). */
@@ -550,9 +558,16 @@ public final class Probe {
 
     /* The counters of the current thread, or null when it is not counting. */
     private static Probe current() {
+        Probe p = one;
+        if (p != null && p.thread == Thread.currentThread())
+            return p;
+        return counting.length == 0 ? null : find();
+    }
+
+    /* The current thread's counters from `counting` (several threads count, or another one does), or null. */
+    @DontInline
+    private static Probe find() {
         Probe[] c = counting;
-        if (c.length == 0)
-            return null;
         Thread t = Thread.currentThread();
         for (int i = 0; i < c.length; i++)
             if (c[i].thread == t)
@@ -604,32 +619,34 @@ public final class Probe {
     /**
      * entered(id), then block(id, k): what the rewriter puts at offset 0 of
      * a method where no jump lands on offset 0 (block 0 then starts only on
-     * entry), one lookup of the thread's counters instead of two.
+     * entry), one lookup of the thread's counters instead of two. Not
+     * inlined: inlined at every entry, it made the compiled methods larger
+     * and cost more instructions than the call (callgrind, the merge sort).
      */
+    @DontInline
     private static void enteredBlock(int id, int k) {
-        Probe[] c = counting;
-        if (c.length == 0)
-            return;
-        Thread t = Thread.currentThread();
-        for (int i = 0; i < c.length; i++) {
-            Probe p = c[i];
-            if (p.thread == t) {
-                if (p.mode != HIDDEN) {
-                    if (p.callMark == p.n + p.on) {
-                        p.countEntry(id);
-                        p.push(id, p.pending - 1);
-                    } else {
-                        p.ctxAt = p.ctxAtMethod = -1;
-                        jvmEntered0(id, 4); /* as in entered, with p's frame between */
-                        p.jvmEntry(id);
-                    }
-                }
-                p.hit(id, k);
+        Probe p = one;
+        if (p == null || p.thread != Thread.currentThread()) {
+            if (counting.length == 0)
+                return;
+            p = find();
+            if (p == null) {
+                if (watching)
+                    bystander(id);
                 return;
             }
         }
-        if (watching)
-            bystander(id);
+        if (p.mode != HIDDEN) {
+            if (p.callMark == p.n + p.on) {
+                p.countEntry(id);
+                p.push(id, p.pending - 1);
+            } else {
+                p.ctxAt = p.ctxAtMethod = -1;
+                jvmEntered0(id, 4); /* as in entered, with p's frame between */
+                p.jvmEntry(id);
+            }
+        }
+        p.hit(id, k);
     }
 
     /* After jvmEntered0: the method was entered by the JVM, not by an invoke. */
