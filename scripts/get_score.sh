@@ -236,7 +236,9 @@ fail() {
 
 # The process's address space: the pinned heap plus 2 GiB for everything else
 # the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
-# kept to two malloc arenas. heap_kb SIZE: SIZE in KiB, in HEAP_KB.
+# kept to eight malloc arenas (MALLOC_ARENA_MAX, below): each reserves 64 MiB,
+# where glibc would allow eight for each processor. heap_kb SIZE:
+# SIZE in KiB, in HEAP_KB.
 heap_kb() {
   local n=${1%[kKmMgG]}
   case $1 in
@@ -1070,8 +1072,12 @@ run_once() {
   local jvm=("$JAVA" "${PINNED_FLAGS[@]}" "${JDK_FLAGS[@]}" "${JIT_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP" "-Djava.io.tmpdir=$seen/tmp"
     "-agentpath:$AGENT=method=$METHOD,result_fd=4,key_fd=3,clock=virtual,processes=deny,max_bytecodes=$MAX_BYTECODES,max_threads=$MAX_THREADS,engine=$RUN_ENGINE$progress_opt"
     -cp "$JVM_CLASSPATH" "$MAIN" "${PROGRAM_ARGS[@]}")
+  # Eight malloc arenas, not fewer: the JVM's own threads take the first few,
+  # and with two the fast engine's two retransforming threads waited on the
+  # malloc locks of the others (5,178 futex calls at its start against 1,019,
+  # about a tenth of a short run's wall time; bench/fast_scoring.sh).
   local cmd=(timeout -s QUIT -k 2 "$TIMEOUT" env -i PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC HOME="$seen"
-    MALLOC_ARENA_MAX=2 "${PDEATH[@]}" "${jvm[@]}")
+    MALLOC_ARENA_MAX=8 "${PDEATH[@]}" "${jvm[@]}")
   if [ "$SANDBOXED" = 1 ]; then
     # /proc holds only what the JVM needs: self/exe (how the launcher finds
     # the JDK) and self/cmdline (how the agent reads the JVM flags). With no
