@@ -58,3 +58,10 @@ bench-equality: $(AGENT_SO)
 bench: bench-gs
 bench-gs: all $(AGENT_FIXTURE_STAMP)
 	bench/get_score_overhead.sh $(REPEAT)
+
+# The fast engine's work in instructions (callgrind): a figure that repeats
+# where wall times drift. PSF_BUILD_B=dir compares a second build's agent.
+# Not part of `bench`: it needs valgrind and takes minutes.
+.PHONY: bench-instructions
+bench-instructions: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
+	bench/fast_instructions.sh $(N)

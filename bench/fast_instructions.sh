@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# fast_instructions.sh - what the fast engine costs in instructions: a figure
+# that repeats to within about 0.1% on a shared machine whose wall times
+# drift by a third from minute to minute.
+#
+# Runs the agent's JVM (engine=fast; get_score.sh's pinned, JIT and JDK
+# flags, plus -Xbatch, so that C1 compiles the same methods at the same
+# points in every run) under valgrind's callgrind, which counts every
+# instruction the process executes, and prints the count for:
+#   start      EngineBench mergeSort 10: the engine's fixed start (above all
+#              the retransformation of the classes loaded before VMInit)
+#   mergesort  EngineBench mergeSort N (default 20000), and the same less
+#              the start: the counted sort
+# With PSF_BUILD_B set to a second build directory (a checkout's build/ with
+# another agent), runs every workload with both agents and prints the ratio
+# B/A too: the way to tell whether a change to the agent or its probes saves
+# work, by a few percent that wall times here cannot show. Instructions are
+# not time (cache misses, branch mispredictions and the second core are not
+# in them): bench/fast_scoring.sh has the last word. Not a test: nothing
+# here passes or fails. Needs valgrind; about half a minute a run.
+#
+# Usage: bench/fast_instructions.sh [N]; make bench-instructions
+#        PSF_BUILD_B=../other/build bench/fast_instructions.sh 20000
+set -eu
+. "$(dirname "$0")/lib.sh"
+N=${1:-20000}
+BB=$BUILD/bench/java
+B=${PSF_BUILD_B:-}
+bench_need bench-instructions "$BUILD/libpsfagent.so" "$BB/EngineBench.class"
+[ -z "$B" ] || [ -e "$B/libpsfagent.so" ] || { echo "fast_instructions.sh: $B/libpsfagent.so is missing" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "fast_instructions.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
+case $N in '' | *[!0-9]*) echo "fast_instructions.sh: N must be a number, not '$N'" >&2; exit 1 ;; esac
+[ "$N" -gt 10 ] || { echo "fast_instructions.sh: N must be more than 10 (the start's own run)" >&2; exit 1; }
+bench_tmp
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
+mapfile -t JDK_FLAGS < <(jdk_flags)
+mapfile -t JIT_FLAGS < <(gs_array JIT_FLAGS)
+
+# count DIR SIZE: with DIR/libpsfagent.so, the instructions of one run, or exits naming its status
+count() {
+  local dir=$1 size=$2 n
+  rm -f "$TMP/p.xml"
+  valgrind --tool=callgrind --smc-check=all-non-file --callgrind-out-file=/dev/null \
+    "$JAVA" "${FLAGS[@]}" "${JIT_FLAGS[@]}" "${JDK_FLAGS[@]}" -Xbatch \
+    "-agentpath:$dir/libpsfagent.so=method=EngineBench.mergeSort,out=$TMP/p.xml,engine=fast" \
+    -cp "$BB" EngineBench mergeSort "$size" >/dev/null 2>"$TMP/vg.err" || true
+  n=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/vg.err")
+  if [ -z "$n" ] || ! grep -q 'status="ok"' "$TMP/p.xml" 2>/dev/null; then
+    echo "fast_instructions.sh: the run with $dir/libpsfagent.so on mergeSort $size did not count (status $(grep -o 'status="[a-z_]*"' "$TMP/p.xml" 2>/dev/null | head -n 1 || echo none))" >&2
+    exit 1
+  fi
+  echo "$n"
+}
+g() { awk -v n="$1" 'BEGIN { printf "%.3f G", n / 1e9 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b / a }'; }
+
+echo "instructions of the agent's JVM, engine=fast, -Xbatch (callgrind); A: $BUILD${B:+, B: $B}"
+sa=$(count "$BUILD" 10); ma=$(count "$BUILD" "$N")
+if [ -z "$B" ]; then
+  printf '%-26s %12s\n' "start (mergeSort 10)" "$(g "$sa")"
+  printf '%-26s %12s\n' "mergeSort $N" "$(g "$ma")"
+  printf '%-26s %12s\n' "  less the start" "$(g $((ma - sa)))"
+else
+  sb=$(count "$B" 10); mb=$(count "$B" "$N")
+  printf '%-26s %12s %12s %8s\n' "" A B B/A
+  printf '%-26s %12s %12s %8s\n' "start (mergeSort 10)" "$(g "$sa")" "$(g "$sb")" "$(ratio "$sa" "$sb")"
+  printf '%-26s %12s %12s %8s\n' "mergeSort $N" "$(g "$ma")" "$(g "$mb")" "$(ratio "$ma" "$mb")"
+  printf '%-26s %12s %12s %8s\n' "  less the start" "$(g $((ma - sa)))" "$(g $((mb - sb)))" "$(ratio $((ma - sa)) $((mb - sb)))"
+fi
