@@ -52,8 +52,8 @@ public final class Probe {
      * The counters of the one thread counting, null when none or several
      * count: what every probe looks at first. A field and the thread's
      * compare cost about half the instructions of a walk of `counting`
-     * (its length, a bounds check, the loop). The agent clears it before
-     * it replaces `counting` and sets it after, so that it never names a
+     * (its length, a bounds check, the loop). The agent writes it as null,
+     * then `counting`, then it (fast.c, publish), so that it never names a
      * thread the array does not hold.
      */
     static volatile Probe one;
