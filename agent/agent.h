@@ -216,7 +216,7 @@ typedef struct thread_state {
     jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */
     jlong *by_cpu;              /* their CPU time then, less what they spent being counted */
     jlong cpu_mark;             /* this thread's CPU time when it last began to be counted */
-    jlong counted_cpu;          /* CPU time it spent being counted, earlier spans (under lock) */
+    jlong counted_cpu;          /* CPU time it spent being counted (earlier spans) or in the agent (atomic) */
     int nby;
     uint8_t sentry_kind;        /* bystanders.c, a thread stepped as a bystander: 0 not yet
                                  * known, SENTRY_CHARGED, SENTRY_JDK_FREE */

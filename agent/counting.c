@@ -564,16 +564,23 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     }
     /* a thread that is not counted: a bystander watched while an extent
      * runs; the program's code there is counted (borrow_begin) */
-    if (g_agent.dead || (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL))
+    if (g_agent.dead)
+        return;
+    /* its state made, a class read the first time: the agent's CPU time,
+     * not the thread's work (bystanders.c judges that) */
+    jlong t0 = ts == NULL ? bystanders_self_cpu() : 0;
+    if (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL)
         return;
     mcache_entry *e = &ts->cache[cache_slot(method)];
     if (e->id != method) {
-        jlong t0 = bystanders_self_cpu(); /* a class read the first time: the agent's CPU, not the thread's work */
+        if (t0 == 0)
+            t0 = bystanders_self_cpu();
         e = cache_fill(&g_agent, ts, jni, method);
-        bystanders_agent_cpu(&g_agent, ts, t0);
-        if (e == NULL)
-            return;
     }
+    if (t0 != 0)
+        bystanders_agent_cpu(&g_agent, ts, t0);
+    if (e == NULL)
+        return;
     if (loc == 0 && e->m->root == ROOT_VIRTUAL_MOUNT &&
         __atomic_load_n(&g_agent.active_extents, __ATOMIC_RELAXED) > 0) {
         virtual_mount_stop(&g_agent, jni, thread, ts);
@@ -756,7 +763,7 @@ static void borrow_contexts(agent *a, thread_state *ts, JNIEnv *jni, jthread thr
  * JDK's code such a thread runs outside the program's frames (a pool
  * waking up, the Finalizer's loop) is not: bystanders.c watches it.
  * Returns -1, counting nothing, when no frame of the program's is on the
- * stack.
+ * stack. Its own CPU time is the agent's, not the thread's.
  */
 static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc)
 {
@@ -769,13 +776,15 @@ static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         bystanders_agent_cpu(a, ts, t0);
         return -1;
     }
-    bystanders_agent_cpu(a, ts, t0);
     helper_fold(a, ts);
     borrow_fold(a, ts); /* a span the extents' end stopped */
-    if (start_counting(a, jni, thread, ts, 0) != 0)
+    if (start_counting(a, jni, thread, ts, 0) != 0) {
+        bystanders_agent_cpu(a, ts, t0);
         return 0;
+    }
     if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, root), "NotifyFramePop") != 0) {
         set_thread_events(a, JVMTI_DISABLE, thread, ts);
+        bystanders_agent_cpu(a, ts, t0);
         return 0;
     }
     lock_enter(a);
@@ -783,6 +792,7 @@ static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     lock_exit(a);
     ts->borrow_method = root_method;
     bystanders_look(a, ts); /* below this frame, nothing of the program's is left to look for */
+    bystanders_agent_cpu(a, ts, t0);
     bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     borrow_contexts(a, ts, jni, thread, root);
@@ -807,10 +817,13 @@ static int borrow_stop(agent *a, thread_state *ts, jthread thread)
 }
 
 /* The frame a bystander began to count in returns: what it counted goes to
- * its invocation, and while extents still run it is watched again. */
+ * its invocation, and while extents still run it is watched again (the
+ * agent's work from the counting's end on is not the thread's). */
 static void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    if (borrow_stop(a, ts, thread))
+    int stopped = borrow_stop(a, ts, thread);
+    jlong t0 = bystanders_self_cpu();
+    if (stopped)
         limit_return(a, jni, thread, ts);
     if (a->result_written)
         return; /* the limit stopped the program */
@@ -820,6 +833,7 @@ static void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
     lock_exit(a);
     if (active)
         bystanders_sentry_on(a, thread);
+    bystanders_agent_cpu(a, ts, t0);
 }
 
 /* The method is entered on this thread: open an extent (or let a

@@ -118,7 +118,7 @@ for mode in thread split executor commonPool parallel detached; do
   if [ "$rc" = 0 ] && [ $((score * 10)) -ge $((inline * 9)) ]; then
     pass "threads: $mode costs >= 90% of inline ($score vs $inline)"
   else
-    fail "threads: $mode costs >= 90% of inline" "$score vs $inline"
+    fail "threads: $mode costs >= 90% of inline" "$score vs $inline$(said)"
   fi
 done
 
@@ -137,7 +137,7 @@ score=$(jq -r .score "$TEST_TMP/out")
 if [ "$rc" = 0 ] && [ $((score * 10)) -ge $((inline * 9)) ]; then
   pass "threads: work handed to a pool started before the method is counted ($score vs $inline)"
 else
-  fail "threads: work handed to a pool started before the method is counted" "$rc: $score vs $inline"
+  fail "threads: work handed to a pool started before the method is counted" "$rc: $score vs $inline$(said)"
 fi
 # finalize()'s loop runs 13 bytecodes an iteration (iload, aload_0,
 # getfield, if_icmpge, lload, iload, bipush, irem, i2l, ladd, lstore, iinc,

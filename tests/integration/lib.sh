@@ -48,7 +48,13 @@ expect_match() {
 # expect_at_least NAME RC SCORE MIN: the run ended with exit code 0 and a
 # score of at least MIN (work handed elsewhere costs at least the work)
 expect_at_least() {
-  if [ "$2" = 0 ] && [ "$3" -ge "$4" ] 2>/dev/null; then pass "$1 ($3 >= $4)"; else fail "$1" "exit $2, $3 vs $4"; fi
+  if [ "$2" = 0 ] && [ "$3" -ge "$4" ] 2>/dev/null; then pass "$1 ($3 >= $4)"; else fail "$1" "exit $2, $3 vs $4$(said)"; fi
+}
+
+# said: what the last run's JSON ($TEST_TMP/out) said when it gave no
+# score (its status and message), for a failure's detail; else nothing.
+said() {
+  jq -er 'select(.score == null) | "; \(.status): \(.message // "")"' "$TEST_TMP/out" 2>/dev/null | head -c 600
 }
 
 # xpath FILE EXPR: the string value of an XPath expression over a profile.
