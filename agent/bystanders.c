@@ -43,9 +43,10 @@
 
 #define BYSTANDER_CPU_NS 2000000LL /* 2 ms: far above an idle thread's wake-ups */
 /* and more per bytecode of the JDK's run on it (uncounted): stepped, one
- * costs about 1 us of CPU here, cold code and call-site linkage included,
- * and up to 4 us on a loaded machine (docs/hidden-work.md); run compiled
- * between the fast engine's probes, far less */
+ * cost 0.65 us of CPU at the median here and 2.8 us at most on a loaded
+ * machine, cold code and call-site linkage included (docs/hidden-work.md),
+ * so 4 us leaves headroom; run compiled between the fast engine's probes,
+ * far less */
 #define SENTRY_STEP_CPU_NS 4000LL
 #define FAST_JDK_CPU_NS 1000LL
 #define SENTRY_STEPS 10000ULL      /* bytecodes: far above an idle thread's wake-ups */
@@ -140,9 +141,9 @@ jlong bystanders_self_cpu(void)
 }
 
 /* Bystander ts spent the CPU time since `since` (bystanders_self_cpu) in
- * the agent's own work (its step callback, reading a class the first time
- * one of its methods is stepped, the stack at a span's start): no work of
- * the program's. No lock: a bystander's every step comes here. */
+ * the agent's own work (its state on its first step, reading a class the
+ * first time one of its methods is stepped, a counted span's start and
+ * end): no work of the program's. No lock (counted_cpu is atomic). */
 void bystanders_agent_cpu(agent *a, thread_state *ts, jlong since)
 {
     (void)a;
@@ -186,7 +187,9 @@ static void note_one(agent *a, JNIEnv *jni, thread_state *ts, jthread t)
 
 void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self)
 {
+    lock_enter(a); /* bystanders_thread_start reads the notes of running extents */
     ts->nby = 0;
+    lock_exit(a);
     if (a->foreign_threads == 0) {
         jthread *refs = realloc(ts->by_refs, sizeof a->watched / sizeof a->watched[0] * sizeof *refs);
         jlong *cpu = realloc(ts->by_cpu, sizeof a->watched / sizeof a->watched[0] * sizeof *cpu);
@@ -236,7 +239,9 @@ static void overflow(agent *a)
  * here: what it used before is the JVM's (creating the thread) and the
  * agent's, never the program's, and on a loaded machine it alone can pass
  * BYSTANDER_CPU_NS (a worker started just before the method, whose start
- * event comes after the method began). */
+ * event comes after the method began). An extent that noted it already
+ * (GetAllThreads lists a thread before its start event) judges it from
+ * here as well. */
 void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
 {
     lock_enter(a);
@@ -248,10 +253,15 @@ void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread)
     jlong cpu = bystanders_self_cpu();
     lock_enter(a);
     if (a->active_extents > 0) {
+        jlong from = uncounted(a, jni, thread, cpu);
         if (a->nlate < (int)(sizeof a->late / sizeof a->late[0]))
-            a->late[a->nlate++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), uncounted(a, jni, thread, cpu)};
+            a->late[a->nlate++] = (struct by_thread){(*jni)->NewGlobalRef(jni, thread), from};
         else
             overflow(a);
+        for (thread_state *t = a->threads; t != NULL; t = t->next)
+            for (int i = 0; i < t->nby; i++)
+                if (t->by_cpu[i] < from && (*jni)->IsSameObject(jni, t->by_refs[i], thread))
+                    t->by_cpu[i] = from;
     }
     lock_exit(a);
 }

@@ -54,7 +54,8 @@ expect_at_least() {
 # said: what the last run's JSON ($TEST_TMP/out) said when it gave no
 # score (its status and message), for a failure's detail; else nothing.
 said() {
-  jq -er 'select(.score == null) | "; \(.status): \(.message // "")"' "$TEST_TMP/out" 2>/dev/null | head -c 600
+  jq -er 'select(.score == null) | "; \(.status // "no status"): \(.message // "" | gsub("\n"; " "))"' "$TEST_TMP/out" 2>/dev/null |
+    head -c 600
 }
 
 # xpath FILE EXPR: the string value of an XPath expression over a profile.
