@@ -591,7 +591,7 @@ enum { BYSTANDER_OVER = 1, BYSTANDER_PROGRAM = 2, BYSTANDER_JDK = 3 }; /* bystan
 int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program);
 void bystanders_sentry_on(agent *a, jthread t);
 jlong bystanders_self_cpu(void);                               /* the calling thread's CPU time */
-void bystanders_agent_cpu(agent *a, thread_state *ts, jlong since); /* the agent's own, since then */
+void bystanders_agent_cpu(thread_state *ts, jlong since); /* the agent's own, since then */
 uint64_t bystanders_allowance(void);
 
 /* program.c */

@@ -144,9 +144,8 @@ jlong bystanders_self_cpu(void)
  * the agent's own work (its state on its first step, reading a class the
  * first time one of its methods is stepped, a counted span's start and
  * end): no work of the program's. No lock (counted_cpu is atomic). */
-void bystanders_agent_cpu(agent *a, thread_state *ts, jlong since)
+void bystanders_agent_cpu(thread_state *ts, jlong since)
 {
-    (void)a;
     jlong now = bystanders_self_cpu();
     if (since == 0 || now <= since)
         return;

@@ -578,7 +578,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         e = cache_fill(&g_agent, ts, jni, method);
     }
     if (t0 != 0)
-        bystanders_agent_cpu(&g_agent, ts, t0);
+        bystanders_agent_cpu(ts, t0);
     if (e == NULL)
         return;
     if (loc == 0 && e->m->root == ROOT_VIRTUAL_MOUNT &&
@@ -773,18 +773,18 @@ static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     jlocation root_loc = 0;
     if (root < 0 ||
         (*a->jvmti)->GetFrameLocation(a->jvmti, NULL, root, &root_method, &root_loc) != JVMTI_ERROR_NONE) {
-        bystanders_agent_cpu(a, ts, t0);
+        bystanders_agent_cpu(ts, t0);
         return -1;
     }
     helper_fold(a, ts);
     borrow_fold(a, ts); /* a span the extents' end stopped */
     if (start_counting(a, jni, thread, ts, 0) != 0) {
-        bystanders_agent_cpu(a, ts, t0);
+        bystanders_agent_cpu(ts, t0);
         return 0;
     }
     if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, root), "NotifyFramePop") != 0) {
         set_thread_events(a, JVMTI_DISABLE, thread, ts);
-        bystanders_agent_cpu(a, ts, t0);
+        bystanders_agent_cpu(ts, t0);
         return 0;
     }
     lock_enter(a);
@@ -792,7 +792,7 @@ static int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     lock_exit(a);
     ts->borrow_method = root_method;
     bystanders_look(a, ts); /* below this frame, nothing of the program's is left to look for */
-    bystanders_agent_cpu(a, ts, t0);
+    bystanders_agent_cpu(ts, t0);
     bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     borrow_contexts(a, ts, jni, thread, root);
@@ -833,7 +833,7 @@ static void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
     lock_exit(a);
     if (active)
         bystanders_sentry_on(a, thread);
-    bystanders_agent_cpu(a, ts, t0);
+    bystanders_agent_cpu(ts, t0);
 }
 
 /* The method is entered on this thread: open an extent (or let a
