@@ -77,13 +77,10 @@ SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))
 .PHONY: integration-scorer valgrind-scorer
 integration: integration-scorer
 integration-scorer: $(PSF_SCORE)
-	@set -e; for t in $(SCORER_INTEGRATION); do \
-	  echo "== $$t"; rc=0; PSF_SCORE=$(PSF_SCORE) sh $$t || rc=$$?; \
-	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; \
-	done
+	@for t in $(SCORER_INTEGRATION); do PSF_SCORE=$(PSF_SCORE) $(RUN_TEST) sh $$t || exit 1; done
 
 # psf-score under valgrind on good and bad inputs: any memory error or leak
 # fails (exit 99 from valgrind), and each run must still give its exit code.
 valgrind: valgrind-scorer
 valgrind-scorer: $(PSF_SCORE)
-	PSF_SCORE=$(PSF_SCORE) sh scorer/valgrind.sh
+	@PSF_SCORE=$(PSF_SCORE) $(RUN_TEST) sh scorer/valgrind.sh

@@ -8,8 +8,8 @@ set -eu
 SCORE=${PSF_SCORE:-build/psf-score}
 F=tests/fixtures/scorer
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "valgrind not installed: skipped"
-    exit 0
+    echo "valgrind not installed (scripts/install_deps.sh installs it)"
+    exit 77
 fi
 failed=0
 # expect: the exit code; then the arguments

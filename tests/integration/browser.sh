@@ -9,7 +9,9 @@
 # for external references in the HTML). As root it needs --no-sandbox (Chromium's own sandbox,
 # not PSF's).
 
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+# PSF_CHROMIUM names the browser; set and empty, it hides Chromium (to see
+# that CI fails rather than skips without it).
+CHROMIUM=${PSF_CHROMIUM-$(command -v chromium || command -v chromium-browser || true)}
 ARTIFACTS=$PSF_BUILD/artifacts
 mkdir -p "$ARTIFACTS"
 

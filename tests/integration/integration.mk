@@ -23,17 +23,17 @@ $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 .PHONY: integration-agent integration-adversarial
 integration: integration-agent integration-adversarial
 integration-agent: all $(AGENT_FIXTURE_STAMP)
-	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
+	@for t in tests/integration/agent_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
-	@set -e; for t in tests/integration/adversarial*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
-	@echo "== tests/integration/adversarial.sh, every run with --engine step"; \
-	PSF_BUILD=$(BUILD) PSF_TEST_ENGINE=step bash tests/integration/adversarial.sh
+	@for t in tests/integration/adversarial*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@echo "# tests/integration/adversarial.sh again, every run with --engine step"; \
+	PSF_BUILD=$(BUILD) PSF_TEST_ENGINE=step $(RUN_TEST) bash tests/integration/adversarial.sh
 
 # Core isolation scripts, run against fake cgroup trees only.
 .PHONY: integration-isolation
 integration: integration-isolation
 integration-isolation:
-	@echo "== tests/integration/isolation_test.sh"; bash tests/integration/isolation_test.sh
+	@$(RUN_TEST) bash tests/integration/isolation_test.sh
 
 # The HTML pages (leaderboard, report), JUnit reports and batch scoring:
 # real browser checks in headless Chromium, screenshots kept under
@@ -41,15 +41,13 @@ integration-isolation:
 .PHONY: integration-reports
 integration: integration-reports
 integration-reports: all examples
-	@set -e; for t in tests/integration/reports_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
-	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
+	@for t in tests/integration/reports_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
 
 # The block rewriter on real class files in a real JVM (agent/instrument.mk).
 .PHONY: integration-instrument
 integration: integration-instrument
 integration-instrument: all $(AGENT_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
-	@echo "== tests/integration/instrument_jvm.sh"; rc=0; PSF_BUILD=$(BUILD) bash tests/integration/instrument_jvm.sh || rc=$$?; \
-	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then exit 1; fi
+	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/instrument_jvm.sh
 
 # The class files the JVM tests run, for scripts/self_test.sh --full.
 .PHONY: integration-fixtures
@@ -62,12 +60,10 @@ integration-fixtures: $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 .PHONY: integration-jdk
 integration: integration-jdk
 integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
-	@set -e; for t in tests/integration/jdk_*.sh; do echo "== $$t"; rc=0; PSF_BUILD=$(BUILD) bash $$t || rc=$$?; \
-	  if [ $$rc -eq 77 ]; then echo "   SKIPPED: $$t did not run (see its output above)"; elif [ $$rc -ne 0 ]; then echo "   FAILED ($$rc)"; exit 1; fi; done
+	@for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
 
 # The fast counting engine against the step engine (agent/fast.c).
 .PHONY: integration-fast
 integration: integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)
-	@echo "== tests/integration/fast_engine.sh"; rc=0; PSF_BUILD=$(BUILD) bash tests/integration/fast_engine.sh || rc=$$?; \
-	  if [ $$rc -eq 77 ]; then echo "   skipped"; elif [ $$rc -ne 0 ]; then exit 1; fi
+	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/fast_engine.sh

@@ -146,7 +146,7 @@ AllowUsers $(id -un)
 CFG
   "$SSHD" -D -e -f "$K/sshd_config" 2>"$K/sshd.log" &
   SSHD_PID=$!
-  for _ in $(seq 50); do
+  for _ in $(seq 300); do   # up to 30 s while it lives: a loaded machine starts it slowly
     grep -q 'Server listening' "$K/sshd.log" && break
     kill -0 "$SSHD_PID" 2>/dev/null || break
     sleep 0.1
