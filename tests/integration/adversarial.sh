@@ -425,6 +425,12 @@ reruns_start
 RUN_CP=$FX:$CTL expect_end "--runs 2, run 2 calls System.exit" exit_in_method 12 Reruns work --runs 2 -- exit
 reruns_stop
 expect_match "--runs 2, run 2 calls System.exit: names the run" "$(jq -r .message "$TEST_TMP/out")" "^run 2 of 2: "
+# Runs that all score, but not the same: the second run's loop runs twice.
+reruns_start
+RUN_CP=$FX:$CTL expect_end "--runs 2, run 2 does more work" unstable 20 Reruns work --runs 2 -- more
+reruns_stop
+expect_match "--runs 2, run 2 does more work: both scores named" "$(jq -r .message "$TEST_TMP/out")" \
+  "^the score differed between the 2 runs: [0-9]+ [0-9]+ "
 
 # A run whose profile cannot be scored is no run that agreed either. Nothing a
 # program does makes a later run's profile unscorable and not the first's, so
