@@ -553,14 +553,6 @@ expect_eq "concat: 2nd call = 1st call" "$(xpath "$P" "/psf-profile/invocations/
 expect_eq "concat: 3rd call = 1st call" "$(xpath "$P" "/psf-profile/invocations/invocation[3]/@work")" "$first"
 expect_eq "concat: hidden-class names normalized" "$(grep -c '/0x[1-9a-f]' "$P" || true)" 0
 
-# --- Every profile is valid against the schema the scorer uses.
-if [ -f "$PSF_ROOT/config/profile.xsd" ]; then
-  if xmllint --noout --schema "$PSF_ROOT/config/profile.xsd" "$P" 2>"$TEST_TMP/xsd.err"; then
-    pass "profile validates against config/profile.xsd"
-  else
-    fail "profile validates against config/profile.xsd" "$(head -c 300 "$TEST_TMP/xsd.err")"
-  fi
-fi
 
 # --- Intrinsics.calls(n): calls of JDK methods with bytecode that the JIT
 # replaces by intrinsics once it compiles their caller; the interpreter runs

@@ -63,10 +63,24 @@ xpath() { xmllint --xpath "string($2)" "$1" 2>/dev/null; }
 
 # run_agent OUT SPEC CLASSPATH MAIN [ARGS...]: the agent alone, pinned flags.
 run_agent() {
-  local out=$1 spec=$2 cp=$3 main=$4
+  local out=$1 spec=$2 cp=$3 main=$4 rc=0
   shift 4
+  rm -f "$out"
   "$JAVA" "${PINNED_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out" \
-    -cp "$cp" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
+    -cp "$cp" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
+  validate_profile "$out" "$spec"
+  return "$rc"
+}
+
+# validate_profile FILE WHAT: every profile a test makes is checked against
+# the schema the scorer reads it with (config/profile.xsd); a run that wrote
+# none is left to the test's own checks.
+validate_profile() {
+  [ -s "$1" ] || return 0
+  if xmllint --noout --schema "$PSF_ROOT/config/profile.xsd" "$1" 2>"$TEST_TMP/xsd.err"; then
+    return 0
+  fi
+  fail "profile of $2 validates against config/profile.xsd" "$(head -c 300 "$TEST_TMP/xsd.err")"
 }
 
 finish() {
