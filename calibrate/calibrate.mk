@@ -56,12 +56,24 @@ integration-calibrate: all
 	@for t in tests/integration/calibrate_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
 
 # psf-calibrate under valgrind: a --quick run (its JVM children are not
-# traced) and the usage errors; any memory error or leak fails.
+# traced) and the usage errors; any memory error or leak fails. The --quick
+# run takes the isolated path through a stand-in run_isolated.sh
+# (tests/fixtures/calibrate), which must see every timing JVM.
 valgrind: valgrind-calibrate
 valgrind-calibrate: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 	@mkdir -p $(BUILD)/calibrate
-	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  $(PSF_CALIBRATE) --quick --no-isolate --passes 1 --out $(BUILD)/calibrate/costs-valgrind.xml
+	@rm -rf $(BUILD)/calibrate/fake-root; mkdir -p $(BUILD)/calibrate/fake-root/scripts $(BUILD)/calibrate/fake-root/config
+	cp tests/fixtures/calibrate/run_isolated.sh $(BUILD)/calibrate/fake-root/scripts/
+	cp config/costs.xsd $(BUILD)/calibrate/fake-root/config/
+	PSF_ROOT=$(BUILD)/calibrate/fake-root valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  $(PSF_CALIBRATE) --quick --passes 1 --out $(BUILD)/calibrate/costs-valgrind.xml
+	@# the isolated path: asked once, every timing JVM through it, recorded in the table
+	@set -e; log=$(BUILD)/calibrate/fake-root/calls.log; \
+	  [ "$$(head -n 1 $$log)" = true ] || { echo "FAIL - psf-calibrate did not ask run_isolated.sh first: $$(head -n 1 $$log)"; exit 1; }; \
+	  n=$$(grep -c '^-- .*java .* Time ' $$log || true); \
+	  [ "$$n" -ge 1 ] && [ "$$n" -eq "$$(($$(wc -l < $$log) - 1))" ] || { echo "FAIL - not every timing JVM ran through run_isolated.sh:"; cat $$log; exit 1; }; \
+	  grep -q 'isolated_core="true"' $(BUILD)/calibrate/costs-valgrind.xml || { echo "FAIL - the table does not say isolated_core=\"true\""; exit 1; }; \
+	  echo "ok - isolated path: $$n timing JVM(s) through run_isolated.sh, isolated_core=\"true\""
 	valgrind -q --error-exitcode=99 --leak-check=full $(PSF_CALIBRATE) --help > /dev/null
 	valgrind -q --error-exitcode=99 --leak-check=full $(PSF_CALIBRATE) --bogus 2> /dev/null; \
 	  rc=$$?; [ $$rc -eq 2 ] || { echo "psf-calibrate --bogus: exit $$rc under valgrind, want 2"; exit 1; }
