@@ -197,7 +197,8 @@ static int write_frames(xmlTextWriterPtr w, merged *t, uint32_t *next)
         return 1;
     sort_tree = t;
     for (uint32_t i = 0; i < t->n; i++)
-        qsort(t->v[i].kids, t->v[i].nkids, sizeof *t->v[i].kids, cmp_kid);
+        if (t->v[i].nkids > 1) /* a leaf has no array to sort (qsort(NULL, 0) is undefined) */
+            qsort(t->v[i].kids, t->v[i].nkids, sizeof *t->v[i].kids, cmp_kid);
     /* push the root's children in reverse, so the first is written first */
     for (uint32_t k = t->v[0].nkids; k-- > 0;)
         stack[top++] = t->v[0].kids[k];
