@@ -67,3 +67,25 @@ integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_
 integration: integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)
 	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/fast_engine.sh
+
+# The agent's JVM suites once more with the agent built under AddressSanitizer
+# and UBSan and loaded by a real JVM (unit-asan covers only the pure modules).
+# $(ASAN_DIR) is a build folder like $(BUILD), whose libpsfagent.so is the
+# sanitizer build and whose `java` preloads the sanitizer runtime (the JVM is
+# not built with it). HotSpot handles SIGSEGV itself, so ASan must leave it
+# alone; the JVM's own allocations are not the agent's leaks. A report
+# aborts the JVM, which fails the test that ran it.
+ASAN_DIR := $(BUILD)/agent-asan
+.PHONY: integration-agent-asan
+integration: integration-agent-asan
+integration-agent-asan: all $(AGENT_FIXTURE_STAMP)
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_DIR)/build SANITIZER=address,undefined $(ASAN_DIR)/build/libpsfagent.so
+	@mkdir -p $(ASAN_DIR)/bin
+	@for f in $(BUILD)/*; do case $${f##*/} in libpsfagent.so|agent-asan) ;; *) ln -sfn "$$(readlink -f $$f)" $(ASAN_DIR)/; esac; done
+	@ln -sfn "$$(readlink -f $(ASAN_DIR)/build/libpsfagent.so)" $(ASAN_DIR)/libpsfagent.so
+	@printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=handle_segv=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 exec %s "$$@"\n' \
+	  "$$($(CC) -print-file-name=libasan.so)" "$$(readlink -f $$(command -v $(JAVA_HOME)/bin/java))" > $(ASAN_DIR)/bin/java
+	@chmod +x $(ASAN_DIR)/bin/java
+	@for t in tests/integration/agent_counts.sh tests/integration/agent_contexts.sh tests/integration/fast_engine.sh; do \
+	  echo "# $$t with the agent under ASan+UBSan"; \
+	  env -u JAVA_HOME PATH=$(abspath $(ASAN_DIR))/bin:$$PATH PSF_BUILD=$(abspath $(ASAN_DIR)) $(RUN_TEST) bash $$t || exit 1; done
