@@ -22,7 +22,7 @@ static void status_exit_code__every_word__documented_code(void **state)
         { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
         { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "unverified", 26 },
         { "virtual_threads", 27 }, { "jdk_not_verified", 28 }, { "unschedulable", 29 },
-        { "fallback", 30 }, { "hidden_work", 31 }, { "wrong_output", 32 }, { "tests_failed", 33 },
+        { "fallback", 30 }, { "hidden_work", 31 }, { "wrong_output", 32 }, { "tests_failed", 33 }, { "not_judged", 34 },
         { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
