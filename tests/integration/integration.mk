@@ -22,7 +22,7 @@ $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 
 .PHONY: integration-agent integration-adversarial
 integration: integration-agent integration-adversarial
-integration-agent: all $(AGENT_FIXTURE_STAMP)
+integration-agent: all examples $(AGENT_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/agent_*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 	@set -e; for t in tests/integration/adversarial*.sh; do echo "== $$t"; PSF_BUILD=$(BUILD) bash $$t; done
