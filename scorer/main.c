@@ -277,7 +277,8 @@ static int run_status_json(const options *o)
         costs_free(&none);
     }
     j = out_error_json(o->status_word, o->status_message);
-    if (!o->submission) {
+    if (!o->submission && o->judged_by) {
+        /* unsigned: as get_score.sh says (a bare --status-json stays three fields) */
         json_object_set_new(j, "output_checked", json_boolean(run_judged_by != NULL));
         json_object_set_new(j, "output_judge", psf_json_string(run_judged_by));
     }

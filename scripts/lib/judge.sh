@@ -112,10 +112,11 @@ judge_output() {
   local profile=$1 stdout=$RUN_DIR/program.stdout
   judged_run || return 0
   [ -f "$stdout" ] || : >"$stdout"
-  # The JUnit launcher exits 1 when a test fails: the summary says so first.
+  # The JUnit launcher exits 1 when a test fails, and a method no test
+  # reached was not invoked: the summary says why first.
   if [ "$MAIN" = "$JUNIT_LAUNCHER" ]; then
     case $profile:$RUN_STATUS in
-      ok: | ok:program_failed | not_invoked: | not_invoked:program_failed) ;;
+      ok: | ok:program_failed | not_invoked: | not_invoked:program_failed | class_not_loaded: | class_not_loaded:program_failed) ;;
       *) return 0 ;;
     esac
     junit_summary "$stdout"
