@@ -227,6 +227,26 @@ static const char *judged_of(const char *fields, const char *cli, char *buf, siz
     return buf;
 }
 
+/*
+ * The verdict on a judged run's output that get_score.sh signs into the
+ * profile it keeps when the output was wrong (output_verdict=wrong_output
+ * or tests_failed): that status, with its message, else ST_OK. Such a
+ * profile's own status is ok (the method ran), but it is never scored.
+ */
+static psf_status verdict_of(const char *fields, const char **message)
+{
+    char v[32];
+    psf_status st;
+    if (!fields || sign_field(fields, "output_verdict", v, sizeof v) != 0 || strcmp(v, "ok") == 0)
+        return ST_OK;
+    st = status_from_word(v);
+    if (st != ST_WRONG_OUTPUT && st != ST_TESTS_FAILED)
+        st = ST_WRONG_OUTPUT;
+    *message = st == ST_TESTS_FAILED ? "the run's JUnit tests failed (signed output_verdict): not scored"
+                                     : "the run's output was judged wrong (signed output_verdict): not scored";
+    return st;
+}
+
 /* --compare-output EXPECTED ACTUAL: 0 when equal; else wrong_output's code
  * and the first difference on stdout. */
 static int run_compare_output(const options *o)
@@ -504,6 +524,9 @@ static int run_score(const options *o, const cost_table *t, signed_copy *sc)
         oc.status = ST_UNVERIFIED;
         oc.status_word = status_word(ST_UNVERIFIED);
         oc.message = unverified_why(&sig, kp, why, sizeof why);
+    } else if (p.status == ST_OK && verdict_of(sig.fields, &oc.message) != ST_OK) {
+        oc.status = verdict_of(sig.fields, &oc.message);
+        oc.status_word = status_word(oc.status);
     } else if (p.status == ST_OK) {
         if (score_profile(&p, t, o->with_overhead, &r, &err) != 0) {
             profile_free(&p);
@@ -619,6 +642,7 @@ static int run_rank(const options *o, const cost_table *t)
     rank_entry *order = xcalloc(n, sizeof *order);
     outcome *rows = xcalloc(n, sizeof *rows);
     int code = 0, unverified = 0, unjudged = 0;
+    const char *verdict_msg = NULL;
     outbuf b;
     sign_key key;
     const sign_key *kp;
@@ -657,10 +681,14 @@ static int run_rank(const options *o, const cost_table *t)
             psf_fail(&it->err, ST_UNVERIFIED, "%s", unverified_why(&it->sig, kp, why, sizeof why));
             fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
             unverified = 1;
+        } else if (it->loaded && it->prof.status == ST_OK && verdict_of(it->sig.fields, &verdict_msg) != ST_OK) {
+            /* kept from a run whose output was judged wrong: listed with that status */
+            psf_fail(&it->err, verdict_of(it->sig.fields, &verdict_msg), "%s", verdict_msg);
         } else if (it->loaded && it->prof.status == ST_OK) {
             it->scored = score_profile(&it->prof, t, o->with_overhead, &it->res, &it->err) == 0;
         }
-        if (!it->loaded || (it->prof.status == ST_OK && !it->scored && it->err.status != ST_UNVERIFIED)) {
+        if (!it->loaded || (it->prof.status == ST_OK && !it->scored && it->err.status != ST_UNVERIFIED &&
+                            it->err.status != ST_WRONG_OUTPUT && it->err.status != ST_TESTS_FAILED)) {
             fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
             code = status_exit_code(ST_BAD_INPUT);
         }
@@ -695,7 +723,8 @@ static int run_rank(const options *o, const cost_table *t)
             oc->status = status_from_word(it->failed_word);
             oc->status_word = it->failed_word;
             oc->message = it->failed_msg;
-        } else if (it->loaded && (it->err.status == ST_UNVERIFIED || it->err.status == ST_NOT_JUDGED)) {
+        } else if (it->loaded && (it->err.status == ST_UNVERIFIED || it->err.status == ST_NOT_JUDGED ||
+                                  it->err.status == ST_WRONG_OUTPUT || it->err.status == ST_TESTS_FAILED)) {
             oc->status = it->err.status;
             oc->status_word = status_word(it->err.status);
             oc->message = it->err.msg;

@@ -122,6 +122,7 @@ judge_output() {
     junit_summary "$stdout"
     if [ -n "$JUNIT_WHY" ]; then
       RUN_STATUS=tests_failed RUN_MESSAGE=$JUNIT_WHY
+      judge_verdict
       return 0
     fi
   fi
@@ -155,4 +156,16 @@ judge_output() {
   fi
   # (printable: the message reaches JSON and a terminal)
   RUN_MESSAGE=${RUN_MESSAGE//[$'\001'-$'\037']/ }
+  judge_verdict
+}
+
+# judge_verdict: a run whose output was judged wrong keeps a profile of a
+# method that ran to its end (status ok): the verdict is signed with it
+# (output_verdict=wrong_output or tests_failed), and with the failure's
+# result, so that psf-score never scores or ranks that profile.
+judge_verdict() {
+  case $RUN_STATUS in
+    wrong_output | tests_failed)
+      [ -z "$SUBMISSION" ] || [[ $SUBMISSION == *" output_verdict="* ]] || SUBMISSION+=" output_verdict=$RUN_STATUS" ;;
+  esac
 }

@@ -56,7 +56,7 @@ expect_eq "probe cheat: the message names the first differing line" "$(field .me
   "the output is not the expected one (--expect-output): line 2: expected 'SORTED', got 'NOT SORTED'"
 expect_eq "probe cheat: output_checked true in the failure" "$(field .output_checked)" true
 expect_match "probe cheat: the failure is signed, judged_by too" "$(field .signature.statement)" \
-  '^status=wrong_output score=null .* judged_by=expect_output$'
+  '^status=wrong_output score=null .* judged_by=expect_output output_verdict=wrong_output$'
 # the step engine has no psf.Probe: the same submission sorts, and is scored honestly
 sort_run probe --engine step --expect-output "$TEST_TMP/expected"
 expect_eq "probe 'cheat', step (no probe class): ok, the honest score" "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
@@ -150,6 +150,19 @@ cp "$TEST_TMP/out" "$TEST_TMP/judged.json"
 sort_run honest --key-file "$KEY" --profile-out "$TEST_TMP/unjudged.xml" --junit "$TEST_TMP/unjudged-junit.xml" \
   --report "$TEST_TMP/unjudged.html"
 cp "$TEST_TMP/out" "$TEST_TMP/unjudged.json"
+# a cheat's kept profile: its method ran to the end (status ok), but the
+# wrong output is signed with it, so it is never scored or ranked
+sort_run probe --key-file "$KEY" --expect-output "$TEST_TMP/expected" --profile-out "$TEST_TMP/cheat.xml"
+expect_eq "cheat, kept profile: wrong_output" "$RC/$(field .status)" 32/wrong_output
+expect_match "cheat, kept profile: the verdict signed" "$(tail -n 1 "$TEST_TMP/cheat.xml")" \
+  ' judged_by=expect_output output_verdict=wrong_output hmac_sha256='
+expect_match "cheat, the failure's statement: the verdict signed" "$(field .signature.statement)" ' output_verdict=wrong_output$'
+"$SC" --key-file "$KEY" --json "$TEST_TMP/cheat.xml" >"$TEST_TMP/rescored.json" 2>/dev/null && rc=0 || rc=$?
+expect_eq "cheat, kept profile scored again: wrong_output, no score" \
+  "$rc/$(jq -r '"\(.status)/\(.score)"' "$TEST_TMP/rescored.json")" 32/wrong_output/null
+sed '$s/ output_verdict=wrong_output//' "$TEST_TMP/cheat.xml" >"$TEST_TMP/cheat-forged.xml"
+"$SC" --key-file "$KEY" --json "$TEST_TMP/cheat-forged.xml" >"$TEST_TMP/rescored.json" 2>/dev/null && rc=0 || rc=$?
+expect_eq "cheat, kept profile without its verdict: unverified" "$rc/$(jq -r .status "$TEST_TMP/rescored.json")" 26/unverified
 expect_match "kept profile: judged_by signed" "$(tail -n 1 "$TEST_TMP/judged.xml")" ' judged_by=expect_output hmac_sha256='
 expect_match "kept unjudged profile: judged_by=none signed" "$(tail -n 1 "$TEST_TMP/unjudged.xml")" ' judged_by=none hmac_sha256='
 "$SC" --verify --key-file "$KEY" "$TEST_TMP/judged.xml" "$TEST_TMP/judged.json" "$TEST_TMP/unjudged.json" \
@@ -197,6 +210,11 @@ expect_eq "rank --require-checked: only the judged one ranked" \
 expect_match "rank --require-checked: the reason" "$(jq -r '.entries[1].message' "$TEST_TMP/rank.json")" \
   'its output was not judged in the run that was scored'
 expect_match "rank --require-checked: said on stderr" "$(cat "$TEST_TMP/rank.err")" 'unjudged: its output was not judged'
+"$SC" --rank --key-file "$KEY" --require-checked --format json judged="$TEST_TMP/judged.xml" cheat="$TEST_TMP/cheat.xml" \
+  >"$TEST_TMP/rank.json" 2>/dev/null && rc=0 || rc=$?
+expect_eq "rank: the cheat's kept profile listed as wrong_output, not ranked" \
+  "$rc/$(jq -c '[.entries[] | [.label, .rank, .status]]' "$TEST_TMP/rank.json")" \
+  '0/[["judged",1,"ok"],["cheat",null,"wrong_output"]]'
 rank --require-checked >"$TEST_TMP/rank.txt" 2>/dev/null || true
 expect_match "rank --require-checked, text: not_judged row" "$(grep unjudged "$TEST_TMP/rank.txt")" '^ +- +not_judged +unjudged'
 
