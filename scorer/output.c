@@ -509,6 +509,7 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     if (o->with_overhead && !o->explain)
         fprintf(f, "overhead  %llu bytecodes the JVM ran on the method's behalf, included: --with-overhead\n",
                 (unsigned long long)p->overhead);
+    out_judged_text(f, oc->judged_by);
     table_text(f, t);
     if (p->has_jvm) {
         fputs("jdk       ", f);
@@ -526,7 +527,6 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
         put_text(f, p->engine);
         fputc('\n', f);
     }
-    out_judged_text(f, oc->judged_by);
     if (o->explain) {
         fputs("\ncounts the cost table prices besides the bytecodes:\n", f);
         counts_text(f, o, p);

@@ -661,7 +661,8 @@ submission_digests() {
 }
 # SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
 # digests, the cost table's and how the output is judged (judged_by:
-# expect_output, check, junit or none; scripts/lib/judge.sh). (Set only once the JDK and the table passed
+# expect_output, check, junit or none; scripts/lib/judge.sh, which adds the
+# verdict on a wrong output). (Set only once the JDK and the table passed
 # their checks, SUBMISSION_PENDING: an error before then is reported
 # unsigned, as it always was; from then on fail() sets it first.)
 SUBMISSION_PENDING=""

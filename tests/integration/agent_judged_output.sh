@@ -47,8 +47,11 @@ done
 # judging is for); judged, they end as wrong_output with no score.
 sort_run probe --engine fast
 expect_eq "probe cheat, not judged, fast: scored (the hole)" "$RC/$(field .status)" 0/ok
-[ "$(field .score)" -lt $((HONEST / 10)) ] && pass "probe cheat, not judged: a tenth of the honest score or less ($(field .score))" ||
+if [ "$(field .score)" -lt $((HONEST / 10)) ]; then
+  pass "probe cheat, not judged: a tenth of the honest score or less ($(field .score))"
+else
   fail "probe cheat, not judged: did not skip its work" "$(field .score) vs $HONEST"
+fi
 sort_run probe --engine fast --expect-output "$TEST_TMP/expected"
 expect_eq "probe cheat, --expect-output, fast: wrong_output, exit 32, no score" "$RC/$(field .status)/$(field .score)" \
   "32/wrong_output/null"
@@ -62,9 +65,11 @@ sort_run probe --engine step --expect-output "$TEST_TMP/expected"
 expect_eq "probe 'cheat', step (no probe class): ok, the honest score" "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
 for engine in fast step; do
   sort_run agent --engine "$engine"
-  [ "$RC" = 0 ] && [ "$(field .score)" -lt $((HONEST / 10)) ] &&
-    pass "agent-argument cheat, not judged, $engine: scored low ($(field .score); the hole)" ||
+  if [ "$RC" = 0 ] && [ "$(field .score)" -lt $((HONEST / 10)) ]; then
+    pass "agent-argument cheat, not judged, $engine: scored low ($(field .score); the hole)"
+  else
     fail "agent-argument cheat, not judged, $engine: did not skip its work" "$RC $(field .score)"
+  fi
   sort_run agent --engine "$engine" --expect-output "$TEST_TMP/expected"
   expect_eq "agent-argument cheat, --expect-output, $engine: wrong_output, no score" \
     "$RC/$(field .status)/$(field .score)" "32/wrong_output/null"
