@@ -18,7 +18,7 @@ const char options_usage[] =
     "                 [--explain] [--top N] [--with-overhead] [--score-only] PROFILE\n"
     "       psf-score --rank [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]\n"
     "                 [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]\n"
-    "                 [--failed LABEL=STATUS:MESSAGE ...] LABEL=PROFILE ...\n"
+    "                 [--failed LABEL=STATUS:MESSAGE ...] [--require-checked] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
     "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
     "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
@@ -27,6 +27,7 @@ const char options_usage[] =
     "       psf-score --init-key [--key-file KEY]\n"
     "       psf-score --measure-tsc\n"
     "       psf-score --submission-digests --classpath CP --main CLASS --method SPEC --jdk JAVA [-- ARG...]\n"
+    "       psf-score --compare-output [--ignore-trailing-space] EXPECTED ACTUAL\n"
     "  with one PROFILE or --status-json, also a JUnit XML report and a student report:\n"
     "       --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--label L] [--method SPEC]\n"
     "       --report FILE.html [--compare PROFILE] [--label L] [--sources DIR]\n"
@@ -61,6 +62,14 @@ const char options_usage[] =
     "                       signs: its class path's contents (--classpath, resolved entries), --main,\n"
     "                       --method, the program's arguments after -- and the JDK (--jdk, the java\n"
     "                       launcher's resolved path; see docs/trust-model.md)\n"
+    "  --compare-output     judge a program's output, file ACTUAL, against file EXPECTED: byte for\n"
+    "                       byte, or with --ignore-trailing-space ignoring white space at line ends\n"
+    "                       and blank lines at the end; exit 0 when equal, else wrong_output's\n"
+    "                       code and the first differing line on stdout\n"
+    "  --judged-by HOW      how the run's output was judged (expect_output, check, junit, none),\n"
+    "                       for results without signed fields; a signed judged_by field decides\n"
+    "  --require-checked    --rank: a row whose output was not judged in its scored run (no signed\n"
+    "                       judged_by) is listed as not_judged, not ranked\n"
     "  --tsc-hz HZ          this machine's TSC rate, from --measure-tsc, for the comparison of a\n"
     "                       calibrated table with this machine: no measuring while scoring\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
@@ -108,7 +117,7 @@ static int is_opt(const char *arg, const char *name)
 int options_parse(options *o, int argc, char **argv, psf_err *err)
 {
     int failed = 0, only_args = 0, rank = 0, status_json = 0, status_table = 0, help = 0, json = 0;
-    int check_table = 0, sign = 0, verify = 0, init_key = 0, measure_tsc = 0, digests = 0;
+    int check_table = 0, sign = 0, verify = 0, init_key = 0, measure_tsc = 0, digests = 0, compare_output = 0;
     const char *format = NULL;
 
     memset(o, 0, sizeof *o);
@@ -147,6 +156,18 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             measure_tsc = 1;
         } else if (strcmp(a, "--submission-digests") == 0) {
             digests = 1;
+        } else if (strcmp(a, "--compare-output") == 0) {
+            compare_output = 1;
+        } else if (strcmp(a, "--ignore-trailing-space") == 0) {
+            o->ignore_trailing_space = 1;
+        } else if (strcmp(a, "--require-checked") == 0) {
+            o->require_checked = 1;
+        } else if (is_opt(a, "--judged-by")) {
+            v = value_of(a, "--judged-by", argc, argv, &i);
+            if (!v || (strcmp(v, "expect_output") && strcmp(v, "check") && strcmp(v, "junit") && strcmp(v, "none")))
+                FAIL("--judged-by needs expect_output, check, junit or none");
+            else
+                o->judged_by = v;
         } else if (is_opt(a, "--classpath")) {
             if (!(v = value_of(a, "--classpath", argc, argv, &i)) || !*v)
                 FAIL("--classpath needs CP");
@@ -310,10 +331,17 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     o->mode = help ? MODE_HELP : status_json ? MODE_STATUS_JSON : status_table ? MODE_STATUS_TABLE
             : rank ? MODE_RANK : check_table ? MODE_CHECK_TABLE : sign ? MODE_SIGN
             : verify ? MODE_VERIFY : init_key ? MODE_INIT_KEY : measure_tsc ? MODE_MEASURE_TSC
-            : digests ? MODE_SUBMISSION_DIGESTS : MODE_SCORE;
-    if (help + status_json + status_table + rank + check_table + sign + verify + init_key + measure_tsc + digests > 1)
+            : digests ? MODE_SUBMISSION_DIGESTS : compare_output ? MODE_COMPARE_OUTPUT : MODE_SCORE;
+    if (help + status_json + status_table + rank + check_table + sign + verify + init_key + measure_tsc + digests +
+        compare_output > 1)
         FAIL("--help, --rank, --check-table, --sign, --verify, --init-key, --measure-tsc, --submission-digests,"
-             " --status-json and --status-table exclude each other");
+             " --compare-output, --status-json and --status-table exclude each other");
+    if (o->ignore_trailing_space && !compare_output)
+        FAIL("--ignore-trailing-space applies to --compare-output");
+    if (o->require_checked && !rank)
+        FAIL("--require-checked applies to --rank");
+    if (o->judged_by && o->mode != MODE_SCORE && o->mode != MODE_STATUS_JSON)
+        FAIL("--judged-by applies to scoring one PROFILE and to --status-json");
     if ((o->classpath || o->main_class || o->jdk) && !digests)
         FAIL("--classpath, --main and --jdk apply to --submission-digests");
     if (o->tsc_hz && o->mode != MODE_SCORE)
@@ -349,6 +377,10 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
     case MODE_SUBMISSION_DIGESTS:
         if (!o->classpath || !o->main_class || !o->method || !o->jdk)
             FAIL("--submission-digests needs --classpath, --main, --method and --jdk");
+        break;
+    case MODE_COMPARE_OUTPUT:
+        if (o->n_args != 2)
+            FAIL("--compare-output takes EXPECTED and ACTUAL");
         break;
     case MODE_CHECK_TABLE:
         if (!o->costs)

@@ -17,6 +17,7 @@
  *   psf-score --init-key --key-file KEY
  *   psf-score --measure-tsc
  *   psf-score --submission-digests --classpath CP --main CLASS --method SPEC --jdk JAVA [-- ARG...]
+ *   psf-score --compare-output [--ignore-trailing-space] EXPECTED ACTUAL
  *   psf-score --help
  */
 #ifndef PSF_CLI_H
@@ -28,7 +29,7 @@
 
 typedef enum run_mode { MODE_SCORE, MODE_RANK, MODE_STATUS_JSON, MODE_STATUS_TABLE, MODE_HELP,
                         MODE_CHECK_TABLE, MODE_SIGN, MODE_VERIFY, MODE_INIT_KEY, MODE_MEASURE_TSC,
-                        MODE_SUBMISSION_DIGESTS } run_mode;
+                        MODE_SUBMISSION_DIGESTS, MODE_COMPARE_OUTPUT } run_mode;
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_HTML } out_format;
 
 typedef struct options {
@@ -67,6 +68,11 @@ typedef struct options {
     const char *signed_copy;    /* --signed-copy FILE: PROFILE signed into FILE, and FILE scored; NULL: none */
     uint64_t tsc_hz;            /* --tsc-hz HZ: this machine's TSC rate, measured beforehand
                                  * (--measure-tsc); 0: measured when the output needs it */
+    const char *judged_by;      /* --judged-by HOW: how get_score.sh judged the run's output
+                                 * (expect_output, check, junit); NULL or "none": not judged.
+                                 * A signed result's own judged_by field takes precedence. */
+    int ignore_trailing_space;  /* --ignore-trailing-space (--compare-output) */
+    int require_checked;        /* --require-checked (--rank): rows whose output was not judged are not ranked */
     char **args;                /* positional arguments (borrowed from argv) */
     int n_args;
 } options;

@@ -81,6 +81,7 @@ static char *case_message(const junit_case *c, int passed)
             fputs(", no budget given", f);
         }
         fputs("; status ok", f);
+        fputs(c->judged_by ? "; output judged in this run" : "; output not judged in this run", f);
         if (c->res->approximate)
             fputs(" (~ approximate: a price was missing, the table is not calibrated or it was calibrated on another JDK)", f);
     }
@@ -128,7 +129,9 @@ static xmlBufferPtr compose(const junit_case *c)
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "errors", BAD_CAST "0"));
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "skipped", BAD_CAST "0"));
     W(xmlTextWriterStartElement(w, BAD_CAST "properties"));
-    const char *props[][2] = { { "status", status }, { "score", score }, { "unit", c->unit ? c->unit : "" } };
+    const char *props[][2] = { { "status", status }, { "score", score }, { "unit", c->unit ? c->unit : "" },
+                               { "output_checked", c->judged_by ? "true" : "false" },
+                               { "output_judge", c->judged_by ? c->judged_by : "" } };
     for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
         W(xmlTextWriterStartElement(w, BAD_CAST "property"));
         W(xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST props[i][0]));

@@ -29,6 +29,8 @@ typedef struct junit_case {
     int has_max_ratio;          /* budget: score <= ratio x ref_score */
     uint64_t ratio_micro;       /* the ratio in millionths */
     uint64_t ref_score;         /* the reference profile's score */
+    const char *judged_by;      /* how the run's output was judged (expect_output, check, junit);
+                                 * NULL: not judged (property output_checked false) */
 } junit_case;
 
 /* 1 when the case passes: scored, and within its budget if it has one. */

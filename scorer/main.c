@@ -30,6 +30,7 @@
 #include "sign.h"
 #include "status.h"
 #include "submission.h"
+#include "outcmp.h"
 #include "xmlload.h"
 
 /* Output under construction. */
@@ -72,14 +73,20 @@ static int junit_broken;   /* writing --junit failed once */
 /* Write the --junit report of one attempt (nothing without --junit); r is
  * NULL when the attempt was not scored, ref_score the --compare profile's
  * score. Returns 0, or -1 with err. */
+/* How the output of the run being reported was judged: set from its signed
+ * fields (or --judged-by) once known; --judged-by until then. */
+static const char *run_judged_by;
+
 static int junit_out(const options *o, const char *unit, const char *method, const char *status_word,
                      const char *message, const score_result *r, uint64_t ref_score, psf_err *err)
 {
+    const char *judged = run_judged_by ? run_judged_by
+                         : o->judged_by && strcmp(o->judged_by, "none") != 0 ? o->judged_by : NULL;
     junit_case c = { .label = o->label, .method = method ? method : o->method, .status_word = status_word,
                      .message = message, .res = r, .unit = unit,
                      .has_max_score = o->has_max_score, .max_score = o->max_score,
                      .has_max_ratio = o->has_max_ratio, .ratio_micro = o->max_ratio_micro,
-                     .ref_score = ref_score };
+                     .ref_score = ref_score, .judged_by = judged };
     if (!o->junit || junit_broken)
         return 0;
     if (junit_write_file(o->junit, &c, err) != 0) {
@@ -201,6 +208,68 @@ static int load_key(const options *o, int create, sign_key *k, const sign_key **
     return 0;
 }
 
+/*
+ * How the run's output was judged (expect_output, check, junit), into buf,
+ * or NULL when it was not: a result with signed fields says it itself (its
+ * judged_by field; none there, or none at all, is "not judged"), an
+ * unsigned one takes --judged-by.
+ */
+static const char *judged_of(const char *fields, const char *cli, char *buf, size_t n)
+{
+    if (fields && *fields) {
+        if (sign_field(fields, "judged_by", buf, n) != 0 || strcmp(buf, "none") == 0)
+            return NULL;
+        return buf;
+    }
+    if (!cli || strcmp(cli, "none") == 0)
+        return NULL;
+    snprintf(buf, n, "%s", cli);
+    return buf;
+}
+
+/*
+ * The verdict on a judged run's output that get_score.sh signs into the
+ * profile it keeps when the output was wrong (output_verdict=wrong_output
+ * or tests_failed): that status, with its message, else ST_OK. Such a
+ * profile's own status is ok (the method ran), but it is never scored.
+ */
+static psf_status verdict_of(const char *fields, const char **message)
+{
+    char v[32];
+    psf_status st;
+    if (!fields || sign_field(fields, "output_verdict", v, sizeof v) != 0 || strcmp(v, "ok") == 0)
+        return ST_OK;
+    st = status_from_word(v);
+    if (st != ST_WRONG_OUTPUT && st != ST_TESTS_FAILED)
+        st = ST_WRONG_OUTPUT;
+    *message = st == ST_TESTS_FAILED ? "the run's JUnit tests failed (signed output_verdict): not scored"
+                                     : "the run's output was judged wrong (signed output_verdict): not scored";
+    return st;
+}
+
+/* --compare-output EXPECTED ACTUAL: 0 when equal; else wrong_output's code
+ * and the first difference on stdout. */
+static int run_compare_output(const options *o)
+{
+    unsigned char *e = NULL, *g = NULL;
+    size_t el = 0, gl = 0;
+    char msg[OUTCMP_MSG_MAX];
+    psf_err err;
+    int equal;
+
+    if (xml_read_file(o->args[0], &e, &el, &err) != 0 || xml_read_file(o->args[1], &g, &gl, &err) != 0) {
+        free(e);
+        return fail_run(o, &err);
+    }
+    equal = outcmp_equal(e, el, g, gl, o->ignore_trailing_space, msg, sizeof msg);
+    free(e);
+    free(g);
+    if (equal)
+        return 0;
+    printf("%s\n", msg);
+    return fflush(stdout) == 0 ? status_exit_code(ST_WRONG_OUTPUT) : 70;
+}
+
 static int run_status_json(const options *o)
 {
     psf_status st = status_from_word(o->status_word);
@@ -212,12 +281,15 @@ static int run_status_json(const options *o)
         psf_fail(&err, ST_USAGE, "--status-json needs a failure status, not ok");
         return fail_run(o, &err);
     }
+    char judged[32];
+    run_judged_by = judged_of(o->submission, o->judged_by, judged, sizeof judged);
     psf_err err;
     if (junit_out(o, o->unit ? o->unit : "", NULL, o->status_word, o->status_message, NULL, 0, &err) != 0)
         fprintf(stderr, "psf-score: %s\n", err.msg);
     if (o->report) {
         cost_table none;
-        outcome oc = { .status = st, .status_word = o->status_word, .message = o->status_message };
+        outcome oc = { .status = st, .status_word = o->status_word, .message = o->status_message,
+                       .judged_by = run_judged_by };
         memset(&none, 0, sizeof none);
         costs_builtin(&none);
         if (report_out(o, &none, &oc, NULL, &err) != 0)
@@ -225,6 +297,11 @@ static int run_status_json(const options *o)
         costs_free(&none);
     }
     j = out_error_json(o->status_word, o->status_message);
+    if (!o->submission && o->judged_by) {
+        /* unsigned: as get_score.sh says (a bare --status-json stays three fields) */
+        json_object_set_new(j, "output_checked", json_boolean(run_judged_by != NULL));
+        json_object_set_new(j, "output_judge", psf_json_string(run_judged_by));
+    }
     if (o->submission) {
         /* a run's failure, signed for its submission like a score */
         sign_key key;
@@ -247,6 +324,7 @@ static int run_status_json(const options *o)
         }
         oc.verification = "verified";
         oc.submission = o->submission;
+        oc.judged_by = run_judged_by;
         oc.statement = statement;
         oc.statement_mac = mac;
         oc.key_id = kp->id;
@@ -403,7 +481,7 @@ static int run_score(const options *o, const cost_table *t, signed_copy *sc)
     sign_key key;
     const sign_key *kp;
     sign_info sig;
-    char sha[65], why[200], statement[SIGN_FIELDS_MAX + 300], mac[65];
+    char sha[65], why[200], statement[SIGN_FIELDS_MAX + 300], mac[65], judged[32];
 
     if (sc->bytes) {
         key = sc->key; /* the key that signed the copy */
@@ -439,11 +517,16 @@ static int run_score(const options *o, const cost_table *t, signed_copy *sc)
     oc.message = p.message;
     oc.verification = sign_state_word(sig.state);
     oc.submission = sig.fields[0] ? sig.fields : NULL;
+    oc.judged_by = judged_of(sig.fields, o->judged_by, judged, sizeof judged);
+    run_judged_by = oc.judged_by;
     if (kp && sig.state != SIGN_VALID) {
         /* with a key, only what it signed is scored */
         oc.status = ST_UNVERIFIED;
         oc.status_word = status_word(ST_UNVERIFIED);
         oc.message = unverified_why(&sig, kp, why, sizeof why);
+    } else if (p.status == ST_OK && verdict_of(sig.fields, &oc.message) != ST_OK) {
+        oc.status = verdict_of(sig.fields, &oc.message);
+        oc.status_word = status_word(oc.status);
     } else if (p.status == ST_OK) {
         if (score_profile(&p, t, o->with_overhead, &r, &err) != 0) {
             profile_free(&p);
@@ -528,6 +611,8 @@ typedef struct rank_item {
     sign_info sig;          /* its signature, checked with the key when there is one */
     char sha[65];           /* SHA-256 of the file */
     const char *dup;        /* an earlier label with the same submission, or NULL */
+    char judged[32];        /* how its output was judged (judged_of) */
+    const char *judged_by;  /* judged, or NULL: not judged */
 } rank_item;
 
 /*
@@ -556,7 +641,8 @@ static int run_rank(const options *o, const cost_table *t)
     rank_item *items = xcalloc(n, sizeof *items);
     rank_entry *order = xcalloc(n, sizeof *order);
     outcome *rows = xcalloc(n, sizeof *rows);
-    int code = 0, unverified = 0;
+    int code = 0, unverified = 0, unjudged = 0;
+    const char *verdict_msg = NULL;
     outbuf b;
     sign_key key;
     const sign_key *kp;
@@ -595,12 +681,28 @@ static int run_rank(const options *o, const cost_table *t)
             psf_fail(&it->err, ST_UNVERIFIED, "%s", unverified_why(&it->sig, kp, why, sizeof why));
             fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
             unverified = 1;
+        } else if (it->loaded && it->prof.status == ST_OK && verdict_of(it->sig.fields, &verdict_msg) != ST_OK) {
+            /* kept from a run whose output was judged wrong: listed with that status */
+            psf_fail(&it->err, verdict_of(it->sig.fields, &verdict_msg), "%s", verdict_msg);
         } else if (it->loaded && it->prof.status == ST_OK) {
             it->scored = score_profile(&it->prof, t, o->with_overhead, &it->res, &it->err) == 0;
         }
-        if (!it->loaded || (it->prof.status == ST_OK && !it->scored && it->err.status != ST_UNVERIFIED)) {
+        if (!it->loaded || (it->prof.status == ST_OK && !it->scored && it->err.status != ST_UNVERIFIED &&
+                            it->err.status != ST_WRONG_OUTPUT && it->err.status != ST_TESTS_FAILED)) {
             fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
             code = status_exit_code(ST_BAD_INPUT);
+        }
+        if (it->loaded)
+            it->judged_by = judged_of(it->sig.fields, NULL, it->judged,
+                                      sizeof it->judged);
+        if (o->require_checked && it->scored && !it->judged_by) {
+            /* ranked only when the run that was scored was also judged */
+            score_free(&it->res);
+            it->scored = 0;
+            psf_fail(&it->err, ST_NOT_JUDGED, "its output was not judged in the run that was scored "
+                     "(get_score.sh --expect-output or --check, or a JUnit run): not ranked (--require-checked)");
+            fprintf(stderr, "psf-score: %s: %s\n", it->label, it->err.msg);
+            unjudged = 1;
         }
         if (it->loaded && (it->dup = duplicate_of(items, i)) != NULL)
             fprintf(stderr, "psf-score: %s: the same submission as %s\n", it->label, it->dup);
@@ -616,13 +718,15 @@ static int run_rank(const options *o, const cost_table *t)
         oc->verification = it->loaded ? sign_state_word(it->sig.state) : NULL;
         oc->submission = it->sig.fields[0] ? it->sig.fields : NULL;
         oc->duplicate_of = it->dup;
+        oc->judged_by = it->judged_by;
         if (it->failed_word) {
             oc->status = status_from_word(it->failed_word);
             oc->status_word = it->failed_word;
             oc->message = it->failed_msg;
-        } else if (it->loaded && it->err.status == ST_UNVERIFIED) {
-            oc->status = ST_UNVERIFIED;
-            oc->status_word = status_word(ST_UNVERIFIED);
+        } else if (it->loaded && (it->err.status == ST_UNVERIFIED || it->err.status == ST_NOT_JUDGED ||
+                                  it->err.status == ST_WRONG_OUTPUT || it->err.status == ST_TESTS_FAILED)) {
+            oc->status = it->err.status;
+            oc->status_word = status_word(it->err.status);
             oc->message = it->err.msg;
             oc->prof = &it->prof;
         } else if (it->scored) {
@@ -643,6 +747,8 @@ static int run_rank(const options *o, const cost_table *t)
     }
     if (code == 0 && unverified)
         code = status_exit_code(ST_UNVERIFIED);
+    if (code == 0 && unjudged)
+        code = status_exit_code(ST_NOT_JUDGED);
     outbuf_open(&b);
     if (o->format == FMT_HTML)
         leaderboard_html(b.f, o, t, order, rows, n);
@@ -742,6 +848,13 @@ static int verify_json(const sign_key *k, const char *text, char *statement, siz
         sign_field(statement, "status", v, sizeof v) != 0 || strcmp(v, st) != 0 ||
         sign_field(statement, "score", v, sizeof v) != 0 || strcmp(v, sc) != 0) {
         *why = "its status or score is not the signed one";
+        return -1;
+    }
+    /* whether the output was judged: the signed judged_by (absent: not judged) */
+    int judged = sign_field(statement, "judged_by", v, sizeof v) == 0 && strcmp(v, "none") != 0;
+    if (json_one_string(text, "output_checked", st, sizeof st) == 0 &&
+        strcmp(st, judged ? "true" : "false") != 0) {
+        *why = "its output_checked is not the signed one (judged_by)";
         return -1;
     }
     return 0;
@@ -877,6 +990,9 @@ int main(int argc, char **argv)
         }
         break;
     }
+    case MODE_COMPARE_OUTPUT:
+        code = run_compare_output(&o);
+        break;
     case MODE_CHECK_TABLE:
         /* The table is read, parsed and validated exactly as for scoring. */
         if (load_table(&o, &t, &err) != 0) {

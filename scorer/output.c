@@ -252,6 +252,8 @@ static json_t *fields_json(const char *fields)
 void out_signature_json(json_t *j, const outcome *oc)
 {
     json_t *s;
+    json_object_set_new(j, "output_checked", json_boolean(oc->judged_by != NULL));
+    json_object_set_new(j, "output_judge", psf_json_string(oc->judged_by));
     json_object_set_new(j, "verification", psf_json_string(oc->verification));
     json_object_set_new(j, "submission", fields_json(oc->submission));
     if (!oc->statement) {
@@ -507,6 +509,7 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
     if (o->with_overhead && !o->explain)
         fprintf(f, "overhead  %llu bytecodes the JVM ran on the method's behalf, included: --with-overhead\n",
                 (unsigned long long)p->overhead);
+    out_judged_text(f, oc->judged_by);
     table_text(f, t);
     if (p->has_jvm) {
         fputs("jdk       ", f);
@@ -529,6 +532,26 @@ void out_score_text(FILE *f, const options *o, const cost_table *t, const outcom
         counts_text(f, o, p);
         table_details_text(f, t);
     }
+}
+
+const char *out_judged_words(const char *judged_by)
+{
+    if (!judged_by)
+        return "not judged in this run (get_score.sh --expect-output or --check, or a JUnit run)";
+    if (strcmp(judged_by, "expect_output") == 0)
+        return "judged in this run: equal to the expected output (--expect-output)";
+    if (strcmp(judged_by, "check") == 0)
+        return "judged in this run: accepted by the checker (--check)";
+    if (strcmp(judged_by, "junit") == 0)
+        return "judged in this run: every JUnit test passed";
+    return "judged in this run";
+}
+
+void out_judged_text(FILE *f, const char *judged_by)
+{
+    fputs("output    ", f);
+    fputs(out_judged_words(judged_by), f);
+    fputc('\n', f);
 }
 
 void out_score_only(FILE *f, const score_result *r)
@@ -642,7 +665,7 @@ static void csv_field(FILE *f, const char *s)
 
 static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size_t n)
 {
-    fputs("rank,label,score,approximate,status,message,verification,duplicate_of\r\n", f);
+    fputs("rank,label,score,approximate,status,message,verification,duplicate_of,output_checked\r\n", f);
     for (size_t i = 0; i < n; i++) {
         const outcome *oc = &rows[i];
         if (order[i].rank)
@@ -660,6 +683,7 @@ static void rank_csv(FILE *f, const rank_entry *order, const outcome *rows, size
         csv_field(f, oc->verification);
         fputc(',', f);
         csv_field(f, oc->duplicate_of);
+        fputs(oc->judged_by ? ",true" : ",false", f);
         fputs("\r\n", f);
     }
 }
@@ -689,6 +713,7 @@ static void rank_json(FILE *f, const options *o, const cost_table *t,
         json_object_set_new(e, "verification", psf_json_string(oc->verification));
         json_object_set_new(e, "submission", fields_json(oc->submission));
         json_object_set_new(e, "duplicate_of", psf_json_string(oc->duplicate_of));
+        json_object_set_new(e, "output_checked", json_boolean(oc->judged_by != NULL));
         json_array_append_new(entries, e);
     }
     json_object_set_new(j, "entries", entries);
@@ -698,7 +723,7 @@ static void rank_json(FILE *f, const options *o, const cost_table *t,
 
 static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, const outcome *rows, size_t n)
 {
-    int any_approx = 0, unchecked = 0;
+    int any_approx = 0, unchecked = 0, unjudged = 0;
     char b[24];
 
     fprintf(f, "%4s  %-21s  %s\n", "rank", "score", "label");
@@ -710,6 +735,10 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
             any_approx |= oc->res->approximate;
             fprintf(f, "%4u  %-21s  ", order[i].rank, s);
             put_text(f, oc->label);
+            if (!oc->judged_by) {
+                fputs(" [output not judged]", f);
+                unjudged = 1;
+            }
             unchecked |= oc->verification && strcmp(oc->verification, "verified") != 0;
         } else {
             fprintf(f, "%4s  %-21s  ", "-", oc->status_word);
@@ -736,6 +765,9 @@ static void rank_text(FILE *f, const cost_table *t, const rank_entry *order, con
     fputc('\n', f);
     if (any_approx)
         fputs("~ approximate: a price was missing, the table is not calibrated or it was calibrated on another JDK\n", f);
+    if (unjudged)
+        fputs("output not judged: the result's run had no --expect-output, --check or JUnit tests; "
+              "--require-checked ranks only judged ones\n", f);
     if (unchecked)
         fputs("signatures not checked: no key (--key-file or PSF_KEY_FILE; docs/trust-model.md)\n", f);
 }

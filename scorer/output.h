@@ -36,6 +36,8 @@ typedef struct outcome {
     const char *statement_mac;  /* its HMAC-SHA256, hex */
     const char *key_id;         /* the key's id */
     const char *duplicate_of;   /* --rank: an earlier label with the same submission */
+    const char *judged_by;      /* how the run's output was judged (expect_output, check, junit);
+                                 * NULL: it was not */
 } outcome;
 
 /* Predicted time of a score in whole nanoseconds (rounded half up) when the
@@ -46,9 +48,15 @@ int out_predicted_ns(const cost_table *t, const score_result *r, uint64_t *ns);
 /* {"message": ..., "score": null, "status": ...} */
 json_t *out_error_json(const char *status_word, const char *message);
 
-/* Add "verification", "submission" and "signature" (null unless oc->statement)
- * to the object j. */
+/* Add "output_checked" (whether the run's output was judged), "output_judge"
+ * (how; null when not), "verification", "submission" and "signature" (null
+ * unless oc->statement) to the object j. */
 void out_signature_json(json_t *j, const outcome *oc);
+
+/* Whether and how the run's output was judged, in words; and as the text
+ * result's "output" line. */
+const char *out_judged_words(const char *judged_by);
+void out_judged_text(FILE *f, const char *judged_by);
 
 /* The full object of a single-profile run (see docs/cost-table.md). */
 json_t *out_score_json(const options *o, const cost_table *t, const outcome *oc);

@@ -334,6 +334,10 @@ static void footer(FILE *f, const cost_table *t, const outcome *oc)
         fputs(".", f);
     }
     fputs(" The same program gets the same score on every machine.</p>\n", f);
+    /* whether the run that was scored was also the run that was judged */
+    fputs("<p class=\"meta\" id=\"judged\">Output: ", f);
+    html_text(f, out_judged_words(oc->judged_by));
+    fputs(".</p>\n", f);
 }
 
 void report_html(FILE *f, const options *o, const cost_table *t, const outcome *oc, const outcome *ref)

@@ -3,11 +3,11 @@
  *
  * Every way a scoring attempt can end has its own word and its own exit
  * code, so a grading server can tell them apart without parsing messages:
- * 3..6 the class or method was not there or not run to the end, 8..25, 27
- * and 29 the program failed in a particular way, a limit stopped it or it did
- * what cannot be counted, 30 the fast engine asks for the step engine
- * (get_score.sh runs that, so it never ends with it), 2, 7, 26 and 28
- * input that is refused, 70
+ * 3..6 the class or method was not there or not run to the end, 8..25, 27,
+ * 29 and 31 the program failed in a particular way, a limit stopped it or it
+ * did what cannot be counted, 32 and 33 its output or its tests judged it
+ * wrong, 34 a result ranked only when judged was not, 30 the fast engine asks for the step engine (get_score.sh runs
+ * that, so it never ends with it), 2, 7, 26 and 28 input that is refused, 70
  * (EX_SOFTWARE) a fault of PSF itself. The agent writes the words marked
  * in_profile; scripts/get_score.sh decides the others.
  * `psf-score --status-table` prints this table, and the README copies it.
@@ -57,6 +57,9 @@ static const struct {
     { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
     { ST_FALLBACK,            "fallback",            30, 1, "the fast engine cannot count this run exactly (message: why); get_score.sh runs it again with the step engine" },
     { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site)" },
+    { ST_WRONG_OUTPUT,        "wrong_output",        32, 0, "the program's output is not the expected one (--expect-output) or its checker refused it (--check)" },
+    { ST_TESTS_FAILED,        "tests_failed",        33, 0, "a JUnit test failed or was aborted (the launcher's summary), or the launcher printed no summary" },
+    { ST_NOT_JUDGED,          "not_judged",          34, 0, "psf-score --rank --require-checked: the result's output was not judged in its scored run" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

@@ -49,6 +49,9 @@ typedef enum psf_status {
     ST_UNSCHEDULABLE,
     ST_FALLBACK,
     ST_HIDDEN_WORK,
+    ST_WRONG_OUTPUT,
+    ST_TESTS_FAILED,
+    ST_NOT_JUDGED,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 

@@ -73,5 +73,17 @@ run 5 --json --key-file "$K/key" --submission "classpath_sha256=ab" --signed-cop
 ln -s basic.profile.xml "$K/link"
 run 0 --submission-digests --classpath "$F/basic.profile.xml:tests/fixtures:$K:$K/missing" --main M --method M.m \
     --jdk /usr/bin/java -- a "" b
+# the output judged (scorer/outcmp.c): equal, different, ignoring trailing
+# space; a profile signed with a wrong output's verdict, scored and ranked
+printf 'n=3\nSORTED\n' >"$K/want"
+printf 'n=3 \nNOT SORTED' >"$K/got"
+run 0 --compare-output "$K/want" "$K/want"
+run 32 --compare-output "$K/want" "$K/got"
+run 32 --compare-output --ignore-trailing-space "$K/want" "$K/got"
+run 7 --compare-output "$K/want" "$K/missing"
+"$SCORE" --sign --key-file "$K/key" --submission "classpath_sha256=ab judged_by=check output_verdict=wrong_output" \
+    "$F/basic.profile.xml" >"$K/verdict.xml"
+run 32 --json --key-file "$K/key" "$K/verdict.xml"
+run 34 --rank --require-checked --key-file "$K/key" "a=$K/verdict.xml" "b=$K/signed.xml"
 rm -rf "$K"
 exit $failed

@@ -42,6 +42,8 @@ SCORER=$BUILD/psf-score
 RECEIVER=$BUILD/psf-receive
 # shellcheck source=lib/jdk.sh
 . "$PSF_ROOT/scripts/lib/jdk.sh"
+# shellcheck source=lib/judge.sh
+. "$PSF_ROOT/scripts/lib/judge.sh"
 
 # The JVM flags every scored run uses, and why (docs/determinism.md):
 #   -XX:-UseTLAB                  every allocation reaches the agent: exact array sizes
@@ -149,6 +151,16 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         invocations together (default: 300000000)
   --max-threads N       stop once the method has started N threads (default: 64)
   --max-output BYTES    stop once the program has printed BYTES (default: 1048576)
+  --expect-output FILE  judge the output of the run that is scored: the program's standard
+                        output must equal FILE byte for byte, else wrong_output and no score
+  --ignore-trailing-space  with --expect-output: white space at the end of each line, blank
+                        lines at the end and the last newline do not count
+  --check CMD           judge the output of the run that is scored with CMD, a shell command you
+                        trust, run outside the sandbox with the path of a file holding the
+                        program's standard output as its last argument: exit 0 is correct, else
+                        wrong_output (with CMD's first line of output) and no score
+                        (JUnit 5 exercises: --main org.junit.platform.console.ConsoleLauncher;
+                        a failing test ends as tests_failed; docs/grading-server.md)
   --runs N              score N times and report every distinct score; a run that fails
                         fails them all, with its own status (default: 1)
   --engine ENGINE       how bytecodes are counted: fast (instrumented classes, JIT on; the
@@ -220,7 +232,7 @@ fail() {
   if [ -x "$SCORER" ]; then
     # a usage error may come before the budget is checked: no JUnit report then
     local junit=()
-    [ "$status" = usage ] || junit=("${JUNIT_ARGS[@]}" --method "${METHOD:-${MAIN:-unknown}}")
+    [ "$status" = usage ] || junit=("${JUNIT_ARGS[@]}" --method "${METHOD:-${MAIN:-unknown}}" --judged-by "${JUDGED_BY:-none}")
     if [ "$JSON" = 1 ]; then
       "$SCORER" --status-json "$status" "$message" "${junit[@]}" "${signing[@]}"
       exit $?
@@ -314,6 +326,9 @@ while [ $# -gt 0 ]; do
     --sandbox) need_value "$@"; SANDBOX=$2; shift 2 ;;
     --engine) need_value "$@"; ENGINE=$2; shift 2 ;;
     --key-file) need_value "$@"; KEY_FILE=$2; shift 2 ;;
+    --expect-output) need_value "$@"; EXPECT_OUTPUT=$2; shift 2 ;;
+    --check) need_value "$@"; CHECK_CMD=$2; shift 2 ;;
+    --ignore-trailing-space) IGNORE_TRAILING_SPACE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; PROGRAM_ARGS=("$@"); break ;;
     *) fail usage "unknown option '$1' (see --help)" ;;
@@ -406,6 +421,8 @@ done
 case $MAIN in
   -*|@*|*/*|*' '*|.*|*.) fail usage "'$MAIN' is not a class name (pkg.Class or pkg.Outer\$Inner)" ;;
 esac
+# How the scored run's output is judged (scripts/lib/judge.sh).
+judge_options
 
 # --- outputs and inputs, checked before anything runs ----------------------------
 # Each output must be a path the run may write: its directory exists and is
@@ -643,7 +660,9 @@ submission_digests() {
   SUBMISSION_DIGESTS=$fields
 }
 # SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
-# digests and the cost table's. (Set only once the JDK and the table passed
+# digests, the cost table's and how the output is judged (judged_by:
+# expect_output, check, junit or none; scripts/lib/judge.sh, which adds the
+# verdict on a wrong output). (Set only once the JDK and the table passed
 # their checks, SUBMISSION_PENDING: an error before then is reported
 # unsigned, as it always was; from then on fail() sets it first.)
 SUBMISSION_PENDING=""
@@ -651,7 +670,7 @@ submission_fields() {
   SUBMISSION_PENDING=""
   [ -n "$KEY_FILE" ] || return 0
   [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
-  SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none}"
+  SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none} judged_by=$JUDGED_BY"
 }
 # A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
 sign_copy() {
@@ -1097,6 +1116,12 @@ run_once() {
   # (HotSpot ignores SIGXFSZ, so writes just fail); the watcher ends the run.
   local blocks=$((MAX_OUTPUT / 1024 + 2))
   local started=$SECONDS out=$RUN_DIR/program.out
+  # (a judged run keeps the program's stdout apart: scripts/lib/judge.sh)
+  local outs=("$out") stdout_to=$out
+  if judged_run; then
+    stdout_to=$RUN_DIR/program.stdout
+    outs+=("$stdout_to")
+  fi
   (
     cd "$work" || exit 70
     ulimit -c 0
@@ -1109,12 +1134,12 @@ run_once() {
       [ "$fd" -gt 4 ] 2>/dev/null && eval "exec $fd>&-"
     done
     exec "${cmd[@]}"
-  ) 3<<<"$key" 4>"$fifo" </dev/null >"$out" 2>&1 &
+  ) 3<<<"$key" 4>"$fifo" </dev/null >"$stdout_to" 2>"$out" &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
   # (it prints nothing: its streams are not the caller's, so a poll that
   # outlives the killed watcher holds no pipe a caller reads to its end)
-  watch_output "$jvm_pid" "$out" "$RUN_DIR/output_limit" >/dev/null 2>&1 &
+  watch_output "$jvm_pid" "$RUN_DIR/output_limit" "${outs[@]}" >/dev/null 2>&1 &
   local watcher=$!
   RUN_HELPERS+=("$watcher")
   local shower=""
@@ -1142,7 +1167,8 @@ run_once() {
   # falls between two polls. The JVM is gone, so look at the size once more.
   # (the same one-fork stat as the watcher's)
   local size
-  size=$(exec stat -c %s "$out" 2>/dev/null) || size=0
+  output_size "${outs[@]}"
+  size=$OUTPUT_SIZE
   if [ "$size" -gt "$MAX_OUTPUT" ]; then
     : >"$RUN_DIR/output_limit"
   fi
@@ -1159,7 +1185,7 @@ run_once() {
   # an authentic result (a score, a limit) into a failure of its choosing.
   if [ "$received" = 1 ] && [ "$RUN_RC" -ne 0 ] &&
     grep -q -e '^Error: Main method not found in class' -e '^Error: Could not find or load main class' \
-      -e '^Error: LinkageError occurred while loading main class' "$out"; then
+      -e '^Error: LinkageError occurred while loading main class' "${outs[@]}"; then
     profile_status_of "$RUN_PROFILE"
     case $PROFILE_STATUS in
       not_invoked | class_not_loaded) received=0 ;;
@@ -1168,20 +1194,20 @@ run_once() {
   [ "$received" = 1 ] && return 0
   # No authentic result: say why, from what the run left behind.
   if { [ "$RUN_RC" -eq 124 ] || [ "$RUN_RC" -eq 137 ]; } && [ "$elapsed" -ge "$TIMEOUT" ]; then
-    if grep -q 'Found one Java-level deadlock' "$out"; then
+    if grep -q 'Found one Java-level deadlock' "${outs[@]}"; then
       RUN_STATUS=deadlock RUN_MESSAGE="the program deadlocked (a thread dump after $TIMEOUT s found it)"
     else
       RUN_STATUS=timeout RUN_MESSAGE="the program ran longer than $TIMEOUT s (--timeout)"
     fi
   elif [ "$RUN_RC" -ge 128 ] || ls "$work"/hs_err_pid*.log >/dev/null 2>&1; then
     RUN_STATUS=crashed RUN_MESSAGE="the JVM crashed (exit code $RUN_RC)"
-  elif grep -q 'Could not find or load main class' "$out"; then
+  elif grep -q 'Could not find or load main class' "${outs[@]}"; then
     RUN_STATUS=class_not_found RUN_MESSAGE="the main class $MAIN was not found on the class path"
-  elif grep -q 'Main method not found in class' "$out"; then
+  elif grep -q 'Main method not found in class' "${outs[@]}"; then
     RUN_STATUS=no_main RUN_MESSAGE="class $MAIN has no 'public static void main(String[])'"
-  elif grep -q -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "$out"; then
+  elif grep -q -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "${outs[@]}"; then
     RUN_STATUS=bad_class_file
-    RUN_MESSAGE="a class file is corrupt, truncated or of an unsupported version: $(grep -m1 -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "$out" | head -c 300)"
+    RUN_MESSAGE="a class file is corrupt, truncated or of an unsupported version: $(grep -m1 -h -e ClassFormatError -e 'Truncated class file' -e 'Incompatible magic value' -e UnsupportedClassVersionError "${outs[@]}" | head -c 300)"
   else
     RUN_STATUS=program_failed RUN_MESSAGE="the JVM exited with code $RUN_RC before the agent sent a result (see the program's output)"
   fi
@@ -1222,11 +1248,12 @@ show_progress() {
 # pauses are waits on a pipe that never holds data (a sleep was a process
 # each).
 watch_output() {
-  local pid=$1 file=$2 marker=$3 size nap=""
+  local pid=$1 marker=$2 nap=""
+  shift 2
   exec {nap}<> <(:) || nap=""
   while kill -0 "$pid" 2>/dev/null && script_alive; do
-    size=$(exec stat -c %s "$file" 2>/dev/null) || size=0
-    if [ "$size" -gt "$MAX_OUTPUT" ]; then
+    output_size "$@"
+    if [ "$OUTPUT_SIZE" -gt "$MAX_OUTPUT" ]; then
       : >"$marker"
       kill -TERM "$pid" 2>/dev/null
       pause 1 "$nap"
@@ -1235,6 +1262,14 @@ watch_output() {
     fi
     pause 0.1 "$nap"
   done
+}
+# output_size FILE...: the bytes the FILEs hold together, in OUTPUT_SIZE (0
+# when they cannot be read); one stat for all of them.
+output_size() {
+  local sizes n
+  OUTPUT_SIZE=0
+  sizes=$(exec stat -c %s "$@" 2>/dev/null) || return 0
+  for n in $sizes; do OUTPUT_SIZE=$((OUTPUT_SIZE + n)); done
 }
 # pause SECONDS FD: wait SECONDS on FD, a pipe no one writes to (sleep without one)
 pause() {
@@ -1295,17 +1330,21 @@ OUTPUT_MODE=""
 
 # The program's output goes to stderr or to --program-output, never stdout;
 # at most --max-output bytes of it. (No output needs no head to copy it.)
+# (a judged run's stdout first, then its stderr: scripts/lib/judge.sh)
 pass_output() {
+  local files=()
+  [ -s "$RUN_DIR/program.stdout" ] && files+=("$RUN_DIR/program.stdout")
+  [ -s "$RUN_DIR/program.out" ] && files+=("$RUN_DIR/program.out")
   if [ -n "$PROGRAM_OUTPUT" ]; then
-    if [ -s "$RUN_DIR/program.out" ]; then
-      head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >"$RUN_DIR/program.kept"
+    if [ ${#files[@]} -gt 0 ]; then
+      cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >"$RUN_DIR/program.kept"
     else
       : >"$RUN_DIR/program.kept"
     fi
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
-  elif [ -s "$RUN_DIR/program.out" ]; then
-    head -c "$MAX_OUTPUT" "$RUN_DIR/program.out" >&2
+  elif [ ${#files[@]} -gt 0 ]; then
+    cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >&2
   fi
 }
 
@@ -1376,6 +1415,8 @@ for ((i = 1; i <= RUNS; i++)); do
     fi
     break
   done
+  # The output judged is this run's: the run whose profile is scored.
+  judge_output "$profile_status"
   [ "$i" -eq 1 ] && pass_output
   run_name=""
   [ "$RUNS" -gt 1 ] && run_name="run $i of $RUNS: "
@@ -1427,6 +1468,7 @@ if [ -n "$TSC_FD" ]; then
   [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
 fi
 [ -z "$FALLBACK" ] || view_args+=(--fallback "$FALLBACK")
+view_args+=(--judged-by "$JUDGED_BY")
 # What is scored is the signed copy, checked with the key. A single run's
 # copy, unless --profile-out made it already, is made by the scorer that
 # writes the result (--signed-copy: signed as --sign signs, first of all,

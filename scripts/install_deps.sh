@@ -5,11 +5,13 @@
 # JSON with it), bubblewrap (the sandbox), valgrind, GNU parallel
 # (scripts/score_batch.sh), chromium and chromium-driver (the tests open the
 # HTML pages in a headless browser) and openssh-server (the batch test logs
-# in to 127.0.0.1 through a private sshd). Installs nothing that is already
+# in to 127.0.0.1 through a private sshd) and junit5 (the JUnit 5 console
+# launcher, /usr/share/java/junit-platform-console-standalone.jar, that runs
+# the JUnit example's tests while it is scored). Installs nothing that is already
 # there; uses sudo when not root.
 set -eu
 want=(gcc make pkg-config libxml2-dev libxml2-utils libjansson-dev libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev
-  parallel chromium chromium-driver openssh-server openssh-client)
+  parallel chromium chromium-driver openssh-server openssh-client junit5)
 have_jdk() {
   local javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
   command -v "$javac" >/dev/null 2>&1 || return 1

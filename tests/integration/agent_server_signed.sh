@@ -23,7 +23,7 @@ expect_eq "result: scored" "$(jq -r .score "$D/a.json")" 99
 expect_eq "result: verification" "$(jq -r .verification "$D/a.json")" verified
 expect_match "result: the class path's digest" "$(jq -r .submission.classpath_sha256 "$D/a.json")" '^[0-9a-f]{64}$'
 expect_eq "result: identity fields" "$(jq -r '.submission | keys | join(" ")' "$D/a.json")" \
-  "args_sha256 classpath_sha256 costs_sha256 jdk_sha256 main_sha256 method_sha256"
+  "args_sha256 classpath_sha256 costs_sha256 jdk_sha256 judged_by main_sha256 method_sha256"
 expect_eq "result: the arguments' digest" "$(jq -r .submission.args_sha256 "$D/a.json")" "$(printf '10\0' | sha256sum | cut -d' ' -f1)"
 expect_eq "result: the statement signs the score" "$(jq -r .signature.statement "$D/a.json" | grep -o 'score=[0-9]*')" "score=99"
 expect_eq "result: the statement names the kept profile's bytes" \

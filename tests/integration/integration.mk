@@ -22,7 +22,7 @@ $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 
 .PHONY: integration-agent integration-adversarial
 integration: integration-agent integration-adversarial
-integration-agent: all $(AGENT_FIXTURE_STAMP)
+integration-agent: all examples $(AGENT_FIXTURE_STAMP)
 	@for t in tests/integration/agent_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 	@for t in tests/integration/adversarial*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done

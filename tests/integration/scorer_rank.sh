@@ -27,25 +27,26 @@ set -- "zoe=$F/basic.profile.xml" "bob, \"the builder\"=$F/basic.profile.xml" \
 "$SCORE" --rank --costs $F/known.costs.xml "$@" >"$TMP/out.txt"
 cat >"$TMP/want.txt" <<WANT
 rank  score                  label
-   1  435                    amy
-   2  436                    bob, "the builder" [the same submission as zoe]
-   2  436                    zoe
+   1  435                    amy [output not judged]
+   2  436                    bob, "the builder" [output not judged] [the same submission as zoe]
+   2  436                    zoe [output not judged]
    -  not_invoked            carl: demo.Sum.run([I)J was never invoked
    -  incomplete             dan: the JVM ended during invocation 1 of demo.Sum.run([I)J
 
 unit cycles; costs: $F/known.costs.xml (calibrated)
+output not judged: the result's run had no --expect-output, --check or JUnit tests; --require-checked ranks only judged ones
 signatures not checked: no key (--key-file or PSF_KEY_FILE; docs/trust-model.md)
 WANT
 diff -u "$TMP/want.txt" "$TMP/out.txt" || fail "text leaderboard"
 
 "$SCORE" --rank --costs $F/known.costs.xml --format csv "$@" >"$TMP/out.csv"
 # (no key: every profile's verification is "unsigned"; see docs/trust-model.md)
-printf '%s\r\n' 'rank,label,score,approximate,status,message,verification,duplicate_of' \
-    '1,amy,435,false,ok,,unsigned,' \
-    '2,"bob, ""the builder""",436,false,ok,,unsigned,zoe' \
-    '2,zoe,436,false,ok,,unsigned,' \
-    ',carl,,false,not_invoked,demo.Sum.run([I)J was never invoked,unsigned,' \
-    ',dan,,false,incomplete,the JVM ended during invocation 1 of demo.Sum.run([I)J,unsigned,' >"$TMP/want.csv"
+printf '%s\r\n' 'rank,label,score,approximate,status,message,verification,duplicate_of,output_checked' \
+    '1,amy,435,false,ok,,unsigned,,false' \
+    '2,"bob, ""the builder""",436,false,ok,,unsigned,zoe,false' \
+    '2,zoe,436,false,ok,,unsigned,,false' \
+    ',carl,,false,not_invoked,demo.Sum.run([I)J was never invoked,unsigned,,false' \
+    ',dan,,false,incomplete,the JVM ended during invocation 1 of demo.Sum.run([I)J,unsigned,,false' >"$TMP/want.csv"
 cmp "$TMP/want.csv" "$TMP/out.csv" || { diff "$TMP/want.csv" "$TMP/out.csv"; fail "csv leaderboard"; }
 
 "$SCORE" --rank --costs $F/known.costs.xml --format json "$@" >"$TMP/out.json"

@@ -292,6 +292,46 @@ static void options_parse__submission_digests__all_four_and_the_arguments(void *
     options_free(&o);
 }
 
+/* Judging output: --compare-output takes two files, --ignore-trailing-space
+ * only with it; --judged-by names a judge; --require-checked is --rank's. */
+static void options_parse__judged_output__options_checked(void **state)
+{
+    options o;
+    psf_err e;
+    (void)state;
+    assert_int_equal(PARSE(&o, &e, "--compare-output", "--ignore-trailing-space", "want", "got"), 0);
+    assert_int_equal(o.mode, MODE_COMPARE_OUTPUT);
+    assert_int_equal(o.ignore_trailing_space, 1);
+    assert_int_equal(o.n_args, 2);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--compare-output", "want"), -1);
+    assert_string_equal(e.msg, "--compare-output takes EXPECTED and ACTUAL");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--ignore-trailing-space", "p.xml"), -1);
+    assert_string_equal(e.msg, "--ignore-trailing-space applies to --compare-output");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--compare-output", "--rank", "a=b", "c"), -1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--judged-by", "check", "p.xml"), 0);
+    assert_string_equal(o.judged_by, "check");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--judged-by=junit", "--status-json", "timeout", "slow"), 0);
+    assert_string_equal(o.judged_by, "junit");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--judged-by", "yes", "p.xml"), -1);
+    assert_string_equal(e.msg, "--judged-by needs expect_output, check, junit or none");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--judged-by", "check", "--rank", "a=p.xml"), -1);
+    assert_string_equal(e.msg, "--judged-by applies to scoring one PROFILE and to --status-json");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--rank", "--require-checked", "a=p.xml"), 0);
+    assert_int_equal(o.require_checked, 1);
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--require-checked", "p.xml"), -1);
+    assert_string_equal(e.msg, "--require-checked applies to --rank");
+    options_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +347,7 @@ int main(void)
         cmocka_unit_test(options_parse__tsc__measure_mode_and_given_rate),
         cmocka_unit_test(options_parse__signed_copy__scoring_with_submission),
         cmocka_unit_test(options_parse__submission_digests__all_four_and_the_arguments),
+        cmocka_unit_test(options_parse__judged_output__options_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
