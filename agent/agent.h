@@ -63,6 +63,8 @@ typedef struct method_info {
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
     _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
                                  * not yet checked for a class to initialize (clinit.c); else NULL */
+    _Atomic uint8_t *watch_site; /* the JDK's methods: per offset, 1 = a getstatic, putstatic or invokestatic
+                                  * (DEP_WATCH) not yet executed while counted (linkage.c); else NULL */
     const struct class_info *cls; /* its class's constant pool, when it has dependencies or init sites */
     uint32_t fast;          /* engine=fast: its a->fast.methods index + 1 (no jmethodID: its lines come
                              * from the kept class file, fast_offset_lines); 0 otherwise */
@@ -120,7 +122,8 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
  * the interpreter runs as intrinsics (no bytecode, but no native wrapper and
  * so no fence on return: calls.h). */
 #define DEP_NO_FENCE 0x80000000u
-#define DEP_KEY(v) ((v) & ~DEP_NO_FENCE)
+#define DEP_WATCH 0x40000000u /* a static access of the JDK's whose resolution linkage.c watches (watch_site) */
+#define DEP_KEY(v) ((v) & ~(DEP_NO_FENCE | DEP_WATCH))
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 #define STEP_ARRAYS 8       /* distinct (key, bucket) of the arrays one allocating step may take back */
@@ -206,8 +209,10 @@ typedef struct thread_state {
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
-    jmethodID link_method;      /* linkage.c: the invokedynamic being linked (its method, offset) */
+    jmethodID link_method;      /* linkage.c: the invokedynamic being linked, or the JDK's static access
+                                 * being resolved (its method, offset) */
     jlocation link_loc;
+    uint8_t link_op;            /* the instruction at link_loc */
     jmethodID borrow_method;    /* a bystander counted in the program's code: the frame it began in */
     uint32_t borrow_inv;        /* ... the invocation (0-based) it counts for */
     int borrow_live;            /* ... 1 until its end or the extents' end stops it (atomic access) */
@@ -449,7 +454,7 @@ typedef struct agent {
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
     const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
                                    "unschedulable", "hidden_work" */
-    char stop_message[256];
+    char stop_message[768];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 
     /* threads: an extent counts the threads its code starts */
@@ -606,6 +611,7 @@ void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
 void linkage_open(agent *a, thread_state *ts, jthread thread, jmethodID method, jlocation loc);
 void linkage_close(agent *a, thread_state *ts, jthread thread);
+void linkage_watch(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
 void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method);
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method's class (lock held) */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */

@@ -515,16 +515,21 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         return;
     }
     if (m->dep != NULL) {
-        uint32_t k = DEP_KEY(m->dep[loc]);
+        uint32_t v = m->dep[loc];
+        uint32_t k = DEP_KEY(v);
         if (k != 0) {
             ts->dep[b][k - 1]++;
             if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) {
                 ts->pend_key = k;
-                ts->pend_fence = !(m->dep[loc] & DEP_NO_FENCE);
+                ts->pend_fence = !(v & DEP_NO_FENCE);
                 ts->pend_method = method;
                 ts->pend_next = loc + (op == BC_INVOKEINTERFACE ? 5 : 3);
             }
         }
+        /* the first time here: a static access of the JDK's, whose
+         * resolution may run an initializer hidden from stepping */
+        if ((v & DEP_WATCH) && atomic_load_explicit(&m->watch_site[loc], memory_order_relaxed))
+            linkage_watch(a, ts, thread, method, m, loc);
     }
     if (m->init_site != NULL && atomic_load_explicit(&m->init_site[loc], memory_order_relaxed)) {
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
