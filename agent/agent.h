@@ -380,7 +380,7 @@ typedef struct fast_state {
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
     int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
-    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
+    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden, f_hidden_root; /* the thread's root frames (Probe.rootEnter) */
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
     jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
     /* its calling contexts (Probe.ctxInit): the tree, the runs, the saved positions, the open roots' */
@@ -417,6 +417,8 @@ typedef struct fast_state {
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
+    char hidden_work[768];      /* the first program code it saw run where the step engine sees none
+                                 * (under lock): the run is refused as hidden_work, not handed over */
     char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
     jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
     jobject *modules;           /* global refs: modules made to read it (under lock) */
@@ -699,6 +701,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   unsigned char **new_data);
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
 void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,

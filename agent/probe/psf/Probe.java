@@ -249,6 +249,8 @@ public final class Probe {
     long entries, oentries;
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
+    /** 1 + the id of the outermost HIDDEN root frame it ran inside (the JDK's frame that ran it), else 0. */
+    int hiddenRoot;
 
     /*
      * Calling contexts (agent/contexts.c, docs/fast-engine.md): this
@@ -1122,8 +1124,14 @@ public final class Probe {
             return; /* an id the agent never handed out: it has reported the failure */
         if (program(id)) {
             if (mode == HIDDEN) {
-                if (hidden == 0)
+                if (hidden == 0) {
                     hidden = id + 1;
+                    for (int i = 0; i < sp; i++)
+                        if ((rootModes[i] & MODE_MASK) == HIDDEN) {
+                            hiddenRoot = rootIds[i] + 1;
+                            break;
+                        }
+                }
                 return;
             }
             int v = lengths[id];
