@@ -56,7 +56,7 @@ static const struct {
     { ST_JDK_NOT_VERIFIED,    "jdk_not_verified",    28, 0, "a supported JDK that PSF's CI does not check (21) and that has not passed scripts/self_test.sh --full here" },
     { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
     { ST_FALLBACK,            "fallback",            30, 1, "the fast engine cannot count this run exactly (message: why); get_score.sh runs it again with the step engine" },
-    { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site)" },
+    { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site, a JDK initializer the JDK's code reached)" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };
