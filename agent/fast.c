@@ -193,9 +193,12 @@ static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
  * TRANSPARENT: a static initializer clinit.c would run for an access of
  * the program's, whose exit puts back the pending call (Probe.call); with
  * AS_CALLED, the first one run at that instruction, entered "as if
- * called" (a method entry). */
+ * called" (a method entry); STEP_SEES: a HIDDEN root whose program code
+ * the step engine counts or refuses itself (the linkage of an
+ * invokedynamic of the program's: clinit.c, linkage.c), so that such
+ * code makes the run fall back rather than be refused here. */
 enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
-       AS_CALLED = 32 };
+       AS_CALLED = 32, STEP_SEES = 128 };
 /* a->fast.flags: the program's block */
 enum { FLAG_PROGRAM = 1 };
 
@@ -458,6 +461,8 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
         fast_problem(a, "%s ran inside the extent: the method handles it links run code of hidden classes, "
                         "which the fast engine cannot instrument", root_name);
         out = hidden ? MODE_HIDDEN : MODE_OVERHEAD;
+        if (hidden && v.init_sites && !v.in_probe && v.op == BC_INVOKEDYNAMIC)
+            out |= STEP_SEES;
     } else if (root == ROOT_ALWAYS) {
         out = hidden && !clinit_c ? MODE_HIDDEN : MODE_OVERHEAD;
     } else if (root == ROOT_IF_UPCALL) {
@@ -2304,7 +2309,11 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         jint by = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden_root);
         fast_method *fm = method_of(a, (uint32_t)hidden - 1);
         fast_method *rm = by > 0 ? method_of(a, (uint32_t)by - 1) : NULL;
-        fast_hidden_work(a, "%s ran inside %s, which the JVM ran where HotSpot hides single-stepping (resolving "
+        if (by < 0) /* the step engine counts it or refuses it itself: the linkage's fallback stands */
+            fast_problem(a, "the program's %s ran while the JVM linked an invokedynamic of the program's, which "
+                            "the step engine watches", fm != NULL ? fm->name : "code");
+        else
+            fast_hidden_work(a, "%s ran inside %s, which the JVM ran where HotSpot hides single-stepping (resolving "
                             "an instruction of the JDK's): hidden from counting",
                          fm != NULL ? fm->name : "the program's code", rm != NULL ? rm->name : "a JDK method");
     }
