@@ -63,6 +63,8 @@ typedef struct method_info {
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
     _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
                                  * not yet checked for a class to initialize (clinit.c); else NULL */
+    _Atomic uint8_t *watch_site; /* the JDK's methods: per offset, 1 = a getstatic, putstatic or invokestatic
+                                  * (DEP_WATCH) not yet executed while counted (linkage.c); else NULL */
     const struct class_info *cls; /* its class's constant pool, when it has dependencies or init sites */
     uint32_t fast;          /* engine=fast: its a->fast.methods index + 1 (no jmethodID: its lines come
                              * from the kept class file, fast_offset_lines); 0 otherwise */
@@ -120,7 +122,8 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
  * the interpreter runs as intrinsics (no bytecode, but no native wrapper and
  * so no fence on return: calls.h). */
 #define DEP_NO_FENCE 0x80000000u
-#define DEP_KEY(v) ((v) & ~DEP_NO_FENCE)
+#define DEP_WATCH 0x40000000u /* a static access of the JDK's whose resolution linkage.c watches (watch_site) */
+#define DEP_KEY(v) ((v) & ~(DEP_NO_FENCE | DEP_WATCH))
 
 #define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
 #define STEP_ARRAYS 8       /* distinct (key, bucket) of the arrays one allocating step may take back */
@@ -206,8 +209,10 @@ typedef struct thread_state {
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
     int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
-    jmethodID link_method;      /* linkage.c: the invokedynamic being linked (its method, offset) */
+    jmethodID link_method;      /* linkage.c: the invokedynamic being linked, or the JDK's static access
+                                 * being resolved (its method, offset) */
     jlocation link_loc;
+    uint8_t link_op;            /* the instruction at link_loc */
     jmethodID borrow_method;    /* a bystander counted in the program's code: the frame it began in */
     uint32_t borrow_inv;        /* ... the invocation (0-based) it counts for */
     int borrow_live;            /* ... 1 until its end or the extents' end stops it (atomic access) */
@@ -375,7 +380,7 @@ typedef struct fast_state {
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
     int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
-    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden; /* the thread's root frames (Probe.rootEnter) */
+    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden, f_hidden_root; /* the thread's root frames (Probe.rootEnter) */
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
     jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
     /* its calling contexts (Probe.ctxInit): the tree, the runs, the saved positions, the open roots' */
@@ -412,6 +417,8 @@ typedef struct fast_state {
     thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
+    char hidden_work[768];      /* the first program code it saw run where the step engine sees none
+                                 * (under lock): the run is refused as hidden_work, not handed over */
     char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
     jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
     jobject *modules;           /* global refs: modules made to read it (under lock) */
@@ -449,7 +456,7 @@ typedef struct agent {
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
     const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
                                    "unschedulable", "hidden_work" */
-    char stop_message[256];
+    char stop_message[768];
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 
     /* threads: an extent counts the threads its code starts */
@@ -606,6 +613,7 @@ void clinit_init(agent *a, JNIEnv *jni);   /* at VMInit */
 void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc);
 void linkage_open(agent *a, thread_state *ts, jthread thread, jmethodID method, jlocation loc);
 void linkage_close(agent *a, thread_state *ts, jthread thread);
+void linkage_watch(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
 void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method);
 void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass); /* the method's class (lock held) */
 void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass); /* at ClassPrepare */
@@ -693,6 +701,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   unsigned char **new_data);
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
 void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,

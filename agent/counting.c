@@ -514,17 +514,22 @@ static inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread t
         endless_loop_stop(a, jni, thread, m, loc);
         return;
     }
-    if (m->dep != NULL) {
-        uint32_t k = DEP_KEY(m->dep[loc]);
+    uint32_t v;
+    if (m->dep != NULL && (v = m->dep[loc]) != 0) {
+        uint32_t k = DEP_KEY(v);
         if (k != 0) {
             ts->dep[b][k - 1]++;
             if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) {
                 ts->pend_key = k;
-                ts->pend_fence = !(m->dep[loc] & DEP_NO_FENCE);
+                ts->pend_fence = !(v & DEP_NO_FENCE);
                 ts->pend_method = method;
                 ts->pend_next = loc + (op == BC_INVOKEINTERFACE ? 5 : 3);
             }
         }
+        /* the first time here: a static access of the JDK's, whose
+         * resolution may run an initializer hidden from stepping */
+        if ((v & DEP_WATCH) && atomic_load_explicit(&m->watch_site[loc], memory_order_relaxed))
+            linkage_watch(a, ts, thread, method, m, loc);
     }
     if (m->init_site != NULL && atomic_load_explicit(&m->init_site[loc], memory_order_relaxed)) {
         clinit_site(a, ts, jni, method, m, loc); /* first time here: a class of the program's to initialize? */
@@ -599,6 +604,12 @@ static int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thre
 {
     jvmtiEnv *jv = a->jvmti;
     int fast = a->opts.engine == AGENT_ENGINE_FAST;
+    /* a window left open (an exception from the resolution ended the
+     * extent before the next step): method entries would keep the thread
+     * interpreted and their events coming (the thread's own: another
+     * thread's state is its own to change) */
+    if (mode == JVMTI_DISABLE && ts != NULL && ts == agent_tls && ts->link_method != NULL)
+        linkage_close(a, ts, thread);
     if (fast && mode == JVMTI_DISABLE && fast_thread(a, ts, thread, 0) != 0)
         return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_FRAME_POP, thread),

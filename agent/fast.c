@@ -93,6 +93,22 @@ void fast_problem(agent *a, const char *fmt, ...)
     lock_exit(a);
 }
 
+/* The program's code ran where the step engine sees no bytecode (HotSpot
+ * hides single-stepping there): the run is refused as hidden_work, which
+ * the step engine could not do for every such place, never handed to it. */
+void fast_hidden_work(agent *a, const char *fmt, ...)
+{
+    char buf[sizeof a->fast.hidden_work];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    lock_enter(a);
+    if (a->fast.hidden_work[0] == '\0')
+        snprintf(a->fast.hidden_work, sizeof a->fast.hidden_work, "%s", buf);
+    lock_exit(a);
+}
+
 /* Ask for what the engine needs; at load, engine=fast only. */
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
 {
@@ -177,9 +193,12 @@ static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
  * TRANSPARENT: a static initializer clinit.c would run for an access of
  * the program's, whose exit puts back the pending call (Probe.call); with
  * AS_CALLED, the first one run at that instruction, entered "as if
- * called" (a method entry). */
+ * called" (a method entry); STEP_SEES: a HIDDEN root whose program code
+ * the step engine counts or refuses itself (the linkage of an
+ * invokedynamic of the program's: clinit.c, linkage.c), so that such
+ * code makes the run fall back rather than be refused here. */
 enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
-       AS_CALLED = 32 };
+       AS_CALLED = 32, STEP_SEES = 128 };
 /* a->fast.flags: the program's block */
 enum { FLAG_PROGRAM = 1 };
 
@@ -442,6 +461,8 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
         fast_problem(a, "%s ran inside the extent: the method handles it links run code of hidden classes, "
                         "which the fast engine cannot instrument", root_name);
         out = hidden ? MODE_HIDDEN : MODE_OVERHEAD;
+        if (hidden && v.init_sites && !v.in_probe && v.op == BC_INVOKEDYNAMIC)
+            out |= STEP_SEES;
     } else if (root == ROOT_ALWAYS) {
         out = hidden && !clinit_c ? MODE_HIDDEN : MODE_OVERHEAD;
     } else if (root == ROOT_IF_UPCALL) {
@@ -452,9 +473,8 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
                 out = MODE_OVERHEAD;
         }
     } else if (root_program && hidden && !clinit_c) {
-        fast_problem(a, "the program's %s ran while the JVM resolved %s in %s, where HotSpot hides "
-                        "single-stepping: the step engine does not count it", root_name, bc_mnemonic(v.op),
-                     caller_name ? caller_name : "?");
+        fast_hidden_work(a, "%s ran while the JVM resolved the %s in %s, where HotSpot hides single-stepping: "
+                            "hidden from counting", root_name, bc_mnemonic(v.op), caller_name ? caller_name : "?");
     }
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
@@ -1039,6 +1059,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     a->fast.f_root_ids = (*jni)->GetFieldID(jni, k, "rootIds", "[I");
     a->fast.f_root_modes = (*jni)->GetFieldID(jni, k, "rootModes", "[I");
     a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
+    a->fast.f_hidden_root = (*jni)->GetFieldID(jni, k, "hiddenRoot", "I");
     a->fast.f_pending = (*jni)->GetFieldID(jni, k, "pending", "I");
     a->fast.f_natives = (*jni)->GetFieldID(jni, k, "natives", "[B");
     a->fast.f_call_mark = (*jni)->GetFieldID(jni, k, "callMark", "J");
@@ -1080,7 +1101,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
         !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
         !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
-        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden ||
+        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden || !a->fast.f_hidden_root ||
         !a->fast.f_pending || !a->fast.f_natives || !a->fast.f_call_mark || !a->fast.f_entries ||
         !a->fast.f_oentries || !a->fast.f_pos || !a->fast.f_bound || !a->fast.f_entry_at || !a->fast.f_entry_far ||
         !a->fast.f_seg_fence || !a->fast.f_seg_fence_b || !a->fast.f_close[0] || !a->fast.f_close[1] ||
@@ -2285,9 +2306,16 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
         return -1;
     jint hidden = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden);
     if (hidden > 0) {
+        jint by = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden_root);
         fast_method *fm = method_of(a, (uint32_t)hidden - 1);
-        fast_problem(a, "the program's %s ran inside an overhead root that HotSpot runs with single-stepping "
-                        "hidden: the step engine does not count it", fm != NULL ? fm->name : "code");
+        fast_method *rm = by > 0 ? method_of(a, (uint32_t)by - 1) : NULL;
+        if (by < 0) /* the step engine counts it or refuses it itself: the linkage's fallback stands */
+            fast_problem(a, "the program's %s ran while the JVM linked an invokedynamic of the program's, which "
+                            "the step engine watches", fm != NULL ? fm->name : "code");
+        else
+            fast_hidden_work(a, "%s ran inside %s, which the JVM ran where HotSpot hides single-stepping (resolving "
+                            "an instruction of the JDK's): hidden from counting",
+                         fm != NULL ? fm->name : "the program's code", rm != NULL ? rm->name : "a JDK method");
     }
     /* its method entries (an entry probe runs before the method's first
      * instruction: nothing to correct either) */

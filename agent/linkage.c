@@ -1,6 +1,6 @@
 /*
  * linkage.c - the program's code that runs while HotSpot links a call
- * site, where it posts no single steps.
+ * site or resolves a static access, where it posts no single steps.
  *
  * The first execution of an invokedynamic runs its bootstrap method inside
  * the interpreter's resolution, with single-stepping hidden: whatever the
@@ -13,17 +13,37 @@
  * code uncounted: an insertion sort of 2000 ints in a bootstrap scored as
  * the 62,031 bytecodes around it.
  *
+ * The same holds for a getstatic, putstatic or invokestatic in the JDK's
+ * own methods: HotSpot resolves it with stepping hidden, and the static
+ * initializer it runs (the class's, its supertypes') with it. clinit.c runs
+ * such initializers first, stepped, only from the program's sites: a JDK
+ * initializer reached from the JDK's code runs hidden, and what it runs of
+ * the program's with it. JDK initializers run the program's code where a
+ * class is named in a system property (SelectorProvider's Holder,
+ * LogManager, ZoneRulesProvider, ForkJoinPool's thread factory, ...) or
+ * found by a ServiceLoader, and call methods of objects the program handed
+ * the JDK before (a Properties subclass installed with System.setProperties).
+ *
  * So the step engine opens a window at the first execution of each
- * invokedynamic (counting.c, after clinit.c's check): MethodEntry events
- * on for that thread, which HotSpot posts while it hides single steps;
- * the thread's next step, which comes once the site is linked, closes it.
- * A method of the program's entered inside the window ends the run as
- * hidden_work, naming it and the call site. (The fast engine refuses
- * method-handle linkage and leaves such runs to this one.)
+ * invokedynamic of the program's (counting.c, after clinit.c's check) and
+ * at the first counted execution of each static access of the JDK's
+ * (DEP_WATCH in method_info.dep: one bit test on the step path of
+ * instructions with a dependency key): MethodEntry events on for that
+ * thread, which HotSpot posts while it hides single steps; the thread's
+ * next step, which comes once the site is resolved, closes it. A method of
+ * the program's entered inside the window, in the linkage of an
+ * invokedynamic or in a frame the JVM ran for a static access's resolution
+ * (found on the stack right above the instruction's frame: an initializer;
+ * the method an invokestatic calls is no part of its resolution), ends the
+ * run as hidden_work, naming it, the JDK's frame that ran it and the site.
+ * The fast engine, whose probes see such code run, refuses the run the same
+ * way (fast.c) rather than leaving it to this one.
  */
 #include "agent.h"
+#include "bytecode.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Open the window on the counted thread at the first execution of the
@@ -35,6 +55,22 @@ void linkage_open(agent *a, thread_state *ts, jthread thread, jmethodID method, 
         return;
     ts->link_method = method;
     ts->link_loc = loc;
+    ts->link_op = BC_INVOKEDYNAMIC;
+}
+
+/* The first counted execution of the static access at loc of m, a method
+ * of the JDK's (DEP_WATCH): watch its resolution. */
+void linkage_watch(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc)
+{
+    atomic_store_explicit(&m->watch_site[loc], 0, memory_order_relaxed);
+    if (ts->link_method != NULL || ts->paused)
+        return;
+    if (jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, thread),
+                    "SetEventNotificationMode(METHOD_ENTRY)") != 0)
+        return;
+    ts->link_method = method;
+    ts->link_loc = loc;
+    ts->link_op = m->code[loc];
 }
 
 /* The thread stepped again: the call site is linked (or failed to be). */
@@ -58,6 +94,43 @@ static int lambda_proxy_constructor(const char *name)
     return init != NULL && lambda != NULL && hidden != NULL && lambda < hidden && hidden < init;
 }
 
+/*
+ * Inside the window of a static access: the frame right above the
+ * instruction's (the topmost frame of link_method at link_loc) on the
+ * thread's stack, or NULL when the instruction's frame is not on it or is
+ * the top. For a getstatic or putstatic every such frame is the JVM's
+ * resolution; for an invokestatic only an initializer is (the method it
+ * calls, a native that calls the program back, is not): NULL then too.
+ */
+static jmethodID resolving_frame(agent *a, jthread thread, const thread_state *ts)
+{
+    jint depth = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &depth), "GetFrameCount") != 0 || depth <= 1)
+        return NULL;
+    jvmtiFrameInfo *frames = malloc((size_t)depth * sizeof *frames);
+    if (frames == NULL) {
+        agent_fail(a, "out of memory reading a stack");
+        return NULL;
+    }
+    jint n = 0;
+    jmethodID above = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, depth, frames, &n), "GetStackTrace") == 0)
+        for (jint i = 1; i < n; i++)
+            if (frames[i].method == ts->link_method && frames[i].location == ts->link_loc) {
+                above = frames[i - 1].method;
+                break;
+            }
+    free(frames);
+    if (above == NULL || ts->link_op != BC_INVOKESTATIC)
+        return above;
+    char *name = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetMethodName(a->jvmti, above, &name, NULL, NULL), "GetMethodName") != 0)
+        return NULL;
+    int init = strcmp(name, "<clinit>") == 0;
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+    return init ? above : NULL;
+}
+
 /* MethodEntry, only inside a window: a method of the program's ends the run. */
 void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method)
 {
@@ -74,14 +147,26 @@ void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
     if (!program)
         return;
     const method_info *m = methods_get(a, jni, method);
-    if (m != NULL && lambda_proxy_constructor(m->name))
-        return;
     const method_info *site = methods_get(a, jni, ts->link_method);
-    char msg[768];
-    snprintf(msg, sizeof msg,
-             "%s ran while the JVM linked the invokedynamic at offset %lld of %s: hidden from counting",
-             m != NULL ? m->name : "a method of the program's", (long long)ts->link_loc,
-             site != NULL ? site->name : "a method");
+    char msg[1024];
+    if (ts->link_op == BC_INVOKEDYNAMIC) {
+        if (m != NULL && lambda_proxy_constructor(m->name))
+            return;
+        snprintf(msg, sizeof msg,
+                 "%s ran while the JVM linked the invokedynamic at offset %lld of %s: hidden from counting",
+                 m != NULL ? m->name : "a method of the program's", (long long)ts->link_loc,
+                 site != NULL ? site->name : "a method");
+    } else {
+        jmethodID by = resolving_frame(a, thread, ts);
+        if (by == NULL)
+            return; /* called by the instruction's own callee: stepped */
+        const method_info *root = methods_get(a, jni, by);
+        snprintf(msg, sizeof msg,
+                 "%s ran inside %s, which the JVM ran while it resolved the %s at offset %lld of %s, where HotSpot "
+                 "hides single-stepping: hidden from counting",
+                 m != NULL ? m->name : "a method of the program's", root != NULL ? root->name : "a JDK method",
+                 bc_mnemonic(ts->link_op), (long long)ts->link_loc, site != NULL ? site->name : "a method");
+    }
     ts->link_method = NULL;
     a->hooks.stop(a, jni, thread, "hidden_work", msg);
 }

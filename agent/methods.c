@@ -225,10 +225,12 @@ int methods_no_fence(const char *key)
 
 /* Fill m->dep from the method's code and its class's constant pool, and
  * for a method whose static accesses clinit.c checks (init_sites != 0: the
- * program's, reflection's accessors) m->init_site. */
+ * program's, reflection's accessors) m->init_site; for any other method
+ * (the JDK's: boot and platform loaders) DEP_WATCH and m->watch_site on
+ * its static accesses, whose resolution linkage.c watches. */
 static int compute_deps(agent *a, method_info *m, jclass klass, const char *name, const char *desc, int init_sites)
 {
-    int any = 0, triggers = 0;
+    int any = 0, triggers = 0, watch = 0;
     for (uint32_t pc = 0; pc < m->code_len;) {
         uint32_t len = bc_insn_length(m->code, m->code_len, pc);
         if (len == 0)
@@ -239,6 +241,8 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
             any = 1; /* an ldc may name a class: its constant pool tells; the arrays' classes, counting.c own_array */
         if (init_sites && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
             triggers = 1;
+        if (!init_sites && program_init_trigger(op))
+            watch = any = 1;
         pc += len;
     }
     if (!any && !triggers)
@@ -265,7 +269,12 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
     m->dep = calloc(m->code_len, sizeof *m->dep);
     if (m->dep == NULL)
         return -1;
-    int named = 0;
+    if (watch) {
+        m->watch_site = calloc(m->code_len, sizeof *m->watch_site);
+        if (m->watch_site == NULL)
+            return -1;
+    }
+    int named = watch;
     for (uint32_t pc = 0; pc < m->code_len;) {
         uint32_t len = bc_insn_length(m->code, m->code_len, pc);
         if (len == 0) {
@@ -280,6 +289,10 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
                 agent_fail(a, "cannot resolve the constant-pool operand at offset %u of %s", pc, m->name);
             else if (op == BC_INVOKESTATIC && math_intrinsic(a->keys.names[m->dep[pc] - 1]))
                 m->dep[pc] |= DEP_NO_FENCE;
+        }
+        if (watch && program_init_trigger(op)) {
+            m->dep[pc] |= DEP_WATCH;
+            atomic_init(&m->watch_site[pc], 1);
         }
         if ((bc_flags(op) & BCF_INVOKE) && note_self_tail_call(m, c, pc, len, name, desc) != 0)
             return -1;
@@ -407,6 +420,7 @@ fail:
     free(m->dep);
     free(m->tail);
     free((void *)m->init_site);
+    free((void *)m->watch_site);
     free(m);
     return NULL;
 }

@@ -155,7 +155,8 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
 }
 
 /*
- * The run's status word, most important first: the fast engine's fallback,
+ * The run's status word, most important first: the program's code the fast
+ * engine saw run hidden from stepping, the fast engine's fallback,
  * a limit that stopped the program, a fault of the agent, the target not
  * found or not invoked, the JVM ending inside the method, an exception
  * escaping it, else ok.
@@ -163,6 +164,11 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
 static void status_of(agent *a, const char **status, const char **message, char *buf, size_t cap)
 {
     *message = NULL;
+    if (a->fast.hidden_work[0] != '\0') {
+        *status = "hidden_work"; /* the step engine would not see it: never a fallback */
+        *message = a->fast.hidden_work;
+        return;
+    }
     if ((*message = fast_fallback(a, buf, cap)) != NULL) {
         *status = "fallback";
         return;

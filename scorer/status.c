@@ -56,7 +56,7 @@ static const struct {
     { ST_JDK_NOT_VERIFIED,    "jdk_not_verified",    28, 0, "a supported JDK that PSF's CI does not check (21) and that has not passed scripts/self_test.sh --full here" },
     { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
     { ST_FALLBACK,            "fallback",            30, 1, "the fast engine cannot count this run exactly (message: why); get_score.sh runs it again with the step engine" },
-    { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site)" },
+    { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site, a JDK initializer the JDK's code reached)" },
     { ST_WRONG_OUTPUT,        "wrong_output",        32, 0, "the program's output is not the expected one (--expect-output) or its checker refused it (--check)" },
     { ST_TESTS_FAILED,        "tests_failed",        33, 0, "a JUnit test failed or was aborted (the launcher's summary), or the launcher printed no summary" },
     { ST_NOT_JUDGED,          "not_judged",          34, 0, "psf-score --rank --require-checked: the result's output was not judged in its scored run" },

@@ -120,6 +120,13 @@ public final class Probe {
     static final int PUTS_BACK = 16;
     /* With TRANSPARENT: the first initializer run at that instruction, which clinit.c enters "as if called". */
     static final int AS_CALLED = 32;
+    /*
+     * In rootModes: a HIDDEN root whose program code the step engine counts
+     * or refuses itself (an invokedynamic of the program's being linked):
+     * hiddenRoot is negative then, and the run falls back instead of being
+     * refused.
+     */
+    static final int STEP_SEES = 128;
 
     /* The simulated predictor (common/branchpred.h): BP_BITS, BP_HISTORY. */
     private static final int BP_ENTRIES = 1 << 14;
@@ -249,6 +256,9 @@ public final class Probe {
     long entries, oentries;
     /** 1 + the id of the first block of the program's that ran in HIDDEN mode (the agent refuses the run), else 0. */
     int hidden;
+    /** 1 + the id of the outermost HIDDEN root frame it ran inside (the JDK's frame that ran it), negated
+     *  when that root has STEP_SEES, else 0. */
+    int hiddenRoot;
 
     /*
      * Calling contexts (agent/contexts.c, docs/fast-engine.md): this
@@ -1122,8 +1132,14 @@ public final class Probe {
             return; /* an id the agent never handed out: it has reported the failure */
         if (program(id)) {
             if (mode == HIDDEN) {
-                if (hidden == 0)
+                if (hidden == 0) {
                     hidden = id + 1;
+                    for (int i = 0; i < sp; i++)
+                        if ((rootModes[i] & MODE_MASK) == HIDDEN) {
+                            hiddenRoot = (rootModes[i] & STEP_SEES) != 0 ? -(rootIds[i] + 1) : rootIds[i] + 1;
+                            break;
+                        }
+                }
                 return;
             }
             int v = lengths[id];
