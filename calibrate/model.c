@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,7 @@ void fit_free(fit_result *fr)
 {
     free(fr->cost);
     free(fr->seen);
+    free(fr->repriced);
     memset(fr, 0, sizeof *fr);
 }
 
@@ -237,9 +239,10 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
         nr += use[i] && y[i] > 0;
     out->cost = calloc(nf, sizeof *out->cost);
     out->seen = calloc(nf, 1);
+    out->repriced = calloc(nf, 1);
     a = calloc((nr + nf) * nf + 1, sizeof *a);
     b = calloc(nr + nf + 1, sizeof *b);
-    if (!out->cost || !out->seen || !a || !b) {
+    if (!out->cost || !out->seen || !out->repriced || !a || !b) {
         free(a);
         free(b);
         fit_free(out);
@@ -292,4 +295,111 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
     free(a);
     free(b);
     return 0;
+}
+
+/* Is feature j work that must not be free? Its per-element column, or -1. */
+static int work_feature(const model *m, size_t j, int (*runs_bytecode)(const char *), int *elem)
+{
+    *elem = -1;
+    switch (m->f[j].kind) {
+    case FK_OPGROUP:
+    case FK_OTHER_NATIVE:
+    case FK_LDC_CLASS:
+        return 1;
+    case FK_ARRAY_ALLOC:
+        *elem = (int)j + 1;             /* FK_ARRAY_ELEM follows */
+        return 1;
+    case FK_INVOKE:
+        if (runs_bytecode && runs_bytecode(m->f[j].name))
+            return 0;
+        *elem = (int)j + 1;             /* FK_INVOKE_ELEM follows */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
+                     size_t rows, int (*runs_bytecode)(const char *name), fit_result *fr,
+                     int *bad_feature, size_t *bad_row, char *why, size_t whylen)
+{
+    size_t nf = m->nf;
+    double *a = calloc(2 * rows + 2, sizeof *a), *b = calloc(rows + 1, sizeof *b);
+    size_t *own = calloc(rows + 1, sizeof *own);
+    int rc = 0;
+
+    if (!a || !b || !own) {
+        free(a);
+        free(b);
+        free(own);
+        return -1;
+    }
+    for (size_t j = 0; j < nf && rc == 0; j++) {
+        int e, grows = 0;
+        size_t n = 0, lo = 0, hi = 0;
+        double rlo = 0, rhi = 0, sol[2] = { 0, 0 };
+        if (!fr->seen[j] || !work_feature(m, j, runs_bytecode, &e))
+            continue;
+        /* its own rows, and whether their elements a call differ */
+        for (size_t i = 0; i < rows; i++) {
+            double c, r;
+            if (!use[i] || y[i] <= 0 || x[i * nf + j] <= 0)
+                continue;
+            c = x[i * nf + j];
+            r = e >= 0 ? x[i * nf + (size_t)e] / c : 0;
+            if (n == 0 || r < rlo) {
+                rlo = r;
+                lo = i;
+            }
+            if (n == 0 || r > rhi) {
+                rhi = r;
+                hi = i;
+            }
+            own[n++] = i;
+        }
+        if (n == 0)
+            continue;
+        grows = e >= 0 && rhi > 0 && rhi >= 1.5 * rlo;
+        if (fr->cost[j] >= MODEL_PRICE_MIN && (!grows || fr->cost[e] >= MODEL_PRICE_MIN))
+            continue;
+        /* what each own row measured beyond the rest of the model, relative
+         * to its measurement; the per-element price is refitted with the
+         * per-call one when the rows grow, else kept */
+        for (size_t k = 0; k < n; k++) {
+            size_t i = own[k];
+            double w = sqrt((double)use[i]) / y[i];
+            double rest = y[i] - model_predict(m, fr, &x[i * nf]) + fr->cost[j] * x[i * nf + j];
+            if (e >= 0 && grows)
+                rest += fr->cost[e] * x[i * nf + (size_t)e];
+            a[k * (grows ? 2 : 1)] = w * x[i * nf + j];
+            if (grows)
+                a[k * 2 + 1] = w * x[i * nf + (size_t)e];
+            b[k] = w * rest;
+        }
+        if (nnls_solve(a, b, n, grows ? 2 : 1, sol, 50) == -2) {
+            rc = -1;
+            break;
+        }
+        if (sol[0] < MODEL_PRICE_MIN || (grows && sol[1] < MODEL_PRICE_MIN)) {
+            int per_call = sol[0] < MODEL_PRICE_MIN;
+            *bad_feature = per_call ? (int)j : e;
+            *bad_row = per_call ? lo : hi;
+            snprintf(why, whylen,
+                     per_call ? "its time leaves no cycles for the calls of %s beyond the rest of its work"
+                              : "its time does not grow with the elements of %s",
+                     m->f[j].name);
+            rc = 1;
+            break;
+        }
+        fr->cost[j] = sol[0];
+        fr->repriced[j] = 1;
+        if (grows) {
+            fr->cost[e] = sol[1];
+            fr->repriced[e] = 1;
+        }
+    }
+    free(a);
+    free(b);
+    free(own);
+    return rc;
 }
