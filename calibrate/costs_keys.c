@@ -22,7 +22,7 @@ const char *const costs_priced_methods[] = {
     "[B.clone()Ljava/lang/Object;",
     "[C.clone()Ljava/lang/Object;",
     "[D.clone()Ljava/lang/Object;",
-    "[Ljava/lang/Object;.clone()Ljava/lang/Object;",
+    "[Ljava.lang.Object;.clone()Ljava/lang/Object;",   /* the agent names a reference array's class with dots */
     "java.lang.Object.clone()Ljava/lang/Object;",
     "java.lang.Math.sin(D)D",
     "java.lang.Math.cos(D)D",
