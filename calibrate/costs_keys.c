@@ -48,7 +48,9 @@ const char *const costs_priced_methods[] = {
     "java.lang.Double.doubleToRawLongBits(D)J",
     "java.lang.Double.longBitsToDouble(J)D",
     "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;",
-    /* what common library code reaches: Class queries, fences, Reference
+    /* what common library code reaches: Class queries (forName and
+     * getDeclaringClass: HashMap's comparableClassFor on a bin of Long
+     * keys), fences, Reference
      * accessors (the key names the class the call names), the Unsafe
      * accessors behind the atomics, ConcurrentHashMap, Arrays.mismatch,
      * String.regionMatches and ThreadLocalRandom, ArrayList's copy
@@ -57,6 +59,9 @@ const char *const costs_priced_methods[] = {
     "java.lang.Class.isInterface()Z",
     "java.lang.Class.isInstance(Ljava/lang/Object;)Z",
     "java.lang.Class.isAssignableFrom(Ljava/lang/Class;)Z",
+    "java.lang.Class.forName0(Ljava/lang/String;ZLjava/lang/ClassLoader;Ljava/lang/Class;)Ljava/lang/Class;",
+    "jdk.internal.reflect.Reflection.getCallerClass()Ljava/lang/Class;",
+    "java.lang.Class.getDeclaringClass0()Ljava/lang/Class;",
     "jdk.internal.misc.Unsafe.storeFence()V",
     "jdk.internal.misc.Unsafe.loadFence()V",
     "jdk.internal.misc.Unsafe.fullFence()V",
