@@ -556,9 +556,11 @@ static int fit_and_predict(calib_run *r)
         }
         for (size_t j = 0; j < nf; j++)
             if (r->fit.repriced[j])
-                note("%s%s: the fit priced it at 0; priced from its own kernels at %.3f cycles",
+                note("%s%s: the fit priced it at 0; priced %s at %.3f cycles",
                      r->m.f[j].name, r->m.f[j].kind == FK_INVOKE_ELEM || r->m.f[j].kind == FK_ARRAY_ELEM
-                     ? " (per element)" : "", r->fit.cost[j]);
+                     ? " (per element)" : "",
+                     r->fit.repriced[j] == 2 ? "as an unlisted native's call (its kernels cannot separate it)"
+                                             : "from its own kernels", r->fit.cost[j]);
     }
     for (size_t k = 0; k < n; k++) {
         kresult *kr = &r->res[k];

@@ -69,7 +69,8 @@ void model_free(model *m);
 typedef struct fit_result {
     double *cost;           /* owned: nf costs in cycles, >= 0 */
     unsigned char *seen;    /* owned: nf flags: the feature is non-zero in some fitted row */
-    unsigned char *repriced; /* owned: nf flags: priced again from its own rows (model_price_work) */
+    unsigned char *repriced; /* owned: nf flags: priced again by model_price_work, 1 from its own
+                              * rows, 2 at the price of an unlisted native's call */
     double r2;              /* coefficient of determination over fitted rows */
     double base;            /* the price every bytecode shares, already inside each group's */
     int status;             /* nnls_solve's return */
@@ -105,7 +106,13 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
  * price at zero, the rows show no work for it beyond the rest of their
  * work: the function refuses, *bad_feature and *bad_row naming the feature
  * and the row (the one with the fewest elements a call for a per-call
- * price, the most for a per-element price), a sentence in why.
+ * price, the most for a per-element price), a sentence in why. A native
+ * that no row exercises alone (never the only native in a row) and whose
+ * rows leave nothing for its calls cannot be told from the natives it comes
+ * with: it gets the fitted price of a call to an unlisted native
+ * (FK_OTHER_NATIVE) when that is positive, instead of a refusal. A per-call
+ * price of 0 stays where the per-element price is positive and every call
+ * of the feature's rows brings elements.
  * runs_bytecode(name) says which priced methods are not natives (their
  * work is their counted bytecodes, and their extra may be 0); NULL: none.
  * Returns 0 (fr->cost updated; fr->repriced[j] set for each feature fitted

@@ -168,7 +168,8 @@ void report_write(FILE *f, const calib_run *r)
         if (m->f[j].kind == FK_INVOKE) {
             fprintf(f, "  %10.3f  %s%s%s\n", fr->cost[j], m->f[j].name,
                     fr->seen[j] ? "" : "   [not exercised: not in the table]",
-                    fr->repriced[j] ? "   [from its own kernels]" : "");
+                    fr->repriced[j] == 2 ? "   [not separable from the natives beside it: an unlisted native's price]"
+                    : fr->repriced[j] ? "   [from its own kernels]" : "");
             if (fr->seen[j + 1])
                 fprintf(f, "  %10.3f  ... per element (copied, or allocated by the call)%s\n", fr->cost[j + 1],
                         fr->repriced[j + 1] ? "   [from its own kernels]" : "");

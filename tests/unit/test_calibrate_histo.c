@@ -379,6 +379,51 @@ static void model_price_work__after_fit__no_exercised_work_at_zero(void **state)
     model_free(&m);
 }
 
+/* Two natives that only ever come together (getIntVolatile beside
+ * compareAndSetInt) and a fit that gave both calls' cycles to one: the
+ * other, with nothing left in its rows, gets the fitted price of an
+ * unlisted native's call, not 0 and not a refusal. A stack trace's per-call
+ * price may stay 0 when every call brings frames at a positive price. */
+static void model_price_work__inseparable_native__unlisted_native_price(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf, bad_row = 0;
+    double *x, y[3];
+    unsigned char use[3] = { 1, 1, 1 };
+    int load, go, giv, cas, other, fst, bad_f = -1;
+    char why[256] = "";
+    (void)state;
+    x = fit_setup(&m, 3, &load, &go);
+    nf = m.nf;
+    giv = model_find(&m, FK_INVOKE, "jdk.internal.misc.Unsafe.getIntVolatile(Ljava/lang/Object;J)I");
+    cas = model_find(&m, FK_INVOKE, "jdk.internal.misc.Unsafe.compareAndSetInt(Ljava/lang/Object;JII)Z");
+    other = model_find(&m, FK_OTHER_NATIVE, "other native methods");
+    fst = model_find(&m, FK_INVOKE, "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;");
+    assert_true(giv >= 0 && cas >= 0 && other >= 0 && fst >= 0);
+    memset(&fr, 0, sizeof fr);
+    fr.cost = calloc(nf, sizeof *fr.cost);
+    fr.seen = calloc(nf, 1);
+    fr.repriced = calloc(nf, 1);
+    fr.cost[load] = 3;
+    fr.cost[cas] = 150;
+    fr.cost[other] = 60;
+    fr.cost[fst + 1] = 10;      /* fillInStackTrace: 0 a call, 10 a frame */
+    fr.seen[load] = fr.seen[giv] = fr.seen[cas] = fr.seen[other] = fr.seen[fst] = fr.seen[fst + 1] = 1;
+    x[0 * nf + load] = 20; x[0 * nf + giv] = 1; x[0 * nf + cas] = 1; y[0] = 60 + 150;
+    /* stack traces of 4 and 40 frames, at 10 cycles a frame and nothing a call */
+    x[1 * nf + load] = 10; x[1 * nf + fst] = 1; x[1 * nf + fst + 1] = 4; y[1] = 30 + 40;
+    x[2 * nf + load] = 10; x[2 * nf + fst] = 1; x[2 * nf + fst + 1] = 40; y[2] = 30 + 400;
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_true(fabs(fr.cost[giv] - 60) < 1e-9);
+    assert_int_equal(fr.repriced[giv], 2);
+    assert_true(fr.cost[cas] == 150 && !fr.repriced[cas]);
+    assert_true(fr.cost[fst] < 1e-9 && fabs(fr.cost[fst + 1] - 10) < 1e-9);
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +439,7 @@ int main(void)
         cmocka_unit_test(model_fit__group_ridge__common_price_folded_into_groups),
         cmocka_unit_test(model_price_work__zeroed_native__priced_from_its_own_kernels),
         cmocka_unit_test(model_price_work__after_fit__no_exercised_work_at_zero),
+        cmocka_unit_test(model_price_work__inseparable_native__unlisted_native_price),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
