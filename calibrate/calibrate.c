@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE 1
 #include "calibrate.h"
+#include "costs_keys.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -501,7 +502,7 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void fit_and_predict(calib_run *r)
+static int fit_and_predict(calib_run *r)
 {
     size_t n = r->ks.n, nf = r->m.nf;
     double *x = calloc(n * nf + 1, sizeof *x), *y = calloc(n + 1, sizeof *y);
@@ -532,6 +533,35 @@ static void fit_and_predict(calib_run *r)
      * pays unless the kernels clearly say otherwise (docs/calibration.md) */
     if (model_fit(&r->m, x, y, use, n, 1e-4, 3, &r->fit) != 0)
         abort();
+    /* no work priced at zero: a price the fit zeroed is fitted again from
+     * its own kernels, or the table is refused with the kernel named */
+    {
+        int bad_f = -1, prc;
+        size_t bad_k = 0;
+        char why[512];
+        prc = model_price_work(&r->m, x, y, use, n, costs_runs_bytecode, &r->fit, &bad_f, &bad_k, why,
+                               sizeof why);
+        if (prc < 0)
+            abort();
+        if (prc > 0) {
+            note("error: kernel %s (%.1f cycles an iteration): %s, so the table would price that work "
+                 "at 0; no table written (calibrate again on a quieter machine, or see docs/calibration.md)",
+                 r->ks.v[bad_k].name, y[bad_k], why);
+            free(x);
+            free(y);
+            free(use);
+            free(errs_h);
+            free(errs_t);
+            return -1;
+        }
+        for (size_t j = 0; j < nf; j++)
+            if (r->fit.repriced[j])
+                note("%s%s: the fit priced it at 0; priced %s at %.3f cycles",
+                     r->m.f[j].name, r->m.f[j].kind == FK_INVOKE_ELEM || r->m.f[j].kind == FK_ARRAY_ELEM
+                     ? " (per element)" : "",
+                     r->fit.repriced[j] == 2 ? "as an unlisted native's call (its kernels cannot separate it)"
+                                             : "from its own kernels", r->fit.cost[j]);
+    }
     for (size_t k = 0; k < n; k++) {
         kresult *kr = &r->res[k];
         double e;
@@ -592,6 +622,7 @@ static void fit_and_predict(calib_run *r)
     free(use);
     free(errs_h);
     free(errs_t);
+    return 0;
 }
 
 /* Validate a written table against config/costs.xsd; 0 when valid or when
@@ -816,7 +847,8 @@ int calibrate_run(const calib_options *opt)
             r.res[k].ok = 0;
         }
 
-    fit_and_predict(&r);
+    if (fit_and_predict(&r) != 0)
+        goto out;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (write_outputs(&r) != 0)

@@ -22,7 +22,7 @@ const char *const costs_priced_methods[] = {
     "[B.clone()Ljava/lang/Object;",
     "[C.clone()Ljava/lang/Object;",
     "[D.clone()Ljava/lang/Object;",
-    "[Ljava/lang/Object;.clone()Ljava/lang/Object;",
+    "[Ljava.lang.Object;.clone()Ljava/lang/Object;",   /* the agent names a reference array's class with dots */
     "java.lang.Object.clone()Ljava/lang/Object;",
     "java.lang.Math.sin(D)D",
     "java.lang.Math.cos(D)D",
@@ -48,6 +48,47 @@ const char *const costs_priced_methods[] = {
     "java.lang.Double.doubleToRawLongBits(D)J",
     "java.lang.Double.longBitsToDouble(J)D",
     "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;",
+    /* what common library code reaches: Class queries (forName and
+     * getDeclaringClass: HashMap's comparableClassFor on a bin of Long
+     * keys), fences, Reference
+     * accessors (the key names the class the call names), the Unsafe
+     * accessors behind the atomics, ConcurrentHashMap, Arrays.mismatch,
+     * String.regionMatches and ThreadLocalRandom, ArrayList's copy
+     * constructor's getClass on JDK 25, a constructor's method handle */
+    "java.lang.Class.isPrimitive()Z",
+    "java.lang.Class.isInterface()Z",
+    "java.lang.Class.isInstance(Ljava/lang/Object;)Z",
+    "java.lang.Class.isAssignableFrom(Ljava/lang/Class;)Z",
+    "java.lang.Class.forName0(Ljava/lang/String;ZLjava/lang/ClassLoader;Ljava/lang/Class;)Ljava/lang/Class;",
+    "jdk.internal.reflect.Reflection.getCallerClass()Ljava/lang/Class;",
+    "java.lang.Class.getDeclaringClass0()Ljava/lang/Class;",
+    "jdk.internal.misc.Unsafe.storeFence()V",
+    "jdk.internal.misc.Unsafe.loadFence()V",
+    "jdk.internal.misc.Unsafe.fullFence()V",
+    "java.lang.ref.Reference.get()Ljava/lang/Object;",
+    "java.lang.ref.WeakReference.get()Ljava/lang/Object;",
+    "java.lang.ref.Reference.refersTo0(Ljava/lang/Object;)Z",
+    "java.lang.ref.Reference.clear0()V",
+    "jdk.internal.misc.Unsafe.compareAndSetInt(Ljava/lang/Object;JII)Z",
+    "jdk.internal.misc.Unsafe.compareAndSetLong(Ljava/lang/Object;JJJ)Z",
+    "jdk.internal.misc.Unsafe.compareAndSetReference(Ljava/lang/Object;JLjava/lang/Object;Ljava/lang/Object;)Z",
+    "jdk.internal.misc.Unsafe.getAndAddInt(Ljava/lang/Object;JI)I",
+    "jdk.internal.misc.Unsafe.getIntVolatile(Ljava/lang/Object;J)I",
+    "jdk.internal.misc.Unsafe.getLongVolatile(Ljava/lang/Object;J)J",
+    "jdk.internal.misc.Unsafe.getReferenceVolatile(Ljava/lang/Object;J)Ljava/lang/Object;",
+    "jdk.internal.misc.Unsafe.putReferenceVolatile(Ljava/lang/Object;JLjava/lang/Object;)V",
+    "jdk.internal.misc.Unsafe.putIntVolatile(Ljava/lang/Object;JI)V",
+    "jdk.internal.misc.Unsafe.putLongVolatile(Ljava/lang/Object;JJ)V",
+    "jdk.internal.misc.Unsafe.getByte(Ljava/lang/Object;J)B",
+    "jdk.internal.misc.Unsafe.getShort(Ljava/lang/Object;J)S",
+    "jdk.internal.misc.Unsafe.getInt(Ljava/lang/Object;J)I",
+    "jdk.internal.misc.Unsafe.getLong(Ljava/lang/Object;J)J",
+    "jdk.internal.misc.Unsafe.putByte(Ljava/lang/Object;JB)V",
+    "jdk.internal.misc.Unsafe.putInt(Ljava/lang/Object;JI)V",
+    "jdk.internal.misc.Unsafe.putLong(Ljava/lang/Object;JJ)V",
+    "java.lang.Thread.currentCarrierThread()Ljava/lang/Thread;",
+    "java.util.Collection.getClass()Ljava/lang/Class;",
+    "jdk.internal.misc.Unsafe.allocateInstance(Ljava/lang/Class;)Ljava/lang/Object;",
     /* natives charged by the bytes they handle (agent/bulk.c) */
     "java.util.zip.CRC32.updateBytes0(I[BII)I",
     "java.util.zip.Adler32.updateBytes(I[BII)I",
@@ -78,6 +119,11 @@ const char *const costs_priced_methods[] = {
     "java.lang.Class.getDeclaredMethods0(Z)[Ljava/lang/reflect/Method;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
+
+int costs_runs_bytecode(const char *method)
+{
+    return strcmp(method, "java.lang.String.hashCode()I") == 0;
+}
 
 int costs_is_primitive_type(const char *type)
 {

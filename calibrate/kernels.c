@@ -260,6 +260,48 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "nanotime", 0, "long t;", "t = System.nanoTime();" },
     { "currenttimemillis", 0, "long t;", "t = System.currentTimeMillis();" },
     { "current_thread", 0, "Thread t;", "t = Thread.currentThread();" },
+    /* natives and interpreter intrinsics that common library code reaches:
+     * Class queries, fences (VarHandle's static fences call Unsafe's),
+     * Reference accessors, the Unsafe accessors of the atomics,
+     * ConcurrentHashMap, Arrays.mismatch and ThreadLocalRandom, and
+     * Unsafe.allocateInstance behind a constructor's method handle */
+    { "class_isprimitive", 0, "Class<?> c = int.class; boolean b;", "b = c.isPrimitive();" },
+    { "class_isinterface", 0, "Class<?> c = Runnable.class; boolean b;", "b = c.isInterface();" },
+    { "class_isinstance", 0, "Class<?> c = Number.class; Object o = 7; boolean b;", "b = c.isInstance(o);" },
+    { "class_isassignable", 0, "Class<?> c = Number.class, d = Integer.class; boolean b;",
+      "b = c.isAssignableFrom(d);" },
+    { "class_forname", 0, "Class<?> c;",
+      "try { c = Class.forName(\"java.lang.String\"); } catch (ClassNotFoundException e) { acc--; }" },
+    { "class_declaring", 0, "Class<?> c = java.util.Map.Entry.class, d;", "d = c.getDeclaringClass();" },
+    { "fence_release", 0, "", "java.lang.invoke.VarHandle.releaseFence();" },
+    { "fence_acquire", 0, "", "java.lang.invoke.VarHandle.acquireFence();" },
+    { "fence_full", 0, "", "java.lang.invoke.VarHandle.fullFence();" },
+    { "ref_get", 0, "Object o = new Object(); java.lang.ref.Reference<Object> r = new java.lang.ref.WeakReference<>(o); Object g;",
+      "g = r.get();" },
+    { "weakref_get", 0, "Object o = new Object(); java.lang.ref.WeakReference<Object> r = new java.lang.ref.WeakReference<>(o); Object g;",
+      "g = r.get();" },
+    { "ref_refers_to", 0, "Object o = new Object(); java.lang.ref.WeakReference<Object> r = new java.lang.ref.WeakReference<>(o); boolean b;",
+      "b = r.refersTo(o);" },
+    { "ref_clear", 0, "Object o = new Object(); java.lang.ref.WeakReference<Object> r = new java.lang.ref.WeakReference<>(o);",
+      "r.clear();" },
+    { "atomic_cas_int", 0, "java.util.concurrent.atomic.AtomicInteger a = new java.util.concurrent.atomic.AtomicInteger();",
+      "a.compareAndSet(0, 1); a.compareAndSet(1, 0);" },
+    { "atomic_cas_long", 0, "java.util.concurrent.atomic.AtomicLong a = new java.util.concurrent.atomic.AtomicLong();",
+      "a.compareAndSet(0, 1); a.compareAndSet(1, 0);" },
+    { "atomic_add_int", 0, "java.util.concurrent.atomic.AtomicInteger a = new java.util.concurrent.atomic.AtomicInteger(); int v;",
+      "v = a.incrementAndGet();" },
+    { "chm_get", 0, "java.util.concurrent.ConcurrentHashMap<String, Integer> m = new java.util.concurrent.ConcurrentHashMap<>(); "
+      "m.put(\"a\", 1); m.put(\"b\", 2); Integer v;", "v = m.get(\"a\");" },
+    { "chm_put_remove", 0, "java.util.concurrent.ConcurrentHashMap<String, Integer> m = new java.util.concurrent.ConcurrentHashMap<>(); "
+      "m.put(\"a\", 1);", "m.put(\"k\", 2); m.remove(\"k\");" },
+    { "mismatch_71", 0, "byte[] a = new byte[71], b = new byte[71]; int v;", "v = java.util.Arrays.mismatch(a, b);" },
+    { "str_region", 0, "String s = \"the quick brown fox jumps\", t = \"quick brown\"; boolean b;",
+      "b = s.regionMatches(4, t, 0, 11); b = s.startsWith(t, 4);" },
+    { "tlr_next", 0, "int v;", "v = java.util.concurrent.ThreadLocalRandom.current().nextInt();" },
+    { "arraylist_copy", 0, "java.util.ArrayList<Integer> l = new java.util.ArrayList<>(java.util.List.of(1, 2, 3, 4)); "
+      "java.util.ArrayList<Integer> c;", "c = new java.util.ArrayList<>(l);" },
+    { "mh_constructor", 0, "java.lang.invoke.MethodHandle h = MH_NEW_LIST(); Object o;",
+      "try { o = (java.util.ArrayList) h.invokeExact(); } catch (Throwable e) { acc--; }" },
     { "float_bits", 0, "float f = 1.5f; int b;", "b = Float.floatToRawIntBits(f); f = Float.intBitsToFloat(b);" },
     { "double_bits", 0, "double d = 1.5; long b;", "b = Double.doubleToRawLongBits(d); d = Double.longBitsToDouble(b);" },
     /* natives whose work grows with the bytes they handle (agent/bulk.c),
@@ -281,12 +323,13 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
       "z.reset(); z.setDictionary(a);" },
     { "deflate_dict_8k", 0, ZIP_DATA(8192) "java.util.zip.Deflater z = new java.util.zip.Deflater(1);",
       "z.reset(); z.setDictionary(a);" },
-    /* direct buffers' bulk puts: Unsafe.copyMemory0, and copySwapMemory0 for
+    /* direct buffers' bulk puts: Unsafe.copyMemory0 (256 bytes and 64 KB, so
+     * that the copy outweighs the put's bytecodes), and copySwapMemory0 for
      * a byte order that is not the machine's */
     { "direct_put_256", 0, "java.nio.ByteBuffer d = java.nio.ByteBuffer.allocateDirect(256); byte[] a = new byte[256];",
       "d.clear(); d.put(a, 0, 256);" },
-    { "direct_put_4k", 0, "java.nio.ByteBuffer d = java.nio.ByteBuffer.allocateDirect(4096); byte[] a = new byte[4096];",
-      "d.clear(); d.put(a, 0, 4096);" },
+    { "direct_put_64k", 0, "java.nio.ByteBuffer d = java.nio.ByteBuffer.allocateDirect(65536); byte[] a = new byte[65536];",
+      "d.clear(); d.put(a, 0, 65536);" },
     { "direct_swap_256", 0, SWAPPED(256) "int[] a = new int[64];", "d.clear(); d.put(a, 0, 64);" },
     { "direct_swap_4k", 0, SWAPPED(4096) "int[] a = new int[1024];", "d.clear(); d.put(a, 0, 1024);" },
     /* file I/O: reads from /dev/zero (the JDK's copy and the kernel's
@@ -625,6 +668,10 @@ static const char support[] =
     "    static void thrower() { throw PRE; }\n"
     "    static RuntimeException deepEx(int k) { return k == 0 ? new RuntimeException() : deepEx(k - 1); }\n"
     "    static long deepWalk(int k) { return k == 0 ? StackWalker.getInstance().walk(s -> s.count()) : deepWalk(k - 1); }\n"
+    "    /* a method handle of ArrayList's constructor: invoked, it allocates through Unsafe.allocateInstance */\n"
+    "    static java.lang.invoke.MethodHandle MH_NEW_LIST() { try { return java.lang.invoke.MethodHandles.lookup()\n"
+    "        .findConstructor(java.util.ArrayList.class, java.lang.invoke.MethodType.methodType(void.class)); }\n"
+    "        catch (ReflectiveOperationException e) { throw new IllegalStateException(e); } }\n"
     "    /* a temporary file (removed at exit), `size` zero bytes long */\n"
     "    static java.io.File TMP(int size) { try { java.io.File t = java.io.File.createTempFile(\"psf-kernel\", \".tmp\");\n"
     "        t.deleteOnExit(); java.nio.file.Files.write(t.toPath(), new byte[size]); return t; }\n"

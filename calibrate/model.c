@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,7 @@ void fit_free(fit_result *fr)
 {
     free(fr->cost);
     free(fr->seen);
+    free(fr->repriced);
     memset(fr, 0, sizeof *fr);
 }
 
@@ -237,9 +239,10 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
         nr += use[i] && y[i] > 0;
     out->cost = calloc(nf, sizeof *out->cost);
     out->seen = calloc(nf, 1);
+    out->repriced = calloc(nf, 1);
     a = calloc((nr + nf) * nf + 1, sizeof *a);
     b = calloc(nr + nf + 1, sizeof *b);
-    if (!out->cost || !out->seen || !a || !b) {
+    if (!out->cost || !out->seen || !out->repriced || !a || !b) {
         free(a);
         free(b);
         fit_free(out);
@@ -292,4 +295,197 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
     free(a);
     free(b);
     return 0;
+}
+
+/* Is feature j work that must not be free? Its per-element column, or -1. */
+static int work_feature(const model *m, size_t j, int (*runs_bytecode)(const char *), int *elem)
+{
+    *elem = -1;
+    switch (m->f[j].kind) {
+    case FK_OPGROUP:
+    case FK_OTHER_NATIVE:
+    case FK_LDC_CLASS:
+        return 1;
+    case FK_ARRAY_ALLOC:
+        *elem = (int)j + 1;             /* FK_ARRAY_ELEM follows */
+        return 1;
+    case FK_INVOKE:
+        if (runs_bytecode && runs_bytecode(m->f[j].name))
+            return 0;
+        *elem = (int)j + 1;             /* FK_INVOKE_ELEM follows */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* What row xi measured beyond the rest of the model, per call of feature
+ * j (whose price and per-element price e are left out). */
+static double rest_per_call(const model *m, const fit_result *fr, const double *xi, double yi, size_t j, size_t e)
+{
+    double rest = yi - model_predict(m, fr, xi) + fr->cost[j] * xi[j] + fr->cost[e] * xi[e];
+    return rest / xi[j];
+}
+
+/* Is feature j the only dependency (native call, class constant; for an
+ * array type, the only array type too) in row xi? Opcode groups have none
+ * of their own: always 0. */
+static int only_dependency(const model *m, const double *xi, size_t j)
+{
+    if (m->f[j].kind == FK_OPGROUP)
+        return 0;
+    for (size_t g = 0; g < m->nf; g++) {
+        feat_kind k = m->f[g].kind;
+        /* a call's own allocation (a clone's array) does not count against it */
+        if (g != j && xi[g] != 0 &&
+            (k == FK_INVOKE || k == FK_OTHER_NATIVE || k == FK_LDC_CLASS ||
+             (k == FK_ARRAY_ALLOC && m->f[j].kind == FK_ARRAY_ALLOC)))
+            return 0;
+    }
+    return 1;
+}
+
+int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
+                     size_t rows, int (*runs_bytecode)(const char *name), fit_result *fr,
+                     int *bad_feature, size_t *bad_row, char *why, size_t whylen)
+{
+    size_t nf = m->nf;
+    double *a = calloc(2 * rows + 2, sizeof *a), *b = calloc(rows + nf + 1, sizeof *b);
+    size_t *own = calloc(rows + 1, sizeof *own);
+    int rc = 0;
+
+    double native_price = 0;
+
+    if (!a || !b || !own) {
+        free(a);
+        free(b);
+        free(own);
+        return -1;
+    }
+    /* the fitted price of a call to a native the table does not list, or
+     * (when the fit priced that at 0) the median of the positive prices of
+     * the natives it lists: the table's default (calibrate.c) */
+    for (size_t j = 0; j < nf; j++)
+        if (m->f[j].kind == FK_OTHER_NATIVE && fr->seen[j])
+            native_price = fr->cost[j];
+    if (native_price < MODEL_PRICE_MIN) {
+        size_t k = 0;
+        for (size_t j = 0; j < nf; j++)
+            if (m->f[j].kind == FK_INVOKE && fr->seen[j] && fr->cost[j] >= MODEL_PRICE_MIN &&
+                !(runs_bytecode && runs_bytecode(m->f[j].name)))
+                b[k++] = fr->cost[j];
+        /* insertion sort: a few dozen prices */
+        for (size_t i = 1; i < k; i++)
+            for (size_t q = i; q > 0 && b[q - 1] > b[q]; q--) {
+                double t = b[q];
+                b[q] = b[q - 1];
+                b[q - 1] = t;
+            }
+        native_price = k == 0 ? 0 : k % 2 ? b[k / 2] : (b[k / 2 - 1] + b[k / 2]) / 2;
+    }
+    for (size_t j = 0; j < nf && rc == 0; j++) {
+        int e, grows = 0, call_zero, elem_zero, call_ok;
+        size_t n = 0, lo = 0, hi = 0;
+        double rlo = 0, rhi = 0, sol[2] = { 0, 0 };
+        if (!fr->seen[j] || !work_feature(m, j, runs_bytecode, &e))
+            continue;
+        /* its own rows: those where it is the only native or class
+         * constant (a kernel made for it), else every row it is in;
+         * and whether their elements a call differ */
+        int dedicated = 0;
+        for (size_t i = 0; i < rows && !dedicated; i++)
+            dedicated = use[i] && y[i] > 0 && x[i * nf + j] > 0 && only_dependency(m, &x[i * nf], j);
+        for (size_t i = 0; i < rows; i++) {
+            double c, r;
+            if (!use[i] || y[i] <= 0 || x[i * nf + j] <= 0)
+                continue;
+            if (dedicated && !only_dependency(m, &x[i * nf], j))
+                continue;
+            c = x[i * nf + j];
+            r = e >= 0 ? x[i * nf + (size_t)e] / c : 0;
+            if (n == 0 || r < rlo) {
+                rlo = r;
+                lo = i;
+            }
+            if (n == 0 || r > rhi) {
+                rhi = r;
+                hi = i;
+            }
+            own[n++] = i;
+        }
+        if (n == 0)
+            continue;
+        grows = e >= 0 && rhi > 0 && rhi >= 1.5 * rlo;
+        /* rows whose measured growth the rest of the model already prices
+         * (a clone's elements are also its array's, priced by array:T):
+         * what is left for this feature does not grow, and needs no price
+         * per element; measured times that do not grow at all still do */
+        if (grows) {
+            double plo = rest_per_call(m, fr, &x[lo * nf], y[lo], (size_t)j, (size_t)e);
+            double phi = rest_per_call(m, fr, &x[hi * nf], y[hi], (size_t)j, (size_t)e);
+            if (y[hi] / x[hi * nf + j] > y[lo] / x[lo * nf + j] && phi <= plo)
+                grows = 0;
+        }
+        if (fr->cost[j] >= MODEL_PRICE_MIN && (!grows || fr->cost[e] >= MODEL_PRICE_MIN))
+            continue;
+        /* what each own row measured beyond the rest of the model, relative
+         * to its measurement; the per-element price is refitted with the
+         * per-call one when the rows grow, else kept */
+        for (size_t k = 0; k < n; k++) {
+            size_t i = own[k];
+            double w = sqrt((double)use[i]) / y[i];
+            double rest = y[i] - model_predict(m, fr, &x[i * nf]) + fr->cost[j] * x[i * nf + j];
+            if (e >= 0 && grows)
+                rest += fr->cost[e] * x[i * nf + (size_t)e];
+            a[k * (grows ? 2 : 1)] = w * x[i * nf + j];
+            if (grows)
+                a[k * 2 + 1] = w * x[i * nf + (size_t)e];
+            b[k] = w * rest;
+        }
+        if (nnls_solve(a, b, n, grows ? 2 : 1, sol, 50) == -2) {
+            rc = -1;
+            break;
+        }
+        call_zero = sol[0] < MODEL_PRICE_MIN;
+        elem_zero = grows && sol[1] < MODEL_PRICE_MIN;
+        call_ok = !call_zero;
+        /* a per-call price of 0 leaves no work free where every call brings
+         * elements at a positive price (a stack trace's frames) */
+        if (call_zero && grows && !elem_zero) {
+            call_ok = 1;
+            for (size_t k = 0; k < n; k++)
+                call_ok &= x[own[k] * nf + (size_t)e] >= x[own[k] * nf + j];
+        }
+        /* a native no kernel calls alone, which its kernels cannot tell
+         * from the natives it comes with (Unsafe.getIntVolatile beside
+         * compareAndSetInt in AtomicInteger.getAndAdd): the price of a call
+         * to a native the table does not list */
+        if (!call_ok && !elem_zero && !dedicated && m->f[j].kind == FK_INVOKE && native_price > 0) {
+            sol[0] = native_price;
+            call_ok = 1;
+            fr->repriced[j] = 2;
+        }
+        if (!call_ok || elem_zero) {
+            int per_call = call_zero;
+            *bad_feature = per_call ? (int)j : e;
+            *bad_row = per_call ? lo : hi;
+            snprintf(why, whylen,
+                     per_call ? "its time leaves no cycles for the calls of %s beyond the rest of its work"
+                              : "its time does not grow with the elements of %s",
+                     m->f[j].name);
+            rc = 1;
+            break;
+        }
+        fr->cost[j] = sol[0];
+        if (!fr->repriced[j])
+            fr->repriced[j] = 1;
+        if (grows) {
+            fr->cost[e] = sol[1];
+            fr->repriced[e] = 1;
+        }
+    }
+    free(a);
+    free(b);
+    free(own);
+    return rc;
 }

@@ -69,6 +69,8 @@ void model_free(model *m);
 typedef struct fit_result {
     double *cost;           /* owned: nf costs in cycles, >= 0 */
     unsigned char *seen;    /* owned: nf flags: the feature is non-zero in some fitted row */
+    unsigned char *repriced; /* owned: nf flags: priced again by model_price_work, 1 from its own
+                              * rows, 2 at the price of an unlisted native's call */
     double r2;              /* coefficient of determination over fitted rows */
     double base;            /* the price every bytecode shares, already inside each group's */
     int status;             /* nnls_solve's return */
@@ -89,6 +91,37 @@ typedef struct fit_result {
  */
 int model_fit(const model *m, const double *x, const double *y, const unsigned char *use,
               size_t rows, double ridge, double group_ridge, fit_result *out);
+
+/*
+ * No free work (docs/calibration.md, "No price of zero for work"): after
+ * model_fit, every feature that is work in a fitted row (an opcode group,
+ * an array type's allocation, a native method's call, other natives, class
+ * constants) must have a positive price, and so must the per-element price
+ * of an array type or native whose fitted rows differ in elements per call
+ * (its kernels grow with their input). A price the fit set to zero (below
+ * MODEL_PRICE_MIN, which the table would write as 0) is fitted again from
+ * that feature's own rows alone: what each row measured beyond the rest of
+ * the fitted model, non-negative least squares over the feature's count
+ * and elements, rows weighted as in model_fit. When even that leaves a
+ * price at zero, the rows show no work for it beyond the rest of their
+ * work: the function refuses, *bad_feature and *bad_row naming the feature
+ * and the row (the one with the fewest elements a call for a per-call
+ * price, the most for a per-element price), a sentence in why. A native
+ * that no row exercises alone (never the only native in a row) and whose
+ * rows leave nothing for its calls cannot be told from the natives it comes
+ * with: it gets the fitted price of a call to an unlisted native
+ * (FK_OTHER_NATIVE) when that is positive, instead of a refusal. A per-call
+ * price of 0 stays where the per-element price is positive and every call
+ * of the feature's rows brings elements.
+ * runs_bytecode(name) says which priced methods are not natives (their
+ * work is their counted bytecodes, and their extra may be 0); NULL: none.
+ * Returns 0 (fr->cost updated; fr->repriced[j] set for each feature fitted
+ * again), 1 refused, -1 out of memory.
+ */
+#define MODEL_PRICE_MIN 0.0000005
+int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
+                     size_t rows, int (*runs_bytecode)(const char *name), fit_result *fr,
+                     int *bad_feature, size_t *bad_row, char *why, size_t whylen);
 
 /* Predicted cycles for one row. */
 double model_predict(const model *m, const fit_result *fr, const double *x);

@@ -158,23 +158,29 @@ void report_write(FILE *f, const calib_run *r)
     rule(f);
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_ARRAY_ALLOC)
-            fprintf(f, "  %-16s %9.3f + %7.3f per element%s\n", m->f[j].name, fr->cost[j], fr->cost[j + 1],
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+            fprintf(f, "  %-16s %9.3f + %7.3f per element%s%s\n", m->f[j].name, fr->cost[j], fr->cost[j + 1],
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]",
+                    fr->repriced[j] || fr->repriced[j + 1] ? "   [from its own kernels]" : "");
 
     fprintf(f, "\nMethods priced per call (cycles, on top of the invoke)\n");
     rule(f);
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_INVOKE) {
-            fprintf(f, "  %10.3f  %s%s\n", fr->cost[j], m->f[j].name,
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]");
+            fprintf(f, "  %10.3f  %s%s%s\n", fr->cost[j], m->f[j].name,
+                    fr->seen[j] ? "" : "   [not exercised: not in the table]",
+                    fr->repriced[j] == 2 ? "   [not separable from the natives beside it: an unlisted native's price]"
+                    : fr->repriced[j] ? "   [from its own kernels]" : "");
             if (fr->seen[j + 1])
-                fprintf(f, "  %10.3f  ... per element (copied, or allocated by the call)\n", fr->cost[j + 1]);
+                fprintf(f, "  %10.3f  ... per element (copied, or allocated by the call)%s\n", fr->cost[j + 1],
+                        fr->repriced[j + 1] ? "   [from its own kernels]" : "");
         }
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_OTHER_NATIVE)
             fprintf(f, "  %10.3f  (other native methods%s)\n", fr->cost[j],
                     fr->seen[j] ? ": fitted, written as <default>" : ": not exercised");
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
+    fputs("  No work is priced at 0: a price the fit set to 0 is fitted again from the\n"
+          "  kernels that exercise it alone, marked [from its own kernels].\n", f);
     fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
           "  copied), and so have an array's clone and Array.newArray (the elements\n"
           "  they allocate; kernels at 8 or 16 and at 256 elements).\n", f);

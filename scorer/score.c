@@ -85,6 +85,15 @@ static int score_opcodes(const profile *p, const cost_table *t, score_result *r,
  * nothing by rule (an unlisted new or non-native invoke, any invokedynamic).
  * A class constant loaded by ldc is priced by <ldc constant="class">; a table
  * without it charges the default and the score is approximate. */
+#define REF_ARRAY_CLONE "[Ljava.lang.Object;.clone()Ljava/lang/Object;"
+#define CLONE_SUFFIX ".clone()Ljava/lang/Object;"
+
+static int is_ref_array_clone(const char *key)
+{
+    size_t n = strlen(key), k = strlen(CLONE_SUFFIX);
+    return n > k + 2 && key[0] == '[' && (key[1] == 'L' || key[1] == '[') && strcmp(key + n - k, CLONE_SUFFIX) == 0;
+}
+
 static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
                      score_result *r, psf_err *err)
 {
@@ -106,6 +115,11 @@ static int score_dep(const profile *p, const cost_table *t, const dep_ref *d,
         break;
     case DEP_INVOKE:
         e = costs_find(&t->invokes, d->key);
+        /* a clone of an array of references or arrays (the key names the
+         * array class, "[Ljava.lang.String;.clone()...") without an entry of
+         * its own: priced as Object[]'s, like array:reference */
+        if (!e && is_ref_array_clone(d->key))
+            e = costs_find(&t->invokes, REF_ARRAY_CLONE);
         /* a native without a price, or one that handled elements (its work
          * grows with them) without a price per element, is never free */
         missing = (!e && d->native) || (d->elements > 0 && (!e || !e->has_per_element));

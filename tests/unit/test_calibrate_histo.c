@@ -6,12 +6,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "bytecode.h"
 #include "histo.h"
+#include "costs_keys.h"
 #include "model.h"
 
 #define PROFILE(ITERS, LOADS, ARRS, ELEMS, COPIES) \
@@ -261,6 +263,167 @@ static void model_fit__group_ridge__common_price_folded_into_groups(void **state
     model_free(&m);
 }
 
+
+static int runs_bytecode_none(const char *name)
+{
+    (void)name;
+    return 0;
+}
+
+/* A fit that gave a native's work to the bytecodes around it (its two
+ * kernels, 256 and 65536 bytes a call, priced 0 and 0): the native is
+ * priced again from its own kernels, per call and per byte, exactly what
+ * they measured beyond their bytecodes; other prices do not move. */
+static void model_price_work__zeroed_native__priced_from_its_own_kernels(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf, bad_row = 99;
+    double *x, y[3];
+    unsigned char use[3] = { 1, 1, 1 };
+    int load, go, cm, bad_f = -1;
+    char why[256] = "";
+    (void)state;
+    x = fit_setup(&m, 3, &load, &go);
+    nf = m.nf;
+    cm = model_find(&m, FK_INVOKE, "jdk.internal.misc.Unsafe.copyMemory0(Ljava/lang/Object;JLjava/lang/Object;JJ)V");
+    assert_true(cm >= 0 && m.f[cm + 1].kind == FK_INVOKE_ELEM);
+    memset(&fr, 0, sizeof fr);
+    fr.cost = calloc(nf, sizeof *fr.cost);
+    fr.seen = calloc(nf, 1);
+    fr.repriced = calloc(nf, 1);
+    fr.cost[load] = 3;
+    fr.cost[go] = 2;
+    fr.seen[load] = fr.seen[go] = fr.seen[cm] = fr.seen[cm + 1] = 1;
+    /* row 0: a loop of loads alone; rows 1 and 2: 100 loads, one call of
+     * 256 and of 65536 bytes at 120 cycles + 0.04 a byte */
+    x[0 * nf + load] = 10; x[0 * nf + go] = 1; y[0] = 32;
+    x[1 * nf + load] = 100; x[1 * nf + cm] = 1; x[1 * nf + cm + 1] = 256; y[1] = 300 + 120 + 0.04 * 256;
+    x[2 * nf + load] = 100; x[2 * nf + cm] = 1; x[2 * nf + cm + 1] = 65536; y[2] = 300 + 120 + 0.04 * 65536;
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_true(fabs(fr.cost[cm] - 120) < 1e-6);
+    assert_true(fabs(fr.cost[cm + 1] - 0.04) < 1e-9);
+    assert_true(fr.repriced[cm] && fr.repriced[cm + 1]);
+    assert_true(fr.cost[load] == 3 && fr.cost[go] == 2 && !fr.repriced[load] && !fr.repriced[go]);
+    assert_true(fabs(model_predict(&m, &fr, &x[2 * nf]) - y[2]) < 1e-6);
+
+    /* the same kernels, but the large one measured no dearer per call than
+     * the small: its time does not grow with the bytes, refused naming the
+     * large kernel's row and the per-element feature */
+    fr.cost[cm] = fr.cost[cm + 1] = 0;
+    fr.repriced[cm] = fr.repriced[cm + 1] = 0;
+    y[2] = y[1];
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(bad_f, cm + 1);
+    assert_int_equal((int)bad_row, 2);
+    assert_non_null(strstr(why, "does not grow with the elements of jdk.internal.misc.Unsafe.copyMemory0"));
+
+    /* kernels whose time the loads explain in full: no cycles left for the
+     * calls, refused naming the kernel with the fewest bytes a call */
+    fr.cost[cm] = fr.cost[cm + 1] = 0;
+    y[1] = 300;
+    y[2] = 300;
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(bad_f, cm);
+    assert_int_equal((int)bad_row, 1);
+    assert_non_null(strstr(why, "leaves no cycles for the calls of"));
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
+/* model_fit, then model_price_work, after the fit priced a native and
+ * String.hashCode at 0: every feature the rows exercise ends with a
+ * positive price, the native's from its own kernel, and a method that runs
+ * bytecode keeps its extra of 0. */
+static void model_price_work__after_fit__no_exercised_work_at_zero(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf, bad_row = 0;
+    double *x, y[4];
+    unsigned char use[4] = { 1, 1, 1, 1 };
+    int load, go, isp, sh, bad_f = -1;
+    char why[256] = "";
+    (void)state;
+    x = fit_setup(&m, 4, &load, &go);
+    nf = m.nf;
+    isp = model_find(&m, FK_INVOKE, "java.lang.Class.isPrimitive()Z");
+    sh = model_find(&m, FK_INVOKE, "java.lang.String.hashCode()I");
+    assert_true(isp >= 0 && sh >= 0);
+    x[0 * nf + load] = 10; x[0 * nf + go] = 1; y[0] = 32;
+    x[1 * nf + load] = 20; x[1 * nf + go] = 1; y[1] = 62;
+    /* isPrimitive always with 4 loads; String.hashCode's extra is 0 */
+    x[2 * nf + load] = 4; x[2 * nf + isp] = 1; y[2] = 12 + 40;
+    x[3 * nf + load] = 30; x[3 * nf + sh] = 1; y[3] = 90;
+    for (int i = 0; i < 4; i++)
+        x[i * nf + model_find(&m, FK_BYTECODE, "bytecode")] = x[i * nf + load] + x[i * nf + go];
+    assert_int_equal(model_fit(&m, x, y, use, 4, 1e-4, 3, &fr), 0);
+    /* as a fit on noisy timings can: both calls' extras zeroed */
+    fr.cost[isp] = 0;
+    fr.cost[sh] = 0;
+    assert_int_equal(model_price_work(&m, x, y, use, 4, costs_runs_bytecode, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    for (size_t j = 0; j < nf; j++) {
+        int work = m.f[j].kind == FK_OPGROUP || m.f[j].kind == FK_ARRAY_ALLOC || m.f[j].kind == FK_INVOKE;
+        if (fr.seen[j] && work && (int)j != sh)
+            assert_true(fr.cost[j] >= MODEL_PRICE_MIN);
+    }
+    /* isPrimitive: its kernel's 52 cycles less its 4 loads at the fitted price */
+    assert_true(fr.repriced[isp]);
+    assert_true(fabs(fr.cost[isp] - (52 - 4 * fr.cost[load])) < 1e-6);
+    assert_true(fr.cost[isp] > 30);
+    /* String.hashCode runs bytecode: its extra stays 0 */
+    assert_true(fr.cost[sh] == 0 && !fr.repriced[sh]);
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
+/* Two natives that only ever come together (getIntVolatile beside
+ * compareAndSetInt) and a fit that gave both calls' cycles to one: the
+ * other, with nothing left in its rows, gets the fitted price of an
+ * unlisted native's call, not 0 and not a refusal. A stack trace's per-call
+ * price may stay 0 when every call brings frames at a positive price. */
+static void model_price_work__inseparable_native__unlisted_native_price(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf, bad_row = 0;
+    double *x, y[3];
+    unsigned char use[3] = { 1, 1, 1 };
+    int load, go, giv, cas, other, fst, bad_f = -1;
+    char why[256] = "";
+    (void)state;
+    x = fit_setup(&m, 3, &load, &go);
+    nf = m.nf;
+    giv = model_find(&m, FK_INVOKE, "jdk.internal.misc.Unsafe.getIntVolatile(Ljava/lang/Object;J)I");
+    cas = model_find(&m, FK_INVOKE, "jdk.internal.misc.Unsafe.compareAndSetInt(Ljava/lang/Object;JII)Z");
+    other = model_find(&m, FK_OTHER_NATIVE, "other native methods");
+    fst = model_find(&m, FK_INVOKE, "java.lang.Throwable.fillInStackTrace(I)Ljava/lang/Throwable;");
+    assert_true(giv >= 0 && cas >= 0 && other >= 0 && fst >= 0);
+    memset(&fr, 0, sizeof fr);
+    fr.cost = calloc(nf, sizeof *fr.cost);
+    fr.seen = calloc(nf, 1);
+    fr.repriced = calloc(nf, 1);
+    fr.cost[load] = 3;
+    fr.cost[cas] = 150;
+    fr.cost[other] = 60;
+    fr.cost[fst + 1] = 10;      /* fillInStackTrace: 0 a call, 10 a frame */
+    fr.seen[load] = fr.seen[giv] = fr.seen[cas] = fr.seen[other] = fr.seen[fst] = fr.seen[fst + 1] = 1;
+    x[0 * nf + load] = 20; x[0 * nf + giv] = 1; x[0 * nf + cas] = 1; y[0] = 60 + 150;
+    /* stack traces of 4 and 40 frames, at 10 cycles a frame and nothing a call */
+    x[1 * nf + load] = 10; x[1 * nf + fst] = 1; x[1 * nf + fst + 1] = 4; y[1] = 30 + 40;
+    x[2 * nf + load] = 10; x[2 * nf + fst] = 1; x[2 * nf + fst + 1] = 40; y[2] = 30 + 400;
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_true(fabs(fr.cost[giv] - 60) < 1e-9);
+    assert_int_equal(fr.repriced[giv], 2);
+    assert_true(fr.cost[cas] == 150 && !fr.repriced[cas]);
+    assert_true(fr.cost[fst] < 1e-9 && fabs(fr.cost[fst + 1] - 10) < 1e-9);
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +437,9 @@ int main(void)
         cmocka_unit_test(model_init__every_valid_opcode__has_a_group),
         cmocka_unit_test(model_fit__exact_data__recovers_costs_and_predicts),
         cmocka_unit_test(model_fit__group_ridge__common_price_folded_into_groups),
+        cmocka_unit_test(model_price_work__zeroed_native__priced_from_its_own_kernels),
+        cmocka_unit_test(model_price_work__after_fit__no_exercised_work_at_zero),
+        cmocka_unit_test(model_price_work__inseparable_native__unlisted_native_price),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

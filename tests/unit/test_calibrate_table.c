@@ -80,7 +80,7 @@ static char *write_table(const table_meta *meta, fit_result *fr, model *m, const
 static void table_write__fitted_model__valid_against_schema(void **state)
 {
     model m;
-    fit_result fr;
+    fit_result fr = { 0 };
     cpu_ident cpu = { "AuthenticAMD", 26, 2, 1, "Test CPU <fast> & \"quoted\"" };
     table_meta meta = { &cpu, 2596000000u, "17.0.15+6", "-Xint -XX:-UseTLAB",
                         "2025-11-22T10:00:00Z", 0.9987, 0, "costs-report.txt" };
@@ -157,7 +157,7 @@ static void table_write__fitted_model__valid_against_schema(void **state)
 static void table_write__r2_out_of_range_and_partial_cpu__clamped_and_valid(void **state)
 {
     model m;
-    fit_result fr;
+    fit_result fr = { 0 };
     table_meta meta = { NULL, 1, "jdk", "", "2025-11-22", -0.5, 1, NULL };
     cpu_ident partial = { "", 25, -1, -1, "" };
     (void)state;

@@ -324,6 +324,49 @@ static void score__invoke_elements__priced_per_element(void **state)
     costs_free(&t);
 }
 
+/* A clone of a String[] or an int[][] (keys naming the array class) is
+ * priced as Object[]'s when the table has no entry of its own; a String[]
+ * clone with its own entry keeps it; a primitive array's clone never falls
+ * back, nor does a method named clone on a class. */
+static void score__ref_array_clone__priced_as_object_array(void **state)
+{
+    fake f;
+    cost_table t;
+    score_result r;
+    (void)state;
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "[Ljava.lang.String;.clone()Ljava/lang/Object;", 2, 10, 1);  /* 2 x 40 + 10 x 0.5 = 85 */
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "[[I.clone()Ljava/lang/Object;", 1, 4, 1);                    /* 40 + 4 x 0.5 = 42 */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"7\"/>\n"
+          "<invoke method=\"[Ljava.lang.Object;.clone()Ljava/lang/Object;\" cost=\"40\" cost_per_element=\"0.5\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 85 + 42);
+    assert_false(r.approximate);
+    score_free(&r);
+    costs_free(&t);
+
+    /* its own entry first */
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"7\"/>\n"
+          "<invoke method=\"[Ljava.lang.Object;.clone()Ljava/lang/Object;\" cost=\"40\" cost_per_element=\"0.5\"/>\n"
+          "<invoke method=\"[Ljava.lang.String;.clone()Ljava/lang/Object;\" cost=\"10\" cost_per_element=\"1\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 2 * 10 + 10 * 1 + 42);
+    score_free(&r);
+    costs_free(&t);
+
+    /* a primitive array's clone and a class's clone method: no fallback */
+    fake_init(&f);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "[J.clone()Ljava/lang/Object;", 1, 4, 1);
+    dep(&f, BUCKET_WORK, DEP_INVOKE, "pkg.Lclone.clone()Ljava/lang/Object;", 1, 0, 1);
+    table(&t, "<?xml version=\"1.0\"?>\n" CALIBRATED "<default cost=\"7\"/>\n"
+          "<invoke method=\"[Ljava.lang.Object;.clone()Ljava/lang/Object;\" cost=\"40\" cost_per_element=\"0.5\"/></costs>\n");
+    scored(&f, &t, 0, &r);
+    assert_true(r.score == 7 + 7);
+    assert_int_equal(r.n_missing, 2);
+    score_free(&r);
+    costs_free(&t);
+}
+
 /* A native whose work grows with its input (CRC32, Deflater: agent/bulk.c)
  * priced per call only is never free per element: missing, approximate. */
 static void score__invoke_elements_without_element_price__missing(void **state)
@@ -698,6 +741,7 @@ int main(void)
         cmocka_unit_test(score__primitive_array__never_priced_as_reference),
         cmocka_unit_test(score__invokes_and_news__only_native_can_be_missing),
         cmocka_unit_test(score__invoke_elements__priced_per_element),
+        cmocka_unit_test(score__ref_array_clone__priced_as_object_array),
         cmocka_unit_test(score__invoke_elements_without_element_price__missing),
         cmocka_unit_test(score__uncalibrated_table__approximate_without_missing_keys),
         cmocka_unit_test(score_jdk_feature__version_strings__feature_number),
