@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# agent_readme_commands.sh - every command README.md shows works right after
+# the two set-up commands. Each ```sh block is run as it stands, with bash
+# -eu from the repository's root, and must exit 0; a line ending in
+# "# tested by tests/integration/NAME.sh" is left to that test (it must
+# exist and run the same script), and the set-up block is the first command
+# (agent_try_example.sh runs it) and CI itself.
+set -eu
+. "$(dirname "$0")/lib.sh"
+README=$PSF_ROOT/README.md
+
+# split the ```sh blocks into $TEST_TMP/block.N
+awk -v dir="$TEST_TMP" '
+  /^```sh$/ { n++; on = 1; next }
+  /^```$/   { on = 0; next }
+  on        { print > (dir "/block." n) }
+' "$README"
+nblocks=$(ls "$TEST_TMP"/block.* 2>/dev/null | wc -l)
+expect_match "README: shell blocks found" "$nblocks" '^[1-9][0-9]*$'
+
+for b in $(ls "$TEST_TMP"/block.* | sort -t. -k2 -n); do
+  first=$(head -n 1 "$b")
+  case $first in
+    scripts/try_example.sh*) # the set-up block: both commands are tested as a whole
+      expect_match "README set-up: the second command is the test command CI runs" \
+        "$(sed -n 2p "$b")" '^scripts/run_tests\.sh ' ;;
+    *)
+      # lines left to another test
+      while IFS= read -r line; do
+        t=${line##*# tested by }
+        script=${line%% *}
+        if [ -f "$PSF_ROOT/$t" ] && grep -q "${script##*/}" "$PSF_ROOT/$t"; then
+          pass "README: '$script' is tested by $t"
+        else
+          fail "README: '$script' is tested by $t" "no such test, or it does not run ${script##*/}"
+        fi
+      done < <(grep '# tested by tests/integration/' "$b" || true)
+      grep -v '# tested by tests/integration/' "$b" >"$b.run" || true
+      [ -s "$b.run" ] || continue
+      rc=0
+      mkdir -p "$TEST_TMP/tmp"
+      (cd "$PSF_ROOT" && TMPDIR=$TEST_TMP/tmp bash -eu "$b.run") >"$b.out" 2>"$b.err" || rc=$?
+      expect_eq "README block '$first': exit 0" "$rc" 0
+      [ "$rc" -eq 0 ] || tail -n 5 "$b.err"
+      ;;
+  esac
+done
+# what the blocks print where it can be checked: each score is the README's
+# insertion sort, and the judged runs say how they were judged
+outs=$(cat "$TEST_TMP"/block.*.out 2>/dev/null || true)
+expect_eq "README blocks: every scored insertion sort scores the README's 209285" \
+  "$(printf '%s\n' "$outs" | awk '/^method +Sorting.insertionSort/ { m = 1 } m && /^score / { print $2; m = 0 }' | sort -u)" 209285
+expect_eq "README blocks: --expect-output judged the run" \
+  "$(printf '%s\n' "$outs" | grep -c '^output *judged in this run: equal to the expected output' || true)" 1
+expect_eq "README blocks: --check judged the run" \
+  "$(printf '%s\n' "$outs" | grep -c '^output *judged in this run: accepted by the checker' || true)" 1
+expect_match "README blocks: the JUnit run scored Digits.digitSum" "$outs" 'method +Digits\.digitSum'
+finish
