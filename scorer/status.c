@@ -3,8 +3,8 @@
  *
  * Every way a scoring attempt can end has its own word and its own exit
  * code, so a grading server can tell them apart without parsing messages:
- * 3..6 the class or method was not there or not run to the end, 8..25, 27
- * and 29 the program failed in a particular way, a limit stopped it or it did
+ * 3..6 the class or method was not there or not run to the end, 8..25, 27,
+ * 29, 31 and 32 the program failed in a particular way, a limit stopped it or it did
  * what cannot be counted, 30 the fast engine asks for the step engine
  * (get_score.sh runs that, so it never ends with it), 2, 7, 26 and 28
  * input that is refused, 70
@@ -57,6 +57,7 @@ static const struct {
     { ST_UNSCHEDULABLE,       "unschedulable",       29, 1, "a thread of a method that starts threads did I/O that waits for another thread (a pipe, a socket, a selector)" },
     { ST_FALLBACK,            "fallback",            30, 1, "the fast engine cannot count this run exactly (message: why); get_score.sh runs it again with the step engine" },
     { ST_HIDDEN_WORK,         "hidden_work",         31, 1, "the program's code ran where the JVM hides it from counting (linking a call site)" },
+    { ST_GC_DEPENDENT,        "gc_dependent",        32, 1, "counted code took a reference the garbage collector enqueued: its work depends on when the collector ran" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

@@ -49,6 +49,7 @@ typedef enum psf_status {
     ST_UNSCHEDULABLE,
     ST_FALLBACK,
     ST_HIDDEN_WORK,
+    ST_GC_DEPENDENT,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 

@@ -22,7 +22,8 @@ static void status_exit_code__every_word__documented_code(void **state)
         { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
         { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "unverified", 26 },
         { "virtual_threads", 27 }, { "jdk_not_verified", 28 }, { "unschedulable", 29 },
-        { "fallback", 30 }, { "hidden_work", 31 }, { "agent_error", 70 }, { "internal_error", 70 },
+        { "fallback", 30 }, { "hidden_work", 31 }, { "gc_dependent", 32 },
+        { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -39,7 +40,7 @@ static void status_exit_code__program_outcomes__distinct(void **state)
     static const char *const words[] = {"not_invoked", "incomplete", "program_failed", "exception",
         "stack_overflow", "out_of_memory", "exit_in_method", "halt_in_method", "timeout", "deadlock",
         "crashed", "bytecode_limit", "thread_limit", "output_limit", "unstable", "no_main", "bad_class_file", "hidden_threads",
-        "virtual_threads", "unschedulable", "hidden_work"};
+        "virtual_threads", "unschedulable", "hidden_work", "gc_dependent"};
     (void)state;
     unsigned n = sizeof words / sizeof words[0];
     for (unsigned i = 0; i < n; i++)

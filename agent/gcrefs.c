@@ -1,0 +1,211 @@
+/*
+ * gcrefs.c - counted code that takes what the garbage collector did.
+ *
+ * When the collector finds the referent of a weak, soft or phantom
+ * reference unreachable, it clears the reference and links it into the
+ * JVM's pending list; the JDK's Reference Handler thread takes that list
+ * (Reference.getAndClearReferencePendingList) and puts each reference on
+ * its ReferenceQueue. When that happens depends on the heap, on every
+ * thread's allocations and on when the Reference Handler runs: not the
+ * same in two runs, nor under the two engines (each allocates its own
+ * objects). A method that waits for such a reference (a poll loop, a
+ * WeakHashMap's size, a Cleaner's action) would score differently from run
+ * to run, and could pick an algorithm by the parity of the wait.
+ *
+ * So the agent marks each reference the collector enqueues and refuses the
+ * run (status gc_dependent) when counted code takes one from a queue:
+ *
+ *   - getAndClearReferencePendingList is re-bound at VMInit to a wrapper
+ *     that calls the JVM's own (JVM_GetAndClearReferencePendingList) and
+ *     tags every reference of the list (JVMTI tag TAG_GC_ENQUEUED) before
+ *     the Reference Handler can enqueue it;
+ *   - every way of taking a reference from a queue (poll, remove, the
+ *     JDK's WeakHashMap, Cleaner and caches) ends in one private method of
+ *     ReferenceQueue (reallyPoll on JDK 17, poll0 on later JDKs), which
+ *     runs holding the queue's lock and returns the queue's head: a JVMTI
+ *     breakpoint at its offset 0 reads the head and its tag. On a thread
+ *     that is counted (an extent, a thread the method started, a bystander
+ *     running the program's code), a tagged head ends the run, naming the
+ *     thread, the reference's class and the code that took it.
+ *
+ * A reference the program enqueues itself (Reference.enqueue) carries no
+ * tag and is taken as any other object; so is everything the JDK's own
+ * threads (Finalizer, Common-Cleaner) take. The breakpoint fires only when
+ * a queue is not empty (poll returns at once on an empty one) and is the
+ * same for both engines, which set it after the fast engine's
+ * retransformation. Nothing here is on the per-bytecode path.
+ *
+ * What this does not see: Reference.get and refersTo reading a referent
+ * the collector cleared, before or without any queue (docs/determinism.md,
+ * "The garbage collector").
+ */
+#define _GNU_SOURCE
+#include "agent.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GC_TAG ((jlong)TAG_GC_ENQUEUED << TAG_KIND_SHIFT)
+
+typedef jobject(JNICALL *pending_fn)(JNIEnv *);
+static pending_fn real_pending;
+
+/* Reference.getAndClearReferencePendingList: the JVM's list, every
+ * reference of it tagged. The list is linked through Reference.discovered
+ * and ends with null. */
+static jobject JNICALL psf_pending_list(JNIEnv *env, jclass cls)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jobject head = real_pending(env);
+    jobject r = head != NULL ? (*env)->NewLocalRef(env, head) : NULL;
+    while (r != NULL) {
+        jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, r, GC_TAG), "SetTag");
+        jobject next = (*env)->GetObjectField(env, r, a->gc.discovered);
+        (*env)->DeleteLocalRef(env, r);
+        r = next;
+    }
+    return head;
+}
+
+/* "Ljava/lang/ref/WeakReference;" -> "java.lang.ref.WeakReference" into out. */
+static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t len)
+{
+    snprintf(out, len, "a reference");
+    jclass k = (*jni)->GetObjectClass(jni, obj);
+    char *sig = NULL;
+    if (k == NULL || jvmti_check(a, (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL), "GetClassSignature") != 0)
+        return;
+    size_t n = strlen(sig);
+    if (n > 2 && sig[0] == 'L' && sig[n - 1] == ';') {
+        snprintf(out, len, "%.*s", (int)(n - 2), sig + 1);
+        for (char *p = out; *p; p++)
+            if (*p == '/')
+                *p = '.';
+    }
+    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    (*jni)->DeleteLocalRef(jni, k);
+}
+
+/* Where the reference was taken: the innermost frame of the program's on
+ * the thread's stack, else the innermost outside java.lang.ref. */
+static const char *taker(agent *a, JNIEnv *jni, jthread thread)
+{
+    jvmtiFrameInfo frames[32];
+    jint n = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, 32, frames, &n), "GetStackTrace") != 0)
+        return "?";
+    const char *outside = NULL;
+    for (jint i = 1; i < n; i++) {
+        jclass k = NULL;
+        if ((*a->jvmti)->GetMethodDeclaringClass(a->jvmti, frames[i].method, &k) != JVMTI_ERROR_NONE)
+            continue;
+        int program = program_class(a, jni, k);
+        (*jni)->DeleteLocalRef(jni, k);
+        const method_info *m = methods_get(a, jni, frames[i].method);
+        if (m == NULL)
+            continue;
+        if (program)
+            return m->name;
+        if (outside == NULL && strncmp(m->name, "java.lang.ref.", 14) != 0)
+            outside = m->name;
+    }
+    return outside != NULL ? outside : "?";
+}
+
+/* The breakpoint at offset 0 of ReferenceQueue's poll (see the top). 1:
+ * it was that method's. */
+int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
+{
+    if (method == NULL || method != a->gc.poll)
+        return 0;
+    thread_state *ts = agent_tls;
+    if (ts == NULL || !ts->measuring)
+        return 1;
+    jobject queue = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetLocalObject(a->jvmti, thread, 0, 0, &queue), "GetLocalObject") != 0 ||
+        queue == NULL)
+        return 1;
+    jobject head = (*jni)->GetObjectField(jni, queue, a->gc.head);
+    jlong tag = 0;
+    if (head != NULL && jvmti_check(a, (*a->jvmti)->GetTag(a->jvmti, head, &tag), "GetTag") == 0 && tag == GC_TAG) {
+        char cls[128], who[64] = "a thread", msg[sizeof a->stop_message];
+        class_name_of(a, jni, head, cls, sizeof cls);
+        jvmtiThreadInfo info;
+        memset(&info, 0, sizeof info);
+        if (jvmti_check(a, (*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info), "GetThreadInfo") == 0 &&
+            info.name != NULL) {
+            snprintf(who, sizeof who, "thread '%s'", info.name);
+            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+        }
+        if (info.thread_group != NULL)
+            (*jni)->DeleteLocalRef(jni, info.thread_group);
+        if (info.context_class_loader != NULL)
+            (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+        snprintf(msg, sizeof msg, "%s took a %s the garbage collector enqueued from a ReferenceQueue, in %s", who,
+                 cls, taker(a, jni, thread));
+        (*jni)->DeleteLocalRef(jni, head);
+        (*jni)->DeleteLocalRef(jni, queue);
+        a->hooks.stop(a, jni, thread, "gc_dependent", msg);
+        return 1;
+    }
+    if (head != NULL)
+        (*jni)->DeleteLocalRef(jni, head);
+    (*jni)->DeleteLocalRef(jni, queue);
+    return 1;
+}
+
+/* Is (name, desc) ReferenceQueue's method that takes the head (JDK 17:
+ * reallyPoll, 21 and later: poll0)? */
+int gcrefs_poll_method(const char *name, const char *desc)
+{
+    return (strcmp(name, "reallyPoll") == 0 || strcmp(name, "poll0") == 0) &&
+           strcmp(desc, "()Ljava/lang/ref/Reference;") == 0;
+}
+
+/* At VMInit, after the fast engine's retransformation (which would clear
+ * the breakpoint): the wrapper and the breakpoint. Failures are reported. */
+void gcrefs_init(agent *a, JNIEnv *jni)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jclass ref = (*jni)->FindClass(jni, "java/lang/ref/Reference");
+    jclass queue = ref ? (*jni)->FindClass(jni, "java/lang/ref/ReferenceQueue") : NULL;
+    a->gc.discovered = queue ? (*jni)->GetFieldID(jni, ref, "discovered", "Ljava/lang/ref/Reference;") : NULL;
+    a->gc.head = a->gc.discovered ? (*jni)->GetFieldID(jni, queue, "head", "Ljava/lang/ref/Reference;") : NULL;
+    if (a->gc.head == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot find java.lang.ref.Reference.discovered or ReferenceQueue.head");
+        return;
+    }
+    real_pending = (pending_fn)dlsym(RTLD_DEFAULT, "JVM_GetAndClearReferencePendingList");
+    JNINativeMethod methods[] = {
+        {"getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", (void *)psf_pending_list},
+    };
+    if (real_pending == NULL || (*jni)->RegisterNatives(jni, ref, methods, 1) != 0) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "cannot re-bind java.lang.ref.Reference.getAndClearReferencePendingList");
+        return;
+    }
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if (jvmti_check(a, (*jv)->GetClassMethods(jv, queue, &n, &ms), "GetClassMethods") != 0)
+        return;
+    for (jint i = 0; i < n && a->gc.poll == NULL; i++) {
+        char *name = NULL, *desc = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, &desc, NULL), "GetMethodName") != 0)
+            break;
+        if (gcrefs_poll_method(name, desc))
+            a->gc.poll = ms[i];
+        (*jv)->Deallocate(jv, (unsigned char *)name);
+        (*jv)->Deallocate(jv, (unsigned char *)desc);
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    if (a->gc.poll == NULL) {
+        agent_fail(a, "java.lang.ref.ReferenceQueue has neither reallyPoll() nor poll0()");
+        return;
+    }
+    jvmti_check(a, (*jv)->SetBreakpoint(jv, a->gc.poll, 0), "SetBreakpoint(ReferenceQueue)");
+    (*jni)->DeleteLocalRef(jni, queue);
+    (*jni)->DeleteLocalRef(jni, ref);
+}
