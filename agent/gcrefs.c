@@ -26,7 +26,11 @@
  *     breakpoint at its offset 0 reads the head and its tag. On a thread
  *     that is counted (an extent, a thread the method started, a bystander
  *     running the program's code), a tagged head ends the run, naming the
- *     thread, the reference's class and the code that took it.
+ *     thread, the reference's class and the code that took it; unless the
+ *     JVM's overhead took it for itself, with no frame of the program's
+ *     in between (the MethodType table that linking a lambda or a string
+ *     concatenation consults expunges the entries the collector cleared):
+ *     scores do not count that work, and the program sees nothing of it.
  *
  * A reference the program enqueues itself (Reference.enqueue) carries no
  * tag and is taken as any other object; so is everything the JDK's own
@@ -88,30 +92,54 @@ static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t 
     (*jni)->DeleteLocalRef(jni, k);
 }
 
-/* Where the reference was taken: the innermost frame of the program's on
- * the thread's stack, else the innermost outside java.lang.ref. */
-static const char *taker(agent *a, JNIEnv *jni, jthread thread)
+#define TAKER_FRAMES 256
+
+/* Whose take is it? Walking out from the poll: a frame of the program's
+ * first makes it the program's work (1, *taker names that frame); a frame
+ * of the JVM's overhead first (an overhead root: a JDK class's static
+ * initializer, a method-handle linkage upcall, whose work scores do not
+ * count and whose result the program does not see) makes it not counted
+ * (0); neither, within TAKER_FRAMES, makes it the counted thread's work
+ * (1, *taker names the innermost frame outside java.lang.ref). */
+static int counted_take(agent *a, JNIEnv *jni, jthread thread, const char **taker)
 {
-    jvmtiFrameInfo frames[32];
+    jvmtiFrameInfo frames[TAKER_FRAMES];
     jint n = 0;
-    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, 32, frames, &n), "GetStackTrace") != 0)
-        return "?";
-    const char *outside = NULL;
+    *taker = "?";
+    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, TAKER_FRAMES, frames, &n), "GetStackTrace") != 0)
+        return 1;
     for (jint i = 1; i < n; i++) {
-        jclass k = NULL;
-        if ((*a->jvmti)->GetMethodDeclaringClass(a->jvmti, frames[i].method, &k) != JVMTI_ERROR_NONE)
-            continue;
-        int program = program_class(a, jni, k);
-        (*jni)->DeleteLocalRef(jni, k);
         const method_info *m = methods_get(a, jni, frames[i].method);
         if (m == NULL)
             continue;
-        if (program)
-            return m->name;
-        if (outside == NULL && strncmp(m->name, "java.lang.ref.", 14) != 0)
-            outside = m->name;
+        if (m->program) {
+            *taker = m->name;
+            return 1;
+        }
+        if (m->root == ROOT_ALWAYS)
+            return 0;
+        if (strcmp(*taker, "?") == 0 && strncmp(m->name, "java.lang.ref.", 14) != 0)
+            *taker = m->name;
     }
-    return outside != NULL ? outside : "?";
+    return 1;
+}
+
+/* "thread 'NAME'" into out. */
+static void thread_named(agent *a, JNIEnv *jni, jthread thread, char *out, size_t len)
+{
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    snprintf(out, len, "a thread");
+    if (jvmti_check(a, (*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info), "GetThreadInfo") != 0)
+        return;
+    if (info.name != NULL) {
+        snprintf(out, len, "thread '%s'", info.name);
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    }
+    if (info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
 }
 
 /* The breakpoint at offset 0 of ReferenceQueue's poll (see the top). 1:
@@ -128,31 +156,25 @@ int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
         queue == NULL)
         return 1;
     jobject head = (*jni)->GetObjectField(jni, queue, a->gc.head);
+    (*jni)->DeleteLocalRef(jni, queue);
+    if (head == NULL)
+        return 1;
     jlong tag = 0;
-    if (head != NULL && jvmti_check(a, (*a->jvmti)->GetTag(a->jvmti, head, &tag), "GetTag") == 0 && tag == GC_TAG) {
-        char cls[128], who[64] = "a thread", msg[sizeof a->stop_message];
+    const char *where = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetTag(a->jvmti, head, &tag), "GetTag") == 0 && tag == GC_TAG &&
+        counted_take(a, jni, thread, &where)) {
+        char cls[128], who[64], msg[sizeof a->stop_message];
         class_name_of(a, jni, head, cls, sizeof cls);
-        jvmtiThreadInfo info;
-        memset(&info, 0, sizeof info);
-        if (jvmti_check(a, (*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info), "GetThreadInfo") == 0 &&
-            info.name != NULL) {
-            snprintf(who, sizeof who, "thread '%s'", info.name);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-        }
-        if (info.thread_group != NULL)
-            (*jni)->DeleteLocalRef(jni, info.thread_group);
-        if (info.context_class_loader != NULL)
-            (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-        snprintf(msg, sizeof msg, "%s took a %s the garbage collector enqueued from a ReferenceQueue, in %s", who,
-                 cls, taker(a, jni, thread));
+        thread_named(a, jni, thread, who, sizeof who);
+        int len = snprintf(msg, sizeof msg, "%s took a %s the garbage collector enqueued from a ReferenceQueue, in %s",
+                           who, cls, where);
+        if (len >= (int)sizeof msg) /* cut: say so */
+            memcpy(msg + sizeof msg - 4, "...", 4);
         (*jni)->DeleteLocalRef(jni, head);
-        (*jni)->DeleteLocalRef(jni, queue);
         a->hooks.stop(a, jni, thread, "gc_dependent", msg);
         return 1;
     }
-    if (head != NULL)
-        (*jni)->DeleteLocalRef(jni, head);
-    (*jni)->DeleteLocalRef(jni, queue);
+    (*jni)->DeleteLocalRef(jni, head);
     return 1;
 }
 
