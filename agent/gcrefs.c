@@ -63,7 +63,8 @@ static jobject JNICALL psf_pending_list(JNIEnv *env, jclass cls)
     agent *a = &g_agent;
     (void)cls;
     jobject head = real_pending(env);
-    jobject r = head != NULL ? (*env)->NewLocalRef(env, head) : NULL;
+    /* after VMDeath the result is out and JVMTI refuses tags */
+    jobject r = head != NULL && !a->dead ? (*env)->NewLocalRef(env, head) : NULL;
     while (r != NULL) {
         jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, r, GC_TAG), "SetTag");
         jobject next = (*env)->GetObjectField(env, r, a->gc.discovered);
