@@ -107,7 +107,8 @@ typedef struct pend_alloc {
 /* JVMTI tags on class objects: kind in the bits above TAG_KIND_SHIFT, index + 1 below. */
 #define TAG_KIND_SHIFT 40
 #define TAG_INDEX_MASK ((1LL << TAG_KIND_SHIFT) - 1)
-enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2, TAG_STARTED_THREAD = 3 };
+enum { TAG_CLASS_INFO = 1, TAG_ARRAY_KEY = 2, TAG_STARTED_THREAD = 3,
+       TAG_GC_ENQUEUED = 4 /* a reference the collector cleared (gcrefs.c); no index */ };
 
 /* Conditional-branch counters of a thread, per bucket. */
 enum { BR_EXECUTED = 0, BR_TAKEN, BR_MISPREDICTED, BR_KINDS };
@@ -455,8 +456,13 @@ typedef struct agent {
     int result_written;         /* the result went out (a limit stop, or VMDeath) */
     _Atomic uint64_t counted;   /* steps of all threads, added a grant at a time (max_bytecodes) */
     const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
-                                   "unschedulable", "hidden_work" */
+                                   "unschedulable", "hidden_work", "gc_dependent" */
     char stop_message[768];
+    struct {                    /* gcrefs.c: references the collector enqueued */
+        jfieldID discovered;    /* Reference.discovered: the pending list's link */
+        jfieldID head;          /* ReferenceQueue.head */
+        jmethodID poll;         /* ReferenceQueue's reallyPoll (17) or poll0 (21+), a breakpoint at 0 */
+    } gc;
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
 
     /* threads: an extent counts the threads its code starts */
@@ -633,6 +639,11 @@ void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-r
 void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
+
+/* gcrefs.c: counted code that takes a reference the collector enqueued (status gc_dependent) */
+void gcrefs_init(agent *a, JNIEnv *jni);   /* at VMInit, after fast_vm_init */
+int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* 1: its breakpoint */
+int gcrefs_poll_method(const char *name, const char *desc); /* ReferenceQueue's method that takes the head */
 
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */

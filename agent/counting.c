@@ -885,7 +885,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
 {
     agent *a = &g_agent;
     (void)jvmti;
-    if (a->dead)
+    if (a->dead || gcrefs_breakpoint(a, jni, thread, method))
         return;
     if (a->opts.engine == AGENT_ENGINE_FAST)
         fast_hidden_breakpoint(a, agent_tls, method); /* a hidden class's method (fast.c); clinit.c's may share it */

@@ -71,6 +71,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         fast_vm_init(a, jni); /* before the program's classes load: every class gets its probes */
     clinit_init(a, jni);
     natives_bind(a, jni);
+    gcrefs_init(a, jni); /* after fast_vm_init: a retransformation would clear its breakpoint */
     sched_check_bound(a, jni);
     bystanders_init(a, jni, thread);
     progress_start(a);
@@ -107,7 +108,8 @@ static const invocation *first_thrown(const agent *a)
  * engine=fast: why this run's profile may not be the step engine's, or
  * NULL. Whatever the fast engine could not count exactly (fast_problem), a
  * failure of its own (the step engine may still count the run), a limit
- * that stopped the program (its limits are not the step engine's yet), and
+ * that stopped the program (its limits are not the step engine's yet; but
+ * gc_dependent, which depends on no count, stands: gcrefs.c), and
  * in a scoring run the profile fields it does not produce yet.
  */
 /*
@@ -138,6 +140,8 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
 {
     if (a->opts.engine != AGENT_ENGINE_FAST)
         return NULL;
+    if (a->stop_status != NULL && strcmp(a->stop_status, "gc_dependent") == 0)
+        return NULL; /* a refusal that depends on no count (gcrefs.c): the step engine's too */
     if (a->fast.problem[0] != '\0')
         snprintf(buf, cap, "engine=fast cannot count this run exactly: %s", a->fast.problem);
     else if (a->error[0] != '\0')

@@ -6,7 +6,8 @@
  * 3..6 the class or method was not there or not run to the end, 8..25, 27,
  * 29 and 31 the program failed in a particular way, a limit stopped it or it
  * did what cannot be counted, 32 and 33 its output or its tests judged it
- * wrong, 34 a result ranked only when judged was not, 30 the fast engine asks for the step engine (get_score.sh runs
+ * wrong, 34 a result ranked only when judged was not, 35 the counted code
+ * depended on the garbage collector, 30 the fast engine asks for the step engine (get_score.sh runs
  * that, so it never ends with it), 2, 7, 26 and 28 input that is refused, 70
  * (EX_SOFTWARE) a fault of PSF itself. The agent writes the words marked
  * in_profile; scripts/get_score.sh decides the others.
@@ -60,6 +61,7 @@ static const struct {
     { ST_WRONG_OUTPUT,        "wrong_output",        32, 0, "the program's output is not the expected one (--expect-output) or its checker refused it (--check)" },
     { ST_TESTS_FAILED,        "tests_failed",        33, 0, "a JUnit test failed or was aborted (the launcher's summary), or the launcher printed no summary" },
     { ST_NOT_JUDGED,          "not_judged",          34, 0, "psf-score --rank --require-checked: the result's output was not judged in its scored run" },
+    { ST_GC_DEPENDENT,        "gc_dependent",        35, 1, "counted code took a reference the garbage collector enqueued: its work depends on when the collector ran" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

@@ -52,6 +52,7 @@ typedef enum psf_status {
     ST_WRONG_OUTPUT,
     ST_TESTS_FAILED,
     ST_NOT_JUDGED,
+    ST_GC_DEPENDENT,
     ST_UNKNOWN          /* a word no row knows; exits like internal_error */
 } psf_status;
 

@@ -54,6 +54,8 @@ RECEIVER=$BUILD/psf-receive
 #                                 it, start-up races change the main thread's identity hash codes
 #                                 (2 runs in 15 differed here); the profile records whether it was used
 #   -Xms/-Xmx                     the same heap everywhere: GC timing and SoftReference clearing
+#   -XX:SoftRefLRUPolicyMSPerMB=100000000  a soft reference is cleared only when the heap is all
+#                                 but full, never because of the wall-clock time since its last use
 #   -Xss                          the same stack depth everywhere
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
@@ -72,6 +74,7 @@ PINNED_FLAGS=(
   -XX:+UseSerialGC
   -XX:ActiveProcessorCount=1
   -XX:-UseDynamicNumberOfCompilerThreads
+  -XX:SoftRefLRUPolicyMSPerMB=100000000
   -Xshare:auto
   -Xss1m
   -Duser.language=en -Duser.country=US -Duser.variant=

@@ -22,7 +22,7 @@ static void status_exit_code__every_word__documented_code(void **state)
         { "unstable", 20 }, { "sandbox_unavailable", 21 }, { "no_main", 22 }, { "bad_class_file", 23 },
         { "jdk_not_found", 24 }, { "hidden_threads", 25 }, { "unverified", 26 },
         { "virtual_threads", 27 }, { "jdk_not_verified", 28 }, { "unschedulable", 29 },
-        { "fallback", 30 }, { "hidden_work", 31 }, { "wrong_output", 32 }, { "tests_failed", 33 }, { "not_judged", 34 },
+        { "fallback", 30 }, { "hidden_work", 31 }, { "wrong_output", 32 }, { "tests_failed", 33 }, { "not_judged", 34 }, { "gc_dependent", 35 },
         { "agent_error", 70 }, { "internal_error", 70 },
     };
     (void)state;
@@ -40,7 +40,7 @@ static void status_exit_code__program_outcomes__distinct(void **state)
     static const char *const words[] = {"not_invoked", "incomplete", "program_failed", "exception",
         "stack_overflow", "out_of_memory", "exit_in_method", "halt_in_method", "timeout", "deadlock",
         "crashed", "bytecode_limit", "thread_limit", "output_limit", "unstable", "no_main", "bad_class_file", "hidden_threads",
-        "virtual_threads", "unschedulable", "hidden_work", "wrong_output", "tests_failed"};
+        "virtual_threads", "unschedulable", "hidden_work", "wrong_output", "tests_failed", "gc_dependent"};
     (void)state;
     unsigned n = sizeof words / sizeof words[0];
     for (unsigned i = 0; i < n; i++)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# adversarial_gc.sh - work that waits for the garbage collector is refused
+# by name, the same way on every run and under both engines
+# (agent/gcrefs.c; docs/determinism.md, "The garbage collector"). The
+# GcRefs fixture sorts 2000 ints and then allocates until the collector has
+# done something it can see: a weak reference arriving on its queue, a
+# WeakHashMap's entry dropped, a Cleaner's action run (on the thread the
+# Cleaner starts). Each ends as gc_dependent (35), five runs of each under
+# each engine on JDK 17 and 25, with one message naming the thread, the
+# reference's class and the code that took it. The honest mode (a
+# ThreadLocal, a stream, string concatenation, a WeakHashMap whose keys
+# stay, a reference the method enqueues itself) and the relink mode (a
+# collection clears entries of the JDK's MethodType table, which linking a
+# string concatenation then expunges) score, one score in five runs and
+# under both engines, and print what they print without PSF.
+set -eu
+. "$(dirname "$0")/lib.sh"
+adversarial_setup
+N=2000
+
+JDKS=("$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")")
+J25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ -x "$J25/bin/java" ] && [ "$(psf_jdk_feature "$J25/bin/java")" != "$(psf_jdk_feature "$JAVA")" ]; then
+  JDKS+=("$J25")
+else
+  echo "# JDK 25 NOT TESTED here: no JDK 25 at $J25 other than the default"
+fi
+
+# gs JDK ENGINE MODE [ARGS...]: get_score.sh's JSON in $TEST_TMP/out, its exit code echoed
+gs() {
+  local jdk=$1 engine=$2 mode=$3
+  shift 3
+  JAVA_HOME=$jdk "$GS" --engine "$engine" --classpath "$FX" --main GcRefs --method GcRefs.work --json \
+    --sandbox require "$@" -- "$mode" "$N" >"$TEST_TMP/out" 2>"$TEST_TMP/err" && echo 0 || echo $?
+}
+
+# The reference each mode waits for, and where it is taken.
+declare -A WANT=(
+  [queue]="thread 'main' took a java.lang.ref.WeakReference the garbage collector enqueued from a ReferenceQueue, in GcRefs.work(Ljava/lang/String;I)J"
+  [map]="thread 'main' took a java.util.WeakHashMap\$Entry the garbage collector enqueued from a ReferenceQueue, in GcRefs.work(Ljava/lang/String;I)J"
+  [cleaner]="thread 'Cleaner-0' took a jdk.internal.ref.CleanerImpl\$PhantomCleanableRef the garbage collector enqueued from a ReferenceQueue, in jdk.internal.ref.CleanerImpl.run()V"
+)
+
+for jdk in "${JDKS[@]}"; do
+  v=$(psf_jdk_feature "$jdk/bin/java")
+  for mode in queue map cleaner; do
+    for engine in fast step; do
+      got=""
+      for i in 1 2 3 4 5; do
+        rc=$(gs "$jdk" "$engine" "$mode")
+        got="$got|$rc/$(jq -r '.status + ": " + .message' "$TEST_TMP/out" 2>/dev/null)"
+      done
+      w="35/gc_dependent: ${WANT[$mode]}"
+      expect_eq "JDK $v, $engine, $mode: refused by name in each of 5 runs" "$got" "|$w|$w|$w|$w|$w"
+    done
+  done
+  # The fast engine counts the main thread's waits itself and keeps its
+  # refusal, which depends on no count: it hands nothing to the step engine.
+  for mode in queue map; do
+    gs "$jdk" fast "$mode" >/dev/null
+    expect_eq "JDK $v, fast, $mode: the fast engine's own refusal" \
+      "$(jq -r '[.status, .engine, .fallback] | tostring' "$TEST_TMP/out")" '["gc_dependent","fast",null]'
+  done
+  # Honest use of the same machinery: scored, one score in five runs, the
+  # same under both engines, and the program's own output. relink makes the
+  # collector clear entries of the JDK's MethodType table and then links a
+  # string concatenation, whose linkage (overhead) takes them from the
+  # table's queue: not the program's doing, not refused.
+  for mode in honest relink; do
+    plain=$("$jdk/bin/java" -cp "$FX" GcRefs "$mode" "$N")
+    scores=""
+    for engine in fast step; do
+      rc=$(gs "$jdk" "$engine" "$mode" --runs 5)
+      expect_eq "JDK $v, $engine, $mode: scored in 5 runs" \
+        "$rc/$(jq -r '[.status, .runs, .distinct_scores] | tostring' "$TEST_TMP/out")" '0/["ok",5,1]'
+      scores="$scores $(jq -r .score "$TEST_TMP/out")"
+      expect_eq "JDK $v, $engine, $mode: its output as without PSF" \
+        "$(tr -d '\r' <"$TEST_TMP/err" | grep '^SORTED' | sort -u || true)" "$plain"
+    done
+    set -- $scores
+    if [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" = "${2:-}" ]; then
+      pass "JDK $v, $mode: one score under both engines ($1)"
+    else
+      fail "JDK $v, $mode: one score under both engines" "fast, step:$scores"
+    fi
+  done
+done
+
+finish
