@@ -118,6 +118,42 @@ check "report beside the table" '[ -s "$TMP/costs-report.txt" ]' "no $TMP/costs-
 check "report has the hold-out errors" 'grep -q "^hold-out  *median relative error" "$TMP/costs-report.txt"' "no hold-out line"
 check "report has the run-to-run timing spread" 'grep -q "^timing spread  *per kernel" "$TMP/costs-report.txt"' "no timing spread line"
 check "report says not isolated" 'grep -q "^isolation  *not isolated" "$TMP/costs-report.txt"' "no isolation line"
+# The report's contents, not only its lines: what it says of the table and
+# this machine agrees with the table and /proc/cpuinfo, and the figures are
+# in ranges a working fit gives here and a broken one does not. Seen on this
+# shared 2-core machine (quick, not isolated): R^2 0.834, hold-out median
+# 10.5% (worst 14.6%), fitted median 5.3%; a fit whose prices all came out
+# equal (every price set to their mean after the solve) gave R^2 0 and a
+# hold-out median of 1582%. Bounds: R^2 >= 0.5, hold-out median <= 50%,
+# each median <= its worst.
+R=$TMP/costs-report.txt
+rline() { sed -n "s/^$1  *//p" "$R" | head -n 1; }
+check "report: the table it describes" '[ "$(rline table)" = "$TMP/costs.xml" ]' "$(rline table)"
+check "report: the isolation the table records (not isolated: --no-isolate)" \
+  '[ "$(rline isolation)" = "not isolated: --no-isolate" ] && [ "$(x /costs/@isolated_core)" = false ]' "$(rline isolation)"
+check "report: this CPU, as the table names it" \
+  '[ "$(rline cpu)" = "$(cpuinfo "model name") (vendor $(cpuinfo vendor_id), family $(cpuinfo "cpu family"), model $(cpuinfo model), stepping $(cpuinfo stepping))" ]' \
+  "$(rline cpu)"
+check "report: the table's tsc_hz" '[ "$(rline tsc | cut -d" " -f1-2)" = "$(x /costs/@tsc_hz) Hz" ]' "$(rline tsc) / $(x /costs/@tsc_hz)"
+want_jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
+check "report: the JDK that timed ($want_jdk)" '[ "$(rline jdk)" = "$want_jdk" ]' "$(rline jdk)"
+# mode: --quick, T kernels (F fitted, H held out): T = F + H, H >= 1
+check "report: quick mode, kernels fitted + held out = all" \
+  'rline mode | awk "{ gsub(/[(,)]/, \" \"); exit !(\$1 == \"--quick\" && \$2 == \$4 + \$6 && \$6 >= 1 && \$4 >= 10) }"' "$(rline mode)"
+pct() { rline "$1" | sed -n "s/.*$2 \([0-9.]*\)%, worst \([0-9.]*\)%.*/\1 \2/p"; }
+check "report: fit R^2 in [0.5, 1] (0.834 seen here)" \
+  'rline fit | awk "{ exit !(\$1 == \"R^2\" && \$2 + 0 >= 0.5 && \$2 + 0 <= 1) }"' "$(rline fit)"
+check "report: fitted kernels' median error <= worst" \
+  'pct fit "median relative error" | awk "NF == 2 { ok = \$1 <= \$2 } END { exit !ok }"' "$(rline fit)"
+check "report: hold-out median error <= 50% (10.5% seen here), <= worst" \
+  'pct hold-out "median relative error" | awk "NF == 2 { ok = \$1 <= 50 && \$1 <= \$2 } END { exit !ok }"' "$(rline hold-out)"
+check "report: timing spread of 2 or more passes, median <= worst" \
+  'rline "timing spread" | awk "{ for (i = 1; i <= NF; i++) if (\$i == \"of\") p = \$(i + 1) } END { exit !(p >= 2) }" &&
+   pct "timing spread" "median" | awk "NF == 2 { ok = \$1 <= \$2 } END { exit !ok }"' "$(rline "timing spread")"
+# every held-out kernel's row: measured and predicted cycles above 0
+check "report: held-out kernels measured and predicted" \
+  'awk "/^Held-out kernels/ { on = 1; next } on && /^  h_/ { n++; if (!(\$4 > 0 && \$5 > 0)) bad = 1 } on && /^Fitted/ { on = 0 } END { exit !(n >= 1 && !bad) }" "$R"' \
+  "$(sed -n "/^Held-out kernels/,/^Fitted/p" "$R")"
 check "warning about isolation on stderr" 'grep -q "without core isolation" "$TMP/err"' "no warning"
 check "--keys: the native priced" \
   '[ -n "$(x "/costs/invoke[@method=\"$KEY\"]/@cost")" ]' "missing"

@@ -86,6 +86,31 @@ valid "get_score.sh: valid" "$J"
   --sandbox off --junit "$J" --max-ratio 1 --compare "$TEST_TMP/ref.xml" --report "$TEST_TMP/r.html" -- 40 \
   >/dev/null 2>&1 || rc=$?
 expect_eq "get_score.sh: the same run is within 1 x itself" "$(failures "$J")" 0
+# A costlier run (41 numbers to sort, not 40) against that reference: at the
+# least ratio its score is within (ceil(C x 10^6 / R) millionths, where R and
+# C are the two runs' bytecodes) it passes; one millionth less fails, and so
+# would every ratio if get_score.sh or psf-score ignored --max-ratio.
+"$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --method Sorting.insertionSort --costs none \
+  --sandbox off --profile-out "$TEST_TMP/big.xml" -- 41 >/dev/null 2>&1 || true
+costlier=$(xpath "$TEST_TMP/big.xml" '/psf-profile/summary/@work')
+expect_eq "get_score.sh: 41 numbers cost more than 40" "$([ "${costlier:-0}" -gt "$bytecodes" ] && echo more || echo "$costlier <= $bytecodes")" more
+micro=$(((costlier * 1000000 + bytecodes - 1) / bytecodes))
+half=$(((costlier * 2000000 + bytecodes) / (2 * bytecodes)))  # C / R rounded half up, as the message says it
+for m in "$micro" "$((micro - 1))"; do
+  ratio=$(printf '%d.%06d' $((m / 1000000)) $((m % 1000000)))
+  rc=0
+  "$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --method Sorting.insertionSort --costs none \
+    --sandbox off --junit "$J" --max-ratio "$ratio" --compare "$TEST_TMP/ref.xml" -- 41 >/dev/null 2>&1 || rc=$?
+  expect_eq "get_score.sh --max-ratio $ratio: scored" "$rc" 0
+  if [ "$m" = "$micro" ]; then
+    expect_eq "get_score.sh: $costlier bytecodes just within $ratio x $bytecodes pass" "$(failures "$J")" 0
+  else
+    expect_eq "get_score.sh: $costlier bytecodes just past $ratio x $bytecodes fail" "$(failures "$J")" 1
+    expect_eq "get_score.sh: the ratio's message" "$(message "$J")" \
+      "over budget: score $costlier bytecodes, budget $ratio x the reference's $bytecodes bytecodes (--max-ratio); this submission is $(printf '%d.%06d' $((half / 1000000)) $((half % 1000000))) x the reference; status ok"
+  fi
+  valid "get_score.sh --max-ratio $ratio: valid" "$J"
+done
 expect_match "get_score.sh --report: the page has the score" "$(cat "$TEST_TMP/r.html")" \
   "<div class=\"card\" id=\"score\"><div class=\"big\">$bytecodes</div>"
 rc=0
