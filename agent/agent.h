@@ -256,7 +256,7 @@ typedef struct thread_state {
     jvmtiFrameInfo *tail_frames; /* counting.c tail_returns: frames of a chain of self-calls */
     uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
-    jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
+    jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
     jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
     jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast.c probe_root) */
@@ -357,7 +357,8 @@ typedef struct fast_call {
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
     JavaVM *vm;
-    jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
+    jclass probe;               /* global ref: the probe class (Probe.java), defined in the boot loader */
+    char probe_name[64];        /* its internal name, drawn for the run (probename.h) */
     jfieldID f_counting, f_one, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
@@ -409,11 +410,11 @@ typedef struct fast_state {
     uint32_t next_call, calls_cap; /* the next call site to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;
-    thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
+    thread_state **on;          /* threads now counting (under lock), mirrored in the probe class's counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
     char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
-    jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
+    jobject probe_module;       /* global ref: the probe class's module (java.base) */
     jobject *modules;           /* global refs: modules made to read it (under lock) */
     uint32_t nmodules, modules_cap;
     jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a

@@ -55,18 +55,19 @@
 #include "classfile.h"
 #include "instrument.h"
 #include "mutf8.h"
+#include "probename.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
-/* The class file of psf.Probe, compiled and embedded by agent/agent.mk. */
+/* The probe's class file as compiled (java/lang/Probe), embedded by agent/agent.mk. */
 extern const unsigned char psf_probe_class[];
 extern const size_t psf_probe_class_len;
 
-#define PROBE_CLASS "psf/Probe"
 #define HITS_INITIAL 4096   /* a new thread's hits array, when fewer ids exist yet */
 
 /* The current thread's JNIEnv (every caller runs on a Java thread). */
@@ -985,13 +986,38 @@ void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
         fast_problem(a, "a module defined after VMInit cannot be made to read psf.Probe's module");
 }
 
-/* Define psf.Probe in the boot loader, bind its native, initialize it. */
+/*
+ * Define the probe class in the boot loader under a name drawn for the run
+ * (probename.h): in java.lang, which java.base exports and does not open,
+ * so its public probes link from every class while its state stays out of
+ * reach of reflection; then bind its natives and initialize it.
+ */
 static int define_probe(agent *a, JNIEnv *jni)
 {
-    jclass k = (*jni)->DefineClass(jni, PROBE_CLASS, NULL, (const jbyte *)psf_probe_class, (jsize)psf_probe_class_len);
+    uint8_t rnd[PROBE_NAME_RANDOM];
+    size_t got = 0;
+    while (got < sizeof rnd) {
+        ssize_t n = getrandom(rnd + got, sizeof rnd - got, 0);
+        if (n <= 0) {
+            agent_fail(a, "the fast engine cannot draw its probe class's name (getrandom)");
+            return -1;
+        }
+        got += (size_t)n;
+    }
+    probe_name_make(rnd, a->fast.probe_name);
+    uint8_t *bytes = NULL;
+    size_t nbytes = 0;
+    char err[160];
+    if (probe_class_rename(psf_probe_class, psf_probe_class_len, PROBE_NAME_COMPILED, a->fast.probe_name, &bytes,
+                           &nbytes, err, sizeof err) != 0) {
+        agent_fail(a, "the fast engine cannot rename its probe class: %s", err);
+        return -1;
+    }
+    jclass k = (*jni)->DefineClass(jni, a->fast.probe_name, NULL, (const jbyte *)bytes, (jsize)nbytes);
+    free(bytes);
     if (k == NULL) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot define its probe class psf.Probe in the boot loader");
+        agent_fail(a, "the fast engine cannot define its probe class in the boot loader (java.lang)");
         return -1;
     }
     a->fast.probe = (*jni)->NewGlobalRef(jni, k);
@@ -1017,8 +1043,10 @@ static int define_probe(agent *a, JNIEnv *jni)
         return -1;
     }
     /* GetStaticFieldID initializes the class: here, before any probe runs */
-    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", "[Lpsf/Probe;");
-    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", "Lpsf/Probe;");
+    char sig[sizeof a->fast.probe_name + 3];
+    snprintf(sig, sizeof sig, "[L%s;", a->fast.probe_name);
+    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", sig);
+    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", sig + 1);
     a->fast.f_watching = (*jni)->GetStaticFieldID(jni, k, "watching", "Z");
     a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
     a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
@@ -1727,7 +1755,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     agent *a = &g_agent;
     (void)redefined;
     (void)domain;
-    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, PROBE_CLASS) == 0))
+    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, a->fast.probe_name) == 0))
         return;
     int program = program_loader(a, jni, loader);
     int init_sites = init_sites_loader(a, jni, loader);
@@ -1749,7 +1777,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         lock_enter(a);
     /* the probes every class calls share the names p and q (Probe.java): a
      * class's pool gains two names and a Methodref per descriptor */
-    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "p", .branch_method = "p",
+    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "p", .branch_method = "p",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
