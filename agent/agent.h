@@ -359,6 +359,7 @@ typedef struct fast_state {
     JavaVM *vm;
     jclass probe;               /* global ref: the probe class (Probe.java), defined in the boot loader */
     char probe_name[64];        /* its internal name, drawn for the run (probename.h) */
+    jfieldID f_member_class;    /* MemberName.clazz: which class a method handle's lookup resolves in */
     jfieldID f_counting, f_one, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
@@ -694,6 +695,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   unsigned char **new_data);
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+/* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
+int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
 void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,

@@ -1376,9 +1376,86 @@ static int retransform_loaded(agent *a, JNIEnv *jni)
 
 /* At VMInit, before anything else: the probe class, the module reads, the
  * hook from now on, and the classes loaded before it. */
+/*
+ * The natives through which Java code gets hold of a class's members
+ * (Class.getDeclaredMethods0: reflection's Methods; MethodHandleNatives.
+ * resolve: every method handle and VarHandle a Lookup finds), wrapped at
+ * NativeMethodBind. The probes are for the rewriter's calls alone: a
+ * program that looks up the probe class's members (its name can be read
+ * off a heap dump) could call them, and a probe called out of turn can end
+ * an extent or switch a mode early. Its fields are out of reach anyway
+ * (java.lang is not open); its methods are public, so such a lookup makes
+ * the run fall back, and the step engine, which has no probe class, counts
+ * what the program does. JDK code never looks them up.
+ */
+typedef jobjectArray(JNICALL *declared_methods_fn)(JNIEnv *, jclass, jboolean);
+typedef jobject(JNICALL *mh_resolve_fn)(JNIEnv *, jclass, jobject, jclass, jint, jboolean);
+static declared_methods_fn real_declared_methods;
+static mh_resolve_fn real_mh_resolve;
+
+static void probe_looked_up(agent *a, const char *how)
+{
+    fast_problem(a, "the program looked up the probe class's members (%s): only the rewriter's probes may call them",
+                 how);
+}
+
+static jobjectArray JNICALL psf_declared_methods(JNIEnv *jni, jclass cls, jboolean public_only)
+{
+    agent *a = &g_agent;
+    if (a->fast.probe != NULL && (*jni)->IsSameObject(jni, cls, a->fast.probe))
+        probe_looked_up(a, "reflection");
+    return real_declared_methods(jni, cls, public_only);
+}
+
+static jobject JNICALL psf_mh_resolve(JNIEnv *jni, jclass mhn, jobject self, jclass caller, jint mode,
+                                      jboolean speculative)
+{
+    agent *a = &g_agent;
+    if (a->fast.probe != NULL && a->fast.f_member_class != NULL && self != NULL) {
+        jobject c = (*jni)->GetObjectField(jni, self, a->fast.f_member_class);
+        if (c != NULL && (*jni)->IsSameObject(jni, c, a->fast.probe))
+            probe_looked_up(a, "a method handle or VarHandle");
+        if (c != NULL)
+            (*jni)->DeleteLocalRef(jni, c);
+    }
+    return real_mh_resolve(jni, mhn, self, caller, mode, speculative);
+}
+
+int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address)
+{
+    if (a->opts.engine != AGENT_ENGINE_FAST)
+        return 0;
+    if (strcmp(name, "getDeclaredMethods0") == 0 && strcmp(cls, "Ljava/lang/Class;") == 0) {
+        real_declared_methods = (declared_methods_fn)address;
+        *new_address = (void *)psf_declared_methods;
+        return 1;
+    }
+    if (strcmp(name, "resolve") == 0 && strcmp(cls, "Ljava/lang/invoke/MethodHandleNatives;") == 0) {
+        real_mh_resolve = (mh_resolve_fn)address;
+        *new_address = (void *)psf_mh_resolve;
+        return 1;
+    }
+    return 0;
+}
+
+/* MemberName.clazz, which psf_mh_resolve reads; both natives must be wrapped by now. */
+static int lookups_init(agent *a, JNIEnv *jni)
+{
+    jclass mn = (*jni)->FindClass(jni, "java/lang/invoke/MemberName");
+    a->fast.f_member_class = mn != NULL ? (*jni)->GetFieldID(jni, mn, "clazz", "Ljava/lang/Class;") : NULL;
+    if (mn != NULL)
+        (*jni)->DeleteLocalRef(jni, mn);
+    if (a->fast.f_member_class == NULL || real_declared_methods == NULL || real_mh_resolve == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "the fast engine cannot watch the lookups of its probe class's members");
+        return -1;
+    }
+    return 0;
+}
+
 void fast_vm_init(agent *a, JNIEnv *jni)
 {
-    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || add_reads(a, jni) != 0)
+    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || add_reads(a, jni) != 0 || lookups_init(a, jni) != 0)
         return;
     lock_enter(a);
     a->fast.hooked = 1;
