@@ -415,9 +415,6 @@ typedef struct fast_state {
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
     char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
-    jobject probe_module;       /* global ref: the probe class's module (java.base) */
-    jobject *modules;           /* global refs: modules made to read it (under lock) */
-    uint32_t nmodules, modules_cap;
     jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a
                                    breakpoint at offset 0 (under lock) */
     uint32_t nhidden, hidden_cap;
@@ -688,7 +685,7 @@ int target_class_named(agent *a, jclass klass); /* has the spec's class name (an
 /* fast.c: the instrumenting engine (engine=fast, docs/fast-engine.md) */
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
 void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
-void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* its module reads the probe's */
+void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
 int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,

@@ -790,58 +790,6 @@ void fast_set_depth(agent *a, thread_state *ts, int depth)
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
 }
 
-/* Make `module` read the probe's module unless it was seen already (lock
- * held): a rewritten class of a named module calls psf.Probe. 0 or -1. */
-static int read_probe(agent *a, JNIEnv *jni, jobject module)
-{
-    for (uint32_t i = 0; i < a->fast.nmodules; i++)
-        if ((*jni)->IsSameObject(jni, a->fast.modules[i], module))
-            return 0;
-    if (a->fast.nmodules == a->fast.modules_cap) {
-        uint32_t cap = a->fast.modules_cap ? a->fast.modules_cap * 2 : 128;
-        jobject *v = realloc(a->fast.modules, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        a->fast.modules = v;
-        a->fast.modules_cap = cap;
-    }
-    jobject ref = (*jni)->NewGlobalRef(jni, module);
-    if (ref == NULL)
-        return -1;
-    a->fast.modules[a->fast.nmodules++] = ref;
-    if ((*jni)->IsSameObject(jni, module, a->fast.probe_module))
-        return 0;
-    return jvmti_check(a, (*a->jvmti)->AddModuleReads(a->jvmti, module, a->fast.probe_module), "AddModuleReads");
-}
-
-/* At VMInit: every module defined so far reads the probe's module (the
- * boot loader's unnamed module). */
-static int add_reads(agent *a, JNIEnv *jni)
-{
-    jobject pm = (*jni)->GetModule(jni, a->fast.probe);
-    a->fast.probe_module = pm != NULL ? (*jni)->NewGlobalRef(jni, pm) : NULL;
-    if (a->fast.probe_module == NULL) {
-        agent_fail(a, "the fast engine cannot find psf.Probe's module");
-        return -1;
-    }
-    jint n = 0;
-    jobject *modules = NULL;
-    if (jvmti_check(a, (*a->jvmti)->GetAllModules(a->jvmti, &n, &modules), "GetAllModules") != 0)
-        return -1;
-    int bad = 0;
-    lock_enter(a);
-    for (jint i = 0; i < n; i++) {
-        if (!bad)
-            bad = read_probe(a, jni, modules[i]);
-        (*jni)->DeleteLocalRef(jni, modules[i]);
-    }
-    lock_exit(a);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)modules);
-    if (bad)
-        agent_fail(a, "the fast engine cannot make the modules read psf.Probe's module");
-    return bad ? -1 : 0;
-}
-
 /* 1 when the class signature names a hidden class ("...+0x<hex>;", or with
  * '/' or '.' before the 0x), whose methods get no probes: JVMTI passes no
  * hidden class to the ClassFileLoadHook and cannot retransform one. */
@@ -967,23 +915,13 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     return 1;
 }
 
-/* ClassPrepare, before any of the class's code runs: a module defined
- * after VMInit (a layer the program builds) reads the probe's module too;
- * a hidden class's methods are watched. */
+/* ClassPrepare, before any of the class's code runs: a hidden class's
+ * methods are watched. (Every module reads java.base, the probe class's
+ * module, so no module needs to be made to read it.) */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
 {
+    (void)jni;
     watch_hidden(a, klass);
-    if (a->fast.probe_module == NULL)
-        return;
-    jobject module = (*jni)->GetModule(jni, klass);
-    if (module == NULL)
-        return;
-    lock_enter(a);
-    int bad = read_probe(a, jni, module);
-    lock_exit(a);
-    (*jni)->DeleteLocalRef(jni, module);
-    if (bad)
-        fast_problem(a, "a module defined after VMInit cannot be made to read psf.Probe's module");
 }
 
 /*
@@ -1455,7 +1393,7 @@ static int lookups_init(agent *a, JNIEnv *jni)
 
 void fast_vm_init(agent *a, JNIEnv *jni)
 {
-    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || add_reads(a, jni) != 0 || lookups_init(a, jni) != 0)
+    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || lookups_init(a, jni) != 0)
         return;
     lock_enter(a);
     a->fast.hooked = 1;
