@@ -9,10 +9,14 @@
  * mispredictions, calling contexts, in the work and overhead buckets) and
  * when it leaves a run to the step engine.
  *
- * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
+ * At VMInit the probe class (agent/probe/java/lang/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
- * loader finds it, and every named module is made to read the boot loader's
- * unnamed module that holds it. From then on the ClassFileLoadHook rewrites
+ * loader finds it, in java.lang under a name drawn for the run (define_probe):
+ * every module reads java.base and may link its public probes, and nothing
+ * outside java.base reaches the rest (docs/trust-model.md). A program that
+ * looks up its members, or defines a class naming it, makes the run fall
+ * back (psf_declared_methods, psf_mh_resolve; the rewriter refuses such a
+ * class). From then on the ClassFileLoadHook rewrites
  * every class (agent/instrument.c) with a block probe at the start of each
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
@@ -29,7 +33,7 @@
  * Where the step engine switches single-stepping on and off for a thread
  * (counting.c: the extent's breakpoint and frame pop, helper threads, the
  * method's own class's initializer), fast_thread switches that thread's
- * probes on and off instead: psf.Probe.counting lists the threads counting
+ * probes on and off instead: Probe.counting lists the threads counting
  * now. The per-thread events the extent needs (FramePop, Exception) stay.
  *
  * Overhead roots (JDK static initializers, loadClass, linkage upcalls) and
@@ -135,7 +139,7 @@ static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which,
     return probe_table_of(jni, id, which, &g_agent.fast.next_id, what);
 }
 
-/* psf.Probe.callSegs0(site): the segments after every call site handed out so far. */
+/* Probe.callSegs0(site): the segments after every call site handed out so far. */
 static jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site)
 {
     (void)cls;
@@ -143,7 +147,7 @@ static jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site)
                           "segments after calls");
 }
 
-/* psf.Probe.arraySegs0(site): the segments after every array site handed out so far. */
+/* Probe.arraySegs0(site): the segments after every array site handed out so far. */
 static jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site)
 {
     (void)cls;
@@ -151,28 +155,28 @@ static jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site)
                           "segments after arrays");
 }
 
-/* psf.Probe.lengths0(id): the block lengths of every id handed out so far. */
+/* Probe.lengths0(id): the block lengths of every id handed out so far. */
 static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.len, "block lengths");
 }
 
-/* psf.Probe.sites0(id): the branch sites of every id handed out so far. */
+/* Probe.sites0(id): the branch sites of every id handed out so far. */
 static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.site, "branch sites");
 }
 
-/* psf.Probe.flags0(id): the program flags of every id handed out so far. */
+/* Probe.flags0(id): the program flags of every id handed out so far. */
 static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.flags, "program flags");
 }
 
-/* Probe modes (psf.Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
+/* Probe modes (Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
  * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
  * entered it, so an exception that leaves it goes back to the JVM; and
  * TRANSPARENT: a static initializer clinit.c would run for an access of
@@ -353,7 +357,7 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
 }
 
 /*
- * psf.Probe.root0(id, mode), from Probe.rootEnter at the first instruction
+ * Probe.root0(id, mode), from Probe.rootEnter at the first instruction
  * of a method with root probes (block 0: id) on a counting thread in mode
  * WORK or OVERHEAD: the mode its frame runs in, decided as the step engine
  * decides its bucket (root_enter in counting.c) and as HotSpot posts its
@@ -507,7 +511,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
            (alloc_after ? SEG_AFTER : 0) | (jint)(lend << LEND_SHIFT);
 }
 
-/* psf.Probe.callSites0(site): how many call sites were handed out so far;
+/* Probe.callSites0(site): how many call sites were handed out so far;
  * the site asked for must be among them. */
 static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
 {
@@ -522,7 +526,7 @@ static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
     return (jint)n;
 }
 
-/* psf.Probe.callKind0(site), the first time a call there was native on a
+/* Probe.callKind0(site), the first time a call there was native on a
  * thread: 2 when its key has no fence (an invokestatic of a Math
  * interpreter intrinsic, DEP_NO_FENCE), else 1. */
 static jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
@@ -569,7 +573,7 @@ static void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method
 }
 
 /*
- * psf.Probe.jvmEntered0(id, below): a method (block 0: id, the frame
+ * Probe.jvmEntered0(id, below): a method (block 0: id, the frame
  * below it at depth `below`) entered on a counting
  * thread, not in HIDDEN mode, when the last counted step was no invoke:
  * the JVM entered it itself, the constructor of an exception it throws at
@@ -622,7 +626,7 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint bel
     ts->fast_lent_loc = cloc;
 }
 
-/* psf.Probe.arraySites0(site, dims): how many array sites were handed out
+/* Probe.arraySites0(site, dims): how many array sites were handed out
  * so far; the sites asked for must be among them. */
 static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint dims)
 {
@@ -640,7 +644,7 @@ static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint d
 static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
                           uint64_t allocations, uint64_t elements);
 
-/* psf.Probe.made0(array, site), after an array's clone() or Array.newArray
+/* Probe.made0(array, site), after an array's clone() or Array.newArray
  * on a counting thread, for an array of another class than the one the
  * probe counts at that site itself, or after Array.multiNewArray: charge
  * each array to its runtime class's key and its elements to the call (the
@@ -704,7 +708,7 @@ static jthread current_thread(agent *a)
     return thread;
 }
 
-/* psf.Probe.begin0(), from Probe.enter in the measured method's first
+/* Probe.begin0(), from Probe.enter in the measured method's first
  * instruction on a thread that is not counting: open an extent when the
  * caller (two frames down: begin0, Probe.enter, the method) is the method
  * (a class of the same name from another loader is not). */
@@ -724,7 +728,7 @@ static void JNICALL probe_begin(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.end0(), from Probe.exit before the return of the extent's
+/* Probe.end0(), from Probe.exit before the return of the extent's
  * outermost frame: close the extent. */
 static void JNICALL probe_end(JNIEnv *jni, jclass cls)
 {
@@ -737,7 +741,7 @@ static void JNICALL probe_end(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.limit0(), from a block probe whose thread passed its bound:
+/* Probe.limit0(), from a block probe whose thread passed its bound:
  * the run has passed the bytecode limit, or may have (the bound counts
  * whole blocks); counting.c stops it. */
 static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
@@ -751,7 +755,7 @@ static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.bystander0(n, program), from a block probe on a thread that
+/* Probe.bystander0(n, program), from a block probe on a thread that
  * is not counting while another is: a block of n bytecodes began there
  * (counting.c charges it to the bystanders' allowance). */
 static void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
@@ -773,7 +777,7 @@ void fast_unwatch(agent *a, JNIEnv *jni)
 }
 
 /* The frames of the measured method on this thread inside its extent
- * (psf.Probe's depth); 0 when unknown. */
+ * (the probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
 {
     JNIEnv *jni = env_of(a);
@@ -977,7 +981,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot bind psf.Probe's natives");
+        agent_fail(a, "the fast engine cannot bind the probe's natives");
         return -1;
     }
     /* GetStaticFieldID initializes the class: here, before any probe runs */
@@ -1057,7 +1061,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_run_count || !a->fast.f_ctx_top || !a->fast.f_ctx_cur || !a->fast.f_saved ||
         !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
+        agent_fail(a, "the probe class lacks the fields the fast engine uses");
         return -1;
     }
     (*jni)->SetStaticBooleanField(jni, k, a->fast.f_watching, JNI_TRUE); /* bystanders' blocks are reported */
@@ -1065,7 +1069,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     return 0;
 }
 
-/* The array probes' counters in psf.Probe, and the native whose arrays
+/* The array probes' counters in the probe class, and the native whose arrays
  * are charged (Throwable.fillInStackTrace(I)); 0 or -1 (reported). */
 static int arrays_init(agent *a, JNIEnv *jni)
 {
@@ -1116,7 +1120,7 @@ static int arrays_init(agent *a, JNIEnv *jni)
         !a->fast.init_class_name || !a->fast.ste_init || !a->fast.obj_clone || !a->fast.new_array ||
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot find psf.Probe's array counters or the natives whose arrays it "
+        agent_fail(a, "the fast engine cannot find the probe's array counters or the natives whose arrays it "
                       "charges (Throwable.fillInStackTrace(int), Class.initClassName, "
                       "StackTraceElement.initStackTraceElements, Object.clone, Array.newArray, multiNewArray)");
         return -1;
@@ -1852,8 +1856,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     cf_free(&cf);
 }
 
-/* Publish the threads now counting as psf.Probe.counting, and the thread
- * counting when only one does as psf.Probe.one (lock held). `one` is
+/* Publish the threads now counting as Probe.counting, and the thread
+ * counting when only one does as Probe.one (lock held). `one` is
  * cleared first and set last, so that a probe never finds there a thread
  * that the array it reads next does not hold. */
 static int publish(agent *a, JNIEnv *jni)
@@ -1873,7 +1877,7 @@ static int publish(agent *a, JNIEnv *jni)
     return 0;
 }
 
-/* This thread's counters object, made on first use: a psf.Probe without a
+/* This thread's counters object, made on first use: a the probe class without a
  * constructor run (none may run on a counted thread), hits sized for the
  * ids handed out so far. */
 static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
@@ -3140,7 +3144,7 @@ static void native_problem(agent *a, const char *fmt, ...)
  * that called the native, for Throwable.fillInStackTrace(int) (the
  * backtraces of every exception: it calls no Java code and never throws);
  * any other native that allocates an array makes the run refused, by
- * name. Arrays psf.Probe's own natives make are the agent's.
+ * name. Arrays the probe's own natives make are the agent's.
  */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
 {
