@@ -262,7 +262,7 @@ typedef struct thread_state {
     jvmtiFrameInfo *tail_frames; /* counting.c tail_returns: frames of a chain of self-calls */
     uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
-    jobject probe;              /* engine=fast: global ref to this thread's psf.Probe counters (fast.c) */
+    jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
     jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
     jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast.c probe_root) */
@@ -363,7 +363,9 @@ typedef struct fast_call {
 /* engine=fast: the instrumenting engine's state (fast.c). */
 typedef struct fast_state {
     JavaVM *vm;
-    jclass probe;               /* global ref: psf.Probe, defined in the boot loader */
+    jclass probe;               /* global ref: the probe class (Probe.java), defined in the boot loader */
+    char probe_name[64];        /* its internal name, drawn for the run (probename.h) */
+    jfieldID f_member_class;    /* MemberName.clazz: which class a method handle's lookup resolves in */
     jfieldID f_counting, f_one, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
@@ -415,15 +417,12 @@ typedef struct fast_state {
     uint32_t next_call, calls_cap; /* the next call site to hand out */
     fast_class *classes;        /* every rewritten class, by fast_method.cls */
     uint32_t nclasses, classes_cap;
-    thread_state **on;          /* threads now counting (under lock), mirrored in psf.Probe.counting */
+    thread_state **on;          /* threads now counting (under lock), mirrored in the probe class's counting */
     uint32_t non, on_cap;
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
     char hidden_work[768];      /* the first program code it saw run where the step engine sees none
                                  * (under lock): the run is refused as hidden_work, not handed over */
     char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
-    jobject probe_module;       /* global ref: the boot loader's unnamed module, psf.Probe's */
-    jobject *modules;           /* global refs: modules made to read it (under lock) */
-    uint32_t nmodules, modules_cap;
     jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a
                                    breakpoint at offset 0 (under lock) */
     uint32_t nhidden, hidden_cap;
@@ -705,7 +704,7 @@ int target_class_named(agent *a, jclass klass); /* has the spec's class name (an
 /* fast.c: the instrumenting engine (engine=fast, docs/fast-engine.md) */
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
 void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
-void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* its module reads the probe's */
+void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
 int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
@@ -713,6 +712,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
 void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
+/* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
+int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
 void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,

@@ -4,24 +4,26 @@
 # are also linked into cmocka tests; the JVMTI parts are exercised by the
 # integration tests under tests/integration/.
 
-AGENT_PURE_SRCS := agent/cpool.c agent/classfile.c agent/names.c agent/blocks.c agent/instrument.c
+AGENT_PURE_SRCS := agent/cpool.c agent/classfile.c agent/names.c agent/blocks.c agent/instrument.c agent/probename.c
 AGENT_JVM_SRCS  := $(filter-out $(AGENT_PURE_SRCS),$(wildcard agent/*.c))
 AGENT_SO        := $(BUILD)/libpsfagent.so
 
 all: $(AGENT_SO)
 
-# The fast engine's probe class (agent/fast.c defines it in the boot loader at
-# VMInit), compiled for every JDK the agent runs on and embedded as bytes. Not
-# --release: it uses the JDK's @DontInline (jdk.internal.vm.annotation, which
-# --release cannot export), honoured for boot-loader classes.
+# The fast engine's probe class (agent/fast.c renames it and defines it in
+# the boot loader at VMInit), compiled for every JDK the agent runs on and
+# embedded as bytes. It is compiled as a class of java.base
+# (--patch-module), in java.lang: not --release, which allows neither that
+# nor the JDK's own annotations (@DontInline, @Hidden), which the JVM
+# honours for classes of the boot loader.
 AGENT_PROBE_DIR := $(BUILD)/agent/probe
 AGENT_PROBE_C   := $(BUILD)/agent/probe_class.c
-$(AGENT_PROBE_C): agent/probe/psf/Probe.java scorer/embed.sh
+$(AGENT_PROBE_C): agent/probe/java/lang/Probe.java scorer/embed.sh
 	rm -rf $(AGENT_PROBE_DIR)
 	mkdir -p $(AGENT_PROBE_DIR)
-	$(JAVAC) -source 11 -target 11 -Xlint:-options --add-exports java.base/jdk.internal.vm.annotation=ALL-UNNAMED \
-	  -d $(AGENT_PROBE_DIR) agent/probe/psf/Probe.java
-	sh scorer/embed.sh psf_probe_class $(AGENT_PROBE_DIR)/psf/Probe.class > $@.tmp
+	$(JAVAC) -source 11 -target 11 -Xlint:-options --patch-module java.base=agent/probe \
+	  -d $(AGENT_PROBE_DIR) agent/probe/java/lang/Probe.java
+	sh scorer/embed.sh psf_probe_class $(AGENT_PROBE_DIR)/java/lang/Probe.class > $@.tmp
 	mv $@.tmp $@
 
 # Exports only Agent_*; -z defs turns a missing symbol into a build error

@@ -9,10 +9,14 @@
  * mispredictions, calling contexts, in the work and overhead buckets) and
  * when it leaves a run to the step engine.
  *
- * At VMInit the probe class psf.Probe (agent/probe/psf/Probe.java, its class
+ * At VMInit the probe class (agent/probe/java/lang/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
- * loader finds it, and every named module is made to read the boot loader's
- * unnamed module that holds it. From then on the ClassFileLoadHook rewrites
+ * loader finds it, in java.lang under a name drawn for the run (define_probe):
+ * every module reads java.base and may link its public probes, and nothing
+ * outside java.base reaches the rest (docs/trust-model.md). A program that
+ * looks up its members, or defines a class naming it, makes the run fall
+ * back (psf_declared_methods, psf_mh_resolve; the rewriter refuses such a
+ * class). From then on the ClassFileLoadHook rewrites
  * every class (agent/instrument.c) with a block probe at the start of each
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
@@ -29,7 +33,7 @@
  * Where the step engine switches single-stepping on and off for a thread
  * (counting.c: the extent's breakpoint and frame pop, helper threads, the
  * method's own class's initializer), fast_thread switches that thread's
- * probes on and off instead: psf.Probe.counting lists the threads counting
+ * probes on and off instead: Probe.counting lists the threads counting
  * now. The per-thread events the extent needs (FramePop, Exception) stay.
  *
  * Overhead roots (JDK static initializers, loadClass, linkage upcalls) and
@@ -55,18 +59,19 @@
 #include "classfile.h"
 #include "instrument.h"
 #include "mutf8.h"
+#include "probename.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
-/* The class file of psf.Probe, compiled and embedded by agent/agent.mk. */
+/* The probe's class file as compiled (java/lang/Probe), embedded by agent/agent.mk. */
 extern const unsigned char psf_probe_class[];
 extern const size_t psf_probe_class_len;
 
-#define PROBE_CLASS "psf/Probe"
 #define HITS_INITIAL 4096   /* a new thread's hits array, when fewer ids exist yet */
 
 /* The current thread's JNIEnv (every caller runs on a Java thread). */
@@ -150,7 +155,7 @@ static jintArray probe_table(JNIEnv *jni, jint id, const uint32_t *const *which,
     return probe_table_of(jni, id, which, &g_agent.fast.next_id, what);
 }
 
-/* psf.Probe.callSegs0(site): the segments after every call site handed out so far. */
+/* Probe.callSegs0(site): the segments after every call site handed out so far. */
 static jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site)
 {
     (void)cls;
@@ -158,7 +163,7 @@ static jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site)
                           "segments after calls");
 }
 
-/* psf.Probe.arraySegs0(site): the segments after every array site handed out so far. */
+/* Probe.arraySegs0(site): the segments after every array site handed out so far. */
 static jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site)
 {
     (void)cls;
@@ -166,28 +171,28 @@ static jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site)
                           "segments after arrays");
 }
 
-/* psf.Probe.lengths0(id): the block lengths of every id handed out so far. */
+/* Probe.lengths0(id): the block lengths of every id handed out so far. */
 static jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.len, "block lengths");
 }
 
-/* psf.Probe.sites0(id): the branch sites of every id handed out so far. */
+/* Probe.sites0(id): the branch sites of every id handed out so far. */
 static jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.site, "branch sites");
 }
 
-/* psf.Probe.flags0(id): the program flags of every id handed out so far. */
+/* Probe.flags0(id): the program flags of every id handed out so far. */
 static jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.flags, "program flags");
 }
 
-/* Probe modes (psf.Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
+/* Probe modes (Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
  * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
  * entered it, so an exception that leaves it goes back to the JVM; and
  * TRANSPARENT: a static initializer clinit.c would run for an access of
@@ -371,7 +376,7 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
 }
 
 /*
- * psf.Probe.root0(id, mode), from Probe.rootEnter at the first instruction
+ * Probe.root0(id, mode), from Probe.rootEnter at the first instruction
  * of a method with root probes (block 0: id) on a counting thread in mode
  * WORK or OVERHEAD: the mode its frame runs in, decided as the step engine
  * decides its bucket (root_enter in counting.c) and as HotSpot posts its
@@ -526,7 +531,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
            (alloc_after ? SEG_AFTER : 0) | (jint)(lend << LEND_SHIFT);
 }
 
-/* psf.Probe.callSites0(site): how many call sites were handed out so far;
+/* Probe.callSites0(site): how many call sites were handed out so far;
  * the site asked for must be among them. */
 static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
 {
@@ -541,7 +546,7 @@ static jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site)
     return (jint)n;
 }
 
-/* psf.Probe.callKind0(site), the first time a call there was native on a
+/* Probe.callKind0(site), the first time a call there was native on a
  * thread: 2 when its key has no fence (an invokestatic of a Math
  * interpreter intrinsic, DEP_NO_FENCE), else 1. */
 static jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
@@ -588,7 +593,7 @@ static void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method
 }
 
 /*
- * psf.Probe.jvmEntered0(id, below): a method (block 0: id, the frame
+ * Probe.jvmEntered0(id, below): a method (block 0: id, the frame
  * below it at depth `below`) entered on a counting
  * thread, not in HIDDEN mode, when the last counted step was no invoke:
  * the JVM entered it itself, the constructor of an exception it throws at
@@ -641,7 +646,7 @@ static void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint bel
     ts->fast_lent_loc = cloc;
 }
 
-/* psf.Probe.arraySites0(site, dims): how many array sites were handed out
+/* Probe.arraySites0(site, dims): how many array sites were handed out
  * so far; the sites asked for must be among them. */
 static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint dims)
 {
@@ -659,7 +664,7 @@ static jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint d
 static void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
                           uint64_t allocations, uint64_t elements);
 
-/* psf.Probe.made0(array, site), after an array's clone() or Array.newArray
+/* Probe.made0(array, site), after an array's clone() or Array.newArray
  * on a counting thread, for an array of another class than the one the
  * probe counts at that site itself, or after Array.multiNewArray: charge
  * each array to its runtime class's key and its elements to the call (the
@@ -723,7 +728,7 @@ static jthread current_thread(agent *a)
     return thread;
 }
 
-/* psf.Probe.begin0(), from Probe.enter in the measured method's first
+/* Probe.begin0(), from Probe.enter in the measured method's first
  * instruction on a thread that is not counting: open an extent when the
  * caller (two frames down: begin0, Probe.enter, the method) is the method
  * (a class of the same name from another loader is not). */
@@ -743,7 +748,7 @@ static void JNICALL probe_begin(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.end0(), from Probe.exit before the return of the extent's
+/* Probe.end0(), from Probe.exit before the return of the extent's
  * outermost frame: close the extent. */
 static void JNICALL probe_end(JNIEnv *jni, jclass cls)
 {
@@ -756,7 +761,7 @@ static void JNICALL probe_end(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.limit0(), from a block probe whose thread passed its bound:
+/* Probe.limit0(), from a block probe whose thread passed its bound:
  * the run has passed the bytecode limit, or may have (the bound counts
  * whole blocks); counting.c stops it. */
 static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
@@ -770,7 +775,7 @@ static void JNICALL probe_limit(JNIEnv *jni, jclass cls)
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
-/* psf.Probe.bystander0(n, program), from a block probe on a thread that
+/* Probe.bystander0(n, program), from a block probe on a thread that
  * is not counting while another is: a block of n bytecodes began there
  * (counting.c charges it to the bystanders' allowance). */
 static void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
@@ -792,7 +797,7 @@ void fast_unwatch(agent *a, JNIEnv *jni)
 }
 
 /* The frames of the measured method on this thread inside its extent
- * (psf.Probe's depth); 0 when unknown. */
+ * (the probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
 {
     JNIEnv *jni = env_of(a);
@@ -807,58 +812,6 @@ void fast_set_depth(agent *a, thread_state *ts, int depth)
     JNIEnv *jni = env_of(a);
     if (jni != NULL && ts->probe != NULL)
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
-}
-
-/* Make `module` read the probe's module unless it was seen already (lock
- * held): a rewritten class of a named module calls psf.Probe. 0 or -1. */
-static int read_probe(agent *a, JNIEnv *jni, jobject module)
-{
-    for (uint32_t i = 0; i < a->fast.nmodules; i++)
-        if ((*jni)->IsSameObject(jni, a->fast.modules[i], module))
-            return 0;
-    if (a->fast.nmodules == a->fast.modules_cap) {
-        uint32_t cap = a->fast.modules_cap ? a->fast.modules_cap * 2 : 128;
-        jobject *v = realloc(a->fast.modules, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        a->fast.modules = v;
-        a->fast.modules_cap = cap;
-    }
-    jobject ref = (*jni)->NewGlobalRef(jni, module);
-    if (ref == NULL)
-        return -1;
-    a->fast.modules[a->fast.nmodules++] = ref;
-    if ((*jni)->IsSameObject(jni, module, a->fast.probe_module))
-        return 0;
-    return jvmti_check(a, (*a->jvmti)->AddModuleReads(a->jvmti, module, a->fast.probe_module), "AddModuleReads");
-}
-
-/* At VMInit: every module defined so far reads the probe's module (the
- * boot loader's unnamed module). */
-static int add_reads(agent *a, JNIEnv *jni)
-{
-    jobject pm = (*jni)->GetModule(jni, a->fast.probe);
-    a->fast.probe_module = pm != NULL ? (*jni)->NewGlobalRef(jni, pm) : NULL;
-    if (a->fast.probe_module == NULL) {
-        agent_fail(a, "the fast engine cannot find psf.Probe's module");
-        return -1;
-    }
-    jint n = 0;
-    jobject *modules = NULL;
-    if (jvmti_check(a, (*a->jvmti)->GetAllModules(a->jvmti, &n, &modules), "GetAllModules") != 0)
-        return -1;
-    int bad = 0;
-    lock_enter(a);
-    for (jint i = 0; i < n; i++) {
-        if (!bad)
-            bad = read_probe(a, jni, modules[i]);
-        (*jni)->DeleteLocalRef(jni, modules[i]);
-    }
-    lock_exit(a);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)modules);
-    if (bad)
-        agent_fail(a, "the fast engine cannot make the modules read psf.Probe's module");
-    return bad ? -1 : 0;
 }
 
 /* 1 when the class signature names a hidden class ("...+0x<hex>;", or with
@@ -986,32 +939,47 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     return 1;
 }
 
-/* ClassPrepare, before any of the class's code runs: a module defined
- * after VMInit (a layer the program builds) reads the probe's module too;
- * a hidden class's methods are watched. */
+/* ClassPrepare, before any of the class's code runs: a hidden class's
+ * methods are watched. (Every module reads java.base, the probe class's
+ * module, so no module needs to be made to read it.) */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
 {
+    (void)jni;
     watch_hidden(a, klass);
-    if (a->fast.probe_module == NULL)
-        return;
-    jobject module = (*jni)->GetModule(jni, klass);
-    if (module == NULL)
-        return;
-    lock_enter(a);
-    int bad = read_probe(a, jni, module);
-    lock_exit(a);
-    (*jni)->DeleteLocalRef(jni, module);
-    if (bad)
-        fast_problem(a, "a module defined after VMInit cannot be made to read psf.Probe's module");
 }
 
-/* Define psf.Probe in the boot loader, bind its native, initialize it. */
+/*
+ * Define the probe class in the boot loader under a name drawn for the run
+ * (probename.h): in java.lang, which java.base exports and does not open,
+ * so its public probes link from every class while its state stays out of
+ * reach of reflection; then bind its natives and initialize it.
+ */
 static int define_probe(agent *a, JNIEnv *jni)
 {
-    jclass k = (*jni)->DefineClass(jni, PROBE_CLASS, NULL, (const jbyte *)psf_probe_class, (jsize)psf_probe_class_len);
+    uint8_t rnd[PROBE_NAME_RANDOM];
+    size_t got = 0;
+    while (got < sizeof rnd) {
+        ssize_t n = getrandom(rnd + got, sizeof rnd - got, 0);
+        if (n <= 0) {
+            agent_fail(a, "the fast engine cannot draw its probe class's name (getrandom)");
+            return -1;
+        }
+        got += (size_t)n;
+    }
+    probe_name_make(rnd, a->fast.probe_name);
+    uint8_t *bytes = NULL;
+    size_t nbytes = 0;
+    char err[160];
+    if (probe_class_rename(psf_probe_class, psf_probe_class_len, PROBE_NAME_COMPILED, a->fast.probe_name, &bytes,
+                           &nbytes, err, sizeof err) != 0) {
+        agent_fail(a, "the fast engine cannot rename its probe class: %s", err);
+        return -1;
+    }
+    jclass k = (*jni)->DefineClass(jni, a->fast.probe_name, NULL, (const jbyte *)bytes, (jsize)nbytes);
+    free(bytes);
     if (k == NULL) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot define its probe class psf.Probe in the boot loader");
+        agent_fail(a, "the fast engine cannot define its probe class in the boot loader (java.lang)");
         return -1;
     }
     a->fast.probe = (*jni)->NewGlobalRef(jni, k);
@@ -1033,12 +1001,14 @@ static int define_probe(agent *a, JNIEnv *jni)
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot bind psf.Probe's natives");
+        agent_fail(a, "the fast engine cannot bind the probe's natives");
         return -1;
     }
     /* GetStaticFieldID initializes the class: here, before any probe runs */
-    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", "[Lpsf/Probe;");
-    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", "Lpsf/Probe;");
+    char sig[sizeof a->fast.probe_name + 3];
+    snprintf(sig, sizeof sig, "[L%s;", a->fast.probe_name);
+    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", sig);
+    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", sig + 1);
     a->fast.f_watching = (*jni)->GetStaticFieldID(jni, k, "watching", "Z");
     a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
     a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
@@ -1112,7 +1082,7 @@ static int define_probe(agent *a, JNIEnv *jni)
         !a->fast.f_run_count || !a->fast.f_ctx_top || !a->fast.f_ctx_cur || !a->fast.f_saved ||
         !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "psf.Probe lacks the fields the fast engine uses");
+        agent_fail(a, "the probe class lacks the fields the fast engine uses");
         return -1;
     }
     (*jni)->SetStaticBooleanField(jni, k, a->fast.f_watching, JNI_TRUE); /* bystanders' blocks are reported */
@@ -1120,7 +1090,7 @@ static int define_probe(agent *a, JNIEnv *jni)
     return 0;
 }
 
-/* The array probes' counters in psf.Probe, and the native whose arrays
+/* The array probes' counters in the probe class, and the native whose arrays
  * are charged (Throwable.fillInStackTrace(I)); 0 or -1 (reported). */
 static int arrays_init(agent *a, JNIEnv *jni)
 {
@@ -1171,7 +1141,7 @@ static int arrays_init(agent *a, JNIEnv *jni)
         !a->fast.init_class_name || !a->fast.ste_init || !a->fast.obj_clone || !a->fast.new_array ||
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
-        agent_fail(a, "the fast engine cannot find psf.Probe's array counters or the natives whose arrays it "
+        agent_fail(a, "the fast engine cannot find the probe's array counters or the natives whose arrays it "
                       "charges (Throwable.fillInStackTrace(int), Class.initClassName, "
                       "StackTraceElement.initStackTraceElements, Object.clone, Array.newArray, multiNewArray)");
         return -1;
@@ -1369,9 +1339,86 @@ static int retransform_loaded(agent *a, JNIEnv *jni)
 
 /* At VMInit, before anything else: the probe class, the module reads, the
  * hook from now on, and the classes loaded before it. */
+/*
+ * The natives through which Java code gets hold of a class's members
+ * (Class.getDeclaredMethods0: reflection's Methods; MethodHandleNatives.
+ * resolve: every method handle and VarHandle a Lookup finds), wrapped at
+ * NativeMethodBind. The probes are for the rewriter's calls alone: a
+ * program that looks up the probe class's members (its name can be read
+ * off a heap dump) could call them, and a probe called out of turn can end
+ * an extent or switch a mode early. Its fields are out of reach anyway
+ * (java.lang is not open); its methods are public, so such a lookup makes
+ * the run fall back, and the step engine, which has no probe class, counts
+ * what the program does. JDK code never looks them up.
+ */
+typedef jobjectArray(JNICALL *declared_methods_fn)(JNIEnv *, jclass, jboolean);
+typedef jobject(JNICALL *mh_resolve_fn)(JNIEnv *, jclass, jobject, jclass, jint, jboolean);
+static declared_methods_fn real_declared_methods;
+static mh_resolve_fn real_mh_resolve;
+
+static void probe_looked_up(agent *a, const char *how)
+{
+    fast_problem(a, "the program looked up the probe class's members (%s): only the rewriter's probes may call them",
+                 how);
+}
+
+static jobjectArray JNICALL psf_declared_methods(JNIEnv *jni, jclass cls, jboolean public_only)
+{
+    agent *a = &g_agent;
+    if (a->fast.probe != NULL && (*jni)->IsSameObject(jni, cls, a->fast.probe))
+        probe_looked_up(a, "reflection");
+    return real_declared_methods(jni, cls, public_only);
+}
+
+static jobject JNICALL psf_mh_resolve(JNIEnv *jni, jclass mhn, jobject self, jclass caller, jint mode,
+                                      jboolean speculative)
+{
+    agent *a = &g_agent;
+    if (a->fast.probe != NULL && a->fast.f_member_class != NULL && self != NULL) {
+        jobject c = (*jni)->GetObjectField(jni, self, a->fast.f_member_class);
+        if (c != NULL && (*jni)->IsSameObject(jni, c, a->fast.probe))
+            probe_looked_up(a, "a method handle or VarHandle");
+        if (c != NULL)
+            (*jni)->DeleteLocalRef(jni, c);
+    }
+    return real_mh_resolve(jni, mhn, self, caller, mode, speculative);
+}
+
+int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address)
+{
+    if (a->opts.engine != AGENT_ENGINE_FAST)
+        return 0;
+    if (strcmp(name, "getDeclaredMethods0") == 0 && strcmp(cls, "Ljava/lang/Class;") == 0) {
+        real_declared_methods = (declared_methods_fn)address;
+        *new_address = (void *)psf_declared_methods;
+        return 1;
+    }
+    if (strcmp(name, "resolve") == 0 && strcmp(cls, "Ljava/lang/invoke/MethodHandleNatives;") == 0) {
+        real_mh_resolve = (mh_resolve_fn)address;
+        *new_address = (void *)psf_mh_resolve;
+        return 1;
+    }
+    return 0;
+}
+
+/* MemberName.clazz, which psf_mh_resolve reads; both natives must be wrapped by now. */
+static int lookups_init(agent *a, JNIEnv *jni)
+{
+    jclass mn = (*jni)->FindClass(jni, "java/lang/invoke/MemberName");
+    a->fast.f_member_class = mn != NULL ? (*jni)->GetFieldID(jni, mn, "clazz", "Ljava/lang/Class;") : NULL;
+    if (mn != NULL)
+        (*jni)->DeleteLocalRef(jni, mn);
+    if (a->fast.f_member_class == NULL || real_declared_methods == NULL || real_mh_resolve == NULL) {
+        (*jni)->ExceptionClear(jni);
+        agent_fail(a, "the fast engine cannot watch the lookups of its probe class's members");
+        return -1;
+    }
+    return 0;
+}
+
 void fast_vm_init(agent *a, JNIEnv *jni)
 {
-    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || add_reads(a, jni) != 0)
+    if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || lookups_init(a, jni) != 0)
         return;
     lock_enter(a);
     a->fast.hooked = 1;
@@ -1748,7 +1795,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     agent *a = &g_agent;
     (void)redefined;
     (void)domain;
-    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, PROBE_CLASS) == 0))
+    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, a->fast.probe_name) == 0))
         return;
     int program = program_loader(a, jni, loader);
     int init_sites = init_sites_loader(a, jni, loader);
@@ -1770,7 +1817,7 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         lock_enter(a);
     /* the probes every class calls share the names p and q (Probe.java): a
      * class's pool gains two names and a Methodref per descriptor */
-    ins_options opt = {.probe_class = PROBE_CLASS, .probe_method = "p", .branch_method = "p",
+    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "p", .branch_method = "p",
                        .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
                        .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
@@ -1830,8 +1877,8 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     cf_free(&cf);
 }
 
-/* Publish the threads now counting as psf.Probe.counting, and the thread
- * counting when only one does as psf.Probe.one (lock held). `one` is
+/* Publish the threads now counting as Probe.counting, and the thread
+ * counting when only one does as Probe.one (lock held). `one` is
  * cleared first and set last, so that a probe never finds there a thread
  * that the array it reads next does not hold. */
 static int publish(agent *a, JNIEnv *jni)
@@ -1851,7 +1898,7 @@ static int publish(agent *a, JNIEnv *jni)
     return 0;
 }
 
-/* This thread's counters object, made on first use: a psf.Probe without a
+/* This thread's counters object, made on first use: a the probe class without a
  * constructor run (none may run on a counted thread), hits sized for the
  * ids handed out so far. */
 static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
@@ -3125,7 +3172,7 @@ static void native_problem(agent *a, const char *fmt, ...)
  * that called the native, for Throwable.fillInStackTrace(int) (the
  * backtraces of every exception: it calls no Java code and never throws);
  * any other native that allocates an array makes the run refused, by
- * name. Arrays psf.Probe's own natives make are the agent's.
+ * name. Arrays the probe's own natives make are the agent's.
  */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
 {

@@ -160,6 +160,22 @@ static int16_t s2(const uint8_t *p)
     return v <= INT16_MAX ? (int16_t)v : (int16_t)(-(int32_t)(uint16_t)~v - 1);
 }
 
+/* 1 when a Utf8 entry of the pool holds `name` (as a class name, in a
+ * descriptor or a signature, or inside any other string). */
+static int pool_names(const cpool *cp, const char *name)
+{
+    size_t n = strlen(name);
+    for (uint16_t i = 1; i < cp->count; i++) {
+        cp_str s;
+        if (cp_tag(cp, i) != CP_UTF8 || cp_utf8(cp, i, &s) != 0 || s.len < n)
+            continue;
+        for (size_t k = 0; k + n <= s.len; k++)
+            if (s.ptr[k] == name[0] && memcmp(s.ptr + k, name, n) == 0)
+                return 1;
+    }
+    return 0;
+}
+
 static int str_is(cp_str s, const char *lit)
 {
     size_t n = strlen(lit);
@@ -1397,6 +1413,11 @@ int ins_rewrite_parsed(const classfile *cfp, const uint8_t *in, size_t len, cons
     size_t *attr_at = NULL;     /* each rewritten method's Code attribute in attrs: start, end */
     if (str_is(cf.this_name, opt->probe_class)) {
         errmsg_set(err, errlen, "%s is the probe class: it is never instrumented", opt->probe_class);
+        goto fail;
+    }
+    if (pool_names(&cf.cp, opt->probe_class)) {
+        errmsg_set(err, errlen, "its constant pool names the probe class %s: only the rewriter may call the probes",
+                   opt->probe_class);
         goto fail;
     }
     if (cf.method_count > 0) {

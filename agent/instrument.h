@@ -177,7 +177,7 @@
 #define INS_NEW_PROBE_LEN 6     /* bytes of the new probe after a new */
 #define INS_CONST_LEN 3         /* bytes of a probe's constant argument (options.consts, fold_method) */
 
-/* The probes' constants (options.consts, fold_method; mirrored in agent/probe/psf/Probe.java). */
+/* The probes' constants (options.consts, fold_method; mirrored in agent/probe/java/lang/Probe.java). */
 #define INS_LEN_MAX 127u
 #define INS_LEN_PACK(len, seg, alloc) ((unsigned)(len) | (unsigned)(seg) << 7 | (unsigned)(alloc) << 14)
 #define INS_SEG_MAX 4095u
@@ -187,7 +187,7 @@
 #define INS_CALL_CONST 1u       /* the call probe's constant: no segment packs to it */
 
 typedef struct ins_options {
-    const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe" */
+    const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe"; no class naming it in its pool is rewritten */
     const char *probe_method;   /* its static method taking the block id, descriptor (I)V
                                    ((II)V with consts) */
     uint32_t first_id;          /* id of the class's first probe; ids stay below 2^31 */

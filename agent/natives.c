@@ -246,10 +246,14 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     jvmtiError err = (*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL);
     if (err == JVMTI_ERROR_WRONG_PHASE || jvmti_check(a, err, "GetMethodName") != 0)
         return;
-    /* the first that takes the native: the scheduler's (sched.c: where a
+    /* the first that takes the native: the fast engine's watch on the
+     * lookups of its probe's members (fast.c), the scheduler's (sched.c: where a
      * thread starts, blocks or wakes another), natives charged by size
      * (bulk.c), per-run values under the virtual clock (pervalues.c), the
      * sandbox's denials */
+    if ((strcmp(name, "getDeclaredMethods0") == 0 || strcmp(name, "resolve") == 0) && declaring_sig(a, method, &sig) &&
+        fast_native_bound(a, sig, name, address, new_address))
+        goto done;
     if (sched_named(name) && declaring_sig(a, method, &sig) &&
         sched_native_bound(sig, name, desc, address, new_address))
         goto done;

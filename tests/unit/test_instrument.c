@@ -699,6 +699,39 @@ static spec arraycopy_method(void)
                   {{"StackMapTable", arraycopy_smt, sizeof arraycopy_smt}}, 1};
 }
 
+/*
+ * A class whose pool names the probe class (in a descriptor here) is
+ * refused: only the rewriter's probes may call it. A name that merely
+ * begins like it is not the probe class's.
+ */
+static void ins_rewrite__a_pool_naming_the_probe_class_is_refused(void **state)
+{
+    (void)state;
+    static const uint8_t ret[] = {0xb1};
+    static const uint8_t naming[] = {1, 0, 14, '(', 'L', 'p', 's', 'f', '/', 'P', 'r', 'o', 'b', 'e', ';', ')', 'V'};
+    static const uint8_t near[] = {1, 0, 13, '(', 'L', 'p', 's', 'f', '/', 'P', 'r', 'o', 'b', ';', ')', 'V'};
+    spec s = {52, ret, sizeof ret, 0, NULL, 0, {{0}}, 0};
+    extra_pool = naming;
+    extra_pool_len = sizeof naming;
+    extra_pool_n = 1;
+    size_t len = 0;
+    uint8_t *in = build(&s, &len);
+    ins_result r;
+    char err[256] = "";
+    assert_int_equal(ins_rewrite(in, len, &probe_opts, &r, err, sizeof err), -1);
+    assert_string_equal(err, "its constant pool names the probe class psf/Probe: only the rewriter may call the probes");
+    free(in);
+    extra_pool = near;
+    extra_pool_len = sizeof near;
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 1 + 6);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
 static void ins_rewrite__copy_probes__around_each_system_arraycopy(void **state)
 {
     (void)state;
@@ -2193,6 +2226,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one),
         cmocka_unit_test(ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_lands_on_offset_0),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
+        cmocka_unit_test(ins_rewrite__a_pool_naming_the_probe_class_is_refused),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
         cmocka_unit_test(ins_rewrite__made_probe__after_multi_new_array_walks_the_levels),

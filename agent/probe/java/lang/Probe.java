@@ -1,13 +1,14 @@
-package psf;
+package java.lang;
 
 /*
  * The fast counting engine's probe (agent/fast.c, docs/fast-engine.md).
- * The agent defines this class in the boot loader at VMInit, makes every
- * named module read its module, and rewrites every other class so that each
- * basic block starts with `invokestatic psf/Probe.p(II)V`, the block's id
- * and its lengths (and each conditional branch and each array instruction
- * gets a probe of its own, below). The JIT inlines them into compiled code
- * like any small method, and the constants the rewriter passes
+ * The agent defines this class in the boot loader at VMInit, under a name
+ * drawn for the run (below), and rewrites every other class so that each
+ * basic block starts with `invokestatic java/lang/ProbeXXX.p(II)V` (XXX
+ * the run's 20 characters), the block's id and its lengths (and each
+ * conditional branch and each array instruction gets a probe of its own,
+ * below). The JIT inlines them into compiled code like any small method,
+ * and the constants the rewriter passes
  * (agent/instrument.h, "options.consts") fold into it: what a block adds
  * is no table lookup.
  *
@@ -38,11 +39,28 @@ package psf;
  * times larger, slower to compile and slower to run (bench/fast_scoring.sh:
  * about 30 ms less of 400 on the merge sort). The annotation is the JDK's
  * own, honoured for classes of the boot loader, where the agent defines this
- * one (hence the build's --add-exports of jdk.internal.vm.annotation).
+ * one (the build compiles it as part of java.base: --patch-module).
+ *
+ * Out of the program's reach (docs/trust-model.md): the class lives in
+ * java.lang, a package java.base exports but does not open, so its
+ * public probes link from every module while nothing outside java.base
+ * can make its other members accessible (setAccessible,
+ * privateLookupIn and VarHandles are refused). It is compiled as
+ * java.lang.Probe, a name it never runs under: the agent renames it
+ * (agent/probename.c) to java.lang.Probe followed by 20 characters drawn
+ * for the run, whose String.hashCode is always the same, so no name the
+ * program can know names it, and hash tables that hold the name (a class
+ * loader's locks) look the same in every run. Every method is @Hidden:
+ * a StackOverflowError or OutOfMemoryError thrown inside a probe shows
+ * no frame of it, in stack traces as in StackWalker. The agent makes a
+ * run that looks up the class's members (reflection, method handles) or
+ * defines a class whose pool names it fall back (fast.c).
  */
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.Hidden;
 
 public final class Probe {
+    @Hidden
     private Probe() {}
 
     /** Counters of the threads now counting; the agent replaces the whole array (copy on write). */
@@ -319,6 +337,7 @@ public final class Probe {
     int ctxLast;
 
     /** The agent makes the tree's arrays with the counters. */
+    @Hidden
     void ctxInit() {
         ctxParent = new int[CTX_NODES];
         ctxMethod = new int[CTX_NODES];
@@ -339,6 +358,7 @@ public final class Probe {
     }
 
     /* A frame of method `id` begins, called from `site`: as ctx_enter. */
+    @Hidden
     private void push(int id, int site) {
         int top = ctxTop, r = runNode[top];
         if (r < 0 || (top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
@@ -358,6 +378,7 @@ public final class Probe {
     }
 
     /* The child of parent for (id, site), made when missing; -1 when the pool is full (contexts.c, child_of). */
+    @Hidden
     private int child(int parent, int id, int site) {
         long key = (long) id << 32 | (site & 0xffffffffL);
         if (ctxLastKey[parent] == key)
@@ -371,6 +392,7 @@ public final class Probe {
     }
 
     /* child's hash table: the node, made when missing; -1 when the pool is full. */
+    @Hidden
     private int lookup(int parent, int id, int site) {
         int h = parent * 0x9E3779B1 ^ id * 0x85EBCA77 ^ site * 0xC2B2AE3D;
         h ^= h >>> 15;
@@ -400,6 +422,7 @@ public final class Probe {
      * when it entered it from another frame: as the step engine, whose
      * site is its last step's offset, in the current frame's method).
      */
+    @Hidden
     private int jvmSite() {
         int at = ctxLast >= 0 ? ctxLast : ctxAtMethod >= 0 && ctxAtMethod == method() ? ctxAt : -1;
         ctxLast = -1;
@@ -407,15 +430,18 @@ public final class Probe {
     }
 
     /* The method of the current run (block 0's id), -1 at the root. */
+    @Hidden
     private int method() {
         return ctxTop == 0 ? -1 : ctxMethod[runNode[ctxTop] & ~FOLDED];
     }
 
+    @Hidden
     private long position() {
         return (long) ctxTop << 32 | runCount[ctxTop];
     }
 
     /* Back to a position taken before a push: the frames pushed since are gone (ctx_restore). */
+    @Hidden
     private void restore(long q) {
         int top = (int) (q >>> 32);
         if (top > ctxTop)
@@ -426,6 +452,7 @@ public final class Probe {
         ctxCur = r < 0 ? 4 * (r & ~FOLDED) + 2 : 4 * r;
     }
 
+    @Hidden
     private void save(long q) {
         long[] v = saved;
         if (nsaved == v.length)
@@ -434,6 +461,7 @@ public final class Probe {
     }
 
     @DontInline
+    @Hidden
     private long[] growSaved() {
         long[] v = saved, w = new long[v.length * 2];
         for (int i = 0; i < v.length; i++)
@@ -459,6 +487,7 @@ public final class Probe {
      */
 
     /** The block probe (k >= 0: the block's packed lengths) and the entry-block probe (k < 0: ~lengths). */
+    @Hidden
     public static void p(int id, int k) {
         if (k < 0) {
             enteredBlock(id, ~k);
@@ -487,6 +516,7 @@ public final class Probe {
      * block, as a branch probe right before the branch and the block's
      * probe right after it would count them.
      */
+    @Hidden
     public static void p(int a, int b, int c) {
         if (c >= 0)
             branch(a, b, c);
@@ -495,6 +525,7 @@ public final class Probe {
     }
 
     /* The if<cond> branch probe: value v, opcode op, the id of its block. */
+    @Hidden
     private static void branch(int v, int op, int id) {
         Probe p = current();
         if (p != null)
@@ -502,6 +533,7 @@ public final class Probe {
     }
 
     /* The folded branch's probe: block id, its lengths k, the outcome f. */
+    @Hidden
     private static void folded(int id, int k, int f) {
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
@@ -518,6 +550,7 @@ public final class Probe {
     }
 
     /* The folded branch's outcome f (INS_FOLD_PACK), then block id (lengths k). */
+    @Hidden
     private void fold(int id, int k, int f) {
         if (mode != WORK) {
             foldedElse(id, k, f & F_SITE, f >>> F_TAKEN_SHIFT);
@@ -532,6 +565,7 @@ public final class Probe {
      * set), the new probe (s < 0: ~the segment after the new) and the call
      * probe (s = INS_CALL_CONST, 1).
      */
+    @Hidden
     public static void q(int site, int s) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
@@ -556,6 +590,7 @@ public final class Probe {
      * bytecode; the agent charges the block's length to the same allowance.
      */
     @DontInline
+    @Hidden
     private static void bystander(int id) {
         int[] len = lengths;
         if (id >= len.length) {
@@ -567,6 +602,7 @@ public final class Probe {
     }
 
     /* The counters of the current thread, or null when it is not counting. */
+    @Hidden
     private static Probe current() {
         Probe p = one;
         if (p != null && p.thread == Thread.currentThread())
@@ -576,6 +612,7 @@ public final class Probe {
 
     /* The current thread's counters from `counting` (several threads count, or another one does), or null. */
     @DontInline
+    @Hidden
     private static Probe find() {
         Probe[] c = counting;
         Thread t = Thread.currentThread();
@@ -591,6 +628,7 @@ public final class Probe {
      * the agent opens an extent (where the step engine's breakpoint would),
      * inside an extent it is a recursive call.
      */
+    @Hidden
     public static void enter(int id) {
         Probe p = current();
         if (p == null) {
@@ -611,6 +649,7 @@ public final class Probe {
      * 0's id; not a loop back to it): an entry when the last counted step
      * was an invoke.
      */
+    @Hidden
     public static void entered(int id) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
@@ -634,6 +673,7 @@ public final class Probe {
      * and cost more instructions than the call (callgrind, the merge sort).
      */
     @DontInline
+    @Hidden
     private static void enteredBlock(int id, int k) {
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
@@ -661,6 +701,7 @@ public final class Probe {
 
     /* After jvmEntered0: the method was entered by the JVM, not by an invoke. */
     @DontInline
+    @Hidden
     private void jvmEntry(int id) {
         /* frames the JVM entered before returned unseen when it enters this one from another */
         while (ctxAtMethod >= 0 && nsaved > 0 && (saved[nsaved - 1] & ENTERED) != 0 && method() != ctxAtMethod)
@@ -670,12 +711,14 @@ public final class Probe {
         save(q | JVM | ENTERED); /* no return probe pops it */
     }
 
+    @Hidden
     private void entry(int id) {
         if (mode != HIDDEN && callMark == n + on)
             countEntry(id);
     }
 
     /* One entry, in the bucket of the block that follows (the program's code is work in OVERHEAD mode too). */
+    @Hidden
     private void countEntry(int id) {
         long c = entryFar != 0 ? 0 : closeness(pos - entryAt);
         if (mode == OVERHEAD && !program(id)) {
@@ -690,11 +733,13 @@ public final class Probe {
     }
 
     /* common/calls.h: how close an event `gap` bytecodes after the last entry is. */
+    @Hidden
     private static long closeness(long gap) {
         return gap < CLOSE_WINDOW ? CLOSE_WINDOW - gap : 0;
     }
 
     /* A segment starts (s: its length and SEG_ALLOC), in bucket b: the position moves to its end; an allocation there has its fence now. */
+    @Hidden
     private void segment(int s, int b) {
         pos += s & LEN;
         if ((s & SEG_ALLOC) != 0)
@@ -703,6 +748,7 @@ public final class Probe {
 
     /* A segment that ends at an allocation began, in bucket b: its fence, at the position it ends. */
     @DontInline
+    @Hidden
     private void allocFence(int b) {
         long f = entryFar != 0 ? 0 : closeness(pos - entryAt);
         if (b == WORK)
@@ -715,6 +761,7 @@ public final class Probe {
 
     /* The segment after call site `site` (an invoke that returned, a new that allocated), from the table. */
     @DontInline
+    @Hidden
     private void callSegment(int site) {
         int[] t = callSegs;
         if (site >= t.length) {
@@ -727,6 +774,7 @@ public final class Probe {
     }
 
     /* The segment after the array instruction whose first array site is `site`. */
+    @Hidden
     private void arraySegment(int site) {
         int[] t = arraySegs;
         if (site >= t.length) {
@@ -739,6 +787,7 @@ public final class Probe {
     }
 
     /* The segment after call site `site` given by the rewriter's constant s (0: from the table). */
+    @Hidden
     private void callSegment(int site, int s) {
         if (s == 0)
             callSegment(site);
@@ -757,6 +806,7 @@ public final class Probe {
      */
 
     /** if_icmp<cond>. */
+    @Hidden
     public static void p(int a, int b, int op, int id) {
         Probe p = current();
         if (p != null)
@@ -764,6 +814,7 @@ public final class Probe {
     }
 
     /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
+    @Hidden
     public static void p(Object v, int op, int id) {
         Probe p = current();
         if (p != null)
@@ -771,6 +822,7 @@ public final class Probe {
     }
 
     /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
+    @Hidden
     public static void p(Object a, Object b, int op, int id) {
         Probe p = current();
         if (p != null)
@@ -778,6 +830,7 @@ public final class Probe {
     }
 
     /* The outcome of if<cond> (op 0x99 ifeq .. 0x9e ifle) on c. */
+    @Hidden
     private static boolean test(int c, int op) {
         switch (op) {
         case 0x99: return c == 0;
@@ -795,6 +848,7 @@ public final class Probe {
      * outcomes of a program's data-dependent branches are what a real CPU
      * cannot predict, so neither could it predict branches here).
      */
+    @Hidden
     private void outcome(int id, int t) {
         if (mode != WORK && !program(id)) {
             if (mode == OVERHEAD)
@@ -814,6 +868,7 @@ public final class Probe {
 
     /* A folded branch's outcome and its block in a mode other than WORK. */
     @DontInline
+    @Hidden
     private void foldedElse(int id, int k, int site, int t) {
         outcomeAt(id, site, t);
         hit(id, k);
@@ -824,6 +879,7 @@ public final class Probe {
      * constant the JIT folds (so are the site, the counter's step and the
      * count of taken branches): as predict.
      */
+    @Hidden
     private void predictAt(int site, int t) {
         byte[] ctr = counters;
         int i = (site ^ history) & (BP_ENTRIES - 1);
@@ -838,6 +894,7 @@ public final class Probe {
     }
 
     /* A folded branch's outcome t at `site` (its 14 index bits), in the block id that it leads to: as outcome. */
+    @Hidden
     private void outcomeAt(int id, int site, int t) {
         if (mode != WORK && !program(id)) {
             if (mode == OVERHEAD)
@@ -854,6 +911,7 @@ public final class Probe {
      * toward the outcome, saturating at 0 and 3: d = c + 1 or c - 1, less
      * one where d is 4 or -1 (d >> 2 is then 1 or -1, else 0).
      */
+    @Hidden
     private void predict(int site, int t) {
         byte[] ctr = counters;
         int i = (site ^ history) & (BP_ENTRIES - 1);
@@ -868,6 +926,7 @@ public final class Probe {
 
     /* The same in the overhead bucket, with its own predictor. */
     @DontInline
+    @Hidden
     private void overheadOutcome(int id, int t) {
         int[] s = sites;
         if (id >= s.length) {
@@ -879,6 +938,7 @@ public final class Probe {
     }
 
     @DontInline
+    @Hidden
     private void overheadPredict(int site, int t) {
         byte[] ctr = ocounters;
         int i = (site ^ ohistory) & (BP_ENTRIES - 1);
@@ -892,6 +952,7 @@ public final class Probe {
     }
 
     /** The measured method returns (before each of its return instructions): the outermost frame's return ends the extent. */
+    @Hidden
     public static void exit(int id) {
         Probe p = current();
         if (p != null && p.depth > 0 && --p.depth == 0)
@@ -905,6 +966,7 @@ public final class Probe {
      * thread the agent decides which mode the frame runs in, from where the
      * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
      */
+    @Hidden
     public static void rootEnter(int id) {
         Probe p = current();
         if (p == null)
@@ -969,6 +1031,7 @@ public final class Probe {
     }
 
     /** An overhead root returns (before each of its return instructions): its frame's mode ends. */
+    @Hidden
     public static void rootExit(int id) {
         Probe p = current();
         if (p == null)
@@ -1014,6 +1077,7 @@ public final class Probe {
 
 
     /* After an invoke, when the call returned (q): its call site and the segment after it. */
+    @Hidden
     private void returned(int site, int s) {
         if (pending == site + 1 && n + on == pendingAt)
             nativeCall(site);
@@ -1033,6 +1097,7 @@ public final class Probe {
     }
 
     @DontInline
+    @Hidden
     private void nativeCall(int site) {
         byte[] f = natives;
         if (f == null || site >= f.length) {
@@ -1059,6 +1124,7 @@ public final class Probe {
     }
 
     /* Block id begins, k its packed lengths (0: the table's). */
+    @Hidden
     private void hit(int id, int k) {
         long[] h = hits;
         if (k == 0 || mode != WORK || id >= h.length) {
@@ -1078,6 +1144,7 @@ public final class Probe {
 
     /* hit's other cases: the lengths in the table, a mode other than WORK, hits to grow. */
     @DontInline
+    @Hidden
     private void hitElse(int id, int k) {
         if (k == 0) {
             hit(id);
@@ -1094,6 +1161,7 @@ public final class Probe {
 
     /* The same with the lengths from the agent's table (a block too long to pack). */
     @DontInline
+    @Hidden
     private void hit(int id) {
         long[] h = hits;
         int[] len = lengths;
@@ -1118,6 +1186,7 @@ public final class Probe {
 
     /* The thread passed its bound: the agent stops the run (once: no probe asks again). */
     @DontInline
+    @Hidden
     private void limit() {
         bound = Long.MAX_VALUE;
         limit0();
@@ -1127,6 +1196,7 @@ public final class Probe {
      * overhead bucket too (as in the step engine); nothing counts in HIDDEN
      * mode, where program code makes the run refused. */
     @DontInline
+    @Hidden
     private void other(int id) {
         if (id >= lengths.length && !grow(id))
             return; /* an id the agent never handed out: it has reported the failure */
@@ -1162,6 +1232,7 @@ public final class Probe {
 
     /* Whether block id is in a class of the program's. */
     @DontInline
+    @Hidden
     private static boolean program(int id) {
         int[] f = flags;
         if (id >= f.length) {
@@ -1174,6 +1245,7 @@ public final class Probe {
 
     /* Make hits and lengths cover id; false when the agent knows no such id. */
     @DontInline
+    @Hidden
     private boolean grow(int id) {
         if (id >= lengths.length)
             lengths = lengths0(id);
@@ -1205,12 +1277,14 @@ public final class Probe {
      */
 
     /** After an array instruction. */
+    @Hidden
     public static void array(Object a, int dims, int site) {
         Probe p = current();
         if (p != null)
             p.arrays(a, dims & 0xff, site);
     }
 
+    @Hidden
     private void arrays(Object a, int dims, int site) {
         if (mode == HIDDEN)
             return;
@@ -1240,6 +1314,7 @@ public final class Probe {
 
     /* Make the site counters cover site .. site + dims - 1; false when the agent knows no such site. */
     @DontInline
+    @Hidden
     private boolean growSites(int site, int dims) {
         int known = arraySites0(site, dims);
         if (site < 0 || site > known - dims)
@@ -1266,6 +1341,7 @@ public final class Probe {
     }
 
     /* The length of any array, without reflection (java.lang.reflect is instrumented). */
+    @Hidden
     private static int length(Object a) {
         if (a instanceof Object[])
             return ((Object[]) a).length;
@@ -1295,6 +1371,7 @@ public final class Probe {
      */
 
     /** Before System.arraycopy: its length. */
+    @Hidden
     public static void copy(int length) {
         Probe p = current();
         if (p != null)
@@ -1302,6 +1379,7 @@ public final class Probe {
     }
 
     /** After System.arraycopy returned: its length was copied (in the bucket of the mode, none when HIDDEN). */
+    @Hidden
     public static void copy() {
         Probe p = current();
         if (p != null && p.copying > 0) {
@@ -1314,11 +1392,13 @@ public final class Probe {
     }
 
     /** copy(int) in the program's classes. */
+    @Hidden
     public static void programCopy(int length) {
         copy(length);
     }
 
     /** copy() in the program's classes: the program's code is work in OVERHEAD mode too. */
+    @Hidden
     public static void programCopy() {
         Probe p = current();
         if (p != null && p.copying > 0) {
@@ -1335,6 +1415,7 @@ public final class Probe {
      * when it is the class first seen at the site (the agent reads that
      * class with the counts), else by the agent at once.
      */
+    @Hidden
     public static void made(Object a, int site) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN)
@@ -1345,12 +1426,14 @@ public final class Probe {
      * After Array.multiNewArray returned: the new array (levels: 1, walk
      * them) and the call's site. The agent walks the levels (made0).
      */
+    @Hidden
     public static void made(Object a, int levels, int site) {
         Probe p = current();
         if (p != null && p.mode != HIDDEN)
             made0(a, site);
     }
 
+    @Hidden
     private void madeArray(Object a, int site) {
         long[] al = allocations;
         if (al == null || site < 0 || site >= al.length) {
@@ -1378,18 +1461,23 @@ public final class Probe {
      * The agent charges an array of another class than the site's, or the
      * levels of a multiNewArray, to their keys and to the call's elements.
      */
+    @Hidden
     private static native void made0(Object a, int site);
 
     /** The call sites handed out so far (site: the one asked for, reported if unknown). */
+    @Hidden
     private static native int callSites0(int site);
 
     /** 2 when the key of the invoke at call site `site` has no fence (a Math interpreter intrinsic), else 1. */
+    @Hidden
     private static native int callKind0(int site);
 
     /** The segments after every call site handed out so far (site: the one asked for, reported if unknown). */
+    @Hidden
     private static native int[] callSegs0(int site);
 
     /** The segments after every array site handed out so far (site: the one asked for, reported if unknown). */
+    @Hidden
     private static native int[] arraySegs0(int site);
 
     /**
@@ -1397,32 +1485,42 @@ public final class Probe {
      * segment it interrupted stops there. below: the depth of the frame the
      * JVM entered it from, counted from this native (0).
      */
+    @Hidden
     private static native void jvmEntered0(int id, int below);
 
     /** The array sites handed out so far (site and dims: the ones asked for, reported if unknown). */
+    @Hidden
     private static native int arraySites0(int site, int dims);
 
     /** The agent's block lengths, all ids handed out so far (id is the one asked for: reported if unknown). */
+    @Hidden
     private static native int[] lengths0(int id);
 
     /** The agent's branch sites, all ids handed out so far (id is the one asked for: reported if unknown). */
+    @Hidden
     private static native int[] sites0(int id);
 
     /** The agent's program flags, all ids handed out so far (id is the one asked for: reported if unknown). */
+    @Hidden
     private static native int[] flags0(int id);
 
     /** The agent: the mode of the root frame (block 0: id) being entered on this thread, whose mode now is `mode`. */
+    @Hidden
     private static native int root0(int id, int mode);
 
     /** The agent opens an extent on this thread if the caller is the measured method (and sets depth to 1). */
+    @Hidden
     private static native void begin0();
 
     /** The agent closes this thread's extent: its outermost frame is returning. */
+    @Hidden
     private static native void end0();
 
     /** The thread passed its bound (the bytecode limit): the agent stops the run. */
+    @Hidden
     private static native void limit0();
 
     /** A bystander's block of n bytecodes (of the program's: program) began. */
+    @Hidden
     private static native void bystander0(int n, boolean program);
 }
