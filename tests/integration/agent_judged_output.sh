@@ -43,26 +43,28 @@ for engine in fast step; do
 done
 
 # --- cheats: skip the sort when scored ----------------------------------------------
-# Without judging they are scored from a run that did no work (what the
-# judging is for); judged, they end as wrong_output with no score.
-sort_run probe --engine fast
-expect_eq "probe cheat, not judged, fast: scored (the hole)" "$RC/$(field .status)" 0/ok
-if [ "$(field .score)" -lt $((HONEST / 10)) ]; then
-  pass "probe cheat, not judged: a tenth of the honest score or less ($(field .score))"
-else
-  fail "probe cheat, not judged: did not skip its work" "$(field .score) vs $HONEST"
-fi
-sort_run probe --engine fast --expect-output "$TEST_TMP/expected"
-expect_eq "probe cheat, --expect-output, fast: wrong_output, exit 32, no score" "$RC/$(field .status)/$(field .score)" \
-  "32/wrong_output/null"
-expect_eq "probe cheat: the message names the first differing line" "$(field .message)" \
+# Looking for the fast engine's probe class by a name the program can know
+# finds nothing, as with no agent: that "cheat" sorts and scores honestly,
+# judged or not, on both engines.
+for engine in fast step; do
+  sort_run probe --engine "$engine"
+  expect_eq "probe cheat, not judged, $engine: no probe class found, the honest score" \
+    "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
+  sort_run probe --engine "$engine" --expect-output "$TEST_TMP/expected"
+  expect_eq "probe cheat, --expect-output, $engine: SORTED, the honest score" \
+    "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
+done
+# The JVM's arguments do name the agent: without judging such a cheat is
+# scored from a run that did no work (what the judging is for); judged, it
+# ends as wrong_output with no score.
+sort_run agent --engine fast --expect-output "$TEST_TMP/expected"
+expect_eq "agent-argument cheat, --expect-output, fast: wrong_output, exit 32, no score" \
+  "$RC/$(field .status)/$(field .score)" "32/wrong_output/null"
+expect_eq "agent-argument cheat: the message names the first differing line" "$(field .message)" \
   "the output is not the expected one (--expect-output): line 2: expected 'SORTED', got 'NOT SORTED'"
-expect_eq "probe cheat: output_checked true in the failure" "$(field .output_checked)" true
-expect_match "probe cheat: the failure is signed, judged_by too" "$(field .signature.statement)" \
+expect_eq "agent-argument cheat: output_checked true in the failure" "$(field .output_checked)" true
+expect_match "agent-argument cheat: the failure is signed, judged_by too" "$(field .signature.statement)" \
   '^status=wrong_output score=null .* judged_by=expect_output output_verdict=wrong_output$'
-# the step engine has no psf.Probe: the same submission sorts, and is scored honestly
-sort_run probe --engine step --expect-output "$TEST_TMP/expected"
-expect_eq "probe 'cheat', step (no probe class): ok, the honest score" "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
 for engine in fast step; do
   sort_run agent --engine "$engine"
   if [ "$RC" = 0 ] && [ "$(field .score)" -lt $((HONEST / 10)) ]; then
@@ -81,14 +83,14 @@ sort_run honest --runs 2 --expect-output "$TEST_TMP/expected"
 expect_eq "honest, --runs 2, judged: ok, the same score" "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
 
 # --- a fallback: the run scored and judged is the step engine's ----------------------
-# hashprobe skips its work under the fast engine (psf.Probe is there), but
+# hashfast skips its work when the agent's options say engine=fast, but
 # reads an identity hash code, so the fast engine falls back; the step
 # engine's run sorts. Its output is the one judged, and its score reported.
-sort_run hashprobe --engine step
+sort_run hashfast --engine step
 STEP_HASH=$(field .score)
-sort_run hashprobe --engine fast --expect-output "$TEST_TMP/expected"
-expect_match "hashprobe, fast: fell back" "$(field .fallback)" 'identity hash codes'
-expect_eq "hashprobe, fast, judged: ok with the step engine's score (its output judged)" \
+sort_run hashfast --engine fast --expect-output "$TEST_TMP/expected"
+expect_match "hashfast, fast: fell back" "$(field .fallback)" 'identity hash codes'
+expect_eq "hashfast, fast, judged: ok with the step engine's score (its output judged)" \
   "$RC/$(field .status)/$(field .score)" "0/ok/$STEP_HASH"
 
 # --- trailing white space --------------------------------------------------------------
@@ -98,8 +100,8 @@ expect_eq "spaced, byte for byte: the message shows the white space" "$(field .m
   "the output is not the expected one (--expect-output): line 1: expected 'n=$N', got 'n=$N \\t'"
 sort_run spaced --expect-output "$TEST_TMP/expected" --ignore-trailing-space
 expect_eq "spaced, --ignore-trailing-space: ok, the honest score" "$RC/$(field .status)/$(field .score)" "0/ok/$HONEST"
-sort_run probe --expect-output "$TEST_TMP/expected" --ignore-trailing-space
-expect_eq "probe cheat, --ignore-trailing-space: still wrong_output" "$RC/$(field .status)" 32/wrong_output
+sort_run agent --expect-output "$TEST_TMP/expected" --ignore-trailing-space
+expect_eq "agent-argument cheat, --ignore-trailing-space: still wrong_output" "$RC/$(field .status)" 32/wrong_output
 
 # --- --check -------------------------------------------------------------------------
 # The checker sees a file holding exactly the program's stdout.
@@ -157,7 +159,7 @@ sort_run honest --key-file "$KEY" --profile-out "$TEST_TMP/unjudged.xml" --junit
 cp "$TEST_TMP/out" "$TEST_TMP/unjudged.json"
 # a cheat's kept profile: its method ran to the end (status ok), but the
 # wrong output is signed with it, so it is never scored or ranked
-sort_run probe --key-file "$KEY" --expect-output "$TEST_TMP/expected" --profile-out "$TEST_TMP/cheat.xml"
+sort_run agent --key-file "$KEY" --expect-output "$TEST_TMP/expected" --profile-out "$TEST_TMP/cheat.xml"
 expect_eq "cheat, kept profile: wrong_output" "$RC/$(field .status)" 32/wrong_output
 expect_match "cheat, kept profile: the verdict signed" "$(tail -n 1 "$TEST_TMP/cheat.xml")" \
   ' judged_by=expect_output output_verdict=wrong_output hmac_sha256='
@@ -234,8 +236,8 @@ if [ -x "$JDK25/bin/java" ]; then
     sort_run agent --engine "$engine" --expect-output "$TEST_TMP/expected"
     expect_eq "JDK 25, agent-argument cheat, $engine: wrong_output" "$RC/$(field .status)" 32/wrong_output
   done
-  sort_run probe --engine fast --expect-output "$TEST_TMP/expected"
-  expect_eq "JDK 25, probe cheat, fast: wrong_output" "$RC/$(field .status)" 32/wrong_output
+  sort_run probe --engine fast
+  expect_eq "JDK 25, probe cheat, fast: no probe class found, the honest score" "$RC/$(field .status)/$(field .score)" "0/ok/$H25"
   sort_run honest
   expect_eq "JDK 25, honest, not judged: the same score" "$RC/$(field .score)" "0/$H25"
   unset JAVA_HOME
