@@ -246,6 +246,10 @@ iso_write() {
 #  - PSF_FAKE_REJECT="name[=value] ..." makes writes of VALUE (or of anything)
 #    to files called NAME fail with EINVAL, as the kernel refuses things
 #    (a kernel thread that cannot move, an unknown partition type);
+#  - PSF_FAKE_EXIT="pid ..." makes a task exit just before it is moved: it
+#    leaves every procs file and the write fails with ESRCH;
+#  - PSF_FAKE_FORK="pid:child ..." makes a task fork just before it is moved:
+#    the child appears in the task's cgroup (unless it already is in one);
 #  - anything else replaces the file's content.
 # Only ever writes below ISO_ROOT; moving a pid never touches a real process.
 iso_fake_write() {
@@ -260,6 +264,23 @@ iso_fake_write() {
             return 1
         fi
     done
+    if [[ ($name == cgroup.procs || $name == tasks) && -n $ISO_HIER && -d $ISO_HIER ]]; then
+        for entry in ${PSF_FAKE_FORK:-}; do
+            [[ ${entry%%:*} == "$value" ]] || continue
+            f=$(iso_fake_where "$name" "$value") || continue
+            iso_fake_where "$name" "${entry#*:}" > /dev/null && continue
+            printf '%s\n' "${entry#*:}" >> "$f"
+        done
+        for entry in ${PSF_FAKE_EXIT:-}; do
+            [[ $entry == "$value" ]] || continue
+            while f=$(iso_fake_where "$name" "$value"); do
+                cur=$(grep -vx -- "$value" "$f") || true
+                if [[ -n $cur ]]; then printf '%s\n' "$cur" > "$f"; else : > "$f"; fi
+            done
+            iso_err "cannot write '$value' to $file: No such process (fake kernel)"
+            return 1
+        done
+    fi
     case $name in
         cgroup.subtree_control)
             cur=$(cat -- "$file" 2>/dev/null) || cur=""
@@ -287,11 +308,28 @@ iso_fake_write() {
     esac
 }
 
+# iso_fake_where NAME PID: the procs file (called NAME) of the fake
+# hierarchy that lists PID. Returns 1 if none does.
+iso_fake_where() {
+    local f
+    while IFS= read -r -d '' f; do
+        if grep -qx -- "$2" "$f"; then printf '%s' "$f"; return 0; fi
+    done < <(find "$ISO_HIER" -type f -name "$1" -print0)
+    return 1
+}
+
 # iso_rmdir_cgroup DIR: remove a cgroup directory. The kernel removes its
-# interface files itself; a fake tree holds plain files, removed first.
+# interface files itself, and refuses (EBUSY) while tasks are in it; a fake
+# tree holds plain files, removed first once no procs file lists a task.
 iso_rmdir_cgroup() {
-    local dir=$1 out
+    local dir=$1 out f
     if (( ISO_FAKE )); then
+        for f in "$dir/cgroup.procs" "$dir/tasks"; do
+            if [[ -s $f ]]; then
+                iso_err "cannot remove cgroup $dir: Device or resource busy (fake kernel: tasks $(iso_pids "$f" | tr '\n' ' '))"
+                return 1
+            fi
+        done
         find "$dir" -maxdepth 1 -type f -delete
     fi
     if ! out=$(rmdir -- "$dir" 2>&1); then
@@ -454,18 +492,67 @@ iso_do_mount() {
 
 # ---- undo
 
-# iso_evacuate DIR PROCS: move every task still in cgroup DIR to its parent,
-# so the cgroup can be removed (children forked after init, the measuring
-# process). Returns the number of tasks that could not be moved.
+# iso_move_task PID FROM TO: move a task from procs file FROM to TO. A task
+# that is no longer in FROM when the write fails has exited (ESRCH) or been
+# moved by someone else meanwhile: nothing is left to move, so that is no
+# failure. Returns 1 only if the task is still in FROM.
+iso_move_task() {
+    local pid=$1 from=$2 to=$3
+    iso_write "$to" "$pid" 2>/dev/null && return 0
+    iso_pids "$from" | grep -qx -- "$pid" || return 0
+    return 1
+}
+
+# How often terminate goes over a cgroup again for tasks that appeared (were
+# forked there) while it emptied it, and how long it waits between rounds.
+ISO_EVACUATE_ROUNDS=20
+ISO_EVACUATE_PAUSE=0.05
+
+# iso_evacuate DIR PROCS: move every task in cgroup DIR to its parent, so the
+# cgroup can be removed (children forked after init, the measuring process).
+# Tasks keep being forked there until the last one has left, so it goes
+# over the cgroup again until it is empty, ISO_EVACUATE_ROUNDS times at most.
+# Returns 1 if tasks are left (they are named).
 iso_evacuate() {
-    local dir=$1 procs=$2 parent pid failed=0
+    local dir=$1 procs=$2 parent pid round left
     parent=$(dirname -- "$dir")
-    for pid in $(iso_pids "$dir/$procs"); do
-        iso_action "move task $pid: $dir/$procs -> $parent/$procs"
-        (( ISO_DRY_RUN )) && continue
-        iso_write "$parent/$procs" "$pid" 2>/dev/null || (( failed++ ))
+    for (( round = 1; round <= ISO_EVACUATE_ROUNDS; round++ )); do
+        left=$(iso_pids "$dir/$procs")
+        [[ -z $left ]] && return 0
+        (( round > 1 )) && iso_action "round $round: tasks appeared in $dir/$procs since the last round"
+        for pid in $left; do
+            iso_action "move task $pid: $dir/$procs -> $parent/$procs"
+            (( ISO_DRY_RUN )) && continue
+            iso_move_task "$pid" "$dir/$procs" "$parent/$procs"
+        done
+        (( ISO_DRY_RUN )) && return 0
+        (( ISO_FAKE )) || sleep "$ISO_EVACUATE_PAUSE"
     done
-    return $(( failed > 0 ))
+    left=$(iso_pids "$dir/$procs")
+    [[ -z $left ]] && return 0
+    for pid in $left; do
+        iso_err "task $pid ($(cat -- "$ISO_ROOT/proc/$pid/comm" 2>/dev/null || echo "?")) stays in $dir: it cannot be moved to $parent"
+    done
+    return 1
+}
+
+# iso_remove_cgroup DIR PROCS: empty cgroup DIR into its parent and remove it.
+# Removal fails (EBUSY) if a task was forked there after the last move, so
+# it empties the cgroup again and retries, a few times.
+iso_remove_cgroup() {
+    local dir=$1 procs=$2 try err=""
+    for (( try = 1; try <= 5; try++ )); do
+        if ! iso_evacuate "$dir" "$procs"; then
+            iso_err "tasks left in $dir that cannot be moved out; it stays"
+            return 1
+        fi
+        iso_action "rmdir $dir"
+        (( ISO_DRY_RUN )) && return 0
+        err=$(iso_rmdir_cgroup "$dir" 2>&1) && return 0
+        [[ -d $dir ]] || return 0
+    done
+    printf '%s\n' "$err" >&2
+    return 1
 }
 
 # iso_is_mounted DIR: true if DIR is a mount point according to /proc/mounts.
@@ -486,12 +573,7 @@ iso_undo_line() {
         mkcg)
             a=$ISO_ROOT$a
             [[ -d $a ]] || return 0
-            if ! iso_evacuate "$a" "$b"; then
-                iso_err "tasks left in $a that cannot be moved out; it stays"
-                return 1
-            fi
-            iso_action "rmdir $a"
-            (( ISO_DRY_RUN )) || iso_rmdir_cgroup "$a" ;;
+            iso_remove_cgroup "$a" "$b" ;;
         mkdir)
             a=$ISO_ROOT$a
             [[ -d $a ]] || return 0
@@ -518,7 +600,10 @@ iso_undo_line() {
             # exited, or been moved by someone else since, is left alone.
             iso_pids "$c" | grep -qx -- "$a" || return 0
             iso_action "move task $a: $c -> $b"
-            (( ISO_DRY_RUN )) || iso_write "$b" "$a" ;;
+            (( ISO_DRY_RUN )) && return 0
+            iso_move_task "$a" "$c" "$b" && return 0
+            iso_err "cannot move task $a back from $c to $b"
+            return 1 ;;
         mount)
             a=$ISO_ROOT$a
             if (( ISO_FAKE )); then

@@ -27,7 +27,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-isolation-test.XXXXXX")
 cleanup() { rm -rf -- "$TMP"; }
 trap cleanup EXIT
 
-unset PSF_SYSROOT PSF_FAKE_REJECT FAKE_UID FAKE_POSIX_TIMERS FAKE_POSIX_MONOTONIC
+unset PSF_SYSROOT PSF_FAKE_REJECT PSF_FAKE_FORK PSF_FAKE_EXIT FAKE_UID FAKE_POSIX_TIMERS FAKE_POSIX_MONOTONIC
 export PSF_TEST_MODE=1
 
 # ---------------------------------------------------------------- stubs
@@ -506,6 +506,53 @@ test_terminate__process_exited_or_forked__handled() {
     terminate; expect_rc 0
     expect_file $c/tasks "$(printf '1\n2\n3\n77\n88')"
     [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
+}
+
+test_terminate__tasks_forked_while_undoing__moved_out_too() {
+    # Every process forked after init lands in psf_system (v1), so tasks keep
+    # appearing there while terminate empties it: 77 forks 78 just as it is
+    # moved, and the measurement 88 forks 89 in psf. One terminate is enough.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    put_pids $c/psf/tasks 88
+    PSF_FAKE_FORK="77:78 88:89" terminate; expect_rc 0
+    expect_err "isolation undone"
+    expect_file $c/tasks "$(printf '1\n2\n3\n50\n77\n78\n88\n89')"
+    [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
+    expect_no_state
+}
+
+test_terminate__tasks_exit_while_undoing__not_an_error() {
+    # A task that exits between being listed and being moved (ESRCH) has
+    # nothing left to move: 50 (moved by init) and 77 (forked later) exit.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    PSF_FAKE_EXIT="50 77" terminate; expect_rc 0
+    expect_no_err "tasks left"
+    expect_file $c/tasks "$(printf '1\n2\n3')"
+    [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
+    expect_no_state
+}
+
+test_terminate__task_that_cannot_move__named_state_kept() {
+    # A task the kernel will not move out keeps the cgroup; terminate names
+    # it, keeps the state file, and a second run finishes once it is gone.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    put proc/77/comm "kworker/3:1"
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    PSF_FAKE_REJECT=tasks=77 terminate; expect_rc 1
+    expect_err "task 77 (kworker/3:1) stays in $R/$c/psf_system: it cannot be moved to $R/$c"
+    expect_err "tasks left in $R/$c/psf_system that cannot be moved out; it stays"
+    [[ -e $R/$STATE ]] || fail "state file must stay for a second try"
+    terminate; expect_rc 0
+    [[ ! -e $R/$c/psf_system ]] || fail "psf_system not removed"
+    expect_no_state
 }
 
 test_terminate__undo_fails__keeps_state_and_exits_1() {
