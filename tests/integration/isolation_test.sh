@@ -891,7 +891,7 @@ test_shellcheck__scripts_are_clean() {
     command -v shellcheck > /dev/null || { echo "  shellcheck not installed"; exit 77; }
     shellcheck -x "$SCRIPTS"/init_environment.sh "$SCRIPTS"/terminate_environment.sh \
         "$SCRIPTS"/show_cpu_assignment.sh "$SCRIPTS"/run_isolated.sh "$SCRIPTS"/lib/isolation.sh \
-        "$HERE/isolation_test.sh"
+        "$SCRIPTS"/calibrate_machine.sh "$HERE/isolation_test.sh" "$HERE/calibrate_isolated.sh"
 }
 
 # ---------------------------------------------------------------- runner
