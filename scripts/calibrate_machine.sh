@@ -11,12 +11,18 @@
 # time, the noise ceiling (one timing round against another), and whether
 # each target is met (docs/fidelity.md).
 #
-# Usage: scripts/calibrate_machine.sh [--out FILE] [--isolate] [--quick]
+# Usage: scripts/calibrate_machine.sh [--out FILE] [--isolate [--cpu N]] [--quick]
 #                                     [--check-only] [--corpus DIR]... [--rounds N]
 #                                     [--seconds S] [--clock wall|cpu] [--skip-check]
 #   --out FILE     the table to write (default config/costs-local.xml, not
 #                  tracked by git); score with get_score.sh --costs FILE
-#   --isolate      let psf-calibrate isolate a core (docs/isolation.md)
+#   --isolate      calibrate on a reserved CPU (as root; docs/isolation.md):
+#                  scripts/init_environment.sh, psf-calibrate timing through
+#                  scripts/run_isolated.sh, then terminate_environment.sh,
+#                  also when a step fails or the run is interrupted; fails
+#                  if the table does not say isolated_core="true". An
+#                  isolation someone else set up is used and left in place.
+#   --cpu N        with --isolate: the CPU to reserve (default: the highest)
 #   --quick        psf-calibrate --quick (under 2 minutes; a rougher table)
 #   --check-only   do not calibrate: check the table --out names
 #   --skip-check   calibrate only
@@ -28,13 +34,15 @@
 # The machine should be otherwise idle: a busy machine makes both the table
 # and the check noisy (the noise ceiling shows how much).
 # Exit: 0 done (targets met or not: the table is what this machine
-# measures), 1 a step failed, 2 usage.
+# measures), 1 a step failed (with --isolate: also no isolation possible
+# here, the reason named), 2 usage.
 set -eu
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${PSF_BUILD:-$ROOT/build}
 OUT=$ROOT/config/costs-local.xml
 ISOLATE=0
+ISOLATE_CPU=""
 QUICK=0
 CALIBRATE=1
 CHECK=1
@@ -47,6 +55,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) [ $# -ge 2 ] || { usage >&2; exit 2; }; OUT=$2; shift 2 ;;
     --isolate) ISOLATE=1; shift ;;
+    --cpu) [ $# -ge 2 ] || { usage >&2; exit 2; }; ISOLATE_CPU=$2; shift 2 ;;
     --quick) QUICK=1; shift ;;
     --check-only) CALIBRATE=0; shift ;;
     --skip-check) CHECK=0; shift ;;
@@ -62,14 +71,55 @@ case $ROUNDS in '' | *[!0-9]* | 0) echo "calibrate_machine.sh: --rounds needs a 
 case $CLOCK in wall | cpu) ;; *) echo "calibrate_machine.sh: --clock is wall or cpu" >&2; exit 2 ;; esac
 case $SECONDS_PER in '' | *[!0-9.]*) echo "calibrate_machine.sh: --seconds needs a number" >&2; exit 2 ;; esac
 [ "$CALIBRATE" = 1 ] || [ "$CHECK" = 1 ] || { echo "calibrate_machine.sh: --check-only and --skip-check leave nothing to do" >&2; exit 2; }
+[ -z "$ISOLATE_CPU" ] || [ "$ISOLATE" = 1 ] || { echo "calibrate_machine.sh: --cpu goes with --isolate" >&2; exit 2; }
+case $ISOLATE_CPU in *[!0-9]*) echo "calibrate_machine.sh: --cpu needs a CPU number" >&2; exit 2 ;; esac
+[ "$ISOLATE" = 0 ] || [ "$CALIBRATE" = 1 ] || { echo "calibrate_machine.sh: --isolate and --check-only: the check is never isolated" >&2; exit 2; }
 case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
+
+# The isolation this run set up (1 while a CPU is reserved by it), undone by
+# undo_isolation: after the calibration, or on any exit or interrupt before.
+OWN_ISOLATION=0
+undo_isolation() {
+  [ "$OWN_ISOLATION" = 1 ] || return 0
+  OWN_ISOLATION=0
+  echo "== undoing the isolation: scripts/terminate_environment.sh" >&2
+  "$ROOT/scripts/terminate_environment.sh" && return 0
+  echo "calibrate_machine.sh: terminate_environment.sh could not undo everything; run it again" >&2
+  return 1
+}
+trap 'undo_isolation || true' EXIT
+trap 'undo_isolation || true; exit 130' INT
+trap 'undo_isolation || true; exit 143' TERM
+
+# isolate: reserve a CPU with init_environment.sh. Exits 1 when that is not
+# possible here (its reasons on stderr and in PSF_ISOLATION_REASON).
+isolate() {
+  local env rc=0 reason
+  env=$(mktemp "${TMPDIR:-/tmp}/psf-isolation.XXXXXX")
+  echo "== isolating a CPU: scripts/init_environment.sh${ISOLATE_CPU:+ --cpu $ISOLATE_CPU}" >&2
+  "$ROOT/scripts/init_environment.sh" ${ISOLATE_CPU:+--cpu "$ISOLATE_CPU"} > "$env" || rc=$?
+  reason=$(sed -n 's/^PSF_ISOLATION_REASON=//p' "$env")
+  rm -f -- "$env"
+  case $rc in
+    0) OWN_ISOLATION=1 ;;
+    5) echo "calibrate_machine.sh: a CPU is already reserved; using it and leaving it reserved (terminate_environment.sh undoes it)" >&2 ;;
+    3|4) echo "calibrate_machine.sh: no isolation possible here (${reason:-see above}); calibrate without --isolate" >&2; exit 1 ;;
+    *) echo "calibrate_machine.sh: init_environment.sh failed (exit $rc)" >&2; exit 1 ;;
+  esac
+}
 
 if [ "$CALIBRATE" = 1 ]; then
   args=(--out "$OUT")
   [ "$ISOLATE" = 1 ] || args+=(--no-isolate)
   [ "$QUICK" = 1 ] && args+=(--quick)
+  [ "$ISOLATE" = 1 ] && isolate
   echo "== calibrating: $BUILD/psf-calibrate ${args[*]}" >&2
   "$BUILD/psf-calibrate" "${args[@]}" || { echo "calibrate_machine.sh: psf-calibrate failed" >&2; exit 1; }
+  undo_isolation || exit 1
+  if [ "$ISOLATE" = 1 ] && ! grep -q 'isolated_core="true"' "$OUT"; then
+    echo "calibrate_machine.sh: $OUT was not timed on the reserved CPU (isolated_core is not \"true\"; see the isolation line of its report)" >&2
+    exit 1
+  fi
 fi
 [ -s "$OUT" ] || { echo "calibrate_machine.sh: no table at $OUT" >&2; exit 1; }
 [ "$CHECK" = 1 ] || exit 0

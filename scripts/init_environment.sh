@@ -19,8 +19,10 @@ usage: $ISO_PROG [--cpu N] [--dry-run] [--allow-container] [--root DIR] [-v]
 Reserve CPU N (default: the highest-numbered online CPU) for measuring.
   --cpu N            the CPU to reserve
   --dry-run, -n      print every action, change nothing
-  --allow-container  go on inside a container (only if it shares the host's
-                     cgroup and pid namespaces)
+  --allow-container  go on where container files (/.dockerenv, ...) exist
+                     and /proc/self/ns cannot be read to check that this
+                     process shares the kernel's initial pid and cgroup
+                     namespaces (where it can, the namespaces decide)
   --root DIR         act on the tree under DIR instead of / (tests; also
                      PSF_SYSROOT=DIR)
   --verbose, -v      print every action also in a real run

@@ -48,6 +48,8 @@ ISO_STATE_FILE=""    # host path of the state file
 ISO_JOURNAL=0        # 1 while init records its actions in the state file
 
 # Filled by iso_detect_cpuset.
+ISO_MOUNT=""         # system path where the hierarchy is mounted ("" if not yet)
+ISO_MOUNT_OPTS=""    # its options in /proc/mounts
 ISO_MODE=""          # cgroup2 | cpuset-v1 | cpuset-v1-mount | "" (none)
 ISO_HIER=""          # host path of the hierarchy's root cgroup / cpuset
 ISO_V1_PREFIX=""     # cgroup v1 file prefix: "cpuset." or "" (noprefix mounts)
@@ -244,6 +246,10 @@ iso_write() {
 #  - PSF_FAKE_REJECT="name[=value] ..." makes writes of VALUE (or of anything)
 #    to files called NAME fail with EINVAL, as the kernel refuses things
 #    (a kernel thread that cannot move, an unknown partition type);
+#  - PSF_FAKE_EXIT="pid ..." makes a task exit just before it is moved: it
+#    leaves every procs file and the write fails with ESRCH;
+#  - PSF_FAKE_FORK="pid:child ..." makes a task fork just before it is moved:
+#    the child appears in the task's cgroup (unless it already is in one);
 #  - anything else replaces the file's content.
 # Only ever writes below ISO_ROOT; moving a pid never touches a real process.
 iso_fake_write() {
@@ -258,6 +264,23 @@ iso_fake_write() {
             return 1
         fi
     done
+    if [[ ($name == cgroup.procs || $name == tasks) && -n $ISO_HIER && -d $ISO_HIER ]]; then
+        for entry in ${PSF_FAKE_FORK:-}; do
+            [[ ${entry%%:*} == "$value" ]] || continue
+            f=$(iso_fake_where "$name" "$value") || continue
+            iso_fake_where "$name" "${entry#*:}" > /dev/null && continue
+            printf '%s\n' "${entry#*:}" >> "$f"
+        done
+        for entry in ${PSF_FAKE_EXIT:-}; do
+            [[ $entry == "$value" ]] || continue
+            while f=$(iso_fake_where "$name" "$value"); do
+                cur=$(grep -vx -- "$value" "$f") || true
+                if [[ -n $cur ]]; then printf '%s\n' "$cur" > "$f"; else : > "$f"; fi
+            done
+            iso_err "cannot write '$value' to $file: No such process (fake kernel)"
+            return 1
+        done
+    fi
     case $name in
         cgroup.subtree_control)
             cur=$(cat -- "$file" 2>/dev/null) || cur=""
@@ -285,11 +308,28 @@ iso_fake_write() {
     esac
 }
 
+# iso_fake_where NAME PID: the procs file (called NAME) of the fake
+# hierarchy that lists PID. Returns 1 if none does.
+iso_fake_where() {
+    local f
+    while IFS= read -r -d '' f; do
+        if grep -qx -- "$2" "$f"; then printf '%s' "$f"; return 0; fi
+    done < <(find "$ISO_HIER" -type f -name "$1" -print0)
+    return 1
+}
+
 # iso_rmdir_cgroup DIR: remove a cgroup directory. The kernel removes its
-# interface files itself; a fake tree holds plain files, removed first.
+# interface files itself, and refuses (EBUSY) while tasks are in it; a fake
+# tree holds plain files, removed first once no procs file lists a task.
 iso_rmdir_cgroup() {
-    local dir=$1 out
+    local dir=$1 out f
     if (( ISO_FAKE )); then
+        for f in "$dir/cgroup.procs" "$dir/tasks"; do
+            if [[ -s $f ]]; then
+                iso_err "cannot remove cgroup $dir: Device or resource busy (fake kernel: tasks $(iso_pids "$f" | tr '\n' ' '))"
+                return 1
+            fi
+        done
         find "$dir" -maxdepth 1 -type f -delete
     fi
     if ! out=$(rmdir -- "$dir" 2>&1); then
@@ -452,18 +492,67 @@ iso_do_mount() {
 
 # ---- undo
 
-# iso_evacuate DIR PROCS: move every task still in cgroup DIR to its parent,
-# so the cgroup can be removed (children forked after init, the measuring
-# process). Returns the number of tasks that could not be moved.
+# iso_move_task PID FROM TO: move a task from procs file FROM to TO. A task
+# that is no longer in FROM when the write fails has exited (ESRCH) or been
+# moved by someone else meanwhile: nothing is left to move, so that is no
+# failure. Returns 1 only if the task is still in FROM.
+iso_move_task() {
+    local pid=$1 from=$2 to=$3
+    iso_write "$to" "$pid" 2>/dev/null && return 0
+    iso_pids "$from" | grep -qx -- "$pid" || return 0
+    return 1
+}
+
+# How often terminate goes over a cgroup again for tasks that appeared (were
+# forked there) while it emptied it, and how long it waits between rounds.
+ISO_EVACUATE_ROUNDS=20
+ISO_EVACUATE_PAUSE=0.05
+
+# iso_evacuate DIR PROCS: move every task in cgroup DIR to its parent, so the
+# cgroup can be removed (children forked after init, the measuring process).
+# Tasks keep being forked there until the last one has left, so it goes
+# over the cgroup again until it is empty, ISO_EVACUATE_ROUNDS times at most.
+# Returns 1 if tasks are left (they are named).
 iso_evacuate() {
-    local dir=$1 procs=$2 parent pid failed=0
+    local dir=$1 procs=$2 parent pid round left
     parent=$(dirname -- "$dir")
-    for pid in $(iso_pids "$dir/$procs"); do
-        iso_action "move task $pid: $dir/$procs -> $parent/$procs"
-        (( ISO_DRY_RUN )) && continue
-        iso_write "$parent/$procs" "$pid" 2>/dev/null || (( failed++ ))
+    for (( round = 1; round <= ISO_EVACUATE_ROUNDS; round++ )); do
+        left=$(iso_pids "$dir/$procs")
+        [[ -z $left ]] && return 0
+        (( round > 1 )) && iso_action "round $round: tasks appeared in $dir/$procs since the last round"
+        for pid in $left; do
+            iso_action "move task $pid: $dir/$procs -> $parent/$procs"
+            (( ISO_DRY_RUN )) && continue
+            iso_move_task "$pid" "$dir/$procs" "$parent/$procs"
+        done
+        (( ISO_DRY_RUN )) && return 0
+        (( ISO_FAKE )) || sleep "$ISO_EVACUATE_PAUSE"
     done
-    return $(( failed > 0 ))
+    left=$(iso_pids "$dir/$procs")
+    [[ -z $left ]] && return 0
+    for pid in $left; do
+        iso_err "task $pid ($(cat -- "$ISO_ROOT/proc/$pid/comm" 2>/dev/null || echo "?")) stays in $dir: it cannot be moved to $parent"
+    done
+    return 1
+}
+
+# iso_remove_cgroup DIR PROCS: empty cgroup DIR into its parent and remove it.
+# Removal fails (EBUSY) if a task was forked there after the last move, so
+# it empties the cgroup again and retries, a few times.
+iso_remove_cgroup() {
+    local dir=$1 procs=$2 try err=""
+    for (( try = 1; try <= 5; try++ )); do
+        if ! iso_evacuate "$dir" "$procs"; then
+            iso_err "tasks left in $dir that cannot be moved out; it stays"
+            return 1
+        fi
+        iso_action "rmdir $dir"
+        (( ISO_DRY_RUN )) && return 0
+        err=$(iso_rmdir_cgroup "$dir" 2>&1) && return 0
+        [[ -d $dir ]] || return 0
+    done
+    printf '%s\n' "$err" >&2
+    return 1
 }
 
 # iso_is_mounted DIR: true if DIR is a mount point according to /proc/mounts.
@@ -484,12 +573,7 @@ iso_undo_line() {
         mkcg)
             a=$ISO_ROOT$a
             [[ -d $a ]] || return 0
-            if ! iso_evacuate "$a" "$b"; then
-                iso_err "tasks left in $a that cannot be moved out; it stays"
-                return 1
-            fi
-            iso_action "rmdir $a"
-            (( ISO_DRY_RUN )) || iso_rmdir_cgroup "$a" ;;
+            iso_remove_cgroup "$a" "$b" ;;
         mkdir)
             a=$ISO_ROOT$a
             [[ -d $a ]] || return 0
@@ -516,7 +600,10 @@ iso_undo_line() {
             # exited, or been moved by someone else since, is left alone.
             iso_pids "$c" | grep -qx -- "$a" || return 0
             iso_action "move task $a: $c -> $b"
-            (( ISO_DRY_RUN )) || iso_write "$b" "$a" ;;
+            (( ISO_DRY_RUN )) && return 0
+            iso_move_task "$a" "$c" "$b" && return 0
+            iso_err "cannot move task $a back from $c to $b"
+            return 1 ;;
         mount)
             a=$ISO_ROOT$a
             if (( ISO_FAKE )); then
@@ -603,7 +690,10 @@ iso_online_cpus() {
     iso_cpulist_compress "${cpus[@]}"
 }
 
-# iso_container_evidence: prints why this looks like a container, if it does.
+# iso_container_evidence: prints the files that say "container", if any.
+# They only name how the system was packaged; whether a CPU can be isolated
+# is decided by iso_check_kernel_view. Used alone only where the namespaces
+# cannot be read.
 iso_container_evidence() {
     if [[ -e $ISO_ROOT/.dockerenv ]]; then echo "/.dockerenv exists"; return 0; fi
     if [[ -e $ISO_ROOT/run/.containerenv ]]; then echo "/run/.containerenv exists"; return 0; fi
@@ -620,10 +710,98 @@ iso_container_evidence() {
     return 1
 }
 
+# The kernel's initial namespaces have fixed inode numbers, the same on
+# every Linux kernel that has them (PROC_PID_INIT_INO and
+# PROC_CGROUP_INIT_INO in the kernel's include/linux/proc_ns.h).
+readonly ISO_INIT_PID_NS=4026531836
+readonly ISO_INIT_CGROUP_NS=4026531835
+
+# iso_ns_inode PID KIND: the inode number of /proc/PID/ns/KIND, whose link
+# reads "KIND:[N]". Returns 1 if the link cannot be read.
+iso_ns_inode() {
+    local link
+    link=$(readlink -- "$ISO_ROOT/proc/$1/ns/$2" 2>/dev/null) || return 1
+    [[ $link =~ ^$2:\[([0-9]+)\]$ ]] || return 1
+    printf '%s' "${BASH_REMATCH[1]}"
+}
+
+# iso_kthreadd_is_pid2: true if pid 2 is kthreadd with no parent, which it
+# is only in the kernel's initial pid namespace (there pid 1 is the kernel's
+# own init); in any other pid namespace only pid 1 has no parent.
+iso_kthreadd_is_pid2() {
+    local status=$ISO_ROOT/proc/2/status
+    [[ -r $status ]] || return 1
+    grep -qx $'Name:[[:space:]]*kthreadd' "$status" && grep -qx $'PPid:[[:space:]]*0' "$status"
+}
+
+# iso_check_kernel_view: does this process see the kernel's whole cpuset
+# hierarchy and every task in it? That is what moving every task off a CPU
+# needs, on a host and in a VM alike. It is so when this process is in the
+# kernel's initial pid namespace (every task is visible; pid 1 is the
+# kernel's init) and initial cgroup namespace (its cgroup root is the
+# hierarchy's root), and the hierarchy iso_detect_cpuset found is mounted
+# from its root and writable. A container has a pid namespace of its own,
+# mostly a cgroup namespace too, or a read-only or partial cgroup mount.
+# Returns 0 if every check passed, 1 if one failed (reasons recorded), 2 if
+# the namespaces cannot be read (the caller falls back to container files).
+iso_check_kernel_view() {
+    local ok=0 pid cg cg1 root opts mnt
+    if pid=$(iso_ns_inode self pid); then
+        if [[ $pid != "$ISO_INIT_PID_NS" ]]; then
+            iso_fail pid-namespace "this process is in pid namespace pid:[$pid], not the kernel's initial one (pid:[$ISO_INIT_PID_NS]): the kernel's other tasks are invisible here and cannot be moved off a CPU (a container)"
+            ok=1
+        fi
+    elif ! iso_kthreadd_is_pid2; then
+        return 2
+    fi
+    # No cgroup namespace link: a kernel without cgroup namespaces (before
+    # 4.6), where every process sees the hierarchy from its root.
+    if cg=$(iso_ns_inode self cgroup) && [[ $cg != "$ISO_INIT_CGROUP_NS" ]]; then
+        local also=""
+        cg1=$(iso_ns_inode 1 cgroup) && [[ $cg1 != "$cg" ]] && also=" (pid 1 is in cgroup:[$cg1])"
+        iso_fail cgroup-namespace "this process is in cgroup namespace cgroup:[$cg]$also, not the kernel's initial one (cgroup:[$ISO_INIT_CGROUP_NS]): its cgroup root is a subtree, and the tasks outside it cannot be moved off a CPU (a container)"
+        ok=1
+    fi
+    if [[ -n $ISO_MOUNT ]]; then
+        if iso_mount_root_opts "$ISO_MOUNT"; then
+            root=$ISO_MOUNT_ROOT opts=$ISO_MOUNT_OPTS
+        else
+            root=/ opts=$ISO_MOUNT_OPTS
+        fi
+        mnt=$ISO_MOUNT
+        if [[ $root != / ]]; then
+            iso_fail cgroup-subtree "the cpuset hierarchy at $mnt is mounted from its cgroup $root, not from its root: the tasks outside $root cannot be moved off a CPU (a container)"
+            ok=1
+        fi
+        if [[ ,$opts, == *,ro,* ]]; then
+            iso_fail cgroup-read-only "the cpuset hierarchy at $mnt is mounted read-only (a container)"
+            ok=1
+        fi
+    fi
+    return "$ok"
+}
+
+# iso_mount_root_opts MOUNTPOINT: from /proc/self/mountinfo, the root of the
+# filesystem mounted there (ISO_MOUNT_ROOT) and the mount's options
+# (ISO_MOUNT_OPTS; the last mount at that point, the one on top). Returns 1
+# if mountinfo cannot be read or has no such mount.
+ISO_MOUNT_ROOT=""
+iso_mount_root_opts() {
+    local info=$ISO_ROOT/proc/self/mountinfo root mnt opts found=1
+    [[ -r $info ]] || return 1
+    while read -r _ _ _ root mnt opts _; do
+        mnt=${mnt//\\040/ }
+        if [[ $mnt == "$1" ]]; then
+            ISO_MOUNT_ROOT=${root//\\040/ } ISO_MOUNT_OPTS=$opts found=0
+        fi
+    done < "$info"
+    return "$found"
+}
+
 # iso_check_isolation ALLOW_CONTAINER: can this system isolate a CPU at all?
 # Returns 1 if not; the reasons are in ISO_REASONS.
 iso_check_isolation() {
-    local allow_container=$1 ok=0 uid online n why
+    local allow_container=$1 ok=0 uid online n why view=0
     uid=$(id -u)
     if [[ $uid != 0 ]]; then
         iso_fail not-root "not root (uid $uid): moving processes between cpusets and setting CPU governors needs root"
@@ -635,18 +813,25 @@ iso_check_isolation() {
         iso_fail single-cpu "only $n CPU online ('$online'): a reserved CPU needs at least one other CPU for everything else"
         ok=1
     fi
-    if why=$(iso_container_evidence); then
-        if (( allow_container )); then
-            iso_warn "in a container ($why); going on as --allow-container asks"
-        else
-            iso_fail container "running in a container ($why): its cgroups are not the host's, so the host's processes cannot be moved off a CPU (--allow-container if it shares the host's cgroup and pid namespaces)"
-            ok=1
-        fi
-    fi
     if ! iso_detect_cpuset; then
         iso_fail no-cpuset "no cpuset controller: not in a cgroup v2 hierarchy, no cgroup v1 cpuset hierarchy mounted, and $ISO_ROOT/proc/cgroups lists no enabled cpuset controller to mount"
         ok=1
     fi
+    iso_check_kernel_view || view=$?
+    why=$(iso_container_evidence) || why=""
+    case $view in
+        0)  [[ -n $why ]] && iso_msg "$why, but this process is in the kernel's initial pid and cgroup namespaces and its cpuset hierarchy is whole and writable (a VM or host with its own kernel): isolating" ;;
+        1)  (( allow_container )) && iso_warn "--allow-container cannot help: the checks above show what this process cannot reach"
+            ok=1 ;;
+        2)  if [[ -n $why ]]; then
+                if (( allow_container )); then
+                    iso_warn "in a container ($why) and its namespaces cannot be read; going on as --allow-container asks"
+                else
+                    iso_fail container "running in a container ($why) and $ISO_ROOT/proc/self/ns cannot be read to tell whether it shares the kernel's initial pid and cgroup namespaces (--allow-container if it does)"
+                    ok=1
+                fi
+            fi ;;
+    esac
     return "$ok"
 }
 
@@ -656,14 +841,14 @@ iso_check_isolation() {
 # (as the original scripts did). Sets ISO_MODE, ISO_HIER, ISO_V1_PREFIX,
 # ISO_PROCS_NAME. Returns 1 if there is no cpuset controller to use.
 iso_detect_cpuset() {
-    local mounts=$ISO_ROOT/proc/mounts mnt fstype opts v2="" v1="" v1opts=""
+    local mounts=$ISO_ROOT/proc/mounts mnt fstype opts v2="" v2opts="" v1="" v1opts=""
     local name enabled
-    ISO_MODE="" ISO_HIER="" ISO_V1_PREFIX="cpuset." ISO_PROCS_NAME=""
+    ISO_MODE="" ISO_HIER="" ISO_V1_PREFIX="cpuset." ISO_PROCS_NAME="" ISO_MOUNT="" ISO_MOUNT_OPTS=""
     if [[ -r $mounts ]]; then
         while read -r _ mnt fstype opts _; do
             mnt=${mnt//\\040/ }
             case $fstype in
-                cgroup2) [[ -z $v2 ]] && v2=$mnt ;;
+                cgroup2) [[ -z $v2 ]] && v2=$mnt v2opts=$opts ;;
                 cgroup|cpuset)
                     if [[ -z $v1 && ( $fstype == cpuset || ,$opts, == *,cpuset,* ) ]]; then
                         v1=$mnt v1opts=$opts
@@ -675,10 +860,12 @@ iso_detect_cpuset() {
     if [[ -n $v2 && -r $ISO_ROOT$v2/cgroup.controllers ]] &&
        [[ " $(cat -- "$ISO_ROOT$v2/cgroup.controllers") " == *" cpuset "* ]]; then
         ISO_MODE=cgroup2 ISO_HIER=$ISO_ROOT$v2 ISO_PROCS_NAME=cgroup.procs
+        ISO_MOUNT=$v2 ISO_MOUNT_OPTS=$v2opts
         return 0
     fi
     if [[ -n $v1 ]]; then
         ISO_MODE=cpuset-v1 ISO_HIER=$ISO_ROOT$v1 ISO_PROCS_NAME=tasks
+        ISO_MOUNT=$v1 ISO_MOUNT_OPTS=$v1opts
         [[ ,$v1opts, == *,noprefix,* ]] && ISO_V1_PREFIX=""
         return 0
     fi

@@ -27,7 +27,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-isolation-test.XXXXXX")
 cleanup() { rm -rf -- "$TMP"; }
 trap cleanup EXIT
 
-unset PSF_SYSROOT PSF_FAKE_REJECT FAKE_UID FAKE_POSIX_TIMERS FAKE_POSIX_MONOTONIC
+unset PSF_SYSROOT PSF_FAKE_REJECT PSF_FAKE_FORK PSF_FAKE_EXIT FAKE_UID FAKE_POSIX_TIMERS FAKE_POSIX_MONOTONIC
 export PSF_TEST_MODE=1
 
 # ---------------------------------------------------------------- stubs
@@ -151,6 +151,32 @@ v1_mounted() {
     echo "cgroup /sys/fs/cgroup/cpuset cgroup rw,nosuid,nodev,noexec,relatime,cpuset 0 0" >> "$R/proc/mounts"
 }
 
+# The kernel's initial namespaces (their inode numbers are fixed), and others.
+INIT_PID_NS=4026531836 INIT_CGROUP_NS=4026531835
+# namespaces PID_NS CGROUP_NS [PID1_CGROUP_NS]: /proc/self/ns/{pid,cgroup} as
+# the kernel shows them, links reading "pid:[N]"; "-" leaves one out.
+namespaces() {
+    mkdir -p "$R/proc/self/ns" "$R/proc/1/ns"
+    [[ $1 == - ]] || ln -s "pid:[$1]" "$R/proc/self/ns/pid"
+    [[ $2 == - ]] || ln -s "cgroup:[$2]" "$R/proc/self/ns/cgroup"
+    [[ -z ${3:-} ]] || ln -s "cgroup:[$3]" "$R/proc/1/ns/cgroup"
+}
+# mountinfo MOUNTPOINT ROOT OPTS: /proc/self/mountinfo with the cgroup mount
+# at MOUNTPOINT showing the filesystem from its directory ROOT.
+mountinfo() {
+    printf '24 1 0:22 / / rw,relatime shared:1 - ext4 /dev/vda rw\n34 31 0:31 %s %s %s - cgroup cgroup rw,cpuset\n' \
+        "$2" "$1" "$3" > "$R/proc/self/mountinfo"
+}
+# vm_like_this_one: what a VM with its own kernel shows when its image came
+# from a container (as on the reference machine): /.dockerenv, but the
+# kernel's initial namespaces and the whole v1 cpuset hierarchy, writable.
+vm_like_this_one() {
+    v1_mounted
+    : > "$R/.dockerenv"
+    namespaces $INIT_PID_NS $INIT_CGROUP_NS
+    mountinfo /sys/fs/cgroup/cpuset / rw,relatime
+}
+
 # fake_proc PID NAME ALLOWED LASTCPU [kthread]: /proc/PID/status and stat.
 fake_proc() {
     local flags=4194560 f i
@@ -175,6 +201,9 @@ init() { run init_environment "$@"; }
 terminate() { run terminate_environment "$@"; }
 
 snapshot() { rm -rf -- "$R.before"; cp -a -- "$R" "$R.before"; }
+# exists PATH: a file, directory or symlink (the fake /proc/self/ns links
+# point nowhere).
+exists() { [[ -e $1 || -L $1 ]]; }
 
 # changes: what differs between the snapshot and R: "A path", "D path",
 # "M path" (dirs end in /), sorted.
@@ -187,8 +216,10 @@ changes() {
         if [[ -d $b/$p && ! -e $a/$p ]]; then echo "A $p/"
         elif [[ -d $a/$p && ! -e $b/$p ]]; then echo "D $p/"
         elif [[ -d $b/$p ]]; then :
-        elif [[ ! -e $a/$p ]]; then echo "A $p"
-        elif [[ ! -e $b/$p ]]; then echo "D $p"
+        elif ! exists "$a/$p"; then echo "A $p"
+        elif ! exists "$b/$p"; then echo "D $p"
+        elif [[ -L $a/$p || -L $b/$p ]]; then
+            [[ $(readlink -- "$a/$p") == "$(readlink -- "$b/$p")" ]] || echo "M $p"
         elif ! cmp -s "$a/$p" "$b/$p"; then echo "M $p"
         fi
     done | sort
@@ -216,7 +247,7 @@ expect_changes() {
     [[ $got == "$want" ]] || { show_output; fail "changes differ:$(diff <(echo "$want") <(echo "$got") | sed 's/^/\n    /')"; }
 }
 expect_unchanged() {
-    diff -r "$R.before" "$R" > "$O/diff" 2>&1 || { show_output; cat "$O/diff"; fail "tree changed"; }
+    diff -r --no-dereference "$R.before" "$R" > "$O/diff" 2>&1 || { show_output; cat "$O/diff"; fail "tree changed"; }
 }
 expect_no_state() { [[ ! -e $R/run/psf ]] || fail "state directory run/psf left behind"; }
 
@@ -477,6 +508,53 @@ test_terminate__process_exited_or_forked__handled() {
     [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
 }
 
+test_terminate__tasks_forked_while_undoing__moved_out_too() {
+    # Every process forked after init lands in psf_system (v1), so tasks keep
+    # appearing there while terminate empties it: 77 forks 78 just as it is
+    # moved, and the measurement 88 forks 89 in psf. One terminate is enough.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    put_pids $c/psf/tasks 88
+    PSF_FAKE_FORK="77:78 88:89" terminate; expect_rc 0
+    expect_err "isolation undone"
+    expect_file $c/tasks "$(printf '1\n2\n3\n50\n77\n78\n88\n89')"
+    [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
+    expect_no_state
+}
+
+test_terminate__tasks_exit_while_undoing__not_an_error() {
+    # A task that exits between being listed and being moved (ESRCH) has
+    # nothing left to move: 50 (moved by init) and 77 (forked later) exit.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    PSF_FAKE_EXIT="50 77" terminate; expect_rc 0
+    expect_no_err "tasks left"
+    expect_file $c/tasks "$(printf '1\n2\n3')"
+    [[ ! -e $R/$c/psf_system && ! -e $R/$c/psf ]] || fail "cpusets not removed"
+    expect_no_state
+}
+
+test_terminate__task_that_cannot_move__named_state_kept() {
+    # A task the kernel will not move out keeps the cgroup; terminate names
+    # it, keeps the state file, and a second run finishes once it is gone.
+    local c=sys/fs/cgroup/cpuset
+    new_case; vm_like_this_one
+    put proc/77/comm "kworker/3:1"
+    init; expect_rc 0
+    put_pids $c/psf_system/tasks 1 2 3 50 77
+    PSF_FAKE_REJECT=tasks=77 terminate; expect_rc 1
+    expect_err "task 77 (kworker/3:1) stays in $R/$c/psf_system: it cannot be moved to $R/$c"
+    expect_err "tasks left in $R/$c/psf_system that cannot be moved out; it stays"
+    [[ -e $R/$STATE ]] || fail "state file must stay for a second try"
+    terminate; expect_rc 0
+    [[ ! -e $R/$c/psf_system ]] || fail "psf_system not removed"
+    expect_no_state
+}
+
 test_terminate__undo_fails__keeps_state_and_exits_1() {
     new_case; v2_tree; snapshot
     init; expect_rc 0
@@ -552,6 +630,94 @@ test_init__container__exit_3_unless_allowed() {
     rm -r "$R/proc/1"; : > "$R/run/.containerenv"
     init; expect_rc 3
     expect_err "/run/.containerenv exists"
+}
+
+test_init__vm_with_dockerenv__dry_run_plans_isolation() {
+    local c=sys/fs/cgroup/cpuset pid
+    new_case 2; vm_like_this_one
+    put $c/cpuset.cpus 0-1; put $c/docker/cpuset.cpus 0-1; put $c/docker/c1/cpuset.cpus 0
+    snapshot
+    init --dry-run; expect_rc 0
+    expect_unchanged
+    expect_err "/.dockerenv exists, but this process is in the kernel's initial pid and cgroup namespaces"
+    expect_no_err "error"
+    expect_err "dry-run: mkdir $R/$c/psf_system"
+    expect_err "dry-run: write '0' > $R/$c/psf_system/cpuset.cpus"
+    expect_err "dry-run: write '1' > $R/$c/psf/cpuset.cpus"
+    expect_err "dry-run: write '0' > $R/$c/docker/cpuset.cpus (was '0-1')"
+    for pid in 1 2 3 50; do
+        expect_err "dry-run: move task $pid: $R/$c/tasks -> $R/$c/psf_system/tasks"
+    done
+    expect_out "PSF_ISOLATION=cpuset-v1"
+    expect_out "PSF_CPU=1"
+    expect_out "PSF_DRY_RUN=1"
+    # and for real (on the fake tree), then undone byte for byte
+    init; expect_rc 0
+    expect_file $c/psf/cpuset.cpus 1
+    expect_file $c/psf_system/tasks "$(printf '1\n2\n3\n50')"
+    terminate; expect_rc 0
+    expect_unchanged
+}
+
+test_init__kthreadd_is_pid_2__counts_as_the_kernels_pid_namespace() {
+    # Without readable namespace links, pid 2 being kthreadd with no parent
+    # shows the kernel's initial pid namespace (its pid 1 is the kernel's init).
+    new_case; v1_mounted; : > "$R/.dockerenv"
+    put proc/2/status "$(printf 'Name:\tkthreadd\nState:\tS (sleeping)\nPPid:\t0')"
+    snapshot
+    init --dry-run; expect_rc 0
+    expect_err "/.dockerenv exists, but this process is in the kernel's initial"
+    put proc/2/status "$(printf 'Name:\tkthreadd\nState:\tS (sleeping)\nPPid:\t1')"
+    init --dry-run; expect_rc 3
+    expect_err "running in a container (/.dockerenv exists)"
+    expect_out "PSF_ISOLATION_REASON=container"
+}
+
+test_init__container_own_namespaces__exit_3_with_reasons() {
+    new_case; v2_tree; : > "$R/.dockerenv"
+    namespaces 4026532301 4026532302 $INIT_CGROUP_NS
+    snapshot
+    init; expect_rc 3
+    expect_err "in pid namespace pid:[4026532301], not the kernel's initial one (pid:[$INIT_PID_NS])"
+    expect_err "in cgroup namespace cgroup:[4026532302] (pid 1 is in cgroup:[$INIT_CGROUP_NS]), not the kernel's initial one"
+    expect_out "PSF_ISOLATION_REASON=pid-namespace,cgroup-namespace"
+    expect_unchanged
+    # --allow-container does not make a subtree the whole hierarchy
+    init --allow-container; expect_rc 3
+    expect_err "--allow-container cannot help"
+    expect_unchanged
+    # no container file needed to refuse: the namespaces decide
+    rm "$R/.dockerenv"; snapshot
+    init; expect_rc 3
+    expect_out "PSF_ISOLATION_REASON=pid-namespace,cgroup-namespace"
+    expect_unchanged
+}
+
+test_init__container_sharing_pid_namespace_only__exit_3() {
+    new_case; v2_tree; namespaces $INIT_PID_NS 4026532302; snapshot
+    init; expect_rc 3
+    expect_out "PSF_ISOLATION_REASON=cgroup-namespace"
+    expect_no_err "pid namespace"
+    expect_unchanged
+}
+
+test_init__container_host_cgroupns_partial_read_only_mount__exit_3() {
+    # docker --pid=host --cgroupns=host: the kernel's namespaces, but its
+    # cgroup mount shows only its own cgroup, read-only.
+    new_case; v1_mounted; : > "$R/.dockerenv"
+    namespaces $INIT_PID_NS $INIT_CGROUP_NS
+    mountinfo /sys/fs/cgroup/cpuset /docker/0123abcd ro,nosuid,nodev,noexec,relatime
+    snapshot
+    init; expect_rc 3
+    expect_err "the cpuset hierarchy at /sys/fs/cgroup/cpuset is mounted from its cgroup /docker/0123abcd, not from its root"
+    expect_err "the cpuset hierarchy at /sys/fs/cgroup/cpuset is mounted read-only"
+    expect_out "PSF_ISOLATION_REASON=cgroup-subtree,cgroup-read-only"
+    expect_unchanged
+    # without mountinfo, /proc/mounts still shows a read-only mount
+    rm "$R/proc/self/mountinfo"
+    sed -i 's/ rw,/ ro,/' "$R/proc/mounts"
+    init; expect_rc 3
+    expect_out "PSF_ISOLATION_REASON=cgroup-read-only"
 }
 
 test_init__no_cgroup_fs__exit_3_unavailable() {
@@ -725,7 +891,7 @@ test_shellcheck__scripts_are_clean() {
     command -v shellcheck > /dev/null || { echo "  shellcheck not installed"; exit 77; }
     shellcheck -x "$SCRIPTS"/init_environment.sh "$SCRIPTS"/terminate_environment.sh \
         "$SCRIPTS"/show_cpu_assignment.sh "$SCRIPTS"/run_isolated.sh "$SCRIPTS"/lib/isolation.sh \
-        "$HERE/isolation_test.sh"
+        "$SCRIPTS"/calibrate_machine.sh "$HERE/isolation_test.sh" "$HERE/calibrate_isolated.sh"
 }
 
 # ---------------------------------------------------------------- runner
