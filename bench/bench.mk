@@ -53,6 +53,12 @@ bench-jit: $(AGENT_SO) $(AGENT_FIXTURE_STAMP) $(BENCH_DIR)/java/.stamp
 bench-equality: $(AGENT_SO)
 	bench/fast_equality.sh $(if $(CORPORA),--corpora $(CORPORA))
 
+# Its benchmark page, rendered from the current recorded results (one per JDK).
+EQUALITY_RESULTS := bench/fidelity/results/equality-jdk17-2026-11-29.txt bench/fidelity/results/equality-jdk25-2026-11-29.txt
+.PHONY: bench-equality-page
+bench-equality-page:
+	bench/fast_equality.sh --page docs/bench/fast-equality.md --render $(EQUALITY_RESULTS)
+
 # What get_score.sh adds to a scored run, beside the JVM's own time.
 .PHONY: bench-gs
 bench: bench-gs

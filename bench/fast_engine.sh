@@ -17,10 +17,20 @@
 # read the medians and the ratios, not one run. Not a test: nothing here
 # passes or fails.
 #
-# Usage: bench/fast_engine.sh [REPEAT]   (default 5); make bench-fast
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page docs/bench/fast-engine.md
+# (--page FILE: elsewhere; --no-page: nowhere).
+#
+# Usage: bench/fast_engine.sh [--page FILE | --no-page] [REPEAT]   (default 5)
+#        make bench-fast
 #        PSF_BENCH_ONLY=fib,mergesort bench/fast_engine.sh 3   (some workloads)
 set -eu
 . "$(dirname "$0")/lib.sh"
+PAGE_FILE=docs/bench/fast-engine.md
+case ${1:-} in
+  --page) PAGE_FILE=${2:?--page needs a FILE}; shift 2 ;;
+  --no-page) PAGE_FILE=""; shift ;;
+esac
 REPEAT=${1:-5}
 FX=$BUILD/fixtures/agent
 BB=$BUILD/bench/java
@@ -61,6 +71,8 @@ WORKLOADS=(
 )
 [ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
 
+bench_page_begin "$PAGE_FILE" "Benchmark: the fast engine alone, against the step engine and plain java" \
+  "${PSF_BENCH_ONLY:+PSF_BENCH_ONLY=$PSF_BENCH_ONLY }bench/fast_engine.sh $REPEAT"
 printf '%-11s %11s %10s %10s %10s %10s %10s\n' workload bytecodes "plain s" "fast s" "step s" step/fast fast/plain
 for spec in "${WORKLOADS[@]}"; do
   # shellcheck disable=SC2086
@@ -76,7 +88,7 @@ for spec in "${WORKLOADS[@]}"; do
   sf=$(status "$TMP/fast.xml"); ss=$(status "$TMP/step.xml")
   nf=$(work "$TMP/fast.xml"); ns=$(work "$TMP/step.xml")
   if [ "$sf" != ok ]; then
-    echo "$name: the fast engine did not count this run (status ${sf:-none}: $(sed -n 's/.*<message>\(.*\)<\/message>.*/\1/p' "$TMP/fast.xml" 2>/dev/null | head -n 1 | grep . || head -c 200 "$TMP/fast.err"))" >&2
+    echo "$name: the fast engine did not count this run (status ${sf:-none}: $(sed -n 's/.*<message>\(.*\)<\/message>.*/\1/p' "$TMP/fast.xml" 2>/dev/null | head -n 1 | grep . || head -c 200 "$TMP/fast.err"))"
   elif [ "$nf" != "$ns" ]; then
     echo "warning: $name: the fast engine counted $nf bytecodes, the step engine $ns" >&2
   fi
@@ -90,3 +102,6 @@ for spec in "${WORKLOADS[@]}"; do
       'BEGIN { printf "%-11s %11d %10.2f %10s %10.2f %10s %10s\n", w, n, p, "refused", s, "-", "-" }'
   fi
 done
+echo "(median CPU seconds, user + sys, over $REPEAT round(s); the ratios are of the medians)"
+bench_page_end "Each round runs, in turn, the plain program (no agent), the JVM with the agent and \`engine=fast\`, and with \`engine=step\`, with get_score.sh's pinned and JIT flags and the JDK's flags; the time is the whole process's CPU time (JVM start and the fast engine's retransformation of the JDK included). \`refused\`: the fast engine fell back on that workload, and the line above its row says why. The machine is shared: read the ratios rather than single times." \
+  "How the engine gets these figures, and why it falls back where it does: [the fast engine](../fast-engine.md)."

@@ -18,10 +18,20 @@
 # shared and noisy: read the medians and the ratios, not one run. Not a
 # test: nothing here passes or fails.
 #
-# Usage: bench/fast_scoring.sh [REPEAT]   (default 5); make bench-scoring
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page docs/bench/fast-scoring.md
+# (--page FILE: elsewhere; --no-page: nowhere).
+#
+# Usage: bench/fast_scoring.sh [--page FILE | --no-page] [REPEAT]   (default 5)
+#        make bench-scoring
 #        PSF_BENCH_ONLY=mergesort,loops bench/fast_scoring.sh 3
 set -eu
 . "$(dirname "$0")/lib.sh"
+PAGE_FILE=docs/bench/fast-scoring.md
+case ${1:-} in
+  --page) PAGE_FILE=${2:?--page needs a FILE}; shift 2 ;;
+  --no-page) PAGE_FILE=""; shift ;;
+esac
 REPEAT=${1:-5}
 BB=$BUILD/bench/java
 bench_need bench-scoring "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"
@@ -48,6 +58,8 @@ WORKLOADS=(
 )
 [ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
 
+bench_page_begin "$PAGE_FILE" "Benchmark: the whole scoring run, fast engine against step engine" \
+  "${PSF_BENCH_ONLY:+PSF_BENCH_ONLY=$PSF_BENCH_ONLY }bench/fast_scoring.sh $REPEAT"
 printf '%-10s %13s %8s %8s %8s %10s %10s  %s\n' workload score "plain s" "fast s" "step s" \
   step/fast fast/plain "engine (fast run)"
 for spec in "${WORKLOADS[@]}"; do
@@ -72,4 +84,6 @@ for spec in "${WORKLOADS[@]}"; do
   fpr=$(paste -d' ' "$TMP/fast" "$TMP/plain" | awk '{ print $1 / $2 }' | median)
   printf '%-10s %13s %8.2f %8.2f %8.2f %10.1f %10.1f  %s\n' "$name" "$ss" "$pw" "$fw" "$sw" "$sfr" "$fpr" "$engine"
 done
-echo "(median wall seconds; the ratios are medians of each round's ratio)"
+echo "(median wall seconds over $REPEAT round(s); the ratios are medians of each round's ratio)"
+bench_page_end "Each round runs, in turn, the plain program (\`java\` with get_score.sh's pinned flags, no agent), \`scripts/get_score.sh --json --engine fast\` and \`--engine step\` (sandbox, signing and \`psf-score\` included) on one workload of \`bench/java/EngineBench.java\`; \`score\` is the score both engines gave. The machine is shared: its speed drifts from minute to minute, so read the ratios, taken round by round, rather than single times." \
+  "How the engine gets these figures, and why it falls back where it does: [the fast engine](../fast-engine.md)."

@@ -71,7 +71,8 @@ const char options_usage[] =
     "  --require-checked    --rank: a row whose output was not judged in its scored run (no signed\n"
     "                       judged_by) is listed as not_judged, not ranked\n"
     "  --tsc-hz HZ          this machine's TSC rate, from --measure-tsc, for the comparison of a\n"
-    "                       calibrated table with this machine: no measuring while scoring\n"
+    "                       calibrated table with this machine (one PROFILE, or --rank --format\n"
+    "                       html): no measuring while scoring\n"
     "  --rank               leaderboard of several profiles, one LABEL=PROFILE each\n"
     "  --format FMT         leaderboard as text, csv, json or html (one self-contained page)\n"
     "  --report-links P     html leaderboard: link each label to P<label>.html (its report)\n"
@@ -344,8 +345,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
         FAIL("--judged-by applies to scoring one PROFILE and to --status-json");
     if ((o->classpath || o->main_class || o->jdk) && !digests)
         FAIL("--classpath, --main and --jdk apply to --submission-digests");
-    if (o->tsc_hz && o->mode != MODE_SCORE)
-        FAIL("--tsc-hz applies to scoring one PROFILE");
+    if (o->tsc_hz && o->mode != MODE_SCORE && !(o->mode == MODE_RANK && o->format == FMT_HTML))
+        FAIL("--tsc-hz applies to scoring one PROFILE and to --rank --format html");
     if (o->submission && !sign && !status_json && !o->signed_copy)
         FAIL("--submission applies to --sign, --signed-copy and --status-json");
     if (o->signed_copy && o->mode != MODE_SCORE)

@@ -14,7 +14,8 @@
 static const char leaderboard_css[] =
     "td.rank{font-weight:bold;text-align:right}"
     ".tie{font-weight:normal;font-size:.8em;color:#555;margin-left:.3em}"
-    "tr.first td{background:#fff8e1}";
+    "tr.first td{background:#fff8e1}"
+    "p.warning{border-left:4px solid #c62828;background:#fdecea;padding:.4em .8em}";
 
 /* 1 if the entry above or below shares this entry's rank. */
 static int tied(const rank_entry *order, size_t n, size_t i)
@@ -106,8 +107,10 @@ static void failed_table(FILE *f, const options *o, const rank_entry *order, con
     fputs("</tbody>\n</table>\n", f);
 }
 
-/* The cost table, the machine it was calibrated on, and the JVMs that ran. */
-static void provenance(FILE *f, const options *o, const cost_table *t, const outcome *rows, size_t n)
+/* The cost table, the machine it was calibrated on, the machine that makes
+ * the page, and the JVMs that ran. */
+static void provenance(FILE *f, const options *o, const cost_table *t, const outcome *rows, size_t n,
+                       const machine_check *mc, const machine_here *here)
 {
     char b[48];
 
@@ -125,7 +128,7 @@ static void provenance(FILE *f, const options *o, const cost_table *t, const out
         html_text(f, t->sha256);
         fputs("</code>)", f);
     }
-    fputs("</dd>\n<dt>Machine</dt><dd>", f);
+    fputs("</dd>\n<dt>Machine of the table</dt><dd>", f);
     if (t->cpu_model && *t->cpu_model) {
         html_text(f, t->cpu_model);
         if (t->tsc_hz) {
@@ -141,9 +144,22 @@ static void provenance(FILE *f, const options *o, const cost_table *t, const out
             fputs(", calibrated ", f);
             html_text(f, t->date);
         }
-        fputs(" &mdash; predicted times are for this machine", f);
+        fputs(" &mdash; the table's predicted times are for that machine", f);
     } else {
         fputs("none: the table is not tied to a machine, so no times are predicted", f);
+    }
+    if (mc && here) {
+        fputs("</dd>\n<dt>Machine that made this page</dt><dd id=\"machine-here\">", f);
+        html_text(f, here->cpu.model_name[0] ? here->cpu.model_name : "a CPU that does not report its name");
+        if (here->cpu.vendor[0] && here->cpu.family >= 0 && here->cpu.model >= 0) {
+            fputs(" (", f);
+            html_text(f, here->cpu.vendor);
+            snprintf(b, sizeof b, ", family %ld, model %ld)", here->cpu.family, here->cpu.model);
+            fputs(b, f);
+        }
+        fputs(mc->verdict == MC_MATCHES ? " &mdash; the table's machine" :
+              mc->verdict == MC_DIFFERS ? " &mdash; not the table's machine" :
+              " &mdash; not known whether it is the table's machine", f);
     }
     fputs("</dd>\n<dt>JVM of the runs</dt><dd>", f);
     int shown = 0;
@@ -166,8 +182,26 @@ static void provenance(FILE *f, const options *o, const cost_table *t, const out
     fputs("</dd>\n</dl>\n", f);
 }
 
+/* Above the ranks: the table's predicted times do not hold here. */
+static void machine_warning(FILE *f, const machine_check *mc)
+{
+    char why[MC_MAX_NOTES * MC_NOTE_LEN];
+
+    if (!mc || (mc->verdict != MC_DIFFERS && mc->verdict != MC_UNKNOWN))
+        return;
+    fputs("<p class=\"warning\" id=\"machine-warning\">", f);
+    fputs(mc->verdict == MC_DIFFERS ? "The cost table was calibrated on another machine than the one that made "
+                                      "this page ("
+                                    : "The cost table does not say which CPU calibrated it (", f);
+    html_text(f, machine_check_reasons(mc, why, sizeof why));
+    fputs("): the predicted times are approximate here. The ranks are not affected: every submission is "
+          "priced by the same table. Calibrate this machine: <code>" MC_CALIBRATE_COMMAND
+          "</code> (docs/calibration.md).</p>\n", f);
+}
+
 void leaderboard_html(FILE *f, const options *o, const cost_table *t,
-                      const rank_entry *order, const outcome *rows, size_t n)
+                      const rank_entry *order, const outcome *rows, size_t n,
+                      const machine_check *mc, const machine_here *here)
 {
     size_t scored = 0;
     int any_approx = 0;
@@ -180,11 +214,12 @@ void leaderboard_html(FILE *f, const options *o, const cost_table *t,
             "bytecodes the method executed, weighted by the cost table below: lower is better, and the same "
             "program gets the same score on every machine. Equal scores share a rank.</p>\n",
             n, n == 1 ? "" : "s", scored, n - scored);
+    machine_warning(f, mc);
     ranked_table(f, o, t, order, rows, n, &any_approx);
     if (any_approx)
         fputs("<p class=\"approx\" id=\"approx-legend\">~ approximate: the cost table had no price for something "
               "the submission did, is not calibrated, or was calibrated on another JDK.</p>\n", f);
     failed_table(f, o, order, rows, n);
-    provenance(f, o, t, rows, n);
+    provenance(f, o, t, rows, n, mc, here);
     html_page_close(f);
 }

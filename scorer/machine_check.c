@@ -79,3 +79,27 @@ void machine_check_table(const cost_table *t, const machine_here *here, machine_
     else
         out->verdict = MC_MATCHES;
 }
+
+char *machine_check_reasons(const machine_check *mc, char *buf, size_t n)
+{
+    const char (*list)[MC_NOTE_LEN] = NULL;
+    size_t count = 0, used = 0;
+
+    if (!n)
+        return buf;
+    buf[0] = '\0';
+    if (mc->verdict == MC_DIFFERS) {
+        list = mc->differences;
+        count = mc->n_differences;
+    } else if (mc->verdict == MC_UNKNOWN) {
+        list = mc->unchecked;
+        count = mc->n_unchecked;
+    }
+    for (size_t i = 0; i < count && used + 1 < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? "; " : "", list[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w < n - used ? (size_t)w : n - used - 1;
+    }
+    return buf;
+}

@@ -60,4 +60,12 @@ typedef struct machine_check {
  */
 void machine_check_table(const cost_table *t, const machine_here *here, machine_check *out);
 
+/*
+ * The notes behind a verdict in one line for a page: the differences
+ * joined by "; " for MC_DIFFERS, what could not be compared for
+ * MC_UNKNOWN, "" otherwise. Cut short (still terminated) when buf is too
+ * small. Returns buf.
+ */
+char *machine_check_reasons(const machine_check *mc, char *buf, size_t n);
+
 #endif

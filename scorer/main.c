@@ -635,6 +635,26 @@ static const char *duplicate_of(const rank_item *items, size_t i)
     return NULL;
 }
 
+/*
+ * A profile whose JVM every profile of the ranking that names one shares,
+ * for the JDK of the machine check; NULL when none names one or they differ.
+ */
+static const profile *common_jvm(const outcome *rows, size_t n)
+{
+    const profile *first = NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        const profile *p = rows[i].prof;
+        if (!p || !p->has_jvm)
+            continue;
+        if (!first)
+            first = p;
+        else if (strcmp(first->jvm_version, p->jvm_version) != 0)
+            return NULL;
+    }
+    return first;
+}
+
 static int run_rank(const options *o, const cost_table *t)
 {
     size_t n = (size_t)o->n_args + (size_t)o->n_failed;
@@ -647,6 +667,8 @@ static int run_rank(const options *o, const cost_table *t)
     sign_key key;
     const sign_key *kp;
     psf_err kerr;
+    machine_here here;
+    machine_check mc;
 
     if (load_key(o, 0, &key, &kp, &kerr) != 0) {
         free(items);
@@ -751,7 +773,8 @@ static int run_rank(const options *o, const cost_table *t)
         code = status_exit_code(ST_NOT_JUDGED);
     outbuf_open(&b);
     if (o->format == FMT_HTML)
-        leaderboard_html(b.f, o, t, order, rows, n);
+        leaderboard_html(b.f, o, t, order, rows, n, check_machine(t, common_jvm(rows, n), o->tsc_hz, &here, &mc),
+                         &here);
     else
         out_rank(b.f, o, t, order, rows, n);
     code = outbuf_flush(&b, code);

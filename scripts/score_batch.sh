@@ -128,10 +128,14 @@ if [ -z "$KEY_FILE" ]; then
   mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null || true
 fi
 KEY_FILE=$(abspath "$KEY_FILE")
+# The ranking checks every profile with the key the jobs signed with: a
+# row is ranked only when that key signed it.
+key_args=()
 if "$SCORER" --init-key --key-file "$KEY_FILE" >/dev/null 2>&1; then
   RUN_OPTS+=(--key-file "$KEY_FILE")
+  key_args=(--key-file "$KEY_FILE")
 else
-  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its machine's default key" >&2
+  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked" >&2
 fi
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
@@ -242,9 +246,12 @@ done
 costs_args=()
 [ "$COSTS" = none ] || costs_args=(--costs "$COSTS")
 cd "$OUT" || exit 70
-"$SCORER" --rank "${costs_args[@]}" --format html --report-links reports/ "${rank_args[@]}" >leaderboard.html
-"$SCORER" --rank "${costs_args[@]}" --format csv "${rank_args[@]}" >leaderboard.csv
-"$SCORER" --rank "${costs_args[@]}" --format json "${rank_args[@]}" >leaderboard.json
+# One ranking, written three ways: its messages (a row not signed with the
+# key, a duplicate submission) are said once, by the first.
+"$SCORER" --rank "${costs_args[@]}" "${key_args[@]}" --format html --report-links reports/ "${rank_args[@]}" \
+  2> >(grep -vF 'no --key-file or PSF_KEY_FILE' >&2) >leaderboard.html
+"$SCORER" --rank "${costs_args[@]}" "${key_args[@]}" --format csv "${rank_args[@]}" 2>/dev/null >leaderboard.csv
+"$SCORER" --rank "${costs_args[@]}" "${key_args[@]}" --format json "${rank_args[@]}" 2>/dev/null >leaderboard.json
 
 # The student reports, each against the reference: --compare, else the
 # leader (the first ranked in the CSV).
@@ -279,7 +286,7 @@ done
   done
   printf '</testsuites>\n'
 } >junit.xml
-"$SCORER" --rank "${costs_args[@]}" "${rank_args[@]}" 2>/dev/null
+"$SCORER" --rank "${costs_args[@]}" "${key_args[@]}" "${rank_args[@]}" 2>/dev/null
 echo "score_batch.sh: $OUT/leaderboard.html" >&2
 [ "$missing" = 0 ] || exit 70
 exit 0

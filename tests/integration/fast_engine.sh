@@ -10,7 +10,7 @@
 # histograms, every method's counts by source line, the dependency keys (new, invoke, invokedynamic, ldc of a
 # class) with their native attribute, the conditional branches with the
 # simulated predictor's mispredictions, and every method's opcode counts
-# (docs/fast-engine.md, "What exists"), the array keys with their
+# (docs/fast-engine.md, "What it guarantees"), the array keys with their
 # allocations and elements and the invokes' elements included, the
 # calls elements (method entries, closeness, native and allocation
 # fences), and the calling contexts (<contexts>, frame by frame: method,

@@ -38,6 +38,16 @@ else
 fi
 expect_eq "one test case per submission" "$(xpath "$LOCAL/junit.xml" 'count(//testcase)')" "${#labels[@]}"
 
+# The jobs sign with the batch's key and the ranking checks with it: every
+# scored row is verified, and nothing warns about keys or signatures.
+expect_eq "the batch says nothing of keys or signatures" \
+  "$(grep -ciE 'key|signature|unverified' "$TEST_TMP/local.err" || true)" 0
+expect_eq "every scored row is verified" \
+  "$(tr -d '\r' <"$LOCAL/leaderboard.csv" | awk -F, 'NR > 1 && $1 != "" { print $7 }' | sort -u)" verified
+expect_eq "every scored row is ranked" \
+  "$(tr -d '\r' <"$LOCAL/leaderboard.csv" | awk -F, 'NR > 1 && $1 != "" { n++ } END { print n }')" \
+  "$(for l in "${labels[@]}"; do [ "$(jq -r .status "$LOCAL/runs/$l/result.json")" = ok ] && echo "$l"; done | grep -c .)"
+
 # The leaderboard's order is the scores' order; ivan's off-by-one fails.
 csv_scores=$(awk -F, 'NR > 1 && $1 != "" { print $3 }' "$LOCAL/leaderboard.csv" | tr -d '\r')
 expect_eq "leaderboard sorted by score" "$csv_scores" "$(printf '%s\n' "$csv_scores" | sort -n)"
@@ -111,6 +121,17 @@ expect_eq "unreachable machine: exit 70" "$rc" 70
 expect_eq "unreachable machine: runs listed as internal_error" \
   "$(tr -d '\r' <"$TEST_TMP/nowhere/leaderboard.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $2, $5 }')" \
   "alice:internal_error bob:internal_error "
+
+# A key that cannot be made: the batch says why once, plainly, and the
+# rows are listed unchecked.
+: >"$TEST_TMP/not-a-dir"
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/defaultsig" --key-file "$TEST_TMP/not-a-dir/result.key" "$TEST_TMP/two.tsv" \
+  >/dev/null 2>"$TEST_TMP/defaultsig.err" || fail "batch without a usable key" "$(tail -3 "$TEST_TMP/defaultsig.err")"
+expect_eq "no usable key: said once, plainly" "$(grep -iE 'key|signature|unverified|unchecked' "$TEST_TMP/defaultsig.err" || true)" \
+  "score_batch.sh: warning: no usable key file at $TEST_TMP/not-a-dir/result.key: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked"
+expect_eq "no usable key: the rows are unchecked" \
+  "$(tr -d '\r' <"$TEST_TMP/defaultsig/leaderboard.csv" | awk -F, 'NR > 1 { print $2 ":" $7 }' | sort | tr '\n' ' ')" \
+  "alice:unchecked bob:unchecked "
 
 # --- the same batch through ssh to 127.0.0.1 -----------------------------------
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)

@@ -35,6 +35,54 @@ expect_match "the cost table is named with its hash" "$(cat "$page")" \
   "known.costs.xml</code> \(calibrated, unit cycles, SHA-256 <code>$(sha256sum "$F/known.costs.xml" | cut -c1-64)"
 expect_match "the machine is named" "$(cat "$page")" 'Test CPU @ 2.00GHz, 2.000 GHz, JDK 17.0.15'
 
+expect_match "the machine is the table's" "$(cat "$page")" '<dt>Machine of the table</dt><dd>Test CPU @ 2.00GHz'
+"$SCORE" --rank --format html --tsc-hz 2000000000 --costs "$F/known.costs.xml" "a=$F/basic.profile.xml" \
+  >"$TEST_TMP/unnamed.html"
+expect_match "a table that does not name its CPU: a warning" \
+  "$(grep 'id="machine-warning"' "$TEST_TMP/unnamed.html")" \
+  'does not say which CPU calibrated it \(cpu vendor: the table does not record it; cpu family: the table'
+
+# The table's machine against the one that makes the page, whatever this
+# machine is: a copy of the table with a CPU no machine reports, and one
+# with this machine's CPU (from /proc/cpuinfo) and a TSC rate given as
+# --tsc-hz, so that nothing measured decides.
+cpu_field() { awk -F': ' -v k="$1" '$1 ~ "^"k"[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
+with_cpu() { # VENDOR FAMILY MODEL STEPPING OUT
+  sed "s|tsc_hz=\"2000000000\"|tsc_hz=\"2000000000\" cpu_vendor=\"$1\" cpu_family=\"$2\" cpu_model_number=\"$3\" cpu_stepping=\"$4\"|" \
+    "$F/known.costs.xml" >"$5"
+}
+with_cpu NoSuchVendorPSF 4095 4095 15 "$TEST_TMP/other.costs.xml"
+"$SCORE" --rank --format html --tsc-hz 2000000000 --costs "$TEST_TMP/other.costs.xml" "a=$F/basic.profile.xml" \
+  >"$TEST_TMP/other.html"
+expect_match "another machine's table: a warning above the ranks" \
+  "$(sed -n '/id="machine-warning"/,/id="ranking"/p' "$TEST_TMP/other.html" | head -1)" \
+  'calibrated on another machine than the one that made this page \(cpu vendor NoSuchVendorPSF in the table, '
+expect_match "the warning says the ranks hold and how to calibrate" "$(grep 'id="machine-warning"' "$TEST_TMP/other.html")" \
+  'approximate here. The ranks are not affected.*scripts/calibrate_machine.sh'
+expect_match "this machine is named as not the table's" "$(grep 'id="machine-here"' "$TEST_TMP/other.html")" \
+  'not the table&#39;s machine|not the table.s machine'
+if [ -n "$(cpu_field vendor_id)" ] && [ -n "$(cpu_field 'cpu family')" ] && [ -n "$(cpu_field model)" ] &&
+   [ -n "$(cpu_field stepping)" ]; then
+  with_cpu "$(cpu_field vendor_id)" "$(cpu_field 'cpu family')" "$(cpu_field model)" "$(cpu_field stepping)" \
+    "$TEST_TMP/here.costs.xml"
+  "$SCORE" --rank --format html --tsc-hz 2000000000 --costs "$TEST_TMP/here.costs.xml" "a=$F/basic.profile.xml" \
+    >"$TEST_TMP/here.html"
+  expect_eq "this machine's table: no warning" "$(grep -c 'machine-warning' "$TEST_TMP/here.html" || true)" 0
+  expect_match "this machine is named as the table's" "$(grep 'id="machine-here"' "$TEST_TMP/here.html")" \
+    "$(cpu_field vendor_id), family $(cpu_field 'cpu family'), model $(cpu_field model)\).*the table.* machine<"
+  # one field off is enough: the stepping
+  with_cpu "$(cpu_field vendor_id)" "$(cpu_field 'cpu family')" "$(cpu_field model)" "$(( $(cpu_field stepping) + 1 ))" \
+    "$TEST_TMP/stepping.costs.xml"
+  "$SCORE" --rank --format html --tsc-hz 2000000000 --costs "$TEST_TMP/stepping.costs.xml" "a=$F/basic.profile.xml" \
+    >"$TEST_TMP/stepping.html"
+  expect_match "another stepping: a warning naming it alone" "$(grep 'id="machine-warning"' "$TEST_TMP/stepping.html")" \
+    "another machine than the one that made this page \(cpu stepping $(( $(cpu_field stepping) + 1 )) in the table, $(cpu_field stepping) here\)"
+else
+  echo "/proc/cpuinfo names no vendor, family, model and stepping: the matching-machine checks are skipped"
+fi
+expect_eq "--tsc-hz is refused for a text ranking" \
+  "$("$SCORE" --rank --tsc-hz 2000000000 --costs "$F/known.costs.xml" "a=$F/basic.profile.xml" >/dev/null 2>&1; echo $?)" 2
+
 # An uncalibrated table: every score approximate, marked, no predicted time.
 "$SCORE" --rank --format html --costs "$PSF_ROOT/config/costs-uncalibrated.xml" "a=$F/basic.profile.xml" >"$TEST_TMP/approx.html"
 expect_match "approximate score marked" "$(grep -o '<td class="num score approx"[^<]*<' "$TEST_TMP/approx.html")" '>~[0-9]+<'

@@ -26,8 +26,8 @@
  *
  * With -s (survey), it rewrites every class file named on stdin, one path
  * a line, writes nothing, names each class it refused and each method it
- * skipped, and ends with one line of totals (docs/fast-engine.md quotes it
- * for the JDK image).
+ * skipped, and ends with one line of totals (docs/fast-engine.md, "The
+ * rewriter", surveys the JDK image with it).
  *
  * With -B, it replays branch outcomes (block id * 2 + taken, one a line, as
  * tests/fixtures/probe/psf/Probe.java logs them; a folded outcome as

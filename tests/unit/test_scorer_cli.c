@@ -222,7 +222,11 @@ static void options_parse__tsc__measure_mode_and_given_rate(void **state)
         options_free(&o);
     }
     assert_int_equal(PARSE(&o, &e, "--tsc-hz", "2596129127", "--rank", "a=p.xml"), -1);
-    assert_string_equal(e.msg, "--tsc-hz applies to scoring one PROFILE");
+    assert_string_equal(e.msg, "--tsc-hz applies to scoring one PROFILE and to --rank --format html");
+    options_free(&o);
+    /* the HTML leaderboard compares the table with this machine too */
+    assert_int_equal(PARSE(&o, &e, "--tsc-hz", "2596129127", "--rank", "--format", "html", "a=p.xml"), 0);
+    assert_true(o.tsc_hz == 2596129127ULL);
     options_free(&o);
     assert_int_equal(PARSE(&o, &e, "--measure-tsc", "--init-key"), -1);
     options_free(&o);

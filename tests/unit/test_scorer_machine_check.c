@@ -212,6 +212,42 @@ static void machine_check__uncalibrated_or_builtin__not_checked(void **state)
     costs_free(&t);
 }
 
+/* The reasons as one line: the differences in the order they are found,
+ * what was not compared when nothing differs, nothing for a match, and a
+ * short buffer cut but terminated. */
+static void machine_check_reasons__per_verdict__joined_notes(void **state)
+{
+    cost_table t;
+    machine_here h = zen5_here();
+    machine_check mc;
+    char buf[MC_MAX_NOTES * MC_NOTE_LEN], small[12];
+    (void)state;
+
+    load_edited(&t, "cpu_stepping=\"1\"", "cpu_stepping=\"4\"");
+    h.tsc_hz = 3000000000u;
+    machine_check_table(&t, &h, &mc);
+    assert_int_equal(mc.verdict, MC_DIFFERS);
+    assert_string_equal(machine_check_reasons(&mc, buf, sizeof buf),
+                        "cpu stepping 4 in the table, 1 here; TSC 2096 MHz in the table, 3000 MHz here");
+    assert_string_equal(machine_check_reasons(&mc, small, sizeof small), "cpu steppin");
+    costs_free(&t);
+
+    load_file(&t, ZEN5);
+    h = zen5_here();
+    machine_check_table(&t, &h, &mc);
+    assert_int_equal(mc.verdict, MC_MATCHES);
+    assert_string_equal(machine_check_reasons(&mc, buf, sizeof buf), "");
+
+    memset(&h.cpu, 0, sizeof h.cpu);
+    cpu_ident_parse("", &h.cpu);
+    machine_check_table(&t, &h, &mc);
+    assert_int_equal(mc.verdict, MC_UNKNOWN);
+    assert_string_equal(machine_check_reasons(&mc, buf, sizeof buf),
+                        "cpu vendor: this machine does not report it; cpu family: this machine does not report it; "
+                        "cpu model: this machine does not report it; cpu stepping: this machine does not report it");
+    costs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +258,7 @@ int main(void)
         cmocka_unit_test(machine_check__table_without_identity__unknown_or_tsc_differs),
         cmocka_unit_test(machine_check__no_cpuinfo_here__unknown),
         cmocka_unit_test(machine_check__uncalibrated_or_builtin__not_checked),
+        cmocka_unit_test(machine_check_reasons__per_verdict__joined_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
