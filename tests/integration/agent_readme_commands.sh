@@ -28,7 +28,8 @@ for b in $(ls "$TEST_TMP"/block.* | sort -t. -k2 -n); do
       # lines left to another test
       while IFS= read -r line; do
         t=${line##*# tested by }
-        script=${line%% *}
+        script=${line#sudo }
+        script=${script%% *}
         if [ -f "$PSF_ROOT/$t" ] && grep -q "${script##*/}" "$PSF_ROOT/$t"; then
           pass "README: '$script' is tested by $t"
         else
