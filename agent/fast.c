@@ -83,19 +83,26 @@ static JNIEnv *env_of(agent *a)
     return jni;
 }
 
+/* Keep the first of several reasons in slot (size n), under the lock. */
+__attribute__((format(printf, 4, 0)))
+static void first_reason(agent *a, char *slot, size_t n, const char *fmt, va_list ap)
+{
+    char buf[768];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    lock_enter(a);
+    if (slot[0] == '\0')
+        snprintf(slot, n, "%s", buf);
+    lock_exit(a);
+}
+
 /* Record why this run's counts cannot be trusted (the first reason wins);
  * the run then ends as agent_error with it (fast_collect). */
 void fast_problem(agent *a, const char *fmt, ...)
 {
-    char buf[sizeof a->fast.problem];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    first_reason(a, a->fast.problem, sizeof a->fast.problem, fmt, ap);
     va_end(ap);
-    lock_enter(a);
-    if (a->fast.problem[0] == '\0')
-        snprintf(a->fast.problem, sizeof a->fast.problem, "%s", buf);
-    lock_exit(a);
 }
 
 /* The program's code ran where the step engine sees no bytecode (HotSpot
@@ -103,15 +110,10 @@ void fast_problem(agent *a, const char *fmt, ...)
  * the step engine could not do for every such place, never handed to it. */
 void fast_hidden_work(agent *a, const char *fmt, ...)
 {
-    char buf[sizeof a->fast.hidden_work];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    first_reason(a, a->fast.hidden_work, sizeof a->fast.hidden_work, fmt, ap);
     va_end(ap);
-    lock_enter(a);
-    if (a->fast.hidden_work[0] == '\0')
-        snprintf(a->fast.hidden_work, sizeof a->fast.hidden_work, "%s", buf);
-    lock_exit(a);
 }
 
 /* Ask for what the engine needs; at load, engine=fast only. */

@@ -3,21 +3,12 @@
  * renamed (probename.h).
  */
 #include "probename.h"
+#include "errmsg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int32_t probe_name_hash(const char *internal)
 {
@@ -92,14 +83,14 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
     *out_len = 0;
     size_t nf = strlen(from), nt = strlen(to);
     if (nf == 0 || len < 10 || in[0] != 0xCA || in[1] != 0xFE || in[2] != 0xBA || in[3] != 0xBE) {
-        say(err, errlen, "not a class file");
+        errmsg_set(err, errlen, "not a class file");
         return -1;
     }
     /* each occurrence of `from` grows by at most nt - nf bytes */
     size_t cap = len + (nt > nf ? (len / nf + 1) * (nt - nf) : 0);
     uint8_t *o = malloc(cap);
     if (o == NULL) {
-        say(err, errlen, "out of memory");
+        errmsg_set(err, errlen, "out of memory");
         return -1;
     }
     size_t at = 0, p = 10, renamed = 0;
@@ -112,7 +103,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
         if (tag != 1) {
             size_t n = entry_size(tag);
             if (n == 0) {
-                say(err, errlen, "constant %u has an unknown tag %u", i, (unsigned)tag);
+                errmsg_set(err, errlen, "constant %u has an unknown tag %u", i, (unsigned)tag);
                 goto fail;
             }
             if (p + 1 + n > len)
@@ -148,7 +139,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
         }
         size_t m = at - head - 3;
         if (m > 0xffff) {
-            say(err, errlen, "constant %u grows past 65535 bytes", i);
+            errmsg_set(err, errlen, "constant %u grows past 65535 bytes", i);
             goto fail;
         }
         o[head] = 1;
@@ -157,7 +148,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
         p += 3 + n;
     }
     if (renamed == 0) {
-        say(err, errlen, "the class file does not name %s", from);
+        errmsg_set(err, errlen, "the class file does not name %s", from);
         goto fail;
     }
     put(o, &at, in + p, len - p);
@@ -165,7 +156,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
     *out_len = at;
     return 0;
 truncated:
-    say(err, errlen, "the constant pool is truncated");
+    errmsg_set(err, errlen, "the constant pool is truncated");
 fail:
     free(o);
     return -1;
