@@ -48,7 +48,7 @@ UNIT_SRCS_scorer_outcmp  := scorer/outcmp.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_sources := scorer/sources.c scorer/err.c
-UNIT_SRCS_scorer_report  := scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c \
+UNIT_SRCS_scorer_report  := scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/html.c scorer/leaderboard.c scorer/output.c scorer/json.c scorer/score.c scorer/machine_check.c common/cpu_ident.c \
                             $(SCORER_CORE_SRCS)
 UNIT_CFLAGS_scorer_report := $(XML_CFLAGS) $(JANSSON_CFLAGS)
 UNIT_LIBS_scorer_report  := $(XML_LIBS) $(JANSSON_LIBS) $(CRYPTO_LIBS)
