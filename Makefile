@@ -55,7 +55,7 @@ RUN_TEST     := bash tests/run_test.sh $(TEST_SUMMARY)
 
 test:
 	@mkdir -p $(BUILD); rm -f $(TEST_SUMMARY)
-	@rc=0; $(MAKE) --no-print-directory unit unit-asan integration || rc=$$?; \
+	@rc=0; $(MAKE) --no-print-directory -k unit unit-asan integration || rc=$$?; \
 	  bash tests/test_summary.sh $(TEST_SUMMARY) || rc=1; exit $$rc
 check: test
 

@@ -53,7 +53,7 @@ calibrate-quick: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 
 integration: integration-calibrate
 integration-calibrate: all
-	@for t in tests/integration/calibrate_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@rc=0; for t in tests/integration/calibrate_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # psf-calibrate under valgrind: a --quick run (its JVM children are not
 # traced) and the usage errors; any memory error or leak fails. The --quick

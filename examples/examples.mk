@@ -6,6 +6,10 @@ JUNIT_CONSOLE_JAR   ?= /usr/share/java/junit-platform-console-standalone.jar
 EXAMPLES_JUNIT       := $(BUILD)/examples/junit
 EXAMPLES_JUNIT_STAMP := $(EXAMPLES_JUNIT)/.stamp
 
+# The first example (examples/Sorting.java), which the README scores,
+# compiled into $(BUILD)/examples/.
+EXAMPLES_SORTING     := $(BUILD)/examples/Sorting.class
+
 # The batch example (examples/batch/): ten submissions of one exercise,
 # compiled with a manifest beside them into $(BUILD)/examples/batch/, ready
 # for scripts/score_batch.sh.
@@ -13,7 +17,10 @@ EXAMPLES_BATCH       := $(BUILD)/examples/batch
 EXAMPLES_BATCH_STAMP := $(EXAMPLES_BATCH)/.stamp
 
 .PHONY: examples
-examples: $(EXAMPLES_BATCH_STAMP) $(EXAMPLES_JUNIT_STAMP)
+examples: $(EXAMPLES_SORTING) $(EXAMPLES_BATCH_STAMP) $(EXAMPLES_JUNIT_STAMP)
+$(EXAMPLES_SORTING): examples/Sorting.java
+	@mkdir -p $(@D)
+	$(JAVAC) -d $(@D) $<
 $(EXAMPLES_BATCH_STAMP): examples/batch/build.sh examples/batch/manifest.tsv $(shell find examples/batch/submissions -name '*.java' 2>/dev/null)
 	JAVAC=$(JAVAC) bash examples/batch/build.sh $(EXAMPLES_BATCH)
 	touch $@

@@ -78,7 +78,7 @@ SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))
 .PHONY: integration-scorer valgrind-scorer
 integration: integration-scorer
 integration-scorer: $(PSF_SCORE)
-	@for t in $(SCORER_INTEGRATION); do PSF_SCORE=$(PSF_SCORE) $(RUN_TEST) sh $$t || exit 1; done
+	@rc=0; for t in $(SCORER_INTEGRATION); do PSF_SCORE=$(PSF_SCORE) $(RUN_TEST) sh $$t || rc=1; done; exit $$rc
 
 # psf-score under valgrind on good and bad inputs: any memory error or leak
 # fails (exit 99 from valgrind), and each run must still give its exit code.

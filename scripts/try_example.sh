@@ -8,8 +8,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 "$ROOT/scripts/install_deps.sh"
 make -C "$ROOT" -s all examples
 EX=$ROOT/build/examples
-mkdir -p "$EX"
-javac -d "$EX" "$ROOT/examples/Sorting.java"
 for m in bubbleSort insertionSort; do
   echo "== Sorting.$m"
   "$ROOT/scripts/get_score.sh" --classpath "$EX" --main Sorting --method "Sorting.$m" \

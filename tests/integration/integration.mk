@@ -23,9 +23,9 @@ $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 .PHONY: integration-agent integration-adversarial
 integration: integration-agent integration-adversarial
 integration-agent: all examples $(AGENT_FIXTURE_STAMP)
-	@for t in tests/integration/agent_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@rc=0; for t in tests/integration/agent_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
-	@for t in tests/integration/adversarial*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@rc=0; for t in tests/integration/adversarial*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 	@echo "# tests/integration/adversarial.sh again, every run with --engine step"; \
 	PSF_BUILD=$(BUILD) PSF_TEST_ENGINE=step $(RUN_TEST) bash tests/integration/adversarial.sh
 
@@ -41,7 +41,7 @@ integration-isolation:
 .PHONY: integration-reports
 integration: integration-reports
 integration-reports: all examples
-	@for t in tests/integration/reports_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@rc=0; for t in tests/integration/reports_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The block rewriter on real class files in a real JVM (agent/instrument.mk).
 .PHONY: integration-instrument
@@ -60,7 +60,7 @@ integration-fixtures: $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 .PHONY: integration-jdk
 integration: integration-jdk
 integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
-	@for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || exit 1; done
+	@rc=0; for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The fast counting engine against the step engine (agent/fast.c).
 .PHONY: integration-fast
@@ -86,6 +86,6 @@ integration-agent-asan: all $(AGENT_FIXTURE_STAMP)
 	@printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=handle_segv=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 exec %s "$$@"\n' \
 	  "$$($(CC) -print-file-name=libasan.so)" "$$(readlink -f $$(command -v $(JAVA_HOME)/bin/java))" > $(ASAN_DIR)/bin/java
 	@chmod +x $(ASAN_DIR)/bin/java
-	@for t in tests/integration/agent_counts.sh tests/integration/agent_contexts.sh tests/integration/fast_engine.sh; do \
+	@rc=0; for t in tests/integration/agent_counts.sh tests/integration/agent_contexts.sh tests/integration/fast_engine.sh; do \
 	  echo "# $$t with the agent under ASan+UBSan"; \
-	  env -u JAVA_HOME PATH=$(abspath $(ASAN_DIR))/bin:$$PATH PSF_BUILD=$(abspath $(ASAN_DIR)) $(RUN_TEST) bash $$t || exit 1; done
+	  env -u JAVA_HOME PATH=$(abspath $(ASAN_DIR))/bin:$$PATH PSF_BUILD=$(abspath $(ASAN_DIR)) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
