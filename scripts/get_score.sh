@@ -1119,12 +1119,16 @@ run_once() {
   # (HotSpot ignores SIGXFSZ, so writes just fail); the watcher ends the run.
   local blocks=$((MAX_OUTPUT / 1024 + 2))
   local started=$SECONDS out=$RUN_DIR/program.out
-  # (a judged run keeps the program's stdout apart: scripts/lib/judge.sh)
+  # (a judged run keeps the program's stdout apart: scripts/lib/judge.sh).
+  # Both are opened for appending, so that where they are one file (not
+  # judged) neither overwrites what the other wrote, as 2>&1 would keep them.
   local outs=("$out") stdout_to=$out
   if judged_run; then
     stdout_to=$RUN_DIR/program.stdout
     outs+=("$stdout_to")
   fi
+  : >"$out"
+  : >"$stdout_to"
   (
     cd "$work" || exit 70
     ulimit -c 0
@@ -1137,7 +1141,7 @@ run_once() {
       [ "$fd" -gt 4 ] 2>/dev/null && eval "exec $fd>&-"
     done
     exec "${cmd[@]}"
-  ) 3<<<"$key" 4>"$fifo" </dev/null >"$stdout_to" 2>"$out" &
+  ) 3<<<"$key" 4>"$fifo" </dev/null >>"$stdout_to" 2>>"$out" &
   local jvm_pid=$!
   RUN_PID=$jvm_pid
   # (it prints nothing: its streams are not the caller's, so a poll that
