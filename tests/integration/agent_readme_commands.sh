@@ -49,8 +49,15 @@ done
 # what the blocks print where it can be checked: each score is the README's
 # insertion sort, and the judged runs say how they were judged
 outs=$(cat "$TEST_TMP"/block.*.out 2>/dev/null || true)
-expect_eq "README blocks: every scored insertion sort scores the README's 209285" \
-  "$(printf '%s\n' "$outs" | awk '/^method +Sorting.insertionSort/ { m = 1 } m && /^score / { print $2; m = 0 }' | sort -u)" 209285
+# (the README's figures are JDK 17's: jdk_25.sh runs this suite on 25 too)
+readme_score=$(awk '/^score +[0-9]+ cycles$/ { print $2; exit }' "$README")
+readme_jdk=$(awk '/^jdk +[0-9]+/ { print $2; exit }' "$README" | sed 's/^\([0-9]*\).*/\1/')
+scores=$(printf '%s\n' "$outs" | awk '/^method +Sorting.insertionSort/ { m = 1 } m && /^score / { print $2; m = 0 }' | sort -u)
+if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
+  expect_eq "README blocks: every scored insertion sort scores the README's $readme_score" "$scores" "$readme_score"
+else
+  expect_match "README blocks: every insertion sort scores one score" "$scores" '^[0-9]+$'
+fi
 expect_eq "README blocks: --expect-output judged the run" \
   "$(printf '%s\n' "$outs" | grep -c '^output *judged in this run: equal to the expected output' || true)" 1
 expect_eq "README blocks: --check judged the run" \

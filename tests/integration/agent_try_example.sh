@@ -19,17 +19,24 @@ field() {
 readme_cell() {
   grep -F "| \`Sorting.$1\` |" "$README" | awk -F'|' -v c="$2" '{ print $c }' | tr -cd '0-9'
 }
+# The README's figures are JDK 17's (its sample result names the JDK);
+# on another JDK (jdk_25.sh runs this suite on 25) the sorts must score.
+readme_jdk=$(awk '/^jdk +[0-9]+/ { print $2; exit }' "$README" | sed 's/^\([0-9]*\).*/\1/')
 for m in bubbleSort insertionSort; do
   score=$(field "$m" score)
   bytecodes=$(field "$m" bytecodes)
   expect_match "try_example.sh: $m scored" "$score" '^[0-9]+$'
-  expect_eq "README table: $m's bytecodes as try_example.sh counts them" "$(readme_cell "$m" 3)" "$bytecodes"
-  expect_eq "README table: $m's score as try_example.sh scores it" "$(readme_cell "$m" 4)" "$score"
+  if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
+    expect_eq "README table: $m's bytecodes as try_example.sh counts them" "$(readme_cell "$m" 3)" "$bytecodes"
+    expect_eq "README table: $m's score as try_example.sh scores it" "$(readme_cell "$m" 4)" "$score"
+  fi
 done
-# the sample result in "Reading the result" is insertionSort's
-expect_eq "README sample result: the score" \
-  "$(awk '/^score +[0-9]+ cycles$/ { print $2; exit }' "$README")" "$(field insertionSort score)"
-expect_eq "README sample result: the bytecodes" \
-  "$(awk '/^bytecodes +[0-9]+ run by/ { print $2; exit }' "$README")" "$(field insertionSort bytecodes)"
+if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
+  # the sample result in "Reading the result" is insertionSort's
+  expect_eq "README sample result: the score" \
+    "$(awk '/^score +[0-9]+ cycles$/ { print $2; exit }' "$README")" "$(field insertionSort score)"
+  expect_eq "README sample result: the bytecodes" \
+    "$(awk '/^bytecodes +[0-9]+ run by/ { print $2; exit }' "$README")" "$(field insertionSort bytecodes)"
+fi
 expect_eq "try_example.sh: the program's output is kept out" "$(grep -c '^[0-9 ]*$' "$TEST_TMP/out" || true)" 0
 finish
