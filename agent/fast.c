@@ -486,7 +486,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
-              bc_mnemonic(v.op), v.in_probe ? " (its probe)" : "", mode_names[out]);
+              bc_mnemonic(v.op), v.in_probe ? " (its probe)" : "", mode_names[out & MODE_MASK]);
     /* the caller waits in the middle of its segment (a static access, not
      * an invoke nor an allocation, which end theirs): the root lends the
      * segment's rest, which the position has counted but not run, and its
@@ -494,7 +494,7 @@ static jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
      * counts the fence again from the last entry then */
     uint32_t lend = 0;
     int alloc_after = 0;
-    if (out != MODE_HIDDEN && !v.in_probe && caller_name != NULL && err == JVMTI_ERROR_NONE && cloc >= 0) {
+    if ((out & MODE_MASK) != MODE_HIDDEN && !v.in_probe && caller_name != NULL && err == JVMTI_ERROR_NONE && cloc >= 0) {
         lock_enter(a);
         fast_method *cf = method_by_name(a, caller_name);
         if (cf != NULL) {
