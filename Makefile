@@ -65,3 +65,10 @@ $(BUILD):
 clean:
 	rm -rf $(BUILD)
 include $(wildcard tests/fuzz/fuzz.mk)
+
+# Everything `make test`, `make valgrind` and `make fuzz-ci` need, built in
+# one go: `make -j2 test-build` compiles side by side, while the tests
+# themselves then run one at a time (timing checks must not share cores).
+.PHONY: test-build
+test-build: all examples $(UNIT_BINS) $(UNIT_ASAN_BINS) integration-fixtures $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_DIR)/build SANITIZER=address,undefined $(ASAN_DIR)/build/libpsfagent.so

@@ -6,7 +6,7 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 "$ROOT/scripts/install_deps.sh"
-make -C "$ROOT" WERROR=1 all
+make -C "$ROOT" -j"$(nproc)" WERROR=1 test-build
 make -C "$ROOT" WERROR=1 test
 make -C "$ROOT" WERROR=1 valgrind
 make -C "$ROOT" WERROR=1 fuzz-ci

@@ -29,10 +29,15 @@ echo "== $name"
 out=$(mktemp "${TMPDIR:-/tmp}/psf-run-test.XXXXXX")
 trap 'rm -f "$out"' EXIT
 rc=0
+start=$SECONDS
 "$@" 2>&1 | tee "$out" || true
 rc=${PIPESTATUS[0]}
+took=$((SECONDS - start))
+echo "   took ${took} s"
 
-record() { [ "$summary" = - ] || { mkdir -p "$(dirname "$summary")"; printf '%s\t%s\t%s\n' "$1" "$name" "$2" >> "$summary"; }; }
+# One line per script: outcome, name, reason, seconds (the summary lists
+# the slowest, which is where CI's time goes).
+record() { [ "$summary" = - ] || { mkdir -p "$(dirname "$summary")"; printf '%s\t%s\t%s\t%s\n' "$1" "$name" "$2" "$took" >> "$summary"; }; }
 if [ "$rc" -eq 0 ]; then
   record pass ""
   exit 0

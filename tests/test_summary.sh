@@ -11,9 +11,12 @@ summary=$1
 pass=$(grep -c '^pass' "$summary")
 skip=$(grep -c '^skip' "$summary")
 fail=$(grep -c '^fail' "$summary")
+total=$(awk -F'\t' '{ s += $4 } END { print s + 0 }' "$summary")
 echo
+echo "slowest scripts (of ${total} s in all):"
+sort -t "$(printf '\t')" -k4,4nr "$summary" | head -n 12 | awk -F'\t' '{ printf "   %5d s  %s\n", $4, $2 }'
 echo "scripts: $pass passed, $fail failed, $skip skipped"
-grep -v '^pass' "$summary" | while IFS=$'\t' read -r what name why; do
+grep -v '^pass' "$summary" | while IFS=$'\t' read -r what name why _took; do
   printf '   %-5s %s: %s\n' "$what" "$name" "$why"
 done
 [ "$fail" -eq 0 ] || exit 1
