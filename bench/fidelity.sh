@@ -38,9 +38,7 @@
 # processes, wall time measures the contention.
 # Scoring runs in parallel (--jobs, default 2); timing runs one at a time.
 set -eu
-
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 COSTS=$ROOT/config/costs.xml
 PLOT=""
 DATA=""
@@ -92,7 +90,6 @@ fi
 CORPUS_NAME=$(basename "$CORPUS")
 [ "$CORPUS_NAME" != tools ] || { echo "fidelity.sh: a corpus cannot be called tools" >&2; exit 2; }
 
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
 # one output directory a corpus, so that --rescore and --replot find that
 # corpus' last run; the tools are shared
@@ -163,12 +160,12 @@ if [ "$REPLOT" = 0 ]; then
 # The corpus is our own code: no sandbox needed (get_score.sh refuses to run
 # unsandboxed as root unless told so, where it has that option).
 GS_EXTRA=()
-if "$ROOT/scripts/get_score.sh" --help 2>/dev/null | grep -q -- '--sandbox'; then GS_EXTRA=(--sandbox off); fi
+if "$GS" --help 2>/dev/null | grep -q -- '--sandbox'; then GS_EXTRA=(--sandbox off); fi
 json_num() { tr -d ' \n' | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2; }
 score_one() {
   local p=$1 json score bc try
   for try in 1 2; do
-    json=$(PSF_BUILD=$BUILD "$ROOT/scripts/get_score.sh" --json --costs "$COSTS" --classpath "$CLASSES" \
+    json=$(PSF_BUILD=$BUILD "$GS" --json --costs "$COSTS" --classpath "$CLASSES" \
              --main "$p" --method "$p.run" --program-output /dev/null --profile-out "$OUT/profile.$p.xml" \
              --timeout "$SCORE_TIMEOUT" \
              "${GS_EXTRA[@]}" 2>"$OUT/score.$p.err") || true
@@ -183,7 +180,7 @@ score_one() {
   printf '%s %s %s\n' "$p" "$score" "$bc" > "$OUT/score.$p"
 }
 export -f score_one json_num
-export ROOT BUILD COSTS CLASSES OUT SCORE_TIMEOUT
+export ROOT BUILD GS COSTS CLASSES OUT SCORE_TIMEOUT
 export GS_EXTRA_STR="${GS_EXTRA[*]}"
 rescore_one() {
   # the profile the last run kept, priced with another table (counts do not
