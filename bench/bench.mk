@@ -71,3 +71,12 @@ bench-gs: all $(AGENT_FIXTURE_STAMP)
 .PHONY: bench-instructions
 bench-instructions: $(AGENT_SO) $(BENCH_DIR)/java/.stamp
 	bench/fast_instructions.sh $(N)
+
+# The fidelity benchmark page, rendered from the current recorded results
+# (the shipped tables on JDK 17 and 25, and the four task corpora).
+FIDELITY_RESULTS := $(addprefix bench/fidelity/results/,jdk17-2026-11-27/programs jdk17-2026-11-27/sorting \
+  jdk25-2026-11-27/programs jdk25-2026-11-27/sorting tasks-2026-11-27/strings tasks-2026-11-27/wordcount \
+  tasks-2026-11-27/paths tasks-2026-11-27/editdistance)
+.PHONY: bench-fidelity-page
+bench-fidelity-page:
+	bench/fidelity.sh --page docs/bench/fidelity.md --render $(FIDELITY_RESULTS)

@@ -26,11 +26,8 @@
 #        PSF_BENCH_ONLY=fib,mergesort bench/fast_engine.sh 3   (some workloads)
 set -eu
 . "$(dirname "$0")/lib.sh"
-PAGE_FILE=docs/bench/fast-engine.md
-case ${1:-} in
-  --page) PAGE_FILE=${2:?--page needs a FILE}; shift 2 ;;
-  --no-page) PAGE_FILE=""; shift ;;
-esac
+bench_page_opt docs/bench/fast-engine.md "$@"
+shift "$PAGE_SHIFT"
 REPEAT=${1:-5}
 FX=$BUILD/fixtures/agent
 BB=$BUILD/bench/java

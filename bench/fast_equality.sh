@@ -43,9 +43,7 @@
 # --keep DIR: copy the profiles of the programs that are not `same` there;
 # PROGRAM...: only these (class names, or CORPUS/NAME).
 set -eu
-
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${PSF_BUILD:-$ROOT/build}
+. "$(dirname "$0")/lib.sh"
 case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
 CORPORA=""
 JOBS=2
@@ -147,9 +145,8 @@ for c in "${CORPUS_LIST[@]}"; do
     { echo "fast_equality.sh: no corpus bench/fidelity/$c" >&2; exit 2; }
 done
 
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
-[ -e "$BUILD/libpsfagent.so" ] || { echo "fast_equality.sh: $BUILD/libpsfagent.so is missing: run it as 'make bench-equality'" >&2; exit 1; }
+bench_need bench-equality "$BUILD/libpsfagent.so"
 command -v timeout >/dev/null || { echo "fast_equality.sh: needs timeout (coreutils)" >&2; exit 1; }
 . "$ROOT/scripts/lib/jdk.sh"
 FEATURE=$(psf_jdk_feature "$JAVA")
@@ -157,16 +154,16 @@ FEATURE=$(psf_jdk_feature "$JAVA")
 psf_jdk_supported "$FEATURE" || echo "fast_equality.sh: WARNING: PSF does not score with JDK $FEATURE ($PSF_SUPPORTED_JDKS)" >&2
 JDK_VERSION=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p' | head -n 1)
 # the flags of a scored run: get_score.sh's pinned flags, the JDK's, its heap
-mapfile -t FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$FEATURE")
-HEAP=$(sed -n 's/^DEFAULT_HEAP=//p' "$ROOT/scripts/get_score.sh" | head -n 1)
+HEAP=$(sed -n 's/^DEFAULT_HEAP=//p' "$GS" | head -n 1)
 if [ "${#FLAGS[@]}" -lt 5 ] || [ -z "$HEAP" ]; then
   echo "fast_equality.sh: cannot read PINNED_FLAGS and DEFAULT_HEAP from scripts/get_score.sh" >&2
   exit 1
 fi
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
 # and the JIT flags of get_score.sh's runs (either engine)
-mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+mapfile -t JIT_FLAGS < <(gs_array JIT_FLAGS)
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-equality.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

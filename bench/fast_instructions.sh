@@ -19,13 +19,23 @@
 # in them): bench/fast_scoring.sh has the last word. Not a test: nothing
 # here passes or fails. Needs valgrind; about half a minute a run.
 #
-# Usage: bench/fast_instructions.sh [N]; make bench-instructions
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page
+# docs/bench/fast-instructions.md (--page FILE: elsewhere; --no-page:
+# nowhere; with PSF_BUILD_B, a comparison of two builds, only to a page
+# named by --page).
+#
+# Usage: bench/fast_instructions.sh [--page FILE | --no-page] [N]; make bench-instructions
 #        PSF_BUILD_B=../other/build bench/fast_instructions.sh 20000
 set -eu
 . "$(dirname "$0")/lib.sh"
+B=${PSF_BUILD_B:-}
+PAGE_DEFAULT=docs/bench/fast-instructions.md
+[ -z "$B" ] || PAGE_DEFAULT=""
+bench_page_opt "$PAGE_DEFAULT" "$@"
+shift "$PAGE_SHIFT"
 N=${1:-20000}
 BB=$BUILD/bench/java
-B=${PSF_BUILD_B:-}
 bench_need bench-instructions "$BUILD/libpsfagent.so" "$BB/EngineBench.class"
 [ -z "$B" ] || [ -e "$B/libpsfagent.so" ] || { echo "fast_instructions.sh: $B/libpsfagent.so is missing" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "fast_instructions.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
@@ -54,6 +64,8 @@ count() {
 g() { awk -v n="$1" 'BEGIN { printf "%.3f G", n / 1e9 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b / a }'; }
 
+bench_page_begin "$PAGE_FILE" "Benchmark: the fast engine's work in instructions" \
+  "${B:+PSF_BUILD_B=$B }bench/fast_instructions.sh $N"
 echo "instructions of the agent's JVM, engine=fast, -Xbatch (callgrind); A: $BUILD${B:+, B: $B}"
 sa=$(count "$BUILD" 10); ma=$(count "$BUILD" "$N")
 if [ -z "$B" ]; then
@@ -67,3 +79,5 @@ else
   printf '%-26s %12s %12s %8s\n' "mergeSort $N" "$(g "$ma")" "$(g "$mb")" "$(ratio "$ma" "$mb")"
   printf '%-26s %12s %12s %8s\n' "  less the start" "$(g $((ma - sa)))" "$(g $((mb - sb)))" "$(ratio $((ma - sa)) $((mb - sb)))"
 fi
+bench_page_end "The agent's JVM (\`engine=fast\`, get_score.sh's pinned, JIT and JDK flags, plus \`-Xbatch\` so that C1 compiles the same methods at the same points in every run) runs under valgrind's callgrind, which counts every instruction the process executes: \`start\` is the engine's fixed cost (above all the retransformation of the classes loaded before VMInit), \`less the start\` the counted merge sort. Unlike wall times on a shared machine, these counts repeat to within about 0.1%; they are not time (cache misses and the second core are not in them), and \`bench/fast_scoring.sh\` has the last word." \
+  "How the engine counts: [the fast engine](../fast-engine.md)."

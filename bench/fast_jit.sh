@@ -15,12 +15,18 @@
 # machine is shared and noisy: read the medians, rerun to be sure. Not a
 # test: nothing here passes or fails.
 #
-# Usage: bench/fast_jit.sh [REPEAT]   (default 5); make bench-jit
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page docs/bench/fast-jit.md
+# (--page FILE: elsewhere; --no-page: nowhere).
+#
+# Usage: bench/fast_jit.sh [--page FILE | --no-page] [REPEAT]   (default 5); make bench-jit
 #        PSF_BENCH_ONLY=mergesort,fib bench/fast_jit.sh 7
 #        PSF_JIT_CONFIGS='c1-35=-XX:TieredStopAtLevel=1 -XX:CICompilerCount=2' bench/fast_jit.sh
 #        (PSF_JIT_CONFIGS: NAME=FLAGS entries separated by ';')
 set -eu
 . "$(dirname "$0")/lib.sh"
+bench_page_opt docs/bench/fast-jit.md "$@"
+shift "$PAGE_SHIFT"
 REPEAT=${1:-5}
 BB=$BUILD/bench/java
 FX=$BUILD/fixtures/agent
@@ -73,6 +79,8 @@ WORKLOADS=(
 )
 [ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
 
+bench_page_begin "$PAGE_FILE" "Benchmark: the fast engine under JIT configurations" \
+  "${PSF_BENCH_ONLY:+PSF_BENCH_ONLY=$PSF_BENCH_ONLY }${PSF_JIT_CONFIGS:+PSF_JIT_CONFIGS='$PSF_JIT_CONFIGS' }bench/fast_jit.sh $REPEAT"
 echo "# configurations: $(for c in "${CONFIGS[@]}"; do printf '%s [%s]  ' "${c%% *}" "$(echo "$c" | cut -s -d' ' -f2-)"; done)"
 printf '%-11s %-15s %8s %8s %11s  %s\n' workload config "wall s" "cpu s" bytecodes status
 for spec in "${WORKLOADS[@]}"; do
@@ -96,3 +104,5 @@ for spec in "${WORKLOADS[@]}"; do
   [ "$counts" = 1 ] || echo "$name: COUNTS DIFFER between configurations" >&2
 done
 echo "(medians of $REPEAT; wall and whole-process CPU seconds; status: how many runs ended so)"
+bench_page_end "Each round runs the agent with \`engine=fast\` (get_score.sh's pinned flags, the JDK's flags and get_score.sh's heap) once per JIT configuration, in turn: \`get_score\` is the JIT flags get_score.sh gives every scoring run, \`default\` the JVM's own tiered JIT. Times are the whole process's wall and CPU seconds; the bytecodes counted must be the same in every configuration, since the probes count, not the JIT (the script says COUNTS DIFFER otherwise). The machine is shared: read the medians, and rerun before believing a difference." \
+  "Why get_score.sh runs with these JIT flags: [the fast engine](../fast-engine.md)."

@@ -27,11 +27,8 @@
 #        PSF_BENCH_ONLY=mergesort,loops bench/fast_scoring.sh 3
 set -eu
 . "$(dirname "$0")/lib.sh"
-PAGE_FILE=docs/bench/fast-scoring.md
-case ${1:-} in
-  --page) PAGE_FILE=${2:?--page needs a FILE}; shift 2 ;;
-  --no-page) PAGE_FILE=""; shift ;;
-esac
+bench_page_opt docs/bench/fast-scoring.md "$@"
+shift "$PAGE_SHIFT"
 REPEAT=${1:-5}
 BB=$BUILD/bench/java
 bench_need bench-scoring "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"

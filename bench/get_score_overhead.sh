@@ -16,9 +16,16 @@
 # The machine is shared and noisy: read the medians, not one run. Not a test:
 # nothing here passes or fails.
 #
-# Usage: bench/get_score_overhead.sh [REPEAT]   (default 7); make bench-gs
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page docs/bench/get-score-overhead.md
+# (--page FILE: elsewhere; --no-page: nowhere).
+#
+# Usage: bench/get_score_overhead.sh [--page FILE | --no-page] [REPEAT]   (default 7)
+#        make bench-gs
 set -eu
 . "$(dirname "$0")/lib.sh"
+bench_page_opt docs/bench/get-score-overhead.md "$@"
+shift "$PAGE_SHIFT"
 REPEAT=${1:-7}
 FX=$BUILD/fixtures/agent
 bench_need bench-gs "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$FX/Loops.class"
@@ -53,6 +60,8 @@ jvm() {
     -cp "$FX" Loops 1000
 }
 
+bench_page_begin "$PAGE_FILE" "Benchmark: what get_score.sh adds to a scored run" \
+  "bench/get_score_overhead.sh $REPEAT"
 printf '%-6s %-8s %10s %10s %12s\n' engine sandbox "whole s" "jvm s" "overhead s"
 for engine in step fast; do
   for sandbox in "${SANDBOXES[@]}"; do
@@ -67,3 +76,6 @@ for engine in step fast; do
       'BEGIN { printf "%-6s %-8s %10.3f %10.3f %12.3f\n", e, s, w, j, w - j }'
   done
 done
+echo "(median wall seconds over $REPEAT round(s); overhead: whole - jvm)"
+bench_page_end "For the agent fixture \`Loops.sum\` over 1000 numbers (about 9,000 bytecodes), each round runs \`scripts/get_score.sh --json\` as a grading server does (\`whole\`) and the same JVM alone with the agent writing its profile (\`jvm\`), per engine and sandbox mode. The difference is the script's own share: bash, the JDK's version probe, the sandbox, the submission's digests, the key and the \`psf-score\` runs. Both engines pay it, and on small inputs it is most of a fast-engine run. The machine is shared: read the medians." \
+  "What get_score.sh does around the JVM: [the grading server](../grading-server.md)."

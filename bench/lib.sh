@@ -51,6 +51,20 @@ bench_machine() {
   printf '%s, %s cores\n' "${model:-a CPU that does not report its name}" "$(nproc 2>/dev/null || echo '?')"
 }
 
+# bench_page_opt DEFAULT ARGS...: the page a benchmark writes, from its
+# first arguments: PAGE_FILE is DEFAULT, FILE after `--page FILE`, empty
+# after `--no-page`; PAGE_SHIFT is how many arguments that took (the
+# script then runs `shift "$PAGE_SHIFT"`).
+bench_page_opt() {
+  PAGE_FILE=$1 PAGE_SHIFT=0
+  case ${2:-} in
+    --page)
+      [ -n "${3:-}" ] || { echo "${0##*/}: --page needs a FILE" >&2; exit 2; }
+      PAGE_FILE=$3 PAGE_SHIFT=2 ;;
+    --no-page) PAGE_FILE="" PAGE_SHIFT=1 ;;
+  esac
+}
+
 # bench_page_begin FILE TITLE COMMAND: from here on stdout is also kept, and
 # bench_page_end writes it to FILE (relative to the repository root unless
 # absolute; nothing when FILE is empty) as a generated benchmark page:

@@ -12,10 +12,17 @@
 # the counted bytecodes are the same at every depth.
 # The machine is shared and noisy: read the medians and ratios, not one run.
 #
-# Usage: bench/recursion_depth.sh [REPEAT] [CALLS]   (defaults 5, 1000000: about 1 s a run;
-# shorter runs leave the ratios to start-up noise)
+# What it prints is also written, with the machine, its load, the date,
+# the JDK and PSF's commit, to the benchmark page docs/bench/recursion-depth.md
+# (--page FILE: elsewhere; --no-page: nowhere).
+#
+# Usage: bench/recursion_depth.sh [--page FILE | --no-page] [REPEAT] [CALLS]
+# (defaults 5, 1000000: about 1 s a run; shorter runs leave the ratios to
+# start-up noise)
 set -eu
 . "$(dirname "$0")/lib.sh"
+bench_page_opt docs/bench/recursion-depth.md "$@"
+shift "$PAGE_SHIFT"
 REPEAT=${1:-5}
 CALLS=${2:-1000000}
 DEPTHS="10 100 1000 5000"
@@ -36,6 +43,8 @@ run() { # KIND DEPTH: the method's nanoseconds; its bytecodes in $TMP/KIND.DEPTH
 }
 
 status=0
+bench_page_begin "$PAGE_FILE" "Benchmark: scoring time against recursion depth" \
+  "bench/recursion_depth.sh $REPEAT $CALLS"
 printf '%-6s %6s %10s %12s %7s\n' shape depth bytecodes "ms (median)" ratio
 for kind in plain tail; do
   for d in $DEPTHS; do : >"$TMP/$kind.$d"; done
@@ -56,4 +65,7 @@ for kind in plain tail; do
     fi
   done
 done
+echo "(median wall time of the measured method over $REPEAT round(s), $CALLS calls at every depth; ratio: to depth 10)"
+bench_page_end "\`bench/java/DepthBench.java\` makes the same calls at each depth (only the depth of the stack differs) under PSF's agent, the depths in turn; the time is the measured method's wall time, and every row of a shape must count the same bytecodes (the script says so when not). \`plain\`: recursion whose every return is stepped; \`tail\`: a self-call right before the return, whose callers' returns HotSpot does not post, so that the agent reads the callers' frames. The goal is a ratio of at most 1.2 at every depth. The machine is shared: read the ratios, and rerun before believing one." \
+  "How the agent counts returns: [counting](../counting.md)."
 exit "$status"

@@ -18,13 +18,7 @@ set -eu
 adversarial_setup
 N=2000
 
-JDKS=("$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")")
-J25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-if [ -x "$J25/bin/java" ] && [ "$(psf_jdk_feature "$J25/bin/java")" != "$(psf_jdk_feature "$JAVA")" ]; then
-  JDKS+=("$J25")
-else
-  echo "# JDK 25 NOT TESTED here: no JDK 25 at $J25 other than the default"
-fi
+default_and_jdk25
 
 # gs JDK ENGINE MODE [ARGS...]: get_score.sh's JSON in $TEST_TMP/out, its exit code echoed
 gs() {

@@ -17,13 +17,7 @@ HONEST=$((9 * N + 9))
 # String.hashCode of every name drawn for the probe class (agent/probename.h, PROBE_NAME_HASH)
 HASH=1347634768
 
-J25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JDKS=("$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")")
-if [ -x "$J25/bin/java" ] && [ "$(psf_jdk_feature "$J25/bin/java")" -ge 25 ]; then
-  JDKS+=("$J25")
-else
-  echo "# JDK 25 NOT TESTED: none at $J25"
-fi
+default_and_jdk25
 
 # What the fast run prints for each route it scores itself: the class by a
 # name the program knows is not found, the error thrown inside a probe

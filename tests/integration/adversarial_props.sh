@@ -33,19 +33,10 @@ properties|Props$Sorting.getProperty(Ljava/lang/String;)Ljava/lang/String;|java.
 # a regular expression matching the string literally
 literal() { printf '%s' "$1" | sed 's/[][\.*^$(){}+?|/]/\\&/g'; }
 
-DEFAULT_JDK=$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")
-JDK25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-jdks=$DEFAULT_JDK
-if [ -x "$JDK25/bin/java" ] && [ "$(psf_jdk_feature "$JDK25/bin/java")" -ge 25 ]; then
-  [ "$JDK25" = "$DEFAULT_JDK" ] || jdks="$jdks $JDK25"
-else
-  echo "##################################################################"
-  echo "# JDK 25 NOT TESTED: none at $JDK25"
-  echo "##################################################################"
-fi
+default_and_jdk25
 
 honest=""
-for jdk in $jdks; do
+for jdk in "${JDKS[@]}"; do
   v=$(psf_jdk_feature "$jdk/bin/java")
   for engine in fast step; do
     rc=$(score "$jdk" "$engine" honest)

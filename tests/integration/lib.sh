@@ -135,3 +135,21 @@ jdk_at_least() {
   fi
   echo "# JDK $(psf_jdk_feature "$JDK/bin/java") at $JDK"
 }
+
+# default_and_jdk25: sets JDKS to the homes of the JDKs a suite runs on:
+# the default JDK's, then JDK 25's (PSF_JDK25_HOME, default
+# /usr/lib/jvm/temurin-25-jdk-amd64) when that is a JDK 25 or later of
+# another feature version than the default. Without one, says loudly that
+# JDK 25 goes untested (the suite still runs on the default JDK).
+default_and_jdk25() {
+  local j25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64} f25
+  JDKS=("$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")")
+  if [ -x "$j25/bin/java" ]; then f25=$(psf_jdk_feature "$j25/bin/java"); else f25=0; fi
+  if [ "$f25" -ge 25 ] 2>/dev/null && [ "$f25" != "$(psf_jdk_feature "$JAVA")" ]; then
+    JDKS+=("$j25")
+  else
+    echo "##################################################################"
+    echo "# JDK 25 NOT TESTED: no JDK 25 at $j25 other than the default"
+    echo "##################################################################"
+  fi
+}
