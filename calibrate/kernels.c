@@ -390,14 +390,10 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "reflect_methods_many", 0, HIDDEN("Kernels$Many") "java.lang.reflect.Method[] ms;", DEFINE_HIDDEN " ms = hc.getDeclaredMethods();" },
     /* the same, then its generic signature asked for: getGenericSignature0
      * runs once per class (Class caches what it returns), so once per new
-     * class here; Gen has a signature, which getTypeParameters parses in
-     * bytecode; HashMap asks a key's class for its generic interfaces
+     * class here; Gen's signature is short, which getTypeParameters parses
+     * in bytecode; HashMap asks a key's class for its generic interfaces
      * when a bin becomes a tree */
     { "generic_signature_gen", 0, HIDDEN("Kernels$Gen") "java.lang.reflect.TypeVariable<?>[] tv;",
-      DEFINE_HIDDEN " tv = hc.getTypeParameters();" },
-    /* the same with a signature of 4 times the characters, which the
-     * native copies into the String it returns: the price per character */
-    { "generic_signature_long", 0, HIDDEN("Kernels$GenLong") "java.lang.reflect.TypeVariable<?>[] tv;",
       DEFINE_HIDDEN " tv = hc.getTypeParameters();" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
@@ -742,11 +738,7 @@ static const char support[] =
     "    static final class Node { int val; Node next; }\n"
     "    /* a class with a generic signature (generic_signature_gen); no method\n"
     "     * names its own class, so that a hidden class can be defined from it */\n"
-    "    static final class Gen<K, V extends Number> implements java.io.Serializable { K k; V v; }\n"
-    "    static final class GenLong<A extends Comparable<A>, B extends java.util.Map<A, java.util.List<B>>,\n"
-    "            C extends Number & java.io.Serializable & Comparable<C>, D extends java.util.function.Function<A, java.util.Set<C>>,\n"
-    "            E extends java.util.Map.Entry<D, java.util.Optional<java.util.Deque<E>>>>\n"
-    "            implements java.io.Serializable, java.util.RandomAccess, Cloneable { A a; B b; C c; D d; E e; }\n"
+    "    static final class Gen<T> { T v; }\n"
     "    /* --jit: what a kernel computes goes into acc or a static field, so a\n"
     "     * compiler must compute it (unused without --jit) */\n"
     "    static Object sunk;\n"
