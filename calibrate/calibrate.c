@@ -104,6 +104,19 @@ static char *path_join(const char *a, const char *b)
     return p;
 }
 
+/* Whether `name` is one of the comma-separated names of list (NULL: none). */
+static int name_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 static int file_exists(const char *p)
 {
     struct stat st;
@@ -777,10 +790,26 @@ int calibrate_run(const calib_options *opt)
     {
         kernel_set all;
         kernels_builtin(&all);
+        int named_ok = 1;
         for (size_t k = 0; k < all.n; k++)
-            if (!opt->quick || (all.v[k].flags & KF_QUICK))
+            if ((!opt->quick && !opt->kernels) || (all.v[k].flags & KF_QUICK) ||
+                name_listed(opt->kernels, all.v[k].name))
                 kernels_add(&r.ks, all.v[k].name, all.v[k].flags, all.v[k].setup, all.v[k].body);
+        /* every name --kernels gives must be a built-in kernel's */
+        for (const char *p = opt->kernels; p && *p;) {
+            size_t len = strcspn(p, ",");
+            int found = 0;
+            for (size_t k = 0; k < all.n && !found; k++)
+                found = strlen(all.v[k].name) == len && strncmp(all.v[k].name, p, len) == 0;
+            if (!found) {
+                note("error: --kernels: no built-in kernel is named '%.*s'", (int)len, p);
+                named_ok = 0;
+            }
+            p += len + (p[len] == ',');
+        }
         kernels_free(&all);
+        if (!named_ok)
+            goto out;
     }
     if (opt->keys_file)
         add_key_kernels(&r, &r.m);
@@ -803,8 +832,8 @@ int calibrate_run(const calib_options *opt)
     classes = path_join(work, "classes");
     if (asprintf(&cp, "%s:%s", harness, classes) < 0)
         abort();
-    note("%zu kernels (%s); counting with %d parallel JVMs", r.ks.n, opt->quick ? "quick subset" : "full set",
-         opt->jobs);
+    note("%zu kernels (%s); counting with %d parallel JVMs", r.ks.n,
+         opt->kernels ? "quick subset and --kernels" : opt->quick ? "quick subset" : "full set", opt->jobs);
     if (count_kernels(&r, work, cp, agent) != 0)
         goto out;
 

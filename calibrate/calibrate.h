@@ -21,6 +21,7 @@ typedef struct calib_options {
     const char *out;        /* the table to write */
     const char *report;     /* the report to write */
     const char *keys_file;  /* --keys FILE or NULL */
+    const char *kernels;    /* --kernels NAME,...: the quick subset and these built-in kernels, or NULL */
     const char *build;      /* build directory: libpsfagent.so, libpsfrdtsc.so, calibrate/harness */
     const char *root;       /* repository root: scripts/, config/costs.xsd */
     const char *work;       /* keep intermediate files here (NULL: a temporary directory) */

@@ -117,6 +117,8 @@ const char *const costs_priced_methods[] = {
     "java.lang.ClassLoader.defineClass0(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/lang/Object;)Ljava/lang/Class;",
     /* reflection's member lists: the arrays they make */
     "java.lang.Class.getDeclaredMethods0(Z)[Ljava/lang/reflect/Method;",
+    /* a class's generic signature, asked for once per class */
+    "java.lang.Class.getGenericSignature0()Ljava/lang/String;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

@@ -297,6 +297,11 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "mismatch_71", 0, "byte[] a = new byte[71], b = new byte[71]; int v;", "v = java.util.Arrays.mismatch(a, b);" },
     { "str_region", 0, "String s = \"the quick brown fox jumps\", t = \"quick brown\"; boolean b;",
       "b = s.regionMatches(4, t, 0, 11); b = s.startsWith(t, 4);" },
+    /* the same at an offset of 2: on JDK 25 the compare reads the string's
+     * bytes with getLongUnaligned, which at an address of 2 mod 4 makes
+     * each long of four Unsafe.getShort (the strings corpus' search loops) */
+    { "str_region_short", 0, "String s = \"the quick brown fox jumps\", t = \"e quick bro\"; boolean b;",
+      "b = s.regionMatches(2, t, 0, 11);" },
     { "tlr_next", 0, "int v;", "v = java.util.concurrent.ThreadLocalRandom.current().nextInt();" },
     { "arraylist_copy", 0, "java.util.ArrayList<Integer> l = new java.util.ArrayList<>(java.util.List.of(1, 2, 3, 4)); "
       "java.util.ArrayList<Integer> c;", "c = new java.util.ArrayList<>(l);" },
@@ -383,6 +388,13 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
      * by the arrays it makes */
     { "reflect_methods_pt", 0, HIDDEN("Kernels$Pt") "java.lang.reflect.Method[] ms;", DEFINE_HIDDEN " ms = hc.getDeclaredMethods();" },
     { "reflect_methods_many", 0, HIDDEN("Kernels$Many") "java.lang.reflect.Method[] ms;", DEFINE_HIDDEN " ms = hc.getDeclaredMethods();" },
+    /* the same, then its generic signature asked for: getGenericSignature0
+     * runs once per class (Class caches what it returns), so once per new
+     * class here; Gen's signature is short, which getTypeParameters parses
+     * in bytecode; HashMap asks a key's class for its generic interfaces
+     * when a bin becomes a tree */
+    { "generic_signature_gen", 0, HIDDEN("Kernels$Gen") "java.lang.reflect.TypeVariable<?>[] tv;",
+      DEFINE_HIDDEN " tv = hc.getTypeParameters();" },
     /* --- realistic mixes: fitted (mix_*) and held out (h_*) ----------------
      * In -Xint the cost of a bytecode depends on its neighbours (dependency
      * chains through locals in memory, a call's latency overlapping the
@@ -724,6 +736,9 @@ static const char support[] =
     "    static final class Cl implements Cloneable { int a, b;\n"
     "        Cl copy() { try { return (Cl) super.clone(); } catch (CloneNotSupportedException e) { throw new AssertionError(e); } } }\n"
     "    static final class Node { int val; Node next; }\n"
+    "    /* a class with a generic signature (generic_signature_gen); no method\n"
+    "     * names its own class, so that a hidden class can be defined from it */\n"
+    "    static final class Gen<T> { T v; }\n"
     "    /* --jit: what a kernel computes goes into acc or a static field, so a\n"
     "     * compiler must compute it (unused without --jit) */\n"
     "    static Object sunk;\n"

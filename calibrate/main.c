@@ -19,7 +19,7 @@ static void usage(FILE *f)
 {
     fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--jit] [--keys FILE] [--out FILE]\n"
           "                     [--report FILE] [--jobs N] [--passes N] [--work DIR]\n"
-          "                     [--refit DIR]\n"
+          "                     [--refit DIR] [--kernels NAME,...]\n"
           "\n"
           "Measures what each bytecode, array allocation and priced native call costs\n"
           "on this machine (TSC cycles in -Xint) and writes a calibrated cost table.\n"
@@ -30,6 +30,9 @@ static void usage(FILE *f)
           "                 each kernel's minimum after C2 compiled it (docs/fidelity.md)\n"
           "  --keys FILE    also calibrate these keys (one per line, as psf-score lists\n"
           "                 missing keys: invoke:..., array:..., new:...)\n"
+          "  --kernels NAME,...  only the quick subset and these built-in kernels, with\n"
+          "                 the full timing: prices for a few natives without timing\n"
+          "                 every kernel (the quick subset prices their bytecodes)\n"
           "  --out FILE     the table to write (default: config/costs.xml)\n"
           "  --report FILE  the report (default: the table's name with -report.txt)\n"
           "  --jobs N       parallel counting JVMs (default: online CPUs); timing is\n"
@@ -80,6 +83,8 @@ int main(int argc, char **argv)
             opt.jit = 1;
         } else if (strcmp(a, "--keys") == 0 && has_value) {
             opt.keys_file = argv[++i];
+        } else if (strcmp(a, "--kernels") == 0 && has_value && *argv[i + 1]) {
+            opt.kernels = argv[++i];
         } else if (strcmp(a, "--out") == 0 && has_value) {
             opt.out = argv[++i];
         } else if (strcmp(a, "--report") == 0 && has_value) {

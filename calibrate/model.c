@@ -159,6 +159,15 @@ void model_free(model *m)
 }
 
 /* x[feature] += v for a feature model_init always adds. */
+/* "[Lpkg.C;.clone()Ljava/lang/Object;" or "[[I.clone()...": the clone of an
+ * array of references or of arrays (the agent names the array's class) */
+static int is_reference_array_clone(const char *key)
+{
+    static const char tail[] = ".clone()Ljava/lang/Object;";
+    size_t n = strlen(key), t = sizeof tail - 1;
+    return n > t + 2 && key[0] == '[' && (key[1] == 'L' || key[1] == '[') && strcmp(key + n - t, tail) == 0;
+}
+
 static void add_builtin(const model *m, double *x, feat_kind kind, const char *name, double v)
 {
     int j = model_find(m, kind, name);
@@ -199,6 +208,10 @@ void model_row(const model *m, const histo *h, double *x)
             break;
         case HDEP_INVOKE:
             fi = model_find(m, FK_INVOKE, d->key);
+            /* the clone of an array of references or arrays the table does
+             * not list is priced as Object[]'s, as the scorer does */
+            if (fi < 0 && d->native && is_reference_array_clone(d->key))
+                fi = model_find(m, FK_INVOKE, "[Ljava.lang.Object;.clone()Ljava/lang/Object;");
             if (fi >= 0) {
                 x[fi] += d->count;
                 x[fi + 1] += d->elements;   /* FK_INVOKE_ELEM follows its FK_INVOKE */

@@ -65,7 +65,7 @@ void report_write(FILE *f, const calib_run *r)
     fprintf(f, "jvm flags      %s\n", r->jvm_flags);
     fprintf(f, "isolation      %s\n", r->isolation_note);
     fprintf(f, "mode           %s, %zu kernels (%zu fitted, %zu held out), %.0f s\n",
-            r->opt->quick ? "--quick" : "full", r->ks.n, r->n_train, r->n_holdout, r->seconds);
+            r->opt->kernels ? "--kernels" : r->opt->quick ? "--quick" : "full", r->ks.n, r->n_train, r->n_holdout, r->seconds);
     fprintf(f, "fit            R^2 %.5f; fitted kernels: median relative error %.1f%%, worst %.1f%%\n",
             fr->r2, 100 * r->train_median, 100 * r->train_worst);
     fprintf(f, "hold-out       median relative error %.1f%%, worst %.1f%% (%s)\n",

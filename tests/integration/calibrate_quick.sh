@@ -3,7 +3,7 @@
 # table that validates against config/costs.xsd, says isolated_core="false",
 # comes with a report holding the hold-out errors, and that psf-score
 # accepts (a real JVM run of the agent scored with it), with the keys --keys
-# named priced.
+# named priced; and --kernels refuses a name that is no built-in kernel.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
 
@@ -32,6 +32,14 @@ rc=0
 "$BUILD/psf-calibrate" --quick --no-isolate --work "$TMP/no/such/dir" --out "$TMP/x.xml" > /dev/null 2> "$TMP/werr" || rc=$?
 check "--work in a missing directory: exit 1, named" \
   '[ "$rc" = 1 ] && grep -q "cannot create the work directory $TMP/no/such/dir" "$TMP/werr"' "exit $rc: $(cat "$TMP/werr")"
+
+# --kernels names built-in kernels: a name that is none is named, before
+# anything runs, and no table is written.
+rc=0
+"$BUILD/psf-calibrate" --no-isolate --kernels str_region,no_such_kernel --work "$TMP/kw" --out "$TMP/k.xml" > /dev/null 2> "$TMP/kerr" || rc=$?
+check "--kernels with an unknown name: exit 1, named, no table" \
+  '[ "$rc" = 1 ] && grep -q "no built-in kernel is named .no_such_kernel." "$TMP/kerr" && ! grep -q "str_region'"'"'" "$TMP/kerr" && [ ! -e "$TMP/k.xml" ]' \
+  "exit $rc: $(cat "$TMP/kerr")"
 
 # A call with a double argument that runs no bytecode on this JDK and that
 # the JDK's shipped table does not price: StrictMath.sinh is a JNI native up
