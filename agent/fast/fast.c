@@ -9,7 +9,7 @@
  * mispredictions, calling contexts, in the work and overhead buckets) and
  * when it leaves a run to the step engine.
  *
- * At VMInit the probe class (agent/probe/java/lang/Probe.java, its class
+ * At VMInit the probe class (agent/fast/probe/java/lang/Probe.java, its class
  * file compiled into the agent) is defined in the boot loader, where every
  * loader finds it, in java.lang under a name drawn for the run (define_probe):
  * every module reads java.base and may link its public probes, and nothing
@@ -17,7 +17,7 @@
  * looks up its members, or defines a class naming it, makes the run fall
  * back (psf_declared_methods, psf_mh_resolve; the rewriter refuses such a
  * class). From then on the ClassFileLoadHook rewrites
- * every class (agent/instrument.c) with a block probe at the start of each
+ * every class (agent/classfile/instrument.c) with a block probe at the start of each
  * basic block and a branch probe before each conditional branch (its
  * outcome goes to the thread's predictor, a Java port of branchpred.h, at
  * the branch's site from a->fast.site) and an array probe after each array

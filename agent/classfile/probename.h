@@ -1,6 +1,6 @@
 /*
  * probename.h - the fast engine's probe class under a name drawn for the
- * run (agent/probe/java/lang/Probe.java, fast.c). Pure: no JVM.
+ * run (agent/fast/probe/java/lang/Probe.java, fast.c). Pure: no JVM.
  *
  * The class is compiled as java/lang/Probe and defined as java/lang/Probe
  * followed by PROBE_NAME_RANDOM characters: no name the program can know

@@ -177,7 +177,7 @@
 #define INS_NEW_PROBE_LEN 6     /* bytes of the new probe after a new */
 #define INS_CONST_LEN 3         /* bytes of a probe's constant argument (options.consts, fold_method) */
 
-/* The probes' constants (options.consts, fold_method; mirrored in agent/probe/java/lang/Probe.java). */
+/* The probes' constants (options.consts, fold_method; mirrored in agent/fast/probe/java/lang/Probe.java). */
 #define INS_LEN_MAX 127u
 #define INS_LEN_PACK(len, seg, alloc) ((unsigned)(len) | (unsigned)(seg) << 7 | (unsigned)(alloc) << 14)
 #define INS_SEG_MAX 4095u

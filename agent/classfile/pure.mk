@@ -23,12 +23,12 @@ $(PURE_FIXTURE_STAMP): $(PURE_FIXTURE_SRCS)
 
 UNIT_TESTS += cpool classfile names probename
 
-UNIT_SRCS_cpool     := agent/cpool.c
+UNIT_SRCS_cpool     := agent/classfile/cpool.c
 UNIT_DEPS_cpool     := $(PURE_FIXTURE_STAMP)
-UNIT_SRCS_classfile := agent/classfile.c agent/cpool.c $(COMMON_TABLE_SRCS)
+UNIT_SRCS_classfile := agent/classfile/classfile.c agent/classfile/cpool.c $(COMMON_TABLE_SRCS)
 UNIT_DEPS_classfile := $(PURE_FIXTURE_STAMP)
-UNIT_SRCS_names     := agent/names.c
-UNIT_SRCS_probename := agent/probename.c
+UNIT_SRCS_names     := agent/classfile/names.c
+UNIT_SRCS_probename := agent/classfile/probename.c
 
 # Class files of Java 25 (major version 69), committed with their javap
 # listings so test_classfile reads them whatever JDK builds PSF. Regenerate

@@ -1,7 +1,7 @@
 package java.lang;
 
 /*
- * The fast counting engine's probe (agent/fast.c, docs/fast-engine.md).
+ * The fast counting engine's probe (agent/fast/fast.c, docs/fast-engine.md).
  * The agent defines this class in the boot loader at VMInit, under a name
  * drawn for the run (below), and rewrites every other class so that each
  * basic block starts with `invokestatic java/lang/ProbeXXX.p(II)V` (XXX
@@ -9,7 +9,7 @@ package java.lang;
  * conditional branch and each array instruction gets a probe of its own,
  * below). The JIT inlines them into compiled code like any small method,
  * and the constants the rewriter passes
- * (agent/instrument.h, "options.consts") fold into it: what a block adds
+ * (agent/classfile/instrument.h, "options.consts") fold into it: what a block adds
  * is no table lookup.
  *
  * The probes every class calls are named p and q, one method for each
@@ -47,7 +47,7 @@ package java.lang;
  * can make its other members accessible (setAccessible,
  * privateLookupIn and VarHandles are refused). It is compiled as
  * java.lang.Probe, a name it never runs under: the agent renames it
- * (agent/probename.c) to java.lang.Probe followed by 20 characters drawn
+ * (agent/classfile/probename.c) to java.lang.Probe followed by 20 characters drawn
  * for the run, whose String.hashCode is always the same, so no name the
  * program can know names it, and hash tables that hold the name (a class
  * loader's locks) look the same in every run. Every method is @Hidden:
@@ -90,7 +90,7 @@ public final class Probe {
     static int[] flags = new int[0];
 
     /*
-     * Segments (agent/fast.c): lengths[id] holds the block's bytecodes
+     * Segments (agent/fast/fast.c): lengths[id] holds the block's bytecodes
      * (bits 0..14), its first segment's (15..29) and whether an allocation
      * ends that segment (bit 30); callSegs (by call site: after an invoke or
      * a new) and arraySegs (by array site: after an array instruction) the
@@ -100,7 +100,7 @@ public final class Probe {
     static int[] callSegs = new int[0], arraySegs = new int[0];
     static final int LEN = 0x7fff, SEG_ALLOC = 1 << 15, SEG_PROGRAM = 1 << 16;
     /*
-     * The rewriter's constants (agent/instrument.h): a block's lengths,
+     * The rewriter's constants (agent/classfile/instrument.h): a block's lengths,
      * INS_LEN_PACK (bytecodes in bits 0..6, its first segment's in 7..13,
      * bit 14 an allocation ends that segment); the segment after a call
      * or new site, INS_SEG_PACK (bytecodes in 0..11, bit 12 an allocation
@@ -180,7 +180,7 @@ public final class Probe {
     long conditional, taken, mispredicted;
     /**
      * Arrays made by array instructions on this thread, by array site (one
-     * site per level an instruction makes, agent/instrument.h): how many,
+     * site per level an instruction makes, agent/classfile/instrument.h): how many,
      * and their elements. Made here when first needed.
      */
     long[] allocations, elements;
@@ -279,7 +279,7 @@ public final class Probe {
     int hiddenRoot;
 
     /*
-     * Calling contexts (agent/contexts.c, docs/fast-engine.md): this
+     * Calling contexts (agent/profile/contexts.c, docs/fast-engine.md): this
      * thread's tree, as the step engine's ctx_tree, in arrays ctxInit
      * makes when the agent makes the counters (nothing is allocated on a
      * probe's path but the saved positions of a stack deeper than ever
@@ -581,7 +581,7 @@ public final class Probe {
         }
     }
 
-    /* The call probe's constant (agent/instrument.h, INS_CALL_CONST). */
+    /* The call probe's constant (agent/classfile/instrument.h, INS_CALL_CONST). */
     static final int CALL = 1;
 
     /*
