@@ -55,3 +55,10 @@ UNIT_SRCS_mutf8 := agent/classfile/mutf8.c
 UNIT_TESTS += keys
 UNIT_SRCS_keys := agent/profile/keys.c
 UNIT_CFLAGS_keys := $(JNI_CFLAGS) -Iagent/core -Iagent/classfile
+
+# The probe class's fields, methods and natives the fast engine binds by
+# name (agent/fast/probe_fields.h) against the compiled Probe.class.
+UNIT_TESTS += probe_fields
+UNIT_SRCS_probe_fields := agent/classfile/classfile.c agent/classfile/cpool.c
+UNIT_CFLAGS_probe_fields := -Iagent/fast
+UNIT_DEPS_probe_fields := $(AGENT_PROBE_C)

@@ -231,6 +231,7 @@ void cf_free(classfile *cf)
     if (cf == NULL)
         return;
     cp_free(&cf->cp);
+    free(cf->fields);
     free(cf->methods);
     memset(cf, 0, sizeof *cf);
 }
@@ -292,13 +293,29 @@ int cf_parse(classfile *cf, const uint8_t *bytes, size_t len, char *err, size_t 
     }
 
     uint16_t nfields = rd_u2(&r, "fields_count");
+    if (r.failed)
+        goto fail;
+    if (nfields > 0) {
+        /* Each field_info takes at least 8 bytes, as a method_info does. */
+        if ((size_t)nfields * 8 > r.len - r.pos) {
+            rd_fail(&r, "fields_count %u cannot fit in the %zu bytes left at offset %zu",
+                    nfields, r.len - r.pos, r.pos);
+            goto fail;
+        }
+        cf->fields = calloc(nfields, sizeof *cf->fields);
+        if (cf->fields == NULL) {
+            rd_fail(&r, "out of memory for %u fields", nfields);
+            goto fail;
+        }
+        cf->field_count = nfields;
+    }
     for (uint32_t i = 0; i < nfields && !r.failed; i++) {
-        cp_str name, desc;
-        rd_u2(&r, "field access_flags");
+        cf_field *f = &cf->fields[i];
+        f->access = rd_u2(&r, "field access_flags");
         uint16_t name_idx = rd_u2(&r, "field name_index");
         uint16_t desc_idx = rd_u2(&r, "field descriptor_index");
-        if (rd_utf8_ref(&r, &cf->cp, name_idx, &name, "field name_index") ||
-            rd_utf8_ref(&r, &cf->cp, desc_idx, &desc, "field descriptor_index"))
+        if (rd_utf8_ref(&r, &cf->cp, name_idx, &f->name, "field name_index") ||
+            rd_utf8_ref(&r, &cf->cp, desc_idx, &f->desc, "field descriptor_index"))
             break;
         skip_attributes(&r, &cf->cp, "field attribute_name_index");
     }

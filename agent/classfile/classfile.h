@@ -28,6 +28,14 @@ typedef struct cf_method {
     uint16_t code_attr_count;
 } cf_method;
 
+/* One field_info: its flags, name and descriptor (its attributes are
+ * checked and skipped). */
+typedef struct cf_field {
+    uint16_t access;        /* ACC_* flags */
+    cp_str name;
+    cp_str desc;
+} cf_field;
+
 typedef struct classfile {
     uint16_t minor, major;
     cpool cp;
@@ -35,6 +43,8 @@ typedef struct classfile {
     uint16_t access;
     cp_str this_name;       /* internal name, e.g. "pkg/Outer$Inner" */
     cp_str super_name;      /* len 0 for java/lang/Object */
+    uint16_t field_count;
+    cf_field *fields;       /* owned */
     uint16_t method_count;
     cf_method *methods;     /* owned */
 } classfile;

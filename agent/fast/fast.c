@@ -59,6 +59,7 @@
 #include "classfile.h"
 #include "instrument.h"
 #include "mutf8.h"
+#include "probe_fields.h"
 #include "probename.h"
 
 #include <inttypes.h>
@@ -950,6 +951,21 @@ void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
     watch_hidden(a, klass);
 }
 
+/* The ID of the probe class's field name with descriptor desc
+ * (probe_fields.h), a static one when is_static; the probe class named in
+ * desc as compiled (PROBE_NAME_COMPILED) is looked up under the run's
+ * drawn name. NULL, with a JNI exception pending, when there is none. */
+static jfieldID probe_field(agent *a, JNIEnv *jni, jclass k, const char *name, const char *desc, int is_static)
+{
+    char sig[sizeof a->fast.probe_name + 4];
+    const char *self = strstr(desc, "L" PROBE_NAME_COMPILED ";");
+    if (self != NULL) {
+        snprintf(sig, sizeof sig, "%.*sL%s;", (int)(self - desc), desc, a->fast.probe_name);
+        desc = sig;
+    }
+    return is_static ? (*jni)->GetStaticFieldID(jni, k, name, desc) : (*jni)->GetFieldID(jni, k, name, desc);
+}
+
 /*
  * Define the probe class in the boot loader under a name drawn for the run
  * (probename.h): in java.lang, which java.base exports and does not open,
@@ -985,104 +1001,25 @@ static int define_probe(agent *a, JNIEnv *jni)
         return -1;
     }
     a->fast.probe = (*jni)->NewGlobalRef(jni, k);
-    static JNINativeMethod natives[] = {{"lengths0", "(I)[I", (void *)probe_lengths},
-                                        {"sites0", "(I)[I", (void *)probe_sites},
-                                        {"flags0", "(I)[I", (void *)probe_flags},
-                                        {"root0", "(II)I", (void *)probe_root},
-                                        {"begin0", "()V", (void *)probe_begin},
-                                        {"end0", "()V", (void *)probe_end},
-                                        {"limit0", "()V", (void *)probe_limit},
-                                        {"bystander0", "(IZ)V", (void *)probe_bystander},
-                                        {"arraySites0", "(II)I", (void *)probe_array_sites},
-                                        {"callSites0", "(I)I", (void *)probe_call_sites},
-                                        {"callKind0", "(I)I", (void *)probe_call_kind},
-                                        {"callSegs0", "(I)[I", (void *)probe_call_segs},
-                                        {"arraySegs0", "(I)[I", (void *)probe_array_segs},
-                                        {"jvmEntered0", "(II)V", (void *)probe_jvm_entered},
-                                        {"made0", "(Ljava/lang/Object;I)V", (void *)probe_made}};
+#define NATIVE(fn, name, desc) {name, desc, (void *)fn},
+    static JNINativeMethod natives[] = {PROBE_NATIVES(NATIVE)};
+#undef NATIVE
     if (a->fast.probe == NULL ||
         (*jni)->RegisterNatives(jni, k, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot bind the probe's natives");
         return -1;
     }
-    /* GetStaticFieldID initializes the class: here, before any probe runs */
-    char sig[sizeof a->fast.probe_name + 3];
-    snprintf(sig, sizeof sig, "[L%s;", a->fast.probe_name);
-    a->fast.f_counting = (*jni)->GetStaticFieldID(jni, k, "counting", sig);
-    a->fast.f_one = (*jni)->GetStaticFieldID(jni, k, "one", sig + 1);
-    a->fast.f_watching = (*jni)->GetStaticFieldID(jni, k, "watching", "Z");
-    a->fast.f_thread = (*jni)->GetFieldID(jni, k, "thread", "Ljava/lang/Thread;");
-    a->fast.f_hits = (*jni)->GetFieldID(jni, k, "hits", "[J");
-    a->fast.f_n = (*jni)->GetFieldID(jni, k, "n", "J");
-    a->fast.f_depth = (*jni)->GetFieldID(jni, k, "depth", "I");
-    a->fast.f_counters = (*jni)->GetFieldID(jni, k, "counters", "[B");
-    a->fast.f_br[BR_EXECUTED] = (*jni)->GetFieldID(jni, k, "conditional", "J");
-    a->fast.f_br[BR_TAKEN] = (*jni)->GetFieldID(jni, k, "taken", "J");
-    a->fast.f_br[BR_MISPREDICTED] = (*jni)->GetFieldID(jni, k, "mispredicted", "J");
-    a->fast.f_ohits = (*jni)->GetFieldID(jni, k, "ohits", "[J");
-    a->fast.f_on = (*jni)->GetFieldID(jni, k, "on", "J");
-    a->fast.f_ocounters = (*jni)->GetFieldID(jni, k, "ocounters", "[B");
-    a->fast.f_obr[BR_EXECUTED] = (*jni)->GetFieldID(jni, k, "oconditional", "J");
-    a->fast.f_obr[BR_TAKEN] = (*jni)->GetFieldID(jni, k, "otaken", "J");
-    a->fast.f_obr[BR_MISPREDICTED] = (*jni)->GetFieldID(jni, k, "omispredicted", "J");
-    a->fast.f_mode = (*jni)->GetFieldID(jni, k, "mode", "I");
-    a->fast.f_sp = (*jni)->GetFieldID(jni, k, "sp", "I");
-    a->fast.f_root_ids = (*jni)->GetFieldID(jni, k, "rootIds", "[I");
-    a->fast.f_root_modes = (*jni)->GetFieldID(jni, k, "rootModes", "[I");
-    a->fast.f_hidden = (*jni)->GetFieldID(jni, k, "hidden", "I");
-    a->fast.f_hidden_root = (*jni)->GetFieldID(jni, k, "hiddenRoot", "I");
-    a->fast.f_pending = (*jni)->GetFieldID(jni, k, "pending", "I");
-    a->fast.f_natives = (*jni)->GetFieldID(jni, k, "natives", "[B");
-    a->fast.f_call_mark = (*jni)->GetFieldID(jni, k, "callMark", "J");
-    a->fast.f_entries = (*jni)->GetFieldID(jni, k, "entries", "J");
-    a->fast.f_oentries = (*jni)->GetFieldID(jni, k, "oentries", "J");
-    a->fast.f_pos = (*jni)->GetFieldID(jni, k, "pos", "J");
-    a->fast.f_bound = (*jni)->GetFieldID(jni, k, "bound", "J");
-    a->fast.f_entry_at = (*jni)->GetFieldID(jni, k, "entryAt", "J");
-    a->fast.f_entry_far = (*jni)->GetFieldID(jni, k, "entryFar", "I");
-    a->fast.f_seg_fence = (*jni)->GetFieldID(jni, k, "segFence", "J");
-    a->fast.f_seg_fence_b = (*jni)->GetFieldID(jni, k, "segFenceB", "I");
-    a->fast.f_close[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "close", "J");
-    a->fast.f_close[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "oclose", "J");
-    a->fast.f_fence_native[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "fenceNative", "J");
-    a->fast.f_fence_native[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "ofenceNative", "J");
-    a->fast.f_fence_alloc[BUCKET_WORK] = (*jni)->GetFieldID(jni, k, "fenceAlloc", "J");
-    a->fast.f_fence_alloc[BUCKET_OVERHEAD] = (*jni)->GetFieldID(jni, k, "ofenceAlloc", "J");
-    a->fast.f_root_lend = (*jni)->GetFieldID(jni, k, "rootLend", "[I");
-    a->fast.f_root_seg_fence = (*jni)->GetFieldID(jni, k, "rootSegFence", "[J");
-    a->fast.f_root_seg_fence_b = (*jni)->GetFieldID(jni, k, "rootSegFenceB", "[I");
-    a->fast.f_ctx_parent = (*jni)->GetFieldID(jni, k, "ctxParent", "[I");
-    a->fast.f_ctx_method = (*jni)->GetFieldID(jni, k, "ctxMethod", "[I");
-    a->fast.f_ctx_site = (*jni)->GetFieldID(jni, k, "ctxSite", "[I");
-    a->fast.f_ctx_count = (*jni)->GetFieldID(jni, k, "ctxCount", "[J");
-    a->fast.f_ctx_nodes = (*jni)->GetFieldID(jni, k, "ctxNodes", "I");
-    a->fast.f_ctx_at = (*jni)->GetFieldID(jni, k, "ctxAt", "I");
-    a->fast.f_ctx_last = (*jni)->GetFieldID(jni, k, "ctxLast", "I");
-    a->fast.f_ctx_at_method = (*jni)->GetFieldID(jni, k, "ctxAtMethod", "I");
-    a->fast.f_run_node = (*jni)->GetFieldID(jni, k, "runNode", "[I");
-    a->fast.f_run_count = (*jni)->GetFieldID(jni, k, "runCount", "[I");
-    a->fast.f_ctx_top = (*jni)->GetFieldID(jni, k, "ctxTop", "I");
-    a->fast.f_ctx_cur = (*jni)->GetFieldID(jni, k, "ctxCur", "I");
-    a->fast.f_saved = (*jni)->GetFieldID(jni, k, "saved", "[J");
-    a->fast.f_nsaved = (*jni)->GetFieldID(jni, k, "nsaved", "I");
-    a->fast.f_root_ctx = (*jni)->GetFieldID(jni, k, "rootCtx", "[J");
-    a->fast.f_root_saved = (*jni)->GetFieldID(jni, k, "rootSaved", "[I");
-    a->fast.m_ctx_init = (*jni)->GetMethodID(jni, k, "ctxInit", "()V");
-    if (!a->fast.f_counting || !a->fast.f_one || !a->fast.f_watching || !a->fast.f_thread || !a->fast.f_hits || !a->fast.f_n || !a->fast.f_depth ||
-        !a->fast.f_counters || !a->fast.f_br[BR_EXECUTED] || !a->fast.f_br[BR_TAKEN] ||
-        !a->fast.f_br[BR_MISPREDICTED] || !a->fast.f_ohits || !a->fast.f_on || !a->fast.f_ocounters ||
-        !a->fast.f_obr[BR_EXECUTED] || !a->fast.f_obr[BR_TAKEN] || !a->fast.f_obr[BR_MISPREDICTED] ||
-        !a->fast.f_mode || !a->fast.f_sp || !a->fast.f_root_ids || !a->fast.f_root_modes || !a->fast.f_hidden || !a->fast.f_hidden_root ||
-        !a->fast.f_pending || !a->fast.f_natives || !a->fast.f_call_mark || !a->fast.f_entries ||
-        !a->fast.f_oentries || !a->fast.f_pos || !a->fast.f_bound || !a->fast.f_entry_at || !a->fast.f_entry_far ||
-        !a->fast.f_seg_fence || !a->fast.f_seg_fence_b || !a->fast.f_close[0] || !a->fast.f_close[1] ||
-        !a->fast.f_fence_native[0] || !a->fast.f_fence_native[1] || !a->fast.f_fence_alloc[0] ||
-        !a->fast.f_fence_alloc[1] || !a->fast.f_root_lend || !a->fast.f_root_seg_fence ||
-        !a->fast.f_root_seg_fence_b || !a->fast.f_ctx_parent || !a->fast.f_ctx_method || !a->fast.f_ctx_site ||
-        !a->fast.f_ctx_count || !a->fast.f_ctx_nodes || !a->fast.f_ctx_at || !a->fast.f_ctx_last || !a->fast.f_ctx_at_method || !a->fast.f_run_node ||
-        !a->fast.f_run_count || !a->fast.f_ctx_top || !a->fast.f_ctx_cur || !a->fast.f_saved ||
-        !a->fast.f_nsaved || !a->fast.f_root_ctx || !a->fast.f_root_saved || !a->fast.m_ctx_init) {
+    /* GetStaticFieldID initializes the class: here, before any probe runs
+     * (the first entry of PROBE_FIELDS is static) */
+    int bound = 1;
+#define BIND(member, name, desc, st) bound = bound && (a->fast.member = probe_field(a, jni, k, name, desc, st)) != NULL;
+    PROBE_FIELDS(BIND)
+#undef BIND
+#define BIND(member, name, desc, st) bound = bound && (a->fast.member = (*jni)->GetMethodID(jni, k, name, desc)) != NULL;
+    PROBE_METHODS(BIND)
+#undef BIND
+    if (!bound) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the probe class lacks the fields the fast engine uses");
         return -1;
@@ -1096,13 +1033,11 @@ static int define_probe(agent *a, JNIEnv *jni)
  * are charged (Throwable.fillInStackTrace(I)); 0 or -1 (reported). */
 static int arrays_init(agent *a, JNIEnv *jni)
 {
-    a->fast.f_allocations = (*jni)->GetFieldID(jni, a->fast.probe, "allocations", "[J");
-    a->fast.f_elements = (*jni)->GetFieldID(jni, a->fast.probe, "elements", "[J");
-    a->fast.f_copied = (*jni)->GetFieldID(jni, a->fast.probe, "copied", "J");
-    a->fast.f_oallocations = (*jni)->GetFieldID(jni, a->fast.probe, "oallocations", "[J");
-    a->fast.f_oelements = (*jni)->GetFieldID(jni, a->fast.probe, "oelements", "[J");
-    a->fast.f_ocopied = (*jni)->GetFieldID(jni, a->fast.probe, "ocopied", "J");
-    a->fast.f_classes = (*jni)->GetFieldID(jni, a->fast.probe, "classes", "[Ljava/lang/Class;");
+    int bound = 1;
+#define BIND(member, name, desc, st) \
+    bound = bound && (a->fast.member = probe_field(a, jni, a->fast.probe, name, desc, st)) != NULL;
+    PROBE_ARRAY_FIELDS(BIND)
+#undef BIND
     jclass t = (*jni)->FindClass(jni, "java/lang/Throwable");
     a->fast.fill_in = t != NULL ? (*jni)->GetMethodID(jni, t, "fillInStackTrace", "(I)Ljava/lang/Throwable;") : NULL;
     if (t != NULL)
@@ -1138,8 +1073,7 @@ static int arrays_init(agent *a, JNIEnv *jni)
         (*jni)->DeleteLocalRef(jni, oa);
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
-    if (!a->fast.f_allocations || !a->fast.f_elements || !a->fast.f_copied || !a->fast.f_oallocations ||
-        !a->fast.f_oelements || !a->fast.f_ocopied || !a->fast.f_classes || !a->fast.fill_in ||
+    if (!bound || !a->fast.fill_in ||
         !a->fast.init_class_name || !a->fast.ste_init || !a->fast.obj_clone || !a->fast.new_array ||
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
