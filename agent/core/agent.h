@@ -59,7 +59,7 @@ typedef struct method_info {
     uint32_t ntail;         /* number of pairs */
     uint8_t root;           /* enum root_kind */
     uint8_t program;        /* its class is the program's (the application class loader's): its
-                             * bytecodes are work in any context (counting.c) */
+                             * bytecodes are work in any context (extent.c) */
     uint32_t bp_seed;       /* branch sites of this method: bp_seed(name) */
     _Atomic uint8_t *init_site; /* program methods: per offset, 1 = a getstatic, putstatic or invokestatic
                                  * not yet checked for a class to initialize (clinit.c); else NULL */
@@ -90,7 +90,7 @@ typedef struct class_info {
 typedef struct invocation {
     char *thread;
     uint64_t n[BUCKETS];
-    uint64_t unscheduled;   /* of its work, counted on threads the method did not start (counting.c, borrow_fold) */
+    uint64_t unscheduled;   /* of its work, counted on threads the method did not start (core/borrow.c, borrow_fold) */
     const char *end;        /* "return", "exception", "incomplete" */
     char *exception;        /* class of the exception that ended it, or NULL */
 } invocation;
@@ -209,7 +209,7 @@ typedef struct thread_state {
     int helper;                 /* a thread the measured code started: counted for its whole life */
     uint32_t inv_index;         /* helper: the invocation (0-based) whose extent started it */
     int daemon;                 /* helper: a daemon thread, counted only while an extent runs */
-    int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (counting.c) */
+    int idle_helper;            /* daemon helper between extents: keeps its slot, uncounted (extent.c) */
     jmethodID link_method;      /* linkage.c: the invokedynamic being linked, or the JDK's static access
                                  * being resolved (its method, offset) */
     jlocation link_loc;
@@ -243,7 +243,7 @@ typedef struct thread_state {
         uint64_t allocations, elements;
     } arr[STEP_ARRAYS];
     struct {                    /* array instructions that made an array of their own on this thread
-                                 * (their class is resolved: counting.c own_array), direct-mapped */
+                                 * (their class is resolved: step/arrays.c own_array), direct-mapped */
         jmethodID method;
         jlocation loc;
     } own_sites[OWN_SITES];
@@ -259,7 +259,7 @@ typedef struct thread_state {
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
     uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, their closeness, fences' closeness */
     uint64_t entry_at;          /* n[0] + n[1] at the last method entry of this span */
-    jvmtiFrameInfo *tail_frames; /* counting.c tail_returns: frames of a chain of self-calls */
+    jvmtiFrameInfo *tail_frames; /* step/step.c tail_returns: frames of a chain of self-calls */
     uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
     jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast.c) */
@@ -526,32 +526,32 @@ typedef struct agent {
     sched_state sched;          /* sched.c */
 
     /* Calls that go up the agent's layers: vmentry.c sets them at load
-     * (wire_hooks), so that clinit.c, natives.c and counting.c reach the
+     * (wire_hooks), so that clinit.c, natives.c and extent.c reach the
      * files above them only through these and never include their names. */
     struct agent_hooks {
-        /* counting.c's pre_extent_begin/end: count code of the method's
+        /* extent.c's pre_extent_begin/end: count code of the method's
          * class that runs outside an invocation; clinit.c starts and ends it */
         int (*pre_begin)(struct agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
         void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* counting.c: System.arraycopy copied `length` elements (natives.c) */
+        /* step/arrays.c: System.arraycopy copied `length` elements (natives.c) */
         void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
-        /* counting.c: a native of bulk.c handled n elements for invoke key `key` */
+        /* step/arrays.c: a native of bulk.c handled n elements for invoke key `key` */
         void (*elements)(struct agent *a, uint32_t key, uint64_t n);
-        /* counting.c, engine=fast: the measured method's entry probe opens an
+        /* extent.c, engine=fast: the measured method's entry probe opens an
          * extent on this thread, its exit probe closes it (fast.c's natives) */
         void (*fast_begin)(struct agent *a, JNIEnv *jni, jthread thread);
         void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* counting.c, engine=fast: a thread passed its bound (the bytecode limit) */
+        /* extent.c, engine=fast: a thread passed its bound (the bytecode limit) */
         void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* counting.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
+        /* extent.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
         void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
-        /* counting.c's limit_stop: a limit was exceeded on this thread; sends
+        /* core/limits.c's limit_stop: a limit was exceeded on this thread; sends
          * the result with that status and halts the JVM (linkage.c, sched.c) */
         void (*stop)(struct agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
-        /* counting.c: the dependency key of an array class, 0 if none (fast.c) */
+        /* step/arrays.c: the dependency key of an array class, 0 if none (fast.c) */
         uint32_t (*array_key)(struct agent *a, jclass klass);
         /* vmentry.c: decide the status and send the result, once (a limit
-         * stop in counting.c); 1 when this call sent it, 0 when another
+         * stop in extent.c); 1 when this call sent it, 0 when another
          * thread did or is doing so */
         int (*finish)(struct agent *a, JNIEnv *jni);
     } hooks;
@@ -559,7 +559,7 @@ typedef struct agent {
 
 /* state.c: the one instance, zeroed at load by Agent_OnLoad */
 extern agent g_agent;
-/* state.c: the calling thread's state (counting.c makes it), NULL before */
+/* state.c: the calling thread's state (extent.c makes it), NULL before */
 extern _Thread_local thread_state *agent_tls __attribute__((tls_model("initial-exec")));
 thread_state *agent_self(void);
 /* Grow ts's per-key counters (dep, elems, native) to hold `need` keys,
@@ -652,7 +652,7 @@ void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
 void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass); /* binds the natives a class declares */
 int bulk_named(const char *name);          /* a native of that name is caught at NativeMethodBind */
 int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address); /* 1: caught */
-void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* counting.c: hooks.elements */
+void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* step/arrays.c: hooks.elements */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */
@@ -660,7 +660,7 @@ int pervalues_swap(const char *cls, const char *name, const char *desc, void *ad
                     void **new_address); /* 1: swapped (desc: the native's descriptor) */
 void pervalues_bind(agent *a, JNIEnv *jni); /* at VMInit: natives the JDK registered itself */
 
-/* counting.c */
+/* core/extent.c, step/ (the step engine's events), core/limits.c */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jboolean by_exception);

@@ -5,7 +5,7 @@
  * With the option progress=FILE a plain thread (not a Java thread: it runs
  * no bytecode and is invisible to counting) writes the shared total
  * a->counted, which every counting thread adds to a grant at a time
- * (counting.c), into FILE four times a second: one decimal number padded
+ * (extent.c), into FILE four times a second: one decimal number padded
  * to 20 digits and a newline, rewritten in place, so a reader sees one
  * number. Nothing on the per-bytecode path changes.
  */

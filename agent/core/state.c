@@ -2,11 +2,11 @@
  * state.c - the agent's one context struct (agent.h).
  *
  * Defined apart from vmentry.c, which wires the callbacks, so that the
- * callbacks of the files below it (counting.c, natives.c) reach the state
+ * callbacks of the files below it (extent.c, natives.c) reach the state
  * without depending on the entry file; the calling thread's state, which
- * counting.c makes and the files it calls read (fast.c, linkage.c,
- * sched.c), so that none of them calls counting.c back directly. Also what
- * both counting engines (counting.c, fast.c) need to grow a thread's
+ * extent.c makes and the files it calls read (fast.c, linkage.c,
+ * sched.c), so that none of them calls extent.c back directly. Also what
+ * both counting engines (step/, fast/) need to grow a thread's
  * per-key counters.
  */
 #include "agent.h"
@@ -18,7 +18,7 @@ agent g_agent;
 
 /* initial-exec: a plain %fs-relative load on the step path instead of a
  * __tls_get_addr call (the variable is tiny, static TLS has room for it).
- * counting.c sets it when it makes a thread's state. */
+ * extent.c sets it when it makes a thread's state. */
 _Thread_local thread_state *agent_tls __attribute__((tls_model("initial-exec")));
 
 thread_state *agent_self(void)

@@ -4,7 +4,7 @@
  * to the line of the student's code that called it (docs/profile-format.md,
  * "Calling contexts").
  *
- * The step path (counting.c) adds every bytecode to the counters that
+ * The step path (step/step.c) adds every bytecode to the counters that
  * ts->ctx.cur points at, and calls in here only where it already sees a
  * frame begin or end: a step at offset 0 entered by an invoke or by the JVM
  * (ctx_enter), a step after a return bytecode (ctx_leave), an exception

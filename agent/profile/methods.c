@@ -179,7 +179,7 @@ static int names_dep(const class_info *c, const uint8_t *code, uint32_t pc)
 
 /* The invoke at pc (len bytes) names a method with m's own name and
  * descriptor and a return follows it: record the pair in m->tail
- * (counting.c: tail_returns). */
+ * (step/step.c: tail_returns). */
 static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc, uint32_t len, const char *name,
                                const char *desc)
 {
@@ -238,7 +238,7 @@ static int compute_deps(agent *a, method_info *m, jclass klass, const char *name
         uint8_t op = m->code[pc];
         if (op == BC_NEW || (bc_flags(op) & BCF_INVOKE) || op == BC_LDC || op == BC_LDC_W || op == BC_ANEWARRAY ||
             op == BC_MULTIANEWARRAY)
-            any = 1; /* an ldc may name a class: its constant pool tells; the arrays' classes, counting.c own_array */
+            any = 1; /* an ldc may name a class: its constant pool tells; the arrays' classes, step/arrays.c own_array */
         if (init_sites && (program_init_trigger(op) || op == BC_INVOKEDYNAMIC))
             triggers = 1;
         if (!init_sites && program_init_trigger(op))

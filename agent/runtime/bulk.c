@@ -41,7 +41,7 @@
  * the run then ends as unschedulable instead of blocking with the baton.
  *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
- * charged by counting.c's allocation hook instead, as elements of the call.
+ * charged by step/arrays.c's allocation hook instead, as elements of the call.
  *
  * A cost table prices them with cost_per_element; the scorer lists an
  * invoke that handled elements without such a price as missing (the score
@@ -97,7 +97,7 @@ static _Atomic uint32_t via_key[BULK_COUNT]; /* the same through natives[].via, 
  * counted on this thread. */
 static void charge(enum bulk_id id, uint64_t n)
 {
-    g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* counting.c */
+    g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* step/arrays.c */
     uint32_t v = atomic_load(&via_key[id]); /* at most one of the two is the invoke just counted */
     if (v != 0)
         g_agent.hooks.elements(&g_agent, v, n);

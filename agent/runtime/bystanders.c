@@ -2,7 +2,7 @@
  * bystanders.c - work handed to threads that were already running when the
  * method was called.
  *
- * Threads the method starts are counted (counting.c). A pool started
+ * Threads the method starts are counted (extent.c). A pool started
  * earlier (an executor or the common ForkJoin pool warmed up before the
  * call) is not stepped, so work handed to it would vanish from the count.
  * Such work cannot be counted after the fact, but it can be seen: when an
@@ -26,7 +26,7 @@
  * runs it compiled, in less than the allowance. So every watched thread
  * is also single-stepped while an extent runs (which keeps it in the
  * interpreter). The program's code it runs then is counted, as work of
- * the running invocation, with everything it calls (counting.c,
+ * the running invocation, with everything it calls (core/borrow.c,
  * borrow_begin): no bytecode of the program's goes uncounted while the
  * method runs, whatever thread runs it. Of the JDK's code, which idle
  * threads run when they wake up, more than SENTRY_STEPS bytecodes on such
@@ -296,7 +296,7 @@ static int sentry_charge(agent *a, thread_state *ts, uint64_t n)
  * stepped while an extent runs (bystanders_sentry_on). Returns 1 when the
  * bytecode is the program's, or the first of the JDK's in this period of
  * running extents: the caller counts it, with the frames above the
- * outermost of the program's on the thread's stack (counting.c,
+ * outermost of the program's on the thread's stack (core/borrow.c,
  * borrow_begin), or charges it (bystanders_charge) when there is none.
  * 0 when charged here. */
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program)

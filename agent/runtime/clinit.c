@@ -36,8 +36,8 @@
  *
  * The method's own class is initialized before the method runs; the second
  * half of this file counts its initializer too, and its constructors,
- * starting and ending those counts through a->hooks (counting.c's, wired by
- * vmentry.c), so that this file never calls counting.c by name.
+ * starting and ending those counts through a->hooks (extent.c's, wired by
+ * vmentry.c), so that this file never calls extent.c by name.
  */
 #include "agent.h"
 #include "bytecode.h"
@@ -525,7 +525,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
  * single-stepping), by `new`, or by the launcher when it is the main class.
  * Its initializer is the submission's work all the same (a table of answers
  * computed in `static { }`), so the agent counts it and charges it to the
- * next invocation (counting.c, reached through a->hooks.pre_begin; so are
+ * next invocation (extent.c, reached through a->hooks.pre_begin; so are
  * the constructors of the class when the method is an instance method,
  * breakpoints at their offset 0: the caller's `new Solution()` is how the
  * method gets an instance to run on, and field initializers run there):

@@ -25,7 +25,7 @@
  * the JDK before (a Properties subclass installed with System.setProperties).
  *
  * So the step engine opens a window at the first execution of each
- * invokedynamic of the program's (counting.c, after clinit.c's check) and
+ * invokedynamic of the program's (extent.c, after clinit.c's check) and
  * at the first counted execution of each static access of the JDK's
  * (DEP_WATCH in method_info.dep: one bit test on the step path of
  * instructions with a dependency key): MethodEntry events on for that

@@ -4,7 +4,7 @@
  * System.arraycopy does its work outside bytecode, so counting alone would
  * make copying a million elements as cheap as copying one; the agent binds
  * the method to a wrapper that calls the JVM's own implementation
- * (JVM_ArrayCopy, exported by libjvm) and hands the length to counting.c
+ * (JVM_ArrayCopy, exported by libjvm) and hands the length to step/arrays.c
  * (a->hooks.arraycopy), which adds it to the dependency key.
  *
  * With clock=virtual, System.nanoTime and System.currentTimeMillis read a
@@ -63,12 +63,12 @@ static arraycopy_fn real_arraycopy;
 #define VCLOCK_NANO_BASE 1000000000000LL
 #define VCLOCK_EPOCH_MS 1577836800000LL
 
-/* System.arraycopy: the JVM's copy, then its length to counting.c. */
+/* System.arraycopy: the JVM's copy, then its length to step/arrays.c. */
 static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src_pos, jobject dst, jint dst_pos,
                                   jint length)
 {
     real_arraycopy(env, cls, src, src_pos, dst, dst_pos, length);
-    g_agent.hooks.arraycopy(&g_agent, env, length); /* counting.c charges it */
+    g_agent.hooks.arraycopy(&g_agent, env, length); /* step/arrays.c charges it */
 }
 
 static jlong JNICALL psf_nano_time(JNIEnv *env, jclass cls)

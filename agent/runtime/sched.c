@@ -7,7 +7,7 @@
  * then the starting thread and every thread it starts get a slot, in
  * creation order, and exactly one slot holds the baton. A counted thread
  * executes a bytecode only while it holds the baton: its SingleStep
- * callback (counting.c) waits on this file's condition otherwise. The
+ * callback (extent.c) waits on this file's condition otherwise. The
  * holder passes the baton on after SCHED_QUANTUM bytecodes and at every
  * point where it would block:
  *
@@ -279,7 +279,7 @@ static void settle(agent *a, JNIEnv *jni, int32_t me);
 
 /* A live slot whose thread is counted (or is about to start, counted), or
  * a daemon helper between extents, which the next extent counts again from
- * where the schedule left it (counting.c, extents_end). */
+ * where the schedule left it (core/extent.c, extents_end). */
 static int counted_slot(const sched_slot *s)
 {
     return s->state != SS_DONE && s->state != SS_EXITING &&
@@ -578,7 +578,7 @@ static void arm(agent *a)
 }
 
 /* Thread.start0 on a counted thread, of a thread it started (tagged by
- * counting.c): slots for both, before the new thread can run. */
+ * extent.c): slots for both, before the new thread can run. */
 static void JNICALL w_start0(JNIEnv *jni, jobject self)
 {
     agent *a = &g_agent;

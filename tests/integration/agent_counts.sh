@@ -117,7 +117,7 @@ expect_eq "tail calls: down(10) line 15 = 2n+3" "$(xpath "$P" "$DOWN/line[@numbe
 expect_eq "tail calls: down(10) line 16 = 4n" "$(xpath "$P" "$DOWN/line[@number='16']/@work")" 40
 expect_eq "tail calls: down(10) line 17 = n returns" "$(xpath "$P" "$DOWN/line[@number='17']/opcode[@name='return']/@work")" 10
 # Deep chains: the callers are read in batches of 16, 64, 256, ... frames
-# (counting.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
+# (step/step.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
 # 81 fill the first one and two batches exactly, and 5000 crosses five.
 for n in 17 18 81 5000; do
   run_agent "$P" TailRec.down "$FX" TailRec down "$n"

@@ -359,7 +359,7 @@ refused identity-hash-native 'read identity hash codes' Calls.natives Calls nati
 # --- threads the method did not start ------------------------------------------
 # A worker main started sums N numbers while the method spins until it is
 # done. The step engine steps such a bystander and counts the program's
-# code it runs while the method runs (agent/step/counting.c, borrow_begin):
+# code it runs while the method runs (agent/core/borrow.c, borrow_begin):
 # Worker.run counts 10 bytecodes an iteration, plus 18 around the loop
 # when it wakes from its wait (goto, getstatic, ifne, aload_1, monitorexit,
 # goto, lconst_0, lstore_1, iconst_0, istore_3; the last test, 3; lload_1,
