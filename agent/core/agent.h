@@ -565,6 +565,15 @@ thread_state *agent_self(void);
 /* Grow ts's per-key counters (dep, elems, native) to hold `need` keys,
  * new ones zero; 0, or -1 out of memory (what was there is kept). */
 int ts_keys_grow(thread_state *ts, uint32_t need);
+/* ts's counters of method mi (opcode histogram, then per-offset counts of
+ * each bucket), made zero on first use; NULL out of memory. Both engines
+ * count into them: the step engine per bytecode (step.c cache_fill), the
+ * fast one when it reads its hits back (fast/collect.c). */
+uint64_t *ts_hist(thread_state *ts, const method_info *mi);
+/* The agent's growing arrays (n used of *cap, one more wanted): p
+ * reallocated to twice *cap elements of `size` bytes (`first` when *cap
+ * is 0), *cap updated; NULL out of memory, p and *cap then unchanged. */
+void *grow_cap(void *p, uint32_t *cap, uint32_t first, size_t size);
 
 /* jvmti_util.c */
 int jvmti_check(agent *a, jvmtiError err, const char *call);
@@ -582,6 +591,10 @@ void keys_free(key_table *t);
 
 /* methods.c */
 method_info *methods_get(agent *a, JNIEnv *jni, jmethodID id); /* takes a->lock; NULL on failure */
+/* A method's name as the profile has it, "pkg.Class.name(desc)" in UTF-8
+ * (malloc'd; NULL out of memory), from its class's JVMTI signature, its
+ * name and descriptor; the class's binary name goes to cls. */
+char *method_full_name(const char *csig, const char *name, const char *desc, char *cls, size_t clslen);
 const class_info *methods_class(agent *a, jclass klass); /* its parsed constant pool; takes a->lock */
 method_info *methods_add_plain(agent *a, const char *name, const uint8_t *code, uint32_t code_len); /* lock held */
 uint8_t methods_root_kind(const char *cls, const char *name, const char *desc); /* enum root_kind */

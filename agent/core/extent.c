@@ -313,15 +313,13 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
 {
     lock_enter(a);
     if (a->ninvocations == a->invocations_cap) {
-        uint32_t cap = a->invocations_cap ? a->invocations_cap * 2 : 16;
-        invocation *v = realloc(a->invocations, cap * sizeof *v);
+        invocation *v = grow_cap(a->invocations, &a->invocations_cap, 16, sizeof *v);
         if (v == NULL) {
             lock_exit(a);
             agent_fail(a, "out of memory for invocation records");
             return;
         }
         a->invocations = v;
-        a->invocations_cap = cap;
     }
     invocation *inv = &a->invocations[a->ninvocations++];
     inv->thread = strdup(ts->thread_name ? ts->thread_name : "?");

@@ -53,3 +53,30 @@ int ts_keys_grow(thread_state *ts, uint32_t need)
     ts->dep_cap = cap;
     return 0;
 }
+
+uint64_t *ts_hist(thread_state *ts, const method_info *mi)
+{
+    if (mi->index >= ts->hist_cap) {
+        uint32_t cap = ts->hist_cap ? ts->hist_cap : 1024;
+        while (cap <= mi->index)
+            cap *= 2;
+        uint64_t **h = realloc(ts->hist, cap * sizeof *h);
+        if (h == NULL)
+            return NULL;
+        memset(h + ts->hist_cap, 0, (cap - ts->hist_cap) * sizeof *h);
+        ts->hist = h;
+        ts->hist_cap = cap;
+    }
+    if (ts->hist[mi->index] == NULL)
+        ts->hist[mi->index] = calloc(HIST_OPS + (size_t)BUCKETS * mi->code_len, sizeof(uint64_t));
+    return ts->hist[mi->index];
+}
+
+void *grow_cap(void *p, uint32_t *cap, uint32_t first, size_t size)
+{
+    uint32_t n = *cap ? *cap * 2 : first;
+    void *v = realloc(p, n * size);
+    if (v != NULL)
+        *cap = n;
+    return v;
+}

@@ -253,14 +253,12 @@ void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint
         i++;
     if (i == ts->nnarrays) {
         if (ts->nnarrays == ts->narrays_cap) {
-            uint32_t cap = ts->narrays_cap ? ts->narrays_cap * 2 : 8;
-            struct fast_native_array *v = realloc(ts->narrays, cap * sizeof *v);
+            struct fast_native_array *v = grow_cap(ts->narrays, &ts->narrays_cap, 8, sizeof *v);
             if (v == NULL) {
                 agent_fail(a, "out of memory for what native calls handled");
                 return;
             }
             ts->narrays = v;
-            ts->narrays_cap = cap;
         }
         ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
     }

@@ -25,25 +25,6 @@ fast_method *method_of(agent *a, uint32_t id)
     return id - fm->first_id < fm->blocks.nblocks ? fm : NULL;
 }
 
-/* This thread's counters of mi (as step/step.c's cache_fill); NULL on OOM. */
-static uint64_t *thread_hist(thread_state *ts, const method_info *mi)
-{
-    if (mi->index >= ts->hist_cap) {
-        uint32_t cap = ts->hist_cap ? ts->hist_cap : 1024;
-        while (cap <= mi->index)
-            cap *= 2;
-        uint64_t **h = realloc(ts->hist, cap * sizeof *h);
-        if (h == NULL)
-            return NULL;
-        memset(h + ts->hist_cap, 0, (cap - ts->hist_cap) * sizeof *h);
-        ts->hist = h;
-        ts->hist_cap = cap;
-    }
-    if (ts->hist[mi->index] == NULL)
-        ts->hist[mi->index] = calloc(HIST_OPS + (size_t)BUCKETS * mi->code_len, sizeof(uint64_t));
-    return ts->hist[mi->index];
-}
-
 /* The constant pool of fm's class, parsed on first use (lock held); NULL
  * when it cannot be read (reported). */
 const cpool *pool_of(agent *a, const fast_method *fm)
@@ -151,7 +132,7 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
             bad = 1;
             break;
         }
-        uint64_t *h = thread_hist(ts, fm->mi);
+        uint64_t *h = ts_hist(ts, fm->mi);
         if (h == NULL) {
             bad = 1;
             break;
@@ -322,7 +303,7 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     /* what exceptions kept from running: the rest of a block counted whole */
     for (uint32_t k = 0; k < ts->nfixes; k++) {
         fast_method *fm = method_of(a, ts->fixes[k].id);
-        uint64_t *h = fm != NULL && fm->mi != NULL ? thread_hist(ts, fm->mi) : NULL;
+        uint64_t *h = fm != NULL && fm->mi != NULL ? ts_hist(ts, fm->mi) : NULL;
         if (h == NULL) {
             fast_problem(a, "a block an exception left early was never counted");
             continue;
@@ -347,7 +328,7 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
 }
 
 /* A method's name as fast_method.name has it, "pkg.Class.name(desc)" in
- * UTF-8 (malloc'd), or NULL. */
+ * UTF-8 (malloc'd; method_full_name, as methods.c names it), or NULL. */
 char *full_name(agent *a, jmethodID id)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -356,11 +337,8 @@ char *full_name(agent *a, jmethodID id)
     if ((*jv)->GetMethodName(jv, id, &name, &desc, NULL) == JVMTI_ERROR_NONE &&
         (*jv)->GetMethodDeclaringClass(jv, id, &klass) == JVMTI_ERROR_NONE &&
         (*jv)->GetClassSignature(jv, klass, &csig, NULL) == JVMTI_ERROR_NONE) {
-        char cls[1024], full[8192];
-        if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
-            snprintf(cls, sizeof cls, "%s", csig);
-        snprintf(full, sizeof full, "%s.%s%s", cls, name, desc);
-        utf8 = utf8_dup(full);
+        char cls[1024];
+        utf8 = method_full_name(csig, name, desc, cls, sizeof cls);
     }
     if (name)
         (*jv)->Deallocate(jv, (unsigned char *)name);

@@ -263,14 +263,12 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 break;
             if (b >= 0) {
                 if (ts->nfixes == ts->fixes_cap) {
-                    uint32_t cap = ts->fixes_cap ? ts->fixes_cap * 2 : 64;
-                    struct fast_fix *v = realloc(ts->fixes, cap * sizeof *v);
+                    struct fast_fix *v = grow_cap(ts->fixes, &ts->fixes_cap, 64, sizeof *v);
                     if (v == NULL) {
                         agent_fail(a, "out of memory for the fast engine's exception fixes");
                         break;
                     }
                     ts->fixes = v;
-                    ts->fixes_cap = cap;
                 }
                 /* the program's code is work in an overhead frame too */
                 int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;

@@ -82,15 +82,13 @@ void watch_hidden(agent *a, jclass klass)
     for (jint i = 0; i < n; i++) {
         lock_enter(a);
         if (a->fast.nhidden == a->fast.hidden_cap) {
-            uint32_t cap = a->fast.hidden_cap ? a->fast.hidden_cap * 2 : 256;
-            jmethodID *v = realloc(a->fast.hidden, cap * sizeof *v);
+            jmethodID *v = grow_cap(a->fast.hidden, &a->fast.hidden_cap, 256, sizeof *v);
             if (v == NULL) {
                 lock_exit(a);
                 fast_problem(a, "out of memory watching the methods of hidden classes");
                 break;
             }
             a->fast.hidden = v;
-            a->fast.hidden_cap = cap;
         }
         uint32_t k = a->fast.nhidden;
         while (k > 0 && (uintptr_t)a->fast.hidden[k - 1] > (uintptr_t)m[i]) {

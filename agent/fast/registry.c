@@ -122,12 +122,10 @@ static int methods_grow(agent *a)
 {
     if (a->fast.nmethods < a->fast.methods_cap)
         return 0;
-    uint32_t cap = a->fast.methods_cap ? a->fast.methods_cap * 2 : 4096;
-    fast_method *v = realloc(a->fast.methods, cap * sizeof *v);
+    fast_method *v = grow_cap(a->fast.methods, &a->fast.methods_cap, 4096, sizeof *v);
     if (v == NULL)
         return -1;
     a->fast.methods = v;
-    a->fast.methods_cap = cap;
     return 0;
 }
 
@@ -155,12 +153,10 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         return -1;
     uint32_t nslot = 0;
     if (a->fast.nclasses == a->fast.classes_cap) {
-        uint32_t cap = a->fast.classes_cap ? a->fast.classes_cap * 2 : 1024;
-        fast_class *v = realloc(a->fast.classes, cap * sizeof *v);
+        fast_class *v = grow_cap(a->fast.classes, &a->fast.classes_cap, 1024, sizeof *v);
         if (v == NULL)
             return -1;
         a->fast.classes = v;
-        a->fast.classes_cap = cap;
     }
     fast_class *fc = &a->fast.classes[a->fast.nclasses];
     memset(fc, 0, sizeof *fc);
@@ -266,12 +262,10 @@ int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint3
     slot_list *l = ctx;
     agent *a = l->a;
     if (l->n == l->cap) {
-        uint32_t cap = l->cap ? l->cap * 2 : 64;
-        uint32_t *v = realloc(l->slots, cap * sizeof *v);
+        uint32_t *v = grow_cap(l->slots, &l->cap, 64, sizeof *v);
         if (v == NULL)
             return -1;
         l->slots = v;
-        l->cap = cap;
     }
     lock_enter(a);
     int bad = (uint64_t)a->fast.next_id + ids > INT32_MAX || (uint64_t)a->fast.next_site + sites > INT32_MAX ||

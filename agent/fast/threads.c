@@ -156,15 +156,13 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
     int changed = 0;
     if (on && i == a->fast.non) {
         if (a->fast.non == a->fast.on_cap) {
-            uint32_t cap = a->fast.on_cap ? a->fast.on_cap * 2 : 8;
-            thread_state **v = realloc(a->fast.on, cap * sizeof *v);
+            thread_state **v = grow_cap(a->fast.on, &a->fast.on_cap, 8, sizeof *v);
             if (v == NULL) {
                 lock_exit(a);
                 agent_fail(a, "out of memory for the list of counting threads");
                 return -1;
             }
             a->fast.on = v;
-            a->fast.on_cap = cap;
         }
         a->fast.on[a->fast.non++] = ts;
         changed = 1;

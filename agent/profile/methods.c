@@ -41,12 +41,10 @@ static method_info *table_find(agent *a, jmethodID id)
 static int table_insert(agent *a, method_info *m)
 {
     if (a->nmethods == a->methods_cap) {
-        uint32_t cap = a->methods_cap ? a->methods_cap * 2 : 1024;
-        method_info **v = realloc(a->methods, cap * sizeof *v);
+        method_info **v = grow_cap(a->methods, &a->methods_cap, 1024, sizeof *v);
         if (v == NULL)
             return -1;
         a->methods = v;
-        a->methods_cap = cap;
     }
     if ((a->nmethods + 1) * 2 > a->nmslots) {
         uint32_t n = a->nmslots ? a->nmslots * 2 : 2048;
@@ -96,14 +94,12 @@ static class_info *class_get(agent *a, jclass klass)
             agent_fail(a, "cannot read a constant pool returned by GetConstantPool: %s", err);
     }
     if (a->nclasses == a->classes_cap) {
-        uint32_t cap = a->classes_cap ? a->classes_cap * 2 : 256;
-        class_info **v = realloc(a->classes, cap * sizeof *v);
+        class_info **v = grow_cap(a->classes, &a->classes_cap, 256, sizeof *v);
         if (v == NULL) {
             free(c);
             return NULL;
         }
         a->classes = v;
-        a->classes_cap = cap;
     }
     a->classes[a->nclasses++] = c;
     jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_CLASS_INFO << TAG_KIND_SHIFT) | (jlong)a->nclasses), "SetTag");
@@ -341,6 +337,20 @@ static uint8_t root_kind_of(const char *cls, const char *name, const char *desc)
     return ROOT_NONE;
 }
 
+char *method_full_name(const char *csig, const char *name, const char *desc, char *cls, size_t clslen)
+{
+    if (name_from_signature(csig, 0, cls, clslen) == 0)
+        snprintf(cls, clslen, "%s", csig);
+    size_t need = strlen(cls) + strlen(name) + strlen(desc) + 2;
+    char *full = malloc(need);
+    if (full == NULL)
+        return NULL;
+    snprintf(full, need, "%s.%s%s", cls, name, desc);
+    char *utf8 = utf8_dup(full);
+    free(full);
+    return utf8;
+}
+
 /* Build a method_info (lock held). */
 static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
 {
@@ -356,18 +366,9 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
         jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &csig, NULL), "GetClassSignature") != 0)
         goto fail;
     char cls[1024];
-    if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
-        snprintf(cls, sizeof cls, "%s", csig);
-    size_t need = strlen(cls) + strlen(name) + strlen(desc) + 2;
-    m->name = malloc(need);
+    m->name = method_full_name(csig, name, desc, cls, sizeof cls);
     if (m->name == NULL)
         goto fail;
-    snprintf(m->name, need, "%s.%s%s", cls, name, desc);
-    char *utf8 = utf8_dup(m->name);
-    if (utf8 == NULL)
-        goto fail;
-    free(m->name);
-    m->name = utf8;
     m->bp_seed = bp_seed(m->name);
     m->root = root_kind_of(cls, name, desc);
     /* the program's own static initializers are work (clinit.c) */

@@ -55,21 +55,17 @@ static uint32_t child(merged *t, uint32_t p, const char *name, uint32_t line, ui
         }
     }
     if (t->n == t->cap) {
-        uint32_t cap = t->cap ? t->cap * 2 : 256;
-        mnode *v = realloc(t->v, cap * sizeof *v);
+        mnode *v = grow_cap(t->v, &t->cap, 256, sizeof *v);
         if (v == NULL)
             return UINT32_MAX;
         t->v = v;
-        t->cap = cap;
     }
     mnode *pp = &t->v[p];
     if (pp->nkids == pp->capkids) {
-        uint32_t cap = pp->capkids ? pp->capkids * 2 : 4;
-        uint32_t *k = realloc(pp->kids, cap * sizeof *k);
+        uint32_t *k = grow_cap(pp->kids, &pp->capkids, 4, sizeof *k);
         if (k == NULL)
             return UINT32_MAX;
         pp->kids = k;
-        pp->capkids = cap;
     }
     uint32_t i = t->n++;
     pp->kids[pp->nkids++] = i;

@@ -670,12 +670,10 @@ void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
 static int add_site(agent *a, struct init_site site)
 {
     if (a->ntsites == a->tsites_cap) {
-        uint32_t cap = a->tsites_cap ? a->tsites_cap * 2 : 16;
-        struct init_site *v = realloc(a->tsites, cap * sizeof *v);
+        struct init_site *v = grow_cap(a->tsites, &a->tsites_cap, 16, sizeof *v);
         if (v == NULL)
             return -1;
         a->tsites = v;
-        a->tsites_cap = cap;
     }
     int r = set_breakpoint(a, site.method, site.loc);
     if (r < 0)

@@ -541,12 +541,10 @@ static int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts)
     int32_t i = slot_of(a, jni, t);
     if (i < 0) {
         if (a->sched.n == a->sched.cap) {
-            uint32_t cap = a->sched.cap ? a->sched.cap * 2 : 16;
-            sched_slot *v = realloc(a->sched.slots, cap * sizeof *v);
+            sched_slot *v = grow_cap(a->sched.slots, &a->sched.cap, 16, sizeof *v);
             if (v == NULL)
                 return -1;
             a->sched.slots = v;
-            a->sched.cap = cap;
         }
         i = (int32_t)a->sched.n++;
         memset(&a->sched.slots[i], 0, sizeof a->sched.slots[i]);

@@ -50,22 +50,8 @@ static mcache_entry *cache_fill(agent *a, thread_state *ts, JNIEnv *jni, jmethod
     method_info *m = methods_get(a, jni, method);
     if (m == NULL)
         return NULL;
-    if (m->index >= ts->hist_cap) {
-        uint32_t cap = ts->hist_cap ? ts->hist_cap : 1024;
-        while (cap <= m->index)
-            cap *= 2;
-        uint64_t **h = realloc(ts->hist, cap * sizeof *h);
-        if (h == NULL)
-            goto oom;
-        memset(h + ts->hist_cap, 0, (cap - ts->hist_cap) * sizeof *h);
-        ts->hist = h;
-        ts->hist_cap = cap;
-    }
-    if (ts->hist[m->index] == NULL) {
-        ts->hist[m->index] = calloc(HIST_OPS + (size_t)BUCKETS * m->code_len, sizeof(uint64_t));
-        if (ts->hist[m->index] == NULL)
-            goto oom;
-    }
+    if (ts_hist(ts, m) == NULL)
+        goto oom;
     if (ts_cover_keys(a, ts) != 0)
         goto oom;
     mcache_entry *e = &ts->cache[cache_slot(method)];
