@@ -19,7 +19,7 @@ AGENT_SO        := $(BUILD)/libpsfagent.so
 
 all: $(AGENT_SO)
 
-# The fast engine's probe class (agent/fast/fast.c renames it and defines it in
+# The fast engine's probe class (agent/fast/boot.c renames it and defines it in
 # the boot loader at VMInit), compiled for every JDK the agent runs on and
 # embedded as bytes. It is compiled as a class of java.base
 # (--patch-module), in java.lang: not --release, which allows neither that

@@ -2,7 +2,7 @@
  * instrument.h - a class-file rewriter that puts a block probe at the start
  * of every basic block of every method.
  *
- * Pure C, no JVM: the fast counting engine (fast.c) calls it from the JVMTI
+ * Pure C, no JVM: the fast counting engine (fast/registry.c) calls it from the JVMTI
  * ClassFileLoadHook; the unit tests, the fuzz target and a test driver feed
  * it bytes. The probe is
  *

@@ -262,10 +262,10 @@ typedef struct thread_state {
     jvmtiFrameInfo *tail_frames; /* step/step.c tail_returns: frames of a chain of self-calls */
     uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
-    jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast.c) */
+    jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast/threads.c) */
     jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
     jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
-    jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast.c probe_root) */
+    jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast/probes.c probe_root) */
     jmethodID fast_lent_method; /* engine=fast: the instruction (method, location) whose segment's rest */
     jlocation fast_lent_loc;    /* a JVM-entered frame took off the position (probe_jvm_entered) */
     struct fast_fix { uint32_t id, after; int bucket; } *fixes; /* engine=fast: instructions of block id

@@ -23,7 +23,7 @@
 #include <string.h>
 
 /* ClassPrepare: is it the method's class (target.c), does it access that
- * class statically (clinit.c), does its module read the probe's (fast.c)? */
+ * class statically (clinit.c), does its module read the probe's (fast/)? */
 static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jclass klass)
 {
     (void)jvmti;

@@ -6,7 +6,7 @@
  * The engine reaches the probe class's counters through JNI field IDs,
  * which JNI finds by a name and a descriptor given as strings: a field
  * renamed or retyped in Probe.java and not here would surface only as a
- * JVM run that falls back. So the names live here once; fast.c binds from
+ * JVM run that falls back. So the names live here once; boot.c binds from
  * these lists, and tests/unit/test_probe_fields.c reads the compiled
  * Probe.class with the pure class-file reader (classfile.h) and checks
  * that every entry is there, with that descriptor and that static-ness.
@@ -16,7 +16,7 @@
  *   X(member, "name", "descriptor", is_static)
  * where member is the field of struct fast_state (agent.h) that holds the
  * ID. A descriptor naming the probe class itself names it as compiled,
- * java/lang/Probe (PROBE_NAME_COMPILED); fast.c puts the run's drawn
+ * java/lang/Probe (PROBE_NAME_COMPILED); boot.c (probe_field) puts the run's drawn
  * name in its place (probename.h).
  */
 #ifndef PSF_PROBE_FIELDS_H
@@ -99,7 +99,7 @@
 /* Methods of the probe class the agent calls. */
 #define PROBE_METHODS(X) X(m_ctx_init, "ctxInit", "()V", 0)
 
-/* The probe class's native methods and the functions of fast.c bound to
+/* The probe class's native methods and the functions of probes.c bound to
  * them (RegisterNatives): X(function, "name", "descriptor"). */
 #define PROBE_NATIVES(X)                                                  \
     X(probe_lengths, "lengths0", "(I)[I")                                 \

@@ -54,7 +54,7 @@ package java.lang;
  * a StackOverflowError or OutOfMemoryError thrown inside a probe shows
  * no frame of it, in stack traces as in StackWalker. The agent makes a
  * run that looks up the class's members (reflection, method handles) or
- * defines a class whose pool names it fall back (fast.c).
+ * defines a class whose pool names it fall back (fast/boot.c, fast/registry.c).
  */
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.Hidden;
@@ -71,7 +71,7 @@ public final class Probe {
      * count: what every probe looks at first. A field and the thread's
      * compare cost about half the instructions of a walk of `counting`
      * (its length, a bounds check, the loop). The agent writes it as null,
-     * then `counting`, then it (fast.c, publish), so that it never names a
+     * then `counting`, then it (fast/threads.c, publish), so that it never names a
      * thread the array does not hold.
      */
     static volatile Probe one;
