@@ -1,10 +1,10 @@
 # libFuzzer targets for the parsers that read untrusted input:
 #
-#   fuzz_cpool    agent/cpool.c (bare constant pools) and agent/classfile.c
+#   fuzz_cpool    agent/classfile/cpool.c (bare constant pools) and agent/classfile/classfile.c
 #   fuzz_profile  scorer/profile_read.c (profile XML, libxml2 + XSD)
 #   fuzz_costs    scorer/costs.c (cost-table XML, libxml2 + XSD)
 #   fuzz_mac      common/mac.c mac_find_record (result streams)
-#   fuzz_instrument  agent/instrument.c and agent/blocks.c (class files to rewrite)
+#   fuzz_instrument  agent/classfile/instrument.c and agent/classfile/blocks.c (class files to rewrite)
 #
 #   make fuzz-build      build $(BUILD)/fuzz/fuzz_* (clang, libFuzzer, ASan+UBSan)
 #   make fuzz-ci         each target for FUZZ_CI_SECONDS over a copy of its
@@ -38,8 +38,8 @@ FUZZ_SAN         := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 FUZZ_CFLAGS      := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(if $(filter 1,$(WERROR)),-Werror) \
                     -Icommon -Itests/fuzz
 
-FUZZ_SRCS_cpool   := agent/cpool.c agent/classfile.c
-FUZZ_SRCS_instrument := agent/instrument.c agent/blocks.c agent/classfile.c agent/cpool.c common/bytecode.c
+FUZZ_SRCS_cpool   := agent/classfile/cpool.c agent/classfile/classfile.c
+FUZZ_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c
 FUZZ_SRCS_profile := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_costs   := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_mac     := common/mac.c
@@ -71,7 +71,7 @@ $(FUZZ_DIR)/.toolchain:
 	@touch $@
 
 define fuzz_rules
-$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tests/fuzz/*.h agent/*.h scorer/*.h common/*.h) | $(FUZZ_DIR)/.toolchain
+$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tests/fuzz/*.h agent/*/*.h scorer/*.h common/*.h) | $(FUZZ_DIR)/.toolchain
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(addprefix -I,$$(sort $$(patsubst %/,%,$$(dir $$(FUZZ_SRCS_$(1)))))) $$(FUZZ_FLAGS_$(1)) -o $$@ tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
 endef

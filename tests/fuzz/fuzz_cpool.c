@@ -1,6 +1,6 @@
 /*
  * fuzz_cpool.c - libFuzzer target for the constant-pool and class-file
- * readers (agent/cpool.c, agent/classfile.c).
+ * readers (agent/classfile/cpool.c, agent/classfile/classfile.c).
  *
  * One input is used twice:
  *  - as a bare constant pool: the first two bytes (big-endian) are

@@ -1,6 +1,6 @@
 /*
  * fuzz_instrument.c - libFuzzer target for the block-probe rewriter
- * (agent/instrument.c, agent/blocks.c) on class files.
+ * (agent/classfile/instrument.c, agent/classfile/blocks.c) on class files.
  *
  * The input is a whole .class file. When ins_rewrite accepts it, the output
  * must parse again with cf_parse, keep the method count and every entry of

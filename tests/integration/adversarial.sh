@@ -141,7 +141,7 @@ rc=$(run Threads seventy --max-threads 100 -- seventy 70000)
 expect_eq "threads: seventy started and ended by the method: scored" "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
 expect_end "threads: the limit counts every thread" bytecode_limit 17 Threads split --max-bytecodes 4000000 -- split 1000000
 # Threads the method did not start: the program's code they run while it
-# runs is counted (agent/counting.c, borrow_begin), with what it calls.
+# runs is counted (agent/core/borrow.c, borrow_begin), with what it calls.
 rc=$(run Threads prewarmed --profile-out "$TEST_TMP/p.xml" -- prewarmed 100000)
 score=$(jq -r .score "$TEST_TMP/out")
 expect_eq "threads: work handed to a pool started before the method: scored" "$rc" 0
@@ -320,7 +320,7 @@ expect_eq "zero dimensions: every array charged" "$(xpath "$P" "/psf-profile/dep
 expect_eq "zero dimensions: int[0] arrays charged" "$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/array[@elem='int']/@allocations")" 1000
 
 # Checksums and compression run in JDK natives: the bytes each call handled
-# are its elements (agent/bulk.c), the same bytecodes for any size.
+# are its elements (agent/runtime/bulk.c), the same bytecodes for any size.
 for mode in crc32:java.util.zip.CRC32.updateBytes0 crc32direct:java.util.zip.CRC32.updateByteBuffer0 \
   adler32:java.util.zip.Adler32.updateBytes deflate:java.util.zip.Deflater.deflateBytesBytes \
   inflate:java.util.zip.Inflater.inflateBytesBytes; do

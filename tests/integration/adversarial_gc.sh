@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # adversarial_gc.sh - work that waits for the garbage collector is refused
 # by name, the same way on every run and under both engines
-# (agent/gcrefs.c; docs/determinism.md, "The garbage collector"). The
+# (agent/runtime/gcrefs.c; docs/determinism.md, "The garbage collector"). The
 # GcRefs fixture sorts 2000 ints and then allocates until the collector has
 # done something it can see: a weak reference arriving on its queue, a
 # WeakHashMap's entry dropped, a Cleaner's action run (on the thread the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # adversarial_natives.sh - JDK natives whose work grows with their input are
-# charged by size (agent/bulk.c; docs/hidden-work.md, "Natives charged by
+# charged by size (agent/runtime/bulk.c; docs/hidden-work.md, "Natives charged by
 # size"): the NativeSize fixture hands 100,000 and then 1,000,000 bytes to
 # one native call, and the invoke of that native must carry exactly that
 # many elements in the profile; with a price per element ten times the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # adversarial_probe.sh - the fast engine's counting state is out of the
-# program's reach (docs/trust-model.md, agent/probe/java/lang/Probe.java).
+# program's reach (docs/trust-model.md, agent/fast/probe/java/lang/Probe.java).
 # The ProbeReach fixture finds the probe class the way a program can (its
 # name off a heap dump of its own JVM; hence --max-output, which also
 # bounds the files a run writes), then tries one route to the counters,
@@ -14,7 +14,7 @@ set -eu
 adversarial_setup
 N=200000
 HONEST=$((9 * N + 9))
-# String.hashCode of every name drawn for the probe class (agent/probename.h, PROBE_NAME_HASH)
+# String.hashCode of every name drawn for the probe class (agent/classfile/probename.h, PROBE_NAME_HASH)
 HASH=1347634768
 
 default_and_jdk25

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # adversarial_props.sh - the program's code that a JDK initializer runs while
 # HotSpot hides single-stepping is refused as hidden_work (31), never scored
-# nor handed from one engine to the other (agent/linkage.c, agent/fast.c;
+# nor handed from one engine to the other (agent/runtime/linkage.c, agent/fast/fast.c;
 # docs/hidden-work.md). Props sorts 500 ints in a class of its own that a
 # JDK initializer loads from a system property (SelectorProvider's and
 # AsynchronousChannelProvider's holders, LogManager, ZoneRulesProvider,

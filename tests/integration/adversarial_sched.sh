@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # adversarial_sched.sh - threaded code scores the same on every run without
-# --runs (agent/sched.c; docs/determinism.md, "Threads the method starts"):
+# --runs (agent/runtime/sched.c; docs/determinism.md, "Threads the method starts"):
 # each way of the Sched fixture to hand work to threads it starts (a spin
 # on a volatile flag, a sleeping poll, a poll with a timed wait, timed waits
 # racing a notify, join, a parallel stream sort, a parallel stream called

@@ -117,7 +117,7 @@ expect_eq "tail calls: down(10) line 15 = 2n+3" "$(xpath "$P" "$DOWN/line[@numbe
 expect_eq "tail calls: down(10) line 16 = 4n" "$(xpath "$P" "$DOWN/line[@number='16']/@work")" 40
 expect_eq "tail calls: down(10) line 17 = n returns" "$(xpath "$P" "$DOWN/line[@number='17']/opcode[@name='return']/@work")" 10
 # Deep chains: the callers are read in batches of 16, 64, 256, ... frames
-# (counting.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
+# (step/step.c tail_returns); down(n)'s chain holds n - 1 callers, so 17 and
 # 81 fill the first one and two batches exactly, and 5000 crosses five.
 for n in 17 18 81 5000; do
   run_agent "$P" TailRec.down "$FX" TailRec down "$n"
@@ -278,7 +278,7 @@ expect_eq "calls: intrinsic() Math.sqrt is native=true" \
 expect_eq "calls: fence() none in overhead" "$(calls overhead fence_native) $(calls overhead fence_alloc)" "0 0"
 # Entries: a static initializer of the program's, run at the method's first
 # touch of its class. One run at an invokestatic or getstatic is run by the
-# agent as if the instruction called it (agent/clinit.c): its first bytecode
+# agent as if the instruction called it (agent/runtime/clinit.c): its first bytecode
 # is an entry, and the callee of the invokestatic is one too, after it.
 # viaCall: its own entry (0), invokestatic, ByCall.<clinit> entered 1 after
 # it (99), its bipush putstatic return, ByCall.get entered 3 after that
@@ -413,7 +413,7 @@ expect_eq "arraythrows: bytes(3) one byte[][2] and two byte[3] (keys, allocation
 # Lazy.<clinit> (iconst_3 newarray putstatic getstatic iconst_0 iconst_1
 # iastore return = 8), triggered by `new`, which HotSpot steps, and
 # Quiet.<clinit> (bipush putstatic return = 3), triggered by getstatic, which
-# HotSpot hides and the agent runs itself (agent/clinit.c): the program's
+# HotSpot hides and the agent runs itself (agent/runtime/clinit.c): the program's
 # own initializers are work, 16 + 8 + 3 = 27.
 run_agent "$P" ClassInit.init "$FX" ClassInit
 expect_eq "clinit: work = 27" "$(xpath "$P" /psf-profile/summary/@work)" 27
@@ -505,7 +505,7 @@ expect_eq "own class: a superclass's initializer is counted (8 + 7 + 4)" "$(own)
 run_agent "$P" 'OwnInit$Quits.solve' "$FX" OwnInit quit
 expect_eq "own class: exit in the constructor before any call: not_invoked" "$(xpath "$P" /psf-profile/@status)" not_invoked
 # A caller that builds its input out of the method's class: the first 1000
-# constructions are counted, then no more (agent/clinit.c: each costs a
+# constructions are counted, then no more (agent/runtime/clinit.c: each costs a
 # switch of the thread to interpreter-only mode and back).
 run_agent "$P" 'OwnInit$Built.solve' "$FX" OwnInit many 1000
 expect_eq "own class: 1000 constructions before the call are counted (1000 x 61 + 5)" "$(own)" "ok 61005 0 61005"

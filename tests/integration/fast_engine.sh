@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fast_engine.sh - the instrumenting counting engine (engine=fast,
-# agent/fast.c) against the step engine, in real JVM runs with the JIT on.
+# agent/fast/fast.c) against the step engine, in real JVM runs with the JIT on.
 #
 # For each fixture run below, the agent runs twice with the pinned flags
 # (no -Xint): once as the step engine, once with engine=fast. The fast
@@ -359,7 +359,7 @@ refused identity-hash-native 'read identity hash codes' Calls.natives Calls nati
 # --- threads the method did not start ------------------------------------------
 # A worker main started sums N numbers while the method spins until it is
 # done. The step engine steps such a bystander and counts the program's
-# code it runs while the method runs (agent/counting.c, borrow_begin):
+# code it runs while the method runs (agent/core/borrow.c, borrow_begin):
 # Worker.run counts 10 bytecodes an iteration, plus 18 around the loop
 # when it wakes from its wait (goto, getstatic, ifne, aload_1, monitorexit,
 # goto, lconst_0, lstore_1, iconst_0, istore_3; the last test, 3; lload_1,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# instrument_jvm.sh - the block-probe rewriter (agent/instrument.c) on real
+# instrument_jvm.sh - the block-probe rewriter (agent/classfile/instrument.c) on real
 # class files in a real JVM, through the test driver build/tests/psf-rewrite.
 #
 # Classes are rewritten with block, branch, entry, array, copy, made, call,

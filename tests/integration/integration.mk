@@ -43,7 +43,7 @@ integration: integration-reports
 integration-reports: all examples
 	@rc=0; for t in tests/integration/reports_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
-# The block rewriter on real class files in a real JVM (agent/instrument.mk).
+# The block rewriter on real class files in a real JVM (agent/classfile/instrument.mk).
 .PHONY: integration-instrument
 integration: integration-instrument
 integration-instrument: all $(AGENT_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
@@ -62,7 +62,7 @@ integration: integration-jdk
 integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
 	@rc=0; for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
-# The fast counting engine against the step engine (agent/fast.c).
+# The fast counting engine against the step engine (agent/fast/fast.c).
 .PHONY: integration-fast
 integration: integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)

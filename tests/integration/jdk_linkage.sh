@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # jdk_linkage.sh - the program's code that runs while the JVM links a call
 # site, where HotSpot posts no single steps, is refused, never scored as
-# free (agent/linkage.c): IndyBoot's insertion sort of 2000 ints moved into
+# free (agent/runtime/linkage.c): IndyBoot's insertion sort of 2000 ints moved into
 # a bootstrap method of its own ends as hidden_work (31), naming the
 # bootstrap and the call site, on JDK 17 and 25 and under both engines; the
 # same sort in plain sight is scored, and in a dynamic constant's bootstrap,

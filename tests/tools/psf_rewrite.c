@@ -1,5 +1,5 @@
 /*
- * psf_rewrite.c - test driver for agent/instrument.c: rewrites one class
+ * psf_rewrite.c - test driver for agent/classfile/instrument.c: rewrites one class
  * file with block probes and appends its block table to a TSV file, so the
  * JVM-level test (tests/integration/instrument_jvm.sh) can run the result
  * under `java -Xverify:all` and turn probe hits back into bytecode counts.

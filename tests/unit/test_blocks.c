@@ -1,5 +1,5 @@
 /*
- * test_blocks.c - unit tests for agent/blocks.c: basic blocks and their
+ * test_blocks.c - unit tests for agent/classfile/blocks.c: basic blocks and their
  * histograms, from bytecode written out by hand (offsets and opcodes from
  * JVMS chapter 6; the counted loop is javac's Loops.sum of
  * tests/fixtures/agent, whose counts tests/integration/agent_counts.sh

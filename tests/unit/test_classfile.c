@@ -1,10 +1,10 @@
 /*
- * test_classfile.c - unit tests for agent/classfile.c, and for
+ * test_classfile.c - unit tests for agent/classfile/classfile.c, and for
  * bc_insn_length() and cpool.c on real javac output.
  *
  * Fixtures: the classes compiled from tests/fixtures/unit into
  * $PSF_BUILD/fixtures/unit, each with a `javap -c -p` listing (X.javap)
- * made by agent/pure.mk. Every method of every fixture is decoded here and
+ * made by agent/classfile/pure.mk. Every method of every fixture is decoded here and
  * compared, offset by offset, with javap's own decoding. Values written
  * below (names, descriptors, code lengths, max_stack/max_locals) are read
  * off the Java sources and `javap -c -v`; the few exact code lengths are

@@ -1,5 +1,5 @@
 /*
- * test_cpool.c - unit tests for agent/cpool.c.
+ * test_cpool.c - unit tests for agent/classfile/cpool.c.
  *
  * Real pools come from the javac-compiled fixtures in
  * $PSF_BUILD/fixtures/unit (sources in tests/fixtures/unit); the expected

@@ -1,5 +1,5 @@
 /*
- * test_instrument.c - unit tests for agent/instrument.c, the block-probe
+ * test_instrument.c - unit tests for agent/classfile/instrument.c, the block-probe
  * rewriter.
  *
  * Classes with one method are built here byte by byte, so every expected
@@ -11,7 +11,7 @@
  * Methodref): when the block probe comes first, its Methodref is the sixth
  * entry appended (index 18). The counted
  * loop is javac's Loops.sum (tests/fixtures/agent/Loops.java). Real javac
- * output (tests/fixtures/unit, compiled by agent/pure.mk) is rewritten
+ * output (tests/fixtures/unit, compiled by agent/classfile/pure.mk) is rewritten
  * whole and checked instruction by instruction against the original.
  */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Unit tests for agent/keys.c: interning dependency keys, and finding them
+/* Unit tests for agent/profile/keys.c: interning dependency keys, and finding them
  * without interning (vmentry.c asks whether a key was ever counted). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_names.c - unit tests for agent/names.c: method specs, method
+ * test_names.c - unit tests for agent/classfile/names.c: method specs, method
  * descriptors, binary names and JVMTI class signatures.
  *
  * The hidden-class forms are the ones JDK 17 produces: Class.getName()

@@ -1,4 +1,4 @@
-/* Unit tests for agent/options.c: the agent's "key=value,..." option string. */
+/* Unit tests for agent/core/options.c: the agent's "key=value,..." option string. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * test_probename.c - unit tests for agent/probename.c: the probe class's
+ * test_probename.c - unit tests for agent/classfile/probename.c: the probe class's
  * name drawn for a run, and its class file renamed.
  */
 #include <stdarg.h>

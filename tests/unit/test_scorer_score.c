@@ -367,7 +367,7 @@ static void score__ref_array_clone__priced_as_object_array(void **state)
     costs_free(&t);
 }
 
-/* A native whose work grows with its input (CRC32, Deflater: agent/bulk.c)
+/* A native whose work grows with its input (CRC32, Deflater: agent/runtime/bulk.c)
  * priced per call only is never free per element: missing, approximate. */
 static void score__invoke_elements_without_element_price__missing(void **state)
 {

@@ -1,0 +1,48 @@
+/*
+ * extent.h - what the files of the measured extent share with each other
+ * and with no one else: core/extent.c (its life cycle and the threads'
+ * state), core/limits.c, core/borrow.c, and the step engine (step/step.c,
+ * step/arrays.c). The extent's face to the rest of the agent
+ * (on_breakpoint, on_frame_pop, counting_finish, ...) is in agent.h.
+ */
+#ifndef PSF_EXTENT_H
+#define PSF_EXTENT_H
+
+#include "agent.h"
+#include "bytecode.h"
+#include "mutf8.h"
+
+/* core/extent.c */
+char *thread_name(agent *a, jthread thread);
+thread_state *ts_get(agent *a, jthread thread);
+int ts_cover_keys(agent *a, thread_state *ts);
+void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread);
+int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts);
+int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
+void start_span(agent *a, thread_state *ts);
+void extents_end(agent *a, JNIEnv *jni);
+
+/* core/limits.c */
+void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);
+void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const method_info *m, jlocation loc);
+int limit_grant(agent *a, thread_state *ts);
+void limit_return(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
+
+/* core/borrow.c */
+void charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled);
+void helper_fold(agent *a, thread_state *ts);
+void borrow_fold(agent *a, thread_state *ts);
+jint outermost_program_frame(agent *a, JNIEnv *jni);
+int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
+int borrow_stop(agent *a, thread_state *ts, jthread thread);
+void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
+
+/* step/step.c */
+uint32_t cache_slot(jmethodID id);
+void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
+void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+
+/* step/arrays.c */
+void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation loc);
+
+#endif

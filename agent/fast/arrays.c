@@ -1,0 +1,379 @@
+/*
+ * arrays.c - arrays: the array key of each array site, the allocations and
+ * elements the array probes counted collected per key, and the arrays that
+ * natives allocate or fill (fast_array_alloc, fast_charge_elements)
+ * charged to the call site that called the native.
+ */
+
+#include "fast.h"
+
+/* The array key of one array site (lock held), as the step engine names
+ * the class of the array that level allocates (step/arrays.c array_key:
+ * name_from_signature(signature, 1)); interned on first use. 0 when the
+ * instruction's class cannot be read (reported). */
+static uint32_t site_key(agent *a, uint32_t site)
+{
+    fast_site *st = &a->fast.sites[site];
+    if (st->key != 0)
+        return st->key;
+    const fast_method *fm = &a->fast.methods[st->method];
+    const uint8_t *p = fm->code + st->pc;
+    char elem[1024];
+    cp_str c = {0};
+    if (p[0] != BC_NEWARRAY) {
+        const cpool *cp = pool_of(a, fm);
+        if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
+            fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
+            return 0;
+        }
+    }
+    size_t n = name_array_level(p[0], p[1], c.ptr, c.len, st->level, elem, sizeof elem);
+    if (n == 0 || n >= sizeof elem) {
+        fast_problem(a, "the array instruction of %s at offset %u names no array type", fm->name, st->pc);
+        return 0;
+    }
+    char *utf8 = utf8_dup(elem);
+    st->key = utf8 != NULL ? keys_intern(&a->keys, KEY_ARRAY, utf8) : 0;
+    free(utf8);
+    if (st->key == 0)
+        agent_fail(a, "out of memory for the keys of arrays");
+    return st->key;
+}
+
+/* The keys of a made probe's site (lock held): *k, the array key of the
+ * class its thread counted there (classes[site]); *ik, the call's invoke
+ * key. 0, or -1 (reported). */
+static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t site, uint32_t *k, uint32_t *ik)
+{
+    const fast_site *st = &a->fast.sites[site];
+    const fast_method *fm = &a->fast.methods[st->method];
+    jobject c = classes != NULL && (jsize)site < (*jni)->GetArrayLength(jni, classes)
+                    ? (*jni)->GetObjectArrayElement(jni, classes, (jsize)site)
+                    : NULL;
+    *k = c != NULL ? a->hooks.array_key(a, (jclass)c) : 0;
+    if (c != NULL)
+        (*jni)->DeleteLocalRef(jni, c);
+    const cpool *cp = pool_of(a, fm);
+    *ik = cp != NULL ? methods_key_of(a, cp, fm->code, st->pc) : 0;
+    if (*k == 0 || *ik == 0) {
+        fast_problem(a, "the call in %s at offset %u made arrays whose %s", fm->name, st->pc,
+                     *k == 0 ? "class has no array key" : "call has no key");
+        return -1;
+    }
+    return 0;
+}
+
+/* Add n to a counter, refusing the run rather than wrapping. */
+static int add_count(agent *a, uint64_t *slot, uint64_t n)
+{
+    if (*slot > UINT64_MAX - n) {
+        fast_problem(a, "an array count passed 2^64");
+        return -1;
+    }
+    *slot += n;
+    return 0;
+}
+
+/* The arrays one mode's probes counted by site (fields fa, fe), into the
+ * keys of `bucket` (a made probe's site: the key of the class counted
+ * there, and the call's elements too); in the overhead bucket the
+ * program's sites go to the work bucket. 0, or -1 (reported). */
+static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
+{
+    int bad = 0;
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
+    jobjectArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_classes);
+    if (aa != NULL && ea != NULL) {
+        jsize n = (*jni)->GetArrayLength(jni, aa);
+        jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
+        jlong *el = (*jni)->GetLongArrayElements(jni, ea, NULL);
+        if (al == NULL || el == NULL || (*jni)->GetArrayLength(jni, ea) != n)
+            bad = -1;
+        for (jsize site = 0; site < n && !bad; site++) {
+            if (al[site] == 0)
+                continue;
+            if ((uint32_t)site >= a->fast.next_site) {
+                fast_problem(a, "array site %d was counted but never handed out", (int)site);
+                continue;
+            }
+            uint32_t k = 0, ik = 0;
+            if (a->fast.sites[site].made) { /* a native's arrays of one class: their key and the call's */
+                if (made_site_keys(a, jni, ca, (uint32_t)site, &k, &ik) != 0)
+                    continue;
+            } else if ((k = site_key(a, (uint32_t)site)) == 0) {
+                continue;
+            }
+            if (cover_keys(a, ts) != 0) {
+                agent_fail(a, "out of memory for the fast engine's key counters");
+                bad = -1;
+                break;
+            }
+            int b = bucket == BUCKET_OVERHEAD && a->fast.methods[a->fast.sites[site].method].program ? BUCKET_WORK
+                                                                                                  : bucket;
+            if (add_count(a, &ts->dep[b][k - 1], (uint64_t)al[site]) != 0 ||
+                add_count(a, &ts->elems[b][k - 1], (uint64_t)el[site]) != 0 ||
+                (ik != 0 && add_count(a, &ts->elems[b][ik - 1], (uint64_t)el[site]) != 0))
+                break;
+        }
+        if (al != NULL)
+            (*jni)->ReleaseLongArrayElements(jni, aa, al, JNI_ABORT);
+        if (el != NULL)
+            (*jni)->ReleaseLongArrayElements(jni, ea, el, JNI_ABORT);
+    }
+    if (aa != NULL)
+        (*jni)->DeleteLocalRef(jni, aa);
+    if (ea != NULL)
+        (*jni)->DeleteLocalRef(jni, ea);
+    if (ca != NULL)
+        (*jni)->DeleteLocalRef(jni, ca);
+    return bad;
+}
+
+/*
+ * One thread's arrays (lock held), bucket by bucket: what its array and
+ * made probes counted, by site, into the keys of the arrays' element types
+ * (an allocation and its elements each; a made probe's elements also to
+ * its call); what native methods allocated (fast_array_alloc, made0) into
+ * those keys and into the elements of the invoke that called the native,
+ * as the step engine charges them (and the elements of natives charged by
+ * size); what its copy probes saw System.arraycopy copy, into that
+ * invoke's elements. 0, or -1 (reported).
+ */
+int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
+    if (!bad)
+        bad = collect_sites(a, jni, ts, a->fast.f_oallocations, a->fast.f_oelements, BUCKET_OVERHEAD);
+    for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
+        struct fast_native_array *na = &ts->narrays[i];
+        if (na->invoke == 0) { /* a made probe's: the call's key, read now */
+            const fast_method *fm = &a->fast.methods[na->method];
+            const cpool *cp = pool_of(a, fm);
+            na->invoke = cp != NULL ? methods_key_of(a, cp, fm->code, na->pc) : 0;
+            if (na->invoke == 0) {
+                fast_problem(a, "the call in %s at offset %u made an array and has no key", fm->name, na->pc);
+                continue;
+            }
+        }
+        if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = -1;
+            break;
+        }
+        if ((na->key != 0 && (add_count(a, &ts->dep[na->bucket][na->key - 1], na->allocations) != 0 ||
+                              add_count(a, &ts->elems[na->bucket][na->key - 1], na->elements) != 0)) ||
+            add_count(a, &ts->elems[na->bucket][na->invoke - 1], na->elements) != 0)
+            break;
+    }
+    /* what System.arraycopy copied, charged to its key as step/arrays.c does,
+     * bucket by bucket */
+    for (int b = 0; b < BUCKETS && !bad; b++) {
+        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, b == BUCKET_WORK ? a->fast.f_copied
+                                                                                       : a->fast.f_ocopied);
+        if (copied == 0)
+            continue;
+        uint32_t k = a->arraycopy_key;
+        if (k == 0)
+            fast_problem(a, "System.arraycopy copied elements, and it has no key");
+        else if (cover_keys(a, ts) != 0) {
+            agent_fail(a, "out of memory for the fast engine's key counters");
+            bad = -1;
+        } else {
+            add_count(a, &ts->elems[b][k - 1], copied);
+        }
+    }
+    return bad;
+}
+
+/*
+ * The call a native method of this thread was called by (frame 1 of
+ * `thread`, the native at the top): the caller's index in a->fast.methods,
+ * the invoke's offset in its original code, the invoke's key and whether a
+ * made probe follows it (*made), through a one-entry cache by frame
+ * location (a native's arrays and the elements charged by size come from
+ * one call site at a time). 0, or -1 when the
+ * caller is not an instrumented method at an invoke with a key.
+ */
+static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc, uint32_t *ik, int *made)
+{
+    jmethodID caller = NULL;
+    jlocation at = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 1, &caller, &at), "GetFrameLocation") != 0 ||
+        at < 0)
+        return -1;
+    lock_enter(a);
+    int hit = a->fast.last_caller == caller && a->fast.last_at == at;
+    *index = a->fast.last_index;
+    *pc = a->fast.last_pc;
+    *ik = a->fast.last_key;
+    *made = a->fast.last_made;
+    lock_exit(a);
+    if (hit)
+        return 0;
+    fast_method *named = method_named(a, caller);
+    if (named == NULL)
+        return -1;
+    lock_enter(a);
+    const fast_method *fm = named; /* method_named's pointer, before the table can move */
+    ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
+    int in_probe = 0;
+    int64_t old = ins_original_offset(&view, (uint32_t)at, &in_probe);
+    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? pool_of(a, fm) : NULL;
+    uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, (uint32_t)old) : 0;
+    if (k != 0) {
+        a->fast.last_caller = caller;
+        a->fast.last_at = at;
+        a->fast.last_index = *index = (uint32_t)(fm - a->fast.methods);
+        a->fast.last_pc = *pc = (uint32_t)old;
+        a->fast.last_key = *ik = k;
+        a->fast.last_made = *made = ins_makes_array(cp, fm->code, (uint32_t)old);
+    }
+    lock_exit(a);
+    return k != 0 ? 0 : -1;
+}
+
+/* Add a native's allocations (of array key `key`, 0 for none) and elements
+ * to the thread's charges for the call at (index, pc) with invoke key ik. */
+void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+                   uint64_t allocations, uint64_t elements)
+{
+    /* in the bucket of the thread's mode; the program's calls are work */
+    JNIEnv *jni = env_of(a);
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) : MODE_WORK;
+    if (mode == MODE_HIDDEN)
+        return;
+    lock_enter(a);
+    int program = index < a->fast.nmethods && a->fast.methods[index].program;
+    lock_exit(a);
+    int bucket = mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK;
+    uint32_t i = 0;
+    while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
+                                 ts->narrays[i].key == key && ts->narrays[i].bucket == bucket))
+        i++;
+    if (i == ts->nnarrays) {
+        if (ts->nnarrays == ts->narrays_cap) {
+            struct fast_native_array *v = grow_cap(ts->narrays, &ts->narrays_cap, 8, sizeof *v);
+            if (v == NULL) {
+                agent_fail(a, "out of memory for what native calls handled");
+                return;
+            }
+            ts->narrays = v;
+        }
+        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
+    }
+    ts->narrays[i].allocations += allocations;
+    ts->narrays[i].elements += elements;
+}
+
+/* Record why a native's arrays cannot be charged (the first reason wins);
+ * fast_collect reports it unless the run has another problem, such as
+ * the class loading that made a native allocate. */
+__attribute__((format(printf, 2, 3)))
+void native_problem(agent *a, const char *fmt, ...)
+{
+    char buf[sizeof a->fast.native_problem];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    lock_enter(a);
+    if (a->fast.native_problem[0] == '\0')
+        snprintf(a->fast.native_problem, sizeof a->fast.native_problem, "%s", buf);
+    lock_exit(a);
+}
+
+/*
+ * SampledObjectAlloc of an array (key: its array key) on a counting thread.
+ * Arrays that array instructions make are the probes' (a Java frame on
+ * top: the instruction, or the JVM's own work inside another instruction,
+ * which the step engine does not charge either). Arrays made under
+ * Object.clone and Array.newArray are the made probe's that follows their
+ * call (probe_made). An array a native method makes is charged, as the
+ * step engine charges it, to its key and to the elements of the invoke
+ * that called the native, for Throwable.fillInStackTrace(int) (the
+ * backtraces of every exception: it calls no Java code and never throws);
+ * any other native that allocates an array makes the run refused, by
+ * name. Arrays the probe's own natives make are the agent's.
+ */
+void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jmethodID m = NULL;
+    jlocation loc = 0;
+    if (ts->probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+        return;
+    if (loc != -1)
+        return; /* a Java frame */
+    if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+        return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
+    uint32_t index, pc, ik;
+    if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
+        /* the made probe after the call charges it, when the call is one
+         * it follows (an array's clone(), Array.newArray) */
+        int probed = 0;
+        if (native_caller(a, thread, &index, &pc, &ik, &probed) != 0 || !probed)
+            native_problem(a, "the native method %s allocated an array, called where no probe sees it",
+                           m == a->fast.obj_clone   ? "java.lang.Object.clone"
+                           : m == a->fast.new_array ? "java.lang.reflect.Array.newArray"
+                                                    : "java.lang.reflect.Array.multiNewArray");
+        return;
+    }
+    if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init) {
+        jclass k = NULL;
+        char *name = NULL, *csig = NULL;
+        if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
+            return;
+        int own = (*jni)->IsSameObject(jni, k, a->fast.probe);
+        if (!own && jvmti_check(a, (*jv)->GetMethodName(jv, m, &name, NULL, NULL), "GetMethodName") == 0 &&
+            jvmti_check(a, (*jv)->GetClassSignature(jv, k, &csig, NULL), "GetClassSignature") == 0) {
+            char cls[1024];
+            if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
+                snprintf(cls, sizeof cls, "%s", csig);
+            native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
+                           "arrays of Throwable.fillInStackTrace, Class.initClassName and "
+                           "StackTraceElement.initStackTraceElements to their keys and the call's elements",
+                           cls, name);
+        }
+        if (name)
+            (*jv)->Deallocate(jv, (unsigned char *)name);
+        if (csig)
+            (*jv)->Deallocate(jv, (unsigned char *)csig);
+        (*jni)->DeleteLocalRef(jni, k);
+        return;
+    }
+    int made = 0;
+    if (native_caller(a, thread, &index, &pc, &ik, &made) != 0) {
+        fast_problem(a, "%s allocated an array, called from a method without probes",
+                     m == a->fast.fill_in         ? "Throwable.fillInStackTrace(int)"
+                     : m == a->fast.init_class_name ? "Class.initClassName"
+                                                    : "StackTraceElement.initStackTraceElements");
+        return;
+    }
+    native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+}
+
+/*
+ * A native charged by size (bulk.c, through step/arrays.c) handled n
+ * elements, to be charged to its invoke key k: as the step engine charges
+ * them only when the invoke it just counted has that key, they are charged
+ * when the native's caller is an instrumented method whose invoke at the
+ * call has key k (a native called from another native, or through another
+ * key, is not charged by either engine).
+ */
+void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
+{
+    jthread thread = NULL;
+    JNIEnv *jni = env_of(a);
+    if (ts->probe == NULL || jni == NULL ||
+        jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return;
+    jmethodID m = NULL;
+    jlocation loc = 0;
+    uint32_t index, pc, ik;
+    int made = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &m, &loc), "GetFrameLocation") == 0 &&
+        loc == -1 && native_caller(a, thread, &index, &pc, &ik, &made) == 0 && ik == k)
+        native_charge(a, ts, index, pc, ik, 0, 0, n);
+    (*jni)->DeleteLocalRef(jni, thread);
+}

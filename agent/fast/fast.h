@@ -1,0 +1,120 @@
+/*
+ * fast.h - what the files of the fast engine (agent/fast/) share with each
+ * other and with no one else: the probe class's embedded bytes, and the
+ * functions one file of the engine calls in another. The engine's face to
+ * the rest of the agent (fast_thread, fast_collect, ...) is in agent.h.
+ */
+#ifndef PSF_FAST_H
+#define PSF_FAST_H
+
+#include "agent.h"
+#include "bytecode.h"
+#include "classfile.h"
+#include "instrument.h"
+#include "mutf8.h"
+#include "probe_fields.h"
+#include "probename.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The probe's class file as compiled (java/lang/Probe), embedded by agent/agent.mk. */
+extern const unsigned char psf_probe_class[];
+extern const size_t psf_probe_class_len;
+
+#define HITS_INITIAL 4096   /* a new thread's hits array, when fewer ids exist yet */
+
+/* Probe modes (Probe.WORK, OVERHEAD, HIDDEN), and in a root frame's
+ * entry (Probe.rootModes) the flag VM_ENTERED: the JVM, not an invoke,
+ * entered it, so an exception that leaves it goes back to the JVM; and
+ * TRANSPARENT: a static initializer clinit.c would run for an access of
+ * the program's, whose exit puts back the pending call (Probe.call); with
+ * AS_CALLED, the first one run at that instruction, entered "as if
+ * called" (a method entry); STEP_SEES: a HIDDEN root whose program code
+ * the step engine counts or refuses itself (the linkage of an
+ * invokedynamic of the program's: clinit.c, linkage.c), so that such
+ * code makes the run fall back rather than be refused here. */
+enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
+       AS_CALLED = 32, STEP_SEES = 128 };
+/* a->fast.flags: the program's block */
+enum { FLAG_PROGRAM = 1 };
+
+/*
+ * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
+ * instructions split after every invoke but invokedynamic and every
+ * allocation (new, newarray, anewarray, multianewarray). The block probe
+ * adds the block's first segment to the thread's position, the return,
+ * new and array probes the segment after their instruction, so the
+ * position is exact wherever a frame waits at a call. Packed for the
+ * probes: a->fast.len holds the block's length (bits 0..14), its first
+ * segment's (15..29) and whether an allocation ends it (bit 30); the
+ * segments after an instruction (a->fast.callseg, arrayseg) their length
+ * (0..14), SEG_ALLOC (15) and SEG_PROGRAM (16, the method is the
+ * program's). A block of 32768 bytecodes or more is refused.
+ */
+#define SEG_LEN 0x7fffu
+#define SEG_ALLOC (1u << 15)
+#define SEG_PROGRAM (1u << 16)
+/* Probe.rootEnter's value from root0: the interrupted segment ends at an
+ * allocation after the caller's instruction (SEG_AFTER), and the rest of
+ * that segment the root lends, above bit 8 */
+enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
+
+/* fast.c */
+JNIEnv *env_of(agent *a);
+
+/* probes.c: the probe natives (PROBE_NATIVES) and segments */
+jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id);
+jintArray JNICALL probe_sites(JNIEnv *jni, jclass cls, jint id);
+jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id);
+jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
+void JNICALL probe_begin(JNIEnv *jni, jclass cls);
+void JNICALL probe_end(JNIEnv *jni, jclass cls);
+void JNICALL probe_limit(JNIEnv *jni, jclass cls);
+void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program);
+jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint dims);
+jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site);
+jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site);
+jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site);
+jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site);
+void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
+void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
+uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
+uint32_t seg_after(const fast_method *fm, uint32_t pc);
+jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
+void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
+void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
+void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
+void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
+
+/* hidden.c: hidden classes watched */
+void arm_hidden(agent *a);
+void watch_hidden(agent *a, jclass klass);
+
+/* boot.c: the start at VMInit */
+int retransform_loaded(agent *a, JNIEnv *jni);
+
+/* registry.c: classes rewritten, ids handed out */
+int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
+
+/* collect.c: the counts read back */
+fast_method *method_of(agent *a, uint32_t id);
+const cpool *pool_of(agent *a, const fast_method *fm);
+int cover_keys(agent *a, thread_state *ts);
+method_info *fast_mi(agent *a, fast_method *fm);
+char *full_name(agent *a, jmethodID id);
+int by_name_add(agent *a, uint32_t index);
+fast_method *method_by_name(agent *a, const char *name);
+fast_method *method_named(agent *a, jmethodID id);
+int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
+
+/* arrays.c: array sites and natives' arrays */
+int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
+void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
+__attribute__((format(printf, 2, 3)))
+void native_problem(agent *a, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * registry.c - the class registry and rewriting: every class through the
+ * ClassFileLoadHook (fast_class_file_load), rewritten by the pure rewriter
+ * (classfile/instrument.h) with probe ids, sites and call sites handed out
+ * under the agent's lock, and each method's block table kept for the
+ * whole run (a->fast.methods, in id order).
+ */
+
+#include "fast.h"
+
+/* The capacity that holds `need` entries: `cap` doubled (from `first`
+ * when 0) until it does. */
+static uint32_t grown_cap(uint32_t cap, uint32_t first, uint32_t need)
+{
+    if (cap == 0)
+        cap = first;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
+/* Reallocate the table `ptr` to `cap` entries, or return -1 from the
+ * caller (the table unchanged, its capacity field not yet raised: the
+ * next call grows it again). */
+#define RESIZE_OR_RETURN(ptr, cap)                                        \
+    do {                                                                  \
+        void *resized_ = realloc((ptr), (size_t)(cap) * sizeof *(ptr));   \
+        if (resized_ == NULL)                                             \
+            return -1;                                                    \
+        (ptr) = resized_;                                                 \
+    } while (0)
+
+/* Grow the id tables to hold `need` ids (lock held); 0 or -1. */
+static int ids_reserve(agent *a, uint32_t need)
+{
+    if (need <= a->fast.len_cap)
+        return 0;
+    uint32_t cap = grown_cap(a->fast.len_cap, 65536, need);
+    RESIZE_OR_RETURN(a->fast.len, cap);
+    RESIZE_OR_RETURN(a->fast.site, cap);
+    RESIZE_OR_RETURN(a->fast.flags, cap);
+    a->fast.len_cap = cap;
+    return 0;
+}
+
+
+/* Hand fm (a->fast.methods[index]) the array sites the rewriter gave im,
+ * one per level of each array instruction in code order (lock held); 0 or
+ * -1 (OOM, or a count that disagrees with the rewriter's: reported). */
+static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
+{
+    if (im->nsites == 0)
+        return 0;
+    uint32_t need = im->first_site + im->nsites;
+    if (need > a->fast.sites_cap) {
+        uint32_t cap = grown_cap(a->fast.sites_cap, 4096, need);
+        RESIZE_OR_RETURN(a->fast.sites, cap);
+        RESIZE_OR_RETURN(a->fast.arrayseg, cap);
+        a->fast.sites_cap = cap;
+    }
+    /* the array instructions' levels; the calls of natives that make an
+     * array (a site each) only when there are more sites than levels: the
+     * constant pool is read for those alone */
+    uint32_t levels = 0;
+    for (uint32_t pc = 0; pc < fm->code_len; pc++)
+        if ((fm->blocks.mark[pc] & BLK_MARK_INSN) && (bc_flags(fm->code[pc]) & BCF_NEWARRAY))
+            levels += fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
+    const cpool *cp = levels < im->nsites ? pool_of(a, fm) : NULL;
+    uint32_t site = im->first_site;
+    for (uint32_t pc = 0; pc < fm->code_len; pc++) {
+        if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
+            continue;
+        if (bc_flags(fm->code[pc]) & BCF_NEWARRAY) {
+            uint32_t dims = fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
+            for (uint32_t level = 0; level < dims && site < need; level++) {
+                a->fast.arrayseg[site] = level == 0 ? seg_after(fm, pc) : 0; /* the probe passes the first */
+                a->fast.sites[site++] = (fast_site){index, pc, level, 0, 0};
+            }
+        } else if (cp != NULL && site < need) {
+            int makes = ins_makes_array(cp, fm->code, pc);
+            if (makes) {
+                a->fast.arrayseg[site] = 0; /* the return probe before it adds the segment */
+                a->fast.sites[site++] = (fast_site){index, pc, 0, 0, (uint32_t)makes};
+            }
+        }
+    }
+    if (site != need) {
+        fast_problem(a, "the array sites of %s do not match its array instructions", fm->name);
+        return 0;
+    }
+    return 0;
+}
+
+/* Hand fm (a->fast.methods[index]) the call sites the rewriter gave im,
+ * one per invoke but invokedynamic in code order (lock held); 0 or -1
+ * (OOM, or a count that disagrees with the rewriter's: reported). */
+static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
+{
+    if (im->ncalls == 0)
+        return 0;
+    uint32_t need = im->first_call + im->ncalls;
+    if (need > a->fast.calls_cap) {
+        uint32_t cap = grown_cap(a->fast.calls_cap, 16384, need);
+        RESIZE_OR_RETURN(a->fast.calls, cap);
+        RESIZE_OR_RETURN(a->fast.callseg, cap);
+        a->fast.calls_cap = cap;
+    }
+    uint32_t site = im->first_call;
+    for (uint32_t pc = 0; pc < fm->code_len && site < need; pc++)
+        if ((fm->blocks.mark[pc] & BLK_MARK_INSN) &&
+            ((fm->code[pc] >= BC_INVOKEVIRTUAL && fm->code[pc] <= BC_INVOKEINTERFACE) || fm->code[pc] == BC_NEW)) {
+            a->fast.callseg[site] = seg_after(fm, pc);
+            a->fast.calls[site++] = (fast_call){index, pc};
+        }
+    if (site != need)
+        fast_problem(a, "the call sites of %s do not match its invokes", fm->name);
+    return 0;
+}
+
+/* Room for one more method in a->fast.methods (lock held); 0 or -1. */
+static int methods_grow(agent *a)
+{
+    if (a->fast.nmethods < a->fast.methods_cap)
+        return 0;
+    fast_method *v = grow_cap(a->fast.methods, &a->fast.methods_cap, 4096, sizeof *v);
+    if (v == NULL)
+        return -1;
+    a->fast.methods = v;
+    return 0;
+}
+
+/* The name a method of class cls (binary name) has in the profile, and
+ * whose bp_seed seeds its branch sites: UTF-8, malloc'd (NULL when out of
+ * memory). */
+static char *method_name(const char *cls, cp_str name, cp_str desc)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "%s.%.*s%.*s", cls, (int)(name.len < 1023 ? name.len : 1023), name.ptr,
+             (int)(desc.len < 4095 ? desc.len : 4095), desc.ptr);
+    return utf8_dup(full);
+}
+
+/* Keep the rewritten class's methods (lock held): name, original code,
+ * block table (moved out of r), ids and block lengths; each in a place of
+ * its own at the end of a->fast.methods, or with slots, in the places
+ * reserve_slots gave the instrumented ones, in method order. 0 or -1 (OOM). */
+static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, int init_sites, const uint8_t *data,
+                        size_t len, const uint32_t *slots)
+{
+    char cls[1024];
+    name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
+    if (slots == NULL && ids_reserve(a, r->next_id) != 0)
+        return -1;
+    uint32_t nslot = 0;
+    if (a->fast.nclasses == a->fast.classes_cap) {
+        fast_class *v = grow_cap(a->fast.classes, &a->fast.classes_cap, 1024, sizeof *v);
+        if (v == NULL)
+            return -1;
+        a->fast.classes = v;
+    }
+    fast_class *fc = &a->fast.classes[a->fast.nclasses];
+    memset(fc, 0, sizeof *fc);
+    fc->bytes = malloc(len);
+    if (fc->bytes == NULL)
+        return -1;
+    memcpy(fc->bytes, data, len);
+    fc->len = len;
+    uint32_t cls_index = a->fast.nclasses++;
+    for (uint16_t i = 0; i < r->nmethods; i++) {
+        ins_method *im = &r->methods[i];
+        if (im->status == INS_METHOD_NO_CODE)
+            continue;
+        if (im->status != INS_METHOD_DONE) {
+            fast_problem(a, "%s.%.*s%.*s is not instrumented: %s", cls, (int)im->name.len, im->name.ptr,
+                         (int)im->desc.len, im->desc.ptr, im->why);
+            continue;
+        }
+        if (slots == NULL && methods_grow(a) != 0)
+            return -1;
+        uint32_t index = slots != NULL ? slots[nslot++] : a->fast.nmethods;
+        const cf_method *cm = &cf->methods[i];
+        /* a finalize() HotSpot calls (not just `return`): the Finalizer
+         * thread runs it after whichever collection finds the object dead,
+         * and the fast engine runs the method too fast to tell whether that
+         * falls inside it as in the step engine's run */
+        if (program && im->name.len == 8 && memcmp(im->name.ptr, "finalize", 8) == 0 && im->desc.len == 3 &&
+            memcmp(im->desc.ptr, "()V", 3) == 0 && cm->code_len > 0 && !(cm->code_len == 1 && cm->code[0] == 0xb1))
+            fast_problem(a, "%s declares finalize(): the JVM's Finalizer thread runs it whenever a collection "
+                            "finds such an object dead, and only the step engine's run shows what of that falls "
+                            "inside the method", cls);
+        char name[1024], desc[4096];
+        snprintf(name, sizeof name, "%.*s", (int)im->name.len, im->name.ptr);
+        snprintf(desc, sizeof desc, "%.*s", (int)im->desc.len, im->desc.ptr);
+        fast_method *fm = &a->fast.methods[index];
+        memset(fm, 0, sizeof *fm);
+        fm->name = method_name(cls, im->name, im->desc);
+        fm->code = malloc(cm->code_len ? cm->code_len : 1);
+        if (fm->name == NULL || fm->code == NULL) {
+            free(fm->name);
+            free(fm->code);
+            return -1;
+        }
+        memcpy(fm->code, cm->code, cm->code_len);
+        fm->code_len = cm->code_len;
+        fm->blocks = im->blocks;
+        memset(&im->blocks, 0, sizeof im->blocks); /* moved: ins_free leaves them */
+        fm->pcs = im->pcs;
+        fm->npcs = im->npcs;
+        fm->new_len = im->new_len;
+        im->pcs = NULL;
+        fm->first_id = im->first_id;
+        fm->cls = cls_index;
+        fm->cf_index = i;
+        fm->root = methods_root_kind(cls, name, desc);
+        if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
+            fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
+        fm->program = (uint8_t)(program != 0);
+        fm->init_sites = (uint8_t)(init_sites != 0);
+        fm->root_probes = im->calls == 2;
+        uint32_t seed = bp_seed(fm->name);
+        for (uint32_t b = 0; b < fm->blocks.nblocks; b++) {
+            const blk_block *bb = &fm->blocks.blocks[b];
+            if (bb->ninsns > SEG_LEN)
+                fast_problem(a, "%s has a block of %u bytecodes (the fast engine packs lengths in 15 bits)", fm->name,
+                             bb->ninsns);
+            uint32_t first = seg_from(fm, bb, bb->start);
+            a->fast.len[fm->first_id + b] = (bb->ninsns & SEG_LEN) | (first & SEG_LEN) << 15 |
+                                            ((first & SEG_ALLOC) ? 1u << 30 : 0);
+            /* the step engine's site of this branch: its method's name, its
+             * offset in the original code */
+            a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
+            a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
+        }
+        if (keep_sites(a, index, fm, im) != 0 || keep_calls(a, index, fm, im) != 0)
+            return -1;
+        if (slots == NULL)
+            a->fast.nmethods++;
+        if (by_name_add(a, index) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+ * The places the methods of a class rewritten during the start's
+ * retransformation on two threads (retransform_loaded) reserved, in method
+ * order: a->fast.methods stays in probe-id order, as method_of's search
+ * needs, whichever thread's class comes first.
+ */
+typedef struct slot_list {
+    agent *a;
+    uint32_t *slots;
+    uint32_t n, cap;
+} slot_list;
+
+/* The rewriter's reserve: the method's probe ids, array sites and call
+ * sites, and its place in a->fast.methods, with the id tables grown to
+ * hold them (under the lock); 0 or -1. */
+int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id,
+                  uint32_t *first_site, uint32_t *first_call)
+{
+    slot_list *l = ctx;
+    agent *a = l->a;
+    if (l->n == l->cap) {
+        uint32_t *v = grow_cap(l->slots, &l->cap, 64, sizeof *v);
+        if (v == NULL)
+            return -1;
+        l->slots = v;
+    }
+    lock_enter(a);
+    int bad = (uint64_t)a->fast.next_id + ids > INT32_MAX || (uint64_t)a->fast.next_site + sites > INT32_MAX ||
+              (uint64_t)a->fast.next_call + calls > INT32_MAX || ids_reserve(a, a->fast.next_id + ids) != 0 ||
+              methods_grow(a) != 0;
+    if (!bad) {
+        *first_id = a->fast.next_id;
+        *first_site = a->fast.next_site;
+        *first_call = a->fast.next_call;
+        a->fast.next_id += ids;
+        a->fast.next_site += sites;
+        a->fast.next_call += calls;
+        fast_method *fm = &a->fast.methods[a->fast.nmethods];
+        memset(fm, 0, sizeof *fm);  /* no blocks: method_of finds it once keep_methods filled it */
+        fm->first_id = *first_id;
+        l->slots[l->n++] = a->fast.nmethods++;
+    }
+    lock_exit(a);
+    return bad ? -1 : 0;
+}
+
+/* What the rewriter's calls_filter needs to know of the class. */
+typedef struct calls_ctx {
+    const agent *a;
+    const char *cls;            /* binary name */
+    int measured;               /* it is the measured class (by name) */
+    int oom;                    /* seed_of ran out of memory: the sites it gave are wrong */
+} calls_ctx;
+
+/* The rewriter's branch_seed: bp_seed of the method's name, as keep_methods
+ * gives it the sites of the branches that keep their probes. */
+static uint32_t seed_of(void *ctx, cp_str name, cp_str desc)
+{
+    calls_ctx *c = ctx;
+    char *full = method_name(c->cls, name, desc);
+    if (full == NULL) {
+        c->oom = 1;
+        return 0;
+    }
+    uint32_t seed = bp_seed(full);
+    free(full);
+    return seed;
+}
+
+/* Whether s, a name or descriptor from a class file (modified UTF-8), is
+ * utf8 (standard UTF-8, as the spec is written): the step engine converts
+ * JVMTI's names before it compares them (target.c), so a name with
+ * characters beyond U+FFFF (surrogate pairs here) must match the same way. */
+static int mutf8_is(cp_str s, const char *utf8)
+{
+    size_t n = strlen(utf8);
+    if (memchr(s.ptr, 0xED, s.len) == NULL && memchr(s.ptr, 0xC0, s.len) == NULL)
+        return s.len == n && memcmp(s.ptr, utf8, n) == 0; /* no surrogate, no NUL: the same bytes */
+    char *u = malloc(2 * (size_t)s.len + 1);
+    if (u == NULL)
+        return 0;
+    size_t need = mutf8_to_utf8(s.ptr, s.len, u, 2 * (size_t)s.len + 1);
+    int same = need == n && memcmp(u, utf8, n) == 0;
+    free(u);
+    return same;
+}
+
+/* The rewriter's calls_filter: 1, the entry and exit probes, for the
+ * methods of the measured class (by name: ClassPrepare has not found it
+ * yet) with the measured method's name and, when the spec gives one,
+ * descriptor; 2, the root entry and exit probes, for every method that may
+ * open an overhead frame (methods_root_kind: JDK initializers, loadClass,
+ * method-handle linkage, Thread.exit) and for every static initializer (the
+ * program's too: where the JVM runs one decides whether the step engine
+ * sees it, probe_root). */
+static int calls_of(void *ctx, cp_str name, cp_str desc)
+{
+    const calls_ctx *c = ctx;
+    const char *d = c->a->spec.descriptor;
+    if (c->measured && mutf8_is(name, c->a->spec.name) && (d == NULL || mutf8_is(desc, d)))
+        return 1;
+    char n[256], ds[256];
+    if (name.len >= sizeof n || desc.len >= sizeof ds)
+        return 0; /* no root has a name or descriptor that long */
+    memcpy(n, name.ptr, name.len);
+    n[name.len] = '\0';
+    memcpy(ds, desc.ptr, desc.len);
+    ds[desc.len] = '\0';
+    uint8_t root = methods_root_kind(c->cls, n, ds);
+    return root == ROOT_ALWAYS || root == ROOT_IF_UPCALL ? 2 : 0;
+}
+
+/*
+ * ClassFileLoadHook: rewrite the class with block probes, ids from
+ * a->fast.next_id; the measured method also gets the entry and exit probes
+ * that open and close its extents. A class that cannot be rewritten is left as it is and
+ * recorded as a problem (its code would run uncounted).
+ */
+void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                  jobject domain, jint len, const unsigned char *data, jint *new_len,
+                                  unsigned char **new_data)
+{
+    agent *a = &g_agent;
+    (void)redefined;
+    (void)domain;
+    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, a->fast.probe_name) == 0))
+        return;
+    int program = program_loader(a, jni, loader);
+    int init_sites = init_sites_loader(a, jni, loader);
+    classfile cf;
+    char err[256];
+    if (cf_parse(&cf, data, (size_t)len, err, sizeof err) != 0) {
+        fast_problem(a, "class %s cannot be read for instrumentation: %s", name ? name : "?", err);
+        return;
+    }
+    int measured = mutf8_is(cf.this_name, a->spec.class_internal);
+    char cls[1024];
+    name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
+    calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
+    /* during the start's retransformation on two threads, each rewrites
+     * outside the lock, its methods' numbers reserved one by one */
+    slot_list sl = {.a = a};
+    int parallel = a->fast.parallel;
+    if (!parallel)
+        lock_enter(a);
+    /* the probes every class calls share the names p and q (Probe.java): a
+     * class's pool gains two names and a Methodref per descriptor */
+    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "p", .branch_method = "p",
+                       .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
+                       .copy_method = program ? "programCopy" : "copy", .made_method = "made",
+                       .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
+                       .calls_ctx = &cc, .call_method = "q", .return_method = "q",
+                       .first_call = a->fast.next_call, .other_entry_method = "entered",
+                       .other_entry_block_method = "p", .new_method = "q", .consts = 1, .program = program,
+                       .fold_method = "p", .branch_seed = seed_of, .seed_ctx = &cc};
+    if (measured) {
+        opt.entry_method = "enter";
+        opt.exit_method = "exit";
+    }
+    if (parallel) {
+        opt.reserve = reserve_slots;
+        opt.reserve_ctx = &sl;
+    }
+    ins_result r;
+    int failed = ins_rewrite_parsed(&cf, data, (size_t)len, &opt, &r, err, sizeof err) != 0;
+    if (failed) {
+        if (!parallel)
+            lock_exit(a);
+        free(sl.slots);
+        cf_free(&cf);
+        fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
+        return;
+    }
+    if (parallel)
+        lock_enter(a);
+    if (cc.oom || r.nmethods != cf.method_count ||
+        keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len, parallel ? sl.slots : NULL) != 0) {
+        lock_exit(a);
+        agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
+        free(sl.slots);
+        ins_free(&r);
+        cf_free(&cf);
+        return;
+    }
+    if (!parallel) {
+        a->fast.next_id = r.next_id;
+        a->fast.next_site = r.next_site;
+        a->fast.next_call = r.next_call;
+    }
+    lock_exit(a);
+    free(sl.slots);
+    /* a class without bytecode keeps its own bytes: the rewrite only added
+     * the probes' constant-pool entries, which the JVM would parse for
+     * nothing */
+    int code = 0;
+    for (uint16_t i = 0; i < r.nmethods && !code; i++)
+        code = r.methods[i].status != INS_METHOD_NO_CODE;
+    unsigned char *out = NULL;
+    if (code && jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
+        memcpy(out, r.bytes, r.len);
+        *new_data = out;
+        *new_len = (jint)r.len;
+    }
+    ins_free(&r);
+    cf_free(&cf);
+}
