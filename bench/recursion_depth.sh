@@ -8,7 +8,7 @@
 # depth 10 (goal: at most 1.2). Two shapes: `plain` recursion, whose every
 # return is stepped, and `tail` recursion, a self-call right before the
 # return, whose callers' returns HotSpot does not post (the agent reads
-# the callers' frames, counting.c tail_returns). Each row also checks that
+# the callers' frames, agent/step/step.c tail_returns). Each row also checks that
 # the counted bytecodes are the same at every depth.
 # The machine is shared and noisy: read the medians and ratios, not one run.
 #

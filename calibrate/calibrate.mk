@@ -51,7 +51,7 @@ calibrate-quick: $(AGENT_SO) $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 	@mkdir -p $(BUILD)/calibrate
 	$(PSF_CALIBRATE) --quick --no-isolate --out $(BUILD)/calibrate/costs-quick.xml
 
-integration: integration-calibrate
+INTEGRATION_GROUPS += integration-calibrate
 integration-calibrate: all
 	@rc=0; for t in tests/integration/calibrate_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 

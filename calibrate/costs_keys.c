@@ -89,7 +89,7 @@ const char *const costs_priced_methods[] = {
     "java.lang.Thread.currentCarrierThread()Ljava/lang/Thread;",
     "java.util.Collection.getClass()Ljava/lang/Class;",
     "jdk.internal.misc.Unsafe.allocateInstance(Ljava/lang/Class;)Ljava/lang/Object;",
-    /* natives charged by the bytes they handle (agent/bulk.c) */
+    /* natives charged by the bytes they handle (agent/runtime/bulk.c) */
     "java.util.zip.CRC32.updateBytes0(I[BII)I",
     "java.util.zip.Adler32.updateBytes(I[BII)I",
     "java.util.zip.Deflater.deflateBytesBytes(J[BII[BIIII)J",

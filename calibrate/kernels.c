@@ -309,7 +309,7 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
       "try { o = (java.util.ArrayList) h.invokeExact(); } catch (Throwable e) { acc--; }" },
     { "float_bits", 0, "float f = 1.5f; int b;", "b = Float.floatToRawIntBits(f); f = Float.intBitsToFloat(b);" },
     { "double_bits", 0, "double d = 1.5; long b;", "b = Double.doubleToRawLongBits(d); d = Double.longBitsToDouble(b);" },
-    /* natives whose work grows with the bytes they handle (agent/bulk.c),
+    /* natives whose work grows with the bytes they handle (agent/runtime/bulk.c),
      * each at two sizes so that the fit tells the call from the bytes; the
      * same data every iteration, so the same work */
     { "crc32_256", 0, "java.util.zip.CRC32 c = new java.util.zip.CRC32(); byte[] a = new byte[256];", "c.update(a, 0, 256);" },

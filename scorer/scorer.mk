@@ -76,7 +76,7 @@ UNIT_LIBS_scorer_submission := $(CRYPTO_LIBS)
 SCORER_INTEGRATION := $(sort $(wildcard tests/integration/scorer_*.sh))
 
 .PHONY: integration-scorer valgrind-scorer
-integration: integration-scorer
+INTEGRATION_GROUPS += integration-scorer
 integration-scorer: $(PSF_SCORE)
 	@rc=0; for t in $(SCORER_INTEGRATION); do PSF_SCORE=$(PSF_SCORE) $(RUN_TEST) sh $$t || rc=1; done; exit $$rc
 

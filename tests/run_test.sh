@@ -22,38 +22,57 @@ shift
 
 name=$*
 for a in "$@"; do [ -f "$a" ] && name=$a; done
-echo "== $name"
 
-# The output goes to the terminal as it comes and to a file, whose last
-# line is the reason of a skip.
+# The output goes to a file, whose last line is the reason of a skip, and
+# to the terminal: as it comes, or (PSF_TEST_BUFFER=1, when make test runs
+# two lanes side by side) whole when the script ends, under a lock, so that
+# two scripts' lines never mix.
 out=$(mktemp "${TMPDIR:-/tmp}/psf-run-test.XXXXXX")
 trap 'rm -f "$out"' EXIT
-rc=0
+buffered=${PSF_TEST_BUFFER:-0}
+[ "$buffered" = 1 ] || echo "== $name"
 start=$SECONDS
-"$@" 2>&1 | tee "$out" || true
-rc=${PIPESTATUS[0]}
-took=$((SECONDS - start))
-echo "   took ${took} s"
-
-# One line per script: outcome, name, reason, seconds (the summary lists
-# the slowest, which is where CI's time goes).
-record() { [ "$summary" = - ] || { mkdir -p "$(dirname "$summary")"; printf '%s\t%s\t%s\t%s\n' "$1" "$name" "$2" "$took" >> "$summary"; }; }
-if [ "$rc" -eq 0 ]; then
-  record pass ""
-  exit 0
+if [ "$buffered" = 1 ]; then
+  "$@" >"$out" 2>&1
+  rc=$?
+else
+  "$@" 2>&1 | tee "$out" || true
+  rc=${PIPESTATUS[0]}
 fi
-if [ "$rc" -eq 77 ]; then
+took=$((SECONDS - start))
+
+# The verdict: pass, skip (a failure under CI) or fail, with its reason.
+if [ "$rc" -eq 0 ]; then
+  verdict=pass why="" line=""
+elif [ "$rc" -eq 77 ]; then
   reason=$(grep -v -e '^[[:space:]#]*$' -e '^[0-9]* passed, [0-9]* failed' "$out" | tail -n 1 | sed 's/^[#[:space:]]*//')
   [ -n "$reason" ] || reason="(it printed no reason)"
   if [ "${CI:-}" = true ]; then
-    echo "   FAILED: skipped under CI: $reason"
-    record fail "skipped under CI: $reason"
-    exit 1
+    verdict=fail why="skipped under CI: $reason" line="   FAILED: skipped under CI: $reason"
+  else
+    verdict=skip why="$reason" line="   SKIPPED: $name did not run: $reason"
   fi
-  echo "   SKIPPED: $name did not run: $reason"
-  record skip "$reason"
-  exit 0
+else
+  verdict=fail why="exit $rc" line="   FAILED ($rc)"
 fi
-echo "   FAILED ($rc)"
-record fail "exit $rc"
-exit 1
+
+report() {
+  [ "$buffered" = 1 ] && { echo "== $name"; cat "$out"; }
+  echo "   took ${took} s"
+  [ -z "$line" ] || echo "$line"
+}
+if [ "$buffered" = 1 ] && command -v flock >/dev/null 2>&1; then
+  lock=${summary%/*}/.run_test.lock
+  [ "$summary" != - ] && [ "$lock" != "$summary" ] || lock=${TMPDIR:-/tmp}/psf-run-test.lock
+  { flock 9; report; } 9>>"$lock"
+else
+  report
+fi
+
+# One line per script in the summary: outcome, name, reason, seconds (the
+# summary lists the slowest, which is where CI's time goes).
+if [ "$summary" != - ]; then
+  mkdir -p "$(dirname "$summary")"
+  printf '%s\t%s\t%s\t%s\n' "$verdict" "$name" "$why" "$took" >> "$summary"
+fi
+[ "$verdict" != fail ]

@@ -1,6 +1,7 @@
 # Integration tests: real JVM runs of the agent and get_score.sh on fixtures
-# under tests/fixtures/agent/. Other components append their own targets to
-# `integration` in their fragments (integration-scorer, ...).
+# under tests/fixtures/agent/. Every fragment adds its groups to
+# INTEGRATION_GROUPS (integration-scorer, ...); the Makefile makes
+# `integration` of them and decides which run side by side in `make test`.
 AGENT_FIXTURE_DIR   := $(BUILD)/fixtures/agent
 AGENT_FIXTURE_STAMP := $(AGENT_FIXTURE_DIR)/.stamp
 
@@ -21,7 +22,7 @@ $(ADV_FIXTURE_STAMP): $(wildcard tests/fixtures/adversarial/*.java)
 	touch $@
 
 .PHONY: integration-agent integration-adversarial
-integration: integration-agent integration-adversarial
+INTEGRATION_GROUPS += integration-agent integration-adversarial
 integration-agent: all examples $(AGENT_FIXTURE_STAMP)
 	@rc=0; for t in tests/integration/agent_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
@@ -31,7 +32,7 @@ integration-adversarial: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 
 # Core isolation scripts, run against fake cgroup trees only.
 .PHONY: integration-isolation
-integration: integration-isolation
+INTEGRATION_GROUPS += integration-isolation
 integration-isolation:
 	@$(RUN_TEST) bash tests/integration/isolation_test.sh
 
@@ -39,13 +40,13 @@ integration-isolation:
 # real browser checks in headless Chromium, screenshots kept under
 # $(BUILD)/artifacts/.
 .PHONY: integration-reports
-integration: integration-reports
+INTEGRATION_GROUPS += integration-reports
 integration-reports: all examples
 	@rc=0; for t in tests/integration/reports_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The block rewriter on real class files in a real JVM (agent/classfile/instrument.mk).
 .PHONY: integration-instrument
-integration: integration-instrument
+INTEGRATION_GROUPS += integration-instrument
 integration-instrument: all $(AGENT_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
 	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/instrument_jvm.sh
 
@@ -58,13 +59,13 @@ integration-fixtures: $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 # /usr/lib/jvm/temurin-25-jdk-amd64 or PSF_JDK25_HOME; without one the
 # summary says loudly that JDK 25 went untested.
 .PHONY: integration-jdk
-integration: integration-jdk
+INTEGRATION_GROUPS += integration-jdk
 integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_REWRITE) $(PROBE_FIXTURE_STAMP)
 	@rc=0; for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The fast counting engine against the step engine (agent/fast/fast.c).
 .PHONY: integration-fast
-integration: integration-fast
+INTEGRATION_GROUPS += integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)
 	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/fast_engine.sh
 
@@ -77,7 +78,7 @@ integration-fast: all $(AGENT_FIXTURE_STAMP)
 # aborts the JVM, which fails the test that ran it.
 ASAN_DIR := $(BUILD)/agent-asan
 .PHONY: integration-agent-asan
-integration: integration-agent-asan
+INTEGRATION_GROUPS += integration-agent-asan
 integration-agent-asan: all $(AGENT_FIXTURE_STAMP)
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_DIR)/build SANITIZER=address,undefined $(ASAN_DIR)/build/libpsfagent.so
 	@mkdir -p $(ASAN_DIR)/bin
