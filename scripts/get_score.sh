@@ -118,6 +118,10 @@ MAX_RESULT_BYTES=67108864         # the agent's result channel (a profile is far
 . "$PSF_ROOT/scripts/lib/outputs.sh"
 # shellcheck source=lib/options.sh
 . "$PSF_ROOT/scripts/lib/options.sh"
+# shellcheck source=lib/scorer.sh
+. "$PSF_ROOT/scripts/lib/scorer.sh"
+# shellcheck source=lib/classpath.sh
+. "$PSF_ROOT/scripts/lib/classpath.sh"
 
 
 
@@ -128,112 +132,6 @@ check_args
 RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for good
 FALLBACK=""         # why it did
 
-# bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
-# /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
-# answer is read from (scorer_answer). A failure before then leaves it to end
-# by itself: it holds none of the caller's streams.
-bg_scorer() {
-  exec {BG_FD}< <(
-    exec </dev/null
-    out=$(exec "$SCORER" "$@" 2>&1)
-    printf '%s\n%s' "$?" "$out"
-  )
-}
-# scorer_answer FD ARGS...: what psf-score ARGS answered, as
-# out=$("$SCORER" ARGS 2>&1) would have it, in ANSWER_OUT, and its exit code
-# in ANSWER_RC: read from FD (bg_scorer's, closed then), or, with FD empty
-# or no answer there, asked now.
-scorer_answer() {
-  local fd=$1 answer=""
-  shift
-  if [ -n "$fd" ]; then
-    IFS= read -r -d '' -u "$fd" answer
-    exec {fd}<&-
-  fi
-  if [[ $answer == *$'\n'* ]]; then
-    ANSWER_RC=${answer%%$'\n'*}
-    ANSWER_OUT=${answer#*$'\n'}
-  else
-    ANSWER_OUT=$(exec "$SCORER" "$@" 2>&1)
-    ANSWER_RC=$?
-  fi
-}
-# scorer_says OUT: the first line of psf-score's output OUT without its
-# "psf-score: ", in SAYS (empty when the line does not start so).
-scorer_says() {
-  local line=${1%%$'\n'*}
-  SAYS=""
-  [[ $line != "psf-score: "* ]] || SAYS=${line#"psf-score: "}
-}
-# The cost table is read, parsed and validated by the scorer now, not after
-# the program ran; the scorer refuses anything but a regular file of bounded
-# size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
-# scoring later checks, so a table swapped during the run is noticed.
-# When the table is known early (--costs FILE, or the default table of a JDK
-# whose release file gave its version), the check starts in the background
-# (start_table_check, with the JDK's version probe) and its answer is read
-# here; a table that turns out to be another one is checked here, at once.
-COSTS_SHA256=""
-TABLE_FD=""      # the background check's answer (bg_scorer)
-TABLE_CHECKED="" # the table it checks
-start_table_check() {
-  abs_path TABLE_CHECKED "$1"
-  bg_scorer --check-table --costs "$TABLE_CHECKED"
-  TABLE_FD=$BG_FD
-}
-check_costs() {
-  [ "$COSTS" = none ] && return 0
-  abs_path COSTS "$COSTS"
-  [ "$TABLE_CHECKED" = "$COSTS" ] || { [ -z "$TABLE_FD" ] || exec {TABLE_FD}<&-; TABLE_FD=""; }
-  scorer_answer "$TABLE_FD" --check-table --costs "$COSTS"
-  TABLE_FD=""
-  if [ "$ANSWER_RC" != 0 ]; then
-    scorer_says "$ANSWER_OUT"
-    fail bad_input "the cost table is not usable: $SAYS"
-  fi
-  COSTS_SHA256=$ANSWER_OUT
-}
-# Class path entries: each must be a regular file (a jar) or a directory,
-# named by a path without newline or ':'. The JVM and the sandbox get each
-# entry's resolved path. An entry that is itself a symbolic link is allowed
-# only when its target lies inside a directory entry of the same class path:
-# otherwise `lib.jar -> /etc/shadow` would show that file in the sandbox.
-# Sets abs_classpath and cp_abs_parts.
-resolve_classpath() {
-  local part real dir ok i parts=() reals=() links=() dirs=()
-  case $CLASSPATH_ARG in *$'\n'*) fail usage "--classpath contains a newline" ;; esac
-  IFS=: read -r -a parts <<<"$CLASSPATH_ARG"
-  for part in "${parts[@]}"; do
-    [ -n "$part" ] || continue
-    [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-    real=$(exec realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
-    [ -f "$real" ] || [ -d "$real" ] ||
-      fail usage "class path entry '$part' is neither a regular file nor a directory"
-    case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
-    reals+=("$real")
-    # a link itself (trailing slashes would make the test follow it)
-    while [ "${part%/}" != "$part" ] && [ "${part%/}" != "" ]; do part=${part%/}; done
-    if [ -L "$part" ]; then
-      links+=("$part")
-    else
-      links+=("")
-      [ -d "$real" ] && dirs+=("$real")
-    fi
-  done
-  [ ${#reals[@]} -gt 0 ] || fail usage "--classpath is empty"
-  for i in "${!reals[@]}"; do
-    [ -n "${links[$i]}" ] || continue
-    ok=0
-    for dir in "${dirs[@]}"; do
-      [[ ${reals[$i]} == "$dir"/* ]] && ok=1
-    done
-    [ "$ok" = 1 ] ||
-      fail usage "class path entry '${links[$i]}' is a symbolic link to '${reals[$i]}', outside the class path's directories"
-  done
-  cp_abs_parts=("${reals[@]}")
-  printf -v abs_classpath '%s:' "${reals[@]}"
-  abs_classpath=${abs_classpath%:}
-}
 # --- signed results ----------------------------------------------------------------
 # Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
 # with a key the grading server owns, for the submission's identity: digests
@@ -940,21 +838,6 @@ pause() {
   fi
 }
 
-# The status attribute of profile FILE's root element, in PROFILE_STATUS
-# (empty when it has none), read by the shell itself: the root element is
-# on the first lines, and a profile can be megabytes (a sed and a head per
-# run were two processes more).
-profile_status_of() {
-  local line re='<psf-profile[^>]* status="([a-z_]*)"'
-  PROFILE_STATUS=""
-  while IFS= read -r line; do
-    case $line in
-      *'<psf-profile'*)
-        [[ $line =~ $re ]] && PROFILE_STATUS=${BASH_REMATCH[1]}
-        return 0 ;;
-    esac
-  done <"$1"
-}
 
 score_args=()
 if [ "$COSTS" != none ]; then
@@ -979,14 +862,6 @@ first_profile=""
 TSC_FD=""
 [ "$COSTS" = none ] ||
   exec {TSC_FD}< <(exec "$SCORER" --measure-tsc </dev/null 2>/dev/null {SWEEP_FD}>&-)
-# profile_why PROFILE STATUS: the scorer's reading of a profile's message.
-profile_why() {
-  local why
-  why=$("$SCORER" "${score_args[@]}" "$1" 2>&1 >/dev/null | head -n 1)
-  why=${why#"psf-score: "}
-  why=${why#"$1: "}
-  printf '%s' "${why#"$2: "}"
-}
 # (the submission's digests, taken in the background since the key was
 # ready, are read now at the latest: before the program runs)
 [ -z "$SUBMISSION_PENDING" ] || submission_fields
