@@ -13,6 +13,14 @@
 # place, scorer/status.c, and is printed by `get_score.sh --help` and in the
 # README ("Status and exit codes"). Errors found here are reported through
 # `psf-score --status-json` so that all JSON has one writer.
+#
+# This file is the order of the steps; what each step does is in a part
+# under scripts/lib/, sourced here (its header says what it holds and which
+# variables it reads and sets). The order matters beyond the obvious: what
+# can be asked early (the JDK's version, the cost table's check, whether
+# setpriv and bubblewrap work, the key's check, the submission's digests,
+# the TSC rate) starts in the background and is read where it is needed, and
+# an error is reported as the first check that meets it always reported it.
 set -u
 
 # dir_of PATH: what `dirname -- PATH` prints, in DIR_OF, by the shell itself
@@ -40,11 +48,9 @@ case $BUILD in /*) ;; *) BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || BUILD=$PWD/$
 AGENT=$BUILD/libpsfagent.so
 SCORER=$BUILD/psf-score
 RECEIVER=$BUILD/psf-receive
-# shellcheck source=lib/jdk.sh
-. "$PSF_ROOT/scripts/lib/jdk.sh"
-# shellcheck source=lib/judge.sh
-. "$PSF_ROOT/scripts/lib/judge.sh"
-
+# The JVM configuration and the limits stay here, in this file, where the
+# tests and the benchmarks read them (tests/integration/lib.sh, bench/).
+#
 # The JVM flags every scored run uses, and why (docs/determinism.md):
 #   -XX:-UseTLAB                  every allocation reaches the agent: exact array sizes
 #   -XX:+UseSerialGC              no parallel GC threads whose count depends on the machine
@@ -114,65 +120,69 @@ DEFAULT_MAX_BYTECODES=300000000   # about 30 s of single-stepping
 DEFAULT_MAX_THREADS=64            # threads the measured code may start
 DEFAULT_MAX_OUTPUT=1048576        # bytes of program output (stdout + stderr)
 MAX_RESULT_BYTES=67108864         # the agent's result channel (a profile is far smaller)
+
+# The parts, found beside this script wherever it is called from. Those the
+# arguments need come first; the others once the arguments passed, so that a
+# usage error or --help is as quick as when this was one file (bash reads a
+# script only as far as it runs).
+# shellcheck source=lib/jdk.sh
+. "$PSF_ROOT/scripts/lib/jdk.sh"         # the JDK policy, shared with the tests
+# shellcheck source=lib/judge.sh
+. "$PSF_ROOT/scripts/lib/judge.sh"       # the scored run's output judged
 # shellcheck source=lib/outputs.sh
-. "$PSF_ROOT/scripts/lib/outputs.sh"
+. "$PSF_ROOT/scripts/lib/outputs.sh"     # fail (error result, exit code), output files
 # shellcheck source=lib/options.sh
-. "$PSF_ROOT/scripts/lib/options.sh"
-# shellcheck source=lib/scorer.sh
-. "$PSF_ROOT/scripts/lib/scorer.sh"
-# shellcheck source=lib/classpath.sh
-. "$PSF_ROOT/scripts/lib/classpath.sh"
-# shellcheck source=lib/signing.sh
-. "$PSF_ROOT/scripts/lib/signing.sh"
-# shellcheck source=lib/jdk_check.sh
-. "$PSF_ROOT/scripts/lib/jdk_check.sh"
-# shellcheck source=lib/scratch.sh
-. "$PSF_ROOT/scripts/lib/scratch.sh"
-# shellcheck source=lib/sandbox.sh
-. "$PSF_ROOT/scripts/lib/sandbox.sh"
-# shellcheck source=lib/run.sh
-. "$PSF_ROOT/scripts/lib/run.sh"
-# shellcheck source=lib/result.sh
-. "$PSF_ROOT/scripts/lib/result.sh"
+. "$PSF_ROOT/scripts/lib/options.sh"     # the command line, --help
 
-
-
-# --- arguments ---------------------------------------------------------------
+# --- arguments: all checked before anything runs ------------------------------
 parse_args "$@"
-
 check_args
 RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for good
 FALLBACK=""         # why it did
 
+# shellcheck source=lib/scorer.sh
+. "$PSF_ROOT/scripts/lib/scorer.sh"      # psf-score asked in the background, the cost table
+# shellcheck source=lib/classpath.sh
+. "$PSF_ROOT/scripts/lib/classpath.sh"   # the class path resolved
+# shellcheck source=lib/signing.sh
+. "$PSF_ROOT/scripts/lib/signing.sh"     # the key, the submission's digests
+# shellcheck source=lib/jdk_check.sh
+. "$PSF_ROOT/scripts/lib/jdk_check.sh"   # which java, and whether it may score
+# shellcheck source=lib/scratch.sh
+. "$PSF_ROOT/scripts/lib/scratch.sh"     # scratch directory, traps, sweeper
+# shellcheck source=lib/sandbox.sh
+. "$PSF_ROOT/scripts/lib/sandbox.sh"     # bubblewrap, the run's guard
+# shellcheck source=lib/run.sh
+. "$PSF_ROOT/scripts/lib/run.sh"         # the JVM runs, the fast engine's fallback
+# shellcheck source=lib/result.sh
+. "$PSF_ROOT/scripts/lib/result.sh"      # the result scored and printed
 
-start_jdk_probe
-start_probes
+# --- what can start early starts in the background -------------------------------
+start_jdk_probe     # the JDK's version (without a release file), the cost table's check
+start_probes        # whether setpriv and bubblewrap work here
 check_outputs
 resolve_classpath
-prepare_key
+prepare_key         # the key's check
 # The submission's digests need neither the JDK's version nor the cost
 # table: they are started now (while the version probe runs, if one does),
 # with the launcher resolved above and used from here on.
 SUBMISSION_DIGESTS=""
 [ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || start_digests
 
+# --- the JDK and the cost table; from here on an error is reported signed -----
 check_jdk
 SUBMISSION_PENDING=1
-
 heap_kb "$HEAP"
 VMEM_KB=$((HEAP_KB + 2 * 1024 * 1024))
 
+# --- scratch directory, guard, sandbox ---------------------------------------------
 setup_scratch
 setup_guard
-
-decide_sandbox
-
+decide_sandbox      # (reads the key's check first)
 sandbox_binds
 
-
-
+# --- the runs and the result -------------------------------------------------------
 score_options
-
 # The result compares a calibrated table with this machine (its TSC rate),
 # measured in the background while the JVM runs.
 start_tsc

@@ -19,7 +19,7 @@ start_jdk_probe() {
   # The JDK's feature version comes from its release file (scripts/lib/jdk.sh,
   # psf_jdk_feature_release). A JDK without one is asked with a JVM start
   # (-XshowSettings), a good part of the whole run's own time: that launcher
-  # starts here, in the background, so that it runs while the checks below do,
+  # starts here, in the background, so that it runs while the checks after it do,
   # and its answer is read where the JDK is checked. Its input is /dev/null and
   # its output this pipe, so nothing of the caller's is held by it; a failure
   # before the answer is read leaves it to end by itself (it prints and exits).
@@ -47,7 +47,7 @@ start_jdk_probe() {
   fi
   # The cost table's check (check_costs) starts here too, when the table is
   # known already: the one of --costs, or the default one of the version the
-  # release file gave (AUTO_COSTS, which the JDK's check below takes).
+  # release file gave (AUTO_COSTS, which check_jdk takes).
   AUTO_COSTS=""
   if [ "$COSTS" = auto ] && [ -n "$java_version" ]; then
     psf_jdk_set_table "$PSF_ROOT" "$java_version" && AUTO_COSTS=$PSF_JDK_TABLE
@@ -61,12 +61,11 @@ start_jdk_probe() {
 
 # check_jdk: the JDK and the cost table accepted, or the run refused.
 check_jdk() {
-  # --- the JDK -------------------------------------------------------------------
   # Feature versions 17, 21 and 25 (scripts/lib/jdk.sh, docs/jdks.md). A newer
   # one is refused by name until PSF's pinning and refusals are checked on it:
   # each release adds options and APIs (virtual threads, foreign calls, object
   # layouts) that could undo them.
-  # (JAVA was chosen above, where the probe of its version started.)
+  # (JAVA was chosen by start_jdk_probe, which started the probe of its version.)
   if [ -n "${JAVA_HOME:-}" ]; then
     [ -x "$JAVA" ] || fail jdk_not_found "JAVA_HOME=$JAVA_HOME holds no bin/java (PSF needs JDK ${PSF_SUPPORTED_JDKS// /, })"
   else
@@ -91,7 +90,7 @@ check_jdk() {
   JDK_FLAGS=("${PSF_JDK_FLAGS[@]}")
   # The cost table: the one calibrated for this feature version, else the
   # nearest one (the scorer then marks the score approximate and says why).
-  # (AUTO_COSTS: the same question, asked above for the same version)
+  # (AUTO_COSTS: the same question, asked by start_jdk_probe for the same version)
   if [ "$COSTS" = auto ] && [ -n "$AUTO_COSTS" ]; then
     COSTS=$AUTO_COSTS
   elif [ "$COSTS" = auto ]; then

@@ -125,7 +125,7 @@ SUBMISSION=""
 PROGRAM_ARGS=()
 # The process's address space: the pinned heap plus 2 GiB for everything else
 # the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
-# kept to eight malloc arenas (MALLOC_ARENA_MAX, below): each reserves 64 MiB,
+# kept to eight malloc arenas (MALLOC_ARENA_MAX, scripts/lib/run.sh): each reserves 64 MiB,
 # where glibc would allow eight for each processor. heap_kb SIZE:
 # SIZE in KiB, in HEAP_KB.
 heap_kb() {

@@ -68,7 +68,6 @@ print_result() {
   fi
   [ -z "$KEY_FILE" ] || view_args+=(--key-file "$KEY_FILE")
 
-  # --- score -----------------------------------------------------------------------
   # (the distinct non-empty scores; one score is counted without a sort and a grep)
   ndistinct=0
   if [ ${#scores[@]} -eq 1 ]; then

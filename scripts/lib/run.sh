@@ -17,8 +17,6 @@
 # Sets: RUN_DIR, RUN_RC, RUN_PROFILE, RUN_STATUS, RUN_MESSAGE, RUN_KEY,
 #   RUN_ENGINE and FALLBACK (after a fallback), scores, first_profile.
 
-FALLBACK=""         # why the fast engine fell back to step (run_all)
-
 # RUN_KEY: 32 bytes of /dev/urandom as 64 hex digits, read by the shell
 # itself (an od and a tr were two processes per run). Each byte is read
 # alone with NUL as the delimiter, so a NUL byte reads as the empty string,
@@ -42,7 +40,7 @@ run_key() {
 run_once() {
   RUN_DIR=$SCRATCH/run.$1
   local work=$RUN_DIR/work made=""
-  # (the first run's directory and FIFO: made in the background, above)
+  # (the first run's directory and FIFO: made in the background by setup_scratch)
   if [ "$1" = 1 ] && [ -n "$PREP_FD" ]; then
     read -r -u "$PREP_FD" made
     exec {PREP_FD}<&-
@@ -276,7 +274,6 @@ pause() {
 
 # run_all: the runs of --runs N, each scored profile's score in scores.
 run_all() {
-  # --- run -------------------------------------------------------------------------
   # With --runs N every run must end as the first did: a later run that fails
   # (an exception, a limit, a crash) or cannot be scored fails the whole
   # attempt with that run's own status, named by its number, and no score.

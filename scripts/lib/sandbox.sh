@@ -15,7 +15,7 @@
 
 # start_probes: whether setpriv and bubblewrap work, asked in the background.
 start_probes() {
-  # Whether setpriv can set a parent-death signal (PDEATH, below) and whether
+  # Whether setpriv can set a parent-death signal (PDEATH, setup_guard) and whether
   # bubblewrap works here (a sandbox of its own that runs true: some ms) are
   # asked in the background too, by one job (each job is a fork of this
   # script), and answered where they are used: a line each, in that order,
@@ -61,7 +61,6 @@ setup_guard() {
 
 # decide_sandbox: SANDBOXED, from start_probes' second answer and --sandbox.
 decide_sandbox() {
-  # --- sandbox -------------------------------------------------------------------
   # bubblewrap: the whole file system read-only, one private writable work
   # directory, no network, its own PID namespace, /dev/random and /dev/urandom
   # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
