@@ -124,15 +124,33 @@ MAX_RESULT_BYTES=67108864         # the agent's result channel (a profile is far
 # The parts, found beside this script wherever it is called from. Those the
 # arguments need come first; the others once the arguments passed, so that a
 # usage error or --help is as quick as when this was one file (bash reads a
-# script only as far as it runs).
-# shellcheck source=lib/jdk.sh
-. "$PSF_ROOT/scripts/lib/jdk.sh"         # the JDK policy, shared with the tests
-# shellcheck source=lib/judge.sh
-. "$PSF_ROOT/scripts/lib/judge.sh"       # the scored run's output judged
-# shellcheck source=lib/outputs.sh
-. "$PSF_ROOT/scripts/lib/outputs.sh"     # fail (error result, exit code), output files
-# shellcheck source=lib/options.sh
-. "$PSF_ROOT/scripts/lib/options.sh"     # the command line, --help
+# script only as far as it runs). A part that cannot be read (an incomplete
+# copy of PSF) ends the run as internal_error, exit code 70: before the
+# arguments are parsed by part_missing, as fail does when psf-score is
+# missing; after, by fail itself.
+# part_missing PART ARGS...: PART of scripts/lib cannot be read; ARGS are the
+# script's, for --json.
+part_missing() {
+  local part=$1 arg
+  shift
+  echo "get_score.sh: PSF is incomplete: no $PSF_ROOT/scripts/lib/$part" >&2
+  for arg in "$@"; do
+    [ "$arg" = -- ] && break
+    if [ "$arg" = --json ]; then
+      printf '{"status":"internal_error","score":null,"message":"PSF is incomplete: no scripts/lib/%s"}\n' "$part"
+      break
+    fi
+  done
+  exit 70
+}
+# shellcheck source=lib/jdk.sh # the JDK policy, shared with the tests
+. "$PSF_ROOT/scripts/lib/jdk.sh" || part_missing jdk.sh "$@"
+# shellcheck source=lib/judge.sh # the scored run's output judged
+. "$PSF_ROOT/scripts/lib/judge.sh" || part_missing judge.sh "$@"
+# shellcheck source=lib/outputs.sh # fail (error result, exit code), output files
+. "$PSF_ROOT/scripts/lib/outputs.sh" || part_missing outputs.sh "$@"
+# shellcheck source=lib/options.sh # the command line, --help
+. "$PSF_ROOT/scripts/lib/options.sh" || part_missing options.sh "$@"
 
 # --- arguments: all checked before anything runs ------------------------------
 parse_args "$@"
@@ -140,22 +158,22 @@ check_args
 RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for good
 FALLBACK=""         # why it did
 
-# shellcheck source=lib/scorer.sh
-. "$PSF_ROOT/scripts/lib/scorer.sh"      # psf-score asked in the background, the cost table
-# shellcheck source=lib/classpath.sh
-. "$PSF_ROOT/scripts/lib/classpath.sh"   # the class path resolved
-# shellcheck source=lib/signing.sh
-. "$PSF_ROOT/scripts/lib/signing.sh"     # the key, the submission's digests
-# shellcheck source=lib/jdk_check.sh
-. "$PSF_ROOT/scripts/lib/jdk_check.sh"   # which java, and whether it may score
-# shellcheck source=lib/scratch.sh
-. "$PSF_ROOT/scripts/lib/scratch.sh"     # scratch directory, traps, sweeper
-# shellcheck source=lib/sandbox.sh
-. "$PSF_ROOT/scripts/lib/sandbox.sh"     # bubblewrap, the run's guard
-# shellcheck source=lib/run.sh
-. "$PSF_ROOT/scripts/lib/run.sh"         # the JVM runs, the fast engine's fallback
-# shellcheck source=lib/result.sh
-. "$PSF_ROOT/scripts/lib/result.sh"      # the result scored and printed
+# shellcheck source=lib/scorer.sh # psf-score asked in the background, the cost table
+. "$PSF_ROOT/scripts/lib/scorer.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/scorer.sh"
+# shellcheck source=lib/classpath.sh # the class path resolved
+. "$PSF_ROOT/scripts/lib/classpath.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/classpath.sh"
+# shellcheck source=lib/signing.sh # the key, the submission's digests
+. "$PSF_ROOT/scripts/lib/signing.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/signing.sh"
+# shellcheck source=lib/jdk_check.sh # which java, and whether it may score
+. "$PSF_ROOT/scripts/lib/jdk_check.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/jdk_check.sh"
+# shellcheck source=lib/scratch.sh # scratch directory, traps, sweeper
+. "$PSF_ROOT/scripts/lib/scratch.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/scratch.sh"
+# shellcheck source=lib/sandbox.sh # bubblewrap, the run's guard
+. "$PSF_ROOT/scripts/lib/sandbox.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/sandbox.sh"
+# shellcheck source=lib/run.sh # the JVM runs, the fast engine's fallback
+. "$PSF_ROOT/scripts/lib/run.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/run.sh"
+# shellcheck source=lib/result.sh # the result scored and printed
+. "$PSF_ROOT/scripts/lib/result.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/result.sh"
 
 # --- what can start early starts in the background -------------------------------
 start_jdk_probe     # the JDK's version (without a release file), the cost table's check
