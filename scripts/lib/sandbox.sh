@@ -1,0 +1,155 @@
+# shellcheck shell=bash disable=SC2034,SC2153,SC2154
+# (SC2034, SC2153, SC2154: get_score.sh's parts set variables the others read.)
+# sandbox.sh - where the program runs: bubblewrap when it works (or is
+# required), and the guard that makes the run die with get_score.sh
+# (sourced by scripts/get_score.sh; bash).
+#
+# start_probes asks early, in the background, whether setpriv and bwrap
+# work here; setup_guard and decide_sandbox read the answers. sandbox_binds
+# lists what the sandbox shows and refuses a key file the program could
+# read. docs/hidden-work.md says why paths inside are the same every run.
+#
+# Reads: SANDBOX, EUID, JAVA, AGENT, cp_abs_parts, abs_classpath, KEY_FILE.
+# Sets: PROBE_FD, PDEATH, GUARD, SANDBOXED, SANDBOX_BINDS, SANDBOX_CP,
+#   SANDBOX_WORK, JVM_CLASSPATH, JDK_HOME.
+
+# start_probes: whether setpriv and bubblewrap work, asked in the background.
+start_probes() {
+  # Whether setpriv can set a parent-death signal (PDEATH, setup_guard) and whether
+  # bubblewrap works here (a sandbox of its own that runs true: some ms) are
+  # asked in the background too, by one job (each job is a fork of this
+  # script), and answered where they are used: a line each, in that order,
+  # "works" or not.
+  PROBE_FD=""
+  ask_pdeath=0 ask_bwrap=0
+  command -v setpriv >/dev/null 2>&1 && ask_pdeath=1
+  [ "$SANDBOX" != off ] && command -v bwrap >/dev/null 2>&1 && ask_bwrap=1
+  if [ "$ask_pdeath$ask_bwrap" != 00 ]; then
+    exec {PROBE_FD}< <(
+      exec </dev/null
+      if [ "$ask_pdeath" = 1 ] && setpriv --pdeathsig KILL true >/dev/null 2>&1; then echo works; else echo no; fi
+      if [ "$ask_bwrap" = 1 ] &&
+        bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+        echo works
+      else
+        echo no
+      fi
+    )
+  fi
+
+}
+
+# setup_guard: PDEATH and GUARD, from start_probes' first answer.
+setup_guard() {
+  # A parent-death signal ends the run's processes when their parent dies,
+  # even by SIGKILL (see run_once).
+  # (whether setpriv can: asked in the background, at the start)
+  PDEATH=()
+  pdeath_works=""
+  [ -z "$PROBE_FD" ] || read -r -u "$PROBE_FD" pdeath_works
+  [ "$pdeath_works" != works ] || PDEATH=(setpriv --pdeathsig KILL)
+  # GUARD COMMAND...: COMMAND, started in the background by this script, dies
+  # with it. The parent-death signal is set first, then the guard checks that
+  # its parent is still this script, so a death before the signal was set is
+  # not missed either. The signal survives exec (of setsid, bwrap, head: none
+  # of them forks first or is set-user-ID). The check is a POSIX sh's, which
+  # starts in about half of bash's time (one guard is on the way to the JVM).
+  GUARD=()
+  [ ${#PDEATH[@]} -gt 0 ] &&
+    GUARD=("${PDEATH[@]}" -- sh -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
+}
+
+# decide_sandbox: SANDBOXED, from start_probes' second answer and --sandbox.
+decide_sandbox() {
+  # bubblewrap: the whole file system read-only, one private writable work
+  # directory, no network, its own PID namespace, /dev/random and /dev/urandom
+  # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
+  # (The key's check is answered first: a key that cannot be used is refused,
+  # or its warning printed, before anything is said about the sandbox.)
+  finish_key
+  SANDBOXED=0
+  bwrap_works=""
+  if [ -n "$PROBE_FD" ]; then
+    read -r -u "$PROBE_FD" bwrap_works
+    exec {PROBE_FD}<&-
+  fi
+  if [ "$bwrap_works" = works ]; then
+    SANDBOXED=1
+  elif [ "$SANDBOX" = require ]; then
+    fail sandbox_unavailable "--sandbox require: bubblewrap is missing or cannot create namespaces here"
+  elif [ "$SANDBOX" = auto ] && [ "$EUID" -eq 0 ]; then
+    # As root, unsandboxed code can rewrite the JDK through /proc/self/fd.
+    fail sandbox_unavailable "refusing to run a program as root without a sandbox (bubblewrap is missing or not permitted); install bubblewrap, run as another user, or pass --sandbox off for code you trust"
+  elif [ "$SANDBOX" = auto ]; then
+    echo "get_score.sh: warning: no sandbox (bubblewrap is missing or not permitted here): the program runs with resource limits only, with the network and write access to whatever this user may write" >&2
+  fi
+}
+
+# sandbox_binds: what the sandbox shows; the key file must not be in it.
+sandbox_binds() {
+  # What the sandbox shows, read-only: the system's programs and libraries,
+  # the few files of /etc the JVM reads, the JDK, PSF's build and the class
+  # path. Not the rest of the host: no /home, no other runs' scratch
+  # directories under /tmp, no /etc/shadow.
+  SANDBOX_BINDS=(--ro-bind /usr /usr --dev /dev --tmpfs /tmp
+    --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom)
+  for d in /bin /sbin /lib /lib32 /lib64 /libx32; do
+    [ -e "$d" ] && SANDBOX_BINDS+=(--ro-bind "$d" "$d")
+  done
+  for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/group /etc/nsswitch.conf \
+    /etc/localtime /etc/java-* /etc/ssl/certs; do
+    [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
+  done
+  # (JAVA is resolved, readlink -f: its directory's parent is the JDK's home,
+  # no cd into it and pwd in a fork needed)
+  dir_of "$JAVA"
+  dir_of "$DIR_OF"
+  JDK_HOME=$DIR_OF
+  dir_of "$AGENT"
+  SANDBOX_BINDS+=(--ro-bind "$JDK_HOME" "$JDK_HOME" --ro-bind "$DIR_OF" "$DIR_OF")
+  # Every path the program can see is the same in every run (README:
+  # docs/hidden-work.md, "Values that differ between runs"): inside the sandbox the class path entries appear as
+  # $SANDBOX_CP/0, 1, ... (a file as N.jar) and the work directory, which is
+  # also the JVM's working directory, HOME and temp directory's parent, as
+  # $SANDBOX_WORK, wherever they are on the host. Unsandboxed runs see the
+  # host's paths, which differ from run to run.
+  SANDBOX_CP=/psf/cp
+  SANDBOX_WORK=/psf/work
+  JVM_CLASSPATH=$abs_classpath
+  if [ "$SANDBOXED" = 1 ]; then
+    JVM_CLASSPATH=""
+    i=0
+    for part in "${cp_abs_parts[@]}"; do
+      inner=$SANDBOX_CP/$i
+      [ -d "$part" ] || inner=$inner.jar
+      SANDBOX_BINDS+=(--ro-bind "$part" "$inner")
+      JVM_CLASSPATH=${JVM_CLASSPATH:+$JVM_CLASSPATH:}$inner
+      i=$((i + 1))
+    done
+  fi
+  # The server key stays out of the sandbox: a key file under a path the
+  # sandbox shows (the JDK, PSF's build, a class-path entry, /usr, ...) would
+  # let the program read it and sign whatever it likes.
+  # One realpath resolves the key and every bind's source together (one fork
+  # per bind was most of the sandbox's set-up time); NUL-separated, so any
+  # path comes back whole, and a count that does not add up refuses the run.
+  if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
+    shown_srcs=()
+    for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
+      case ${SANDBOX_BINDS[$i]} in
+        --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
+      esac
+    done
+    resolved=()
+    mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
+    [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
+      fail internal_error "cannot resolve the key file and the sandbox's paths"
+    key_real=${resolved[0]}
+    for shown in "${resolved[@]:1}"; do
+      case $key_real in
+        "$shown" | "$shown"/*)
+          fail usage "the key file '$KEY_FILE' is inside '$shown', which the sandbox shows to the program: keep it elsewhere" ;;
+      esac
+    done
+  fi
+}

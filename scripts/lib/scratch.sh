@@ -1,0 +1,141 @@
+# shellcheck shell=bash disable=SC2034,SC2153,SC2154
+# (SC2034, SC2153, SC2154: get_score.sh's parts set variables the others read.)
+# scratch.sh - the run's private scratch directory and the cleanup that
+# leaves nothing behind on any exit path (sourced by scripts/get_score.sh;
+# bash).
+#
+# setup_scratch sets the exit and signal traps (end_run, on_signal), removes
+# scratch directories of this user's dead runs, makes this run's, and
+# starts the sweeper that cleans up even after a SIGKILL of get_score.sh.
+#
+# Reads: TMPDIR, PUBLISH_TMP (scripts/lib/outputs.sh).
+# Sets: SCRATCH, SWEEP_FD, PREP_FD, START_TIME, and the run's process
+#   bookkeeping that run_once keeps (RUN_PID, RUN_HELPERS, RUN_ACTIVE).
+
+# --- scratch directory and process hygiene -----------------------------------------
+# Every run leaves nothing behind: the JVM and everything it starts form one
+# process group (setsid) that SIGTERM, SIGINT, SIGHUP and the timeout end as
+# a whole, and the scratch directory goes on every exit path. Only SIGKILL
+# of this script skips the traps: the JVM then dies with it (bubblewrap's
+# --die-with-parent, or a parent-death signal without the sandbox), and the
+# scratch directory, which names its owner in .owner, is removed by the next
+# run of the same user (clean_stale_scratch).
+
+# The start time of process PID (field 22 of /proc/PID/stat), in START_TIME
+# (empty when PID is gone), so that a reused PID is not mistaken for the
+# process it once was.
+start_time() {
+  local stat rest
+  START_TIME=""
+  # (one line; read by the shell, not by a cat of its own, and set in a
+  # variable, not printed into a command substitution's fork)
+  read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
+  rest=${stat##*) }
+  # shellcheck disable=SC2086
+  set -- $rest
+  START_TIME=${20}
+}
+# Remove scratch directories of this user's runs whose owner is gone.
+clean_stale_scratch() {
+  local d pid started
+  for d in "${TMPDIR:-/tmp}"/psf.*/ /tmp/psf.*/; do
+    d=${d%/}
+    [ -O "$d" ] && [ ! -L "$d" ] && [ -f "$d/.owner" ] || continue
+    read -r pid started <"$d/.owner" 2>/dev/null || continue
+    [[ $pid =~ ^[0-9]+$ ]] || continue
+    start_time "$pid"
+    [ "$START_TIME" = "$started" ] && continue
+    rm -rf -- "$d"
+  done
+}
+SCRATCH=""
+RUN_PID=""     # the running JVM's process group (its leader's PID), while one runs
+RUN_HELPERS=() # the run's result reader and output watcher
+RUN_ACTIVE=""  # set while run_once's background jobs (the only ones) may run
+# End the running JVM's whole process group and the run's helpers, at once.
+# A signal can be handled right after the JVM's subshell was started and
+# before its PID was noted in RUN_PID, so every background job of this
+# script goes too (with its process group, once the subshell has called
+# setsid). Outside a run there are none, and their list, a fork, is not
+# asked for (the exit of every run passes here).
+end_run() {
+  local p
+  if [ -n "$RUN_ACTIVE" ]; then
+    for p in $RUN_PID $(jobs -p); do
+      kill -KILL -- "-$p" 2>/dev/null
+      kill -KILL "$p" 2>/dev/null
+    done
+  fi
+  if [ -n "$RUN_PID" ]; then
+    wait "$RUN_PID" 2>/dev/null
+    RUN_PID=""
+  fi
+  if [ ${#RUN_HELPERS[@]} -gt 0 ]; then
+    kill "${RUN_HELPERS[@]}" 2>/dev/null
+    wait "${RUN_HELPERS[@]}" 2>/dev/null
+    RUN_HELPERS=()
+  fi
+}
+on_signal() {
+  trap '' INT TERM HUP
+  end_run
+  exit $((128 + $1))
+}
+# The sweeper: bubblewrap's --die-with-parent has a window (between its
+# clone and the child's prctl) in which the death of its parent is missed,
+# and the sandbox's init then lives on, orphaned, with the JVM in it. So a
+# process in a session of its own (no signal to this script's group reaches
+# it) holds the read end of a pipe whose write end only this script and its
+# short-lived helpers hold. When the last of them is gone, however they
+# ended (SIGKILL included), the pipe reads end of file and the sweeper ends
+# every process whose command line names a path in the scratch directory
+# (the sandbox's init names the work directory it binds; an unsandboxed JVM
+# its temp directory), removes the directory and exits. The directory
+# reaches it in the environment, not its command line, so it never names
+# itself.
+# shellcheck disable=SC2317 # (run by the sweeper's own bash, below)
+sweep_scratch() {
+  local dir=$PSF_SWEEP_DIR p fd arg args
+  # (nothing of the caller's stays open here but the pipe)
+  for fd in "/proc/$BASHPID/fd/"*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+  done
+  cat >/dev/null
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = "$BASHPID" ] && continue
+    mapfile -d '' args <"/proc/$p/cmdline" 2>/dev/null || continue
+    for arg in "${args[@]}"; do
+      case $arg in *"$dir"/*) kill -KILL "$p" 2>/dev/null; break ;; esac
+    done
+  done
+  rm -rf -- "$dir"
+}
+# setup_scratch: the traps, the scratch directory, the sweeper, the first
+# run's directory.
+setup_scratch() {
+  PUBLISH_TMP="" # (set before the trap reads it: a failure before publish() is defined exits through it too)
+  PREP_FD=""     # the first run's directory and FIFO, while they are made (below)
+  trap 'end_run; [ -z "$PREP_FD" ] || read -r -u "$PREP_FD" _; [ -z "$SCRATCH" ] || rm -rf -- "$SCRATCH"; [ -z "$PUBLISH_TMP" ] || rm -f -- "$PUBLISH_TMP"' EXIT
+  trap 'on_signal 1' HUP
+  trap 'on_signal 2' INT
+  trap 'on_signal 15' TERM
+  clean_stale_scratch
+  SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
+    fail internal_error "cannot create a scratch directory"
+  start_time "$$"
+  printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
+  exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
+  # The first run's work directory and result FIFO (run_once) are made in the
+  # background, while the sandbox is set up; run_once waits for them, and so
+  # does the exit before it removes the scratch directory. (Each is a process;
+  # what they cannot make they say on stderr, as they did there. The job holds
+  # the sweeper's pipe, so a sweeper never sweeps while they still make.)
+  exec {PREP_FD}< <(
+    exec </dev/null
+    mkdir -p "$SCRATCH/run.1/work/tmp"
+    mkfifo "$SCRATCH/run.1/result.fifo"
+    echo done
+  )
+}

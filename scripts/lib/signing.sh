@@ -1,0 +1,117 @@
+# shellcheck shell=bash disable=SC2034,SC2153,SC2154
+# (SC2034, SC2153, SC2154: get_score.sh's parts set variables the others read.)
+# signing.sh - the key that signs get_score.sh's results and the submission's
+# identity it signs them for (sourced by scripts/get_score.sh; bash).
+#
+# The key is checked (psf-score --init-key) and the submission's digests
+# taken (psf-score --submission-digests) in the background, while the JDK,
+# the cost table and the sandbox are seen to; their answers are read where
+# they are first needed. docs/trust-model.md explains what is signed.
+#
+# Reads: SCORER, abs_classpath, MAIN, METHOD, PROGRAM_ARGS, JAVA_REAL,
+#   COSTS_SHA256, JUDGED_BY, PSF_KEY_FILE, XDG_CONFIG_HOME, HOME.
+# Sets: KEY_FILE (absolute; empty when results are unsigned), KEY_FD,
+#   KEY_NAMED, DIGEST_FD, SUBMISSION_DIGESTS, SUBMISSION, SUBMISSION_PENDING.
+
+# --- signed results ----------------------------------------------------------------
+# Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
+# with a key the grading server owns, for the submission's identity: digests
+# of the class path's contents, the main class and method, the program's
+# arguments, the JDK and the cost table. See docs/trust-model.md.
+#
+# The key file: --key-file, else $PSF_KEY_FILE, else psf/result.key under
+# $XDG_CONFIG_HOME (default ~/.config), created (0600) when missing. A key
+# file that was named and cannot be used is a usage error; when the default
+# place cannot hold one, results are unsigned, with a warning. Only the key named here reaches psf-score.
+# psf-score --init-key (a few ms) runs in the background from here on, while
+# the JDK, the table and the scratch directory are seen to, and its answer
+# is read (finish_key) before the sandbox is decided, or first of all by a
+# failure (fail): a key that cannot be used is refused before anything else
+# is, as when it was checked here.
+KEY_FD=""   # the key check's answer (bg_scorer), until finish_key reads it
+KEY_NAMED=1 # the key file was named (--key-file, PSF_KEY_FILE)
+prepare_key() {
+  [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
+  unset PSF_KEY_FILE
+  if [ -z "$KEY_FILE" ]; then
+    KEY_NAMED=0
+    KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
+    [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
+  fi
+  abs_path KEY_FILE "$KEY_FILE"
+  bg_scorer --init-key --key-file "$KEY_FILE"
+  KEY_FD=$BG_FD
+}
+finish_key() {
+  local fd=$KEY_FD
+  [ -n "$fd" ] || return 0
+  KEY_FD=""
+  scorer_answer "$fd" --init-key --key-file "$KEY_FILE"
+  if [ "$ANSWER_RC" != 0 ]; then
+    scorer_says "$ANSWER_OUT"
+    # (reported unsigned, as it was before the submission was known)
+    SUBMISSION_PENDING="" SUBMISSION=""
+    [ "$KEY_NAMED" = 1 ] && fail usage "the key file cannot be used: $SAYS"
+    echo "get_score.sh: warning: results are not signed: $SAYS (give --key-file)" >&2
+    KEY_FILE=""
+  fi
+}
+# The submission's digests (psf-score --submission-digests, scorer/submission.h),
+# the signed fields on one line: of what the class path holds (a jar by its
+# bytes, a directory by every regular file's path and bytes and every link's
+# target; the text this script used to take with find, sort and sha256sum),
+# the main class, the method, the program's arguments and the JDK (the
+# launcher's resolved path, JAVA_REAL, and the release file beside it).
+digest_fields() {
+  exec "$SCORER" --submission-digests --classpath "$abs_classpath" --main "$MAIN" --method "$METHOD" \
+    --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
+}
+# Reading the whole class path takes a while: the digests are taken in the
+# background (start_digests), from as soon as the key is named, while the
+# checks and the sandbox's set-up go on, and their answer is read
+# (submission_digests) when it is first needed: by a failure that is
+# reported signed, else just before the program runs, so the digests are of
+# the class path as it was before the program could touch it. (Like the
+# version probe, a failure before then leaves it to end by itself; its
+# stdin is /dev/null, and its stderr the caller's, for what it cannot read.)
+DIGEST_FD=""
+start_digests() {
+  exec {DIGEST_FD}< <(exec </dev/null; digest_fields)
+}
+# SUBMISSION_DIGESTS: the submission's digests as signed fields.
+submission_digests() {
+  local fields="" hex='[0-9a-f]{64}'
+  SUBMISSION_DIGESTS=""
+  [ -n "$KEY_FILE" ] || return 0
+  if [ -n "$DIGEST_FD" ]; then
+    read -r -u "$DIGEST_FD" fields
+    exec {DIGEST_FD}<&-
+    DIGEST_FD=""
+  else
+    fields=$(digest_fields)
+  fi
+  [[ $fields =~ ^classpath_sha256=$hex\ main_sha256=$hex\ method_sha256=$hex\ args_sha256=$hex\ jdk_sha256=$hex$ ]] ||
+    fail internal_error "cannot take the digests of the submission"
+  SUBMISSION_DIGESTS=$fields
+}
+# SUBMISSION: the fields psf-score signs (sign.h: name=value tokens): the
+# digests, the cost table's and how the output is judged (judged_by:
+# expect_output, check, junit or none; scripts/lib/judge.sh, which adds the
+# verdict on a wrong output). (Set only once the JDK and the table passed
+# their checks, SUBMISSION_PENDING: an error before then is reported
+# unsigned, as it always was; from then on fail() sets it first.)
+SUBMISSION_PENDING=""
+submission_fields() {
+  SUBMISSION_PENDING=""
+  [ -n "$KEY_FILE" ] || return 0
+  [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
+  SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none} judged_by=$JUDGED_BY"
+}
+# A signed copy of profile SRC at DEST (a plain copy when results are unsigned).
+sign_copy() {
+  if [ -z "$KEY_FILE" ]; then
+    cp -- "$1" "$2"
+  else
+    "$SCORER" --sign --key-file "$KEY_FILE" --submission "$SUBMISSION" "$1" >"$2"
+  fi
+}
