@@ -430,6 +430,8 @@ typedef struct fast_state {
 } fast_state;
 
 /* The agent's whole state. */
+struct engine_ops; /* engine.h */
+
 typedef struct agent {
     jvmtiEnv *jvmti;
     jrawMonitorID lock;
@@ -522,6 +524,7 @@ typedef struct agent {
     uint32_t ninvocations, invocations_cap;
     thread_state *threads;
 
+    const struct engine_ops *engine; /* the engine of this run, chosen at load (engine.h) */
     fast_state fast;            /* engine=fast only (fast.c) */
     sched_state sched;          /* sched.c */
 
@@ -535,21 +538,11 @@ typedef struct agent {
         void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* step/arrays.c: System.arraycopy copied `length` elements (natives.c) */
         void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
-        /* step/arrays.c: a native of bulk.c handled n elements for invoke key `key` */
+        /* core/extent.c: a native of bulk.c handled n elements for invoke key `key` */
         void (*elements)(struct agent *a, uint32_t key, uint64_t n);
-        /* extent.c, engine=fast: the measured method's entry probe opens an
-         * extent on this thread, its exit probe closes it (fast.c's natives) */
-        void (*fast_begin)(struct agent *a, JNIEnv *jni, jthread thread);
-        void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* extent.c, engine=fast: a thread passed its bound (the bytecode limit) */
-        void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* extent.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
-        void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
         /* core/limits.c's limit_stop: a limit was exceeded on this thread; sends
          * the result with that status and halts the JVM (linkage.c, sched.c) */
         void (*stop)(struct agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
-        /* step/arrays.c: the dependency key of an array class, 0 if none (fast.c) */
-        uint32_t (*array_key)(struct agent *a, jclass klass);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in extent.c); 1 when this call sent it, 0 when another
          * thread did or is doing so */
@@ -665,7 +658,7 @@ void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
 void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass); /* binds the natives a class declares */
 int bulk_named(const char *name);          /* a native of that name is caught at NativeMethodBind */
 int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address); /* 1: caught */
-void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* step/arrays.c: hooks.elements */
+void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* core/extent.c: hooks.elements */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */
@@ -690,11 +683,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */
-void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
-void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
-void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
-uint32_t counting_array_key(agent *a, jclass klass);              /* hooks.array_key */
-void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* hooks.fast_bystander */
+uint32_t counting_array_key(agent *a, jclass klass); /* an array class's dependency key, 0 if none */
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
 int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */

@@ -117,4 +117,10 @@ void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint
 __attribute__((format(printf, 2, 3)))
 void native_problem(agent *a, const char *fmt, ...);
 
+/* engine.c: the probes' calls into the shared extent life cycle */
+void fast_begin(agent *a, JNIEnv *jni, jthread thread);     /* the method's entry probe, not counting */
+void fast_end(agent *a, JNIEnv *jni, jthread thread);       /* its exit probe, outermost frame */
+void fast_limit(agent *a, JNIEnv *jni, jthread thread);     /* a thread past its bound */
+void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* a block, not counted */
+
 #endif

@@ -527,7 +527,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
     if (a->dead || ts == NULL || !ts->measuring || array == NULL)
         return;
     jclass k = (*jni)->GetObjectClass(jni, array);
-    uint32_t key = k != NULL ? a->hooks.array_key(a, k) : 0;
+    uint32_t key = k != NULL ? counting_array_key(a, k) : 0;
     if (k != NULL)
         (*jni)->DeleteLocalRef(jni, k);
     lock_enter(a);
@@ -555,7 +555,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
                            ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
                            : NULL;
         jclass nk = next != NULL ? (*jni)->GetObjectClass(jni, next) : NULL;
-        key = nk != NULL ? a->hooks.array_key(a, nk) : 0;
+        key = nk != NULL ? counting_array_key(a, nk) : 0;
         if (nk != NULL)
             (*jni)->DeleteLocalRef(jni, nk);
         if (cur != array)
@@ -593,7 +593,7 @@ void JNICALL probe_begin(JNIEnv *jni, jclass cls)
         jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &caller, &loc), "GetFrameLocation") != 0 ||
         caller != a->target)
         return;
-    a->hooks.fast_begin(a, jni, thread);
+    fast_begin(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -606,7 +606,7 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_end(a, jni, thread);
+    fast_end(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -620,7 +620,7 @@ void JNICALL probe_limit(JNIEnv *jni, jclass cls)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_limit(a, jni, thread);
+    fast_limit(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -634,7 +634,7 @@ void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
+    fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
