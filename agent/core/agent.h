@@ -703,30 +703,12 @@ typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
 void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
 int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
 
-/* fast.c: the instrumenting engine (engine=fast, docs/fast-engine.md) */
-void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
-void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
-void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
-int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
+/* fast/: what the rest of the agent calls of the instrumenting engine
+ * (engine=fast, docs/fast-engine.md) besides its table (engine.h) */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
                                   unsigned char **new_data);
-int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
-void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
-void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
-/* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
-int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
-void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
-int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
-jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
-                        jint frames); /* an exception unwinds the top `frames` frames at most */
-void fast_set_depth(agent *a, thread_state *ts, int depth);
-void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
-void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
-void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
-                                           /* SampledObjectAlloc of an array on a counting thread */
-void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */
 
 /* sched.c: the threads a method starts run one at a time */
 int sched_init(agent *a);                  /* at load */

@@ -24,7 +24,7 @@
  * (agent.h) and read the thread's state from state.c (agent_self), and the
  * end of a run at a limit goes up to vmentry.c through a->hooks.finish.
  * extent.h is what the files of the extent (extent.c, limits.c, borrow.c,
- * step/, fast/engine.c) share.
+ * step/, fast/probes.c, fast/engine.c) share.
  */
 #include "extent.h"
 #include "engine.h"

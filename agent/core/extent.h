@@ -2,8 +2,8 @@
  * extent.h - what the files of the measured extent share with each other
  * and with no one else: core/extent.c (its life cycle and the threads'
  * state), core/limits.c, core/borrow.c, the step engine (step/step.c,
- * step/arrays.c, step/engine.c), and the fast engine's table
- * (fast/engine.c: extent_begin, extent_end). The extent's face to the rest of the agent
+ * step/arrays.c, step/engine.c), and the fast engine's calls into it
+ * (fast/probes.c, fast/engine.c: extent_begin, extent_end). The extent's face to the rest of the agent
  * (on_breakpoint, on_frame_pop, counting_finish, ...) is in agent.h.
  */
 #ifndef PSF_EXTENT_H

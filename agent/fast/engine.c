@@ -1,76 +1,14 @@
 /*
- * engine.c - the fast engine's table (core/engine.h), and the calls its
- * probes make into the shared extent life cycle: an extent opened by the
- * method's entry probe and closed by its exit probe (fast_begin, fast_end),
- * exceptions that leave frames no probe sees, blocks run by threads not
- * counted (fast_bystander), and why a run's profile may not be the step
+ * engine.c - the fast engine's table (core/engine.h): what the shared
+ * extent life cycle asks of the fast engine, among it the exceptions that
+ * leave frames no probe sees and why a run's profile may not be the step
  * engine's (fast_fallback). These sit here, not in core/, so that the
- * shared code reaches the engine only through its table.
+ * shared code reaches the engine only through its table; the probes'
+ * own calls into the extent's life cycle are probes.c's.
  */
 #include "fast.h"
 #include "engine.h"
 #include "extent.h"
-
-/* engine=fast: the method's entry probe on a thread that is not counting
- * (probes.c probe_begin): open an extent there. Block 0's probe, which
- * runs next, counts the first block. The thread's stack depth at the
- * method's frame (below begin0 and Probe.enter) tells later whether an
- * exception leaves the extent. */
-void fast_begin(agent *a, JNIEnv *jni, jthread thread)
-{
-    if (!extent_begin(a, jni, thread))
-        return;
-    thread_state *ts = agent_tls;
-    jint frames = 0;
-    if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-        ts->fast_base = frames - 2;
-    fast_set_depth(a, ts, 1);
-}
-
-/* engine=fast: the exit probe before the return of the extent's outermost
- * frame (probes.c probe_end): the extent ends, by return. */
-void fast_end(agent *a, JNIEnv *jni, jthread thread)
-{
-    thread_state *ts = agent_tls;
-    if (ts != NULL && ts->measuring && ts->pre_method == NULL)
-        extent_end(a, jni, thread, ts, 0);
-}
-
-/* engine=fast: a block probe found its thread past its bound (probes.c
- * probe_limit): the run passed the limit, or may have. */
-void fast_limit(agent *a, JNIEnv *jni, jthread thread)
-{
-    bytecode_limit_stop(a, jni, thread);
-}
-
-/* engine=fast: a block of n bytecodes began on a thread that is not
- * counted while something is (probes.c probe_bystander): a bystander,
- * or a thread the method started (the fast engine tags none, and refuses
- * them). Past the bystanders' allowance, counted by whole blocks, the step
- * engine decides (it counts the method's threads and watches the others
- * bytecode by bytecode) and the probes stop asking. */
-void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
-{
-    thread_state *ts = agent_tls;
-    if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
-        return;
-    int by = bystanders_fast_block(a, jni, thread, ts, n, program);
-    if (by == BYSTANDER_PROGRAM ||
-        (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
-        fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
-                        "called by it) while the method ran: the step engine counts it",
-                     ts->thread_name != NULL ? ts->thread_name : "?");
-        fast_unwatch(a, jni);
-        return;
-    }
-    if (by == BYSTANDER_OVER) {
-        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
-                        "whole blocks): the step engine decides whether the method started them (it counts them) "
-                        "or not (hidden work)",
-                     (unsigned long long)bystanders_allowance());
-        fast_unwatch(a, jni);
-    }
-}
 
 /*
  * engine=fast: an exception thrown inside the extent. The frames it
