@@ -430,6 +430,8 @@ typedef struct fast_state {
 } fast_state;
 
 /* The agent's whole state. */
+struct engine_ops; /* engine.h */
+
 typedef struct agent {
     jvmtiEnv *jvmti;
     jrawMonitorID lock;
@@ -522,6 +524,7 @@ typedef struct agent {
     uint32_t ninvocations, invocations_cap;
     thread_state *threads;
 
+    const struct engine_ops *engine; /* the engine of this run, chosen at load (engine.h) */
     fast_state fast;            /* engine=fast only (fast.c) */
     sched_state sched;          /* sched.c */
 
@@ -535,21 +538,11 @@ typedef struct agent {
         void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* step/arrays.c: System.arraycopy copied `length` elements (natives.c) */
         void (*arraycopy)(struct agent *a, JNIEnv *jni, jint length);
-        /* step/arrays.c: a native of bulk.c handled n elements for invoke key `key` */
+        /* core/extent.c: a native of bulk.c handled n elements for invoke key `key` */
         void (*elements)(struct agent *a, uint32_t key, uint64_t n);
-        /* extent.c, engine=fast: the measured method's entry probe opens an
-         * extent on this thread, its exit probe closes it (fast.c's natives) */
-        void (*fast_begin)(struct agent *a, JNIEnv *jni, jthread thread);
-        void (*fast_end)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* extent.c, engine=fast: a thread passed its bound (the bytecode limit) */
-        void (*fast_limit)(struct agent *a, JNIEnv *jni, jthread thread);
-        /* extent.c, engine=fast: a block of n bytecodes began on a thread that is not counted */
-        void (*fast_bystander)(struct agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program);
         /* core/limits.c's limit_stop: a limit was exceeded on this thread; sends
          * the result with that status and halts the JVM (linkage.c, sched.c) */
         void (*stop)(struct agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
-        /* step/arrays.c: the dependency key of an array class, 0 if none (fast.c) */
-        uint32_t (*array_key)(struct agent *a, jclass klass);
         /* vmentry.c: decide the status and send the result, once (a limit
          * stop in extent.c); 1 when this call sent it, 0 when another
          * thread did or is doing so */
@@ -665,7 +658,7 @@ void bulk_bind(agent *a, JNIEnv *jni);     /* at VMInit */
 void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass); /* binds the natives a class declares */
 int bulk_named(const char *name);          /* a native of that name is caught at NativeMethodBind */
 int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address); /* 1: caught */
-void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* step/arrays.c: hooks.elements */
+void counting_charge_elements(agent *a, uint32_t key, uint64_t n); /* core/extent.c: hooks.elements */
 
 /* pervalues.c: values that would differ between runs (clock=virtual) */
 int pervalues_named(const char *name);     /* a native of that name may be swapped */
@@ -690,11 +683,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */
-void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_begin */
-void counting_fast_end(agent *a, JNIEnv *jni, jthread thread);   /* hooks.fast_end */
-void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread); /* hooks.fast_limit */
-uint32_t counting_array_key(agent *a, jclass klass);              /* hooks.array_key */
-void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program); /* hooks.fast_bystander */
+uint32_t counting_array_key(agent *a, jclass klass); /* an array class's dependency key, 0 if none */
 
 /* contexts.c: the calling-context tree (see ctx_tree) */
 int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */
@@ -714,30 +703,12 @@ typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
 void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
 int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
 
-/* fast.c: the instrumenting engine (engine=fast, docs/fast-engine.md) */
-void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
-void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
-void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
-int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
+/* fast/: what the rest of the agent calls of the instrumenting engine
+ * (engine=fast, docs/fast-engine.md) besides its table (engine.h) */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
                                   unsigned char **new_data);
-int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
-void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
-void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
-/* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
-int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
-void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
-int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
-jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
-                        jint frames); /* an exception unwinds the top `frames` frames at most */
-void fast_set_depth(agent *a, thread_state *ts, int depth);
-void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
-void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
-void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
-                                           /* SampledObjectAlloc of an array on a counting thread */
-void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */
 
 /* sched.c: the threads a method starts run one at a time */
 int sched_init(agent *a);                  /* at load */

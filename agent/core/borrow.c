@@ -6,6 +6,7 @@
  * charged to the invocation running.
  */
 #include "extent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,7 @@ int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmetho
     ts->prev_op = 0; /* nothing called it: it was running already (or returned to from the JDK) */
     ts->prev_method = method;
     __atomic_store_n(&ts->borrow_live, 1, __ATOMIC_RELEASE);
-    count_step(a, ts, jni, thread, method, loc);
+    a->engine->count_first(a, ts, jni, thread, method, loc); /* borrowing is the step engine's */
     return 0;
 }
 

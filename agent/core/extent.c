@@ -12,18 +12,22 @@
  * the run quiesces every thread and records each invocation.
  *
  * HotSpot posts no SingleStep for the location of the breakpoint whose
- * callback enabled stepping, so on_breakpoint counts that first bytecode by
- * hand (count_step, step/step.c). Recursive invocations are inside the
- * extent. With engine=fast the same life cycle switches the thread's
- * probes instead (fast_thread, fast/threads.c).
+ * callback enabled stepping, so on_breakpoint has the engine count that
+ * first bytecode by hand (count_first: step/step.c count_step). Recursive
+ * invocations are inside the extent. With engine=fast the same life cycle
+ * switches the thread's probes instead (fast/engine.c).
  *
- * It calls clinit.c, methods.c, fast/, linkage.c and sched.c directly;
- * they call it back only through a->hooks (agent.h) and read the thread's
- * state from state.c (agent_self), and the end of a run at a limit goes up
- * to vmentry.c through a->hooks.finish. extent.h is what the files of the
- * extent (extent.c, limits.c, borrow.c, step/) share.
+ * Where the engines differ it asks the engine's table (a->engine,
+ * engine.h), never the engine= option; the fast engine's probes call it
+ * directly (extent_begin, extent_end). It calls clinit.c, methods.c,
+ * linkage.c and sched.c directly; they call it back only through a->hooks
+ * (agent.h) and read the thread's state from state.c (agent_self), and the
+ * end of a run at a limit goes up to vmentry.c through a->hooks.finish.
+ * extent.h is what the files of the extent (extent.c, limits.c, borrow.c,
+ * step/, fast/probes.c, fast/engine.c) share.
  */
 #include "extent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,20 +112,19 @@ void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread)
 
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
- * Exception, ExceptionCatch, SingleStep) on or off for thread (state ts); 0, or -1
- * (reported). With engine=fast, the thread's probes take the place of
- * SingleStep and ExceptionCatch; SampledObjectAlloc stays for the arrays natives allocate. */
+ * Exception, and the engine's own: step/engine.c's SingleStep and
+ * ExceptionCatch, fast/engine.c's probes) on or off for thread (state ts);
+ * 0, or -1 (reported). */
 int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
 {
     jvmtiEnv *jv = a->jvmti;
-    int fast = a->opts.engine == AGENT_ENGINE_FAST;
     /* a window left open (an exception from the resolution ended the
      * extent before the next step): method entries would keep the thread
      * interpreted and their events coming (the thread's own: another
      * thread's state is its own to change) */
     if (mode == JVMTI_DISABLE && ts != NULL && ts == agent_tls && ts->link_method != NULL)
         linkage_close(a, ts, thread);
-    if (fast && mode == JVMTI_DISABLE && fast_thread(a, ts, thread, 0) != 0)
+    if (a->engine->thread_events(a, mode, thread, ts, 1) != 0)
         return -1;
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_FRAME_POP, thread),
                     "SetEventNotificationMode(FRAME_POP)") != 0)
@@ -132,13 +135,7 @@ int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_stat
     if (jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION, thread),
                     "SetEventNotificationMode(EXCEPTION)") != 0)
         return -1;
-    if (!fast && jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_EXCEPTION_CATCH, thread),
-                             "SetEventNotificationMode(EXCEPTION_CATCH)") != 0)
-        return -1;
-    if (fast)
-        return mode == JVMTI_ENABLE ? fast_thread(a, ts, thread, 1) : 0;
-    return jvmti_check(a, (*jv)->SetEventNotificationMode(jv, mode, JVMTI_EVENT_SINGLE_STEP, thread),
-                       "SetEventNotificationMode(SINGLE_STEP)");
+    return a->engine->thread_events(a, mode, thread, ts, 0);
 }
 
 /* Switch counting on for this thread, at a method entered as if called
@@ -193,9 +190,9 @@ static void resume_idle_helpers(agent *a);
 
 /* The method is entered on this thread: open an extent (or let a
  * recursion be). The step engine's breakpoint at its offset 0 and the fast
- * engine's entry probe (counting_fast_begin) come here; 1 when an extent
+ * engine's entry probe (fast/engine.c fast_begin) come here; 1 when an extent
  * was opened. */
-static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
+int extent_begin(agent *a, JNIEnv *jni, jthread thread)
 {
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
@@ -204,10 +201,9 @@ static int extent_begin(agent *a, JNIEnv *jni, jthread thread)
      * calls the method itself: it now opens an extent of its own */
     helper_fold(a, ts);
     borrow_fold(a, ts);
-    int fast = a->opts.engine == AGENT_ENGINE_FAST;
-    /* the fast engine's exit probe ends the extent: no frame pop (which
+    /* an exit probe that ends the extent needs no frame pop (which
      * would keep the thread in the interpreter) */
-    if (start_counting(a, jni, thread, ts, !fast) != 0)
+    if (start_counting(a, jni, thread, ts, !a->engine->entry_probe) != 0)
         return 0;
     lock_enter(a);
     if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
@@ -231,30 +227,14 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     (void)jvmti;
     if (a->dead || gcrefs_breakpoint(a, jni, thread, method))
         return;
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_hidden_breakpoint(a, agent_tls, method); /* a hidden class's method (fast.c); clinit.c's may share it */
+    if (a->engine->breakpoint != NULL)
+        a->engine->breakpoint(a, agent_tls, method); /* a hidden class's method (fast/); clinit.c's may share it */
     if (method != a->target || loc != 0) {
         clinit_breakpoint(a, jni, thread, agent_tls, method, loc); /* the method's class is initialized */
         return;
     }
-    if (extent_begin(a, jni, thread))
-        count_step(a, agent_tls, jni, thread, method, loc); /* no SingleStep comes for this location */
-}
-
-/* engine=fast: the method's entry probe on a thread that is not counting
- * (fast.c, hooks.fast_begin): open an extent there. Block 0's probe, which
- * runs next, counts the first block. The thread's stack depth at the
- * method's frame (below begin0 and Probe.enter) tells later whether an
- * exception leaves the extent. */
-void counting_fast_begin(agent *a, JNIEnv *jni, jthread thread)
-{
-    if (!extent_begin(a, jni, thread))
-        return;
-    thread_state *ts = agent_tls;
-    jint frames = 0;
-    if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-        ts->fast_base = frames - 2;
-    fast_set_depth(a, ts, 1);
+    if (extent_begin(a, jni, thread) && a->engine->count_first != NULL)
+        a->engine->count_first(a, agent_tls, jni, thread, method, loc); /* no SingleStep comes for this location */
 }
 
 /*
@@ -284,8 +264,8 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     ts->pre_method = frame;
-    if (at_entry && a->opts.engine == AGENT_ENGINE_STEP)
-        count_step(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
+    if (at_entry && a->engine->count_first != NULL)
+        a->engine->count_first(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
     return 0;
 }
 
@@ -411,7 +391,7 @@ static void resume_idle_helpers(agent *a)
 
 /* The extent's outermost frame of the method pops (by_exception: an
  * exception leaves it): stop counting and record the invocation. */
-static void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception)
+void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception)
 {
     if (ts->helper || stop_counting(a, jni, thread, ts) != 0)
         return;
@@ -456,51 +436,6 @@ void JNICALL on_frame_pop(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         extent_end(a, jni, thread, ts, by_exception);
 }
 
-/* engine=fast: the exit probe before the return of the extent's outermost
- * frame (fast.c, hooks.fast_end): the extent ends, by return. */
-void counting_fast_end(agent *a, JNIEnv *jni, jthread thread)
-{
-    thread_state *ts = agent_tls;
-    if (ts != NULL && ts->measuring && ts->pre_method == NULL)
-        extent_end(a, jni, thread, ts, 0);
-}
-
-/* engine=fast: a block probe found its thread past its bound (fast.c,
- * hooks.fast_limit): the run passed the limit, or may have. */
-void counting_fast_limit(agent *a, JNIEnv *jni, jthread thread)
-{
-    bytecode_limit_stop(a, jni, thread);
-}
-
-/* engine=fast: a block of n bytecodes began on a thread that is not
- * counted while something is (fast.c, hooks.fast_bystander): a bystander,
- * or a thread the method started (the fast engine tags none, and refuses
- * them). Past the bystanders' allowance, counted by whole blocks, the step
- * engine decides (it counts the method's threads and watches the others
- * bytecode by bytecode) and the probes stop asking. */
-void counting_fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
-{
-    thread_state *ts = agent_tls;
-    if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
-        return;
-    int by = bystanders_fast_block(a, jni, thread, ts, n, program);
-    if (by == BYSTANDER_PROGRAM ||
-        (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
-        fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
-                        "called by it) while the method ran: the step engine counts it",
-                     ts->thread_name != NULL ? ts->thread_name : "?");
-        fast_unwatch(a, jni);
-        return;
-    }
-    if (by == BYSTANDER_OVER) {
-        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
-                        "whole blocks): the step engine decides whether the method started them (it counts them) "
-                        "or not (hidden work)",
-                     (unsigned long long)bystanders_allowance());
-        fast_unwatch(a, jni);
-    }
-}
-
 /* A helper thread (started by the measured code, counted for its whole
  * life) ends: what it counted of its grant goes to the limit's total. */
 void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
@@ -521,44 +456,6 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     ts->measuring = 0; /* ended: nothing left to stop (extents_end) */
 }
 
-
-/*
- * engine=fast: an exception thrown inside the extent. The frames it
- * unwinds run no bytecode and no exit probe: the method's frames among
- * them leave its depth, and when the catching frame lies below the
- * extent's outermost frame (or nothing catches it), the extent ends here,
- * by exception, as the step engine's frame pop would end it. `stop` >= 0:
- * the JVM itself takes the exception at the frame of that index from the
- * top (a root frame it entered, fast_exception_fix), which is unwound too.
- */
-static void fast_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint stop)
-{
-    int depth = fast_depth(a, ts);
-    jint frames = 0;
-    if (depth <= 0 || jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0)
-        return;
-    jint inside = frames - ts->fast_base + 1; /* the top frames, down to the outermost frame of the method */
-    if (inside <= 0)
-        return;
-    jvmtiFrameInfo *f = malloc((size_t)inside * sizeof *f);
-    jint n = 0;
-    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, inside, f, &n), "GetStackTrace") != 0) {
-        free(f);
-        agent_fail(a, "cannot read the frames an exception unwinds");
-        return;
-    }
-    jint i = 0;
-    int popped = 0;
-    while (i < n && (stop >= 0 ? i <= stop : catch_method == NULL || f[i].method != catch_method))
-        popped += f[i++].method == a->target; /* the catching frame, from the top */
-    free(f);
-    if ((stop >= 0 || i < n) && depth - popped > 0) {
-        fast_set_depth(a, ts, depth - popped); /* caught inside the extent */
-        return;
-    }
-    fast_set_depth(a, ts, 0);
-    extent_end(a, jni, thread, ts, 1);
-}
 
 /* Exceptions thrown inside an extent: remember the class, so an invocation
  * that ends by exception can say which (StackOverflowError, ...). */
@@ -581,26 +478,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
         snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
         free(utf8);
     }
-    if (a->opts.engine == AGENT_ENGINE_STEP)
-        step_arrays_thrown(a, ts, method, loc);
-    /* where a recursion runs out of stack depends on the size of each frame,
-     * which the JIT changes: only the step engine's interpreted frames end
-     * it where the step engine's profile says */
-    if (a->opts.engine == AGENT_ENGINE_FAST && strcmp(name, "java.lang.StackOverflowError") == 0)
-        fast_problem(a, "a StackOverflowError was thrown inside the extent, and where the stack ends depends on "
-                        "the sizes of compiled frames");
-    jint stop = -1;
-    if (a->opts.engine == AGENT_ENGINE_FAST) {
-        /* the rest of each block the exception leaves never runs: subtracted
-         * (fast.c), in the extent's frames (a helper thread's are all its own) */
-        jint frames = 0;
-        if (ts->pre_method != NULL)
-            fast_problem(a, "an exception was thrown in code of the method's class counted before it");
-        else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-            stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
-    }
-    if (a->opts.engine == AGENT_ENGINE_FAST && !ts->helper && ts->pre_method == NULL)
-        fast_exception(a, jni, thread, ts, catch_method, stop);
+    a->engine->exception(a, jni, thread, ts, method, loc, name, catch_method);
 }
 
 /* An exception was caught on a counting thread: the frames it unwound are
@@ -718,8 +596,8 @@ void counting_quiesce(agent *a)
 {
     thread_state *self = agent_tls;
     sched_off(a); /* threads waiting for their turn go on, uncounted */
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_quiesce(a); /* every thread's probes off, their totals read */
+    if (a->engine->quiesce != NULL)
+        a->engine->quiesce(a); /* fast/: every thread's probes off, their totals read */
     lock_enter(a);
     thread_state *list = a->threads;
     lock_exit(a);
@@ -771,6 +649,56 @@ void counting_finish(agent *a, JNIEnv *jni)
         if (ts->helper && ts->inv_index < a->ninvocations)
             for (int b = 0; b < BUCKETS; b++)
                 a->invocations[ts->inv_index].n[b] += ts->n[b];
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_collect(a, jni); /* the probes' hits into the method counters profile.c reads */
+    if (a->engine->collect != NULL)
+        a->engine->collect(a, jni); /* fast/: the probes' hits into the method counters profile.c reads */
+}
+
+/* The dependency key of an array class, remembered in the class's tag; 0
+ * when it is none (both engines charge arrays by it). */
+uint32_t counting_array_key(agent *a, jclass klass)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jlong tag = 0;
+    if (jvmti_check(a, (*jv)->GetTag(jv, klass, &tag), "GetTag") != 0)
+        return 0;
+    if ((tag >> TAG_KIND_SHIFT) == TAG_ARRAY_KEY)
+        return (uint32_t)(tag & TAG_INDEX_MASK);
+    char *sig = NULL;
+    if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
+        return 0;
+    char elem[1024];
+    uint32_t k = 0;
+    if (sig[0] == '[' && name_from_signature(sig, 1, elem, sizeof elem) != 0) {
+        char *utf8 = utf8_dup(elem);
+        lock_enter(a);
+        k = utf8 ? keys_intern(&a->keys, KEY_ARRAY, utf8) : 0;
+        lock_exit(a);
+        free(utf8);
+        if (k != 0)
+            jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_ARRAY_KEY << TAG_KIND_SHIFT) | k), "SetTag");
+    }
+    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    return k;
+}
+
+
+/* SampledObjectAlloc (every allocation, with -XX:-UseTLAB): the engine
+ * charges those of a counting thread (step/arrays.c, fast/engine.c). */
+void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size)
+{
+    agent *a = &g_agent;
+    (void)jvmti; (void)size;
+    thread_state *ts = agent_tls;
+    if (a->dead || ts == NULL || !ts->measuring)
+        return;
+    a->engine->array_alloc(a, jni, thread, ts, obj, klass);
+}
+
+/* A native of bulk.c handled n elements (hooks.elements): on a counting
+ * thread, the engine charges them to invoke key k. */
+void counting_charge_elements(agent *a, uint32_t k, uint64_t n)
+{
+    thread_state *ts = agent_tls;
+    if (ts != NULL && ts->measuring && n > 0 && k != 0)
+        a->engine->elements(a, ts, k, n);
 }

@@ -1,8 +1,9 @@
 /*
  * extent.h - what the files of the measured extent share with each other
  * and with no one else: core/extent.c (its life cycle and the threads'
- * state), core/limits.c, core/borrow.c, and the step engine (step/step.c,
- * step/arrays.c). The extent's face to the rest of the agent
+ * state), core/limits.c, core/borrow.c, the step engine (step/step.c,
+ * step/arrays.c, step/engine.c), and the fast engine's calls into it
+ * (fast/probes.c, fast/engine.c: extent_begin, extent_end). The extent's face to the rest of the agent
  * (on_breakpoint, on_frame_pop, counting_finish, ...) is in agent.h.
  */
 #ifndef PSF_EXTENT_H
@@ -21,6 +22,8 @@ int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_stat
 int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
 void start_span(agent *a, thread_state *ts);
 void extents_end(agent *a, JNIEnv *jni);
+int extent_begin(agent *a, JNIEnv *jni, jthread thread); /* 1: an extent opened */
+void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception);
 
 /* core/limits.c */
 void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);
@@ -44,5 +47,7 @@ void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethod
 
 /* step/arrays.c */
 void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation loc);
+void step_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass);
+void step_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n);
 
 #endif

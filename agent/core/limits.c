@@ -5,6 +5,7 @@
  * or a thread loops on one instruction forever.
  */
 #include "extent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,11 +40,8 @@ void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
     char msg[160];
     snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit)",
              (unsigned long long)a->opts.max_bytecodes);
-    /* the fast engine knows the run passed the limit (or may have: its
-     * probes count whole blocks), not at which bytecode; the step engine
-     * stops at the one after the limit, and its profile is the result */
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_problem(a, "%s, and only the step engine stops exactly where the limit is", msg);
+    if (a->engine->limit != NULL)
+        a->engine->limit(a, msg); /* fast/: it may not stop where the step engine does */
     limit_stop(a, jni, thread, "bytecode_limit", msg);
 }
 

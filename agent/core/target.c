@@ -10,6 +10,7 @@
  * caller's: it passes that function in.
  */
 #include "agent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static void search_methods(agent *a, jclass klass)
     a->method_found = 1;
     /* engine=fast: no breakpoint (an event at every call, recursive ones
      * included); the method's entry probe opens the extent (fast.c) */
-    if (a->opts.engine == AGENT_ENGINE_FAST ||
+    if (a->engine->entry_probe ||
         jvmti_check(a, (*jv)->SetBreakpoint(jv, found, 0), "SetBreakpoint") == 0) {
         a->target = found;
         agent_log(a, "measuring %s%s", a->opts.method, found_desc);

@@ -17,6 +17,7 @@
  * allocation to SampledObjectAlloc, which gives exact array sizes.
  */
 #include "agent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,8 @@ static void JNICALL on_class_prepare(jvmtiEnv *jvmti, JNIEnv *jni, jthread threa
         target_check_class(&g_agent, jni, klass, clinit_target_prepared);
     if (!g_agent.dead && !g_agent.target_init_done)
         clinit_scan_class(&g_agent, jni, klass);
-    if (!g_agent.dead && g_agent.opts.engine == AGENT_ENGINE_FAST)
-        fast_class_prepare(&g_agent, jni, klass);
+    if (!g_agent.dead && g_agent.engine->class_prepare != NULL)
+        g_agent.engine->class_prepare(&g_agent, jni, klass);
     bulk_class_prepared(&g_agent, jni, klass); /* natives charged by size */
 }
 
@@ -67,8 +68,8 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     /* the JDK's own loaders: the only ones that may define classes (natives.c) */
     a->platform_loader = jdk_loader(a, jni, "getPlatformClassLoader");
     a->system_loader = jdk_loader(a, jni, "getSystemClassLoader");
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_vm_init(a, jni); /* before the program's classes load: every class gets its probes */
+    if (a->engine->vm_init != NULL)
+        a->engine->vm_init(a, jni); /* fast/: before the program's classes load, every class gets its probes */
     clinit_init(a, jni);
     natives_bind(a, jni);
     gcrefs_init(a, jni); /* after fast_vm_init: a retransformation would clear its breakpoint */
@@ -105,60 +106,6 @@ static const invocation *first_thrown(const agent *a)
 }
 
 /*
- * engine=fast: why this run's profile may not be the step engine's, or
- * NULL. Whatever the fast engine could not count exactly (fast_problem), a
- * failure of its own (the step engine may still count the run), a limit
- * that stopped the program (its limits are not the step engine's yet; but
- * gc_dependent, which depends on no count, stands: gcrefs.c), and
- * in a scoring run the profile fields it does not produce yet.
- */
-/*
- * Whether the measured code read an identity hash code: a call of
- * Object.hashCode or System.identityHashCode that ran no bytecode (the
- * native). HotSpot draws identity hash codes from a per-thread sequence,
- * and each engine runs code of its own on the thread before the program
- * (the fast engine defines its probe class and instruments classes), so the
- * same object gets another hash code under each, and whatever the program
- * does with it (a HashSet's order) may count differently.
- */
-static int identity_hash_read(const agent *a)
-{
-    static const char *const readers[] = {"java.lang.Object.hashCode()I",
-                                          "java.lang.System.identityHashCode(Ljava/lang/Object;)I"};
-    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
-        uint32_t k = keys_find(&a->keys, KEY_INVOKE, readers[r]);
-        if (k == 0)
-            continue;
-        for (const thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-            if (ts->native != NULL && k - 1 < ts->dep_cap && ts->native[k - 1])
-                return 1;
-    }
-    return 0;
-}
-
-static const char *fast_fallback(agent *a, char *buf, size_t cap)
-{
-    if (a->opts.engine != AGENT_ENGINE_FAST)
-        return NULL;
-    if (a->stop_status != NULL && strcmp(a->stop_status, "gc_dependent") == 0)
-        return NULL; /* a refusal that depends on no count (gcrefs.c): the step engine's too */
-    if (a->fast.problem[0] != '\0')
-        snprintf(buf, cap, "engine=fast cannot count this run exactly: %s", a->fast.problem);
-    else if (a->error[0] != '\0')
-        snprintf(buf, cap, "engine=fast failed: %s", a->error);
-    else if (a->stop_status != NULL)
-        snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
-                           "not the step engine's yet", a->stop_status);
-    else if (identity_hash_read(a))
-        snprintf(buf, cap, "engine=fast cannot count this run exactly: the method read identity hash codes "
-                           "(Object.hashCode, System.identityHashCode), which the JVM draws from a sequence the two "
-                           "engines leave at different points");
-    else
-        return NULL;
-    return buf;
-}
-
-/*
  * The run's status word, most important first: the program's code the fast
  * engine saw run hidden from stepping, the fast engine's fallback,
  * a limit that stopped the program, a fault of the agent, the target not
@@ -173,7 +120,7 @@ static void status_of(agent *a, const char **status, const char **message, char 
         *message = a->fast.hidden_work;
         return;
     }
-    if ((*message = fast_fallback(a, buf, cap)) != NULL) {
+    if (a->engine->fallback != NULL && (*message = a->engine->fallback(a, buf, cap)) != NULL) {
         *status = "fallback";
         return;
     }
@@ -365,12 +312,7 @@ static void wire_hooks(agent *a)
     a->hooks.arraycopy = counting_arraycopy;
     a->hooks.elements = counting_charge_elements;
     a->hooks.finish = result_finish;
-    a->hooks.fast_begin = counting_fast_begin;
-    a->hooks.fast_end = counting_fast_end;
-    a->hooks.fast_limit = counting_fast_limit;
-    a->hooks.fast_bystander = counting_fast_bystander;
     a->hooks.stop = limit_stop;
-    a->hooks.array_key = counting_array_key;
 }
 
 /* Capabilities, the callback table and the global events; JNI_OK, or
@@ -396,10 +338,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     caps.can_generate_monitor_events = 1;      /* sched.c: where counted threads block on monitors */
     caps.can_get_monitor_info = 1;             /* sched.c: a monitor's owner and wait set */
     caps.can_get_current_contended_monitor = 1; /* sched.c: the JVM's own waits */
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        fast_capabilities(a, vm, &caps); /* retransformation: the classes loaded before VMInit get probes too */
-    else
-        caps.can_generate_method_entry_events = 1; /* linkage.c: code a call site's linkage runs */
+    a->engine->capabilities(a, vm, &caps); /* step: method entries (linkage.c); fast: retransformation */
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
 
@@ -456,6 +395,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     }
     char err[1024];
     int bad = agent_options_parse(&a->opts, options, err, sizeof err) != 0;
+    a->engine = engine_select(&a->opts); /* the one test of engine= */
     /* the key first: whatever goes wrong next is reported on the result channel */
     if (!bad && result_init(a, err, sizeof err) != 0)
         bad = 1;

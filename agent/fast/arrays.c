@@ -50,7 +50,7 @@ static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t 
     jobject c = classes != NULL && (jsize)site < (*jni)->GetArrayLength(jni, classes)
                     ? (*jni)->GetObjectArrayElement(jni, classes, (jsize)site)
                     : NULL;
-    *k = c != NULL ? a->hooks.array_key(a, (jclass)c) : 0;
+    *k = c != NULL ? counting_array_key(a, (jclass)c) : 0;
     if (c != NULL)
         (*jni)->DeleteLocalRef(jni, c);
     const cpool *cp = pool_of(a, fm);

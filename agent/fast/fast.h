@@ -2,7 +2,8 @@
  * fast.h - what the files of the fast engine (agent/fast/) share with each
  * other and with no one else: the probe class's embedded bytes, and the
  * functions one file of the engine calls in another. The engine's face to
- * the rest of the agent (fast_thread, fast_collect, ...) is in agent.h.
+ * the rest of the agent is its table (engine.c, core/engine.h), and the
+ * class file hook and the lines of kept class files in agent.h.
  */
 #ifndef PSF_FAST_H
 #define PSF_FAST_H
@@ -116,5 +117,28 @@ int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
 void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
 __attribute__((format(printf, 2, 3)))
 void native_problem(agent *a, const char *fmt, ...);
+
+/* The engine's functions its files call across the folder (fast.c, boot.c,
+ * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the
+ * rest of the agent reaches them through the engine's table (engine.c). */
+void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
+void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
+void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
+int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
+int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
+void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
+void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */
+/* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
+int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
+void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
+int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
+jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
+                        jint frames); /* an exception unwinds the top `frames` frames at most */
+void fast_set_depth(agent *a, thread_state *ts, int depth);
+void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
+void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
+void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
+                                           /* SampledObjectAlloc of an array on a counting thread */
+void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */
 
 #endif

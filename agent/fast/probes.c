@@ -13,6 +13,7 @@
  */
 
 #include "fast.h"
+#include "extent.h"
 
 /* A per-id table of the probes (a->fast.len, site or flags, which grow
  * under the lock), copied into a new int[] of every id handed out so far; an
@@ -527,7 +528,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
     if (a->dead || ts == NULL || !ts->measuring || array == NULL)
         return;
     jclass k = (*jni)->GetObjectClass(jni, array);
-    uint32_t key = k != NULL ? a->hooks.array_key(a, k) : 0;
+    uint32_t key = k != NULL ? counting_array_key(a, k) : 0;
     if (k != NULL)
         (*jni)->DeleteLocalRef(jni, k);
     lock_enter(a);
@@ -555,7 +556,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
                            ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
                            : NULL;
         jclass nk = next != NULL ? (*jni)->GetObjectClass(jni, next) : NULL;
-        key = nk != NULL ? a->hooks.array_key(a, nk) : 0;
+        key = nk != NULL ? counting_array_key(a, nk) : 0;
         if (nk != NULL)
             (*jni)->DeleteLocalRef(jni, nk);
         if (cur != array)
@@ -577,6 +578,67 @@ static jthread current_thread(agent *a)
     return thread;
 }
 
+/* engine=fast: the method's entry probe on a thread that is not counting
+ * (probe_begin): open an extent there. Block 0's probe, which
+ * runs next, counts the first block. The thread's stack depth at the
+ * method's frame (below begin0 and Probe.enter) tells later whether an
+ * exception leaves the extent. */
+static void fast_begin(agent *a, JNIEnv *jni, jthread thread)
+{
+    if (!extent_begin(a, jni, thread))
+        return;
+    thread_state *ts = agent_tls;
+    jint frames = 0;
+    if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
+        ts->fast_base = frames - 2;
+    fast_set_depth(a, ts, 1);
+}
+
+/* engine=fast: the exit probe before the return of the extent's outermost
+ * frame (probe_end): the extent ends, by return. */
+static void fast_end(agent *a, JNIEnv *jni, jthread thread)
+{
+    thread_state *ts = agent_tls;
+    if (ts != NULL && ts->measuring && ts->pre_method == NULL)
+        extent_end(a, jni, thread, ts, 0);
+}
+
+/* engine=fast: a block probe found its thread past its bound
+ * (probe_limit): the run passed the limit, or may have. */
+static void fast_limit(agent *a, JNIEnv *jni, jthread thread)
+{
+    bytecode_limit_stop(a, jni, thread);
+}
+
+/* engine=fast: a block of n bytecodes began on a thread that is not
+ * counted while something is (probe_bystander): a bystander,
+ * or a thread the method started (the fast engine tags none, and refuses
+ * them). Past the bystanders' allowance, counted by whole blocks, the step
+ * engine decides (it counts the method's threads and watches the others
+ * bytecode by bytecode) and the probes stop asking. */
+static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
+{
+    thread_state *ts = agent_tls;
+    if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
+        return;
+    int by = bystanders_fast_block(a, jni, thread, ts, n, program);
+    if (by == BYSTANDER_PROGRAM ||
+        (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
+        fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
+                        "called by it) while the method ran: the step engine counts it",
+                     ts->thread_name != NULL ? ts->thread_name : "?");
+        fast_unwatch(a, jni);
+        return;
+    }
+    if (by == BYSTANDER_OVER) {
+        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
+                        "whole blocks): the step engine decides whether the method started them (it counts them) "
+                        "or not (hidden work)",
+                     (unsigned long long)bystanders_allowance());
+        fast_unwatch(a, jni);
+    }
+}
+
 /* Probe.begin0(), from Probe.enter in the measured method's first
  * instruction on a thread that is not counting: open an extent when the
  * caller (two frames down: begin0, Probe.enter, the method) is the method
@@ -593,7 +655,7 @@ void JNICALL probe_begin(JNIEnv *jni, jclass cls)
         jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &caller, &loc), "GetFrameLocation") != 0 ||
         caller != a->target)
         return;
-    a->hooks.fast_begin(a, jni, thread);
+    fast_begin(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -606,7 +668,7 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_end(a, jni, thread);
+    fast_end(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -620,7 +682,7 @@ void JNICALL probe_limit(JNIEnv *jni, jclass cls)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_limit(a, jni, thread);
+    fast_limit(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
@@ -634,7 +696,7 @@ void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
     jthread thread = current_thread(a);
     if (thread == NULL)
         return;
-    a->hooks.fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
+    fast_bystander(a, jni, thread, (uint32_t)(n < 0 ? 0 : n), program != JNI_FALSE);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 

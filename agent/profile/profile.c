@@ -8,6 +8,7 @@
  * run gives the same bytes.
  */
 #include "agent.h"
+#include "engine.h"
 #include "bytecode.h"
 #include "profile_format.h"
 
@@ -469,8 +470,8 @@ int profile_write(agent *a, const char *status, const char *message)
     x_start(&x, "psf-profile");
     x_attr(&x, "version", PSF_PROFILE_VERSION);
     x_attr(&x, "status", status);
-    if (a->opts.engine == AGENT_ENGINE_FAST)
-        x_attr(&x, "engine", "fast"); /* the same counts as the step engine's (docs/fast-engine.md) */
+    if (a->engine->profile_attr != NULL)
+        x_attr(&x, "engine", a->engine->profile_attr); /* fast: the same counts as step's (docs/fast-engine.md) */
 
     x_start(&x, "target");
     x_attr(&x, "spec", a->opts.method ? a->opts.method : "");

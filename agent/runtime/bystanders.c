@@ -35,6 +35,7 @@
  * time over the allowance, else the most bytecodes stepped.
  */
 #include "agent.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,13 +43,8 @@
 #include <time.h>
 
 #define BYSTANDER_CPU_NS 2000000LL /* 2 ms: far above an idle thread's wake-ups */
-/* and more per bytecode of the JDK's run on it (uncounted): stepped, one
- * cost 0.65 us of CPU at the median here and 2.8 us at most on a loaded
- * machine, cold code and call-site linkage included (docs/hidden-work.md),
- * so 4 us leaves headroom; run compiled between the fast engine's probes,
- * far less */
-#define SENTRY_STEP_CPU_NS 4000LL
-#define FAST_JDK_CPU_NS 1000LL
+/* and more per bytecode of the JDK's run on it (uncounted): the engine's
+ * jdk_cpu_ns (step/engine.c, fast/engine.c) */
 #define SENTRY_STEPS 10000ULL      /* bytecodes: far above an idle thread's wake-ups */
 
 enum { SENTRY_CHARGED = 1, SENTRY_JDK_FREE = 2 }; /* charged for the JDK's code it runs, or not */
@@ -62,7 +58,7 @@ void bystanders_sentry_on(agent *a, jthread t)
     /* engine=fast: stepping any thread makes HotSpot's interpreter call into
      * the VM at every bytecode of every thread, the counted one included;
      * that engine keeps only the CPU-time check (docs/fast-engine.md) */
-    if (a->opts.engine == AGENT_ENGINE_FAST)
+    if (!a->engine->steps)
         return;
     jvmtiError e = (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_SINGLE_STEP, t);
     if (e != JVMTI_ERROR_THREAD_NOT_ALIVE)
@@ -153,15 +149,15 @@ void bystanders_agent_cpu(thread_state *ts, jlong since)
 }
 
 /* A thread's CPU time `cpu` less what it spent being counted or in the
- * agent, and less SENTRY_STEP_CPU_NS for each bytecode of the JDK's it was
- * stepped for as a bystander in this period of running extents (with the
- * fast engine, FAST_JDK_CPU_NS for each it ran): stepping is slow, and a
+ * agent, and less the engine's jdk_cpu_ns for each bytecode of the JDK's it
+ * was stepped for as a bystander in this period of running extents (with
+ * the fast engine, for each it ran): stepping is slow, and a
  * thread that wakes up may link call sites while it is stepped (lock
  * held). The bytecodes are few (SENTRY_STEPS for all such threads). */
 static jlong uncounted(agent *a, JNIEnv *jni, jthread thread, jlong cpu)
 {
     uint32_t gen = atomic_load_explicit(&a->sentry_gen, memory_order_relaxed);
-    jlong per = a->opts.engine == AGENT_ENGINE_FAST ? FAST_JDK_CPU_NS : SENTRY_STEP_CPU_NS;
+    jlong per = a->engine->jdk_cpu_ns;
     for (thread_state *t = a->threads; t != NULL; t = t->next)
         if (t->ref != NULL && (*jni)->IsSameObject(jni, t->ref, thread)) {
             uint64_t stepped = t->sentry_gen == gen ? __atomic_load_n(&t->sentry_steps, __ATOMIC_RELAXED) : 0;

@@ -51,6 +51,7 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "engine.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -252,7 +253,7 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
      * (bulk.c), per-run values under the virtual clock (pervalues.c), the
      * sandbox's denials */
     if ((strcmp(name, "getDeclaredMethods0") == 0 || strcmp(name, "resolve") == 0) && declaring_sig(a, method, &sig) &&
-        fast_native_bound(a, sig, name, address, new_address))
+        a->engine->native_bound != NULL && a->engine->native_bound(a, sig, name, address, new_address))
         goto done;
     if (sched_named(name) && declaring_sig(a, method, &sig) &&
         sched_native_bound(sig, name, desc, address, new_address))

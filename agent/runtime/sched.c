@@ -72,6 +72,7 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "engine.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -583,7 +584,7 @@ static void JNICALL w_start0(JNIEnv *jni, jobject self)
     thread_state *ts = a->dead ? NULL : agent_self();
     jlong tag = 0;
     int32_t added = -1;
-    if (ts != NULL && ts->measuring && !a->dead && !a->sched.off && a->opts.engine == AGENT_ENGINE_STEP &&
+    if (ts != NULL && ts->measuring && !a->dead && !a->sched.off && a->engine->steps &&
         (*a->jvmti)->GetTag(a->jvmti, self, &tag) == JVMTI_ERROR_NONE && (tag >> TAG_KIND_SHIFT) == TAG_STARTED_THREAD) {
         slock(a);
         if (ts->sched_slot == 0 || a->sched.slots[ts->sched_slot - 1].state == SS_DONE) {

@@ -2,8 +2,7 @@
  * arrays.c - arrays the step engine counts: every array allocation
  * (SampledObjectAlloc, with -XX:-UseTLAB) charged by its dependency key and
  * elements to the instruction that made it, and the elements natives copy
- * or allocate (counting_arraycopy, counting_charge_elements); the array
- * keys themselves (counting_array_key) serve both engines.
+ * or allocate (counting_arraycopy, step_elements).
  */
 #include "extent.h"
 
@@ -11,39 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The dependency key of an array class, remembered in the class's tag. */
-static uint32_t array_key(agent *a, jclass klass)
-{
-    jvmtiEnv *jv = a->jvmti;
-    jlong tag = 0;
-    if (jvmti_check(a, (*jv)->GetTag(jv, klass, &tag), "GetTag") != 0)
-        return 0;
-    if ((tag >> TAG_KIND_SHIFT) == TAG_ARRAY_KEY)
-        return (uint32_t)(tag & TAG_INDEX_MASK);
-    char *sig = NULL;
-    if (jvmti_check(a, (*jv)->GetClassSignature(jv, klass, &sig, NULL), "GetClassSignature") != 0)
-        return 0;
-    char elem[1024];
-    uint32_t k = 0;
-    if (sig[0] == '[' && name_from_signature(sig, 1, elem, sizeof elem) != 0) {
-        char *utf8 = utf8_dup(elem);
-        lock_enter(a);
-        k = utf8 ? keys_intern(&a->keys, KEY_ARRAY, utf8) : 0;
-        lock_exit(a);
-        free(utf8);
-        if (k != 0)
-            jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_ARRAY_KEY << TAG_KIND_SHIFT) | k), "SetTag");
-    }
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
-    return k;
-}
-
-/* The dependency key of an array class, for fast.c (hooks.array_key). */
-uint32_t counting_array_key(agent *a, jclass klass)
-{
-    return array_key(a, klass);
-}
 
 /*
  * Whether array key k, allocated while the last step is an array
@@ -154,29 +120,15 @@ void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation 
  * With -XX:-UseTLAB and a sampling interval of 0, HotSpot reports every
  * allocation through SampledObjectAlloc, on the allocating thread. Arrays
  * allocated while a newarray/anewarray/multianewarray executes in a measured
- * extent are charged with their exact length, however it was computed.
+ * extent are charged with their exact length, however it was computed
+ * (core/extent.c on_sampled_alloc passes those of a counting thread here).
  */
-void JNICALL on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jclass klass, jlong size)
+void step_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass)
 {
-    agent *a = &g_agent;
-    (void)size;
-    thread_state *ts = agent_tls;
-    if (a->dead || ts == NULL || !ts->measuring)
-        return;
-    if (a->opts.engine == AGENT_ENGINE_FAST) {
-        /* the array probes count what array instructions make; fast.c
-         * looks at arrays a native method made */
-        jboolean is_array = JNI_FALSE;
-        uint32_t k = jvmti_check(a, (*jvmti)->IsArrayClass(jvmti, klass, &is_array), "IsArrayClass") == 0 &&
-                             is_array ? array_key(a, klass) : 0;
-        if (k != 0)
-            fast_array_alloc(a, jni, thread, ts, obj, k);
-        return;
-    }
     int direct = (bc_flags(ts->prev_op) & BCF_NEWARRAY) != 0;
     if (!direct && ts->pend_key == 0)
         return; /* not allocated by an array bytecode nor by a native call */
-    uint32_t k = array_key(a, klass);
+    uint32_t k = counting_array_key(a, klass);
     if (k == 0)
         return; /* not an array */
     if (direct && !own_array(a, thread, ts, k))
@@ -223,18 +175,13 @@ void counting_arraycopy(agent *a, JNIEnv *jni, jint length)
         ts->elems[ts->bucket][k - 1] += (uint64_t)length;
 }
 
-/* A native of bulk.c handled n elements: charge them to its invoke key, in
- * the bucket of the code that called it, when that invoke is the one the
- * step path just counted (as counting_arraycopy); with engine=fast, when
- * its caller's invoke has that key (fast.c). */
-void counting_charge_elements(agent *a, uint32_t k, uint64_t n)
+/* A native of bulk.c handled n elements on a counting thread (core/extent.c
+ * counting_charge_elements): charge them to its invoke key, in the bucket
+ * of the code that called it, when that invoke is the one the step path
+ * just counted (as counting_arraycopy). */
+void step_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
 {
-    thread_state *ts = agent_tls;
-    if (a->opts.engine == AGENT_ENGINE_FAST) {
-        if (ts != NULL && ts->measuring && n > 0 && k != 0)
-            fast_charge_elements(a, ts, k, n); /* no step path: fast.c finds the call */
-        return;
-    }
-    if (ts != NULL && ts->measuring && n > 0 && k != 0 && k <= ts->dep_cap && ts->pend_key == k)
+    (void)a;
+    if (k <= ts->dep_cap && ts->pend_key == k)
         ts->elems[ts->bucket][k - 1] += n;
 }

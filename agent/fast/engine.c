@@ -1,0 +1,173 @@
+/*
+ * engine.c - the fast engine's table (core/engine.h): what the shared
+ * extent life cycle asks of the fast engine, among it the exceptions that
+ * leave frames no probe sees and why a run's profile may not be the step
+ * engine's (fast_fallback). These sit here, not in core/, so that the
+ * shared code reaches the engine only through its table; the probes'
+ * own calls into the extent's life cycle are probes.c's.
+ */
+#include "fast.h"
+#include "engine.h"
+#include "extent.h"
+
+/*
+ * engine=fast: an exception thrown inside the extent. The frames it
+ * unwinds run no bytecode and no exit probe: the method's frames among
+ * them leave its depth, and when the catching frame lies below the
+ * extent's outermost frame (or nothing catches it), the extent ends here,
+ * by exception, as the step engine's frame pop would end it. `stop` >= 0:
+ * the JVM itself takes the exception at the frame of that index from the
+ * top (a root frame it entered, fast_exception_fix), which is unwound too.
+ */
+static void exception_unwind(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint stop)
+{
+    int depth = fast_depth(a, ts);
+    jint frames = 0;
+    if (depth <= 0 || jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0)
+        return;
+    jint inside = frames - ts->fast_base + 1; /* the top frames, down to the outermost frame of the method */
+    if (inside <= 0)
+        return;
+    jvmtiFrameInfo *f = malloc((size_t)inside * sizeof *f);
+    jint n = 0;
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, inside, f, &n), "GetStackTrace") != 0) {
+        free(f);
+        agent_fail(a, "cannot read the frames an exception unwinds");
+        return;
+    }
+    jint i = 0;
+    int popped = 0;
+    while (i < n && (stop >= 0 ? i <= stop : catch_method == NULL || f[i].method != catch_method))
+        popped += f[i++].method == a->target; /* the catching frame, from the top */
+    free(f);
+    if ((stop >= 0 || i < n) && depth - popped > 0) {
+        fast_set_depth(a, ts, depth - popped); /* caught inside the extent */
+        return;
+    }
+    fast_set_depth(a, ts, 0);
+    extent_end(a, jni, thread, ts, 1);
+}
+
+/* An exception thrown on a counting thread (core/extent.c on_exception). */
+static void fast_on_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method,
+                              jlocation loc, const char *name, jmethodID catch_method)
+{
+    (void)method; (void)loc;
+    /* where a recursion runs out of stack depends on the size of each frame,
+     * which the JIT changes: only the step engine's interpreted frames end
+     * it where the step engine's profile says */
+    if (strcmp(name, "java.lang.StackOverflowError") == 0)
+        fast_problem(a, "a StackOverflowError was thrown inside the extent, and where the stack ends depends on "
+                        "the sizes of compiled frames");
+    jint stop = -1;
+    /* the rest of each block the exception leaves never runs: subtracted
+     * (exceptions.c), in the extent's frames (a helper thread's are all its own) */
+    jint frames = 0;
+    if (ts->pre_method != NULL)
+        fast_problem(a, "an exception was thrown in code of the method's class counted before it");
+    else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
+        stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
+    if (!ts->helper && ts->pre_method == NULL)
+        exception_unwind(a, jni, thread, ts, catch_method, stop);
+}
+
+/* The thread's probes take the place of SingleStep and ExceptionCatch:
+ * off before the shared events, on after them. */
+static int fast_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts, int before)
+{
+    if (before)
+        return mode == JVMTI_DISABLE && fast_thread(a, ts, thread, 0) != 0 ? -1 : 0;
+    return mode == JVMTI_ENABLE ? fast_thread(a, ts, thread, 1) : 0;
+}
+
+/* SampledObjectAlloc on a counting thread: the array probes count what
+ * array instructions make; arrays.c looks at arrays a native method made. */
+static void fast_on_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass)
+{
+    jboolean is_array = JNI_FALSE;
+    uint32_t k = jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") == 0 &&
+                         is_array ? counting_array_key(a, klass) : 0;
+    if (k != 0)
+        fast_array_alloc(a, jni, thread, ts, obj, k);
+}
+
+/* The bytecode limit stops the run: the probes know it passed the limit
+ * (or may have: they count whole blocks), not at which bytecode; the step
+ * engine stops at the one after the limit, and its profile is the result. */
+static void fast_on_limit(agent *a, const char *message)
+{
+    fast_problem(a, "%s, and only the step engine stops exactly where the limit is", message);
+}
+
+/*
+ * engine=fast: why this run's profile may not be the step engine's, or
+ * NULL. Whatever the fast engine could not count exactly (fast_problem), a
+ * failure of its own (the step engine may still count the run), a limit
+ * that stopped the program (its limits are not the step engine's yet; but
+ * gc_dependent, which depends on no count, stands: gcrefs.c), and
+ * in a scoring run the profile fields it does not produce yet.
+ */
+/*
+ * Whether the measured code read an identity hash code: a call of
+ * Object.hashCode or System.identityHashCode that ran no bytecode (the
+ * native). HotSpot draws identity hash codes from a per-thread sequence,
+ * and each engine runs code of its own on the thread before the program
+ * (the fast engine defines its probe class and instruments classes), so the
+ * same object gets another hash code under each, and whatever the program
+ * does with it (a HashSet's order) may count differently.
+ */
+static int identity_hash_read(const agent *a)
+{
+    static const char *const readers[] = {"java.lang.Object.hashCode()I",
+                                          "java.lang.System.identityHashCode(Ljava/lang/Object;)I"};
+    for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+        uint32_t k = keys_find(&a->keys, KEY_INVOKE, readers[r]);
+        if (k == 0)
+            continue;
+        for (const thread_state *ts = a->threads; ts != NULL; ts = ts->next)
+            if (ts->native != NULL && k - 1 < ts->dep_cap && ts->native[k - 1])
+                return 1;
+    }
+    return 0;
+}
+
+static const char *fast_fallback(agent *a, char *buf, size_t cap)
+{
+    if (a->stop_status != NULL && strcmp(a->stop_status, "gc_dependent") == 0)
+        return NULL; /* a refusal that depends on no count (gcrefs.c): the step engine's too */
+    if (a->fast.problem[0] != '\0')
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: %s", a->fast.problem);
+    else if (a->error[0] != '\0')
+        snprintf(buf, cap, "engine=fast failed: %s", a->error);
+    else if (a->stop_status != NULL)
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
+                           "not the step engine's yet", a->stop_status);
+    else if (identity_hash_read(a))
+        snprintf(buf, cap, "engine=fast cannot count this run exactly: the method read identity hash codes "
+                           "(Object.hashCode, System.identityHashCode), which the JVM draws from a sequence the two "
+                           "engines leave at different points");
+    else
+        return NULL;
+    return buf;
+}
+
+const struct engine_ops fast_engine_ops = {
+    .name = "fast",
+    .profile_attr = "fast", /* the same counts as the step engine's (docs/fast-engine.md) */
+    .steps = 0,
+    .entry_probe = 1,
+    .jdk_cpu_ns = 1000, /* run compiled between the probes: far less than stepped (step/engine.c) */
+    .capabilities = fast_capabilities,
+    .vm_init = fast_vm_init,
+    .class_prepare = fast_class_prepare,
+    .native_bound = fast_native_bound,
+    .thread_events = fast_thread_events,
+    .breakpoint = fast_hidden_breakpoint,
+    .exception = fast_on_exception,
+    .array_alloc = fast_on_alloc,
+    .elements = fast_charge_elements, /* no step path: arrays.c finds the call */
+    .limit = fast_on_limit,
+    .fallback = fast_fallback,
+    .quiesce = fast_quiesce,
+    .collect = fast_collect,
+};
