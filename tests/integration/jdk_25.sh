@@ -53,13 +53,13 @@ expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA"
 # (agent_counts.sh and adversarial.sh ran in the self-test, agent_counts.sh
 # on class files of javac 25), natives charged by size, the scheduling of
 # threaded code, the reports (pages, per-line costs, flame graph, JUnit,
-# batches), a quick calibration and its fidelity check, and the fast
-# engine: the rewritten classes (the JDK's own java.util of 25 included)
-# and its profiles against the step engine's
+# batches), and the fast engine: the rewritten classes (the JDK's own
+# java.util of 25 included) and its profiles against the step engine's.
+# The calibration suites on 25 are calibrate_jdk25.sh: they time kernels
+# and run alone, after the lanes of make test.
 for t in "$PSF_ROOT"/tests/integration/agent_*.sh "$PSF_ROOT"/tests/integration/adversarial_natives.sh \
   "$PSF_ROOT"/tests/integration/adversarial_sched.sh \
-  "$PSF_ROOT"/tests/integration/reports_*.sh "$PSF_ROOT"/tests/integration/calibrate_quick.sh \
-  "$PSF_ROOT"/tests/integration/calibrate_machine.sh \
+  "$PSF_ROOT"/tests/integration/reports_*.sh \
   "$PSF_ROOT"/tests/integration/instrument_jvm.sh "$PSF_ROOT"/tests/integration/fast_engine.sh; do
   [ "${t##*/}" = agent_counts.sh ] && continue
   rc=0

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# calibrate_jdk25.sh - the calibration suites on JDK 25: a quick calibration
+# (calibrate_quick.sh) and the fidelity check of calibrate_machine.sh's quick
+# path, each run with JAVA_HOME at JDK 25.
+#
+# They time kernels, so they run in make test's calibration phase, alone on
+# the machine, not in jdk_25.sh, whose lane shares the cores with another:
+# a kernel timed beside a second lane can come out at a price of 0, which
+# the calibrator refuses.
+# JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64; without
+# it the test says so loudly and exits 77.
+set -eu
+. "$(dirname "$0")/lib.sh"
+JDK25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ ! -x "$JDK25/bin/java" ] || [ "$(psf_jdk_feature "$JDK25/bin/java")" != 25 ]; then
+  echo "##################################################################"
+  echo "# JDK 25 NOT TESTED: no JDK 25 at $JDK25"
+  echo "# (install Temurin 25 there or set PSF_JDK25_HOME)"
+  echo "##################################################################"
+  exit 77
+fi
+
+for t in calibrate_quick.sh calibrate_machine.sh; do
+  rc=0
+  JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
+  expect_eq "$t on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"))" "$rc" 0
+  grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+done
+
+finish
