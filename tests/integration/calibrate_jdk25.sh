@@ -11,14 +11,7 @@
 # it the test says so loudly and exits 77.
 set -eu
 . "$(dirname "$0")/lib.sh"
-JDK25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-if [ ! -x "$JDK25/bin/java" ] || [ "$(psf_jdk_feature "$JDK25/bin/java")" != 25 ]; then
-  echo "##################################################################"
-  echo "# JDK 25 NOT TESTED: no JDK 25 at $JDK25"
-  echo "# (install Temurin 25 there or set PSF_JDK25_HOME)"
-  echo "##################################################################"
-  exit 77
-fi
+require_jdk25
 
 for t in calibrate_quick.sh calibrate_machine.sh; do
   rc=0

@@ -10,14 +10,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-JDK25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-if [ ! -x "$JDK25/bin/java" ] || [ "$(psf_jdk_feature "$JDK25/bin/java")" != 25 ]; then
-  echo "##################################################################"
-  echo "# JDK 25 NOT TESTED: no JDK 25 at $JDK25"
-  echo "# (install Temurin 25 there or set PSF_JDK25_HOME)"
-  echo "##################################################################"
-  exit 77
-fi
+require_jdk25
 
 # --- the self-test, full ------------------------------------------------------------
 out=$(JAVA_HOME=$JDK25 "$PSF_ROOT/scripts/self_test.sh" --full --json 2>"$TEST_TMP/err") && rc=0 || rc=$?

@@ -153,3 +153,17 @@ default_and_jdk25() {
     echo "##################################################################"
   fi
 }
+
+# require_jdk25: sets JDK25 to JDK 25's home (PSF_JDK25_HOME, default
+# /usr/lib/jvm/temurin-25-jdk-amd64), or says loudly that JDK 25 goes
+# untested and exits 77 (a skip, which fails under CI).
+require_jdk25() {
+  JDK25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+  if [ ! -x "$JDK25/bin/java" ] || [ "$(psf_jdk_feature "$JDK25/bin/java")" != 25 ]; then
+    echo "##################################################################"
+    echo "# JDK 25 NOT TESTED: no JDK 25 at $JDK25"
+    echo "# (install Temurin 25 there or set PSF_JDK25_HOME)"
+    echo "##################################################################"
+    exit 77
+  fi
+}
