@@ -530,6 +530,7 @@ static int fit_and_predict(calib_run *r)
         kresult *kr = &r->res[k];
         if (!kr->ok || kr->cycles <= 0)
             continue;
+        free(kr->x);            /* a fit again after more passes */
         kr->x = calloc(nf, sizeof *kr->x);
         if (!kr->x)
             abort();
@@ -544,6 +545,7 @@ static int fit_and_predict(calib_run *r)
      * always occur together without moving well-determined ones noticeably;
      * 3 on the opcode groups: each opcode costs the dispatch every bytecode
      * pays unless the kernels clearly say otherwise (docs/calibration.md) */
+    fit_free(&r->fit);
     if (model_fit(&r->m, x, y, use, n, 1e-4, 3, &r->fit) != 0)
         abort();
     /* no work priced at zero: a price the fit zeroed is fitted again from
@@ -557,9 +559,14 @@ static int fit_and_predict(calib_run *r)
         if (prc < 0)
             abort();
         if (prc > 0) {
-            note("error: kernel %s (%.1f cycles an iteration): %s, so the table would price that work "
-                 "at 0; no table written (calibrate again on a quieter machine, or see docs/calibration.md)",
-                 r->ks.v[bad_k].name, y[bad_k], why);
+            if (r->extra_passes_left > 0)
+                note("kernel %s (%.1f cycles an iteration): %s; timing every kernel once more before "
+                     "refusing (%d more pass%s at most)", r->ks.v[bad_k].name, y[bad_k], why,
+                     r->extra_passes_left, r->extra_passes_left == 1 ? "" : "es");
+            else
+                note("error: kernel %s (%.1f cycles an iteration): %s, so the table would price that work "
+                     "at 0; no table written (calibrate again on a quieter machine, or see docs/calibration.md)",
+                     r->ks.v[bad_k].name, y[bad_k], why);
             free(x);
             free(y);
             free(use);
@@ -843,7 +850,9 @@ int calibrate_run(const calib_options *opt)
         check_isolation(&r, work, &prefix);
     passes = opt->passes > 0 ? opt->passes : opt->quick ? 2 : 10;
     if (opt->refit) {
-        /* as many passes as the earlier run kept */
+        /* as many passes as the earlier run kept, or the first --passes of
+         * them; the rest stand for the passes a refused fit adds */
+        int want = opt->passes;
         passes = 0;
         for (;;) {
             char *p;
@@ -856,6 +865,9 @@ int calibrate_run(const calib_options *opt)
                 break;
             passes++;
         }
+        r.refit_kept = passes;
+        if (want > 0 && want < passes)
+            passes = want;
     }
     r.passes = passes;
     for (int p = 1; p <= passes; p++)
@@ -865,6 +877,12 @@ int calibrate_run(const calib_options *opt)
             if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0)
                 goto out;
         }
+    /* a fit that would price work at 0 is mostly noise in a few kernels'
+     * timing (a lowest figure over two passes is not yet the kernel's):
+     * more passes lower them towards it, so the table is refused only when
+     * the work still comes out free after them (with --refit: the passes
+     * kept beyond --passes) */
+    r.extra_passes_left = opt->refit ? r.refit_kept - passes : opt->quick ? 4 : 3;
     for (size_t k = 0; k < r.ks.n; k++)
         if (r.res[k].ok && r.res[k].cycles <= 0) {
             note("warning: kernel %s was not timed", r.ks.v[k].name);
@@ -876,8 +894,14 @@ int calibrate_run(const calib_options *opt)
             r.res[k].ok = 0;
         }
 
-    if (fit_and_predict(&r) != 0)
-        goto out;
+    while (fit_and_predict(&r) != 0) {
+        if (r.extra_passes_left-- <= 0)
+            goto out;
+        r.passes++;
+        r.passes_added++;
+        if (time_pass(&r, &prefix, cp, rdtsc, r.passes, r.passes, work) != 0)
+            goto out;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (write_outputs(&r) != 0)

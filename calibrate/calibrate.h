@@ -65,6 +65,9 @@ typedef struct calib_run {
     double unseen_group_cost;
     double holdout_median, holdout_worst, train_median, train_worst;
     int passes;             /* timing passes run */
+    int extra_passes_left;  /* passes a refused fit may still add */
+    int passes_added;       /* of them, added because a fit priced work at 0 */
+    int refit_kept;         /* --refit: timing passes the work directory holds */
     double spread_median, spread_worst;   /* per-kernel pass_hi / pass_lo - 1 */
     char spread_worst_name[64];
     char holdout_worst_name[64];

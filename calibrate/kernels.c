@@ -163,11 +163,11 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     { "call_virtual_work", 0, "Base[] b = { new Sq(), new Rect() }; int x = 0;", "x += b[i & 1].work(x);" },
     /* a native call or an allocation soon after a Java method entry, and
      * the same after 40 more bytecodes: the fence prices (common/calls.h) */
-    { "fence_copy_near", 0, "int[] a = new int[8], b = new int[8]; int x = 0;", "x = sf(x); System.arraycopy(a, 0, b, 0, 8);" },
-    { "fence_copy_far", 0, "int[] a = new int[8], b = new int[8]; int x = 0, y = 1;",
+    { "fence_copy_near", Q, "int[] a = new int[8], b = new int[8]; int x = 0;", "x = sf(x); System.arraycopy(a, 0, b, 0, 8);" },
+    { "fence_copy_far", Q, "int[] a = new int[8], b = new int[8]; int x = 0, y = 1;",
       "x = sf(x); y = y + x; x = x ^ y; y = y - x; x = x | 3; y = y & x; x = x + y; y = y ^ 5; x = x - y; y = y + 7; x = x & y; System.arraycopy(a, 0, b, 0, 8);" },
-    { "fence_alloc_near", 0, "int x = 0; int[] o;", "x = sf(x); o = new int[4];" },
-    { "fence_alloc_far", 0, "int x = 0, y = 1; int[] o;",
+    { "fence_alloc_near", Q, "int x = 0; int[] o;", "x = sf(x); o = new int[4];" },
+    { "fence_alloc_far", Q, "int x = 0, y = 1; int[] o;",
       "x = sf(x); y = y + x; x = x ^ y; y = y - x; x = x | 3; y = y & x; x = x + y; y = y ^ 5; x = x - y; y = y + 7; x = x & y; o = new int[4];" },
     { "fence_hash_near", 0, "Object p = new Object(); int x = 0, h;", "x = sf(x); h = p.hashCode();" },
     { "invokedynamic_lambda", Q, "Runnable r = null;", "r = () -> { };" },

@@ -70,6 +70,11 @@ void report_write(FILE *f, const calib_run *r)
             fr->r2, 100 * r->train_median, 100 * r->train_worst);
     fprintf(f, "hold-out       median relative error %.1f%%, worst %.1f%% (%s)\n",
             100 * r->holdout_median, 100 * r->holdout_worst, r->holdout_worst_name);
+    fprintf(f, "timing passes  %d", r->passes);
+    if (r->passes_added > 0)
+        fprintf(f, " (%d added: the fit of the first %d priced some work at 0)", r->passes_added,
+                r->passes - r->passes_added);
+    fputc('\n', f);
     if (r->spread_median > 0 || r->spread_worst > 0)
         fprintf(f, "timing spread  per kernel, highest / lowest of %d passes - 1: median %.1f%%, worst %.1f%% (%s)\n",
                 r->passes, 100 * r->spread_median, 100 * r->spread_worst, r->spread_worst_name);

@@ -3,7 +3,8 @@
 # table that validates against config/costs.xsd, says isolated_core="false",
 # comes with a report holding the hold-out errors, and that psf-score
 # accepts (a real JVM run of the agent scored with it), with the keys --keys
-# named priced; and --kernels refuses a name that is no built-in kernel.
+# named priced; --kernels refuses a name that is no built-in kernel; and a
+# fit that would price work at 0 gets more timing passes before a refusal.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
 
@@ -202,6 +203,41 @@ check "another family: table_machine_matches false, with the reason" \
 check "another family: the summary says so and how to calibrate" \
   'grep -q "approximate time: the table was calibrated on another machine (cpu family" "$TMP/o.txt" && grep -q "calibrate this machine: scripts/calibrate_machine.sh" "$TMP/o.txt"' \
   "$(cat "$TMP/o.txt")"
+
+# A fit that would price work at 0 first gets more timing passes, and the
+# table is refused only when they do not help. Replayed with --refit from
+# this run's own timings: passes 1 and 2 time arraycopy_8 (8 elements) at
+# 1.5 times arraycopy_64 (64 elements), so its elements come out free;
+# pass 3 is the run's real first pass, whose lower arraycopy_8 the lowest-
+# over-passes figure takes. With pass 3 kept, the refit adds it and writes
+# the table; without it, the table is refused.
+mkdir -p "$TMP/refit"
+cp -r "$TMP/work/." "$TMP/refit/"
+rm -f "$TMP"/refit/time.*.out
+awk '$1 == "K" && $2 == "arraycopy_64" { c = ($6 - $5) / ($4 - $3) }
+     { line[NR] = $0 }
+     END { for (i = 1; i <= NR; i++) { split(line[i], f, " ")
+             if (f[1] == "K" && f[2] == "arraycopy_8")
+               line[i] = sprintf("K arraycopy_8 %d %d %d %.0f %d", f[3], f[4], f[5], f[5] + 1.5 * c * (f[4] - f[3]), f[7])
+             print line[i] } }' "$TMP/work/time.1.out" > "$TMP/refit/time.1.out"
+cp "$TMP/refit/time.1.out" "$TMP/refit/time.2.out"
+cp "$TMP/work/time.1.out" "$TMP/refit/time.3.out"
+refit() {  # OUT: --refit --passes 2 of $TMP/refit
+  "$BUILD/psf-calibrate" --quick --no-isolate --refit "$TMP/refit" --passes 2 --out "$TMP/$1.xml" \
+    > /dev/null 2> "$TMP/$1.err"
+}
+rc=0
+refit refit3 || rc=$?
+check "a fit pricing arraycopy's elements at 0: one pass more, then the table (exit 0)" \
+  '[ "$rc" = 0 ] && grep -q "kernel arraycopy_64 .*does not grow with the elements of java.lang.System.arraycopy.*timing every kernel once more before refusing" "$TMP/refit3.err" &&
+   grep -q "^timing passes  3 (1 added: the fit of the first 2 priced some work at 0)" "$TMP/refit3-report.txt" &&
+   [ -s "$TMP/refit3.xml" ]' "exit $rc: $(grep -v "^\[" "$TMP/refit3.err" | tail -n 3)"
+rm "$TMP/refit/time.3.out"
+rc=0
+refit refit2 || rc=$?
+check "the same without a pass to add: refused (exit 1), no table" \
+  '[ "$rc" = 1 ] && grep -q "error: kernel arraycopy_64 .*so the table would price that work at 0; no table written" "$TMP/refit2.err" &&
+   [ ! -e "$TMP/refit2.xml" ]' "exit $rc: $(grep -v "^\[" "$TMP/refit2.err" | tail -n 3)"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
