@@ -32,10 +32,8 @@ mkdir -p "$OUT"
 cd "$TEST_TMP"
 
 modes=(off)
-if bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+if sandbox_works "sandboxed runs"; then
   modes+=(require)
-else
-  echo "(bubblewrap does not work here: only unsandboxed runs are checked)"
 fi
 
 # The processes of run MARK: everything whose command line carries it, and

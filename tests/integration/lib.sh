@@ -88,6 +88,21 @@ finish() {
   [ "$FAILED" -eq 0 ]
 }
 
+# sandbox_works WHAT: 0 when bubblewrap works here; else says loudly that
+# WHAT goes unchecked and returns 1, and under CI (CI=true) that is a
+# failure: CI must not turn green by not testing the sandbox.
+sandbox_works() {
+  if bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "${CI:-}" = true ]; then
+    fail "bubblewrap works under CI (needed for: $1)" "bwrap --unshare-all fails here"
+  else
+    echo "# bubblewrap does not work here: $1 goes unchecked"
+  fi
+  return 1
+}
+
 # adversarial_setup: what every adversarial suite needs. Adversarial code
 # only ever runs sandboxed, so without jq or a working bubblewrap the suite
 # is skipped (77). Sets GS (get_score.sh) and FX (the adversarial fixtures)
@@ -108,7 +123,7 @@ adversarial_setup() {
   fi
   if ! bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
     echo "bubblewrap does not work here: adversarial fixtures are not run unsandboxed"
-    exit 77
+    exit 77     # a skip: a failure under CI (tests/run_test.sh)
   fi
   CWD=$TEST_TMP/cwd
   mkdir -p "$CWD"
