@@ -75,6 +75,7 @@ RECEIVER=$BUILD/psf-receive
 #                                 program could read, and no file in /tmp
 #   (not --limit-modules: it would keep sun.misc.Unsafe out, but it also switches the CDS
 #    archive off, and with it determinism; see -Xshare:auto. The agent disarms Unsafe instead.)
+# shellcheck disable=SC2054 # commas inside single flags (-XX:CompileCommand=...)
 PINNED_FLAGS=(
   -XX:-UseTLAB
   -XX:+UseSerialGC
@@ -144,12 +145,16 @@ part_missing() {
   exit 70
 }
 # shellcheck source=lib/jdk.sh # the JDK policy, shared with the tests
+# shellcheck source=lib/jdk.sh
 . "$PSF_ROOT/scripts/lib/jdk.sh" || part_missing jdk.sh "$@"
 # shellcheck source=lib/judge.sh # the scored run's output judged
+# shellcheck source=lib/judge.sh
 . "$PSF_ROOT/scripts/lib/judge.sh" || part_missing judge.sh "$@"
 # shellcheck source=lib/outputs.sh # fail (error result, exit code), output files
+# shellcheck source=lib/outputs.sh
 . "$PSF_ROOT/scripts/lib/outputs.sh" || part_missing outputs.sh "$@"
 # shellcheck source=lib/options.sh # the command line, --help
+# shellcheck source=lib/options.sh
 . "$PSF_ROOT/scripts/lib/options.sh" || part_missing options.sh "$@"
 
 # --- arguments: all checked before anything runs ------------------------------
@@ -159,20 +164,28 @@ RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for go
 FALLBACK=""         # why it did
 
 # shellcheck source=lib/scorer.sh # psf-score asked in the background, the cost table
+# shellcheck source=lib/scorer.sh
 . "$PSF_ROOT/scripts/lib/scorer.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/scorer.sh"
 # shellcheck source=lib/classpath.sh # the class path resolved
+# shellcheck source=lib/classpath.sh
 . "$PSF_ROOT/scripts/lib/classpath.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/classpath.sh"
 # shellcheck source=lib/signing.sh # the key, the submission's digests
+# shellcheck source=lib/signing.sh
 . "$PSF_ROOT/scripts/lib/signing.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/signing.sh"
 # shellcheck source=lib/jdk_check.sh # which java, and whether it may score
+# shellcheck source=lib/jdk_check.sh
 . "$PSF_ROOT/scripts/lib/jdk_check.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/jdk_check.sh"
 # shellcheck source=lib/scratch.sh # scratch directory, traps, sweeper
+# shellcheck source=lib/scratch.sh
 . "$PSF_ROOT/scripts/lib/scratch.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/scratch.sh"
 # shellcheck source=lib/sandbox.sh # bubblewrap, the run's guard
+# shellcheck source=lib/sandbox.sh
 . "$PSF_ROOT/scripts/lib/sandbox.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/sandbox.sh"
 # shellcheck source=lib/run.sh # the JVM runs, the fast engine's fallback
+# shellcheck source=lib/run.sh
 . "$PSF_ROOT/scripts/lib/run.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/run.sh"
 # shellcheck source=lib/result.sh # the result scored and printed
+# shellcheck source=lib/result.sh
 . "$PSF_ROOT/scripts/lib/result.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/result.sh"
 
 # --- what can start early starts in the background -------------------------------

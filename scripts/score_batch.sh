@@ -125,6 +125,7 @@ fi
 [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
 if [ -z "$KEY_FILE" ]; then
   KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
+  # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
   mkdir -p -m 700 "$(dirname -- "$KEY_FILE")" 2>/dev/null || true
 fi
 KEY_FILE=$(abspath "$KEY_FILE")

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # jdk.sh - which JDKs PSF scores with, and what each one needs (sourced; bash).
 #
 # One place for what depends on the JDK's feature version, shared by

@@ -46,7 +46,7 @@ run_once() {
     exec {PREP_FD}<&-
     PREP_FD=""
   fi
-  [ "$made" = done ] || mkdir -p "$work/tmp"
+  [ "$made" = "done" ] || mkdir -p "$work/tmp"
   local seen=$work # the work directory as the program sees it
   [ "$SANDBOXED" = 1 ] && seen=$SANDBOX_WORK
   RUN_STATUS=""
@@ -57,7 +57,7 @@ run_once() {
   run_key || fail internal_error "cannot read a run key from /dev/urandom"
   key=$RUN_KEY
   local stream=$RUN_DIR/result.stream fifo=$RUN_DIR/result.fifo
-  [ "$made" = done ] || mkfifo "$fifo"
+  [ "$made" = "done" ] || mkfifo "$fifo"
   # The stream is capped: a program that floods the channel gets no result
   # (psf-receive rejects oversized claims) instead of a receiver that runs
   # for hours.

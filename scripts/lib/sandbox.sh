@@ -55,6 +55,7 @@ setup_guard() {
   # of them forks first or is set-user-ID). The check is a POSIX sh's, which
   # starts in about half of bash's time (one guard is on the way to the JVM).
   GUARD=()
+  # shellcheck disable=SC2016 # the guard's own $PPID and $1, expanded by its sh
   [ ${#PDEATH[@]} -gt 0 ] &&
     GUARD=("${PDEATH[@]}" -- sh -c '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"' psf-guard "$$")
 }

@@ -136,6 +136,6 @@ setup_scratch() {
     exec </dev/null
     mkdir -p "$SCRATCH/run.1/work/tmp"
     mkfifo "$SCRATCH/run.1/result.fifo"
-    echo done
+    echo "done"
   )
 }

@@ -36,6 +36,7 @@ prepare_key() {
   if [ -z "$KEY_FILE" ]; then
     KEY_NAMED=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
+    # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
