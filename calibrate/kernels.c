@@ -154,9 +154,9 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
     /* calls whose callee does some work: in -Xint a call's fixed cost
      * overlaps with the callee's own bytecodes, so naked calls alone would
      * overprice the calls of real code */
-    { "call_body10", 0, "int x = 0;", "x = s10(x);" },
+    { "call_body10", Q, "int x = 0;", "x = s10(x);" },
     { "call_body40", Q, "int x = 0;", "x = s40(x);" },
-    { "call_body100", 0, "int x = 0;", "x = s100(x);" },
+    { "call_body100", Q, "int x = 0;", "x = s100(x);" },
     { "call_nested", 0, "int x = 0;", "x = g2(x);" },
     { "call_recursive", Q, "int r;", "r = fib(4);" },
     { "call_jdk_small", 0, "String s = \"hello\"; int x = 0;", "x += s.length(); x += s.charAt(i & 3);" },
