@@ -1,7 +1,7 @@
 /*
  * vmentry.c - the agent's entry points: Agent_OnLoad, the capabilities it
  * asks for, every callback wired in one table, VMInit, ClassPrepare and
- * VMDeath (where the profile is written).
+ * VMDeath (where how the JVM ended is recorded and the profile written).
  *
  * It is the top of the agent's files: it calls extent.c, clinit.c,
  * target.c, natives.c and methods.c, and none of them calls it. Where a
