@@ -465,6 +465,13 @@ typedef struct agent {
         jmethodID poll;         /* ReferenceQueue's reallyPoll (17) or poll0 (21+), a breakpoint at 0 */
     } gc;
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
+    jthread main_thread;        /* global ref: the thread VMInit ran on, the launcher's main thread */
+    struct {                    /* how the JVM ended, seen at VMDeath (vmentry.c): the profile's <end> */
+        const char *by;         /* "exit", "halt", "return", "other"; NULL: not seen (a stop wrote the result) */
+        char thread[256];       /* the thread that ended it (exit, halt, other), UTF-8 */
+        char caller[1024];      /* the frame that called Runtime.exit or halt, named as in <methods> */
+        int entry;              /* that frame is the bottom frame of the main thread (its entry method) */
+    } end;
 
     /* threads: an extent counts the threads its code starts */
     int active_extents;         /* threads now inside an outermost invocation (under lock) */

@@ -1,7 +1,7 @@
 /*
  * vmentry.c - the agent's entry points: Agent_OnLoad, the capabilities it
  * asks for, every callback wired in one table, VMInit, ClassPrepare and
- * VMDeath (where the profile is written).
+ * VMDeath (where how the JVM ended is recorded and the profile written).
  *
  * It is the top of the agent's files: it calls extent.c, clinit.c,
  * target.c, natives.c and methods.c, and none of them calls it. Where a
@@ -18,6 +18,7 @@
  */
 #include "agent.h"
 #include "engine.h"
+#include "extent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,9 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     gcrefs_init(a, jni); /* after fast_vm_init: a retransformation would clear its breakpoint */
     sched_check_bound(a, jni);
     bystanders_init(a, jni, thread);
+    a->main_thread = (*jni)->NewGlobalRef(jni, thread); /* how the JVM ended: on_vm_death */
+    if (a->main_thread == NULL)
+        agent_fail(a, "cannot keep a reference to the main thread");
     progress_start(a);
     if (jvmti_check(a, (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL),
                     "SetEventNotificationMode(CLASS_PREPARE)") != 0 ||
@@ -207,11 +211,103 @@ static int result_finish(agent *a, JNIEnv *jni)
     return 1;
 }
 
+/* Is frame f's class one of java.lang's Runtime, System and Shutdown (the
+ * boot loader's: no other loader may define a java.* class)? Its method's
+ * name goes to *name (Deallocate it); -1 when JVMTI cannot say. */
+static int exit_frame(agent *a, JNIEnv *jni, jmethodID m, jclass *klass, char **name, char **desc, char **csig)
+{
+    jvmtiEnv *jv = a->jvmti;
+    if (jvmti_check(a, (*jv)->GetMethodName(jv, m, name, desc, NULL), "GetMethodName") != 0 ||
+        jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, klass), "GetMethodDeclaringClass") != 0 ||
+        jvmti_check(a, (*jv)->GetClassSignature(jv, *klass, csig, NULL), "GetClassSignature") != 0)
+        return -1;
+    jobject loader = NULL;
+    if (jvmti_check(a, (*jv)->GetClassLoader(jv, *klass, &loader), "GetClassLoader") != 0)
+        return -1;
+    if (loader != NULL) {
+        (*jni)->DeleteLocalRef(jni, loader);
+        return 0;
+    }
+    return strcmp(*csig, "Ljava/lang/Runtime;") == 0 || strcmp(*csig, "Ljava/lang/System;") == 0 ||
+           strcmp(*csig, "Ljava/lang/Shutdown;") == 0;
+}
+
+/*
+ * How the JVM ended, into a->end, from the thread VMDeath is posted on:
+ * Runtime.exit and Runtime.halt post it on the thread that called them,
+ * inside their frames; the launcher's DestroyJavaVM (main returned or
+ * threw, and the last other non-daemon thread ended) posts it on a thread
+ * with no Java frame. The caller is the first frame below java.lang's
+ * Runtime, System and Shutdown frames; `entry` says that it is the bottom
+ * frame of the main thread, i.e. the program's entry method itself. The
+ * program cannot reach any of this: a judge (scripts/lib/judge.sh) reads
+ * it to know whose code ended the run whose output it judges.
+ */
+static void record_end(agent *a, JNIEnv *jni)
+{
+    jvmtiEnv *jv = a->jvmti;
+    jvmtiFrameInfo frames[16];
+    jint n = 0, depth = 0;
+    jthread self = NULL;
+    const char *by = "other";
+    char thread[sizeof a->end.thread] = "", caller[sizeof a->end.caller] = "";
+    int entry = 0, below = -1;
+    if (jvmti_check(a, (*jv)->GetCurrentThread(jv, &self), "GetCurrentThread") != 0 ||
+        jvmti_check(a, (*jv)->GetFrameCount(jv, self, &depth), "GetFrameCount") != 0 ||
+        jvmti_check(a, (*jv)->GetStackTrace(jv, self, 0, 16, frames, &n), "GetStackTrace") != 0)
+        return;
+    if (depth == 0)
+        by = "return";
+    for (jint i = 0; i < n && below < 0; i++) {
+        char *name = NULL, *desc = NULL, *csig = NULL;
+        jclass k = NULL;
+        int lang = exit_frame(a, jni, frames[i].method, &k, &name, &desc, &csig);
+        if (lang == 1 && strcmp(csig, "Ljava/lang/Runtime;") == 0 && strcmp(name, "exit") == 0)
+            by = "exit";
+        else if (lang == 1 && strcmp(csig, "Ljava/lang/Runtime;") == 0 && strcmp(name, "halt") == 0 &&
+                 strcmp(by, "exit") != 0)
+            by = "halt";
+        else if (lang == 0) {
+            char cls[1024];
+            char *full = method_full_name(csig, name, desc, cls, sizeof cls);
+            snprintf(caller, sizeof caller, "%s", full ? full : "?");
+            free(full);
+            below = i;
+        }
+        char *held[] = {name, desc, csig};
+        for (size_t h = 0; h < sizeof held / sizeof held[0]; h++)
+            if (held[h] != NULL)
+                (*jv)->Deallocate(jv, (unsigned char *)held[h]);
+        if (k != NULL)
+            (*jni)->DeleteLocalRef(jni, k);
+        if (lang < 0)
+            return;
+    }
+    if (depth > 0) {
+        char *t = thread_name(a, self);
+        snprintf(thread, sizeof thread, "%s", t ? t : "?");
+        free(t);
+        entry = below >= 0 && below == depth - 1 && a->main_thread != NULL &&
+                (*jni)->IsSameObject(jni, self, a->main_thread);
+    }
+    (*jni)->DeleteLocalRef(jni, self);
+    lock_enter(a);
+    if (!a->result_written) {
+        a->end.by = by;
+        memcpy(a->end.thread, thread, sizeof thread);
+        memcpy(a->end.caller, caller, sizeof caller);
+        a->end.entry = entry;
+    }
+    lock_exit(a);
+}
+
 /* VMDeath: the result goes out, unless a limit stop sent it already. */
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     agent *a = &g_agent;
     (void)jvmti;
+    if (!a->result_written)
+        record_end(a, jni);
     (void)result_finish(a, jni);
     a->dead = 1;
 }

@@ -504,6 +504,18 @@ int profile_write(agent *a, const char *status, const char *message)
         x_attr(&x, "info", a->vm_info);
     x_end(&x);
 
+    if (a->end.by != NULL) { /* how the JVM ended (vmentry.c record_end) */
+        x_start(&x, "end");
+        x_attr(&x, "by", a->end.by);
+        if (a->end.thread[0] != '\0')
+            x_attr(&x, "thread", a->end.thread);
+        if (a->end.caller[0] != '\0')
+            x_attr(&x, "caller", a->end.caller);
+        if (a->end.entry)
+            x_attr(&x, "entry", "true");
+        x_end(&x);
+    }
+
     x_start(&x, "summary");
     x_attr_u64(&x, "invocations", a->ninvocations);
     x_attr_u64(&x, "work", t.n[0]);

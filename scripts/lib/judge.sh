@@ -20,6 +20,9 @@
 #                          summary must say that tests ran and none failed or
 #                          was aborted
 #
+# and in each case the JVM was ended by the program's entry method (the
+# profile's <end>, judge_end): the launcher's own System.exit, or main
+# returning, never an exit or halt of the submission's code elsewhere.
 # Otherwise the run ends as wrong_output or tests_failed, with no score. The
 # way it was judged (JUDGED_BY: expect_output, check, junit or none) is a
 # signed field of the result (judged_by), which psf-score reads back.
@@ -105,6 +108,76 @@ junit_summary() {
   fi
 }
 
+# profile_end_of FILE: how the JVM of the run ended, from the <end> element
+# the agent writes after <jvm> (docs/profile-format.md), read by the shell
+# itself like profile_status_of: END_BY (exit, halt, return, other; empty
+# when the profile has none), END_THREAD, END_CALLER (the frame that
+# called Runtime.exit or halt) and END_ENTRY (true when that frame is the
+# bottom frame of the main thread: the program's entry method). The
+# profile comes authenticated from the agent; every '<' in it is markup.
+profile_end_of() {
+  local line re
+  END_BY="" END_THREAD="" END_CALLER="" END_ENTRY=false
+  while IFS= read -r line; do
+    case $line in
+      *'<summary'* | *'<invocations'* | *'</psf-profile'*) return 0 ;;
+      *'<end '*)
+        re=' by="([a-z]*)"' && [[ $line =~ $re ]] && END_BY=${BASH_REMATCH[1]}
+        re=' thread="([^"]*)"' && [[ $line =~ $re ]] && END_THREAD=${BASH_REMATCH[1]}
+        re=' caller="([^"]*)"' && [[ $line =~ $re ]] && END_CALLER=${BASH_REMATCH[1]}
+        re=' entry="true"' && [[ $line =~ $re ]] && END_ENTRY=true
+        xml_text END_THREAD
+        xml_text END_CALLER
+        return 0 ;;
+    esac
+  done <"$1"
+}
+# xml_text NAME: the variable NAME, an attribute's value, made text (the
+# five entities; a character reference, as a thread's name holds a newline
+# or a tab, as a space).
+xml_text() {
+  local -n t=$1
+  local re='^(.*)&#[0-9a-fA-FxX]+;(.*)$'
+  while [[ $t =~ $re ]]; do t="${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"; done
+  t=${t//&lt;/<} t=${t//&gt;/>} t=${t//&quot;/\"} t=${t//&apos;/\'} t=${t//&amp;/\&}
+}
+
+# judge_end HOW: whether the JVM's end (profile_end_of) lets the run's
+# output be judged, as END_WHY: empty when it does, else why not. The
+# output judged must be that of a program that ran to the end its entry
+# method chose: a JVM ended by Runtime.exit or Runtime.halt from any other
+# frame (a static initializer, a constructor, a method other than the
+# scored one, another thread, a shutdown hook) could have printed a verdict
+# of its own and cut the real one off. HOW junit: only the launcher's own
+# main may end it (System.exit, as ConsoleLauncher.main does with the tests'
+# verdict, or by returning); HOW output (--expect-output, --check): the
+# program's entry method, by returning or by System.exit or Runtime.halt in
+# the entry method itself.
+judge_end() {
+  local how=$1 who
+  END_WHY=""
+  profile_end_of "$RUN_PROFILE"
+  case $END_BY in
+    return) return 0 ;;
+    exit | halt)
+      if [ "$END_ENTRY" = true ]; then
+        [ "$how" = output ] && return 0
+        [ "$END_BY" = exit ] && [ "$END_CALLER" = "$JUNIT_LAUNCHER.main([Ljava/lang/String;)V" ] && return 0
+      fi
+      who="Runtime.$END_BY"
+      [ "$END_BY" = exit ] && who="System.exit (Runtime.exit)"
+      who="$who, called by ${END_CALLER:-no frame of the program} on thread '$END_THREAD'" ;;
+    other) who="something other than System.exit, Runtime.halt or the end of main, on thread '$END_THREAD'" ;;
+    *) END_WHY="the agent recorded no end of the JVM: the output cannot be judged"
+      return 0 ;;
+  esac
+  if [ "$how" = junit ]; then
+    END_WHY="the JVM was ended by $who, not by the JUnit launcher's main: the output's summary is not the tests' verdict"
+  else
+    END_WHY="the JVM was ended by $who, not by the program's entry method (main): the output of a run cut short is not judged"
+  fi
+}
+
 # judge_output: judge the output of the run in RUN_DIR (its profile is
 # PROFILE_STATUS, its exit code RUN_RC, its status so far RUN_STATUS). Sets
 # RUN_STATUS and RUN_MESSAGE when the output is wrong.
@@ -119,6 +192,13 @@ judge_output() {
       ok: | ok:program_failed | not_invoked: | not_invoked:program_failed | class_not_loaded: | class_not_loaded:program_failed) ;;
       *) return 0 ;;
     esac
+    # (only the launcher's own end of the JVM makes its summary the verdict)
+    judge_end junit
+    if [ -n "$END_WHY" ]; then
+      RUN_STATUS=tests_failed RUN_MESSAGE=${END_WHY//[$'\001'-$'\037']/ }
+      judge_verdict
+      return 0
+    fi
     junit_summary "$stdout"
     if [ -n "$JUNIT_WHY" ]; then
       RUN_STATUS=tests_failed RUN_MESSAGE=$JUNIT_WHY
@@ -127,7 +207,13 @@ judge_output() {
     fi
   fi
   [ -z "$RUN_STATUS" ] && [ "$profile" = ok ] || return 0
-  if [ -n "$EXPECT_OUTPUT" ]; then
+  # (the output of a run the program cut short from elsewhere is not
+  # judged; a JUnit run's end was judged above)
+  END_WHY=""
+  [ "$MAIN" = "$JUNIT_LAUNCHER" ] || judge_end output
+  if [ -n "$END_WHY" ]; then
+    RUN_STATUS=wrong_output RUN_MESSAGE=$END_WHY
+  elif [ -n "$EXPECT_OUTPUT" ]; then
     local opts=() says rc
     [ "$IGNORE_TRAILING_SPACE" = 1 ] && opts=(--ignore-trailing-space)
     says=$("$SCORER" --compare-output "${opts[@]}" "$EXPECT_OUTPUT" "$stdout" 2>&1)

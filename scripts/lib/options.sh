@@ -65,6 +65,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         wrong_output (with CMD's first line of output) and no score
                         (JUnit 5 exercises: --main org.junit.platform.console.ConsoleLauncher;
                         a failing test ends as tests_failed; docs/grading-server.md)
+                        A judged run must end by its main method: returning, or System.exit
+                        there (JUnit: the launcher's); an exit or halt elsewhere is refused
   --runs N              score N times and report every distinct score; a run that fails
                         fails them all, with its own status (default: 1)
   --engine ENGINE       how bytecodes are counted: fast (instrumented classes, JIT on; the
