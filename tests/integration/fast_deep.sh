@@ -28,7 +28,9 @@ run_engine() {
   shift 4
   mapfile -t flags < <(printf '%s\n' "${BASE_FLAGS[@]}"; psf_jdk_flags "$(psf_jdk_feature "$jdk/bin/java")")
   rm -f "$out"
-  "$jdk/bin/java" "${flags[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
+  # (a time limit: a build that lets the error unwind 700,000 stepped
+  # frames would take hours, HotSpot counting the frames at each)
+  timeout -k 5 "${DEEP_TIMEOUT:-300}" "$jdk/bin/java" "${flags[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
     -cp "$FX" DeepRecursion "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || rc=$?
   validate_profile "$out" "$spec"
   return "$rc"
