@@ -64,7 +64,7 @@ RECEIVER=$BUILD/psf-receive
 #                                 but full, never because of the wall-clock time since its last use
 #   -Xss64m                       every Java thread's stack (main's too: the launcher runs main on a
 #                                 thread of this size), the same for both engines: deep enough for a
-#                                 recursion of 100,000 frames under the fast engine (about 350,000
+#                                 recursion of 100,000 frames under the fast engine (520,000 or more
 #                                 measured); reserved, touched only as deep as the program goes
 #                                 (docs/determinism.md, "The stack"). VMEM_KB makes room for it
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
