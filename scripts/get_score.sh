@@ -62,7 +62,11 @@ RECEIVER=$BUILD/psf-receive
 #   -Xms/-Xmx                     the same heap everywhere: GC timing and SoftReference clearing
 #   -XX:SoftRefLRUPolicyMSPerMB=100000000  a soft reference is cleared only when the heap is all
 #                                 but full, never because of the wall-clock time since its last use
-#   -Xss                          the same stack depth everywhere
+#   -Xss64m                       every Java thread's stack (main's too: the launcher runs main on a
+#                                 thread of this size), the same for both engines: deep enough for a
+#                                 recursion of 100,000 frames under the fast engine (520,000 or more
+#                                 measured); reserved, touched only as deep as the program goes
+#                                 (docs/determinism.md, "The stack"). VMEM_KB makes room for it
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
 #   -XX:...Size caps              memory outside the heap is bounded too (code cache, metaspace, direct)
@@ -83,7 +87,7 @@ PINNED_FLAGS=(
   -XX:-UseDynamicNumberOfCompilerThreads
   -XX:SoftRefLRUPolicyMSPerMB=100000000
   -Xshare:auto
-  -Xss1m
+  -Xss64m
   -Duser.language=en -Duser.country=US -Duser.variant=
   -Duser.timezone=UTC
   -Dfile.encoding=UTF-8 -Dsun.stdout.encoding=UTF-8 -Dsun.stderr.encoding=UTF-8
@@ -204,7 +208,15 @@ SUBMISSION_DIGESTS=""
 check_jdk
 SUBMISSION_PENDING=1
 heap_kb "$HEAP"
-VMEM_KB=$((HEAP_KB + 2 * 1024 * 1024))
+# the address space: the heap, 2 GiB for the JVM's own, and a stack of
+# PINNED_FLAGS' -Xss for each thread the program may start and for the
+# JVM's own Java threads (16: main, reference handler, finalizer, ...)
+VMEM_KB=$HEAP_KB
+for f in "${PINNED_FLAGS[@]}"; do
+  case $f in -Xss*) heap_kb "${f#-Xss}"; VMEM_KB=$((VMEM_KB + (MAX_THREADS + 16) * HEAP_KB)) ;; esac
+done
+heap_kb "$HEAP"
+VMEM_KB=$((VMEM_KB + 2 * 1024 * 1024))
 
 # --- scratch directory, guard, sandbox ---------------------------------------------
 setup_scratch

@@ -24,6 +24,8 @@ void start_span(agent *a, thread_state *ts);
 void extents_end(agent *a, JNIEnv *jni);
 int extent_begin(agent *a, JNIEnv *jni, jthread thread); /* 1: an extent opened */
 void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception);
+/* a StackOverflowError on a counting thread: the program stops, status stack_overflow */
+void stack_overflow_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
 
 /* core/limits.c */
 void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);

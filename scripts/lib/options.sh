@@ -125,8 +125,9 @@ ENGINE=fast
 KEY_FILE=""
 SUBMISSION=""
 PROGRAM_ARGS=()
-# The process's address space: the pinned heap plus 2 GiB for everything else
-# the JVM maps (code cache, metaspace, thread stacks, the agent), with glibc
+# The process's address space: the pinned heap, a stack of -Xss for each
+# Java thread (get_score.sh, VMEM_KB) and 2 GiB for everything else the JVM
+# maps (code cache, metaspace, its other threads' stacks, the agent), with glibc
 # kept to eight malloc arenas (MALLOC_ARENA_MAX, scripts/lib/run.sh): each reserves 64 MiB,
 # where glibc would allow eight for each processor. heap_kb SIZE:
 # SIZE in KiB, in HEAP_KB.
