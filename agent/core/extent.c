@@ -393,7 +393,10 @@ static void resume_idle_helpers(agent *a)
  * exception leaves it): stop counting and record the invocation. */
 void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception)
 {
-    if (ts->helper || stop_counting(a, jni, thread, ts) != 0)
+    if (ts->helper)
+        return;
+    gcrefs_extent_end(a, jni, thread); /* a reference the collector cleared meanwhile ends the run */
+    if (stop_counting(a, jni, thread, ts) != 0)
         return;
     bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
