@@ -658,7 +658,8 @@ void gcrefs_init(agent *a, JNIEnv *jni);   /* at VMInit, after fast_vm_init */
 int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* 1: its breakpoint */
 int gcrefs_poll_method(const char *name, const char *desc); /* ReferenceQueue's method that takes the head */
 void JNICALL gcrefs_gc_finish(jvmtiEnv *jvmti); /* GarbageCollectionFinish */
-void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread); /* refuses a reference cleared while counted */
+void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory); /* a reference cleared while
+                                                                                     * counted ends the run */
 
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */

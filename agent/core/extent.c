@@ -395,7 +395,9 @@ void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_
 {
     if (ts->helper)
         return;
-    gcrefs_extent_end(a, jni, thread); /* a reference the collector cleared meanwhile ends the run */
+    /* a reference the collector cleared meanwhile ends the run, unless an
+     * OutOfMemoryError does (the collector cleared soft references first) */
+    gcrefs_extent_end(a, jni, thread, by_exception && strcmp(ts->last_exception, "java.lang.OutOfMemoryError") == 0);
     if (stop_counting(a, jni, thread, ts) != 0)
         return;
     bystanders_check(a, jni, ts);

@@ -150,8 +150,11 @@ static jobject JNICALL psf_pending_list(JNIEnv *env, jclass cls)
  * runs on its own; at most 2 s), a reference of the program's kind that a
  * collection cleared while counted code ran ends the run. Work that reads
  * it (Reference.get, refersTo: neither a bytecode nor a native binding,
- * see the top) depends on when the collector ran. */
-void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread)
+ * see the top) depends on when the collector ran. Not when an
+ * OutOfMemoryError ends the extent (out_of_memory): the collector clears
+ * every soft reference, the JDK's caches' among them, before it throws
+ * one. */
+void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory)
 {
     if (real_has_pending == NULL || a->dead)
         return;
@@ -164,6 +167,8 @@ void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread)
     char cls[sizeof a->gc.cleared];
     lock_enter(a);
     memcpy(cls, a->gc.cleared, sizeof cls);
+    if (out_of_memory)
+        a->gc.cleared[0] = cls[0] = '\0'; /* nor for a later extent */
     lock_exit(a);
     if (cls[0] == '\0')
         return;
