@@ -61,7 +61,7 @@ static const struct {
     { ST_WRONG_OUTPUT,        "wrong_output",        32, 0, "the program's output is not the expected one (--expect-output), its checker refused it (--check), or code other than main ended the JVM" },
     { ST_TESTS_FAILED,        "tests_failed",        33, 0, "a JUnit test failed or was aborted (the launcher's summary), the launcher printed no summary, or code other than it ended the JVM" },
     { ST_NOT_JUDGED,          "not_judged",          34, 0, "psf-score --rank --require-checked: the result's output was not judged in its scored run" },
-    { ST_GC_DEPENDENT,        "gc_dependent",        35, 1, "counted code took a reference the garbage collector enqueued: its work depends on when the collector ran" },
+    { ST_GC_DEPENDENT,        "gc_dependent",        35, 1, "counted code took a reference the garbage collector enqueued, or the collector cleared one of the program's references while counted code ran: its work depends on when the collector ran" },
     { ST_AGENT_ERROR,         "agent_error",         70, 1, "the agent failed (a JVMTI call, memory)" },
     { ST_INTERNAL_ERROR,      "internal_error",      70, 0, "a fault of PSF itself" },
 };

@@ -459,10 +459,17 @@ typedef struct agent {
     const char *stop_status;    /* what stopped the program: "bytecode_limit", "thread_limit", "virtual_threads",
                                    "unschedulable", "hidden_work", "gc_dependent" */
     char stop_message[768];
-    struct {                    /* gcrefs.c: references the collector enqueued */
+    struct {                    /* gcrefs.c: references the collector enqueued or cleared */
         jfieldID discovered;    /* Reference.discovered: the pending list's link */
         jfieldID head;          /* ReferenceQueue.head */
         jmethodID poll;         /* ReferenceQueue's reallyPoll (17) or poll0 (21+), a breakpoint at 0 */
+        jclass kinds[3];        /* global refs: WeakReference, SoftReference, PhantomReference */
+        _Atomic int taking;     /* the Reference Handler is inside the pending list's wrapper */
+        _Atomic uint32_t seq;   /* collections ended so far */
+        _Atomic uint32_t counted_upto; /* the number of the last one that ended while an extent ran */
+        _Atomic uint32_t taken; /* collections up to this number were in the lists taken before the last */
+        char cleared[160];      /* the first reference of the program's kind the collector cleared while
+                                 * counted code ran, "" when none (under lock) */
     } gc;
     const char *exit_kind;      /* "exit_in_method" / "halt_in_method" when the JVM ended inside the method */
     jthread main_thread;        /* global ref: the thread VMInit ran on, the launcher's main thread */
@@ -652,10 +659,14 @@ void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
 
-/* gcrefs.c: counted code that takes a reference the collector enqueued (status gc_dependent) */
+/* gcrefs.c: counted code that takes a reference the collector enqueued, or runs while it clears one of
+ * the program's (status gc_dependent) */
 void gcrefs_init(agent *a, JNIEnv *jni);   /* at VMInit, after fast_vm_init */
 int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* 1: its breakpoint */
 int gcrefs_poll_method(const char *name, const char *desc); /* ReferenceQueue's method that takes the head */
+void JNICALL gcrefs_gc_finish(jvmtiEnv *jvmti); /* GarbageCollectionFinish */
+void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory); /* a reference cleared while
+                                                                                     * counted ends the run */
 
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */

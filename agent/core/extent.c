@@ -393,7 +393,12 @@ static void resume_idle_helpers(agent *a)
  * exception leaves it): stop counting and record the invocation. */
 void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception)
 {
-    if (ts->helper || stop_counting(a, jni, thread, ts) != 0)
+    if (ts->helper)
+        return;
+    /* a reference the collector cleared meanwhile ends the run, unless an
+     * OutOfMemoryError does (the collector cleared soft references first) */
+    gcrefs_extent_end(a, jni, thread, by_exception && strcmp(ts->last_exception, "java.lang.OutOfMemoryError") == 0);
+    if (stop_counting(a, jni, thread, ts) != 0)
         return;
     bystanders_check(a, jni, ts);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);

@@ -434,6 +434,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     caps.can_generate_monitor_events = 1;      /* sched.c: where counted threads block on monitors */
     caps.can_get_monitor_info = 1;             /* sched.c: a monitor's owner and wait set */
     caps.can_get_current_contended_monitor = 1; /* sched.c: the JVM's own waits */
+    caps.can_generate_garbage_collection_events = 1; /* gcrefs.c: collections while an extent runs */
     a->engine->capabilities(a, vm, &caps); /* step: method entries (linkage.c); fast: retransformation */
     if (jvmti_check(a, (*jv)->AddCapabilities(jv, &caps), "AddCapabilities") != 0)
         return JNI_ERR;
@@ -459,6 +460,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     cb.MonitorWaited = sched_monitor_waited;
     cb.MonitorContendedEnter = sched_monitor_contended_enter;
     cb.MonitorContendedEntered = sched_monitor_contended_entered;
+    cb.GarbageCollectionFinish = gcrefs_gc_finish;
     cb.ClassFileLoadHook = fast_class_file_load; /* enabled at VMInit, engine=fast only */
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;

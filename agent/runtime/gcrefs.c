@@ -1,5 +1,5 @@
 /*
- * gcrefs.c - counted code that takes what the garbage collector did.
+ * gcrefs.c - counted code that takes or reads what the garbage collector did.
  *
  * When the collector finds the referent of a weak, soft or phantom
  * reference unreachable, it clears the reference and links it into the
@@ -39,9 +39,20 @@
  * same for both engines, which set it after the fast engine's
  * retransformation. Nothing here is on the per-bytecode path.
  *
- * What this does not see: Reference.get and refersTo reading a referent
- * the collector cleared, before or without any queue (docs/determinism.md,
- * "The garbage collector").
+ * A referent the collector cleared can also be read with no queue at all
+ * (while (ref.get() != null) allocate;): Reference.get runs as a special
+ * interpreter entry and a compiled intrinsic, refersTo as an intrinsic,
+ * neither a bytecode nor a native binding. So the clearing is looked at
+ * instead of the read: a GarbageCollectionFinish event notes that a
+ * collection ended while an extent ran; the wrapper above then notes the
+ * first reference of the program's kind in the list (WeakReference,
+ * SoftReference, PhantomReference themselves, or a class the boot and
+ * platform loaders did not define; the JDK's own subclasses, ThreadLocal's
+ * and WeakHashMap's entries among them, are left to the queue rule); and
+ * at the extent's end, once the Reference Handler has taken every pending
+ * list, a noted reference ends the run (gcrefs_extent_end). Not seen: a
+ * JDK subclass's referent read after it was cleared and before it is
+ * enqueued (docs/determinism.md, "The garbage collector").
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -49,29 +60,125 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GC_TAG ((jlong)TAG_GC_ENQUEUED << TAG_KIND_SHIFT)
 
 typedef jobject(JNICALL *pending_fn)(JNIEnv *);
+typedef jboolean(JNICALL *has_pending_fn)(JNIEnv *);
 static pending_fn real_pending;
+static has_pending_fn real_has_pending;
+
+static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t len);
+static void thread_named(agent *a, JNIEnv *jni, jthread thread, char *out, size_t len);
+
+/* GarbageCollectionFinish (inside the collection's safepoint, before the
+ * Reference Handler can take its list: no JNI, no lock): whether a counted
+ * extent was running. */
+void JNICALL gcrefs_gc_finish(jvmtiEnv *jvmti)
+{
+    agent *a = &g_agent;
+    (void)jvmti;
+    uint32_t seq = atomic_fetch_add(&a->gc.seq, 1) + 1;
+    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) > 0)
+        atomic_store(&a->gc.counted_upto, seq);
+}
+
+/* 1 when r's class is of the program's kind: WeakReference,
+ * SoftReference or PhantomReference itself, or a class neither the boot
+ * nor the platform loader defined (the program's subclass). The JDK's own
+ * subclasses (ThreadLocal's and WeakHashMap's entries, the MethodType
+ * table's, a Cleaner's) are what the queue rule is for. */
+static int program_kind(agent *a, JNIEnv *jni, jobject r)
+{
+    jclass k = (*jni)->GetObjectClass(jni, r);
+    if (k == NULL)
+        return 0;
+    int yes = 0;
+    for (int i = 0; i < 3 && !yes; i++)
+        yes = (*jni)->IsSameObject(jni, k, a->gc.kinds[i]);
+    if (!yes)
+        yes = init_sites_class(a, jni, k);
+    (*jni)->DeleteLocalRef(jni, k);
+    return yes;
+}
 
 /* Reference.getAndClearReferencePendingList: the JVM's list, every
  * reference of it tagged. The list is linked through Reference.discovered
- * and ends with null. */
+ * and ends with null. When a collection of the list ended while an extent
+ * ran, the first reference of the program's kind in it is noted for
+ * gcrefs_extent_end. */
 static jobject JNICALL psf_pending_list(JNIEnv *env, jclass cls)
 {
     agent *a = &g_agent;
     (void)cls;
+    atomic_fetch_add(&a->gc.taking, 1);
+    /* The list holds what the collections up to the take cleared: every
+     * one numbered up to `before`, and any that came between reading it and
+     * the take. Counted: one of them ended while an extent ran (a counted
+     * collection between the take and the next one's `before` makes both
+     * takes counted, never neither). */
+    uint32_t before = atomic_load(&a->gc.seq);
     jobject head = real_pending(env);
+    int counted = atomic_load(&a->gc.counted_upto) > atomic_load(&a->gc.taken);
+    atomic_store(&a->gc.taken, before);
     /* after VMDeath the result is out and JVMTI refuses tags */
     jobject r = head != NULL && !a->dead ? (*env)->NewLocalRef(env, head) : NULL;
     while (r != NULL) {
+        jlong tag = 0;
+        if (counted && jvmti_check(a, (*a->jvmti)->GetTag(a->jvmti, r, &tag), "GetTag") == 0 &&
+            tag != GC_TAG && program_kind(a, env, r)) {
+            char cls_name[128];
+            class_name_of(a, env, r, cls_name, sizeof cls_name);
+            lock_enter(a);
+            if (a->gc.cleared[0] == '\0')
+                snprintf(a->gc.cleared, sizeof a->gc.cleared, "%s", cls_name);
+            lock_exit(a);
+            counted = 0; /* one is enough */
+        }
         jvmti_check(a, (*a->jvmti)->SetTag(a->jvmti, r, GC_TAG), "SetTag");
         jobject next = (*env)->GetObjectField(env, r, a->gc.discovered);
         (*env)->DeleteLocalRef(env, r);
         r = next;
     }
+    atomic_fetch_sub(&a->gc.taking, 1);
     return head;
+}
+
+/* The end of an extent (before it stops counting), on its thread: once the
+ * Reference Handler has taken what the collections so far cleared (it
+ * runs on its own; at most 2 s), a reference of the program's kind that a
+ * collection cleared while counted code ran ends the run. Work that reads
+ * it (Reference.get, refersTo: neither a bytecode nor a native binding,
+ * see the top) depends on when the collector ran. Not when an
+ * OutOfMemoryError ends the extent (out_of_memory): the collector clears
+ * every soft reference, the JDK's caches' among them, before it throws
+ * one. */
+void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory)
+{
+    if (real_has_pending == NULL || a->dead)
+        return;
+    for (int i = 0; i < 2000; i++) {
+        /* the list first: the wrapper counts itself in before it takes it */
+        if (!real_has_pending(jni) && atomic_load(&a->gc.taking) == 0)
+            break;
+        usleep(1000);
+    }
+    char cls[sizeof a->gc.cleared];
+    lock_enter(a);
+    memcpy(cls, a->gc.cleared, sizeof cls);
+    if (out_of_memory)
+        a->gc.cleared[0] = cls[0] = '\0'; /* nor for a later extent */
+    lock_exit(a);
+    if (cls[0] == '\0')
+        return;
+    char who[64], msg[sizeof a->stop_message];
+    thread_named(a, jni, thread, who, sizeof who);
+    snprintf(msg, sizeof msg,
+             "the garbage collector cleared a %s while %s ran the method: what reads it (Reference.get, refersTo) "
+             "depends on when the collector ran",
+             cls, who);
+    a->hooks.stop(a, jni, thread, "gc_dependent", msg);
 }
 
 /* "Ljava/lang/ref/WeakReference;" -> "java.lang.ref.WeakReference" into out. */
@@ -201,11 +308,24 @@ void gcrefs_init(agent *a, JNIEnv *jni)
         agent_fail(a, "cannot find java.lang.ref.Reference.discovered or ReferenceQueue.head");
         return;
     }
+    static const char *const kinds[3] = {"java/lang/ref/WeakReference", "java/lang/ref/SoftReference",
+                                         "java/lang/ref/PhantomReference"};
+    for (int i = 0; i < 3; i++) {
+        jclass k = (*jni)->FindClass(jni, kinds[i]);
+        a->gc.kinds[i] = k != NULL ? (*jni)->NewGlobalRef(jni, k) : NULL;
+        if (a->gc.kinds[i] == NULL) {
+            (*jni)->ExceptionClear(jni);
+            agent_fail(a, "cannot find %s", kinds[i]);
+            return;
+        }
+        (*jni)->DeleteLocalRef(jni, k);
+    }
+    real_has_pending = (has_pending_fn)dlsym(RTLD_DEFAULT, "JVM_HasReferencePendingList");
     real_pending = (pending_fn)dlsym(RTLD_DEFAULT, "JVM_GetAndClearReferencePendingList");
     JNINativeMethod methods[] = {
         {"getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", (void *)psf_pending_list},
     };
-    if (real_pending == NULL || (*jni)->RegisterNatives(jni, ref, methods, 1) != 0) {
+    if (real_pending == NULL || real_has_pending == NULL || (*jni)->RegisterNatives(jni, ref, methods, 1) != 0) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "cannot re-bind java.lang.ref.Reference.getAndClearReferencePendingList");
         return;
@@ -229,6 +349,8 @@ void gcrefs_init(agent *a, JNIEnv *jni)
         return;
     }
     jvmti_check(a, (*jv)->SetBreakpoint(jv, a->gc.poll, 0), "SetBreakpoint(ReferenceQueue)");
+    jvmti_check(a, (*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL),
+                "SetEventNotificationMode(GARBAGE_COLLECTION_FINISH)");
     (*jni)->DeleteLocalRef(jni, queue);
     (*jni)->DeleteLocalRef(jni, ref);
 }

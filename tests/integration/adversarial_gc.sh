@@ -5,14 +5,19 @@
 # GcRefs fixture sorts 2000 ints and then allocates until the collector has
 # done something it can see: a weak reference arriving on its queue, a
 # WeakHashMap's entry dropped, a Cleaner's action run (on the thread the
-# Cleaner starts). Each ends as gc_dependent (35), five runs of each under
-# each engine on JDK 17 and 25, with one message naming the thread, the
-# reference's class and the code that took it. The honest mode (a
-# ThreadLocal, a stream, string concatenation, a WeakHashMap whose keys
-# stay, a reference the method enqueues itself) and the relink mode (a
-# collection clears entries of the JDK's MethodType table, which linking a
-# string concatenation then expunges) score, one score in five runs and
-# under both engines, and print what they print without PSF.
+# Cleaner starts), a WeakReference without a queue whose get() turns null,
+# a SoftReference whose get() turns null once the heap is all but full.
+# Each ends as gc_dependent (35), five runs of each under each engine on
+# JDK 17 and 25, with one message naming the thread and the reference's
+# class (and, for a take from a queue, the code that took it). The honest
+# mode (a ThreadLocal, a stream, string concatenation, a WeakHashMap whose
+# keys stay, a reference the method enqueues itself), the live mode
+# (collections run while a ThreadLocal, a WeakHashMap, a WeakReference and
+# a SoftReference whose referents stay reachable and String.intern are
+# used) and the relink mode (a collection clears entries of the JDK's
+# MethodType table, which linking a string concatenation then expunges)
+# score, one score in five runs and under both engines, and print what
+# they print without PSF.
 set -eu
 . "$(dirname "$0")/lib.sh"
 adversarial_setup
@@ -33,11 +38,13 @@ declare -A WANT=(
   [queue]="thread 'main' took a java.lang.ref.WeakReference the garbage collector enqueued from a ReferenceQueue, in GcRefs.work(Ljava/lang/String;I)J"
   [map]="thread 'main' took a java.util.WeakHashMap\$Entry the garbage collector enqueued from a ReferenceQueue, in GcRefs.work(Ljava/lang/String;I)J"
   [cleaner]="thread 'Cleaner-0' took a jdk.internal.ref.CleanerImpl\$PhantomCleanableRef the garbage collector enqueued from a ReferenceQueue, in jdk.internal.ref.CleanerImpl.run()V"
+  [get]="the garbage collector cleared a java.lang.ref.WeakReference while thread 'main' ran the method: what reads it (Reference.get, refersTo) depends on when the collector ran"
+  [soft]="the garbage collector cleared a java.lang.ref.SoftReference while thread 'main' ran the method: what reads it (Reference.get, refersTo) depends on when the collector ran"
 )
 
 for jdk in "${JDKS[@]}"; do
   v=$(psf_jdk_feature "$jdk/bin/java")
-  for mode in queue map cleaner; do
+  for mode in queue map cleaner get soft; do
     for engine in fast step; do
       got=""
       for i in 1 2 3 4 5; do
@@ -50,7 +57,7 @@ for jdk in "${JDKS[@]}"; do
   done
   # The fast engine counts the main thread's waits itself and keeps its
   # refusal, which depends on no count: it hands nothing to the step engine.
-  for mode in queue map; do
+  for mode in queue map get soft; do
     gs "$jdk" fast "$mode" >/dev/null
     expect_eq "JDK $v, fast, $mode: the fast engine's own refusal" \
       "$(jq -r '[.status, .engine, .fallback] | tostring' "$TEST_TMP/out")" '["gc_dependent","fast",null]'
@@ -60,7 +67,7 @@ for jdk in "${JDKS[@]}"; do
   # collector clear entries of the JDK's MethodType table and then links a
   # string concatenation, whose linkage (overhead) takes them from the
   # table's queue: not the program's doing, not refused.
-  for mode in honest relink; do
+  for mode in honest live relink; do
     plain=$("$jdk/bin/java" -cp "$FX" GcRefs "$mode" "$N")
     scores=""
     for engine in fast step; do
