@@ -427,6 +427,8 @@ typedef struct fast_state {
                                    breakpoint at offset 0 (under lock) */
     uint32_t nhidden, hidden_cap;
     int hidden_armed;           /* they have their breakpoints (a thread has counted) */
+    int limit_exact;            /* the bytecode limit stopped the run where the step engine stops (limit.c) */
+    char limit_inexact[256];    /* else why it could not place that stop, "" before a limit stop */
 } fast_state;
 
 /* The agent's whole state. */

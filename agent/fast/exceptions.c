@@ -170,7 +170,18 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
     (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, nsaved);
 }
 
-jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+/*
+ * The walk behind fast_exception_fix and fast_limit_fix: the frames from
+ * depth `skip` down, at most `frames` of them. limit_pc < 0: an exception
+ * unwinds them (down to catch_method's frame). limit_pc >= 0: the bytecode
+ * limit stops the run at the original offset limit_pc of the first frame
+ * (whose location is a probe's): that instruction counts, its key does
+ * not, and nothing after it in its block nor in the blocks every frame
+ * below waits in runs; a root frame the JVM entered among them is left to
+ * the caller (-2, nothing fixed past it).
+ */
+static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint skip,
+                       jint frames, int64_t limit_pc)
 {
     if (frames <= 0 || ts->probe == NULL)
         return -1;
@@ -215,7 +226,7 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
     }
     jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
     jint n = 0;
-    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, frames, f, &n), "GetStackTrace") != 0) {
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, skip, frames, f, &n), "GetStackTrace") != 0) {
         free(f);
         free(ids);
         free(modes);
@@ -238,19 +249,26 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
                                .new_len = fm ? fm->new_len : 0};
             int64_t old = fm != NULL ? ins_original_offset(&view, (uint32_t)f[i].location, &in_probe) : -1;
+            int stop_here = i == 0 && limit_pc >= 0 && old >= 0; /* the limit's instruction, not the probe's */
+            if (stop_here) {
+                old = limit_pc;
+                in_probe = 0;
+            }
             if (m != MODE_HIDDEN && (old < 0 || in_probe)) { /* hidden frames counted nothing */
                 fast_problem(a, "an exception was thrown %s", old < 0 ? "through a method that has no probes"
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
-            if (top && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
+            if (top && limit_pc < 0 && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
                 fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
                              "as they were made (the step engine charges none when the call throws)", fm->name, old);
             if (top && m != MODE_HIDDEN) {
                 /* the throwing frame's segment stops here: its rest off the
                  * position, unless the exception's constructor, entered by
                  * the JVM, took it off already (probe_jvm_entered) */
-                if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
+                if (limit_pc >= 0)
+                    seg_abort(a, jni, ts, fm, (uint32_t)old); /* an allocation after it ending its segment: no fence */
+                else if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
                     ts->fast_lent_method = NULL;
                 else
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
@@ -272,7 +290,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 }
                 /* the program's code is work in an overhead frame too */
                 int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;
-                ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket};
+                ts->fixes[ts->nfixes++] =
+                    (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket | (stop_here ? FIX_KEY : 0)};
                 const blk_block *blk = &fm->blocks.blocks[b];
                 uint64_t fl = 0;
                 for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
@@ -292,6 +311,10 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 k--;
                 popped++;
                 m = k > 0 ? modes[k - 1] & MODE_MASK : MODE_WORK;
+                if ((modes[k] & VM_ENTERED) && limit_pc >= 0) {
+                    stop = -2;
+                    break;
+                }
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
                     if (cw.ok && cw.pos >= 0) {
                         /* as the step engine, which sees no frame end: the
@@ -311,7 +334,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             break;
     }
     free(f);
-    ctx_walk_set(a, jni, ts, &cw);
+    if (limit_pc < 0) /* the run stops at the limit: the frames stay as they are */
+        ctx_walk_set(a, jni, ts, &cw);
     ctx_walk_free(&cw);
     if (popped > 0) { /* the root frames the exception unwinds end here, as their exit probes would */
         jint left = sp - popped;
@@ -339,4 +363,14 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, o - (jlong)less[BUCKET_OVERHEAD]);
     }
     return stop;
+}
+
+jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+{
+    return unwind_fix(a, jni, thread, ts, catch_method, 0, frames, -1);
+}
+
+int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc)
+{
+    return unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc) == -1 ? 0 : -1;
 }

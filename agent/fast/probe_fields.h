@@ -108,7 +108,7 @@
     X(probe_root, "root0", "(II)I")                                       \
     X(probe_begin, "begin0", "()V")                                       \
     X(probe_end, "end0", "()V")                                           \
-    X(probe_limit, "limit0", "()V")                                       \
+    X(probe_limit, "limit0", "(IIJ)J")                                     \
     X(probe_bystander, "bystander0", "(IZ)V")                             \
     X(probe_array_sites, "arraySites0", "(II)I")                          \
     X(probe_call_sites, "callSites0", "(I)I")                             \

@@ -603,13 +603,6 @@ static void fast_end(agent *a, JNIEnv *jni, jthread thread)
         extent_end(a, jni, thread, ts, 0);
 }
 
-/* engine=fast: a block probe found its thread past its bound
- * (probe_limit): the run passed the limit, or may have. */
-static void fast_limit(agent *a, JNIEnv *jni, jthread thread)
-{
-    bytecode_limit_stop(a, jni, thread);
-}
-
 /* engine=fast: a block of n bytecodes began on a thread that is not
  * counted while something is (probe_bystander): a bystander,
  * or a thread the method started (the fast engine tags none, and refuses
@@ -669,20 +662,6 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
     if (thread == NULL)
         return;
     fast_end(a, jni, thread);
-    (*jni)->DeleteLocalRef(jni, thread);
-}
-
-/* Probe.limit0(), from a block probe whose thread passed its bound:
- * the run has passed the bytecode limit, or may have (the bound counts
- * whole blocks); extent.c stops it. */
-void JNICALL probe_limit(JNIEnv *jni, jclass cls)
-{
-    agent *a = &g_agent;
-    (void)cls;
-    jthread thread = current_thread(a);
-    if (thread == NULL)
-        return;
-    fast_limit(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 
