@@ -28,6 +28,9 @@ typedef struct ctx_walk {
     jint pos_saved;             /* nsaved for it */
     jlong jvm;                  /* a position to save above it as a frame the JVM left (-1: none) */
     jint last;                  /* the offset the JVM left that frame at (-1: none) */
+    int below_root;             /* live: the next frame entered a root the JVM entered (below_pos, below_j) */
+    jlong below_pos;
+    jint below_j;
 } ctx_walk;
 
 static void ctx_walk_free(ctx_walk *w)
@@ -92,13 +95,31 @@ static int ctx_walk_read(agent *a, JNIEnv *jni, thread_state *ts, jint sp, ctx_w
 }
 
 #define CTX_JVM 0x80000000LL /* Probe.JVM */
+#define CTX_ENTERED 0x40000000LL /* Probe.ENTERED */
 
 /* The next frame's position: the throwing frame's (first), or the call its
- * frame waits at. */
-static void ctx_walk_frame(ctx_walk *w, int first)
+ * frame waits at. At the bytecode limit (live) every frame is still there:
+ * the first frame's is the current one, and a frame the JVM entered (an
+ * exception's constructor) left its caller's position saved. */
+static void ctx_walk_frame(ctx_walk *w, int first, int live)
 {
     if (!w->ok)
         return;
+    if (live) {
+        if (first) {
+            w->pos = (jlong)w->top << 32 | w->count[w->top];
+        } else if (w->below_root) { /* its position, saved at the root's entry */
+            w->below_root = 0;
+            w->pos = w->below_pos;
+            w->j = w->below_j;
+        } else {
+            while (w->j > 0 && (w->saved[w->j - 1] & (CTX_JVM | CTX_ENTERED)) == CTX_JVM)
+                w->j--;
+            w->pos = w->j > 0 ? w->saved[--w->j] : -1;
+        }
+        w->pos_saved = w->j;
+        return;
+    }
     if (first) {
         w->pos = (jlong)w->top << 32 | w->count[w->top];
         while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM)) /* frames the JVM entered for it */
@@ -177,8 +198,7 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
  * limit stops the run at the original offset limit_pc of the first frame
  * (whose location is a probe's): that instruction counts, its key does
  * not, and nothing after it in its block nor in the blocks every frame
- * below waits in runs; a root frame the JVM entered among them is left to
- * the caller (-2, nothing fixed past it).
+ * below waits in runs.
  */
 static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint skip,
                        jint frames, int64_t limit_pc)
@@ -274,7 +294,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
             }
             if (m != MODE_HIDDEN) /* hidden frames have no contexts */
-                ctx_walk_frame(&cw, i == 0);
+                ctx_walk_frame(&cw, i == 0, limit_pc >= 0);
             top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)
@@ -312,8 +332,18 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                 popped++;
                 m = k > 0 ? modes[k - 1] & MODE_MASK : MODE_WORK;
                 if ((modes[k] & VM_ENTERED) && limit_pc >= 0) {
-                    stop = -2;
-                    break;
+                    /* the frame below waits in the middle of its segment,
+                     * whose rest the root lent: its position was saved at
+                     * the root's entry, and an allocation ending that
+                     * segment, whose fence counted, never runs */
+                    if (cw.ok) {
+                        cw.below_root = 1;
+                        cw.below_pos = cw.root_ctx[k];
+                        cw.below_j = cw.root_saved[k];
+                    }
+                    if ((modes[k] & SEG_AFTER) && fence_b[k] >= 0 && fence_b[k] < BUCKETS)
+                        add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
+                    continue;
                 }
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
                     if (cw.ok && cw.pos >= 0) {
@@ -372,5 +402,6 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
 
 int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc)
 {
-    return unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc) == -1 ? 0 : -1;
+    unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc);
+    return a->fast.problem[0] != '\0' || a->error[0] != '\0' ? -1 : 0;
 }

@@ -22,7 +22,7 @@
 #include "extent.h"
 
 /* Probe.LIMIT_BLOCK, LIMIT_CALL, LIMIT_ARRAY: what moved the position */
-enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2 };
+enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3 };
 
 /* 1 when instruction op cannot throw nor make the JVM run Java code (an
  * initializer, a class loader, an exception's constructor): constants,
@@ -63,6 +63,13 @@ static const char *limit_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     jint skip = probe_caller(a, f, n, &fm);
     if (skip < 0)
         return "no instrumented frame called the probe";
+    if (kind == LIMIT_ROOT_EXIT) {
+        /* a root frame's exit probe (its last instruction, a return, ran
+         * before the limit): the segment is its caller's, after the
+         * instruction at which the JVM entered the root */
+        if (++skip >= n || f[skip].location < 0 || (fm = method_named(a, f[skip].method)) == NULL)
+            return "the root frame's caller has no probes";
+    }
     /* where the probe sits: before an instruction (a block's), or after one (a call's, a new's, an array's) */
     uint32_t pc = (uint32_t)f[skip].location, lo = 0, hi = fm->npcs;
     if (fm->npcs == 0 || pc >= fm->new_len)
@@ -84,6 +91,10 @@ static const char *limit_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
         if (pc >= at->at || blk->start != at->old || fm->first_id + (uint32_t)b != (uint32_t)id)
             return "the block probe is not at its block's start";
         from = at->old;
+    } else if (kind == LIMIT_ROOT_EXIT) {
+        if (pc < at->at || pc >= at->after)
+            return "the root's caller is in a probe";
+        from = at->old + bc_insn_length(fm->code, fm->code_len, at->old);
     } else {
         if (pc < at->after)
             return "the probe is not after its instruction";

@@ -1065,6 +1065,8 @@ public final class Probe {
                     p.ofenceAlloc += f - p.segFence;
                 p.segFence = f;
             }
+            if (p.pos > p.bound) /* the rest of the caller's segment, given back, may hold the limit */
+                p.limit(LIMIT_ROOT_EXIT, id);
         }
     }
 
@@ -1191,12 +1193,14 @@ public final class Probe {
     /*
      * The thread's position passed its bound: the segment that just began
      * (in a block probe, LIMIT_BLOCK, with the block's id; after a call or
-     * new site, LIMIT_CALL, or an array site, LIMIT_ARRAY) holds the
+     * new site, LIMIT_CALL, or an array site, LIMIT_ARRAY; the rest of the
+     * segment a root frame the JVM entered lent, at its exit,
+     * LIMIT_ROOT_EXIT, with the root's block 0 id) holds the
      * bytecode at which the run passes the bytecode limit. The agent stops
      * the run there (limit0 does not return then), or says the bound to
      * keep: the same, to be asked again at the next segment, or none.
      */
-    static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2;
+    static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3;
 
     @DontInline
     @Hidden
