@@ -15,8 +15,23 @@
  * that can do neither, the run stops right in the probe, and what the
  * probes counted past that instruction (the rest of its block, the rest
  * of the blocks its callers wait in, their segments' allocation fences,
- * its key) comes off as an exception's fix would take it. Otherwise the
- * run falls back and the step engine finds the stop.
+ * its key) comes off as an exception's fix would take it.
+ *
+ * When an instruction before it may throw (an array access, a field of a
+ * null reference) or make the JVM run code, the stop is armed instead:
+ * the run goes on to the thread's next probe. If the JVM entered a frame
+ * or threw at an instruction before the limit's, the stop is off (the
+ * position, corrected there, finds the limit again later). If the next
+ * probe is the block probe of a block in the same frame, with no call,
+ * entry or root frame in between, the segment ran straight through the
+ * limit's bytecode: that block comes off again, the branch predictor is
+ * put back as it was when the stop was armed (a branch probe may have
+ * fed it the outcome of a branch at or after the limit's bytecode, which
+ * the step engine never sees), and the run stops there with the counts at
+ * the limit's bytecode, as above; so it does at the measured method's
+ * exit probe. Anything else (a call, an allocation after the limit's
+ * bytecode, an athrow) makes the run fall back, and the step engine's
+ * run finds the stop.
  */
 #include "fast.h"
 #include "extent.h"
@@ -44,36 +59,176 @@ static jint probe_caller(agent *a, const jvmtiFrameInfo *f, jint n, fast_method 
     return -1;
 }
 
+
+/* A stop armed on a thread (a->fast.armed), from the probe that found the
+ * limit's bytecode in its segment to the thread's next probe. */
+struct fast_armed {
+    thread_state *ts;           /* the thread; NULL when none is armed */
+    jmethodID method;           /* the frame of the limit's bytecode: its method, */
+    jint depth;                 /* its depth from the stack's bottom */
+    uint32_t pc;                /* the limit's instruction in it (original offset) */
+    const char *spoiled;        /* something ran that the stop cannot be placed after: why */
+    jint history[BUCKETS], ctx_top, nsaved, sp, depth_m, pending;
+    jlong br[BUCKETS][BR_KINDS], entries[BUCKETS], call_mark;
+    jbyte counters[BUCKETS][1 << BP_BITS]; /* the predictors' counters */
+};
+
+/* What the stop found: placed (the counts are the step engine's), armed,
+ * or neither (why in *why). */
+enum { PLACE_STOP, PLACE_ARM, PLACE_NOT };
+
+/* The frame of the probe that called limit0, end0: its depth from the top in *skip, its method, the
+ * stack's depth; -1 (why) when none. */
+static const char *probe_frame(agent *a, jthread thread, jvmtiFrameInfo *f, jint *n, jint *frames, jint *skip,
+                               fast_method **fm)
+{
+    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, 16, f, n), "GetStackTrace") != 0 ||
+        jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, frames), "GetFrameCount") != 0)
+        return "its frames could not be read";
+    *skip = probe_caller(a, f, *n, fm);
+    return *skip < 0 ? "no instrumented frame called the probe" : NULL;
+}
+
+/* The frames from depth skip down to the extent's outermost one. */
+static jint extent_frames(const thread_state *ts, jint frames, jint skip)
+{
+    return (ts->helper ? frames : frames - ts->fast_base + 1) - skip;
+}
+
+/* Take the thread's predictors, branch counts and the state no probe
+ * between here and the stop may change. */
+static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
+{
+    jobject p = ts->probe;
+    jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
+    jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
+    jfieldID ent[BUCKETS] = {a->fast.f_entries, a->fast.f_oentries};
+    for (int b = 0; b < BUCKETS; b++) {
+        jbyteArray c = (*jni)->GetObjectField(jni, p, ctr[b]);
+        if (c == NULL || (*jni)->GetArrayLength(jni, c) != 1 << BP_BITS) {
+            w->spoiled = "its branch predictor could not be read";
+        } else {
+            (*jni)->GetByteArrayRegion(jni, c, 0, 1 << BP_BITS, w->counters[b]);
+        }
+        if (c != NULL)
+            (*jni)->DeleteLocalRef(jni, c);
+        w->history[b] = (*jni)->GetIntField(jni, p, hist[b]);
+        w->entries[b] = (*jni)->GetLongField(jni, p, ent[b]);
+        for (int k = 0; k < BR_KINDS; k++)
+            w->br[b][k] = (*jni)->GetLongField(jni, p, b == BUCKET_WORK ? a->fast.f_br[k] : a->fast.f_obr[k]);
+    }
+    w->ctx_top = (*jni)->GetIntField(jni, p, a->fast.f_ctx_top);
+    w->nsaved = (*jni)->GetIntField(jni, p, a->fast.f_nsaved);
+    w->sp = (*jni)->GetIntField(jni, p, a->fast.f_sp);
+    w->depth_m = (*jni)->GetIntField(jni, p, a->fast.f_depth);
+    w->pending = (*jni)->GetIntField(jni, p, a->fast.f_pending);
+    w->call_mark = (*jni)->GetLongField(jni, p, a->fast.f_call_mark);
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        w->spoiled = "its counters could not be read";
+    }
+}
+
+/* 1 when nothing but straight code and branch probes ran since arm(). */
+static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
+{
+    jobject p = ts->probe;
+    return (*jni)->GetIntField(jni, p, a->fast.f_ctx_top) == w->ctx_top &&
+           (*jni)->GetIntField(jni, p, a->fast.f_nsaved) == w->nsaved &&
+           (*jni)->GetIntField(jni, p, a->fast.f_sp) == w->sp &&
+           (*jni)->GetIntField(jni, p, a->fast.f_depth) == w->depth_m &&
+           (*jni)->GetIntField(jni, p, a->fast.f_pending) == w->pending &&
+           (*jni)->GetLongField(jni, p, a->fast.f_call_mark) == w->call_mark &&
+           (*jni)->GetLongField(jni, p, a->fast.f_entries) == w->entries[BUCKET_WORK] &&
+           (*jni)->GetLongField(jni, p, a->fast.f_oentries) == w->entries[BUCKET_OVERHEAD];
+}
+
+/* Put the predictors and branch counts back as arm() took them. */
+static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
+{
+    jobject p = ts->probe;
+    jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
+    jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
+    for (int b = 0; b < BUCKETS; b++) {
+        jbyteArray c = (*jni)->GetObjectField(jni, p, ctr[b]);
+        if (c != NULL) {
+            (*jni)->SetByteArrayRegion(jni, c, 0, 1 << BP_BITS, w->counters[b]);
+            (*jni)->DeleteLocalRef(jni, c);
+        }
+        (*jni)->SetIntField(jni, p, hist[b], w->history[b]);
+        for (int k = 0; k < BR_KINDS; k++)
+            (*jni)->SetLongField(jni, p, b == BUCKET_WORK ? a->fast.f_br[k] : a->fast.f_obr[k], w->br[b][k]);
+    }
+    (*jni)->ExceptionClear(jni);
+}
+
+/* Take back block id of fm, which its probe counted whole just now (its first segment's fence too). */
+static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, jint id)
+{
+    jobject p = ts->probe;
+    lock_enter(a);
+    uint32_t v = (uint32_t)id < a->fast.next_id ? a->fast.len[id] : 0;
+    lock_exit(a);
+    jint mode = (*jni)->GetIntField(jni, p, a->fast.f_mode);
+    int b = mode == MODE_WORK || fm->program ? BUCKET_WORK : BUCKET_OVERHEAD;
+    jlong len = (jlong)(v & SEG_LEN);
+    jlongArray h = (*jni)->GetObjectField(jni, p, b == BUCKET_WORK ? a->fast.f_hits : a->fast.f_ohits);
+    if (h != NULL) {
+        jlong x = 0;
+        (*jni)->GetLongArrayRegion(jni, h, id, 1, &x);
+        x--;
+        (*jni)->SetLongArrayRegion(jni, h, id, 1, &x);
+        (*jni)->DeleteLocalRef(jni, h);
+    }
+    add_long(a, jni, ts, b == BUCKET_WORK ? a->fast.f_n : a->fast.f_on, -len);
+    jlongArray cc = (*jni)->GetObjectField(jni, p, a->fast.f_ctx_count);
+    if (cc != NULL) {
+        jint slot = (*jni)->GetIntField(jni, p, a->fast.f_ctx_cur) + b;
+        jlong x = 0;
+        (*jni)->GetLongArrayRegion(jni, cc, slot, 1, &x);
+        x -= len;
+        (*jni)->SetLongArrayRegion(jni, cc, slot, 1, &x);
+        (*jni)->DeleteLocalRef(jni, cc);
+    }
+    if (v & (1u << 30)) { /* its first segment ends at an allocation: its fence counted at the probe */
+        jint fb = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
+        if (fb >= 0 && fb < BUCKETS)
+            add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
+    }
+    (*jni)->ExceptionClear(jni);
+}
+
 /*
  * Place the stop: the instruction of the segment the probe began that is
- * the limit's, and the fixes. NULL when the stop is placed (the counts
- * are the step engine's at its stop), else why not.
+ * the limit's, and the fixes (PLACE_STOP), or arm it (PLACE_ARM), or why
+ * not (PLACE_NOT, *why).
  */
-static const char *limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id,
-                               jlong bound)
+static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id, jlong bound,
+                       const char **why)
 {
-    if (ts == NULL || ts->probe == NULL || !ts->measuring || ts->pre_method != NULL)
-        return "the thread is not in the method's extent";
+    if (ts == NULL || ts->probe == NULL || !ts->measuring || ts->pre_method != NULL) {
+        *why = "the thread is not in the method's extent";
+        return PLACE_NOT;
+    }
     jvmtiFrameInfo f[16];
-    jint n = 0, frames = 0;
-    if (jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, 16, f, &n), "GetStackTrace") != 0 ||
-        jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0)
-        return "its frames could not be read";
+    jint n = 0, frames = 0, skip = -1;
     fast_method *fm = NULL;
-    jint skip = probe_caller(a, f, n, &fm);
-    if (skip < 0)
-        return "no instrumented frame called the probe";
+    if ((*why = probe_frame(a, thread, f, &n, &frames, &skip, &fm)) != NULL)
+        return PLACE_NOT;
     if (kind == LIMIT_ROOT_EXIT) {
         /* a root frame's exit probe (its last instruction, a return, ran
          * before the limit): the segment is its caller's, after the
          * instruction at which the JVM entered the root */
-        if (++skip >= n || f[skip].location < 0 || (fm = method_named(a, f[skip].method)) == NULL)
-            return "the root frame's caller has no probes";
+        if (++skip >= n || f[skip].location < 0 || (fm = method_named(a, f[skip].method)) == NULL) {
+            *why = "the root frame's caller has no probes";
+            return PLACE_NOT;
+        }
     }
     /* where the probe sits: before an instruction (a block's), or after one (a call's, a new's, an array's) */
     uint32_t pc = (uint32_t)f[skip].location, lo = 0, hi = fm->npcs;
+    *why = "the probe's location is outside its method";
     if (fm->npcs == 0 || pc >= fm->new_len)
-        return "the probe's location is outside its method";
+        return PLACE_NOT;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (fm->pcs[mid].start <= pc)
@@ -83,66 +238,104 @@ static const char *limit_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     }
     const ins_pc *at = &fm->pcs[lo];
     int32_t b = blk_find(&fm->blocks, at->old);
+    *why = "the probe's instruction is in no block";
     if (b < 0)
-        return "the probe's instruction is in no block";
+        return PLACE_NOT;
     const blk_block *blk = &fm->blocks.blocks[b];
     uint32_t from;
     if (kind == LIMIT_BLOCK) {
+        *why = "the block probe is not at its block's start";
         if (pc >= at->at || blk->start != at->old || fm->first_id + (uint32_t)b != (uint32_t)id)
-            return "the block probe is not at its block's start";
+            return PLACE_NOT;
         from = at->old;
-    } else if (kind == LIMIT_ROOT_EXIT) {
-        if (pc < at->at || pc >= at->after)
-            return "the root's caller is in a probe";
-        from = at->old + bc_insn_length(fm->code, fm->code_len, at->old);
     } else {
-        if (pc < at->after)
-            return "the probe is not after its instruction";
+        *why = kind == LIMIT_ROOT_EXIT ? "the root's caller is in a probe" : "the probe is not after its instruction";
+        if (kind == LIMIT_ROOT_EXIT ? pc < at->at || pc >= at->after : pc < at->after)
+            return PLACE_NOT;
         from = at->old + bc_insn_length(fm->code, fm->code_len, at->old);
     }
     int alloc = 0;
     uint32_t seg = from < blk->end ? blk_segment(&fm->blocks, fm->code, (uint32_t)b, from, &alloc) : 0;
     jlong pos = (*jni)->GetLongField(jni, ts->probe, a->fast.f_pos);
+    *why = "the bytecode after the limit is not in the segment the probe began";
     if (pos <= bound || (uint64_t)(pos - bound - 1) >= seg)
-        return "the bytecode after the limit is not in the segment the probe began";
+        return PLACE_NOT;
     /* the instruction of the segment that is the bytecode after the limit, and those before it */
     uint32_t before = seg - 1 - (uint32_t)(pos - bound - 1), stop = from;
+    int straight = 1;
     for (uint32_t k = 0; stop < blk->end; stop++) {
         if (!(fm->blocks.mark[stop] & BLK_MARK_INSN))
             continue;
         if (k++ == before)
             break;
-        if (!runs_straight(fm->code[stop]))
-            return "an instruction before it in its straight-line run may throw or make the JVM run code";
+        straight &= runs_straight(fm->code[stop]);
     }
+    *why = "the segment is shorter than its table says";
     if (stop >= blk->end)
-        return "the segment is shorter than its table says";
+        return PLACE_NOT;
+    *why = "it is a goto to itself, which the step engine stops at first"; /* limits.c endless_loop_stop */
     if (fm->code[stop] == BC_GOTO && stop + 3 <= fm->code_len && fm->code[stop + 1] == 0 && fm->code[stop + 2] == 0)
-        return "it is a goto to itself, which the step engine stops at first"; /* limits.c endless_loop_stop */
-    jint inside = (ts->helper ? frames : frames - ts->fast_base + 1) - skip; /* down to the extent's outermost frame */
+        return PLACE_NOT;
+    jint inside = extent_frames(ts, frames, skip);
+    *why = "the frame is below the extent";
     if (inside <= 0)
-        return "the frame is below the extent";
+        return PLACE_NOT;
+    if (!straight) {
+        struct fast_armed *w = a->fast.armed;
+        if (w == NULL && (w = a->fast.armed = calloc(1, sizeof *w)) == NULL) {
+            *why = "out of memory";
+            return PLACE_NOT;
+        }
+        memset(w, 0, sizeof *w);
+        w->ts = ts;
+        w->method = f[skip].method;
+        w->depth = frames - skip;
+        w->pc = stop;
+        arm(a, jni, ts, w);
+        agent_log(a, "fast engine: the bytecode limit's stop at offset %u of %s waits for the next probe", stop,
+                  fm->name);
+        return PLACE_ARM;
+    }
+    *why = "the frames it stops could not be read";
     if (fast_limit_fix(a, jni, thread, ts, skip, inside, stop) != 0)
-        return "the limit fell inside a frame the JVM entered at an instruction";
-    return NULL;
+        return PLACE_NOT;
+    *why = NULL;
+    return PLACE_STOP;
 }
 
 /*
- * Probe.limit0(kind, id, bound): a probe moved its thread's position past
- * its bound (kind: Probe.LIMIT_*, id: the block's id or the site). The
- * run stops, here, at the step engine's bytecode when limit_place finds
- * it, else as fallback (fast_on_limit). Returns only when the run is
- * already ending on another thread: no bound then.
+ * The thread's next probe after the stop was armed: the block probe of
+ * block id (LIMIT_BLOCK), or another (kind -1: the measured method's exit
+ * probe; any other kind: a segment after a call or an allocation). NULL
+ * when the stop is placed, else why not.
  */
-jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bound)
+static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id)
 {
-    agent *a = &g_agent;
-    (void)cls;
-    jthread thread = NULL;
-    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
-        return INT64_MAX;
-    thread_state *ts = agent_self();
-    const char *why = limit_place(a, jni, thread, ts, kind, id, bound);
+    struct fast_armed *w = a->fast.armed;
+    w->ts = NULL;
+    if (w->spoiled != NULL)
+        return w->spoiled;
+    if (kind != LIMIT_BLOCK && kind != -1)
+        return "a call or an allocation ran between its probe and the limit's bytecode";
+    jvmtiFrameInfo f[16];
+    jint n = 0, frames = 0, skip = -1;
+    fast_method *fm = NULL;
+    const char *why = probe_frame(a, thread, f, &n, &frames, &skip, &fm);
+    if (why != NULL)
+        return why;
+    if (f[skip].method != w->method || frames - skip != w->depth || !unchanged(a, jni, ts, w))
+        return "a frame began or ended between its probe and the limit's bytecode";
+    if (kind == LIMIT_BLOCK)
+        block_back(a, jni, ts, fm, id);
+    predictors_back(a, jni, ts, w);
+    if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc) != 0)
+        return "the frames it stops could not be read";
+    return NULL;
+}
+
+/* Record how the limit's stop ended (why: NULL placed), once, and stop the run. */
+static void limit_end(agent *a, JNIEnv *jni, jthread thread, const char *why)
+{
     lock_enter(a);
     if (a->fast.limit_inexact[0] == '\0' && !a->fast.limit_exact) {
         if (why == NULL)
@@ -152,6 +345,62 @@ jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bou
     }
     lock_exit(a);
     bytecode_limit_stop(a, jni, thread);
+}
+
+/*
+ * Probe.limit0(kind, id, bound): a probe moved its thread's position past
+ * its bound (kind: Probe.LIMIT_*, id: the block's id or the site). The
+ * run stops here, at the step engine's bytecode when limit_place finds
+ * it, else as fallback (fast_on_limit); or the stop is armed, and the
+ * bound stays, so that the thread's next segment asks again. Returns
+ * only then, or when the run is already ending on another thread.
+ */
+jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bound)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    jthread thread = NULL;
+    if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
+        return INT64_MAX;
+    thread_state *ts = agent_self();
+    if (a->fast.armed != NULL && a->fast.armed->ts != NULL) {
+        limit_end(a, jni, thread, a->fast.armed->ts == ts ? armed_place(a, jni, thread, ts, kind, id)
+                                                          : "another thread passed it too");
+    } else {
+        const char *why = NULL;
+        if (limit_place(a, jni, thread, ts, kind, id, bound, &why) == PLACE_ARM) {
+            (*jni)->DeleteLocalRef(jni, thread);
+            return bound;
+        }
+        limit_end(a, jni, thread, why);
+    }
     (*jni)->DeleteLocalRef(jni, thread);
     return INT64_MAX;
+}
+
+void fast_limit_exit(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
+{
+    if (a->fast.armed != NULL && a->fast.armed->ts == ts && ts != NULL)
+        limit_end(a, jni, thread, armed_place(a, jni, thread, ts, -1, 0));
+}
+
+void fast_limit_interrupt(agent *a, jthread thread, thread_state *ts, jmethodID method, jint from_top, jlocation loc)
+{
+    struct fast_armed *w = a->fast.armed;
+    if (w == NULL || w->ts != ts || ts == NULL || w->spoiled != NULL)
+        return;
+    jint frames = 0;
+    int64_t old = -1;
+    int in_probe = 1;
+    fast_method *fm = loc >= 0 && method == w->method ? method_named(a, method) : NULL;
+    if (fm != NULL) {
+        ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
+        old = ins_original_offset(&view, (uint32_t)loc, &in_probe);
+    }
+    if (fm != NULL && !in_probe && old >= 0 && (uint64_t)old < w->pc &&
+        jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0 &&
+        frames - from_top == w->depth)
+        w->ts = NULL; /* before the limit's bytecode: the position, corrected, finds it again */
+    else
+        w->spoiled = "an exception or a frame the JVM entered interrupted the run at or after the limit's bytecode";
 }
