@@ -37,7 +37,7 @@
 #include "extent.h"
 
 /* Probe.LIMIT_BLOCK, LIMIT_CALL, LIMIT_ARRAY: what moved the position */
-enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3 };
+enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4, LIMIT_ARRAY_BEFORE = 5 };
 
 /* 1 when instruction op cannot throw nor make the JVM run Java code (an
  * initializer, a class loader, an exception's constructor): constants,
@@ -70,6 +70,8 @@ struct fast_armed {
     const char *spoiled;        /* something ran that the stop cannot be placed after: why */
     jint history[BUCKETS], ctx_top, nsaved, sp, depth_m, pending;
     jlong br[BUCKETS][BR_KINDS], entries[BUCKETS], call_mark;
+    jlong seg_fence;            /* the fence of the segment that holds the limit's bytecode, and its bucket */
+    jint seg_fence_b;
     jbyte counters[BUCKETS][1 << BP_BITS]; /* the predictors' counters */
 };
 
@@ -123,20 +125,23 @@ static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
     w->depth_m = (*jni)->GetIntField(jni, p, a->fast.f_depth);
     w->pending = (*jni)->GetIntField(jni, p, a->fast.f_pending);
     w->call_mark = (*jni)->GetLongField(jni, p, a->fast.f_call_mark);
+    w->seg_fence = (*jni)->GetLongField(jni, p, a->fast.f_seg_fence);
+    w->seg_fence_b = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
     if ((*jni)->ExceptionCheck(jni)) {
         (*jni)->ExceptionClear(jni);
         w->spoiled = "its counters could not be read";
     }
 }
 
-/* 1 when nothing but straight code and branch probes ran since arm(). */
-static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
+/* 1 when nothing but straight code and branch probes ran since arm() (exited: and the measured
+ * method's exit probe, which takes its frame off the depth). */
+static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w, int exited)
 {
     jobject p = ts->probe;
     return (*jni)->GetIntField(jni, p, a->fast.f_ctx_top) == w->ctx_top &&
            (*jni)->GetIntField(jni, p, a->fast.f_nsaved) == w->nsaved &&
            (*jni)->GetIntField(jni, p, a->fast.f_sp) == w->sp &&
-           (*jni)->GetIntField(jni, p, a->fast.f_depth) == w->depth_m &&
+           (*jni)->GetIntField(jni, p, a->fast.f_depth) + exited == w->depth_m &&
            (*jni)->GetIntField(jni, p, a->fast.f_pending) == w->pending &&
            (*jni)->GetLongField(jni, p, a->fast.f_call_mark) == w->call_mark &&
            (*jni)->GetLongField(jni, p, a->fast.f_entries) == w->entries[BUCKET_WORK] &&
@@ -198,6 +203,33 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
     (*jni)->ExceptionClear(jni);
 }
 
+/* The instruction whose probes hold rewritten offset pc of fm, NULL when none. */
+static const ins_pc *probe_insn(const fast_method *fm, uint32_t pc)
+{
+    uint32_t lo = 0, hi = fm->npcs;
+    if (fm->npcs == 0 || pc >= fm->new_len)
+        return NULL;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (fm->pcs[mid].start <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return &fm->pcs[lo];
+}
+
+/* A segment after instruction `old` of fm began since the stop was armed:
+ * its allocation fence, if one ends it, comes off. */
+static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t old)
+{
+    if (!(seg_after(fm, old) & SEG_ALLOC))
+        return;
+    jint fb = (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b);
+    if (fb >= 0 && fb < BUCKETS)
+        add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+}
+
 /*
  * Place the stop: the instruction of the segment the probe began that is
  * the limit's, and the fixes (PLACE_STOP), or arm it (PLACE_ARM), or why
@@ -225,18 +257,11 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         }
     }
     /* where the probe sits: before an instruction (a block's), or after one (a call's, a new's, an array's) */
-    uint32_t pc = (uint32_t)f[skip].location, lo = 0, hi = fm->npcs;
+    uint32_t pc = (uint32_t)f[skip].location;
+    const ins_pc *at = probe_insn(fm, pc);
     *why = "the probe's location is outside its method";
-    if (fm->npcs == 0 || pc >= fm->new_len)
+    if (at == NULL)
         return PLACE_NOT;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (fm->pcs[mid].start <= pc)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const ins_pc *at = &fm->pcs[lo];
     int32_t b = blk_find(&fm->blocks, at->old);
     *why = "the probe's instruction is in no block";
     if (b < 0)
@@ -315,18 +340,31 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     w->ts = NULL;
     if (w->spoiled != NULL)
         return w->spoiled;
-    if (kind != LIMIT_BLOCK && kind != -1)
-        return "a call or an allocation ran between its probe and the limit's bytecode";
     jvmtiFrameInfo f[16];
     jint n = 0, frames = 0, skip = -1;
     fast_method *fm = NULL;
     const char *why = probe_frame(a, thread, f, &n, &frames, &skip, &fm);
     if (why != NULL)
         return why;
-    if (f[skip].method != w->method || frames - skip != w->depth || !unchanged(a, jni, ts, w))
+    if (f[skip].method != w->method || frames - skip != w->depth || !unchanged(a, jni, ts, w, kind == -1))
         return "a frame began or ended between its probe and the limit's bytecode";
-    if (kind == LIMIT_BLOCK)
+    /* the probes that may come next in the same frame: a block's, the
+     * call probe of the invoke that ends the segment, the probe after the
+     * new or the array instruction that ends it (before it counts arrays),
+     * the measured method's exit */
+    const ins_pc *at = probe_insn(fm, (uint32_t)f[skip].location);
+    if (kind == LIMIT_BLOCK) {
         block_back(a, jni, ts, fm, id);
+    } else if (kind == LIMIT_CALL || kind == LIMIT_ARRAY_BEFORE) {
+        if (at == NULL || (uint32_t)f[skip].location < at->after ||
+            (kind == LIMIT_CALL && fm->code[at->old] != BC_NEW))
+            return "a call returned between its probe and the limit's bytecode";
+        fence_back(a, jni, ts, fm, at->old);
+    } else if (kind != LIMIT_INVOKE && kind != -1) {
+        return "an allocation ran between its probe and the limit's bytecode";
+    }
+    (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
+    (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
     predictors_back(a, jni, ts, w);
     if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc) != 0)
         return "the frames it stops could not be read";
@@ -363,6 +401,13 @@ jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bou
     if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return INT64_MAX;
     thread_state *ts = agent_self();
+    if (kind == LIMIT_INVOKE || kind == LIMIT_ARRAY_BEFORE) {
+        /* asked only while a stop is armed (else the bound was passed at the segment's start) */
+        if (a->fast.armed == NULL || a->fast.armed->ts != ts) {
+            (*jni)->DeleteLocalRef(jni, thread);
+            return bound;
+        }
+    }
     if (a->fast.armed != NULL && a->fast.armed->ts != NULL) {
         limit_end(a, jni, thread, a->fast.armed->ts == ts ? armed_place(a, jni, thread, ts, kind, id)
                                                           : "another thread passed it too");

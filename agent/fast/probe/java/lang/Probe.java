@@ -571,6 +571,8 @@ public final class Probe {
         if (p == null || p.mode == HIDDEN)
             return;
         if (s == CALL) {
+            if (p.pos > p.bound) /* only while the agent waits for the next probe to stop the run: before the invoke */
+                p.limit(LIMIT_INVOKE, site);
             p.pending = site + 1;
             p.pendingAt = p.callMark = p.n + p.on;
             p.save(p.position());
@@ -1199,8 +1201,12 @@ public final class Probe {
      * bytecode at which the run passes the bytecode limit. The agent stops
      * the run there (limit0 does not return then), or says the bound to
      * keep: the same, to be asked again at the next segment, or none.
+     * While it keeps the bound (the stop waits for the thread's next probe),
+     * the call probe (LIMIT_INVOKE) and the array probe before it counts
+     * the instruction's arrays (LIMIT_ARRAY_BEFORE) ask too.
      */
-    static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3;
+    static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4,
+            LIMIT_ARRAY_BEFORE = 5;
 
     @DontInline
     @Hidden
@@ -1307,6 +1313,8 @@ public final class Probe {
         if (mode == HIDDEN)
             return;
         arraySegment(site);
+        if (pos > bound) /* a stop the agent waits for the next probe for: before this instruction's arrays */
+            limit(LIMIT_ARRAY_BEFORE, site);
         countArrays(a, dims, site);
         if (pos > bound) /* after the arrays: the instruction ran, the segment after it may hold the limit */
             limit(LIMIT_ARRAY, site);
