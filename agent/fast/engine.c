@@ -53,7 +53,7 @@ static void fast_on_exception(agent *a, JNIEnv *jni, jthread thread, thread_stat
                               jlocation loc, const char *name, jmethodID catch_method)
 {
     /* a stop the bytecode limit armed: an exception before its bytecode, or at or after it */
-    fast_limit_interrupt(a, thread, ts, method, 0, loc);
+    fast_limit_interrupt(a, jni, thread, ts, method, 0, loc);
     /* where a recursion runs out of stack depends on the size of each frame,
      * which the JIT changes: only the step engine's interpreted frames end
      * it where the step engine's profile says */

@@ -201,7 +201,7 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
  * below waits in runs.
  */
 static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint skip,
-                       jint frames, int64_t limit_pc)
+                       jint frames, int64_t limit_pc, jmethodID gone, int64_t call_pc)
 {
     if (frames <= 0 || ts->probe == NULL)
         return -1;
@@ -244,9 +244,10 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         (*jni)->DeleteLocalRef(jni, fa);
         (*jni)->DeleteLocalRef(jni, ba);
     }
-    jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
+    jint g = gone != NULL; /* a frame that returned, above the stack read */
+    jvmtiFrameInfo *f = malloc(((size_t)frames + 1) * sizeof *f);
     jint n = 0;
-    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, skip, frames, f, &n), "GetStackTrace") != 0) {
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, skip, frames, f + g, &n), "GetStackTrace") != 0) {
         free(f);
         free(ids);
         free(modes);
@@ -255,6 +256,10 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         free(fences);
         fast_problem(a, "cannot read the frames an exception unwinds");
         return -1;
+    }
+    if (g) {
+        f[0] = (jvmtiFrameInfo){.method = gone, .location = 0};
+        n++;
     }
     ctx_walk cw;
     ctx_walk_read(a, jni, ts, sp, &cw);
@@ -272,6 +277,9 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
             int stop_here = i == 0 && limit_pc >= 0 && old >= 0; /* the limit's instruction, not the probe's */
             if (stop_here) {
                 old = limit_pc;
+                in_probe = 0;
+            } else if (g && i == 1 && limit_pc >= 0 && old >= 0) { /* it waits at the invoke that called it */
+                old = call_pc;
                 in_probe = 0;
             }
             if (m != MODE_HIDDEN && (old < 0 || in_probe)) { /* hidden frames counted nothing */
@@ -397,11 +405,12 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
 
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
 {
-    return unwind_fix(a, jni, thread, ts, catch_method, 0, frames, -1);
+    return unwind_fix(a, jni, thread, ts, catch_method, 0, frames, -1, NULL, -1);
 }
 
-int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc)
+int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc,
+                   jmethodID gone, int64_t call_pc)
 {
-    unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc);
+    unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc, gone, call_pc);
     return a->fast.problem[0] != '\0' || a->error[0] != '\0' ? -1 : 0;
 }

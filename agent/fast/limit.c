@@ -68,7 +68,7 @@ struct fast_armed {
     jint depth;                 /* its depth from the stack's bottom */
     uint32_t pc;                /* the limit's instruction in it (original offset) */
     const char *spoiled;        /* something ran that the stop cannot be placed after: why */
-    jint history[BUCKETS], ctx_top, nsaved, sp, depth_m, pending;
+    jint history[BUCKETS], ctx_top, run_count, ctx_cur, nsaved, sp, depth_m, pending;
     jlong br[BUCKETS][BR_KINDS], entries[BUCKETS], call_mark;
     jlong seg_fence;            /* the fence of the segment that holds the limit's bytecode, and its bucket */
     jint seg_fence_b;
@@ -120,6 +120,12 @@ static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
             w->br[b][k] = (*jni)->GetLongField(jni, p, b == BUCKET_WORK ? a->fast.f_br[k] : a->fast.f_obr[k]);
     }
     w->ctx_top = (*jni)->GetIntField(jni, p, a->fast.f_ctx_top);
+    w->ctx_cur = (*jni)->GetIntField(jni, p, a->fast.f_ctx_cur);
+    jintArray rc = (*jni)->GetObjectField(jni, p, a->fast.f_run_count);
+    if (rc != NULL) {
+        (*jni)->GetIntArrayRegion(jni, rc, w->ctx_top, 1, &w->run_count);
+        (*jni)->DeleteLocalRef(jni, rc);
+    }
     w->nsaved = (*jni)->GetIntField(jni, p, a->fast.f_nsaved);
     w->sp = (*jni)->GetIntField(jni, p, a->fast.f_sp);
     w->depth_m = (*jni)->GetIntField(jni, p, a->fast.f_depth);
@@ -322,10 +328,51 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         return PLACE_ARM;
     }
     *why = "the frames it stops could not be read";
-    if (fast_limit_fix(a, jni, thread, ts, skip, inside, stop) != 0)
+    if (fast_limit_fix(a, jni, thread, ts, skip, inside, stop, NULL, -1) != 0)
         return PLACE_NOT;
     *why = NULL;
     return PLACE_STOP;
+}
+
+/*
+ * The next probe after the stop was armed is the return probe after the
+ * invoke (at rewritten offset loc of fm, the frame at depth skip) that
+ * called the frame of the limit's bytecode, whose block ended in a return:
+ * the return probe's work comes off (the pending call, the position's
+ * segment and its fence, the calling context popped, the measured
+ * method's depth), and the stop is placed in the frame that returned.
+ */
+static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, struct fast_armed *w,
+                                  jlocation loc, const fast_method *fm, jint frames, jint skip)
+{
+    fast_method *gone = method_named(a, w->method);
+    const ins_pc *at = probe_insn(fm, (uint32_t)loc);
+    int32_t b = gone != NULL ? blk_find(&gone->blocks, w->pc) : -1;
+    if (at == NULL || (uint32_t)loc < at->after || !(bc_flags(fm->code[at->old]) & BCF_INVOKE) || b < 0 ||
+        gone->blocks.blocks[b].end_kind != BLK_END_RETURN)
+        return "a frame began or ended between its probe and the limit's bytecode";
+    jobject p = ts->probe;
+    fence_back(a, jni, ts, fm, at->old);
+    (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
+    (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
+    (*jni)->SetIntField(jni, p, a->fast.f_depth, w->depth_m);
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_top, w->ctx_top);
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_cur, w->ctx_cur);
+    (*jni)->SetIntField(jni, p, a->fast.f_nsaved, w->nsaved);
+    jintArray rc = (*jni)->GetObjectField(jni, p, a->fast.f_run_count);
+    if (rc != NULL) {
+        (*jni)->SetIntArrayRegion(jni, rc, w->ctx_top, 1, &w->run_count);
+        (*jni)->DeleteLocalRef(jni, rc);
+    }
+    (*jni)->ExceptionClear(jni);
+    if (!unchanged(a, jni, ts, w, 0))
+        return "a frame began or ended between its probe and the limit's bytecode";
+    (*jni)->SetLongField(jni, p, a->fast.f_seg_fence, w->seg_fence);
+    (*jni)->SetIntField(jni, p, a->fast.f_seg_fence_b, w->seg_fence_b);
+    predictors_back(a, jni, ts, w);
+    if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, w->method, at->old) != 0)
+        return "the frames it stops could not be read";
+    return NULL;
 }
 
 /*
@@ -346,6 +393,8 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     const char *why = probe_frame(a, thread, f, &n, &frames, &skip, &fm);
     if (why != NULL)
         return why;
+    if (kind == LIMIT_CALL && frames - skip == w->depth - 1)
+        return returned_place(a, jni, thread, ts, w, f[skip].location, fm, frames, skip);
     if (f[skip].method != w->method || frames - skip != w->depth || !unchanged(a, jni, ts, w, kind == -1))
         return "a frame began or ended between its probe and the limit's bytecode";
     /* the probes that may come next in the same frame: a block's, the
@@ -366,7 +415,7 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
     (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
     predictors_back(a, jni, ts, w);
-    if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc) != 0)
+    if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, NULL, -1) != 0)
         return "the frames it stops could not be read";
     return NULL;
 }
@@ -429,7 +478,8 @@ void fast_limit_exit(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
         limit_end(a, jni, thread, armed_place(a, jni, thread, ts, -1, 0));
 }
 
-void fast_limit_interrupt(agent *a, jthread thread, thread_state *ts, jmethodID method, jint from_top, jlocation loc)
+void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jint from_top,
+                          jlocation loc)
 {
     struct fast_armed *w = a->fast.armed;
     if (w == NULL || w->ts != ts || ts == NULL || w->spoiled != NULL)
@@ -442,10 +492,26 @@ void fast_limit_interrupt(agent *a, jthread thread, thread_state *ts, jmethodID 
         ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
         old = ins_original_offset(&view, (uint32_t)loc, &in_probe);
     }
-    if (fm != NULL && !in_probe && old >= 0 && (uint64_t)old < w->pc &&
-        jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0 &&
-        frames - from_top == w->depth)
+    if (fm == NULL || in_probe || old < 0 ||
+        jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0 ||
+        frames - from_top != w->depth) {
+        w->spoiled = "an exception or a frame the JVM entered interrupted the run elsewhere";
+        return;
+    }
+    if ((uint64_t)old < w->pc) {
         w->ts = NULL; /* before the limit's bytecode: the position, corrected, finds it again */
-    else
-        w->spoiled = "an exception or a frame the JVM entered interrupted the run at or after the limit's bytecode";
+        return;
+    }
+    /* at or after it (the segment ran straight to there): the stop, before the JVM runs anything */
+    w->ts = NULL;
+    const char *why = "a frame began or ended between its probe and the limit's bytecode";
+    if (unchanged(a, jni, ts, w, 0)) {
+        (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
+        predictors_back(a, jni, ts, w);
+        why = fast_limit_fix(a, jni, thread, ts, from_top, extent_frames(ts, frames, from_top), w->pc, NULL, -1) != 0
+                  ? "the frames it stops could not be read"
+                  : NULL;
+    }
+    limit_end(a, jni, thread, why);
 }

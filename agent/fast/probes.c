@@ -337,7 +337,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     /* a stop the bytecode limit armed in the caller's frame: the JVM entered a frame there (no hidden one:
      * it counts nothing) */
     if ((out & MODE_MASK) != MODE_HIDDEN)
-        fast_limit_interrupt(a, thread, agent_self(), caller, 3,
+        fast_limit_interrupt(a, jni, thread, agent_self(), caller, 3,
                              vm && err == JVMTI_ERROR_NONE && !v.calls ? cloc : -1);
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
@@ -476,7 +476,7 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, below, &caller, &cloc);
-    fast_limit_interrupt(a, thread, ts, caller, below, err == JVMTI_ERROR_NONE ? cloc : -1);
+    fast_limit_interrupt(a, jni, thread, ts, caller, below, err == JVMTI_ERROR_NONE ? cloc : -1);
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
