@@ -157,12 +157,11 @@ public final class Probe {
     /** Bytecodes counted on this thread since the agent last set it to 0. */
     long n;
     /**
-     * The most bytecodes (n + on) this thread may count before the run
-     * passes the bytecode limit: the limit less what earlier spans counted,
-     * set by the agent when it switches the thread on. n + on is never less
-     * than what ran (a block counts whole at its start, and an exception
-     * that leaves it early takes the rest back), so a run the step engine
-     * stops at its limit passes this bound too.
+     * The most bytecodes this thread may execute before the run passes the
+     * bytecode limit: the limit less what earlier spans counted, set by the
+     * agent when it switches the thread on. The probes that move the
+     * position (pos, exact at every segment's end) past it call the agent
+     * (limit), which stops the run on the bytecode the step engine stops on.
      */
     long bound;
     /** Frames of the measured method on this thread inside its extent; 0 outside one (the agent sets it). */
