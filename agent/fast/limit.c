@@ -409,6 +409,8 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
             (kind == LIMIT_CALL && fm->code[at->old] != BC_NEW))
             return "a call returned between its probe and the limit's bytecode";
         fence_back(a, jni, ts, fm, at->old);
+    } else if (kind == LIMIT_ROOT_EXIT) {
+        return "a root frame ended between its probe and the limit's bytecode";
     } else if (kind != LIMIT_INVOKE && kind != -1) {
         return "an allocation ran between its probe and the limit's bytecode";
     }

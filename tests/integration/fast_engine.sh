@@ -476,6 +476,11 @@ for limit in 7 13 50 101 333 4567; do
   limit_same implicit "$limit" Implicit.run Implicit 20000
 done
 limit_same exceptions-caught 3 Exceptions.caught Exceptions
+# an array load before a conditional branch in the same block: the branch
+# probe ran before the stop was placed, and the predictor is put back
+for limit in 103 105 107; do
+  limit_same branches-random "$limit" Branches.random Branches random 5000
+done
 # allocations in the block: array instructions and their arrays
 for limit in 5 10 20 30 40 42; do
   limit_same arraysizes "$limit" ArraySizes.make ArraySizes 5
