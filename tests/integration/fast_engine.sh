@@ -35,8 +35,13 @@
 # codes (their values differ between the engines) and one in which a thread the method
 # did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
-# hold the fast engine's counts, or end as fallback, saying why, when the
-# run passes the bytecode limit (only the step engine stops exactly there).
+# hold the fast engine's counts, within the bytecode limit and past it. A
+# run past the limit must stop under the fast engine on the step engine's
+# bytecode with the step engine's partial profile, field for field, and no
+# fallback, at limits in loops (every offset, the exact count and one
+# less and more), compiled code, callees, exception handlers and
+# constructors, after allocations and initializers; where the fast engine
+# cannot place that stop it falls back, saying why.
 set -eu
 . "$(dirname "$0")/lib.sh"
 FX=$PSF_BUILD/fixtures/agent
