@@ -19,24 +19,27 @@
  *
  * When an instruction before it may throw (an array access, a field of a
  * null reference) or make the JVM run code, the stop is armed instead:
- * the run goes on to the thread's next probe. If the JVM entered a frame
- * or threw at an instruction before the limit's, the stop is off (the
- * position, corrected there, finds the limit again later). If the next
- * probe is the block probe of a block in the same frame, with no call,
- * entry or root frame in between, the segment ran straight through the
- * limit's bytecode: that block comes off again, the branch predictor is
- * put back as it was when the stop was armed (a branch probe may have
- * fed it the outcome of a branch at or after the limit's bytecode, which
- * the step engine never sees), and the run stops there with the counts at
- * the limit's bytecode, as above; so it does at the measured method's
- * exit probe. Anything else (a call, an allocation after the limit's
- * bytecode, an athrow) makes the run fall back, and the step engine's
- * run finds the stop.
+ * the run goes on to the thread's next probe, the predictors and the state
+ * no probe may change taken. If the JVM entered a frame or threw at an
+ * instruction before the limit's, the stop is off (the position, corrected
+ * there, finds the limit again later); at or after it, the run stops there.
+ * If the next probe is in the same frame with no call, entry or root frame
+ * in between (the next block's probe, the call probe of the invoke that
+ * ends the segment, the probe after a new or before an array
+ * instruction's arrays count, the measured method's exit), or the return
+ * probe in the caller after the frame returned, the segment ran straight
+ * through the limit's bytecode: that probe's counts come off again, the
+ * predictors are put back (a branch probe may have fed them the outcome
+ * of a branch at or after the limit's bytecode, which the step engine
+ * never sees), and the run stops there with the counts at the limit's
+ * bytecode, as above. Anything else (a root frame's exit, a call's
+ * callee) makes the run fall back, and the step engine's run finds the
+ * stop.
  */
 #include "fast.h"
 #include "extent.h"
 
-/* Probe.LIMIT_BLOCK, LIMIT_CALL, LIMIT_ARRAY: what moved the position */
+/* Probe.LIMIT_*: the probe that found the position past the bound */
 enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4, LIMIT_ARRAY_BEFORE = 5 };
 
 /* 1 when instruction op cannot throw nor make the JVM run Java code (an
