@@ -368,6 +368,7 @@ typedef struct fast_state {
     jfieldID f_member_class;    /* MemberName.clazz: which class a method handle's lookup resolves in */
     jfieldID f_counting, f_one, f_thread, f_hits, f_n, f_depth;
     jfieldID f_counters, f_br[BR_KINDS]; /* the thread's predictor, its branch counts (BR_*) */
+    jfieldID f_history, f_ohistory; /* its predictor's last outcomes, in each bucket */
     jfieldID f_allocations, f_elements;  /* the thread's arrays by site */
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
     jfieldID f_oallocations, f_oelements, f_ocopied; /* the same in OVERHEAD mode */
@@ -427,6 +428,9 @@ typedef struct fast_state {
                                    breakpoint at offset 0 (under lock) */
     uint32_t nhidden, hidden_cap;
     int hidden_armed;           /* they have their breakpoints (a thread has counted) */
+    int limit_exact;            /* the bytecode limit stopped the run where the step engine stops (limit.c) */
+    struct fast_armed *armed;   /* the bytecode limit's stop waiting for the thread's next probe (limit.c) */
+    char limit_inexact[256];    /* else why it could not place that stop, "" before a limit stop */
 } fast_state;
 
 /* The agent's whole state. */

@@ -308,9 +308,11 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
             fast_problem(a, "a block an exception left early was never counted");
             continue;
         }
-        int bucket = ts->fixes[k].bucket;
+        int bucket = ts->fixes[k].bucket & ~FIX_KEY;
         const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
-        if (count_keys(a, ts, bucket, fm, ts->fixes[k].after + 1, b->end, -1) != 0)
+        /* the limit's instruction counts, but not its key (FIX_KEY) */
+        uint32_t keys_from = ts->fixes[k].after + ((ts->fixes[k].bucket & FIX_KEY) ? 0 : 1);
+        if (count_keys(a, ts, bucket, fm, keys_from, b->end, -1) != 0)
             break;
         for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))

@@ -52,9 +52,11 @@ static void exception_unwind(agent *a, JNIEnv *jni, jthread thread, thread_state
 static void fast_on_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method,
                               jlocation loc, const char *name, jmethodID catch_method)
 {
-    (void)method; (void)loc; (void)name;
+    (void)name;
     /* (a StackOverflowError never reaches here: extent.c stops the run at
      * its throw, under either engine, as stack_overflow) */
+    /* a stop the bytecode limit armed: an exception before its bytecode, or at or after it */
+    fast_limit_interrupt(a, jni, thread, ts, method, 0, loc);
     jint stop = -1;
     /* the rest of each block the exception leaves never runs: subtracted
      * (exceptions.c), in the extent's frames (a helper thread's are all its own) */
@@ -87,12 +89,14 @@ static void fast_on_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *t
         fast_array_alloc(a, jni, thread, ts, obj, k);
 }
 
-/* The bytecode limit stops the run: the probes know it passed the limit
- * (or may have: they count whole blocks), not at which bytecode; the step
- * engine stops at the one after the limit, and its profile is the result. */
+/* The bytecode limit stops the run: at the step engine's bytecode, with
+ * its counts (limit.c), or, where the probes could not place that stop,
+ * as fallback, and the step engine's run finds it. */
 static void fast_on_limit(agent *a, const char *message)
 {
-    fast_problem(a, "%s, and only the step engine stops exactly where the limit is", message);
+    if (!a->fast.limit_exact)
+        fast_problem(a, "%s, and the fast engine cannot place the step engine's stop: %s", message,
+                     a->fast.limit_inexact[0] != '\0' ? a->fast.limit_inexact : "the run passed it between probes");
 }
 
 /*
@@ -100,7 +104,9 @@ static void fast_on_limit(agent *a, const char *message)
  * NULL. Whatever the fast engine could not count exactly (fast_problem), a
  * failure of its own (the step engine may still count the run), a limit
  * that stopped the program (its limits are not the step engine's yet; but
- * gc_dependent, which depends on no count, stands: gcrefs.c), and
+ * gc_dependent, which depends on no count, stands: gcrefs.c; nor the
+ * bytecode limit where the probes stopped at the step engine's bytecode,
+ * limit.c), and
  * in a scoring run the profile fields it does not produce yet.
  */
 /*
@@ -136,7 +142,7 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
         snprintf(buf, cap, "engine=fast cannot count this run exactly: %s", a->fast.problem);
     else if (a->error[0] != '\0')
         snprintf(buf, cap, "engine=fast failed: %s", a->error);
-    else if (a->stop_status != NULL)
+    else if (a->stop_status != NULL && !(a->fast.limit_exact && strcmp(a->stop_status, "bytecode_limit") == 0))
         snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
                            "not the step engine's yet", a->stop_status);
     else if (identity_hash_read(a))

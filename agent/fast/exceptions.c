@@ -28,6 +28,9 @@ typedef struct ctx_walk {
     jint pos_saved;             /* nsaved for it */
     jlong jvm;                  /* a position to save above it as a frame the JVM left (-1: none) */
     jint last;                  /* the offset the JVM left that frame at (-1: none) */
+    int below_root;             /* live: the next frame entered a root the JVM entered (below_pos, below_j) */
+    jlong below_pos;
+    jint below_j;
 } ctx_walk;
 
 static void ctx_walk_free(ctx_walk *w)
@@ -92,13 +95,31 @@ static int ctx_walk_read(agent *a, JNIEnv *jni, thread_state *ts, jint sp, ctx_w
 }
 
 #define CTX_JVM 0x80000000LL /* Probe.JVM */
+#define CTX_ENTERED 0x40000000LL /* Probe.ENTERED */
 
 /* The next frame's position: the throwing frame's (first), or the call its
- * frame waits at. */
-static void ctx_walk_frame(ctx_walk *w, int first)
+ * frame waits at. At the bytecode limit (live) every frame is still there:
+ * the first frame's is the current one, and a frame the JVM entered (an
+ * exception's constructor) left its caller's position saved. */
+static void ctx_walk_frame(ctx_walk *w, int first, int live)
 {
     if (!w->ok)
         return;
+    if (live) {
+        if (first) {
+            w->pos = (jlong)w->top << 32 | w->count[w->top];
+        } else if (w->below_root) { /* its position, saved at the root's entry */
+            w->below_root = 0;
+            w->pos = w->below_pos;
+            w->j = w->below_j;
+        } else {
+            while (w->j > 0 && (w->saved[w->j - 1] & (CTX_JVM | CTX_ENTERED)) == CTX_JVM)
+                w->j--;
+            w->pos = w->j > 0 ? w->saved[--w->j] : -1;
+        }
+        w->pos_saved = w->j;
+        return;
+    }
     if (first) {
         w->pos = (jlong)w->top << 32 | w->count[w->top];
         while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM)) /* frames the JVM entered for it */
@@ -170,7 +191,17 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
     (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, nsaved);
 }
 
-jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+/*
+ * The walk behind fast_exception_fix and fast_limit_fix: the frames from
+ * depth `skip` down, at most `frames` of them. limit_pc < 0: an exception
+ * unwinds them (down to catch_method's frame). limit_pc >= 0: the bytecode
+ * limit stops the run at the original offset limit_pc of the first frame
+ * (whose location is a probe's): that instruction counts, its key does
+ * not, and nothing after it in its block nor in the blocks every frame
+ * below waits in runs.
+ */
+static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint skip,
+                       jint frames, int64_t limit_pc, jmethodID gone, int64_t call_pc)
 {
     if (frames <= 0 || ts->probe == NULL)
         return -1;
@@ -213,9 +244,10 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         (*jni)->DeleteLocalRef(jni, fa);
         (*jni)->DeleteLocalRef(jni, ba);
     }
-    jvmtiFrameInfo *f = malloc((size_t)frames * sizeof *f);
+    jint g = gone != NULL; /* a frame that returned, above the stack read */
+    jvmtiFrameInfo *f = malloc(((size_t)frames + 1) * sizeof *f);
     jint n = 0;
-    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, 0, frames, f, &n), "GetStackTrace") != 0) {
+    if (f == NULL || jvmti_check(a, (*a->jvmti)->GetStackTrace(a->jvmti, thread, skip, frames, f + g, &n), "GetStackTrace") != 0) {
         free(f);
         free(ids);
         free(modes);
@@ -224,6 +256,10 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         free(fences);
         fast_problem(a, "cannot read the frames an exception unwinds");
         return -1;
+    }
+    if (g) {
+        f[0] = (jvmtiFrameInfo){.method = gone, .location = 0};
+        n++;
     }
     ctx_walk cw;
     ctx_walk_read(a, jni, ts, sp, &cw);
@@ -238,25 +274,35 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
                                .new_len = fm ? fm->new_len : 0};
             int64_t old = fm != NULL ? ins_original_offset(&view, (uint32_t)f[i].location, &in_probe) : -1;
+            int stop_here = i == 0 && limit_pc >= 0 && old >= 0; /* the limit's instruction, not the probe's */
+            if (stop_here) {
+                old = limit_pc;
+                in_probe = 0;
+            } else if (g && i == 1 && limit_pc >= 0 && old >= 0) { /* it waits at the invoke that called it */
+                old = call_pc;
+                in_probe = 0;
+            }
             if (m != MODE_HIDDEN && (old < 0 || in_probe)) { /* hidden frames counted nothing */
                 fast_problem(a, "an exception was thrown %s", old < 0 ? "through a method that has no probes"
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
-            if (top && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
+            if (top && limit_pc < 0 && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
                 fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
                              "as they were made (the step engine charges none when the call throws)", fm->name, old);
             if (top && m != MODE_HIDDEN) {
                 /* the throwing frame's segment stops here: its rest off the
                  * position, unless the exception's constructor, entered by
                  * the JVM, took it off already (probe_jvm_entered) */
-                if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
+                if (limit_pc >= 0)
+                    seg_abort(a, jni, ts, fm, (uint32_t)old); /* an allocation after it ending its segment: no fence */
+                else if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
                     ts->fast_lent_method = NULL;
                 else
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
             }
             if (m != MODE_HIDDEN) /* hidden frames have no contexts */
-                ctx_walk_frame(&cw, i == 0);
+                ctx_walk_frame(&cw, i == 0, limit_pc >= 0);
             top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)
@@ -272,7 +318,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 }
                 /* the program's code is work in an overhead frame too */
                 int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;
-                ts->fixes[ts->nfixes++] = (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket};
+                ts->fixes[ts->nfixes++] =
+                    (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket | (stop_here ? FIX_KEY : 0)};
                 const blk_block *blk = &fm->blocks.blocks[b];
                 uint64_t fl = 0;
                 for (uint32_t pc = (uint32_t)old + 1; pc < blk->end; pc++)
@@ -292,6 +339,20 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
                 k--;
                 popped++;
                 m = k > 0 ? modes[k - 1] & MODE_MASK : MODE_WORK;
+                if ((modes[k] & VM_ENTERED) && limit_pc >= 0) {
+                    /* the frame below waits in the middle of its segment,
+                     * whose rest the root lent: its position was saved at
+                     * the root's entry, and an allocation ending that
+                     * segment, whose fence counted, never runs */
+                    if (cw.ok) {
+                        cw.below_root = 1;
+                        cw.below_pos = cw.root_ctx[k];
+                        cw.below_j = cw.root_saved[k];
+                    }
+                    if ((modes[k] & SEG_AFTER) && fence_b[k] >= 0 && fence_b[k] < BUCKETS)
+                        add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
+                    continue;
+                }
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
                     if (cw.ok && cw.pos >= 0) {
                         /* as the step engine, which sees no frame end: the
@@ -311,7 +372,8 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
             break;
     }
     free(f);
-    ctx_walk_set(a, jni, ts, &cw);
+    if (limit_pc < 0) /* the run stops at the limit: the frames stay as they are */
+        ctx_walk_set(a, jni, ts, &cw);
     ctx_walk_free(&cw);
     if (popped > 0) { /* the root frames the exception unwinds end here, as their exit probes would */
         jint left = sp - popped;
@@ -339,4 +401,16 @@ jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts,
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, o - (jlong)less[BUCKET_OVERHEAD]);
     }
     return stop;
+}
+
+jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
+{
+    return unwind_fix(a, jni, thread, ts, catch_method, 0, frames, -1, NULL, -1);
+}
+
+int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc,
+                   jmethodID gone, int64_t call_pc)
+{
+    unwind_fix(a, jni, thread, ts, NULL, skip, frames, pc, gone, call_pc);
+    return a->fast.problem[0] != '\0' || a->error[0] != '\0' ? -1 : 0;
 }

@@ -45,8 +45,8 @@
  *
  * Nothing here runs per bytecode or per block of a counting thread: the
  * probes are Java, inlined by the JIT; root probes call the agent once per
- * root frame, a block probe only when its thread passes the bytecode limit
- * (probe_limit) or, on a thread that is not counting while another is,
+ * root frame, a probe only when its thread passes the bytecode limit
+ * (probe_limit, limit.c) or, on a thread that is not counting while another is,
  * until the bystanders' allowance is passed (probe_bystander). A run whose
  * counts this engine cannot give exactly (an exception inside a probe,
  * method-handle linkage, the program's code in a hidden frame, a method
@@ -56,7 +56,8 @@
  *
  * The engine's files: boot.c (the start at VMInit), registry.c (classes
  * rewritten), probes.c (the probes' natives), threads.c (which threads
- * count), hidden.c (hidden classes), exceptions.c, arrays.c, collect.c
+ * count), hidden.c (hidden classes), exceptions.c, limit.c (the bytecode
+ * limit's stop), arrays.c, collect.c
  * (the counts read back at the end); fast.h is what they share, and
  * probe_fields.h the names of the probe class's members they bind. Here:
  * the reasons a run falls back, and the capabilities the engine asks for.

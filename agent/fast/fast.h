@@ -74,7 +74,7 @@ jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id);
 jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
 void JNICALL probe_begin(JNIEnv *jni, jclass cls);
 void JNICALL probe_end(JNIEnv *jni, jclass cls);
-void JNICALL probe_limit(JNIEnv *jni, jclass cls);
+jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bound);
 void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program);
 jint JNICALL probe_array_sites(JNIEnv *jni, jclass cls, jint site, jint dims);
 jint JNICALL probe_call_sites(JNIEnv *jni, jclass cls, jint site);
@@ -134,6 +134,21 @@ void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */
+/* In a fix's bucket (thread_state.fixes): the instruction at `after` keeps its count but not its
+ * key (the bytecode limit stopped the run on it: limit.c) */
+#define FIX_KEY 0x100
+/* the bytecode limit stops the run at original offset pc of the frame at depth skip (or, gone !=
+ * NULL, of a frame of method gone that returned since to that frame, which is at the invoke at
+ * call_pc): what it and the frames below it (frames in all) leave unrun comes off; 0, or -1 */
+int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint skip, jint frames, uint32_t pc,
+                   jmethodID gone, int64_t call_pc);
+/* limit.c: the bytecode limit's stop, armed until the thread's next probe: the measured method's
+ * exit probe (before the extent ends), and an exception or a frame the JVM entered at `loc` of the
+ * frame `from_top` frames from the top (-1: not at an instruction): at or after the limit's
+ * bytecode, the run stops there */
+void fast_limit_exit(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
+void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jint from_top,
+                          jlocation loc);
 void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */

@@ -33,12 +33,14 @@
     X(f_n, "n", "J", 0)                                                   \
     X(f_depth, "depth", "I", 0)                                           \
     X(f_counters, "counters", "[B", 0)                                    \
+    X(f_history, "history", "I", 0)                                       \
     X(f_br[BR_EXECUTED], "conditional", "J", 0)                           \
     X(f_br[BR_TAKEN], "taken", "J", 0)                                    \
     X(f_br[BR_MISPREDICTED], "mispredicted", "J", 0)                      \
     X(f_ohits, "ohits", "[J", 0)                                          \
     X(f_on, "on", "J", 0)                                                 \
     X(f_ocounters, "ocounters", "[B", 0)                                  \
+    X(f_ohistory, "ohistory", "I", 0)                                     \
     X(f_obr[BR_EXECUTED], "oconditional", "J", 0)                         \
     X(f_obr[BR_TAKEN], "otaken", "J", 0)                                  \
     X(f_obr[BR_MISPREDICTED], "omispredicted", "J", 0)                    \
@@ -108,7 +110,7 @@
     X(probe_root, "root0", "(II)I")                                       \
     X(probe_begin, "begin0", "()V")                                       \
     X(probe_end, "end0", "()V")                                           \
-    X(probe_limit, "limit0", "()V")                                       \
+    X(probe_limit, "limit0", "(IIJ)J")                                     \
     X(probe_bystander, "bystander0", "(IZ)V")                             \
     X(probe_array_sites, "arraySites0", "(II)I")                          \
     X(probe_call_sites, "callSites0", "(I)I")                             \

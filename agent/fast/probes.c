@@ -334,6 +334,11 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
         fast_hidden_work(a, "%s ran while the JVM resolved the %s in %s, where HotSpot hides single-stepping: "
                             "hidden from counting", root_name, bc_mnemonic(v.op), caller_name ? caller_name : "?");
     }
+    /* a stop the bytecode limit armed in the caller's frame: the JVM entered a frame there (no hidden one:
+     * it counts nothing) */
+    if ((out & MODE_MASK) != MODE_HIDDEN)
+        fast_limit_interrupt(a, jni, thread, agent_self(), caller, 3,
+                             vm && err == JVMTI_ERROR_NONE && !v.calls ? cloc : -1);
     (*jni)->DeleteLocalRef(jni, thread);
     static const char *const mode_names[] = {"work", "overhead", "hidden"};
     agent_log(a, "fast engine: %s entered from %s at %s%s: %s", root_name, caller_name ? caller_name : "the JVM",
@@ -471,6 +476,7 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, below, &caller, &cloc);
+    fast_limit_interrupt(a, jni, thread, ts, caller, below, err == JVMTI_ERROR_NONE ? cloc : -1);
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
@@ -599,15 +605,10 @@ static void fast_begin(agent *a, JNIEnv *jni, jthread thread)
 static void fast_end(agent *a, JNIEnv *jni, jthread thread)
 {
     thread_state *ts = agent_tls;
-    if (ts != NULL && ts->measuring && ts->pre_method == NULL)
+    if (ts != NULL && ts->measuring && ts->pre_method == NULL) {
+        fast_limit_exit(a, jni, thread, ts); /* a stop the limit armed: its place, before the extent ends */
         extent_end(a, jni, thread, ts, 0);
-}
-
-/* engine=fast: a block probe found its thread past its bound
- * (probe_limit): the run passed the limit, or may have. */
-static void fast_limit(agent *a, JNIEnv *jni, jthread thread)
-{
-    bytecode_limit_stop(a, jni, thread);
+    }
 }
 
 /* engine=fast: a block of n bytecodes began on a thread that is not
@@ -669,20 +670,6 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
     if (thread == NULL)
         return;
     fast_end(a, jni, thread);
-    (*jni)->DeleteLocalRef(jni, thread);
-}
-
-/* Probe.limit0(), from a block probe whose thread passed its bound:
- * the run has passed the bytecode limit, or may have (the bound counts
- * whole blocks); extent.c stops it. */
-void JNICALL probe_limit(JNIEnv *jni, jclass cls)
-{
-    agent *a = &g_agent;
-    (void)cls;
-    jthread thread = current_thread(a);
-    if (thread == NULL)
-        return;
-    fast_limit(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }
 

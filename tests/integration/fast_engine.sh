@@ -35,8 +35,13 @@
 # codes (their values differ between the engines) and one in which a thread the method
 # did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
-# hold the fast engine's counts, or end as fallback, saying why, when the
-# run passes the bytecode limit (only the step engine stops exactly there).
+# hold the fast engine's counts, within the bytecode limit and past it. A
+# run past the limit must stop under the fast engine on the step engine's
+# bytecode with the step engine's partial profile, field for field, and no
+# fallback, at limits in loops (every offset, the exact count and one
+# less and more), compiled code, callees, exception handlers and
+# constructors, after allocations and initializers; where the fast engine
+# cannot place that stop it falls back, saying why.
 set -eu
 . "$(dirname "$0")/lib.sh"
 FX=$PSF_BUILD/fixtures/agent
@@ -399,9 +404,9 @@ for e in step fast; do
 done
 expect_eq "... with the same score" "$(jq -r .score "$TEST_TMP/score.fast")" "$(jq -r .score "$TEST_TMP/score.step")"
 # a scoring run (result_fd): the authenticated record holds the fast
-# engine's counts; one that passes the bytecode limit (9n + 9 = 99 for
-# n = 10) ends as fallback, where the step engine finds the exact stop
-# (agent_get_score.sh), and one within it is counted
+# engine's counts, within the bytecode limit (9n + 9 = 99 for n = 10) and
+# past it, where the fast engine stops at the step engine's bytecode, the
+# 99th, and halts the JVM
 for limit in 99 98; do
   rc=0
   "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=Loops.sum,result_fd=5,key_fd=4,engine=fast,max_bytecodes=$limit" \
@@ -413,11 +418,96 @@ for limit in 99 98; do
       "$(xpath "$TEST_TMP/received.xml" "concat(/psf-profile/@status, ' ', /psf-profile/@engine, ' ', /psf-profile/summary/@work)")" "ok fast 99"
   else
     expect_eq "a scoring run with engine=fast past the limit: halted (97)" "$rc" 97
-    expect_eq "... its record says fallback" "$(xpath "$TEST_TMP/received.xml" /psf-profile/@status)" fallback
-    expect_eq "... with the reason" "$(xpath "$TEST_TMP/received.xml" /psf-profile/message)" \
-      "engine=fast cannot count this run exactly: the method executed more than 98 bytecodes (the limit), and only the step engine stops exactly where the limit is"
+    expect_eq "... its record holds the fast engine's counts at the limit" \
+      "$(xpath "$TEST_TMP/received.xml" "concat(/psf-profile/@status, ' ', /psf-profile/@engine, ' ', /psf-profile/summary/@work)")" \
+      "bytecode_limit fast 99"
   fi
 done
+
+# --- the bytecode limit ------------------------------------------------------
+# A run past max_bytecodes stops, under the fast engine too, on the
+# bytecode the step engine stops on (the limit's + 1st: counted, its key
+# not, nothing after it run), with the step engine's partial profile,
+# field for field, and no fallback (agent/fast/limit.c,
+# docs/fast-engine.md "The bytecode limit").
+# limit_same NAME LIMIT SPEC MAIN [ARGS...]: both engines with the limit;
+# STATUS: the status both must give (bytecode_limit unless set)
+limit_same() {
+  local name=$1 limit=$2 spec=$3 main=$4 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
+  shift 4
+  rm -f "$S" "$F"
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$S,engine=step,max_bytecodes=$limit" \
+    -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || true
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$F,engine=fast,max_bytecodes=$limit" \
+    -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || true
+  local want=${STATUS:-bytecode_limit}
+  expect_eq "limit $name ($limit): step engine $want" "$(xpath "$S" /psf-profile/@status)" "$want"
+  expect_eq "... the fast engine too, counting it itself" "$(xpath "$F" "concat(/psf-profile/@status, ' ', /psf-profile/@engine)")" \
+    "$want fast"
+  if [ "$want" = bytecode_limit ]; then
+    expect_eq "... on the bytecode after the limit" \
+      "$(xpath "$F" "/psf-profile/summary/@work + /psf-profile/summary/@overhead")" "$((limit + 1))"
+  fi
+  if diff <(fields "$S") <(fields "$F") >"$TEST_TMP/fields.diff"; then
+    pass "... every field the step engine's"
+  else
+    fail "... every field the step engine's" "$(head -8 "$TEST_TMP/fields.diff")"
+  fi
+}
+# Loops.sum(10), 9n + 9 = 99 bytecodes: every offset of the loop's 9
+# bytecodes (48 .. 56), the last bytecode (98), the exact count (99: no
+# stop) and one more; a block of straight code, stopped in its probe
+for limit in 48 49 50 51 52 53 54 55 56 98; do
+  limit_same loops-sum "$limit" Loops.sum Loops 10
+done
+for limit in 99 100; do
+  STATUS=ok limit_same loops-sum "$limit" Loops.sum Loops 10
+done
+# in a loop the JIT compiled (9n + 9 for n = 1,000,000)
+limit_same loops-compiled 8000003 Loops.sum Loops 1000000
+# calls: in callees, at their entries and after their returns, on an
+# invoke (8: its key not counted)
+for limit in 1 4 7 8 11 14 30 60; do
+  limit_same calls-chain "$limit" Calls.chain Calls chain 10
+done
+# a recursion, in a callee many frames deep
+for limit in 9 10 11 500 5000; do
+  limit_same fib "$limit" Fib.fib Fib 20
+done
+# exceptions the JVM throws mid-block and their handlers, array loads that
+# may throw before the limit's bytecode (the stop waits for the next
+# probe), inside an exception's constructor
+for limit in 7 13 50 101 333 4567; do
+  limit_same implicit "$limit" Implicit.run Implicit 20000
+done
+limit_same exceptions-caught 3 Exceptions.caught Exceptions
+# an array load before a conditional branch in the same block: the branch
+# probe ran before the stop was placed, and the predictor is put back
+for limit in 103 105 107; do
+  limit_same branches-random "$limit" Branches.random Branches random 5000
+done
+# allocations in the block: array instructions and their arrays
+for limit in 5 10 20 30 40 42; do
+  limit_same arraysizes "$limit" ArraySizes.make ArraySizes 5
+done
+limit_same calls-allocs 9 Calls.allocs Calls allocs 0
+# an initializer the JVM runs at a static access, and a frame that
+# returned before the next probe
+for limit in 2 4 6 12 14 16; do
+  limit_same staticwork-make "$limit" StaticWork.make StaticWork make
+done
+for limit in 2 25 26; do
+  limit_same classinit "$limit" ClassInit.init ClassInit
+done
+# where the fast engine cannot place the stop (the limit's bytecode in a
+# static initializer's last block after a putstatic, which may throw, and
+# its exit probe next), the run falls back, saying why, and the step
+# engine's run finds the stop
+"$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=ClassInit.init,out=$TEST_TMP/fast.xml,engine=fast,max_bytecodes=4" \
+  -cp "$FX" ClassInit >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err" || true
+expect_eq "limit classinit (4): the fast engine falls back" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" fallback
+expect_match "... saying why" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/message)" \
+  "^engine=fast cannot count this run exactly: the method executed more than 4 bytecodes \(the limit\), and the fast engine cannot place the step engine's stop: "
 
 # --- intrinsics ------------------------------------------------------------
 # Math.min, Objects.checkIndex and Integer.bitCount, 300,000 calls of each in

@@ -157,12 +157,11 @@ public final class Probe {
     /** Bytecodes counted on this thread since the agent last set it to 0. */
     long n;
     /**
-     * The most bytecodes (n + on) this thread may count before the run
-     * passes the bytecode limit: the limit less what earlier spans counted,
-     * set by the agent when it switches the thread on. n + on is never less
-     * than what ran (a block counts whole at its start, and an exception
-     * that leaves it early takes the rest back), so a run the step engine
-     * stops at its limit passes this bound too.
+     * The most bytecodes this thread may execute before the run passes the
+     * bytecode limit: the limit less what earlier spans counted, set by the
+     * agent when it switches the thread on. The probes that move the
+     * position (pos, exact at every segment's end) past it call the agent
+     * (limit), which stops the run on the bytecode the step engine stops on.
      */
     long bound;
     /** Frames of the measured method on this thread inside its extent; 0 outside one (the agent sets it). */
@@ -571,6 +570,8 @@ public final class Probe {
         if (p == null || p.mode == HIDDEN)
             return;
         if (s == CALL) {
+            if (p.pos > p.bound) /* only while the agent waits for the next probe to stop the run: before the invoke */
+                p.limit(LIMIT_INVOKE, site);
             p.pending = site + 1;
             p.pendingAt = p.callMark = p.n + p.on;
             p.save(p.position());
@@ -578,6 +579,8 @@ public final class Probe {
             p.returned(site, s);
         } else {
             p.callSegment(site, ~s);
+            if (p.pos > p.bound)
+                p.limit(LIMIT_CALL, site);
         }
     }
 
@@ -1063,6 +1066,8 @@ public final class Probe {
                     p.ofenceAlloc += f - p.segFence;
                 p.segFence = f;
             }
+            if (p.pos > p.bound) /* the rest of the caller's segment, given back, may hold the limit */
+                p.limit(LIMIT_ROOT_EXIT, id);
         }
     }
 
@@ -1094,6 +1099,8 @@ public final class Probe {
             }
         }
         nsaved = k;
+        if (pos > bound) /* in the caller's frame again: the segment after the invoke may hold the limit */
+            limit(LIMIT_CALL, site);
     }
 
     @DontInline
@@ -1134,12 +1141,12 @@ public final class Probe {
         int len = k & K_LEN;
         h[id]++;
         n += len;
-        if (n + on > bound)
-            limit();
         ctxCount[ctxCur] += len;
         pos += (k >>> K_SEG_SHIFT) & K_LEN;
         if ((k & K_ALLOC) != 0)
             allocFence(WORK);
+        if (pos > bound)
+            limit(LIMIT_BLOCK, id);
     }
 
     /* hit's other cases: the lengths in the table, a mode other than WORK, hits to grow. */
@@ -1178,18 +1185,34 @@ public final class Probe {
         int v = len[id];
         h[id]++;
         n += v & LEN;
-        if (n + on > bound)
-            limit();
         ctxCount[ctxCur] += v & LEN;
         segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
+        if (pos > bound)
+            limit(LIMIT_BLOCK, id);
     }
 
-    /* The thread passed its bound: the agent stops the run (once: no probe asks again). */
+    /*
+     * The thread's position passed its bound: the segment that just began
+     * (in a block probe, LIMIT_BLOCK, with the block's id; after a call or
+     * new site, LIMIT_CALL, or an array site, LIMIT_ARRAY; the rest of the
+     * segment a root frame the JVM entered lent, at its exit,
+     * LIMIT_ROOT_EXIT, with the root's block 0 id) holds the
+     * bytecode at which the run passes the bytecode limit. The agent stops
+     * the run there (limit0 does not return then), or says the bound to
+     * keep: the same, to be asked again at the next segment, or none.
+     * While it keeps the bound (the stop waits for the thread's next probe),
+     * the call probe (LIMIT_INVOKE) and the array probe before it counts
+     * the instruction's arrays (LIMIT_ARRAY_BEFORE) ask too.
+     */
+    static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4,
+            LIMIT_ARRAY_BEFORE = 5;
+
     @DontInline
     @Hidden
-    private void limit() {
-        bound = Long.MAX_VALUE;
-        limit0();
+    private void limit(int kind, int id) {
+        long b = bound;
+        bound = Long.MAX_VALUE; /* no probe the agent's call runs asks again */
+        bound = limit0(kind, id, b);
     }
 
     /* A block outside the work mode: the program's code is work in the
@@ -1215,18 +1238,18 @@ public final class Probe {
             int v = lengths[id];
             hits[id]++;
             n += v & LEN;
-            if (n + on > bound)
-                limit();
             ctxCount[ctxCur] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
+            if (pos > bound)
+                limit(LIMIT_BLOCK, id);
         } else if (mode == OVERHEAD) {
             int v = lengths[id];
             ohits[id]++;
             on += v & LEN;
-            if (n + on > bound)
-                limit();
             ctxCount[ctxCur + 1] += v & LEN;
             segment((v >>> 15) & (LEN | SEG_ALLOC), OVERHEAD);
+            if (pos > bound)
+                limit(LIMIT_BLOCK, id);
         }
     }
 
@@ -1289,6 +1312,15 @@ public final class Probe {
         if (mode == HIDDEN)
             return;
         arraySegment(site);
+        if (pos > bound) /* a stop the agent waits for the next probe for: before this instruction's arrays */
+            limit(LIMIT_ARRAY_BEFORE, site);
+        countArrays(a, dims, site);
+        if (pos > bound) /* after the arrays: the instruction ran, the segment after it may hold the limit */
+            limit(LIMIT_ARRAY, site);
+    }
+
+    @Hidden
+    private void countArrays(Object a, int dims, int site) {
         long[] al = allocations, el = elements;
         if (al == null || site < 0 || site > al.length - dims) {
             if (!growSites(site, dims))
@@ -1516,9 +1548,9 @@ public final class Probe {
     @Hidden
     private static native void end0();
 
-    /** The thread passed its bound (the bytecode limit): the agent stops the run. */
+    /** The thread's position passed its bound (the bytecode limit), kind and id as limit's: the bound to keep. */
     @Hidden
-    private static native void limit0();
+    private static native long limit0(int kind, int id, long bound);
 
     /** A bystander's block of n bytecodes (of the program's: program) began. */
     @Hidden
