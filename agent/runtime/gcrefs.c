@@ -56,6 +56,7 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "names.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -189,13 +190,9 @@ static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t 
     char *sig = NULL;
     if (k == NULL || jvmti_check(a, (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL), "GetClassSignature") != 0)
         return;
-    size_t n = strlen(sig);
-    if (n > 2 && sig[0] == 'L' && sig[n - 1] == ';') {
-        snprintf(out, len, "%.*s", (int)(n - 2), sig + 1);
-        for (char *p = out; *p; p++)
-            if (*p == '/')
-                *p = '.';
-    }
+    size_t n = name_from_signature(sig, 0, out, len);
+    if (n == 0 || n >= len)
+        snprintf(out, len, "a reference");
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
     (*jni)->DeleteLocalRef(jni, k);
 }
