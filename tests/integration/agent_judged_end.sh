@@ -12,12 +12,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 GS=$PSF_ROOT/scripts/get_score.sh
-JAR=${JUNIT_CONSOLE_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
-if [ ! -r "$JAR" ]; then
-  echo "FAIL - $JAR is missing: install junit5 (scripts/install_deps.sh)"
-  exit 1
-fi
+require_junit_jar
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
 
 CWD=$TEST_TMP/cwd

@@ -7,10 +7,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 GS=$PSF_ROOT/scripts/get_score.sh
 EX=$PSF_BUILD/examples/junit
-JAR=${JUNIT_CONSOLE_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 command -v jq >/dev/null || { echo "jq is missing (scripts/install_deps.sh installs it)"; exit 77; }
-if [ ! -r "$JAR" ] || [ ! -f "$EX/DigitsTest.class" ]; then
-  echo "FAIL - $JAR or $EX is missing: install junit5 (scripts/install_deps.sh) and run make examples"
+require_junit_jar
+if [ ! -f "$EX/DigitsTest.class" ]; then
+  echo "FAIL - $EX is missing: run make examples"
   exit 1
 fi
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac

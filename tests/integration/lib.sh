@@ -88,6 +88,17 @@ finish() {
   [ "$FAILED" -eq 0 ]
 }
 
+# require_junit_jar: sets JAR to JUnit 5's console launcher
+# (JUNIT_CONSOLE_JAR, else Debian junit5's), or fails the script: the
+# README's set-up installs it, so a missing jar is no reason to skip.
+require_junit_jar() {
+  JAR=${JUNIT_CONSOLE_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
+  if [ ! -r "$JAR" ]; then
+    echo "FAIL - $JAR is missing: install junit5 (scripts/install_deps.sh)"
+    exit 1
+  fi
+}
+
 # sandbox_works WHAT: 0 when bubblewrap works here; else says loudly that
 # WHAT goes unchecked and returns 1, and under CI (CI=true) that is a
 # failure: CI must not turn green by not testing the sandbox.
