@@ -84,21 +84,42 @@ want_jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.r
 # a shuffle sure to misprice): median 8,527% to 29,589%. Bounds: rho
 # -Xint >= 0.8 (one swap of neighbours at most), median error <= 30%;
 # both altered tables must miss them on every run's times. Each time is the
-# lowest of 3 rounds of 0.1 s: with 2 rounds of 0.05 s, BoxesFew's -Xint
-# time read 0.85 ms in one check and 1.34 ms in the next on JDK 25, and the
-# median error passed 30% in 2 of 7 checks of quick tables (31.5%, 37.1%);
-# with 3 rounds of 0.1 s, 8.0% to 19.0% in 4 checks on a busy machine.
+# lowest of 3 rounds of 0.1 s.
+#
+# That absolute bound holds on JDK 17 only. On JDK 25 an object allocated in
+# -Xint costs one of two levels, and which one a JVM gets is chance: BoxesMany
+# timed 3.0-3.9 ms in some JVMs and 4.7-6.5 ms in the others (about 100
+# JVMs here, a third or fewer at the low level; both levels also with ASLR
+# off, pinned to either CPU, with TLABs and with a 4 MB young generation),
+# against 8.1-8.8 ms in each of 6 JVMs on JDK 17. A quick table
+# takes the lowest of 2 timing passes, the check the lowest of 3 rounds:
+# when one lands on the low level and the other does not, the Boxes
+# programs are off by up to 70% whatever the table (CI saw 34.9% and 37.1%
+# median error so: two errors of about 10% and two of up to 70% make a
+# median near 40%). On other JDKs than 17 the bound is therefore a median
+# error of 60% (a table whose prices are all twice too high or more
+# misses it), and the table must also come closer than each altered table
+# on the same times (no single price comes within about 48% of them here:
+# the allocating loops cost 2.7 times the int loops' a bytecode or more).
 CONTRAST=$ROOT/tests/fixtures/fidelity/contrast
 PSF_BUILD=$BUILD "$ROOT/scripts/calibrate_machine.sh" --check-only --out "$TMP/costs.xml" \
   --corpus "$CONTRAST" --rounds 3 --seconds 0.1 --clock cpu > "$TMP/outc" 2> "$TMP/errc" ||
   { tail -n 20 "$TMP/errc" >&2; fail "--check-only on the contrast corpus failed"; }
 echo "# $(grep '^contrast ' "$TMP/outc")"
-within() {  # SUMMARY: rho_xint >= 0.8 and median_err <= 0.3
-  awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-       END { exit !(v["n"] == 4 && v["rho_xint"] + 0 >= 0.8 && v["median_err"] + 0 <= 0.3) }' "$1"
-}
 S=$BUILD/bench/fidelity/contrast/summary.txt
-within "$S" || fail "the calibrated table: rho -Xint < 0.8 or median error > 30% on the contrast corpus: $(cat "$S")"
+field() {  # SUMMARY KEY: the value of KEY=... in a summary line
+  awk -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+time_major=$(sed 's/[.+-].*//' "$BUILD/bench/fidelity/contrast/jdk.txt")
+cp "$S" "$TMP/calibrated.summary"
+cal_err=$(field "$TMP/calibrated.summary" median_err)
+bound=0.6; [ "$time_major" != 17 ] || bound=0.3
+within() {  # SUMMARY: rho -Xint >= 0.8, median error <= bound (beyond 17: and <= the calibrated table's)
+  awk -v e="$(field "$1" median_err)" -v c="$cal_err" -v m="$time_major" -v r="$(field "$1" rho_xint)" -v b="$bound" \
+    'BEGIN { exit !(r >= 0.8 && e <= b && (m == 17 || e <= c)) }'
+}
+[ "$(field "$S" n)" = 4 ] && within "$S" ||
+  fail "the calibrated table (JDK $time_major): n != 4, rho -Xint < 0.8 or median error > $bound on the contrast corpus: $(cat "$S")"
 perl -0pe 'my @c = /<opcode [^>]*cost="([0-9.]+)"/g; my $m = 0; $m += $_ for @c; $m /= @c;
            s/\bcost="[0-9.]+"/sprintf("cost=\"%.6f\"", $m)/ge; s/cost_per_element="[0-9.]+"/cost_per_element="0"/g' \
   "$TMP/costs.xml" > "$TMP/equal.xml"
@@ -109,7 +130,7 @@ for t in equal reversed; do
   PSF_BUILD=$BUILD "$ROOT/bench/fidelity.sh" --corpus "$CONTRAST" --costs "$TMP/$t.xml" --rescore > "$TMP/out.$t" 2> "$TMP/err.$t" ||
     { tail -n 20 "$TMP/err.$t" >&2; fail "fidelity.sh --rescore with the $t table failed"; }
   echo "# $t prices: $(sed 's/^corpus=[^ ]* //' "$S")"
-  ! within "$S" || fail "a table with $t prices passes the bounds: $(cat "$S")"
+  ! within "$S" || fail "a table with $t prices passes the bound (JDK $time_major; the calibrated table's median error $cal_err): $(cat "$S")"
 done
 
 # --check-only on the table just written: no calibration, the same line
