@@ -63,8 +63,15 @@
  *    same_locals_1_stack_item frames take their extended forms when the delta
  *    passes 63; no frame is added or removed.
  *  - RuntimeVisibleTypeAnnotations and RuntimeInvisibleTypeAnnotations inside
- *    Code (type annotations on local variables, casts, ...) hold offsets; they
- *    are not relocated, so their methods are refused.
+ *    Code (type annotations on local variables, casts, ...) keep their size:
+ *    a local variable's range is mapped as in LocalVariableTable (its probes
+ *    taken in), an instruction's offset (instanceof, new, checkcast, an
+ *    invoke, a method reference) to the instruction itself, as
+ *    Uninitialized(offset) in a frame, never to a probe in front of it; an
+ *    exception table index is unchanged. The JVM does not read these
+ *    attributes, so one the rewriter cannot walk (a target that is not on
+ *    code, an offset inside an instruction, element values nested deeper
+ *    than TA_MAX_DEPTH) refuses the method instead of failing the class.
  */
 #include "instrument.h"
 #include "branchpred.h"
@@ -776,6 +783,149 @@ static void table_emit(const method_ctx *c, const uint8_t *body, int with_length
     }
 }
 
+/* ---- type annotations on code (JVMS 4.7.20) ----------------------------- */
+
+/* Element values nested deeper than this (an array in an array, an
+ * annotation in an annotation) refuse the method: the walk recurses, and an
+ * attribute from an untrusted class could nest a million levels. javac
+ * nests as deep as the source does. */
+#define TA_MAX_DEPTH 64
+
+static int ev_walk(const uint8_t **pp, const uint8_t *end, unsigned depth);
+
+/* Walk an annotation at *pp (type_index, its element_value_pairs) and move
+ * *pp past it; -1 when it does not fit in end. */
+static int ann_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
+{
+    const uint8_t *p = *pp;
+    if (end - p < 4)
+        return -1;
+    uint32_t npairs = rd2(p + 2);
+    p += 4;
+    for (uint32_t k = 0; k < npairs; k++) {
+        if (end - p < 2)
+            return -1;
+        p += 2;     /* element_name_index */
+        if (ev_walk(&p, end, depth))
+            return -1;
+    }
+    *pp = p;
+    return 0;
+}
+
+/* Walk an element_value at *pp and move *pp past it. */
+static int ev_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
+{
+    const uint8_t *p = *pp;
+    if (depth >= TA_MAX_DEPTH || p >= end)
+        return -1;
+    uint8_t tag = *p++;
+    switch (tag) {
+    case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z': case 's': case 'c':
+        if (end - p < 2)
+            return -1;
+        p += 2;
+        break;
+    case 'e':
+        if (end - p < 4)
+            return -1;
+        p += 4;
+        break;
+    case '@':
+        if (ann_walk(&p, end, depth + 1))
+            return -1;
+        break;
+    case '[': {
+        if (end - p < 2)
+            return -1;
+        uint32_t n = rd2(p);
+        p += 2;
+        for (uint32_t k = 0; k < n; k++)
+            if (ev_walk(&p, end, depth + 1))
+                return -1;
+        break;
+    }
+    default:
+        return -1;
+    }
+    *pp = p;
+    return 0;
+}
+
+static int is_insn(const method_ctx *c, uint32_t off)
+{
+    return off < c->m->code_len && c->at[off] != NO_INSN;
+}
+
+static void wr2(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+/*
+ * Walk a Runtime(In)visibleTypeAnnotations attribute of Code. Without
+ * patch: check that it is a list of type annotations on code whose offsets
+ * start instructions and whose ranges end on one (or at the code's end).
+ * With patch (a copy of body, after layout): write the new offsets into the
+ * copy; sizes do not change. 0, or -1 when it cannot be walked.
+ */
+static int ta_walk(const method_ctx *c, const uint8_t *body, uint32_t len, uint8_t *patch)
+{
+    const uint8_t *p = body, *end = body + len;
+    if (len < 2)
+        return -1;
+    uint32_t n = rd2(p);
+    p += 2;
+    for (uint32_t k = 0; k < n; k++) {
+        if (p >= end)
+            return -1;
+        uint8_t target = *p++;
+        if (target == 0x40 || target == 0x41) {    /* localvar_target: start_pc, length, index */
+            if (end - p < 2)
+                return -1;
+            uint32_t m = rd2(p);
+            p += 2;
+            if ((size_t)(end - p) < 6u * m)
+                return -1;
+            for (uint32_t j = 0; j < m; j++, p += 6) {
+                uint32_t start = rd2(p), stop = start + rd2(p + 2);
+                if (!is_insn(c, start) || (stop != c->m->code_len && !is_insn(c, stop)))
+                    return -1;
+                if (patch) {
+                    uint32_t ns = map_start(c, start);
+                    wr2(patch + (p - body), ns);
+                    wr2(patch + (p - body) + 2, map_start(c, stop) - ns);
+                }
+            }
+        } else if (target == 0x42) {                /* catch_target: an exception table index */
+            if (end - p < 2)
+                return -1;
+            p += 2;
+        } else if (target >= 0x43 && target <= 0x4b) {  /* offset_target, type_argument_target */
+            uint32_t size = target <= 0x46 ? 2 : 3;
+            if ((uint32_t)(end - p) < size || !is_insn(c, rd2(p)))
+                return -1;
+            if (patch)
+                wr2(patch + (p - body), c->in[c->at[rd2(p)]].nw);
+            p += size;
+        } else {
+            return -1;  /* a target on a class, a field or a method's signature */
+        }
+        if (p >= end || (uint32_t)(end - p - 1) < 2u * p[0])   /* type_path */
+            return -1;
+        p += 1 + 2u * p[0];
+        if (ann_walk(&p, end, 0))
+            return -1;
+    }
+    return p == end ? 0 : -1;
+}
+
+static int is_type_annotations(cp_str name)
+{
+    return str_is(name, "RuntimeVisibleTypeAnnotations") || str_is(name, "RuntimeInvisibleTypeAnnotations");
+}
+
 /* Check the Code attribute's own attributes: 0 when all are known and well
  * formed, 1 when the method must be refused, -1 when malformed. Finds the
  * StackMapTable. */
@@ -799,6 +949,10 @@ static int attrs_check(method_ctx *c)
             bad = table_check(c, body, len, 0);
         } else if (str_is(name, "LocalVariableTable") || str_is(name, "LocalVariableTypeTable")) {
             bad = table_check(c, body, len, 1);
+        } else if (is_type_annotations(name)) {
+            if (ta_walk(c, body, len, NULL))
+                return refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s is not a list of type "
+                              "annotations on code the rewriter can relocate", (int)name.len, name.ptr);
         } else {
             return refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s holds code offsets the "
                           "rewriter does not relocate", (int)name.len, name.ptr);
@@ -1071,10 +1225,15 @@ static int emit_code_attr(method_ctx *c, buf *out)
         cp_utf8(&c->w->cf->cp, rd2(p), &name);
         uint32_t len = rd4(p + 2);
         buf a = {0};
-        if (str_is(name, "StackMapTable"))
+        if (str_is(name, "StackMapTable")) {
             smt_walk(c, &a);    /* checked before: cannot fail */
-        else
+        } else if (is_type_annotations(name)) {
+            put(&a, p + 6, len);
+            if (!a.oom)
+                ta_walk(c, p + 6, len, a.p);    /* checked before: cannot fail */
+        } else {
             table_emit(c, p + 6, !str_is(name, "LineNumberTable"), &a);
+        }
         put(&body, p, 2);
         put4(&body, (uint32_t)a.len);
         put(&body, a.p, a.len);

@@ -349,8 +349,9 @@ static void ins_original_offset__counted_loop__maps_new_offsets_and_probes_back(
     assert_int_equal(ins_original_offset(NULL, 0, NULL), -1);
     release(&w);
 
-    /* a method left unchanged has no map */
-    static const uint8_t ann[] = {0, 0};
+    /* a method left unchanged has no map (a type annotation on a class's
+     * type parameter, target 0x00, has no place in Code: refused) */
+    static const uint8_t ann[] = {0, 1, 0x00, 0, 0, 0, 1, 0, 0};
     s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", ann, sizeof ann};
     rewrite(&w, &s, NULL);
     assert_int_equal(ins_original_offset(&w.r.methods[0], 0, NULL), -1);
@@ -1923,18 +1924,150 @@ static void ins_rewrite__code_past_65535__reported_too_large_and_copied(void **s
     free(in);
 }
 
-static void ins_rewrite__type_annotations_in_code__method_refused_unchanged(void **state)
+/* Four type annotations on the counted loop's code (JVMS 4.7.20), one of
+ * each kind of target, with a type_path and nested element values:
+ * a local variable's ranges (i: 4 to 19, n: the whole code), an exception
+ * table index, an instanceof at 9 (a block leader), a cast at 6 (the
+ * if_icmpge). */
+static const uint8_t loop_tann[] = {
+    0, 4,
+    0x40, 0, 2, 0, 4, 0, 15, 0, 2, 0, 0, 0, 21, 0, 0,  /* localvar_target: (4, 15, 2), (0, 21, 0) */
+    1, 3, 0,                                /* type_path: type argument 0 */
+    0, 1, 0, 2,                             /* type_index, two pairs */
+    0, 5, '[', 0, 2, 'I', 0, 6, '@', 0, 1, 0, 1, 0, 5, 'e', 0, 1, 0, 5,
+    0, 6, 's', 0, 7,
+    0x42, 0, 0, 0, 0, 1, 0, 0,              /* catch_target 0 */
+    0x43, 0, 9, 0, 0, 1, 0, 0,              /* offset_target 9 */
+    0x47, 0, 6, 1,                          /* type_argument_target: offset 6, argument 1 */
+    2, 0, 0, 2, 0, 0, 1, 0, 1, 0, 5, 'c', 0, 6
+};
+
+/* loop_tann with its offsets at s, l (i's range), whole (n's length),
+ * io (the instanceof) and co (the cast). */
+static void expect_tann(const uint8_t *got, uint32_t len, unsigned st, unsigned l, unsigned whole, unsigned io,
+                        unsigned co)
+{
+    uint8_t want[sizeof loop_tann];
+    memcpy(want, loop_tann, sizeof want);
+    want[5] = (uint8_t)(st >> 8), want[6] = (uint8_t)st;
+    want[7] = (uint8_t)(l >> 8), want[8] = (uint8_t)l;
+    want[13] = (uint8_t)(whole >> 8), want[14] = (uint8_t)whole;
+    const size_t at_io = 2 + 15 + 3 + 4 + 20 + 5 + 8 + 1, at_co = at_io + 2 + 5 + 1;
+    want[at_io] = (uint8_t)(io >> 8), want[at_io + 1] = (uint8_t)io;
+    want[at_co] = (uint8_t)(co >> 8), want[at_co + 1] = (uint8_t)co;
+    assert_int_equal(loop_tann[at_io - 1], 0x43);
+    assert_int_equal(loop_tann[at_co - 1], 0x47);
+    expect_bytes(got, len, want, sizeof want);
+}
+
+static void ins_rewrite__type_annotations_in_code__ranges_take_the_probes_offsets_name_the_instruction(void **state)
 {
     (void)state;
-    static const uint8_t ann[] = {0, 0};
     spec s = loop_spec();
-    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", ann, sizeof ann};
+    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", loop_tann, sizeof loop_tann};
     rewritten w;
     rewrite(&w, &s, NULL);
-    assert_int_equal(w.r.methods[0].status, INS_METHOD_REFUSED);
-    assert_non_null(strstr(w.r.methods[0].why, "RuntimeVisibleTypeAnnotations"));
-    expect_bytes(w.cf.methods[0].code, w.cf.methods[0].code_len, loop_code, sizeof loop_code);
-    assert_int_equal(w.r.next_id, 7);   /* no ids used */
+    assert_int_equal(w.r.methods[0].status, INS_METHOD_DONE);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 45);
+    uint32_t len;
+    const uint8_t *got = code_attr(m, &w.cf, "RuntimeVisibleTypeAnnotations", &len);
+    /* as the counted loop's LocalVariableTable: i from the test's probe (10)
+     * to the exit's (37), n all 45 bytes; the iload_1 at 9 lies at 27, after
+     * its block's probe at 21; the if_icmpge at 18 */
+    expect_tann(got, len, 10, 27, 45, 27, 18);
+    release(&w);
+
+    /* with branch probes the if_icmpge lies after the branch probe (18 to
+     * 27), the block after it from 30 (its probe) and 36 (iload_1), the
+     * exit's probe at 46, the code 54 bytes */
+    rewrite(&w, &s, &branch_opts_for_map);
+    m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 54);
+    got = code_attr(m, &w.cf, "RuntimeVisibleTypeAnnotations", &len);
+    expect_tann(got, len, 10, 36, 54, 36, 27);
+    release(&w);
+
+    /* no annotation: copied */
+    static const uint8_t none[] = {0, 0};
+    s = loop_spec();
+    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", none, sizeof none};
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.r.methods[0].status, INS_METHOD_DONE);
+    got = code_attr(&w.cf.methods[0], &w.cf, "RuntimeVisibleTypeAnnotations", &len);
+    expect_bytes(got, len, none, sizeof none);
+    release(&w);
+}
+
+/* One offset_target at 4 whose only pair's value is `levels` arrays, each
+ * holding the next, around an int. */
+static size_t nested_tann(uint8_t *p, unsigned levels)
+{
+    static const uint8_t head[] = {0, 1, 0x43, 0, 4, 0, 0, 1, 0, 1, 0, 5};
+    memcpy(p, head, sizeof head);
+    size_t n = sizeof head;
+    for (unsigned k = 0; k < levels; k++) {
+        p[n++] = '[';
+        p[n++] = 0;
+        p[n++] = 1;
+    }
+    p[n++] = 'I';
+    p[n++] = 0;
+    p[n++] = 6;
+    return n;
+}
+
+static void ins_rewrite__type_annotations_the_rewriter_cannot_walk__method_refused_unchanged(void **state)
+{
+    (void)state;
+    static const uint8_t class_target[] = {0, 1, 0x00, 0, 0, 0, 1, 0, 0};  /* a class's type parameter */
+    static const uint8_t inside[] = {0, 1, 0x43, 0, 7, 0, 0, 1, 0, 0};    /* 7: inside the if_icmpge */
+    static const uint8_t range_inside[] = {0, 1, 0x40, 0, 1, 0, 4, 0, 3, 0, 2, 0, 0, 1, 0, 0};  /* ends at 7 */
+    static const uint8_t past[] = {0, 1, 0x40, 0, 1, 0, 4, 0, 18, 0, 2, 0, 0, 1, 0, 0};  /* ends at 22 > 21 */
+    static const uint8_t cut[] = {0, 1, 0x47, 0, 6};                        /* no type_argument_index */
+    static const uint8_t path_cut[] = {0, 1, 0x43, 0, 9, 2, 0, 0};          /* two path steps, one there */
+    static const uint8_t trailing[] = {0, 0, 0};
+    static const uint8_t bad_tag[] = {0, 1, 0x43, 0, 9, 0, 0, 1, 0, 1, 0, 5, 'X', 0, 6};
+    static const uint8_t short_pairs[] = {0, 1, 0x43, 0, 9, 0, 0, 1, 0, 2, 0, 5, 'I', 0, 6};
+    uint8_t deep[12 + 3 * 64 + 3];
+    size_t deep_len = nested_tann(deep, 64);
+    const struct {
+        const uint8_t *body;
+        size_t len;
+    } cases[] = {
+        {class_target, sizeof class_target}, {inside, sizeof inside}, {range_inside, sizeof range_inside},
+        {past, sizeof past}, {cut, sizeof cut}, {path_cut, sizeof path_cut}, {trailing, sizeof trailing},
+        {bad_tag, sizeof bad_tag}, {short_pairs, sizeof short_pairs}, {deep, deep_len},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        spec s = loop_spec();
+        s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", cases[k].body, cases[k].len};
+        rewritten w;
+        rewrite(&w, &s, NULL);
+        if (w.r.methods[0].status != INS_METHOD_REFUSED)
+            fail_msg("case %zu: status %d, not refused", k, w.r.methods[0].status);
+        assert_non_null(strstr(w.r.methods[0].why, "RuntimeVisibleTypeAnnotations is not a list of type "
+                                                   "annotations on code"));
+        expect_bytes(w.cf.methods[0].code, w.cf.methods[0].code_len, loop_code, sizeof loop_code);
+        uint32_t len;
+        const uint8_t *got = code_attr(&w.cf.methods[0], &w.cf, "RuntimeVisibleTypeAnnotations", &len);
+        expect_bytes(got, len, cases[k].body, cases[k].len);
+        assert_int_equal(w.r.next_id, 7);   /* no ids used */
+        release(&w);
+    }
+    /* 63 levels of arrays are walked (TA_MAX_DEPTH is 64): the instruction
+     * at 4 (iload_2, the loop test's leader) lies at 16 */
+    uint8_t ok[12 + 3 * 63 + 3];
+    size_t ok_len = nested_tann(ok, 63);
+    spec s = loop_spec();
+    s.attrs[s.nattrs++] = (attr){"RuntimeVisibleTypeAnnotations", ok, ok_len};
+    rewritten w;
+    rewrite(&w, &s, NULL);
+    assert_int_equal(w.r.methods[0].status, INS_METHOD_DONE);
+    uint32_t len;
+    const uint8_t *got = code_attr(&w.cf.methods[0], &w.cf, "RuntimeVisibleTypeAnnotations", &len);
+    ok[4] = 16;
+    expect_bytes(got, len, ok, ok_len);
     release(&w);
 }
 
@@ -2038,12 +2171,13 @@ static uint8_t *read_fixture(const char *rel, size_t *len)
 
 static const char *const fixtures[] = {
     "psf/fixtures/Constants.class", "psf/fixtures/Natives.class", "psf/fixtures/Shape.class",
-    "psf/fixtures/Switches.class", "psf/fixtures/Wide.class", "module-info.class"
+    "psf/fixtures/Switches.class", "psf/fixtures/Wide.class", "psf/fixtures/TypeAnnotated.class",
+    "module-info.class"
 };
 /* Whether each fixture's own pool holds the Utf8 "(I)V", from its source:
  * Constants calls new Inner(int), Constants$Inner.<init>:(I)V; no other
  * fixture names a method taking one int and returning void. */
-static const int fixture_has_iv[] = {1, 0, 0, 0, 0, 0};
+static const int fixture_has_iv[] = {1, 0, 0, 0, 0, 0, 0};
 
 /* The index of the Utf8 s among the first `count` entries of cp, or 0. */
 static uint16_t utf8_index(const cpool *cp, uint16_t count, const char *s)
@@ -2076,10 +2210,95 @@ static uint32_t probe_at(const classfile *cf, const uint8_t *code, uint32_t code
     return id;
 }
 
+/* Skip an element_value (JVMS 4.7.16.1) of a javac fixture. */
+static const uint8_t *skip_ev(const uint8_t *p)
+{
+    uint8_t tag = *p++;
+    if (tag == 'e')
+        return p + 4;
+    if (tag == '@') {
+        uint32_t n = be16(p + 2);
+        p += 4;
+        for (uint32_t k = 0; k < n; k++)
+            p = skip_ev(p + 2);
+        return p;
+    }
+    if (tag == '[') {
+        uint32_t n = be16(p);
+        p += 2;
+        for (uint32_t k = 0; k < n; k++)
+            p = skip_ev(p);
+        return p;
+    }
+    return p + 2;
+}
+
+/* A type annotation attribute of a javac fixture's Code, old (o) and
+ * rewritten (m): the same bytes but the offsets, each range starting where
+ * the code for its original start begins (its probes) and ending where the
+ * code for its original end begins, each instruction offset on the same
+ * instruction, past its probes. Returns how many offsets it checked. */
+static uint32_t expect_tann_relocated(const uint8_t *ob, uint32_t olen, const uint8_t *nb, uint32_t nlen,
+                                      const cf_method *o, const cf_method *m, const ins_method *im)
+{
+    assert_int_equal(nlen, olen);
+    uint32_t n = be16(ob), checked = 0;
+    assert_int_equal(be16(nb), n);
+    size_t at = 2;
+    for (uint32_t k = 0; k < n; k++) {
+        uint8_t target = ob[at];
+        assert_int_equal(nb[at], target);
+        at++;
+        if (target == 0x40 || target == 0x41) {
+            uint32_t entries = be16(ob + at);
+            at += 2;
+            for (uint32_t j = 0; j < entries; j++, at += 6) {
+                uint32_t os = be16(ob + at), oe = os + be16(ob + at + 2);
+                uint32_t ns = be16(nb + at), ne = ns + be16(nb + at + 2);
+                int in_probe;
+                assert_int_equal(ins_original_offset(im, ns, &in_probe), os);
+                assert_true(ns == 0 || ins_original_offset(im, ns - 1, &in_probe) != os);
+                if (oe == o->code_len) {
+                    assert_int_equal(ne, m->code_len);
+                } else {
+                    assert_int_equal(ins_original_offset(im, ne, &in_probe), oe);
+                    assert_true(ins_original_offset(im, ne - 1, &in_probe) != oe);
+                }
+                assert_memory_equal(nb + at + 4, ob + at + 4, 2);
+                checked += 2;
+            }
+        } else if (target == 0x42) {
+            assert_memory_equal(nb + at, ob + at, 2);
+            at += 2;
+        } else {
+            assert_true(target >= 0x43 && target <= 0x4b);
+            uint32_t old = be16(ob + at), nw = be16(nb + at);
+            int in_probe;
+            assert_int_equal(ins_original_offset(im, nw, &in_probe), old);
+            assert_int_equal(in_probe, 0);
+            assert_int_equal(m->code[nw], o->code[old]);
+            uint32_t size = target <= 0x46 ? 2 : 3;
+            assert_memory_equal(nb + at + 2, ob + at + 2, size - 2);
+            at += size;
+            checked++;
+        }
+        size_t rest = at;
+        at += 1 + 2u * ob[at];      /* type_path */
+        uint32_t pairs = be16(ob + at + 2);
+        at += 4;
+        for (uint32_t j = 0; j < pairs; j++)
+            at = (size_t)(skip_ev(ob + at + 2) - ob);
+        assert_memory_equal(nb + rest, ob + rest, at - rest);
+    }
+    assert_int_equal(at, olen);
+    return checked;
+}
+
 static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void **state)
 {
     (void)state;
     uint32_t id = 40000;    /* past 32767: ldc_w probes too */
+    uint32_t tann_offsets = 0;
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         size_t n;
         uint8_t *in = read_fixture(fixtures[f], &n);
@@ -2159,6 +2378,19 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
             }
             assert_int_equal(npc, m->code_len);
             assert_int_equal(b, im->blocks.nblocks);
+            /* type annotations on code (TypeAnnotated): relocated */
+            const uint8_t *oa = o->code_attrs, *na = m->code_attrs;
+            for (uint32_t a = 0; a < o->code_attr_count; a++) {
+                cp_str name;
+                assert_int_equal(cp_utf8(&orig.cp, be16(oa), &name), 0);
+                if ((name.len == 29 && memcmp(name.ptr, "RuntimeVisibleTypeAnnotations", 29) == 0) ||
+                    (name.len == 31 && memcmp(name.ptr, "RuntimeInvisibleTypeAnnotations", 31) == 0)) {
+                    assert_int_equal(be16(na), be16(oa));
+                    tann_offsets += expect_tann_relocated(oa + 6, be32(oa + 2), na + 6, be32(na + 2), o, m, im);
+                }
+                oa += 6 + be32(oa + 2);
+                na += 6 + be32(na + 2);
+            }
             assert_int_equal(im->new_len, m->code_len);
             blocks += b;
             blk_free(&t);
@@ -2171,6 +2403,10 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
         free(in);
     }
     assert_true(id > 40000 + 50);
+    /* TypeAnnotated.run (javap -v): 6 instruction offsets (the cast,
+     * instanceof, new, the constructor reference, the type argument, the
+     * method reference) and 5 ranges of 2 offsets (s, i, l, r, make) */
+    assert_int_equal(tann_offsets, 6 + 2 * 5);
 }
 
 /* Flip each byte of a real class: the rewriter fails or gives a class that
@@ -2246,7 +2482,8 @@ int main(void)
         cmocka_unit_test(ins_rewrite__goto_out_of_reach__widened_to_goto_w),
         cmocka_unit_test(ins_rewrite__conditional_out_of_reach__inverted_over_a_goto_w_when_framed),
         cmocka_unit_test(ins_rewrite__code_past_65535__reported_too_large_and_copied),
-        cmocka_unit_test(ins_rewrite__type_annotations_in_code__method_refused_unchanged),
+        cmocka_unit_test(ins_rewrite__type_annotations_in_code__ranges_take_the_probes_offsets_name_the_instruction),
+        cmocka_unit_test(ins_rewrite__type_annotations_the_rewriter_cannot_walk__method_refused_unchanged),
         cmocka_unit_test(ins_rewrite__malformed_or_forbidden_input__fails_with_a_message),
         cmocka_unit_test(ins_rewrite__javac_fixtures__original_code_between_the_probes),
         cmocka_unit_test(ins_rewrite__every_byte_flipped__fails_cleanly_or_stays_valid),
