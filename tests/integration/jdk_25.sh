@@ -50,15 +50,13 @@ expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA"
 # java.util of 25 included) and its profiles against the step engine's.
 # The calibration suites on 25 are calibrate_jdk25.sh: they time kernels
 # and run alone, after the lanes of make test.
+suites=()
 for t in "$PSF_ROOT"/tests/integration/agent_*.sh "$PSF_ROOT"/tests/integration/adversarial_natives.sh \
   "$PSF_ROOT"/tests/integration/adversarial_sched.sh \
   "$PSF_ROOT"/tests/integration/reports_*.sh \
   "$PSF_ROOT"/tests/integration/instrument_jvm.sh "$PSF_ROOT"/tests/integration/fast_engine.sh; do
-  [ "${t##*/}" = agent_counts.sh ] && continue
-  rc=0
-  JAVA_HOME=$JDK25 bash "$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
-  expect_eq "${t##*/} on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"))" "$rc" 0
-  grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+  [ "${t##*/}" = agent_counts.sh ] || suites+=("$t")
 done
+suites_on_jdk25 "${suites[@]}"
 
 finish
