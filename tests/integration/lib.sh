@@ -8,7 +8,6 @@ PSF_ROOT=${PSF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PSF_BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 case $PSF_BUILD in /*) ;; *) PSF_BUILD=$PSF_ROOT/$PSF_BUILD ;; esac
 export PSF_BUILD
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 PASSED=0
 FAILED=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
@@ -24,11 +23,17 @@ trap 'read -r _psf_self _ </proc/self/stat; [ "$_psf_self" != "$$" ] || rm -rf "
 # PSF_KEY_FILE, which would make psf-score check every profile it reads.)
 export XDG_CONFIG_HOME=$TEST_TMP/config
 
-# The pinned flags get_score.sh uses (kept in one place: the script).
-mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-# and those the JDK at hand adds (scripts/lib/jdk.sh)
 . "$PSF_ROOT/scripts/lib/jdk.sh"
-mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+# use_java JAVA: the java a suite runs (JAVA) and the pinned flags
+# get_score.sh gives it (PINNED_FLAGS): the script's own (kept in one
+# place: the script) and those its JDK's feature version adds
+# (scripts/lib/jdk.sh). Suites start with JAVA_HOME's java, else PATH's.
+use_java() {
+  JAVA=$1
+  mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+  mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+}
+use_java "${JAVA_HOME:+$JAVA_HOME/bin/}java"
 # and the JIT flags it adds to every scoring run
 mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
