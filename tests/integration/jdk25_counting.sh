@@ -4,9 +4,10 @@
 # against the step engine's (fast_engine.sh), each run with JAVA_HOME at
 # JDK 25 and passing.
 #
-# jdk_25.sh runs the self-test and the other JVM suites on 25; this part is
-# a script of its own so that make test runs it in the other lane, beside
-# jdk_25.sh (integration-jdk25 in tests/integration/integration.mk).
+# jdk_25.sh runs the self-test and the other JVM suites on 25 but the
+# calibration's (calibrate_jdk25.sh); this part is a script of its own so
+# that make test runs it in the other lane, beside jdk_25.sh
+# (integration-jdk25 in tests/integration/integration.mk).
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64; without
 # it the test says so loudly and exits 77.
 set -eu
