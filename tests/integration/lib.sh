@@ -34,7 +34,7 @@ use_java() {
   mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
 }
 use_java "${JAVA_HOME:+$JAVA_HOME/bin/}java"
-# and the JIT flags it adds to every scoring run
+# The JIT flags get_score.sh adds to every scoring run.
 mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
