@@ -3,6 +3,9 @@
 # Each check prints "ok - NAME" or "FAIL - NAME (details)"; finish prints the
 # plain closing line "N passed, M failed" and exits non-zero on any failure.
 # Tests run from the repository root; PSF_BUILD names the build directory.
+# (For shellcheck run on this file alone: the variables it sets are for the
+# scripts that source it.)
+# shellcheck shell=bash disable=SC2034
 
 PSF_ROOT=${PSF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PSF_BUILD=${PSF_BUILD:-$PSF_ROOT/build}
@@ -17,6 +20,7 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
 # remove the test's directory under it. The child's own PID comes from
 # /proc/self, which bash opens itself ($BASHPID can still read the
 # parent's there).
+# shellcheck disable=SC2154
 trap 'read -r _psf_self _ </proc/self/stat; [ "$_psf_self" != "$$" ] || rm -rf "$TEST_TMP"' EXIT
 # get_score.sh signs results with a key made on first use, by default under
 # $XDG_CONFIG_HOME: the tests' own, not one in the home directory. (Not
@@ -143,7 +147,7 @@ adversarial_setup() {
   fi
   CWD=$TEST_TMP/cwd
   mkdir -p "$CWD"
-  cd "$CWD"
+  cd "$CWD" || exit 1
 }
 
 # jdk_at_least MIN WHAT: sets JDK to the home of a supported JDK of feature
