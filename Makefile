@@ -58,7 +58,13 @@ RUN_TEST     := bash tests/run_test.sh $(TEST_SUMMARY)
 # log reads as if they had run one after the other), then the calibration
 # alone: it times kernels, and a second lane on the other core would show
 # in its figures. Lane A holds the long groups whose checks are exact
-# counts; every other group, a new one included, runs in lane B.
+# counts; every other group, a new one included, runs in lane B. The rule:
+# each lane's scripts take about half of the two lanes' seconds (the last
+# column of $(TEST_SUMMARY)), so that the lanes end together. For that
+# JDK 25's suites are split between jdk_25.sh (lane A) and
+# jdk25_counting.sh (integration-jdk25, lane B), and jdk_25.sh names each
+# suite's seconds; when one lane outgrows the other, move a group or a
+# JDK 25 suite across.
 TEST_LANE_A := integration-agent-asan integration-jdk integration-fast integration-instrument
 TEST_ALONE  := integration-calibrate
 TEST_LANE_B  = $(filter-out $(TEST_LANE_A) $(TEST_ALONE),$(INTEGRATION_GROUPS))

@@ -13,11 +13,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 require_jdk25
 
-for t in calibrate_quick.sh calibrate_machine.sh; do
-  rc=0
-  JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
-  expect_eq "$t on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"))" "$rc" 0
-  grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
-done
+suites_on_jdk25 calibrate_quick.sh calibrate_machine.sh
 
 finish

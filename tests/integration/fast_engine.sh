@@ -42,30 +42,14 @@
 # less and more), compiled code, callees, exception handlers and
 # constructors, after allocations and initializers; where the fast engine
 # cannot place that stop it falls back, saying why.
+# (for shellcheck: the fixtures' nested classes have a $ in their names)
+# shellcheck disable=SC2016
 set -eu
 . "$(dirname "$0")/lib.sh"
-FX=$PSF_BUILD/fixtures/agent
+. "$(dirname "$0")/lib_fast.sh"
 [ -e "$FX/Loops.class" ] || { echo "skip: $FX is not built (make integration-fast builds it)"; exit 77; }
 mkdir -p "$TEST_TMP/cwd"
 cd "$TEST_TMP/cwd"
-
-# run_engine OUT ENGINE SPEC MAIN [ARGS...]: the agent with one engine.
-run_engine() {
-  local out=$1 engine=$2 spec=$3 main=$4
-  shift 4
-  # the JIT flags as get_score.sh runs either engine
-  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
-    -cp "$FX" "$main" "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
-}
-
-# fields PROFILE: every field from the summary on, one per line: the
-# dependency keys with their native attribute, the array keys and their
-# elements and the invokes' elements, the calls elements (entries,
-# closeness, fences), the branches, the methods with their line children,
-# and the calling contexts.
-fields() {
-  awk '/<summary/ { on = 1 } on' "$1"
-}
 
 # entries PROFILE: the method entries, work and overhead
 entries() { echo "$(xpath "$1" "//calls[@bucket='work']/@entries") $(xpath "$1" "//calls[@bucket='overhead']/@entries")"; }
@@ -73,30 +57,6 @@ entries() { echo "$(xpath "$1" "//calls[@bucket='work']/@entries") $(xpath "$1" 
 closeness() { xpath "$1" "concat(//calls[@bucket='work']/@close, ' ', //calls[@bucket='work']/@fence_native, ' ', //calls[@bucket='work']/@fence_alloc)"; }
 # natives PROFILE: the invoke keys marked native="true", in either bucket, sorted
 natives() { sed -n 's/.*<invoke method="\([^"]*\)"[^>]* native="true".*/\1/p' "$1" | sort -u | paste -sd, -; }
-
-# same NAME WANT_TOTAL SPEC MAIN [ARGS...]; STATUS: the status both must
-# give (ok unless set)
-same() {
-  local name=$1 want=$2 spec=$3 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
-  shift 3
-  rm -f "$S" "$F"
-  run_engine "$S" step "$spec" "$@" || true
-  run_engine "$F" fast "$spec" "$@" || true
-  expect_eq "$name: step engine ${STATUS:-ok}" "$(xpath "$S" /psf-profile/@status)" "${STATUS:-ok}"
-  expect_eq "$name: fast engine ${STATUS:-ok}" "$(xpath "$F" /psf-profile/@status)" "${STATUS:-ok}"
-  expect_eq "$name: the fast profile is marked" "$(xpath "$F" /psf-profile/@engine)" fast
-  fields "$S" >"$TEST_TMP/step.fields"
-  fields "$F" >"$TEST_TMP/fast.fields"
-  if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: summary, invocations, histograms, $(xpath "$S" "//calls[@bucket='work']/@entries")+$(xpath "$S" "//calls[@bucket='overhead']/@entries") entries (close $(xpath "$S" "//calls[@bucket='work']/@close"), fences $(xpath "$S" "//calls[@bucket='work']/@fence_native")/$(xpath "$S" "//calls[@bucket='work']/@fence_alloc")), $(xpath "$S" "count(//dependencies[@bucket='work']/*[not(self::array)])") keys ($(xpath "$S" "count(//dependencies/*[@native='true'])") native), $(xpath "$S" "count(//dependencies[@bucket='work']/array)") array keys ($(xpath "$S" "sum(//dependencies[@bucket='work']/array/@elements)") elements), $(xpath "$S" "//branches[@bucket='work']/@conditional") branches ($(xpath "$S" "//branches[@bucket='work']/@mispredicted") mispredicted), $(xpath "$S" 'count(//methods/method)') methods' opcode counts ($(xpath "$S" 'count(//methods/method/line)') lines) and $(xpath "$S" 'count(//contexts/frame)') calling contexts identical; overhead $(xpath "$S" /psf-profile/summary/@overhead), $(xpath "$S" "//branches[@bucket='overhead']/@conditional") branches ($(xpath "$S" "//branches[@bucket='overhead']/@mispredicted") mispredicted)"
-  else
-    fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
-  fi
-  if [ "$want" != - ]; then
-    expect_eq "$name: step total = the hand count" "$(xpath "$S" /psf-profile/summary/@work)" "$want"
-    expect_eq "$name: fast total = the hand count" "$(xpath "$F" /psf-profile/summary/@work)" "$want"
-  fi
-}
 
 # refused NAME REASON_REGEX SPEC MAIN [ARGS...]: a run the fast engine must
 # leave to the step engine (status fallback), with the reason
@@ -244,8 +204,8 @@ same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thr
 # istore_2) stops after iaload for i % 6 in {4, 5} (6,666 times): 4n - 6666
 # = 73334, line 17 4 x 13,334 = 53336
 IMPL=$(for ml in 'div(II)I 7' 'div(II)I 8' 'len([I)I 12' 'at([II)I 16' 'at([II)I 17'; do
-  set -- $ml
-  xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$1']/line[@number='$2']/@work"
+  read -r m l <<<"$ml"
+  xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$m']/line[@number='$l']/@work"
 done | paste -sd' ' -)
 expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73333 53332 70000 73334 53336"
 

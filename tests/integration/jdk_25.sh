@@ -3,8 +3,10 @@
 # (the hand-derived counts on class files of javac 25, get_score.sh end to
 # end, the refusal and determinism checks of adversarial.sh) passes, and the
 # bundled example scores on 25 with the JDK 25 table, exactly, with the same
-# bytecode count as on the default JDK, and every other suite that runs a
-# JVM passes on 25 too (the list below).
+# bytecode count as on the default JDK, and the JVM suites of the list
+# below pass on 25 too. jdk25_counting.sh and calibrate_jdk25.sh run the
+# other JVM suites on 25, so that every suite that runs a JVM runs on both
+# JDKs, each once.
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64 (Temurin
 # is no Debian package); without it the test says so loudly and exits 77.
 set -eu
@@ -44,21 +46,17 @@ expect_eq "example: the same bytecodes on 25 as on JDK $(psf_jdk_feature "$JAVA"
 # --- the rest of the JVM-dependent suites, on 25 ------------------------------------
 # get_score.sh's options, limits, outputs, signing and process hygiene
 # (agent_counts.sh and adversarial.sh ran in the self-test, agent_counts.sh
-# on class files of javac 25), natives charged by size, the scheduling of
-# threaded code, the reports (pages, per-line costs, flame graph, JUnit,
-# batches), and the fast engine: the rewritten classes (the JDK's own
-# java.util of 25 included) and its profiles against the step engine's.
-# The calibration suites on 25 are calibrate_jdk25.sh: they time kernels
-# and run alone, after the lanes of make test.
+# on class files of javac 25), natives charged by size, the reports (pages,
+# per-line costs, flame graph, JUnit, batches), and the rewritten classes
+# (the JDK's own java.util of 25 included). The other JVM suites on 25 are
+# jdk25_counting.sh's (the scheduling of threaded code and the fast
+# engine), which runs in the other lane of make test, beside this one, and
+# calibrate_jdk25.sh's: they time kernels and run alone, after the lanes.
+suites=()
 for t in "$PSF_ROOT"/tests/integration/agent_*.sh "$PSF_ROOT"/tests/integration/adversarial_natives.sh \
-  "$PSF_ROOT"/tests/integration/adversarial_sched.sh \
-  "$PSF_ROOT"/tests/integration/reports_*.sh \
-  "$PSF_ROOT"/tests/integration/instrument_jvm.sh "$PSF_ROOT"/tests/integration/fast_engine.sh; do
-  [ "${t##*/}" = agent_counts.sh ] && continue
-  rc=0
-  JAVA_HOME=$JDK25 bash "$t" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
-  expect_eq "${t##*/} on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"))" "$rc" 0
-  grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+  "$PSF_ROOT"/tests/integration/reports_*.sh "$PSF_ROOT"/tests/integration/instrument_jvm.sh; do
+  [ "${t##*/}" = agent_counts.sh ] || suites+=("$t")
 done
+suites_on_jdk25 "${suites[@]}"
 
 finish

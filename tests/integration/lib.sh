@@ -3,12 +3,14 @@
 # Each check prints "ok - NAME" or "FAIL - NAME (details)"; finish prints the
 # plain closing line "N passed, M failed" and exits non-zero on any failure.
 # Tests run from the repository root; PSF_BUILD names the build directory.
+# (For shellcheck run on this file alone: the variables it sets are for the
+# scripts that source it.)
+# shellcheck shell=bash disable=SC2034
 
 PSF_ROOT=${PSF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 PSF_BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 case $PSF_BUILD in /*) ;; *) PSF_BUILD=$PSF_ROOT/$PSF_BUILD ;; esac
 export PSF_BUILD
-JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 PASSED=0
 FAILED=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
@@ -18,18 +20,25 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/psf-test.XXXXXXXX")
 # remove the test's directory under it. The child's own PID comes from
 # /proc/self, which bash opens itself ($BASHPID can still read the
 # parent's there).
+# shellcheck disable=SC2154
 trap 'read -r _psf_self _ </proc/self/stat; [ "$_psf_self" != "$$" ] || rm -rf "$TEST_TMP"' EXIT
 # get_score.sh signs results with a key made on first use, by default under
 # $XDG_CONFIG_HOME: the tests' own, not one in the home directory. (Not
 # PSF_KEY_FILE, which would make psf-score check every profile it reads.)
 export XDG_CONFIG_HOME=$TEST_TMP/config
 
-# The pinned flags get_score.sh uses (kept in one place: the script).
-mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-# and those the JDK at hand adds (scripts/lib/jdk.sh)
 . "$PSF_ROOT/scripts/lib/jdk.sh"
-mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
-# and the JIT flags it adds to every scoring run
+# use_java JAVA: the java a suite runs (JAVA) and the pinned flags
+# get_score.sh gives it (PINNED_FLAGS): the script's own (kept in one
+# place: the script) and those its JDK's feature version adds
+# (scripts/lib/jdk.sh). Suites start with JAVA_HOME's java, else PATH's.
+use_java() {
+  JAVA=$1
+  mapfile -t PINNED_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
+  mapfile -t -O "${#PINNED_FLAGS[@]}" PINNED_FLAGS < <(psf_jdk_flags "$(psf_jdk_feature "$JAVA")")
+}
+use_java "${JAVA_HOME:+$JAVA_HOME/bin/}java"
+# The JIT flags get_score.sh adds to every scoring run.
 mapfile -t JIT_FLAGS < <(sed -n '/^JIT_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
 
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
@@ -138,7 +147,7 @@ adversarial_setup() {
   fi
   CWD=$TEST_TMP/cwd
   mkdir -p "$CWD"
-  cd "$CWD"
+  cd "$CWD" || exit 1
 }
 
 # jdk_at_least MIN WHAT: sets JDK to the home of a supported JDK of feature
@@ -192,4 +201,19 @@ require_jdk25() {
     echo "##################################################################"
     exit 77
   fi
+}
+
+# suites_on_jdk25 SUITE...: runs each suite of tests/integration (a name or
+# a path) with JAVA_HOME at JDK 25 ($JDK25: require_jdk25 first), one
+# after another. One check per suite, that it exited 0, named with the
+# suite's closing line and its seconds (where a lane of make test spends
+# its time); the suite's failed checks are printed under it.
+suites_on_jdk25() {
+  local t rc start
+  for t in "$@"; do
+    rc=0 start=$SECONDS
+    JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/${t##*/}" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
+    expect_eq "${t##*/} on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"); $((SECONDS - start)) s)" "$rc" 0
+    grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+  done
 }
