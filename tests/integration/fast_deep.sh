@@ -16,11 +16,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fast.sh"
-[ -e "$FX/DeepRecursion.class" ] || { echo "skip: $FX is not built (make integration-fast builds it)"; exit 77; }
-command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-mkdir -p "$TEST_TMP/cwd"
-cd "$TEST_TMP/cwd"
-default_and_jdk25
+on_both_jdks DeepRecursion
 # a time limit on every run: a build that lets the error unwind 700,000
 # stepped frames would take hours, HotSpot counting the frames at each
 ENGINE_TIMEOUT=${DEEP_TIMEOUT:-300}
@@ -57,16 +53,8 @@ done
 
 # get_score.sh (the default engine, fast): the JSON says the fast engine
 # counted, no fallback, and the score is the step engine's
+scored_alike "down(100000)" "$FX" DeepRecursion DeepRecursion.down down 100000
 GS=$PSF_ROOT/scripts/get_score.sh
-for e in fast step; do
-  rc=0
-  "$GS" --json --engine "$e" --class-path "$FX" --main DeepRecursion --method DeepRecursion.down -- down 100000 \
-    >"$TEST_TMP/gs.$e" 2>"$TEST_TMP/gs.err" || rc=$?
-  expect_eq "get_score.sh --engine $e, down(100000): ok, counted by $e, no fallback" \
-    "$rc $(jq -r '"\(.status) \(.engine) \(.fallback)"' "$TEST_TMP/gs.$e")" "0 ok $e null"
-done
-expect_match "get_score.sh: the same score from either engine" "$(jq -r .score "$TEST_TMP/gs.fast") = $(jq -r .score "$TEST_TMP/gs.step")" \
-  '^([0-9][0-9.]*) = \1$'
 rc=0
 "$GS" --json --class-path "$FX" --main DeepRecursion --method DeepRecursion.caught -- caught >"$TEST_TMP/gs.soe" 2>"$TEST_TMP/gs.err" || rc=$?
 expect_eq "get_score.sh, endless recursion caught: stack_overflow (10), no score, counted by fast, no fallback" \

@@ -10,6 +10,18 @@
 
 FX=$PSF_BUILD/fixtures/agent
 
+# on_both_jdks CLASS: the preamble of a suite that runs fixture CLASS on
+# the default JDK and JDK 25 (JDKS): skipped (77) without the fixture or
+# jq; the working directory a scratch one, so that nothing lands in the
+# checkout.
+on_both_jdks() {
+  [ -e "$FX/$1.class" ] || { echo "skip: $FX is not built (make integration-fast builds it)"; exit 77; }
+  command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
+  mkdir -p "$TEST_TMP/cwd"
+  cd "$TEST_TMP/cwd" || exit 1
+  default_and_jdk25
+}
+
 # run_engine OUT ENGINE SPEC MAIN [ARGS...]: the agent with one engine,
 # writing its profile to OUT, which must validate against the schema
 # (lib.sh validate_profile); the program's output goes to
@@ -39,12 +51,15 @@ fields() {
 # ($TEST_TMP/step.xml and fast.xml), with the status STATUS (ok unless
 # set) under both, the fast profile marked engine="fast" (no fallback),
 # the two profiles identical in every field, and WANT_TOTAL (- for none),
-# the hand count, the work total of both.
+# the hand count, the work total of both. The program's output of each run
+# is kept in $TEST_TMP/step.out and fast.out (program.out is the fast one).
 same() {
   local name=$1 want=$2 spec=$3 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
   shift 3
   run_engine "$S" step "$spec" "$@" || true
+  cp "$TEST_TMP/program.out" "$TEST_TMP/step.out"
   run_engine "$F" fast "$spec" "$@" || true
+  cp "$TEST_TMP/program.out" "$TEST_TMP/fast.out"
   expect_eq "$name: step engine ${STATUS:-ok}" "$(xpath "$S" /psf-profile/@status)" "${STATUS:-ok}"
   expect_eq "$name: fast engine ${STATUS:-ok}" "$(xpath "$F" /psf-profile/@status)" "${STATUS:-ok}"
   expect_eq "$name: the fast profile is marked" "$(xpath "$F" /psf-profile/@engine)" fast
@@ -59,4 +74,22 @@ same() {
     expect_eq "$name: step total = the hand count" "$(xpath "$S" /psf-profile/summary/@work)" "$want"
     expect_eq "$name: fast total = the hand count" "$(xpath "$F" /psf-profile/summary/@work)" "$want"
   fi
+}
+
+# scored_alike NAME CLASSPATH MAIN METHOD [ARGS...]: get_score.sh --engine
+# fast, then step, on the same run: each ok, counted by the engine asked
+# for with no fallback, and the same score from both (their JSON in
+# $TEST_TMP/gs.fast and gs.step).
+scored_alike() {
+  local name=$1 cp=$2 main=$3 method=$4 e rc
+  shift 4
+  for e in fast step; do
+    rc=0
+    "$PSF_ROOT/scripts/get_score.sh" --json --engine "$e" --class-path "$cp" --main "$main" --method "$method" -- "$@" \
+      >"$TEST_TMP/gs.$e" 2>"$TEST_TMP/gs.err" || rc=$?
+    expect_eq "get_score.sh --engine $e, $name: ok, counted by $e, no fallback" \
+      "$rc $(jq -r '"\(.status) \(.engine) \(.fallback)"' "$TEST_TMP/gs.$e")" "0 ok $e null"
+  done
+  expect_match "get_score.sh, $name: the same score from either engine" \
+    "$(jq -r .score "$TEST_TMP/gs.fast") = $(jq -r .score "$TEST_TMP/gs.step")" '^([0-9][0-9.]*) = \1$'
 }
