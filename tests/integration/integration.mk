@@ -64,11 +64,12 @@ integration-jdk: all examples $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP) $(PSF_
 	@rc=0; for t in tests/integration/jdk_*.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The fast counting engine against the step engine (agent/fast/fast.c), and
-# deep recursion under both (fast_deep.sh, on the default JDK and JDK 25).
+# deep recursion under both (fast_deep.sh), code of hidden classes
+# (fast_hidden.sh), both on the default JDK and JDK 25.
 .PHONY: integration-fast
 INTEGRATION_GROUPS += integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)
-	@rc=0; for t in tests/integration/fast_engine.sh tests/integration/fast_deep.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
+	@rc=0; for t in tests/integration/fast_engine.sh tests/integration/fast_deep.sh tests/integration/fast_hidden.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # The agent's JVM suites once more with the agent built under AddressSanitizer
 # and UBSan and loaded by a real JVM (unit-asan covers only the pure modules).
