@@ -23,49 +23,8 @@
 # the fast engine with the step engine's score.
 set -eu
 . "$(dirname "$0")/lib.sh"
-FX=$PSF_BUILD/fixtures/agent
-[ -e "$FX/HiddenCode.class" ] || { echo "skip: $FX is not built (make integration-fast builds it)"; exit 77; }
-command -v jq >/dev/null || { echo "jq is missing"; exit 77; }
-mkdir -p "$TEST_TMP/cwd"
-cd "$TEST_TMP/cwd"
-default_and_jdk25
-
-# PINNED_FLAGS without the default JDK's own (psf_jdk_flags adds each JDK's)
-mapfile -t BASE_FLAGS < <(sed -n '/^PINNED_FLAGS=(/,/^)/p' "$PSF_ROOT/scripts/get_score.sh" | sed '1d;$d' | tr ' ' '\n' | sed '/^$/d')
-
-# run_engine JDK OUT ENGINE SPEC ARGS...: the agent with one engine, the flags get_score.sh uses
-run_engine() {
-  local jdk=$1 out=$2 engine=$3 spec=$4 flags
-  shift 4
-  mapfile -t flags < <(printf '%s\n' "${BASE_FLAGS[@]}"; psf_jdk_flags "$(psf_jdk_feature "$jdk/bin/java")")
-  rm -f "$out"
-  "$jdk/bin/java" "${flags[@]}" "${JIT_FLAGS[@]}" "-agentpath:$PSF_BUILD/libpsfagent.so=method=$spec,out=$out,engine=$engine" \
-    -cp "$FX" HiddenCode "$@" >"$TEST_TMP/program.out" 2>"$TEST_TMP/program.err"
-}
-
-fields() { awk '/<summary/ { on = 1 } on' "$1"; }
-
-# same JDK NAME WANT SPEC ARGS...: ok under both engines, the fast one with
-# no fallback, identical; WANT (- for none) the hand count
-same() {
-  local jdk=$1 name=$2 want=$3 spec=$4 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
-  shift 4
-  run_engine "$jdk" "$S" step "$spec" "$@" || true
-  run_engine "$jdk" "$F" fast "$spec" "$@" || true
-  expect_eq "$name: step engine ok" "$(xpath "$S" /psf-profile/@status)" ok
-  expect_eq "$name: fast engine ok, no fallback" "$(xpath "$F" "concat(/psf-profile/@status, ' ', /psf-profile/@engine)")" "ok fast"
-  fields "$S" >"$TEST_TMP/step.fields"
-  fields "$F" >"$TEST_TMP/fast.fields"
-  if [ -s "$TEST_TMP/step.fields" ] && cmp -s "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields"; then
-    pass "$name: the profiles are identical ($(xpath "$S" /psf-profile/summary/@work) bytecodes, $(xpath "$S" /psf-profile/summary/@overhead) overhead, $(xpath "$S" "count(//methods/method[contains(@name, '/0x0.')])") methods of hidden classes)"
-  else
-    fail "$name: the engines differ" "$(diff "$TEST_TMP/step.fields" "$TEST_TMP/fast.fields" | head -6 | tr '\n' ' ')"
-  fi
-  if [ "$want" != - ]; then
-    expect_eq "$name: step total = the hand count" "$(xpath "$S" /psf-profile/summary/@work)" "$want"
-    expect_eq "$name: fast total = the hand count" "$(xpath "$F" /psf-profile/summary/@work)" "$want"
-  fi
-}
+. "$(dirname "$0")/lib_fast.sh"
+on_both_jdks HiddenCode
 
 # hidden NAME PATTERN: the step profile of the last `same` counts work in a
 # method of a hidden class whose name matches PATTERN (grep -E): the code
@@ -78,41 +37,42 @@ hidden() {
 }
 
 for jdk in "${JDKS[@]}"; do
-  v=$(psf_jdk_feature "$jdk/bin/java")
+  use_java "$jdk/bin/java"
+  v=$(psf_jdk_feature "$JAVA")
   # javap -c HiddenCode: applyLinked's loop is iload_3 iload_1 if_icmpge,
   # iload_2 aload_0 iload_3 invokeinterface iadd istore_2 iinc goto (11),
   # the proxy's applyAsInt iload_1 invokestatic ireturn (3) and the lambda's
   # iload_0 iconst_2 imul ireturn (4) per element; iconst_0 istore_2
   # iconst_0 istore_3, the last test and iload_2 ireturn (9): 18n + 9
-  same "$jdk" "jdk $v: a lambda linked before the method" 189 HiddenCode.applyLinked linked 10
+  same "jdk $v: a lambda linked before the method" 189 HiddenCode.applyLinked HiddenCode linked 10
   hidden "jdk $v: a lambda linked before the method" 'HiddenCode[$][$]Lambda.*applyAsInt'
   # lambda(n): the same loop with the proxy's 3 and x + 1's 4 per element;
   # invokedynamic astore_1 iconst_0 istore_2 iconst_0 istore_3, the last test
   # and iload_2 ireturn (11), and the call site's target (8): 18n + 19
-  same "$jdk" "jdk $v: a lambda linked inside the method" 199 HiddenCode.lambda lambda 10
+  same "jdk $v: a lambda linked inside the method" 199 HiddenCode.lambda HiddenCode lambda 10
   hidden "jdk $v: a lambda linked inside the method" 'HiddenCode[$][$]Lambda.*applyAsInt'
   # methodRef(n): aload_1 iload_2 iload_3 invokeinterface istore_2 iinc goto
   # and the test (10), the proxy's iload_1 iload_2 invokestatic ireturn (4),
   # Integer.sum's iload_0 iload_1 iadd ireturn (4) per element; 11 + 8 as
   # above: 18n + 19
-  same "$jdk" "jdk $v: a method reference (Integer::sum)" 199 HiddenCode.methodRef methodref 10
+  same "jdk $v: a method reference (Integer::sum)" 199 HiddenCode.methodRef HiddenCode methodref 10
   hidden "jdk $v: a method reference (Integer::sum)" 'HiddenCode[$][$]Lambda.*applyAsInt'
-  same "$jdk" "jdk $v: string concatenation with +" - HiddenCode.concat concat 20
+  same "jdk $v: string concatenation with +" - HiddenCode.concat HiddenCode concat 20
   hidden "jdk $v: string concatenation with +" 'LambdaForm[$]MH|StringConcat'
   expect_eq "jdk $v: string concatenation with +: the program's answer" "$(cat "$TEST_TMP/program.out")" \
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,"
-  same "$jdk" "jdk $v: a stream pipeline" - HiddenCode.stream stream 30
+  same "jdk $v: a stream pipeline" - HiddenCode.stream HiddenCode stream 30
   hidden "jdk $v: a stream pipeline" 'HiddenCode[$][$]Lambda'
   expect_eq "jdk $v: a stream pipeline: the program's answer" "$(cat "$TEST_TMP/program.out")" 5990
-  same "$jdk" "jdk $v: MethodHandle.invokeExact" - HiddenCode.handle handle 10
+  same "jdk $v: MethodHandle.invokeExact" - HiddenCode.handle HiddenCode handle 10
   hidden "jdk $v: MethodHandle.invokeExact" 'LambdaForm[$]'
-  same "$jdk" "jdk $v: a JDK lambda made before the method (Collectors.toList's combiner)" - HiddenCode.archived archived 20
+  same "jdk $v: a JDK lambda made before the method (Collectors.toList's combiner)" - HiddenCode.archived HiddenCode archived 20
   hidden "jdk $v: a JDK lambda made before the method (Collectors.toList's combiner)" 'Collectors[$][$]Lambda'
   if [ "$v" -lt 25 ]; then
-    same "$jdk" "jdk $v: the student-style word count" - HiddenCode.wordCount wordcount
+    same "jdk $v: the student-style word count" - HiddenCode.wordCount HiddenCode wordcount
     hidden "jdk $v: the student-style word count" 'HiddenCode[$][$]Lambda.*(test|compare|apply)'
   else
-    run_engine "$jdk" "$TEST_TMP/fast.xml" fast HiddenCode.wordCount wordcount || true
+    run_engine "$TEST_TMP/fast.xml" fast HiddenCode.wordCount HiddenCode wordcount || true
     expect_eq "jdk $v: the student-style word count: fallback" "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" fallback
     expect_match "jdk $v: the student-style word count: the reason is the identity hash codes" \
       "$(xpath "$TEST_TMP/fast.xml" /psf-profile/message)" 'read identity hash codes'
@@ -123,17 +83,8 @@ done
 # get_score.sh (the default engine, fast): a lambda and string
 # concatenation linked inside the method are counted by the fast engine,
 # no fallback, with the step engine's score
-GS=$PSF_ROOT/scripts/get_score.sh
 for c in lambda concat; do
-  for e in fast step; do
-    rc=0
-    "$GS" --json --engine "$e" --class-path "$FX" --main HiddenCode --method "HiddenCode.$c" -- "$c" \
-      >"$TEST_TMP/gs.$e" 2>"$TEST_TMP/gs.err" || rc=$?
-    expect_eq "get_score.sh --engine $e, $c: ok, counted by $e, no fallback" \
-      "$rc $(jq -r '"\(.status) \(.engine) \(.fallback)"' "$TEST_TMP/gs.$e")" "0 ok $e null"
-  done
-  expect_match "get_score.sh, $c: the same score from either engine" \
-    "$(jq -r .score "$TEST_TMP/gs.fast") = $(jq -r .score "$TEST_TMP/gs.step")" '^([0-9][0-9.]*) = \1$'
+  scored_alike "$c" "$FX" HiddenCode "HiddenCode.$c" "$c"
 done
 
 finish
