@@ -46,7 +46,7 @@
  * (their Methodrefs are added at the class's first arraycopy). With made
  * probes, each call of an array's clone() or Array.newArray is followed by
  * one that passes the array it returned and a site of its own. With call
- * probes, each invoke (invokedynamic too) is preceded by a call probe and
+ * probes, each invoke but invokedynamic is preceded by a call probe and
  * followed by a return probe, both passing its call site (their Methodrefs
  * added at the class's first invoke; past 32767 both push the same
  * Integer). With options.consts the block, entry-block, return and new
@@ -477,7 +477,7 @@ typedef struct method_ctx {
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
     int merged;                 /* its entry probe is the merged one: block 0 has no probe of its own */
     uint32_t sites;             /* array sites of its array instructions */
-    uint32_t calls;             /* call sites: its invokes, with call probes */
+    uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
     int entry_probe, exit_probe; /* which probes they are (PR_*): the entry/exit or the root pair */
     unsigned cst;               /* INS_CONST_LEN with options.consts, else 0 */
 } method_ctx;
@@ -1295,7 +1295,7 @@ static int build_insns(method_ctx *c)
             c->sites++;
         }
         if (c->w->opt->call_method != NULL && c->w->opt->return_method != NULL && op >= BC_INVOKEVIRTUAL &&
-            op <= BC_INVOKEDYNAMIC) {
+            op <= BC_INVOKEINTERFACE) {
             i->call_probe = 1;
             c->calls++;
         }
