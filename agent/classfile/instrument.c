@@ -499,6 +499,20 @@ static uint32_t map_target(const method_ctx *c, uint32_t old)
     return c->in[c->at[old]].target;
 }
 
+/* 1 when original offset `off` starts an instruction. */
+static int is_insn(const method_ctx *c, uint32_t off)
+{
+    return off < c->m->code_len && c->at[off] != NO_INSN;
+}
+
+/* Where the instruction at original offset `old` itself lands, past every
+ * probe in front of it. For offsets that name an instruction, not a place
+ * to run from: Uninitialized(offset) in a frame, type annotations. */
+static uint32_t map_insn(const method_ctx *c, uint32_t old)
+{
+    return c->in[c->at[old]].nw;
+}
+
 static int is_cond(uint8_t op)
 {
     return (op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7;
@@ -609,9 +623,9 @@ static size_t vti(const method_ctx *c, const uint8_t *p, const uint8_t *end, buf
         return 0;
     uint16_t v = rd2(p + 1);
     if (tag == 8) { /* Uninitialized(offset of the new instruction) */
-        if (v >= c->m->code_len || c->at[v] == NO_INSN || c->m->code[v] != BC_NEW)
+        if (!is_insn(c, v) || c->m->code[v] != BC_NEW)
             return 0;
-        v = (uint16_t)c->in[c->at[v]].nw;
+        v = (uint16_t)map_insn(c, v);
     }
     if (out) {
         put1(out, tag);
@@ -666,7 +680,7 @@ static int smt_walk(method_ctx *c, buf *out)
             goto bad;   /* 128-246 are reserved */
         }
         old = old + 1 + delta;
-        if (old >= c->m->code_len || c->at[old] == NO_INSN)
+        if (!is_insn(c, old))
             goto bad;
         if (!out)
             c->frame_at[old] = 1;
@@ -755,11 +769,11 @@ static int table_check(const method_ctx *c, const uint8_t *body, uint32_t len, i
     for (uint32_t k = 0; k < rd2(body); k++) {
         const uint8_t *e = body + 2 + k * esize;
         uint32_t start = rd2(e);
-        if (start >= c->m->code_len || c->at[start] == NO_INSN)
+        if (!is_insn(c, start))
             return -1;
         if (with_length) {
             uint32_t end = start + rd2(e + 2);
-            if (end > c->m->code_len || (end < c->m->code_len && c->at[end] == NO_INSN))
+            if (end != c->m->code_len && !is_insn(c, end))
                 return -1;
         }
     }
@@ -852,11 +866,6 @@ static int ev_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
     return 0;
 }
 
-static int is_insn(const method_ctx *c, uint32_t off)
-{
-    return off < c->m->code_len && c->at[off] != NO_INSN;
-}
-
 static void wr2(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 8);
@@ -907,7 +916,7 @@ static int ta_walk(const method_ctx *c, const uint8_t *body, uint32_t len, uint8
             if ((uint32_t)(end - p) < size || !is_insn(c, rd2(p)))
                 return -1;
             if (patch)
-                wr2(patch + (p - body), c->in[c->at[rd2(p)]].nw);
+                wr2(patch + (p - body), map_insn(c, rd2(p)));
             p += size;
         } else {
             return -1;  /* a target on a class, a field or a method's signature */

@@ -5,7 +5,8 @@
 
 UNIT_TESTS += blocks instrument
 UNIT_SRCS_blocks     := agent/classfile/blocks.c common/bytecode.c
-UNIT_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c
+UNIT_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c \
+                        tests/tools/tann_check.c
 UNIT_DEPS_instrument := $(PURE_FIXTURE_STAMP)
 
 # psf-rewrite: rewrites one class file, appends its block table to a TSV.

@@ -39,7 +39,8 @@ FUZZ_CFLAGS      := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(if $(filter 1,$(WERROR)
                     -Icommon -Itests/fuzz
 
 FUZZ_SRCS_cpool   := agent/classfile/cpool.c agent/classfile/classfile.c
-FUZZ_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c
+FUZZ_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c \
+                        tests/tools/tann_check.c
 FUZZ_SRCS_profile := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_costs   := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_mac     := common/mac.c

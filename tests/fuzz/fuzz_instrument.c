@@ -31,6 +31,7 @@
 #include "blocks.h"
 #include "classfile.h"
 #include "instrument.h"
+#include "tann_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,134 +43,6 @@ static uint32_t be16(const uint8_t *p)
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Where the code for original offset old begins in the rewritten method:
- * the first new offset that maps back to it (the code's end for the
- * code's end). */
-static uint32_t starts_at(const ins_method *im, const cf_method *m, const cf_method *o, uint32_t old)
-{
-    if (old == o->code_len)
-        return m->code_len;
-    uint32_t lo = 0, hi = im->npcs;     /* pcs in code order */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (im->pcs[mid].old < old)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == im->npcs || im->pcs[lo].old != old)
-        abort();    /* not an instruction start */
-    uint32_t pc = im->pcs[lo].start;
-    if (ins_original_offset(im, pc, NULL) != old || (pc > 0 && ins_original_offset(im, pc - 1, NULL) == old))
-        abort();
-    return pc;
-}
-
-/* Move *p past an element_value within end; abort() past it (the rewriter
- * walked it). */
-static void skip_ev(const uint8_t **p, const uint8_t *end, unsigned depth)
-{
-    if (*p >= end || depth > 64)
-        abort();
-    uint8_t tag = *(*p)++;
-    uint32_t n;
-    switch (tag) {
-    case 'e':
-        n = 4;
-        break;
-    case '@':
-        if (end - *p < 4)
-            abort();
-        n = be16(*p + 2);
-        *p += 4;
-        for (uint32_t k = 0; k < n; k++) {
-            if (end - *p < 2)
-                abort();
-            *p += 2;
-            skip_ev(p, end, depth + 1);
-        }
-        return;
-    case '[':
-        if (end - *p < 2)
-            abort();
-        n = be16(*p);
-        *p += 2;
-        for (uint32_t k = 0; k < n; k++)
-            skip_ev(p, end, depth + 1);
-        return;
-    default:
-        n = 2;
-    }
-    if ((size_t)(end - *p) < n)
-        abort();
-    *p += n;
-}
-
-/* A type annotation attribute of an instrumented method's code: original
- * ob, rewritten nb, of len bytes each. */
-static void check_tann(const uint8_t *ob, const uint8_t *nb, uint32_t len, const ins_method *im, const cf_method *o,
-                       const cf_method *m)
-{
-    const uint8_t *p = ob, *end = ob + len;
-    if (len < 2 || be16(nb) != be16(ob))
-        abort();
-    uint32_t n = be16(p);
-    p += 2;
-    for (uint32_t k = 0; k < n; k++) {
-        if (p >= end)
-            abort();
-        uint8_t target = *p++;
-        const uint8_t *q = p;   /* what stays the same from here */
-        if (target == 0x40 || target == 0x41) {
-            if (end - p < 2)
-                abort();
-            uint32_t entries = be16(p);
-            p += 2;
-            if ((size_t)(end - p) < 6u * entries)
-                abort();
-            for (uint32_t j = 0; j < entries; j++, p += 6) {
-                const uint8_t *e = nb + (p - ob);
-                uint32_t os = be16(p), ns = starts_at(im, m, o, os);
-                if (be16(e) != ns || be16(e + 2) != starts_at(im, m, o, os + be16(p + 2)) - ns ||
-                    memcmp(e + 4, p + 4, 2) != 0)
-                    abort();
-            }
-            q = p;
-        } else if (target >= 0x43 && target <= 0x4b) {
-            if (end - p < (target <= 0x46 ? 2 : 3))
-                abort();
-            int in_probe;
-            uint32_t nw = be16(nb + (p - ob));
-            if (ins_original_offset(im, nw, &in_probe) != be16(p) || in_probe || m->code[nw] != o->code[be16(p)])
-                abort();
-            p += 2;
-            q = p;
-            p += target <= 0x46 ? 0 : 1;
-        } else if (target == 0x42) {
-            p += 2;
-        } else {
-            abort();    /* the rewriter relocates no other target */
-        }
-        if (p >= end || (size_t)(end - p - 1) < 2u * p[0])
-            abort();
-        p += 1 + 2u * p[0];
-        if (end - p < 4)
-            abort();
-        uint32_t pairs = be16(p + 2);
-        p += 4;
-        for (uint32_t j = 0; j < pairs; j++) {
-            if (end - p < 2)
-                abort();
-            p += 2;
-            skip_ev(&p, end, 0);
-        }
-        if (memcmp(nb + (q - ob), q, (size_t)(p - q)) != 0)
-            abort();
-    }
-    if (p != end)
-        abort();
 }
 
 static int is_tann(const cpool *cp, const uint8_t *attr)
@@ -236,7 +109,8 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
             if (is_tann(&in.cp, oa)) {
                 if (be16(na) != be16(oa) || be32(na + 2) != be32(oa + 2))
                     abort();
-                check_tann(oa + 6, na + 6, be32(oa + 2), im, o, m);
+                if (tann_check(oa + 6, na + 6, be32(oa + 2), im, o, m, NULL))
+                    abort();
             }
             oa += 6 + be32(oa + 2);
             na += 6 + be32(na + 2);

@@ -27,6 +27,7 @@
 #include "bytecode.h"
 #include "classfile.h"
 #include "instrument.h"
+#include "tann_check.h"
 
 /* ---- building a class with one method ---------------------------------- */
 
@@ -2210,87 +2211,15 @@ static uint32_t probe_at(const classfile *cf, const uint8_t *code, uint32_t code
     return id;
 }
 
-/* Skip an element_value (JVMS 4.7.16.1) of a javac fixture. */
-static const uint8_t *skip_ev(const uint8_t *p)
-{
-    uint8_t tag = *p++;
-    if (tag == 'e')
-        return p + 4;
-    if (tag == '@') {
-        uint32_t n = be16(p + 2);
-        p += 4;
-        for (uint32_t k = 0; k < n; k++)
-            p = skip_ev(p + 2);
-        return p;
-    }
-    if (tag == '[') {
-        uint32_t n = be16(p);
-        p += 2;
-        for (uint32_t k = 0; k < n; k++)
-            p = skip_ev(p);
-        return p;
-    }
-    return p + 2;
-}
-
 /* A type annotation attribute of a javac fixture's Code, old (o) and
- * rewritten (m): the same bytes but the offsets, each range starting where
- * the code for its original start begins (its probes) and ending where the
- * code for its original end begins, each instruction offset on the same
- * instruction, past its probes. Returns how many offsets it checked. */
+ * rewritten (m), relocated (tests/tools/tann_check.h). Returns how many
+ * offsets it checked. */
 static uint32_t expect_tann_relocated(const uint8_t *ob, uint32_t olen, const uint8_t *nb, uint32_t nlen,
                                       const cf_method *o, const cf_method *m, const ins_method *im)
 {
+    uint32_t checked = 0;
     assert_int_equal(nlen, olen);
-    uint32_t n = be16(ob), checked = 0;
-    assert_int_equal(be16(nb), n);
-    size_t at = 2;
-    for (uint32_t k = 0; k < n; k++) {
-        uint8_t target = ob[at];
-        assert_int_equal(nb[at], target);
-        at++;
-        if (target == 0x40 || target == 0x41) {
-            uint32_t entries = be16(ob + at);
-            at += 2;
-            for (uint32_t j = 0; j < entries; j++, at += 6) {
-                uint32_t os = be16(ob + at), oe = os + be16(ob + at + 2);
-                uint32_t ns = be16(nb + at), ne = ns + be16(nb + at + 2);
-                int in_probe;
-                assert_int_equal(ins_original_offset(im, ns, &in_probe), os);
-                assert_true(ns == 0 || ins_original_offset(im, ns - 1, &in_probe) != os);
-                if (oe == o->code_len) {
-                    assert_int_equal(ne, m->code_len);
-                } else {
-                    assert_int_equal(ins_original_offset(im, ne, &in_probe), oe);
-                    assert_true(ins_original_offset(im, ne - 1, &in_probe) != oe);
-                }
-                assert_memory_equal(nb + at + 4, ob + at + 4, 2);
-                checked += 2;
-            }
-        } else if (target == 0x42) {
-            assert_memory_equal(nb + at, ob + at, 2);
-            at += 2;
-        } else {
-            assert_true(target >= 0x43 && target <= 0x4b);
-            uint32_t old = be16(ob + at), nw = be16(nb + at);
-            int in_probe;
-            assert_int_equal(ins_original_offset(im, nw, &in_probe), old);
-            assert_int_equal(in_probe, 0);
-            assert_int_equal(m->code[nw], o->code[old]);
-            uint32_t size = target <= 0x46 ? 2 : 3;
-            assert_memory_equal(nb + at + 2, ob + at + 2, size - 2);
-            at += size;
-            checked++;
-        }
-        size_t rest = at;
-        at += 1 + 2u * ob[at];      /* type_path */
-        uint32_t pairs = be16(ob + at + 2);
-        at += 4;
-        for (uint32_t j = 0; j < pairs; j++)
-            at = (size_t)(skip_ev(ob + at + 2) - ob);
-        assert_memory_equal(nb + rest, ob + rest, at - rest);
-    }
-    assert_int_equal(at, olen);
+    assert_int_equal(tann_check(ob, nb, olen, im, o, m, &checked), 0);
     return checked;
 }
 
