@@ -269,16 +269,37 @@ else
 fi
 
 # --- times (one at a time, in rounds) -----------------------------------------
+# time_one PROGRAM REPS SECONDS [JVM FLAGS...]: FidelityTimer's line "best
+# calls first" (nanoseconds), checked: a JVM that fails, or a time of 0 (a
+# clock too coarse for the call), is tried twice more, then the run stops
+# with the timer's own words. Times that are not numbers would otherwise
+# reach FidelityStats and leave the summary without figures.
+time_one() {
+  local p=$1 reps=$2 secs=$3 try line
+  shift 3
+  for try in 1 2 3; do
+    line=$("$JAVA" "$@" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$reps" "$secs" "$CLOCK" \
+             2>"$OUT/timer.err") || line=
+    if [[ $line =~ ^[1-9][0-9]*\ [0-9]+\ [1-9][0-9]*\ *$ ]]; then
+      printf '%s\n' "$line"
+      return 0
+    fi
+    echo "fidelity.sh: timing $p ${*:-(JIT)} gave '$line' (try $try of 3): $(head -c 300 "$OUT/timer.err")" >&2
+  done
+  return 1
+}
 time_round() {
-  local r=$1 p xint jit jit_first
+  local r=$1 p xint jit jit_first line
   shift
   : > "$OUT/round.$r.tsv"
   for p in "$@"; do
     read -r _ score bc < "$OUT/score.$p"
-    xint=$("$JAVA" -Xint "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" "$XINT_REPS" "$XINT_SECONDS" "$CLOCK" | cut -d' ' -f1)
+    line=$(time_one "$p" "$XINT_REPS" "$XINT_SECONDS" -Xint) || { echo "fidelity.sh: cannot time $p in -Xint" >&2; exit 1; }
+    xint=${line%% *}
     # with the JIT: the steady state (minimum of the calls) and the first
     # call (a program that runs once: interpreted, then compiled)
-    read -r jit _ jit_first < <("$JAVA" "${TIME_FLAGS[@]}" -cp "$CLASSES:$TOOLS" FidelityTimer "$p" 20 "$JIT_SECONDS" "$CLOCK")
+    line=$(time_one "$p" 20 "$JIT_SECONDS") || { echo "fidelity.sh: cannot time $p with the JIT" >&2; exit 1; }
+    read -r jit _ jit_first <<<"$line"
     printf '%s %s %s %s %s %s\n' "$p" "$score" "$bc" "$xint" "$jit" "$jit_first" >> "$OUT/round.$r.tsv"
     printf '  round %d  %-18s score %12s  bytecodes %11s  -Xint %9.2f ms  JIT %8.3f ms  JIT 1st %8.3f ms\n' "$r" "$p" \
       "$score" "$bc" "$(awk -v x="$xint" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$jit" 'BEGIN { print x / 1e6 }')" \
@@ -338,6 +359,9 @@ bench_page_begin "$PAGE_FILE" "Benchmark: does the score track real time? (corpu
   "$JAVA" -cp "$TOOLS" FidelityStats "$OUT/results.tsv" "$TSC_HZ" "$OUT/plot.tsv" "${ROUND_FILES[@]}" | tee "$OUT/stats.txt"
   # one line for scripts (scripts/calibrate_machine.sh): the corpus, the rounds, the figures
   printf 'corpus=%s rounds=%d clock=%s %s\n' "$CORPUS_NAME" "$ROUNDS" "$CLOCK" "$(sed -n 's/^summary //p' "$OUT/stats.txt")" > "$OUT/summary.txt"
+  # FidelityStats prints the summary last: without it, it failed (its error
+  # is on stderr), and a summary without figures must not pass for a result
+  grep -q ' n=[0-9]' "$OUT/summary.txt" || { echo "fidelity.sh: FidelityStats gave no summary ($OUT/stats.txt)" >&2; exit 1; }
   echo
   echo "Each round alone (rho -Xint, rho JIT, median err, worst err):"
   for ((r = 1; r <= ROUNDS; r++)); do

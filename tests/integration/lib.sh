@@ -215,5 +215,8 @@ suites_on_jdk25() {
     JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/${t##*/}" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
     expect_eq "${t##*/} on 25: exit 0 ($(tail -n 1 "$TEST_TMP/suite.log"); $((SECONDS - start)) s)" "$rc" 0
     grep '^FAIL - ' "$TEST_TMP/suite.log" | sed 's/^/  /' || true
+    # a suite that failed: its last words too (a failure before any FAIL
+    # line, or the reason a FAIL line does not give)
+    [ "$rc" = 0 ] || tail -n 15 "$TEST_TMP/suite.log" | sed 's/^/  | /'
   done
 }
