@@ -119,6 +119,9 @@ const char *const costs_priced_methods[] = {
     "java.lang.Class.getDeclaredMethods0(Z)[Ljava/lang/reflect/Method;",
     /* a class's generic signature, asked for once per class */
     "java.lang.Class.getGenericSignature0()Ljava/lang/String;",
+    /* another thread's stack trace: its frames (JDK 17; later JDKs) */
+    "java.lang.Thread.dumpThreads([Ljava/lang/Thread;)[[Ljava/lang/StackTraceElement;",
+    "java.lang.Thread.getStackTrace0()Ljava/lang/Object;",
 };
 const size_t costs_n_priced_methods = sizeof costs_priced_methods / sizeof costs_priced_methods[0];
 

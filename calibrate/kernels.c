@@ -370,6 +370,13 @@ static const struct { const char *name; unsigned flags; const char *setup, *body
      * frames of each batch after the first */
     { "stack_walk_40", 0, "long w;", "w = deepWalk(40);" },
     { "stack_walk_400", 0, "long w;", "w = deepWalk(400);" },
+    /* another thread's stack trace, 40 and 400 frames deep: Thread.dumpThreads
+     * (JDK 17) or getStackTrace0 (later JDKs) is charged by the frames. The
+     * threads are parked before the measured call (KF_WAITERS): one started
+     * inside it would be the method's own, whose park returns at once under
+     * the agent's scheduler */
+    { "other_stack_40", KF_WAITERS, "StackTraceElement[] e;", "e = W40.getStackTrace();" },
+    { "other_stack_400", KF_WAITERS, "StackTraceElement[] e;", "e = W400.getStackTrace();" },
     /* a mapped file of 16 KB and 256 KB: isLoaded (mincore), load (madvise,
      * then a read of each page, counted) and force (msync of clean pages)
      * are charged by the range's bytes */
@@ -680,6 +687,16 @@ static const char support[] =
     "    static void thrower() { throw PRE; }\n"
     "    static RuntimeException deepEx(int k) { return k == 0 ? new RuntimeException() : deepEx(k - 1); }\n"
     "    static long deepWalk(int k) { return k == 0 ? StackWalker.getInstance().walk(s -> s.count()) : deepWalk(k - 1); }\n"
+    "    /* two daemon threads parked for good, about 40 and 400 calls deep (other_stack_*):\n"
+    "     * id() starts them, before the measured call; each is WAITING when it returns */\n"
+    "    static Thread W40, W400;\n"
+    "    static void WAITERS() { if (W40 == null) { W40 = WAITER(40); W400 = WAITER(400); } }\n"
+    "    static Thread WAITER(int depth) { Thread t = new Thread(() -> parkDeep(depth), \"psf-waiter-\" + depth);\n"
+    "        t.setDaemon(true); t.start();\n"
+    "        while (t.getState() != Thread.State.WAITING) Thread.onSpinWait();\n"
+    "        return t; }\n"
+    "    static void parkDeep(int k) { if (k > 0) { parkDeep(k - 1); return; }\n"
+    "        for (;;) java.util.concurrent.locks.LockSupport.park(); }\n"
     "    /* a method handle of ArrayList's constructor: invoked, it allocates through Unsafe.allocateInstance */\n"
     "    static java.lang.invoke.MethodHandle MH_NEW_LIST() { try { return java.lang.invoke.MethodHandles.lookup()\n"
     "        .findConstructor(java.util.ArrayList.class, java.lang.invoke.MethodType.methodType(void.class)); }\n"
@@ -919,7 +936,8 @@ void kernels_write_java(const kernel_set *ks, FILE *f, int sink)
                "public final class Kernels implements PsfKernels {\n%s\n", support);
     fprintf(f, "    public int id(String name) {\n        switch (name) {\n");
     for (size_t k = 0; k < ks->n; k++)
-        fprintf(f, "        case \"%s\": return %zu;\n", ks->v[k].name, k);
+        fprintf(f, "        case \"%s\": %sreturn %zu;\n", ks->v[k].name,
+                ks->v[k].flags & KF_WAITERS ? "WAITERS(); " : "", k);
     fprintf(f, "        default: return -1;\n        }\n    }\n\n");
     fprintf(f, "    public long call(int id, int n) {\n        switch (id) {\n");
     for (size_t k = 0; k < ks->n; k++)

@@ -25,7 +25,9 @@ enum {
     KF_QUICK   = 1u << 1,   /* part of --quick */
     KF_EXTRA   = 1u << 2,   /* generated for --keys */
     KF_LONG    = 1u << 3,   /* period of 4096 iterations (random data): counted at 4096 and 8192 */
-    KF_REAL    = 1u << 4    /* shaped like real code: weighs more in the fit */
+    KF_REAL    = 1u << 4,   /* shaped like real code: weighs more in the fit */
+    KF_WAITERS = 1u << 5    /* id() first starts the parked threads W40 and W400 (outside the
+                             * measured call: see Kernels.WAITERS) */
 };
 
 typedef struct kernel {

@@ -3,7 +3,8 @@
 # table that validates against config/costs.xsd, says isolated_core="false",
 # comes with a report holding the hold-out errors, and that psf-score
 # accepts (a real JVM run of the agent scored with it), with the keys --keys
-# named priced; --kernels refuses a name that is no built-in kernel; and a
+# named priced, and another thread's stack trace priced by its frames
+# (--kernels other_stack_*); --kernels refuses a name that is no built-in kernel; and a
 # fit that would price work at 0 gets more timing passes before a refusal.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
@@ -99,7 +100,8 @@ KEY_CALL=${KEY%%(*}
 # loop counter) and an array type.
 printf '  "invoke:%s",\n  "array:java.lang.StringBuilder"\n' "$KEY" > "$TMP/keys"
 start=$SECONDS
-if "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --out "$TMP/costs.xml" --work "$TMP/work" \
+if "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --kernels other_stack_40,other_stack_400 \
+    --out "$TMP/costs.xml" --work "$TMP/work" \
     > "$TMP/out" 2> "$TMP/err"; then
   pass "psf-calibrate --quick exits 0"
 else
@@ -146,9 +148,10 @@ check "report: this CPU, as the table names it" \
 check "report: the table's tsc_hz" '[ "$(rline tsc | cut -d" " -f1-2)" = "$(x /costs/@tsc_hz) Hz" ]' "$(rline tsc) / $(x /costs/@tsc_hz)"
 want_jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 check "report: the JDK that timed ($want_jdk)" '[ "$(rline jdk)" = "$want_jdk" ]' "$(rline jdk)"
-# mode: --quick, T kernels (F fitted, H held out): T = F + H, H >= 1
-check "report: quick mode, kernels fitted + held out = all" \
-  'rline mode | awk "{ gsub(/[(,)]/, \" \"); exit !(\$1 == \"--quick\" && \$2 == \$4 + \$6 && \$6 >= 1 && \$4 >= 10) }"' "$(rline mode)"
+# mode: --kernels (the quick set and the two named), T kernels (F fitted,
+# H held out): T = F + H, H >= 1
+check "report: quick set with --kernels, kernels fitted + held out = all" \
+  'rline mode | awk "{ gsub(/[(,)]/, \" \"); exit !(\$1 == \"--kernels\" && \$2 == \$4 + \$6 && \$6 >= 1 && \$4 >= 10) }"' "$(rline mode)"
 pct() { rline "$1" | sed -n "s/.*$2 \([0-9.]*\)%, worst \([0-9.]*\)%.*/\1 \2/p"; }
 check "report: fit R^2 in [0.5, 1] (0.834 seen here)" \
   'rline fit | awk "{ exit !(\$1 == \"R^2\" && \$2 + 0 >= 0.5 && \$2 + 0 <= 1) }"' "$(rline fit)"
@@ -170,6 +173,18 @@ check "--keys: the array type priced" '[ -n "$(x "/costs/array[@elem=\"java.lang
 check "--keys: both argument sources timed" \
   'grep -qF "d = v[i & 1023]; $KEY_CALL(d" "$TMP/work/Kernels.java" && grep -qF "d = (i & 1023) * 0.01 + 0.005; $KEY_CALL(d" "$TMP/work/Kernels.java"' \
   "$(grep -nF "$KEY_CALL" "$TMP/work/Kernels.java")"
+
+# --kernels other_stack_40,other_stack_400: another thread's stack trace,
+# from threads parked 40 and 400 calls deep before the measured call. The
+# native behind it on this JDK (dumpThreads on 17, getStackTrace0 later) is
+# in the kernel's profile with its frames, and the table prices the frames.
+ST=$(sed -n 's/.*<invoke method="\(java\.lang\.Thread\.\(dumpThreads\|getStackTrace0\)([^"]*\)" count="[0-9]*" native="true" elements="[1-9][0-9]*".*/\1/p' \
+       "$TMP"/work/count/other_stack_400.*.xml 2>/dev/null | head -n 1)
+check "other_stack_400: another thread's stack trace counted with its frames" '[ -n "$ST" ]' \
+  "$(grep -h 'Thread\.' "$TMP"/work/count/other_stack_400.*.xml 2>&1 | head -n 3)"
+check "other_stack_*: $ST priced per frame" \
+  'awk -v p="$(x "/costs/invoke[@method=\"$ST\"]/@cost_per_element")" "BEGIN { exit !(p > 0) }"' \
+  "$(grep -F "${ST:-Thread.}" "$TMP/costs.xml" || echo not in the table)"
 
 # psf-score accepts the table, on a real profile
 run_loops Loops.sum "$TMP/p.xml" "$WHICH"
@@ -229,8 +244,9 @@ awk -v sb=$SB '$1 == "K" && $2 == sb "_256" { c = ($6 - $5) / ($4 - $3) }
                line[i] = sprintf("K %s %d %d %d %.0f %d", f[2], f[3], f[4], f[5], f[5] + 1.5 * c * (f[4] - f[3]), f[7])
              print line[i] } }' "$TMP/refit/time.3.out" > "$TMP/refit/time.1.out"
 cp "$TMP/refit/time.1.out" "$TMP/refit/time.2.out"
-refit() {  # OUT: --refit --passes 2 of $TMP/refit, with the run's --keys
-  "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --refit "$TMP/refit" --passes 2 --out "$TMP/$1.xml" \
+refit() {  # OUT: --refit --passes 2 of $TMP/refit, with the run's --keys and --kernels
+  "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --kernels other_stack_40,other_stack_400 \
+    --refit "$TMP/refit" --passes 2 --out "$TMP/$1.xml" \
     > /dev/null 2> "$TMP/$1.err"
 }
 rc=0
