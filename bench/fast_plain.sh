@@ -8,22 +8,28 @@
 #   plain     java -cp ... EngineBench mergeSort 100000, the JDK's defaults
 #   fast      get_score.sh --json --engine fast (sandbox, signing, psf-score)
 #   step      get_score.sh --json --engine step, for reference (PSF_BENCH_STEP=0: left out)
-# and, for the breakdown, the JVM alone with get_score.sh's flags (pinned,
-# the JDK's, the JIT's, the heap):
+# and, for the breakdown, the JVM alone as get_score.sh starts it (its
+# environment, flags and heap; no sandbox, no signing):
 #   jvm       no agent                                   (jvm-1: mergeSort 1)
 #   agent     the agent, engine=fast, profile to a file  (agent-1: mergeSort 1)
 #   idle      the agent, engine=fast, measuring a method the program never
 #             calls: every class rewritten, the probes run, nothing counted
-# and two runs that are not timed: `agent` with the JVM's class-loading log
-# (-Xlog:class+load, uptime stamps: when the probe class is defined at
-# VMInit, when the retransformation of the classes loaded before ends, when
-# the main class and the sort's class load, when the JVM shuts down), and
-# get_score.sh traced (bash -x, a time stamp per command: when the JVM is
-# started and when it has ended). Prints the median wall time of each
-# command, the ratios fast/plain, fast/jvm and step/fast taken round by
-# round (pairs keep a ratio meaningful while the machine's speed drifts),
-# and the breakdown: medians of each round's differences, and of the
-# logged and traced runs' stamps. Both engines must give the same score.
+# then, untimed: `agent` with the JVM's class-loading log (-Xlog:class+load,
+# uptime stamps: the probe class defined at VMInit, the end of the
+# retransformation of the classes loaded before, the main class and the
+# sort's class loaded, the JVM's shutdown), and get_score.sh traced (bash
+# -x, a time stamp a command: when it starts the JVM, when it has waited for
+# it). Prints the median wall time of each command and, but for
+# get_score.sh's (its sandbox's processes are not its children), its CPU
+# time (user + sys, /usr/bin/time); the ratios fast/plain, fast/jvm and
+# step/fast taken round by round (pairs keep a ratio meaningful while the
+# machine's speed drifts); the breakdown: medians of each round's
+# differences and of the stamps (get_score.sh's own share from the traced
+# run: its sandboxed JVM, the result on a pipe, is not quite the `agent`
+# run, and the difference of their whole runs is no measure of it); and,
+# where perf works (PSF_BENCH_PERF=0: not asked), one agent-1 and one agent
+# run's perf samples by shared object and by thread. Both engines must give
+# the same score (it says so when they do not).
 # The machine is shared and noisy: read the medians and the ratios, not
 # one run. Not a test: nothing here passes or fails.
 #
@@ -40,7 +46,7 @@ shift "$PAGE_SHIFT"
 REPEAT=${1:-5}
 N=100000
 BB=$BUILD/bench/java
-bench_need bench-plain "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class"
+bench_need bench-plain "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class" /usr/bin/time
 command -v jq >/dev/null || { echo "fast_plain.sh: jq is missing" >&2; exit 1; }
 bench_tmp
 cd "$TMP"
@@ -183,7 +189,6 @@ part "the program's own work, no agent (jvm - jvm-1)" jvm jvm-1
 part "the agent's fixed cost (agent-1 - jvm-1)" agent-1 jvm-1
 part "the program's work with the agent (agent - agent-1)" agent agent-1
 part "  of which counting: the extent's probes on (agent - idle)" agent idle
-part "get_score.sh around the JVM (fast - agent)" fast agent
 printf '\nthe agent run, by the class-loading log (median uptime s of each stamp)\n'
 printf '  %-62s %8.3f\n' \
   "VMInit: the probe class defined" "$(m log.vminit)" \
@@ -198,6 +203,8 @@ printf '  %-62s %8.3f\n' \
   "before the JVM: arguments, JDK, key, digests, sandbox set-up" "$(col 1)" \
   "the JVM in its sandbox, until the script has waited for it" "$(col 2)" \
   "after the JVM: the result received, psf-score, JSON printed" "$(col 3)"
+awk '{ print $1 + $3 }' "$TMP/trace.parts" >"$TMP/script"
+printf '  %-62s %8.3f\n' "  get_score.sh's own share: before + after" "$(m script)"
 if command -v perf >/dev/null && [ "${PSF_BENCH_PERF:-1}" != 0 ]; then
   printf '\nthe agent runs by perf samples (cpu-clock), %% of each run'"'"'s samples by shared object and by thread\n'
   printf '  %-26s %9s %9s\n' "" agent-1 agent
@@ -219,5 +226,5 @@ if command -v perf >/dev/null && [ "${PSF_BENCH_PERF:-1}" != 0 ]; then
   grep '^thread ' "$TMP/dso" | awk -F '\t' '$2 >= 1 || $3 >= 1 { printf "  %-26s %9.1f %9.1f\n", $1, $2, $3 }'
 fi
 echo "(medians over $REPEAT round(s); ratios (of wall times) and differences: medians of each round's)"
-bench_page_end "Each round runs, in turn, the plain program (\`java\` with the JDK's defaults, no agent), \`scripts/get_score.sh --json --engine fast\` (sandbox, signing and \`psf-score\` included), the same JVM alone with get_score.sh's flags with and without the agent (at 100,000 and at 1 element: the difference is the program's work), the agent measuring a method that is never called (every class rewritten, nothing counted), and \`--engine step\` for reference; then one untimed agent run with the JVM's class-loading log and one untimed traced get_score.sh run, for the stamps. The machine is shared: its speed drifts from minute to minute, so read the ratios, taken round by round, rather than single times." \
+bench_page_end "Each round runs, in turn, the plain program (\`java\` with the JDK's defaults, no agent), \`scripts/get_score.sh --json --engine fast\` (sandbox, signing and \`psf-score\` included), the same JVM as get_score.sh starts it but alone (no sandbox) with and without the agent, at 100,000 elements and at 1 (the difference is the program's work), the agent measuring a method that is never called (every class rewritten, the probes idle), and \`--engine step\` for reference; then, untimed, an agent run with the JVM's class-loading log and a traced get_score.sh run, for the stamps. The perf rows are shares of one run's samples: in \`agent-1\`, \`libpsfagent.so\` is mostly the rewriting of classes (the ClassFileLoadHook) and \`libjvm.so\` mostly HotSpot's class loading and retransformation (its merge of the old and new constant pools); in \`agent\`, \`[JIT]\` is the program's compiled code with its probes. The machine is shared: its speed drifts from minute to minute, so read the ratios, taken round by round, rather than single times; wall times under load run at several times the CPU times." \
   "Why the fast engine costs what it costs: [the fast engine](../fast-engine.md); the script's own share on a small method: [get-score-overhead.md](get-score-overhead.md)."
