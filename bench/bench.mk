@@ -38,6 +38,14 @@ bench: bench-scoring
 bench-scoring: all $(BENCH_DIR)/java/.stamp
 	bench/fast_scoring.sh $(REPEAT)
 
+# Issue 36's yardstick: the whole get_score.sh --engine fast run against the
+# plain java run of the same program (a merge sort of 100,000 Integers), and
+# where the scoring run's time goes.
+.PHONY: bench-plain
+bench: bench-plain
+bench-plain: all $(BENCH_DIR)/java/.stamp
+	bench/fast_plain.sh $(REPEAT)
+
 # The fast engine under JIT configurations: get_score.sh's flags for it
 # against the JVM's default JIT (PSF_JIT_CONFIGS adds others).
 .PHONY: bench-jit
