@@ -38,7 +38,7 @@ bench: bench-scoring
 bench-scoring: all $(BENCH_DIR)/java/.stamp
 	bench/fast_scoring.sh $(REPEAT)
 
-# Issue 36's yardstick: the whole get_score.sh --engine fast run against the
+# The target of a scoring run within 2x of plain java: the whole get_score.sh --engine fast run against the
 # plain java run of the same program (a merge sort of 100,000 Integers), and
 # where the scoring run's time goes.
 .PHONY: bench-plain
