@@ -296,13 +296,13 @@ typedef struct sched_slot {
     int arrived;                /* back from Object.wait (MonitorWaited), waiting for its turn */
     int pending;                /* began Object.wait, maybe not yet in the wait set */
     int in_callback;            /* blocked in one of sched.c's waits */
-    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched.c, w_wait) */
+    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched_natives.c, w_wait) */
     jobject mon;                /* global ref: the monitor it waits for or on */
 } sched_slot;
 
 /* sched.c: the baton the counted threads pass (docs/determinism.md). */
 typedef struct sched_state {
-    pthread_mutex_t mutex;      /* guards everything here (see sched.c for why not a raw monitor) */
+    pthread_mutex_t mutex;      /* guards everything here (see sched_impl.h for why not a raw monitor) */
     pthread_cond_t cond;        /* the baton moved */
     int armed;                  /* a counted thread started a thread: monitor events on */
     volatile int off;           /* the run ends: nobody waits any more */
