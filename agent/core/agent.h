@@ -732,26 +732,6 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   unsigned char **new_data);
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
 
-/* sched.c: the threads a method starts run one at a time */
-int sched_init(agent *a);                  /* at load */
-void sched_check_bound(agent *a, JNIEnv *jni); /* at VMInit: its natives were caught */
-int sched_named(const char *name);
-int sched_native_bound(const char *cls, const char *name, const char *desc, void *address, void **new_address);
-void sched_thread_begins(agent *a, JNIEnv *jni, thread_state *ts, jthread thread); /* a counted helper's ThreadStart */
-void sched_forget(agent *a, JNIEnv *jni, jthread thread); /* a started thread that will not be counted */
-void sched_step(agent *a, JNIEnv *jni, thread_state *ts); /* the step path's slow part */
-void sched_leave(agent *a, JNIEnv *jni, thread_state *ts); /* the thread is no longer counted */
-void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* its extent ended */
-void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts);
-void sched_off(agent *a);                  /* the run ends */
-enum sched_io { SCHED_IO_READ, SCHED_IO_WRITE, SCHED_IO_WAIT, SCHED_IO_SELECT };
-int sched_scheduled(void); /* does this thread hold a slot? */
-void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *native); /* may end the run */
-void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
-void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
-void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);
-void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jboolean timed_out);
-
 /* lines.c */
 uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
 

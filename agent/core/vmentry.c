@@ -19,6 +19,7 @@
 #include "agent.h"
 #include "engine.h"
 #include "extent.h"
+#include "scheduler.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,13 +3,14 @@
  * sched.c (the baton), sched_slots.c (threads entering and leaving the
  * schedule), sched_natives.c (the blocking points) and sched_io.c (I/O
  * that cannot be scheduled). The scheduler's face to the rest of the agent
- * is in agent.h; sched.c opens with how it works.
+ * is scheduler.h; sched.c opens with how it works.
  */
 #ifndef PSF_SCHED_IMPL_H
 #define PSF_SCHED_IMPL_H
 
 #include "agent.h"
 #include "engine.h"
+#include "scheduler.h"
 
 #include <pthread.h>
 
