@@ -652,11 +652,6 @@ void clinit_target_done(agent *a);
 /* progress.c */
 void progress_start(agent *a);             /* at VMInit: with progress=FILE, the count so far into FILE */
 
-/* result.c */
-int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */
-int result_emit(agent *a, const char *body, size_t len); /* file or record; 0 on success */
-void result_free(agent *a);
-
 /* natives.c */
 void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-run values */
 void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
@@ -731,15 +726,5 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
                                   unsigned char **new_data);
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
-
-/* lines.c */
-uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
-
-/* profile.c */
-int profile_write(agent *a, const char *status, const char *message);
-
-/* profile_contexts.c */
-struct _xmlTextWriter;
-int profile_contexts(agent *a, struct _xmlTextWriter *w); /* writes <contexts>; 1 on failure */
 
 #endif

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "extent.h"
 #include "scheduler.h"
+#include "writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
