@@ -658,15 +658,6 @@ void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
 
-/* gcrefs.c: counted code that takes a reference the collector enqueued, or runs while it clears one of
- * the program's (status gc_dependent) */
-void gcrefs_init(agent *a, JNIEnv *jni);   /* at VMInit, after fast_vm_init */
-int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* 1: its breakpoint */
-int gcrefs_poll_method(const char *name, const char *desc); /* ReferenceQueue's method that takes the head */
-void JNICALL gcrefs_gc_finish(jvmtiEnv *jvmti); /* GarbageCollectionFinish */
-void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory); /* a reference cleared while
-                                                                                     * counted ends the run */
-
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */
 
@@ -713,12 +704,6 @@ void ctx_restore(thread_state *ts, uint32_t top, uint32_t count); /* back to a m
 void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /* an exception caught there */
 void ctx_free(thread_state *ts);
 uint32_t ctx_child(thread_state *ts, uint32_t parent, uint32_t method, uint32_t site); /* fast.c's tree */
-
-/* target.c */
-/* Called under a->lock when target_check_class finds the method's class. */
-typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
-void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
-int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
 
 /* fast/: what the rest of the agent calls of the instrumenting engine
  * (engine=fast, docs/fast-engine.md) besides its table (engine.h) */

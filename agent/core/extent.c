@@ -30,6 +30,7 @@
  */
 #include "extent.h"
 #include "engine.h"
+#include "gcrefs.h"
 #include "scheduler.h"
 
 #include <stdio.h>

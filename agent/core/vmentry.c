@@ -19,7 +19,9 @@
 #include "agent.h"
 #include "engine.h"
 #include "extent.h"
+#include "gcrefs.h"
 #include "scheduler.h"
+#include "target.h"
 #include "writer.h"
 
 #include <stdio.h>
