@@ -87,6 +87,9 @@
 #include <string.h>
 #include <time.h>
 
+/* Thread.interrupt0's JDK function (sched_natives.c binds it). */
+void(JNICALL *real_interrupt0)(JNIEnv *, jobject);
+
 /* Wait on the condition for at most ms milliseconds (lock held). */
 static void swait(agent *a, int ms)
 {

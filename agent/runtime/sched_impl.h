@@ -86,8 +86,8 @@ int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts);
 void arm(agent *a);
 void block_here(agent *a, JNIEnv *jni, thread_state *ts, int32_t me, int st);
 
-/* sched_natives.c: Thread.interrupt0's JDK function (pick ends a virtual
- * timeout with it) */
+/* sched.c: Thread.interrupt0's JDK function, which sched_natives.c binds
+ * and pick ends a virtual timeout with */
 extern void(JNICALL *real_interrupt0)(JNIEnv *, jobject);
 
 #endif

@@ -22,7 +22,6 @@ typedef void(JNICALL *yield_fn)(JNIEnv *, jclass);
 static park_fn real_park;
 static unpark_fn real_unpark;
 static start_fn real_start0;
-start_fn real_interrupt0;
 static sleep_fn real_sleep;
 static yield_fn real_yield;
 
