@@ -3,10 +3,11 @@
 # probe of its JVM-level test (tests/integration/instrument_jvm.sh, whose
 # target is in tests/integration/integration.mk). Included by agent/agent.mk.
 
-# The rewriter and what it reads: its four files (instrument.c opens with
+# The rewriter and what it reads: its five files (instrument.c opens with
 # which holds what), blocks, the class-file parser. The unit test, the fuzz
 # target (tests/fuzz/fuzz.mk) and psf-rewrite link these.
-INSTRUMENT_SRCS := agent/classfile/instrument.c agent/classfile/instrument_pool.c agent/classfile/instrument_emit.c \
+INSTRUMENT_SRCS := agent/classfile/instrument.c agent/classfile/instrument_rewrite.c agent/classfile/instrument_pool.c \
+                   agent/classfile/instrument_emit.c \
                    agent/classfile/instrument_tables.c agent/classfile/blocks.c agent/classfile/classfile.c \
                    agent/classfile/cpool.c common/bytecode.c
 

@@ -1,9 +1,10 @@
 /*
  * instrument_impl.h - what the files of the class-file rewriter share and
- * no other file reads: instrument.c (the layout, each method's probes, the
- * entry points), instrument_pool.c (the probes' constant-pool entries),
- * instrument_emit.c (the new code) and instrument_tables.c (the Code
- * attribute's tables). Its face to callers is instrument.h.
+ * no other file reads: instrument.c (the layout, refusals, the map back),
+ * instrument_rewrite.c (each method's probes, the entry points),
+ * instrument_pool.c (the probes' constant-pool entries), instrument_emit.c
+ * (the new code) and instrument_tables.c (the Code attribute's tables).
+ * Its face to callers is instrument.h.
  *
  * Pure C, no JVM. The small readers and writers and the offset maps are
  * static inline here: the rewriter runs for every method of every class the
@@ -233,9 +234,11 @@ static inline uint8_t invert(uint8_t op)
     return (uint8_t)(((op - 0x99) ^ 1) + 0x99);
 }
 /* instrument.c */
+int layout_pass(method_ctx *c);
 /* Refuse the method: it stays as it is. */
 __attribute__((format(printf, 3, 4)))
 int refuse(method_ctx *c, int status, const char *fmt, ...);
+int fold_branches(method_ctx *c);
 
 /* instrument_pool.c */
 uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n);
