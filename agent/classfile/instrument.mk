@@ -1,21 +1,26 @@
 # The block rewriter of the fast counting engine (agent/classfile/blocks.c,
-# agent/classfile/instrument.c: pure C), its unit tests, and the test driver and Java
+# agent/classfile/instrument*.c: pure C), its unit tests, and the test driver and Java
 # probe of its JVM-level test (tests/integration/instrument_jvm.sh, whose
 # target is in tests/integration/integration.mk). Included by agent/agent.mk.
 
+# The rewriter and what it reads: its five files (instrument.c opens with
+# which holds what), blocks, the class-file parser. The unit test, the fuzz
+# target (tests/fuzz/fuzz.mk) and psf-rewrite link these.
+INSTRUMENT_SRCS := agent/classfile/instrument.c agent/classfile/instrument_rewrite.c agent/classfile/instrument_pool.c \
+                   agent/classfile/instrument_emit.c \
+                   agent/classfile/instrument_tables.c agent/classfile/blocks.c agent/classfile/classfile.c \
+                   agent/classfile/cpool.c common/bytecode.c
+
 UNIT_TESTS += blocks instrument
 UNIT_SRCS_blocks     := agent/classfile/blocks.c common/bytecode.c
-UNIT_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c \
-                        tests/tools/tann_check.c
+UNIT_SRCS_instrument := $(INSTRUMENT_SRCS) tests/tools/tann_check.c
 UNIT_DEPS_instrument := $(PURE_FIXTURE_STAMP)
 
 # psf-rewrite: rewrites one class file, appends its block table to a TSV.
 PSF_REWRITE := $(BUILD)/tests/psf-rewrite
-$(PSF_REWRITE): tests/tools/psf_rewrite.c agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c \
-                common/bytecode.c $(wildcard agent/classfile/*.h) $(COMMON_TABLE_HDRS)
+$(PSF_REWRITE): tests/tools/psf_rewrite.c $(INSTRUMENT_SRCS) $(wildcard agent/classfile/*.h) $(COMMON_TABLE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iagent/classfile -Icommon -o $@ tests/tools/psf_rewrite.c agent/classfile/instrument.c agent/classfile/blocks.c \
-	  agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c $(LDFLAGS)
+	$(CC) $(CFLAGS) -Iagent/classfile -Icommon -o $@ tests/tools/psf_rewrite.c $(INSTRUMENT_SRCS) $(LDFLAGS)
 
 # The probe class (psf.Probe) and the harness (psfrun.*), compiled once.
 PROBE_FIXTURE_DIR   := $(BUILD)/fixtures/probe

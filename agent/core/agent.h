@@ -296,13 +296,13 @@ typedef struct sched_slot {
     int arrived;                /* back from Object.wait (MonitorWaited), waiting for its turn */
     int pending;                /* began Object.wait, maybe not yet in the wait set */
     int in_callback;            /* blocked in one of sched.c's waits */
-    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched.c, w_wait) */
+    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched_natives.c, w_wait) */
     jobject mon;                /* global ref: the monitor it waits for or on */
 } sched_slot;
 
 /* sched.c: the baton the counted threads pass (docs/determinism.md). */
 typedef struct sched_state {
-    pthread_mutex_t mutex;      /* guards everything here (see sched.c for why not a raw monitor) */
+    pthread_mutex_t mutex;      /* guards everything here (see sched_impl.h for why not a raw monitor) */
     pthread_cond_t cond;        /* the baton moved */
     int armed;                  /* a counted thread started a thread: monitor events on */
     volatile int off;           /* the run ends: nobody waits any more */
@@ -652,25 +652,11 @@ void clinit_target_done(agent *a);
 /* progress.c */
 void progress_start(agent *a);             /* at VMInit: with progress=FILE, the count so far into FILE */
 
-/* result.c */
-int result_init(agent *a, char *err, size_t errlen); /* read the key (if any); at load */
-int result_emit(agent *a, const char *body, size_t len); /* file or record; 0 on success */
-void result_free(agent *a);
-
 /* natives.c */
 void natives_bind(agent *a, JNIEnv *jni);  /* at VMInit: System.arraycopy, per-run values */
 void natives_bind_clock(agent *a, JNIEnv *jni); /* at VMStart: the virtual clock */
 void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                             void **new_address);
-
-/* gcrefs.c: counted code that takes a reference the collector enqueued, or runs while it clears one of
- * the program's (status gc_dependent) */
-void gcrefs_init(agent *a, JNIEnv *jni);   /* at VMInit, after fast_vm_init */
-int gcrefs_breakpoint(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* 1: its breakpoint */
-int gcrefs_poll_method(const char *name, const char *desc); /* ReferenceQueue's method that takes the head */
-void JNICALL gcrefs_gc_finish(jvmtiEnv *jvmti); /* GarbageCollectionFinish */
-void gcrefs_extent_end(agent *a, JNIEnv *jni, jthread thread, int out_of_memory); /* a reference cleared while
-                                                                                     * counted ends the run */
 
 /* vclock.c */
 long long vclock_tick(void);               /* advance this thread's virtual clock; its nanoseconds */
@@ -719,47 +705,11 @@ void ctx_catch(agent *a, thread_state *ts, jthread thread, jmethodID method); /*
 void ctx_free(thread_state *ts);
 uint32_t ctx_child(thread_state *ts, uint32_t parent, uint32_t method, uint32_t site); /* fast.c's tree */
 
-/* target.c */
-/* Called under a->lock when target_check_class finds the method's class. */
-typedef void (*target_found_fn)(agent *a, JNIEnv *jni, jclass klass);
-void target_check_class(agent *a, JNIEnv *jni, jclass klass, target_found_fn found);
-int target_class_named(agent *a, jclass klass); /* has the spec's class name (any loader) */
-
 /* fast/: what the rest of the agent calls of the instrumenting engine
  * (engine=fast, docs/fast-engine.md) besides its table (engine.h) */
 void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                   jobject domain, jint len, const unsigned char *data, jint *new_len,
                                   unsigned char **new_data);
 int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line); /* its lines from the kept class file */
-
-/* sched.c: the threads a method starts run one at a time */
-int sched_init(agent *a);                  /* at load */
-void sched_check_bound(agent *a, JNIEnv *jni); /* at VMInit: its natives were caught */
-int sched_named(const char *name);
-int sched_native_bound(const char *cls, const char *name, const char *desc, void *address, void **new_address);
-void sched_thread_begins(agent *a, JNIEnv *jni, thread_state *ts, jthread thread); /* a counted helper's ThreadStart */
-void sched_forget(agent *a, JNIEnv *jni, jthread thread); /* a started thread that will not be counted */
-void sched_step(agent *a, JNIEnv *jni, thread_state *ts); /* the step path's slow part */
-void sched_leave(agent *a, JNIEnv *jni, thread_state *ts); /* the thread is no longer counted */
-void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* its extent ended */
-void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts);
-void sched_off(agent *a);                  /* the run ends */
-enum sched_io { SCHED_IO_READ, SCHED_IO_WRITE, SCHED_IO_WAIT, SCHED_IO_SELECT };
-int sched_scheduled(void); /* does this thread hold a slot? */
-void sched_io(JNIEnv *jni, int fd, enum sched_io kind, jlong len, const char *native); /* may end the run */
-void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
-void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj);
-void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jlong timeout);
-void JNICALL sched_monitor_waited(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject obj, jboolean timed_out);
-
-/* lines.c */
-uint32_t *profile_offset_lines(agent *a, const method_info *mi); /* source line per offset; malloc'd */
-
-/* profile.c */
-int profile_write(agent *a, const char *status, const char *message);
-
-/* profile_contexts.c */
-struct _xmlTextWriter;
-int profile_contexts(agent *a, struct _xmlTextWriter *w); /* writes <contexts>; 1 on failure */
 
 #endif

@@ -1,10 +1,11 @@
 /*
  * extent.h - what the files of the measured extent share with each other
  * and with no one else: core/extent.c (its life cycle and the threads'
- * state), core/limits.c, core/borrow.c, the step engine (step/step.c,
- * step/arrays.c, step/engine.c), and the fast engine's calls into it
- * (fast/probes.c, fast/engine.c: extent_begin, extent_end). The extent's face to the rest of the agent
- * (on_breakpoint, on_frame_pop, counting_finish, ...) is in agent.h.
+ * state), core/span.c, core/limits.c, core/borrow.c, the step engine
+ * (step/step.c, step/arrays.c, step/engine.c), and the fast engine's calls
+ * into it (fast/probes.c, fast/engine.c: extent_begin, extent_end). The
+ * extent's face to the rest of the agent (on_breakpoint, on_frame_pop,
+ * counting_finish, ...) is in agent.h.
  */
 #ifndef PSF_EXTENT_H
 #define PSF_EXTENT_H
@@ -18,14 +19,16 @@ char *thread_name(agent *a, jthread thread);
 thread_state *ts_get(agent *a, jthread thread);
 int ts_cover_keys(agent *a, thread_state *ts);
 void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread);
-int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts);
-int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
-void start_span(agent *a, thread_state *ts);
 void extents_end(agent *a, JNIEnv *jni);
 int extent_begin(agent *a, JNIEnv *jni, jthread thread); /* 1: an extent opened */
 void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_exception);
 /* a StackOverflowError on a counting thread: the program stops, status stack_overflow */
 void stack_overflow_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
+
+/* core/span.c */
+int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts);
+int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
+void start_span(agent *a, thread_state *ts);
 
 /* core/limits.c */
 void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);

@@ -10,6 +10,7 @@
  * caller's: it passes that function in.
  */
 #include "agent.h"
+#include "target.h"
 #include "engine.h"
 
 #include <stdio.h>

@@ -19,6 +19,10 @@
 #include "agent.h"
 #include "engine.h"
 #include "extent.h"
+#include "gcrefs.h"
+#include "scheduler.h"
+#include "target.h"
+#include "writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

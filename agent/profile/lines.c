@@ -4,6 +4,7 @@
  * lines (profile_contexts.c), kept apart so neither writer calls the other.
  */
 #include "agent.h"
+#include "writer.h"
 
 #include <stdlib.h>
 

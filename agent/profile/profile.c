@@ -9,6 +9,7 @@
  */
 #include "agent.h"
 #include "engine.h"
+#include "writer.h"
 #include "bytecode.h"
 #include "profile_format.h"
 

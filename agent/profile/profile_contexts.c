@@ -10,6 +10,7 @@
  * nest by default.
  */
 #include "agent.h"
+#include "writer.h"
 #include "profile_format.h"
 
 #include <libxml/xmlwriter.h>

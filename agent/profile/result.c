@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, madvise */
 #include "agent.h"
+#include "writer.h"
 #include "mac.h"
 
 #include <errno.h>

@@ -62,6 +62,7 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "scheduler.h"
 
 #include <dlfcn.h>
 #include <stdint.h>

@@ -40,6 +40,7 @@
  * vmentry.c), so that this file never calls extent.c by name.
  */
 #include "agent.h"
+#include "target.h"
 #include "bytecode.h"
 
 #include <stdlib.h>

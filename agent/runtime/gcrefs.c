@@ -56,6 +56,7 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "gcrefs.h"
 #include "names.h"
 
 #include <dlfcn.h>

@@ -52,6 +52,7 @@
 #define _GNU_SOURCE
 #include "agent.h"
 #include "engine.h"
+#include "scheduler.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -30,6 +30,7 @@
  * is over or not yet its own.
  */
 #include "extent.h"
+#include "scheduler.h"
 
 #include <stdio.h>
 #include <stdlib.h>

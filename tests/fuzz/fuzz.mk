@@ -4,7 +4,7 @@
 #   fuzz_profile  scorer/profile_read.c (profile XML, libxml2 + XSD)
 #   fuzz_costs    scorer/costs.c (cost-table XML, libxml2 + XSD)
 #   fuzz_mac      common/mac.c mac_find_record (result streams)
-#   fuzz_instrument  agent/classfile/instrument.c and agent/classfile/blocks.c (class files to rewrite)
+#   fuzz_instrument  agent/classfile/instrument*.c and agent/classfile/blocks.c (class files to rewrite)
 #
 #   make fuzz-build      build $(BUILD)/fuzz/fuzz_* (clang, libFuzzer, ASan+UBSan)
 #   make fuzz-ci         each target for FUZZ_CI_SECONDS over a copy of its
@@ -19,8 +19,9 @@
 # (every CI run replays them). Crashing inputs go to $(BUILD)/fuzz/artifacts/,
 # logs to $(BUILD)/fuzz/<target>.log.
 #
-# Include after common/common.mk and scorer/scorer.mk: the rules below use
-# their SCORER_CORE_SRCS and CRYPTO_* when they are read.
+# Include after common/common.mk, agent/agent.mk and scorer/scorer.mk: the
+# rules below use their INSTRUMENT_SRCS, SCORER_CORE_SRCS and CRYPTO_* when
+# they are read.
 #
 # libFuzzer comes with clang's runtime libraries: on Debian 12 the packages
 # are clang and libclang-rt-14-dev (clang-14 only recommends the latter, so an
@@ -39,8 +40,7 @@ FUZZ_CFLAGS      := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) $(if $(filter 1,$(WERROR)
                     -Icommon -Itests/fuzz
 
 FUZZ_SRCS_cpool   := agent/classfile/cpool.c agent/classfile/classfile.c
-FUZZ_SRCS_instrument := agent/classfile/instrument.c agent/classfile/blocks.c agent/classfile/classfile.c agent/classfile/cpool.c common/bytecode.c \
-                        tests/tools/tann_check.c
+FUZZ_SRCS_instrument := $(INSTRUMENT_SRCS) tests/tools/tann_check.c
 FUZZ_SRCS_profile := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_costs   := $(SCORER_CORE_SRCS)
 FUZZ_SRCS_mac     := common/mac.c

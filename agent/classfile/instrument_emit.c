@@ -1,0 +1,268 @@
+/*
+ * instrument_emit.c - the rewritten code of one method, at the offsets the
+ * layout gave (instrument.c layout_pass): each instruction with its
+ * branches and switches re-aimed (emit_insn), the probes around it
+ * (emit_probe, emit_branch_probe, emit_array_probe, and the entry, exit,
+ * copy, call, return, new and made probes in emit_code_attr), and the
+ * whole new Code attribute with its grown max_stack (stack_growth); its
+ * tables are instrument_tables.c's. Part of the rewriter (instrument.c);
+ * pure C.
+ */
+#include "instrument_impl.h"
+
+/* Push a probe id: sipush, or ldc_w of an Integer (three bytes either way);
+ * *k, when not NULL, is an Integer entry already holding id (0: none yet;
+ * the one added is stored there). */
+static int emit_id_k(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
+{
+    if (id <= INT16_MAX) {
+        put1(code, 0x11);   /* sipush */
+        put2(code, id);
+    } else {
+        uint16_t e = k != NULL ? *k : 0;
+        if (e == 0) {
+            uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
+            e = cp_add(c->w, CP_INTEGER, v, 4);
+            if (e == 0)
+                return -1;
+            if (k != NULL)
+                *k = e;
+        }
+        put1(code, BC_LDC_W);
+        put2(code, e);
+    }
+    return 0;
+}
+
+static int emit_id(method_ctx *c, buf *code, uint32_t id)
+{
+    return emit_id_k(c, code, id, NULL);
+}
+
+/* Push a probe's constant (below 32768): sipush. */
+static void emit_const(buf *code, unsigned v)
+{
+    put1(code, 0x11);   /* sipush */
+    put2(code, v);
+}
+
+/* Block b's lengths for its probe's constant (options.consts): 0 when a
+ * length does not fit, and the probe reads the agent's table. */
+static unsigned block_lengths(const method_ctx *c, uint32_t b)
+{
+    const blk_table *t = &c->im->blocks;
+    int alloc;
+    uint32_t seg = blk_segment(t, c->m->code, b, t->blocks[b].start, &alloc);
+    uint32_t len = t->blocks[b].ninsns;
+    return len <= INS_LEN_MAX && seg <= INS_LEN_MAX ? INS_LEN_PACK(len, seg, alloc) : 0;
+}
+
+/* The segment after instruction i, for its return or new probe's constant:
+ * 0 when its length does not fit. */
+static unsigned segment_after(const method_ctx *c, const insn *i)
+{
+    const blk_table *t = &c->im->blocks;
+    int32_t b = blk_find(t, i->old);
+    int alloc;
+    uint32_t n = blk_segment(t, c->m->code, (uint32_t)b, i->old + i->len, &alloc);
+    return n <= INS_SEG_MAX ? INS_SEG_PACK(n, alloc, c->w->opt->program != 0) : 0;
+}
+
+/* Emit the probe that leads block b (id): the block probe, or the fold
+ * probe with the outcome that leads to it. */
+static int emit_probe(method_ctx *c, buf *code, uint32_t id, uint32_t b, const insn *i)
+{
+    if (emit_id(c, code, id))
+        return -1;
+    if (c->cst || i->fold)
+        emit_const(code, c->cst ? block_lengths(c, b) : 0);
+    if (i->fold)
+        emit_const(code, ~(unsigned)i->fold_arg & 0xffffu);       /* negative: see instrument.h */
+    return emit_invoke(c->w, code, i->fold ? PR_FOLD : PR_BLOCK);
+}
+
+/* Emit the branch probe before the conditional branch `op` that ends block id. */
+static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
+{
+    int form = branch_form(op);
+    put1(code, form == BR_INT2 || form == BR_REF2 ? 0x5c : 0x59);   /* dup2 : dup */
+    put1(code, 0x10);                                               /* bipush */
+    put1(code, op);
+    return emit_id(c, code, id) || emit_invoke(c->w, code, PR_BRANCH + form) ? -1 : 0;
+}
+
+/* Emit the array probe after an array instruction: the new array, its
+ * levels and its first site. */
+static int emit_array_probe(method_ctx *c, buf *code, uint8_t dims, uint32_t site)
+{
+    put1(code, 0x59);   /* dup */
+    put1(code, 0x10);   /* bipush: sign-extends, the probe reads dims & 0xff */
+    put1(code, dims);
+    return emit_id(c, code, site) || emit_invoke(c->w, code, PR_ARRAY) ? -1 : 0;
+}
+
+static void emit_insn(method_ctx *c, const insn *i, buf *out)
+{
+    const uint8_t *code = c->m->code;
+    const uint8_t *p = code + i->old;
+    uint8_t op = p[0];
+    if (i->kind == K_PLAIN) {
+        put(out, p, i->len);
+    } else if (i->kind == K_BR16 || i->kind == K_BR32) {
+        int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? s2(p + 1) : s4(p + 1));
+        int32_t d = (int32_t)((int64_t)map_target(c, (uint32_t)target) - i->nw);
+        if (i->kind == K_BR16 && !i->wide) {
+            put1(out, op);
+            put2(out, (uint16_t)d);
+        } else if (i->kind == K_BR16 && is_cond(op)) {
+            put1(out, invert(op));      /* over the goto_w, to the fall-through */
+            put2(out, 8);
+            put1(out, 0xc8);
+            put4(out, (uint32_t)(d - 3));
+        } else {
+            put1(out, op == 0xa7 || op == 0xc8 ? 0xc8 : 0xc9);
+            put4(out, (uint32_t)d);
+        }
+    } else { /* switch: new padding, offsets relative to the new place */
+        put1(out, op);
+        uint32_t pad = ((i->nw + 4) & ~3u) - i->nw - 1;
+        for (uint32_t k = 0; k < pad; k++)
+            put1(out, 0);
+        const uint8_t *ops = code + ((i->old + 4) & ~3u);
+#define REL(q) put4(out, (uint32_t)((int64_t)map_target(c, (uint32_t)((int64_t)i->old + s4(q))) - i->nw))
+        REL(ops);
+        if (op == BC_TABLESWITCH) {
+            put(out, ops + 4, 8);
+            int64_t n = (int64_t)s4(ops + 8) - s4(ops + 4) + 1;
+            for (int64_t k = 0; k < n; k++)
+                REL(ops + 12 + 4 * k);
+        } else {
+            put(out, ops + 4, 4);
+            int64_t n = s4(ops + 4);
+            for (int64_t k = 0; k < n; k++) {
+                put(out, ops + 8 + 8 * k, 4);
+                REL(ops + 8 + 8 * k + 4);
+            }
+        }
+#undef REL
+    }
+}
+
+/* How much max_stack grows: the block probe pushes one value, two with
+ * its constant, three as a fold probe; a return or new probe two with its
+ * constant above what the instruction left; a branch probe pushes up to
+ * four above the operands it duplicates; an array probe three above the
+ * array (whose instruction took at least one operand). */
+unsigned stack_growth(const rewriter *w)
+{
+    const ins_options *o = w->opt;
+    if (o->branch_method != NULL || o->array_method != NULL || o->copy_method != NULL || o->made_method != NULL)
+        return 4;
+    return o->consts ? 2 : 1;   /* fold probes need branch_method */
+}
+
+/* Emit the whole new Code attribute into out. */
+int emit_code_attr(method_ctx *c, buf *out)
+{
+    const cf_method *m = c->m;
+    buf code = {0};
+    uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (k == 0 && c->entry) {   /* the entry probe: id of block 0 (and its lengths when merged) */
+            if (emit_id(c, &code, c->im->first_id))
+                goto fail;
+            if (c->merged && c->cst)
+                emit_const(&code, ~block_lengths(c, 0) & 0xffffu);    /* negative: see instrument.h */
+            if (emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
+                goto fail;
+        }
+        if (k == 0 && c->merged) {  /* block 0's probe is the entry probe */
+            block++;
+        } else if (c->in[k].leader) {
+            if (emit_probe(c, &code, c->im->first_id + block, block, &c->in[k]))
+                goto fail;
+            block++;
+        }
+        /* a conditional branch ends the block whose probe came last */
+        if (c->in[k].branch_probe &&
+            emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
+            goto fail;
+        if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
+            if (emit_id(c, &code, c->im->first_id) || emit_invoke(c->w, &code, c->exit_probe))
+                goto fail;
+        }
+        if (c->in[k].copy_probe) {  /* the length, the last argument */
+            put1(&code, 0x59);      /* dup */
+            if (emit_invoke(c->w, &code, PR_COPY))
+                goto fail;
+        }
+        uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
+        if (c->in[k].call_probe) {
+            if (emit_id_k(c, &code, call, &callk))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, INS_CALL_CONST);
+            if (emit_invoke(c->w, &code, PR_CALL))
+                goto fail;
+        }
+        emit_insn(c, &c->in[k], &code);
+        if (c->in[k].call_probe) {  /* reached only when the call returned */
+            if (emit_id_k(c, &code, call++, &callk))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, segment_after(c, &c->in[k]));
+            if (emit_invoke(c->w, &code, PR_RETURN))
+                goto fail;
+        }
+        if (c->in[k].new_probe) {   /* reached only when new allocated */
+            if (emit_id(c, &code, call++))
+                goto fail;
+            if (c->cst)
+                emit_const(&code, ~segment_after(c, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */
+            if (emit_invoke(c->w, &code, PR_NEW))
+                goto fail;
+        }
+        if (c->in[k].copy_probe) {  /* reached only when the copy returned */
+            if (emit_invoke(c->w, &code, PR_COPIED))
+                goto fail;
+        }
+        if (c->in[k].array_probe) {
+            if (emit_array_probe(c, &code, c->in[k].dims, site))
+                goto fail;
+            site += c->in[k].dims;
+        }
+        if (c->in[k].made_probe) {  /* the new array the call returned, (levels,) its site */
+            int levels = c->in[k].made_probe == INS_MAKES_LEVELS;
+            put1(&code, 0x59);      /* dup */
+            if (levels)
+                put1(&code, 0x04);  /* iconst_1: walk the levels */
+            if (emit_id(c, &code, site++) || emit_invoke(c->w, &code, levels ? PR_MADE_LEVELS : PR_MADE))
+                goto fail;
+        }
+    }
+    if (code.oom || code.len != c->new_len) {
+        errmsg_set(c->w->err, c->w->errlen, code.oom ? "out of memory for rewritten code"
+                   : "internal error: laid out %u bytes of code, emitted %zu", c->new_len, code.len);
+        goto fail;
+    }
+    buf body = {0};
+    put2(&body, (unsigned)m->max_stack + stack_growth(c->w));
+    put2(&body, m->max_locals);
+    put4(&body, c->new_len);
+    put(&body, code.p, code.len);
+    tables_emit(c, &body);
+    free(code.p);
+    if (body.oom) {
+        free(body.p);
+        errmsg_set(c->w->err, c->w->errlen, "out of memory for a rewritten Code attribute");
+        return -1;
+    }
+    put(out, c->w->in + m->code_attr_off, 2);  /* attribute_name_index: "Code" */
+    put4(out, (uint32_t)body.len);
+    put(out, body.p, body.len);
+    free(body.p);
+    return 0;
+fail:
+    free(code.p);
+    return -1;
+}
