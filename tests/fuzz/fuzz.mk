@@ -72,7 +72,7 @@ $(FUZZ_DIR)/.toolchain:
 	@touch $@
 
 define fuzz_rules
-$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tests/fuzz/*.h agent/*/*.h scorer/*.h common/*.h) | $(FUZZ_DIR)/.toolchain
+$(FUZZ_DIR)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(wildcard tests/fuzz/*.h tests/tools/*.h agent/*/*.h scorer/*.h common/*.h) | $(FUZZ_DIR)/.toolchain
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(addprefix -I,$$(sort $$(patsubst %/,%,$$(dir $$(FUZZ_SRCS_$(1)))))) $$(FUZZ_FLAGS_$(1)) -o $$@ tests/fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
 endef

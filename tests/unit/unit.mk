@@ -22,11 +22,11 @@ ASAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omi
 unit_includes = $(addprefix -I,$(sort $(patsubst %/,%,$(dir $(UNIT_SRCS_$(1)))))) -Icommon
 
 define unit_test_rules
-$(BUILD)/unit/test_$(1): tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(wildcard agent/*/*.h scorer/*.h calibrate/*.h common/*.h) | $$(UNIT_DEPS_$(1))
+$(BUILD)/unit/test_$(1): tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(wildcard agent/*/*.h scorer/*.h calibrate/*.h common/*.h tests/tools/*.h) | $$(UNIT_DEPS_$(1))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) -O1 -g $$(if $$(filter 1,$$(WERROR)),-Werror) $$(call unit_includes,$(1)) $$(CMOCKA_CFLAGS) $$(UNIT_CFLAGS_$(1)) \
 	  -o $$@ tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(UNIT_LIBS_$(1)) $$(CMOCKA_LIBS)
-$(BUILD)/unit-asan/test_$(1): tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(wildcard agent/*/*.h scorer/*.h calibrate/*.h common/*.h) | $$(UNIT_DEPS_$(1))
+$(BUILD)/unit-asan/test_$(1): tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(wildcard agent/*/*.h scorer/*.h calibrate/*.h common/*.h tests/tools/*.h) | $$(UNIT_DEPS_$(1))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) -O1 -g $$(if $$(filter 1,$$(WERROR)),-Werror) $$(ASAN_FLAGS) $$(call unit_includes,$(1)) $$(CMOCKA_CFLAGS) $$(UNIT_CFLAGS_$(1)) \
 	  -o $$@ tests/unit/test_$(1).c $$(UNIT_SRCS_$(1)) $$(UNIT_LIBS_$(1)) $$(CMOCKA_LIBS)
