@@ -631,13 +631,20 @@ static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, in
         fast_unwatch(a, jni);
         return;
     }
-    if (by == BYSTANDER_OVER) {
-        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
-                        "whole blocks): the step engine decides whether the method started them (it counts them) "
-                        "or not (hidden work)",
-                     (unsigned long long)bystanders_allowance());
-        fast_unwatch(a, jni);
-    }
+    if (by == BYSTANDER_OVER)
+        fast_bystanders_over(a, jni);
+}
+
+/* Bystanders passed their allowance (engine->bystanders_over, and a block
+ * or copy here): the step engine, which charges them bytecode by bytecode,
+ * decides. */
+void fast_bystanders_over(agent *a, JNIEnv *jni)
+{
+    fast_problem(a, "threads it does not count ran more than %llu bytecodes and native elements while the method "
+                    "ran (bytecodes counted by whole blocks): the step engine decides whether the method started "
+                    "them (it counts them) or not (hidden work)",
+                 (unsigned long long)bystanders_allowance());
+    fast_unwatch(a, jni);
 }
 
 /* Probe.begin0(), from Probe.enter in the measured method's first
@@ -674,8 +681,9 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
 }
 
 /* Probe.bystander0(n, program), from a block probe on a thread that
- * is not counting while another is: a block of n bytecodes began there
- * (extent.c charges it to the bystanders' allowance). */
+ * is not counting while another is: a block of n bytecodes began there,
+ * or (program false) a copy of n elements (bystanders.c charges it to the
+ * bystanders' allowance). */
 void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
 {
     agent *a = &g_agent;

@@ -54,8 +54,8 @@ done
 # virtual_threads; a carrier whose own start-up (the scheduler starts it
 # when the work is handed over) passes the bystanders' allowance of the
 # JDK's bytecodes first ends it as hidden_threads. Either way refused, also
-# for a sum of 100 numbers (a few hundred bytecodes, far under the CPU-time
-# check's 2 ms, which alone let it pass).
+# for a sum of 100 numbers (a few hundred bytecodes, which a limit on the
+# carrier's CPU time alone would let pass).
 "$JDK/bin/javac" -d "$CP" "$PSF_ROOT/tests/fixtures/jdk21/HandedToVirtual.java"
 for n in 100000 100; do
   rc=0

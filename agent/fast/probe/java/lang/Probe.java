@@ -1402,12 +1402,26 @@ public final class Probe {
      * with the JIT's intrinsic, without calling the native.
      */
 
-    /** Before System.arraycopy: its length. */
+    /** Before System.arraycopy: its length (on a bystander, charged to the bystanders' allowance). */
     @Hidden
     public static void copy(int length) {
         Probe p = current();
         if (p != null)
             p.copying = length;
+        else if (watching && length > 0 && counting.length != 0)
+            bystanderCopy(length);
+    }
+
+    /*
+     * A copy of length elements on a thread that is not counting while
+     * another thread counts: the step engine charges the elements that its
+     * stepped bystanders copy to their allowance, and so does the agent
+     * here (before the copy: never less than the step engine charges).
+     */
+    @DontInline
+    @Hidden
+    private static void bystanderCopy(int length) {
+        bystander0(length, false);
     }
 
     /** After System.arraycopy returned: its length was copied (in the bucket of the mode, none when HIDDEN). */
