@@ -614,15 +614,26 @@ static void fast_end(agent *a, JNIEnv *jni, jthread thread)
 /* engine=fast: a block of n bytecodes began on a thread that is not
  * counted while something is (probe_bystander): a bystander,
  * or a thread the method started (the fast engine tags none, and refuses
- * them). Past the bystanders' allowance, counted by whole blocks, the step
- * engine decides (it counts the method's threads and watches the others
- * bytecode by bytecode) and the probes stop asking. */
+ * them). The program's code there under an initializer of the JDK's is
+ * refused as hidden_work, as the step engine refuses it
+ * (bystanders_hidden_init); other code of the program's, or past the
+ * bystanders' allowance, counted by whole blocks, the step engine decides
+ * (it counts the method's threads and watches the others bytecode by
+ * bytecode). Past the allowance the probes go on reporting, so that the
+ * program's code that an initializer runs later is still refused here;
+ * once the program's code was seen they stop. */
 static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
 {
     thread_state *ts = agent_tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
     int by = bystanders_fast_block(a, jni, thread, ts, n, program);
+    char msg[1024];
+    if (by == BYSTANDER_PROGRAM && bystanders_hidden_init(a, jni, ts->thread_name, msg, sizeof msg)) {
+        fast_hidden_work(a, "%s", msg);
+        fast_unwatch(a, jni);
+        return;
+    }
     if (by == BYSTANDER_PROGRAM ||
         (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
         fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
@@ -640,11 +651,11 @@ static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, in
  * decides. */
 void fast_bystanders_over(agent *a, JNIEnv *jni)
 {
+    (void)jni;
     fast_problem(a, "threads it does not count ran more than %llu bytecodes and native elements while the method "
                     "ran (bytecodes counted by whole blocks): the step engine decides whether the method started "
                     "them (it counts them) or not (hidden work)",
                  (unsigned long long)bystanders_allowance());
-    fast_unwatch(a, jni);
 }
 
 /* Probe.begin0(), from Probe.enter in the measured method's first

@@ -50,8 +50,9 @@
 
 enum { SENTRY_CHARGED = 1, SENTRY_JDK_FREE = 2 }; /* charged for the JDK's code it runs, or not */
 
-/* Step thread t while the extent runs, as a bystander. A thread that has
- * ended is no error. */
+/* Step thread t while the extent runs, as a bystander, and watch the
+ * methods it enters (bystanders_entry). Both are enabled for t alone: the
+ * counted threads run as before. A thread that has ended is no error. */
 void bystanders_sentry_on(agent *a, jthread t)
 {
     /* engine=fast: stepping any thread makes HotSpot's interpreter call into
@@ -62,13 +63,20 @@ void bystanders_sentry_on(agent *a, jthread t)
     jvmtiError e = (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_SINGLE_STEP, t);
     if (e != JVMTI_ERROR_THREAD_NOT_ALIVE)
         jvmti_check(a, e, "SetEventNotificationMode(SINGLE_STEP) of a bystander");
+    e = (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, t);
+    if (e != JVMTI_ERROR_THREAD_NOT_ALIVE)
+        jvmti_check(a, e, "SetEventNotificationMode(METHOD_ENTRY) of a bystander");
 }
 
-/* Stop stepping the calling bystander thread. */
-static void sentry_off(agent *a, jthread self)
+/* Stop stepping the calling bystander thread; with `entries`, stop
+ * watching its method entries too (the extents ended). */
+static void sentry_off(agent *a, jthread self, int entries)
 {
     jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_DISABLE, JVMTI_EVENT_SINGLE_STEP, self),
                 "SetEventNotificationMode(SINGLE_STEP) of a bystander");
+    if (entries)
+        jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_DISABLE, JVMTI_EVENT_METHOD_ENTRY, self),
+                    "SetEventNotificationMode(METHOD_ENTRY) of a bystander");
 }
 
 /* Is thread one of the JVM's own, alive before the program ran? */
@@ -184,7 +192,7 @@ static int sentry_charge(agent *a, thread_state *ts, uint64_t n)
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program)
 {
     if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
-        sentry_off(a, thread); /* the extents ended: it runs at full speed again */
+        sentry_off(a, thread, 1); /* the extents ended: it runs at full speed again */
         return 0;
     }
     if (program || bystanders_look(a, ts))
@@ -206,12 +214,98 @@ int bystanders_look(agent *a, thread_state *ts)
 }
 
 /* A bytecode of the JDK's on a bystander, outside the program's frames.
- * Past the allowance it is stepped no more: the extent's check makes the
- * result hidden_threads (bystanders_check). */
+ * Past the allowance it is stepped no more (its method entries are still
+ * watched): the extent's check makes the result hidden_threads
+ * (bystanders_check). */
 void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
     if (sentry_kind(a, jni, thread, ts) != SENTRY_JDK_FREE && sentry_charge(a, ts, 1))
-        sentry_off(a, thread);
+        sentry_off(a, thread, 0);
+}
+
+/*
+ * The program's code a JDK initializer runs on a bystander. A static
+ * access in the JDK's code (a getstatic of SelectorProvider's Holder on a
+ * pool's worker) makes HotSpot run the class's initializer inside the
+ * access's resolution, with single-stepping hidden, and so whatever the
+ * initializer runs: a class named in a system property, a Properties
+ * object of the program's (linkage.c, top). On a counted thread linkage.c
+ * watches each such access; a bystander runs the JDK's code uncounted, and
+ * with no frame of the program's below, the initializer is the only way
+ * the program's code gets there. So the program's code with a JDK class's
+ * static initializer below its outermost frame on a bystander's stack is
+ * refused, whether stepping is hidden there or not (an initializer that a
+ * `new` or Class.forName ran): the step engine sees it at the method's
+ * entry (bystanders_entry), the fast engine at its first block
+ * (fast/probes.c), and both refuse the run the same way.
+ *
+ * Returns 1, with the message in msg, when the calling thread's stack
+ * shows it: the outermost frame of the program's, and the nearest
+ * initializer of the JDK's below it.
+ */
+int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char *msg, size_t cap)
+{
+    jvmtiFrameInfo fr[64];
+    jmethodID outer = NULL, init = NULL;
+    for (jint start = 0;; start += 64) {
+        jint n = 0;
+        if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, start, 64, fr, &n) != JVMTI_ERROR_NONE || n <= 0)
+            break;
+        for (jint i = 0; i < n; i++) {
+            const method_info *m = methods_get(a, jni, fr[i].method);
+            if (m == NULL)
+                continue;
+            if (m->program) {
+                outer = fr[i].method;
+                init = NULL; /* only an initializer below the outermost counts */
+            } else if (outer != NULL && init == NULL && strstr(m->name, ".<clinit>(") != NULL) {
+                init = fr[i].method;
+            }
+        }
+        if (n < 64)
+            break;
+    }
+    if (outer == NULL || init == NULL)
+        return 0;
+    const method_info *p = methods_get(a, jni, outer), *j = methods_get(a, jni, init);
+    snprintf(msg, cap,
+             "%s ran inside %s, which the JVM ran on thread '%s', which the method did not start, where HotSpot "
+             "hides single-stepping (a static access's resolution in the JDK's code): hidden from counting",
+             p != NULL ? p->name : "the program's code", j != NULL ? j->name : "a JDK initializer",
+             thread_name != NULL ? thread_name : "?");
+    return 1;
+}
+
+/* engine=step: MethodEntry on a bystander watched while extents run
+ * (bystanders_sentry_on): a method of the program's entered under an
+ * initializer of the JDK's ends the run as hidden_work
+ * (bystanders_hidden_init); any other is stepped, and counted from its
+ * first bytecode (borrow_begin). Once no extent runs, the thread is
+ * watched no more. */
+void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
+{
+    if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
+        sentry_off(a, thread, 1);
+        return;
+    }
+    const method_info *m = methods_get(a, jni, method);
+    if (m == NULL || !m->program)
+        return;
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
+        info.name = NULL;
+    char msg[1024], *name = info.name != NULL ? utf8_dup(info.name) : NULL;
+    int hidden = bystanders_hidden_init(a, jni, name, msg, sizeof msg);
+    free(name);
+    if (info.name != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    if (info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    if (hidden)
+        a->hooks.stop(a, jni, thread, "hidden_work", msg);
 }
 
 /*
@@ -234,7 +328,10 @@ int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *t
         return BYSTANDER_PROGRAM;
     if (sentry_kind(a, jni, thread, ts) == SENTRY_JDK_FREE)
         return BYSTANDER_JDK;
-    return sentry_charge(a, ts, n) ? BYSTANDER_OVER : BYSTANDER_JDK;
+    /* BYSTANDER_OVER once, for the charge that passes the allowance (the
+     * probes go on reporting: fast/probes.c) */
+    uint64_t was = atomic_load_explicit(&a->sentry_steps, memory_order_relaxed);
+    return sentry_charge(a, ts, n) && was <= SENTRY_STEPS ? BYSTANDER_OVER : BYSTANDER_JDK;
 }
 
 /*
@@ -263,11 +360,14 @@ void bystanders_native(agent *a, JNIEnv *jni, uint64_t n)
     if ((*jni)->ExceptionCheck(jni) ||
         jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
+    uint64_t was = atomic_load_explicit(&a->sentry_steps, memory_order_relaxed);
     if (sentry_kind(a, jni, thread, ts) != SENTRY_JDK_FREE && sentry_charge(a, ts, n)) {
-        if (a->engine->bystanders_over != NULL)
-            a->engine->bystanders_over(a, jni);
-        else
-            sentry_off(a, thread);
+        if (a->engine->bystanders_over != NULL) {
+            if (was <= SENTRY_STEPS) /* once, for the charge that passes it */
+                a->engine->bystanders_over(a, jni);
+        } else {
+            sentry_off(a, thread, 0);
+        }
     }
     (*jni)->DeleteLocalRef(jni, thread);
 }
