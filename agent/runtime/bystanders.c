@@ -26,6 +26,10 @@
  * method runs, whatever thread runs it. The fast engine steps no thread;
  * its block probes report every thread's blocks, and a bystander's block
  * of the program's makes the run the step engine's (fast/probes.c).
+ * Where HotSpot hides stepping, in a JDK initializer that the JDK's code
+ * reached on a bystander, the program's code is seen by its method
+ * entries (the step engine enables them for each bystander it steps) or
+ * its blocks (the fast engine), and refused (bystanders_hidden_init).
  *
  * The JDK's code such threads run outside the program's frames is not
  * counted but charged to one allowance per period of running extents:
