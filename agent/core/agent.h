@@ -613,7 +613,7 @@ void bystanders_check(agent *a);
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program); /* 1: count it */
 void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* a bytecode of the JDK's */
 int bystanders_look(agent *a, thread_state *ts); /* 1 once a period: look for the program's frames */
-/* 1: the program's code runs under a JDK initializer on this bystander (message in msg) */
+/* 1: the program's code runs under a JDK initializer on this bystander (message in msg; thread_name NULL: read) */
 int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char *msg, size_t cap);
 void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* MethodEntry */
 enum { BYSTANDER_OVER = 1, BYSTANDER_PROGRAM = 2, BYSTANDER_JDK = 3 }; /* bystanders_fast_block */

@@ -244,8 +244,9 @@ void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
  * (fast/probes.c), and both refuse the run the same way.
  *
  * Returns 1, with the message in msg, when the calling thread's stack
- * shows it: the outermost frame of the program's, and the nearest
- * initializer of the JDK's below it.
+ * shows it: the outermost frame of the program's, the nearest initializer
+ * of the JDK's below it, and the thread (thread_name, or when NULL its
+ * name read then).
  */
 int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char *msg, size_t cap)
 {
@@ -272,11 +273,24 @@ int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char 
     if (outer == NULL || init == NULL)
         return 0;
     const method_info *p = methods_get(a, jni, outer), *j = methods_get(a, jni, init);
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    char *name = NULL;
+    if (thread_name == NULL && (*a->jvmti)->GetThreadInfo(a->jvmti, NULL, &info) == JVMTI_ERROR_NONE &&
+        info.name != NULL)
+        thread_name = name = utf8_dup(info.name);
     snprintf(msg, cap,
              "%s ran inside %s, which the JVM ran on thread '%s', which the method did not start, where HotSpot "
              "hides single-stepping (a static access's resolution in the JDK's code): hidden from counting",
              p != NULL ? p->name : "the program's code", j != NULL ? j->name : "a JDK initializer",
              thread_name != NULL ? thread_name : "?");
+    free(name);
+    if (info.name != NULL)
+        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+    if (info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
     return 1;
 }
 
@@ -293,22 +307,8 @@ void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
         return;
     }
     const method_info *m = methods_get(a, jni, method);
-    if (m == NULL || !m->program)
-        return;
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
-        info.name = NULL;
-    char msg[1024], *name = info.name != NULL ? utf8_dup(info.name) : NULL;
-    int hidden = bystanders_hidden_init(a, jni, name, msg, sizeof msg);
-    free(name);
-    if (info.name != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-    if (info.thread_group != NULL)
-        (*jni)->DeleteLocalRef(jni, info.thread_group);
-    if (info.context_class_loader != NULL)
-        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    if (hidden)
+    char msg[1024];
+    if (m != NULL && m->program && bystanders_hidden_init(a, jni, NULL, msg, sizeof msg))
         a->hooks.stop(a, jni, thread, "hidden_work", msg);
 }
 
