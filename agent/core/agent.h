@@ -219,14 +219,10 @@ typedef struct thread_state {
     int borrow_live;            /* ... 1 until its end or the extents' end stops it (atomic access) */
     jthread ref;                /* global reference to the thread (for VMDeath's stack check) */
     char last_exception[256];   /* class of the last exception thrown on this thread in an extent */
-    jthread *by_refs;           /* bystanders.c: other threads alive when the extent started */
-    jlong *by_cpu;              /* their CPU time then, less what they spent being counted */
-    jlong cpu_mark;             /* this thread's CPU time when it last began to be counted */
-    jlong counted_cpu;          /* CPU time it spent being counted (earlier spans) or in the agent (atomic) */
-    int nby;
     uint8_t sentry_kind;        /* bystanders.c, a thread stepped as a bystander: 0 not yet
                                  * known, SENTRY_CHARGED, SENTRY_JDK_FREE */
-    uint64_t sentry_steps;      /* its bytecodes charged there in period sentry_gen (atomic access) */
+    uint64_t sentry_steps;      /* its bytecodes and native elements charged there in period sentry_gen
+                                 * (atomic access) */
     uint32_t sentry_gen;
     uint32_t sentry_looked;     /* the period in which its stack was looked at for the program's frames */
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
@@ -490,16 +486,13 @@ typedef struct agent {
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
     volatile int foreign_threads; /* threads started after VMInit outside any extent */
     char bystander[512];        /* a pre-existing thread that worked while the method ran */
-    _Atomic uint64_t sentry_steps; /* bytecodes such threads ran since no extent was running */
+    _Atomic uint64_t sentry_steps; /* bytecodes and native elements such threads ran since no extent
+                                    * was running */
     _Atomic uint32_t sentry_gen;   /* numbers those periods: a thread's own count is of one */
     jthread watched[2];         /* Finalizer and Common-Cleaner: run user code, watched in every extent */
     int nwatched;
     jthread jvm_threads[16];    /* the JVM's other threads alive at VMInit (not main): never bystanders */
     int njvm_threads;
-    /* under lock, kept while any extent runs: threads that code not counted started (watched from
-     * 0 ns), and threads that ended, with their CPU time then (bystanders.c) */
-    struct by_thread { jthread ref; jlong cpu; } late[64], ended[64];
-    int nlate, nended;
 
     /* JVM identity */
     char *vm_version, *vm_vendor, *vm_flags, *vm_info;
@@ -614,20 +607,19 @@ int methods_no_fence(const char *key);      /* 1: an invokestatic of it has no f
 
 /* bystanders.c */
 void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread);
-void bystanders_thread_start(agent *a, JNIEnv *jni, jthread thread);
-void bystanders_thread_end(agent *a, JNIEnv *jni, jthread thread);
-void bystanders_note(agent *a, JNIEnv *jni, thread_state *ts, jthread self);
-void bystanders_check(agent *a, JNIEnv *jni, thread_state *ts);
-void bystanders_release(agent *a, JNIEnv *jni);
-void bystanders_counting(agent *a, thread_state *ts, jthread thread, int start);
+void bystanders_thread_start(agent *a, jthread thread);
+void bystanders_note(agent *a, JNIEnv *jni, jthread self);
+void bystanders_check(agent *a);
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program); /* 1: count it */
 void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* a bytecode of the JDK's */
 int bystanders_look(agent *a, thread_state *ts); /* 1 once a period: look for the program's frames */
+/* 1: the program's code runs under a JDK initializer on this bystander (message in msg; thread_name NULL: read) */
+int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char *msg, size_t cap);
+void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method); /* MethodEntry */
 enum { BYSTANDER_OVER = 1, BYSTANDER_PROGRAM = 2, BYSTANDER_JDK = 3 }; /* bystanders_fast_block */
 int bystanders_fast_block(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, uint32_t n, int program);
 void bystanders_sentry_on(agent *a, jthread t);
-jlong bystanders_self_cpu(void);                               /* the calling thread's CPU time */
-void bystanders_agent_cpu(thread_state *ts, jlong since); /* the agent's own, since then */
+void bystanders_native(agent *a, JNIEnv *jni, uint64_t n); /* a native handled n elements */
 uint64_t bystanders_allowance(void);
 
 /* program.c */

@@ -108,28 +108,23 @@ static void borrow_contexts(agent *a, thread_state *ts, JNIEnv *jni, jthread thr
  * JDK's code such a thread runs outside the program's frames (a pool
  * waking up, the Finalizer's loop) is not: bystanders.c watches it.
  * Returns -1, counting nothing, when no frame of the program's is on the
- * stack. Its own CPU time is the agent's, not the thread's.
+ * stack.
  */
 int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc)
 {
-    jlong t0 = bystanders_self_cpu();
     jint root = outermost_program_frame(a, jni);
     jmethodID root_method = NULL;
     jlocation root_loc = 0;
     if (root < 0 ||
         (*a->jvmti)->GetFrameLocation(a->jvmti, NULL, root, &root_method, &root_loc) != JVMTI_ERROR_NONE) {
-        bystanders_agent_cpu(ts, t0);
         return -1;
     }
     helper_fold(a, ts);
     borrow_fold(a, ts); /* a span the extents' end stopped */
-    if (start_counting(a, jni, thread, ts, 0) != 0) {
-        bystanders_agent_cpu(ts, t0);
+    if (start_counting(a, jni, thread, ts, 0) != 0)
         return 0;
-    }
     if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, root), "NotifyFramePop") != 0) {
         set_thread_events(a, JVMTI_DISABLE, thread, ts);
-        bystanders_agent_cpu(ts, t0);
         return 0;
     }
     lock_enter(a);
@@ -137,8 +132,6 @@ int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmetho
     lock_exit(a);
     ts->borrow_method = root_method;
     bystanders_look(a, ts); /* below this frame, nothing of the program's is left to look for */
-    bystanders_agent_cpu(ts, t0);
-    bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     borrow_contexts(a, ts, jni, thread, root);
     ts->prev_op = 0; /* nothing called it: it was running already (or returned to from the JDK) */
@@ -156,18 +149,15 @@ int borrow_stop(agent *a, thread_state *ts, jthread thread)
     if (!__atomic_exchange_n(&ts->borrow_live, 0, __ATOMIC_ACQ_REL))
         return 0;
     set_thread_events(a, JVMTI_DISABLE, thread, ts);
-    bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0;
     return 1;
 }
 
 /* The frame a bystander began to count in returns: what it counted goes to
- * its invocation, and while extents still run it is watched again (the
- * agent's work from the counting's end on is not the thread's). */
+ * its invocation, and while extents still run it is watched again. */
 void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
     int stopped = borrow_stop(a, ts, thread);
-    jlong t0 = bystanders_self_cpu();
     if (stopped)
         limit_return(a, jni, thread, ts);
     if (a->result_written)
@@ -178,5 +168,4 @@ void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
     lock_exit(a);
     if (active)
         bystanders_sentry_on(a, thread);
-    bystanders_agent_cpu(ts, t0);
 }

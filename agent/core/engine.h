@@ -22,9 +22,6 @@ struct engine_ops {
     /* 1: the method's entry and exit probes open and close its extents:
      * no breakpoint at its entry (target.c), no FramePop at its end (extent.c) */
     int entry_probe;
-    /* CPU time allowed per bytecode of the JDK's a bystander runs outside
-     * the counting (bystanders.c), on top of its fixed allowance */
-    jlong jdk_cpu_ns;
 
     /* at load: the engine's JVMTI capabilities */
     void (*capabilities)(agent *a, JavaVM *vm, jvmtiCapabilities *caps);
@@ -49,6 +46,9 @@ struct engine_ops {
     void (*array_alloc)(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass);
     /* a native of bulk.c handled n > 0 elements for invoke key k on a counting thread */
     void (*elements)(agent *a, thread_state *ts, uint32_t k, uint64_t n);
+    /* a native's elements on a bystander passed the bystanders' allowance
+     * (bystanders.c); NULL: the engine's own check at the extent's end decides */
+    void (*bystanders_over)(agent *a, JNIEnv *jni);
     /* the bytecode limit stops the run (message: why) */
     void (*limit)(agent *a, const char *message);
     /* why this run's profile may not be the reference's, in buf, or NULL */

@@ -123,7 +123,6 @@ static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts
     limit_return(a, jni, thread, ts);
     if (a->result_written)
         return -1; /* the limit stopped the program */
-    bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0;
     ts->pend_key = 0;
     ts->npend = 0;
@@ -157,8 +156,7 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
         atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
     }
     lock_exit(a);
-    bystanders_note(a, jni, ts, thread);
-    bystanders_counting(a, ts, thread, 1);
+    bystanders_note(a, jni, thread);
     start_span(a, ts);
     ts->last_exception[0] = '\0';
     resume_idle_helpers(a);
@@ -207,7 +205,6 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     lock_enter(a);
     a->active_extents++;
     lock_exit(a);
-    bystanders_counting(a, ts, thread, 1);
     start_span(a, ts);
     ts->pre_method = frame;
     if (at_entry && a->engine->count_first != NULL)
@@ -231,7 +228,6 @@ void pre_extent_end(agent *a, JNIEnv *jni, jthread thread)
     lock_exit(a);
     ts->pre_method = NULL;
     extents_end(a, jni);
-    bystanders_release(a, jni);
 }
 
 /* Append an invocation record (takes the lock). */
@@ -301,7 +297,6 @@ void extents_end(agent *a, JNIEnv *jni)
             borrow_stop(a, ts, ts->ref); /* its counts are folded on its thread, or at the run's end */
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->helper && ts->daemon && ts->measuring && ts->ref != NULL) {
-            bystanders_counting(a, ts, ts->ref, 0);
             if (ts->sched_slot != 0 && !a->dead) {
                 ts->idle_helper = 1; /* its events stay on: its steps take turns (on_single_step) */
                 ts->measuring = 0;
@@ -330,7 +325,6 @@ static void resume_idle_helpers(agent *a)
             ts->inv_index = a->ninvocations; /* the invocation now running (recorded at its end) */
             lock_exit(a);
             ts->idle_helper = 0;
-            bystanders_counting(a, ts, ts->ref, 1);
             ts->measuring = 1;
         }
 }
@@ -346,10 +340,9 @@ void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_
     gcrefs_extent_end(a, jni, thread, by_exception && strcmp(ts->last_exception, "java.lang.OutOfMemoryError") == 0);
     if (stop_counting(a, jni, thread, ts) != 0)
         return;
-    bystanders_check(a, jni, ts);
+    bystanders_check(a);
     record_invocation(a, ts, by_exception ? "exception" : "return", by_exception ? ts->last_exception : NULL);
     extents_end(a, jni);
-    bystanders_release(a, jni);
 }
 
 /* FramePop: the end of an overhead root, of a count before the method
@@ -396,14 +389,12 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     thread_state *ts = agent_tls;
     if (a->dead)
         return;
-    bystanders_thread_end(a, jni, thread);
     if (ts != NULL && ts->sched_slot != 0 && !ts->measuring)
         sched_thread_end(a, jni, ts); /* an uncounted thread that took turns ends */
     if (ts == NULL || !ts->helper || !ts->measuring)
         return;
     sched_thread_end(a, jni, ts); /* the next thread's turn */
     limit_return(a, jni, thread, ts);
-    bystanders_counting(a, ts, thread, 0);
     ts->measuring = 0; /* ended: nothing left to stop (extents_end) */
 }
 
@@ -492,7 +483,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         return;
     if ((tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD) {
         a->foreign_threads = 1; /* from now on, extents watch the other threads */
-        bystanders_thread_start(a, jni, thread); /* and one that starts while they run */
+        bystanders_thread_start(a, thread); /* and one that starts while they run */
         return;
     }
     lock_enter(a);
@@ -536,7 +527,6 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     sched_thread_begins(a, jni, ts, thread); /* its slot, made when it was started */
     ts->prev_op = BC_INVOKEVIRTUAL; /* Thread.run is entered by the JVM as a call */
     ts->entry_far = 1;              /* ... with no entry before it on this thread */
-    bystanders_counting(a, ts, thread, 1);
     ts->measuring = 1;
 }
 

@@ -55,8 +55,8 @@ int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int 
     return 0;
 }
 
-/* The counters a counted span starts from, after bystanders_counting;
- * its calling contexts start at the root. */
+/* The counters a counted span starts from; its calling contexts start at
+ * the root. */
 void start_span(agent *a, thread_state *ts)
 {
     ctx_start(a, ts);

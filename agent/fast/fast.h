@@ -131,6 +131,7 @@ void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran
 /* NativeMethodBind: the natives that look up a class's members are wrapped (1), with engine=fast */
 int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address);
 void fast_unwatch(agent *a, JNIEnv *jni);         /* block probes stop reporting bystanders' blocks */
+void fast_bystanders_over(agent *a, JNIEnv *jni); /* bystanders passed their allowance: the step engine decides */
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */

@@ -614,15 +614,26 @@ static void fast_end(agent *a, JNIEnv *jni, jthread thread)
 /* engine=fast: a block of n bytecodes began on a thread that is not
  * counted while something is (probe_bystander): a bystander,
  * or a thread the method started (the fast engine tags none, and refuses
- * them). Past the bystanders' allowance, counted by whole blocks, the step
- * engine decides (it counts the method's threads and watches the others
- * bytecode by bytecode) and the probes stop asking. */
+ * them). The program's code there under an initializer of the JDK's is
+ * refused as hidden_work, as the step engine refuses it
+ * (bystanders_hidden_init); other code of the program's, or past the
+ * bystanders' allowance, counted by whole blocks, the step engine decides
+ * (it counts the method's threads and watches the others bytecode by
+ * bytecode). Past the allowance the probes go on reporting, so that the
+ * program's code that an initializer runs later is still refused here;
+ * once the program's code was seen they stop. */
 static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, int program)
 {
     thread_state *ts = agent_tls;
     if (a->dead || (ts == NULL && (ts = ts_get(a, thread)) == NULL) || ts->measuring)
         return;
     int by = bystanders_fast_block(a, jni, thread, ts, n, program);
+    char msg[1024];
+    if (by == BYSTANDER_PROGRAM && bystanders_hidden_init(a, jni, ts->thread_name, msg, sizeof msg)) {
+        fast_hidden_work(a, "%s", msg);
+        fast_unwatch(a, jni);
+        return;
+    }
     if (by == BYSTANDER_PROGRAM ||
         (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
         fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
@@ -631,13 +642,20 @@ static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, in
         fast_unwatch(a, jni);
         return;
     }
-    if (by == BYSTANDER_OVER) {
-        fast_problem(a, "threads it does not count ran more than %llu bytecodes while the method ran (counted by "
-                        "whole blocks): the step engine decides whether the method started them (it counts them) "
-                        "or not (hidden work)",
-                     (unsigned long long)bystanders_allowance());
-        fast_unwatch(a, jni);
-    }
+    if (by == BYSTANDER_OVER)
+        fast_bystanders_over(a, jni);
+}
+
+/* Bystanders passed their allowance (engine->bystanders_over, and a block
+ * or copy here): the step engine, which charges them bytecode by bytecode,
+ * decides. */
+void fast_bystanders_over(agent *a, JNIEnv *jni)
+{
+    (void)jni;
+    fast_problem(a, "threads it does not count ran more than %llu bytecodes and native elements while the method "
+                    "ran (bytecodes counted by whole blocks): the step engine decides whether the method started "
+                    "them (it counts them) or not (hidden work)",
+                 (unsigned long long)bystanders_allowance());
 }
 
 /* Probe.begin0(), from Probe.enter in the measured method's first
@@ -674,8 +692,9 @@ void JNICALL probe_end(JNIEnv *jni, jclass cls)
 }
 
 /* Probe.bystander0(n, program), from a block probe on a thread that
- * is not counting while another is: a block of n bytecodes began there
- * (extent.c charges it to the bystanders' allowance). */
+ * is not counting while another is: a block of n bytecodes began there,
+ * or (program false) a copy of n elements (bystanders.c charges it to the
+ * bystanders' allowance). */
 void JNICALL probe_bystander(JNIEnv *jni, jclass cls, jint n, jboolean program)
 {
     agent *a = &g_agent;

@@ -37,7 +37,7 @@
  *
  * The same wrappers (and those of sockets' reads, accept, connect, polls and
  * EPoll.wait, wrapped for this alone) ask the scheduler first whether the
- * I/O would wait for another of the method's threads (sched.c, sched_io):
+ * I/O would wait for another of the method's threads (sched_io.c, sched_io):
  * the run then ends as unschedulable instead of blocking with the baton.
  *
  * Arrays a native call allocates (an array's clone, Array.newArray) are
@@ -95,13 +95,14 @@ static _Atomic uint32_t key[BULK_COUNT]; /* invoke key index + 1, interned at bi
 static _Atomic uint32_t via_key[BULK_COUNT]; /* the same through natives[].via, or 0 */
 
 /* Charge n elements to the invoke of native `id` that the step path just
- * counted on this thread. */
-static void charge(enum bulk_id id, uint64_t n)
+ * counted on this thread; on a bystander, to the bystanders' allowance. */
+static void charge(JNIEnv *env, enum bulk_id id, uint64_t n)
 {
     g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* step/arrays.c */
     uint32_t v = atomic_load(&via_key[id]); /* at most one of the two is the invoke just counted */
     if (v != 0)
         g_agent.hooks.elements(&g_agent, v, n);
+    bystanders_native(&g_agent, env, n); /* nothing on a counting thread */
 }
 
 /* java.io.FileDescriptor.fd (bulk_bind): for the scheduler's look at what
@@ -142,7 +143,7 @@ static jint JNICALL crc_bytes(JNIEnv *env, jclass cls, jint crc, jbyteArray b, j
 {
     jint r = ((sum_bytes_fn)real[CRC_BYTES])(env, cls, crc, b, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
-        charge(CRC_BYTES, (uint64_t)len);
+        charge(env, CRC_BYTES, (uint64_t)len);
     return r;
 }
 
@@ -150,7 +151,7 @@ static jint JNICALL crc_buffer(JNIEnv *env, jclass cls, jint crc, jlong addr, ji
 {
     jint r = ((sum_buffer_fn)real[CRC_BUFFER])(env, cls, crc, addr, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
-        charge(CRC_BUFFER, (uint64_t)len);
+        charge(env, CRC_BUFFER, (uint64_t)len);
     return r;
 }
 
@@ -158,7 +159,7 @@ static jint JNICALL adler_bytes(JNIEnv *env, jclass cls, jint adler, jbyteArray 
 {
     jint r = ((sum_bytes_fn)real[ADLER_BYTES])(env, cls, adler, b, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
-        charge(ADLER_BYTES, (uint64_t)len);
+        charge(env, ADLER_BYTES, (uint64_t)len);
     return r;
 }
 
@@ -166,7 +167,7 @@ static jint JNICALL adler_buffer(JNIEnv *env, jclass cls, jint adler, jlong addr
 {
     jint r = ((sum_buffer_fn)real[ADLER_BUFFER])(env, cls, adler, addr, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
-        charge(ADLER_BUFFER, (uint64_t)len);
+        charge(env, ADLER_BUFFER, (uint64_t)len);
     return r;
 }
 
@@ -179,7 +180,7 @@ typedef jlong(JNICALL *defl_xx_fn)(JNIEnv *, jobject, jlong, jlong, jint, jlong,
 static jlong after_zip(JNIEnv *env, enum bulk_id id, jlong r)
 {
     if (!(*env)->ExceptionCheck(env))
-        charge(id, zip_handled(r));
+        charge(env, id, zip_handled(r));
     return r;
 }
 
@@ -244,7 +245,7 @@ typedef void(JNICALL *dict_buffer_fn)(JNIEnv *, jclass, jlong, jlong, jint);
 static void after_len(JNIEnv *env, enum bulk_id id, jlong n)
 {
     if (!(*env)->ExceptionCheck(env) && n > 0)
-        charge(id, (uint64_t)n);
+        charge(env, id, (uint64_t)n);
 }
 
 static void JNICALL defl_dict(JNIEnv *env, jclass cls, jlong addr, jbyteArray b, jint off, jint len)

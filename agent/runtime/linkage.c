@@ -131,13 +131,20 @@ static jmethodID resolving_frame(agent *a, jthread thread, const thread_state *t
     return init ? above : NULL;
 }
 
-/* MethodEntry, only inside a window: a method of the program's ends the run. */
+/* MethodEntry, inside a window: a method of the program's ends the run;
+ * on a bystander, bystanders.c's. */
 void JNICALL linkage_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method)
 {
     agent *a = &g_agent;
     (void)jvmti;
     thread_state *ts = agent_self();
-    if (a->dead || ts == NULL || ts->link_method == NULL)
+    if (a->dead)
+        return;
+    if (ts == NULL || (!ts->measuring && ts->sched_slot == 0)) {
+        bystanders_entry(a, jni, thread, method); /* a bystander: bystanders.c watches the methods it enters */
+        return;
+    }
+    if (ts->link_method == NULL)
         return;
     jclass klass = NULL;
     if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, method, &klass), "GetMethodDeclaringClass") != 0)

@@ -71,6 +71,10 @@ static void JNICALL psf_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src
 {
     real_arraycopy(env, cls, src, src_pos, dst, dst_pos, length);
     g_agent.hooks.arraycopy(&g_agent, env, length); /* step/arrays.c charges it */
+    /* on a stepped bystander, to the bystanders' allowance (the fast
+     * engine's copy probes report compiled copies, which skip this) */
+    if (g_agent.engine->steps && length > 0)
+        bystanders_native(&g_agent, env, (uint64_t)length);
 }
 
 static jlong JNICALL psf_nano_time(JNIEnv *env, jclass cls)

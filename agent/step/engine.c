@@ -41,10 +41,6 @@ const struct engine_ops step_engine_ops = {
     .profile_attr = NULL,
     .steps = 1,
     .entry_probe = 0,
-    /* stepped, one bytecode of the JDK's cost 0.65 us of CPU at the median
-     * here and 2.8 us at most on a loaded machine, cold code and call-site
-     * linkage included (docs/hidden-work.md), so 4 us leaves headroom */
-    .jdk_cpu_ns = 4000,
     .capabilities = step_capabilities,
     .thread_events = step_thread_events,
     .count_first = count_step, /* the breakpoint's location, a span's first */

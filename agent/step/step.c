@@ -395,19 +395,11 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
      * runs; the program's code there is counted (borrow_begin) */
     if (g_agent.dead)
         return;
-    /* its state made, a class read the first time: the agent's CPU time,
-     * not the thread's work (bystanders.c judges that) */
-    jlong t0 = ts == NULL ? bystanders_self_cpu() : 0;
     if (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL)
         return;
     mcache_entry *e = &ts->cache[cache_slot(method)];
-    if (e->id != method) {
-        if (t0 == 0)
-            t0 = bystanders_self_cpu();
+    if (e->id != method)
         e = cache_fill(&g_agent, ts, jni, method);
-    }
-    if (t0 != 0)
-        bystanders_agent_cpu(ts, t0);
     if (e == NULL)
         return;
     if (loc == 0 && e->m->root == ROOT_VIRTUAL_MOUNT &&

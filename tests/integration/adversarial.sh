@@ -178,6 +178,86 @@ done
 # is not counted: past the allowance, refused, naming the thread.
 expect_end "bystanders: the JDK's code on a pool started before" hidden_threads 25 Bystanders jdkOnly -- jdkOnly 1000000
 expect_match "bystanders: jdkOnly names the worker" "$(jq -r .message "$TEST_TMP/out")" "ForkJoinPool.commonPool-worker"
+# The program's code that a JDK initializer runs on a thread the method did
+# not start, from the JDK's code alone: a pool's worker, warmed before the
+# method, calls a Callable the JDK made (Selector.open,
+# AsynchronousChannelProvider.provider); the JDK's static access to the
+# provider's holder runs the holder's initializer with single-stepping
+# hidden, and the initializer instantiates the class the system property
+# names, the program's, which sorts 2000 ints. Refused as hidden_work (31),
+# naming the program's method, the JDK initializer and the worker, by
+# either engine itself (no fallback), on the default JDK and on JDK 25
+# (agent/runtime/bystanders.c, bystanders_hidden_init).
+pool_init_jdks=("$(dirname "$(dirname "$(readlink -f "$(command -v "$JAVA")")")")")
+j25=${PSF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ -x "$j25/bin/java" ] && [ "$(psf_jdk_feature "$j25/bin/java")" != "$(psf_jdk_feature "$JAVA")" ]; then
+  pool_init_jdks+=("$j25")
+else
+  echo "# JDK 25 NOT TESTED for PoolInit: no JDK 25 at $j25 other than the default"
+fi
+for jdk in "${pool_init_jdks[@]}"; do
+  v=$(psf_jdk_feature "$jdk/bin/java")
+  while IFS='|' read -r mode method root; do
+    for eng in step fast; do
+      rc=$(JAVA_HOME=$jdk run PoolInit sort --engine "$eng" -- "$mode" 2000)
+      expect_eq "bystanders: a JDK initializer on a pool runs the program's code (JDK $v, $eng, $mode): hidden_work" \
+        "$rc/$(jq -r '"\(.status)/\(.score)/\(.fallback // "none")"' "$TEST_TMP/out")" "31/hidden_work/null/none"
+      expect_eq "bystanders: PoolInit (JDK $v, $eng, $mode) names the method, the initializer and the worker" \
+        "$(jq -r .message "$TEST_TMP/out" | cut -d, -f1,2)" \
+        "$method ran inside $root, which the JVM ran on thread 'pool-1-thread-1'"
+    done
+  done <<'CASES'
+selector|PoolInit$Provider.<clinit>()V|java.nio.channels.spi.SelectorProvider$Holder.<clinit>()V
+async|PoolInit$Async.<init>()V|java.nio.channels.spi.AsynchronousChannelProvider$ProviderHolder.<clinit>()V
+CASES
+done
+# The JDK's copying handed to a pool started before the method: addAll of N
+# Integers on the executor's worker, a few hundred of the JDK's bytecodes
+# and 3N elements that System.arraycopy copies (toArray, the list's growth,
+# the copy into place), each charged like a bytecode. N = 1000: 3,000, under
+# the allowance of 10,000, scored; N = 100,000: 300,000, refused, naming
+# the worker. The same status with either engine (the fast engine leaves
+# these runs to the step engine: java.util.concurrent links method handles
+# in the method).
+for eng in step fast; do
+  rc=$(run Bystanders copies --engine "$eng" -- copies 1000)
+  expect_eq "bystanders: the JDK's copies of 3,000 elements on a pool ($eng): scored" \
+    "$rc/$(jq -r .status "$TEST_TMP/out")" "0/ok"
+  expect_end "bystanders: the JDK's copies of 300,000 elements on a pool ($eng)" hidden_threads 25 \
+    Bystanders copies --engine "$eng" -- copies 100000
+  msg=$(jq -r .message "$TEST_TMP/out")
+  ran=$(sed -n "s/^thread 'pool-1-thread-1', not started by the method, ran \([0-9]*\) .*/\1/p" <<<"$msg")
+  if [ "${ran:-0}" -ge 300000 ]; then
+    pass "bystanders: copies ($eng): names the worker and its 300,000 elements or more ($ran)"
+  else
+    fail "bystanders: copies ($eng): names the worker and its 300,000 elements or more" "$msg"
+  fi
+done
+
+# The verdict follows from what the bystanders ran, not from how long it
+# took: the same four cases give the same status with both engines, on an
+# idle machine and while two busy loops (one per core, started here) load
+# it. Threads prewarmed and copies 1000 are scored; copies 100000 and
+# jdkOnly are refused.
+# (each loop also ends by itself after 5 minutes, should this script die)
+busy=()
+busy_start() { for _ in 1 2; do ( end=$((SECONDS + 300)); while [ "$SECONDS" -lt "$end" ]; do :; done ) & busy+=("$!"); done; }
+busy_stop() { kill "${busy[@]}" 2>/dev/null || true; wait "${busy[@]}" 2>/dev/null || true; busy=(); }
+for eng in step fast; do
+  for load in idle loaded; do
+    [ "$load" = loaded ] && busy_start
+    got=""
+    for spec in "Threads prewarmed 100000" "Bystanders copies 1000" "Bystanders copies 100000" \
+                "Bystanders jdkOnly 1000000"; do
+      read -r cls mode n <<<"$spec"
+      rc=$(run "$cls" "$mode" --engine "$eng" -- "$mode" "$n")
+      got="$got $rc/$(jq -r .status "$TEST_TMP/out")"
+    done
+    [ "$load" = loaded ] && busy_stop
+    expect_eq "bystanders: verdicts do not depend on the machine's load ($eng, $load)" "$got" \
+      " 0/ok 0/ok 25/hidden_threads 25/hidden_threads"
+  done
+done
 # A daemon worker that the first invocation started (and counted) is the
 # method's own: the scheduler keeps it between the calls, and the second
 # call counts the work it hands over (sum's loop: 14 bytecodes an

@@ -470,8 +470,9 @@ public final class Probe {
 
     /**
      * Whether block probes on threads that are not counting report their
-     * blocks while another thread counts (the agent sets it at VMInit and
-     * clears it once those bystanders passed their allowance).
+     * blocks while another thread counts (the agent sets it at VMInit; past
+     * the bystanders' allowance they go on reporting until the program's
+     * code shows on one, fast/probes.c).
      */
     static boolean watching;
 
@@ -1402,12 +1403,26 @@ public final class Probe {
      * with the JIT's intrinsic, without calling the native.
      */
 
-    /** Before System.arraycopy: its length. */
+    /** Before System.arraycopy: its length (on a bystander, charged to the bystanders' allowance). */
     @Hidden
     public static void copy(int length) {
         Probe p = current();
         if (p != null)
             p.copying = length;
+        else if (watching && length > 0 && counting.length != 0)
+            bystanderCopy(length);
+    }
+
+    /*
+     * A copy of length elements on a thread that is not counting while
+     * another thread counts: the step engine charges the elements that its
+     * stepped bystanders copy to their allowance, and so does the agent
+     * here (before the copy: never less than the step engine charges).
+     */
+    @DontInline
+    @Hidden
+    private static void bystanderCopy(int length) {
+        bystander0(length, false);
     }
 
     /** After System.arraycopy returned: its length was copied (in the bucket of the mode, none when HIDDEN). */
