@@ -177,7 +177,7 @@ static int has_code(jvmtiEnv *jv, jclass klass)
  * agent thread: no thread the program can see or count (JVMTI hides agent
  * threads), whose Thread object is made before the classes are rewritten
  * and whose thread id is handed back (the next thread the program starts
- * gets the id it would have got; retransform_helper). Where that cannot be
+ * gets the id it would have got; agent_thread_object). Where that cannot be
  * done the classes are retransformed on one thread, as they were.
  */
 typedef struct half {
@@ -200,13 +200,13 @@ static void JNICALL retransform_half(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 }
 
 /*
- * The Thread object of the second thread, or NULL (no second thread). Its
+ * The Thread object of an agent thread named thread_name, or NULL. Its
  * constructor takes the next thread id; the counter is put back, so that
  * the program's threads get the ids they get without the agent: JDK 17's
  * Thread.threadSeqNumber (and the unstarted count it adds to its group),
  * the native counter later JDKs keep at Thread.getNextThreadIdOffset().
  */
-static jobject retransform_helper(JNIEnv *jni)
+static jobject agent_thread_object(JNIEnv *jni, const char *thread_name)
 {
     jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
     jclass gc = (*jni)->FindClass(jni, "java/lang/ThreadGroup");
@@ -231,7 +231,7 @@ static jobject retransform_helper(JNIEnv *jni)
     }
     jmethodID init = (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V");
     jmethodID group_of = (*jni)->GetMethodID(jni, tc, "getThreadGroup", "()Ljava/lang/ThreadGroup;");
-    jstring name = (*jni)->NewStringUTF(jni, "psf-retransform");
+    jstring name = (*jni)->NewStringUTF(jni, thread_name);
     if (init == NULL || group_of == NULL || name == NULL) {
         (*jni)->ExceptionClear(jni);
         return NULL;
@@ -276,7 +276,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     /* every other class to the second thread, when there is one */
     half h = {.a = a};
-    jobject helper = !bad && ntodo > 1 ? retransform_helper(jni) : NULL;
+    jobject helper = !bad && ntodo > 1 ? agent_thread_object(jni, "psf-retransform") : NULL;
     if (helper != NULL) {
         h.classes = malloc((size_t)(ntodo / 2) * sizeof *h.classes);
         for (jint i = 1; h.classes != NULL && i < ntodo; i += 2)
@@ -410,7 +410,9 @@ static int lookups_init(agent *a, JNIEnv *jni)
     return 0;
 }
 
-void fast_vm_init(agent *a, JNIEnv *jni)
+/* The start itself: the probe class, the lookups it watches, the hook from
+ * now on, and the classes loaded before VMInit rewritten. */
+static void fast_boot(agent *a, JNIEnv *jni)
 {
     if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || lookups_init(a, jni) != 0)
         return;
@@ -422,4 +424,53 @@ void fast_vm_init(agent *a, JNIEnv *jni)
                     "SetEventNotificationMode(CLASS_FILE_LOAD_HOOK)") != 0)
         return;
     retransform_loaded(a, jni);
+}
+
+typedef struct start_job {
+    agent *a;
+    int done;                   /* under a->lock */
+} start_job;
+
+static void JNICALL start_thread(jvmtiEnv *jv, JNIEnv *jni, void *arg)
+{
+    start_job *s = arg;
+    (void)jv;
+    fast_boot(s->a, jni);
+    lock_enter(s->a);
+    s->done = 1;
+    jvmti_check(s->a, (*s->a->jvmti)->RawMonitorNotifyAll(s->a->jvmti, s->a->lock), "RawMonitorNotifyAll");
+    lock_exit(s->a);
+}
+
+/*
+ * The start runs on an agent thread of its own (psf-start), while the main
+ * thread waits. HotSpot draws an object's identity hash code, the first
+ * time it is asked for, from the asking thread's own sequence; what the
+ * start runs on a thread (defining the probe class, and
+ * RetransformClasses: a few hundred draws on JDK 17) moves that thread
+ * along its sequence. Run on the main thread, it left the main thread at
+ * another place in its sequence than the step engine's runs, and, with
+ * the classes split between two retransforming threads, at a place that
+ * depended on how the two threads interleaved: the identity hash codes the
+ * program's main thread drew later (an enum constant's hashCode, and so a
+ * Set.of's order) changed from run to run (docs/fast-engine.md, "Identity
+ * hash codes"). On its own thread, the start leaves the main thread's
+ * sequence where the step engine's start leaves it.
+ */
+void fast_vm_init(agent *a, JNIEnv *jni)
+{
+    start_job s = {.a = a};
+    jobject t = agent_thread_object(jni, "psf-start");
+    if (t == NULL || jvmti_check(a, (*a->jvmti)->RunAgentThread(a->jvmti, t, start_thread, &s,
+                                                                JVMTI_THREAD_NORM_PRIORITY),
+                                 "RunAgentThread") != 0) {
+        if (t == NULL)
+            agent_fail(a, "the fast engine cannot make the Thread object of its start thread");
+        return;
+    }
+    lock_enter(a);
+    while (!s.done)
+        jvmti_check(a, (*a->jvmti)->RawMonitorWait(a->jvmti, a->lock, 0), "RawMonitorWait");
+    lock_exit(a);
+    (*jni)->DeleteLocalRef(jni, t);
 }

@@ -122,7 +122,7 @@ void native_problem(agent *a, const char *fmt, ...);
  * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the
  * rest of the agent reaches them through the engine's table (engine.c). */
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
-void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first: the probe class, rewriting, retransformation */
+void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first, on an agent thread: probe class, hook, retransformation */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
 int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
