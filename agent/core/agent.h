@@ -608,7 +608,7 @@ int methods_no_fence(const char *key);      /* 1: an invokestatic of it has no f
 /* bystanders.c */
 void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread);
 void bystanders_thread_start(agent *a, jthread thread);
-void bystanders_note(agent *a, JNIEnv *jni, jthread self);
+int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap); /* 1: a virtual thread is mounted (msg) */
 void bystanders_check(agent *a);
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program); /* 1: count it */
 void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* a bytecode of the JDK's */
@@ -680,6 +680,8 @@ void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void counting_quiesce(agent *a);   /* stop every other thread's counting before the totals are read */
 void counting_finish(agent *a, JNIEnv *jni);   /* at VMDeath: close invocations still running */
 void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const char *message);
+/* step/step.c: a carrier mounts a virtual thread while the method runs: virtual_threads */
+void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
 int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
 void pre_extent_end(agent *a, JNIEnv *jni, jthread thread);
 void counting_arraycopy(agent *a, JNIEnv *jni, jint length); /* hooks.arraycopy */

@@ -156,9 +156,14 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
         atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
     }
     lock_exit(a);
-    bystanders_note(a, jni, thread);
+    char vmsg[256];
+    int mounted = bystanders_note(a, jni, thread, vmsg, sizeof vmsg);
     start_span(a, ts);
     ts->last_exception[0] = '\0';
+    if (mounted) {
+        limit_stop(a, jni, thread, "virtual_threads", vmsg);
+        return 0;
+    }
     resume_idle_helpers(a);
     return 1;
 }

@@ -122,23 +122,44 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
 }
 
+/* 1 when a virtual thread is mounted on thread t now: its carrier's frames
+ * hold VirtualThread.runContinuation. */
+static int carries_virtual(agent *a, JNIEnv *jni, jthread t)
+{
+    jvmtiFrameInfo fr[64];
+    jint n = 0;
+    if ((*a->jvmti)->GetStackTrace(a->jvmti, t, 0, 64, fr, &n) != JVMTI_ERROR_NONE)
+        return 0;
+    for (jint i = 0; i < n; i++) {
+        const method_info *m = methods_get(a, jni, fr[i].method);
+        if (m != NULL && m->root == ROOT_VIRTUAL_MOUNT)
+            return 1;
+    }
+    return 0;
+}
+
 /* An extent starts on thread self: watch the other threads while it runs
  * (all of them once the program started threads of its own, else the
  * Finalizer and Common-Cleaner). Threads the method started are counted,
- * not watched. */
-void bystanders_note(agent *a, JNIEnv *jni, jthread self)
+ * not watched. Returns 1, with the message in msg, when a virtual thread
+ * is mounted on one of them already (engine=step): it mounted before the
+ * watch began, so no entry of runContinuation shows it, and its code runs
+ * with no steps posted (a virtual thread spinning in a queue's transfer
+ * when the method hands it work). */
+int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
 {
+    int mounted = 0;
     if (a->foreign_threads == 0) {
         for (int i = 0; i < a->nwatched; i++)
             bystanders_sentry_on(a, a->watched[i]);
-        return;
+        return 0;
     }
     if (!a->engine->steps)
-        return; /* nothing to switch on: the probes report every thread's blocks */
+        return 0; /* nothing to switch on: the probes report every thread's blocks */
     jint n = 0;
     jthread *all = NULL;
     if (jvmti_check(a, (*a->jvmti)->GetAllThreads(a->jvmti, &n, &all), "GetAllThreads") != 0)
-        return;
+        return 0;
     for (jint i = 0; i < n; i++) {
         jlong tag = 0;
         int watched = 0;
@@ -146,11 +167,30 @@ void bystanders_note(agent *a, JNIEnv *jni, jthread self)
             watched |= (*jni)->IsSameObject(jni, all[i], a->watched[w]);
         if (!(*jni)->IsSameObject(jni, all[i], self) &&
             (*a->jvmti)->GetTag(a->jvmti, all[i], &tag) == JVMTI_ERROR_NONE &&
-            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && (watched || !is_jvm_thread(a, jni, all[i])))
+            (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && (watched || !is_jvm_thread(a, jni, all[i]))) {
             bystanders_sentry_on(a, all[i]);
+            /* (after the watch is on: a mount from here on is an entry it sees) */
+            if (!mounted && carries_virtual(a, jni, all[i])) {
+                jvmtiThreadInfo info;
+                memset(&info, 0, sizeof info);
+                (void)(*a->jvmti)->GetThreadInfo(a->jvmti, all[i], &info);
+                snprintf(msg, cap,
+                         "a virtual thread started before the method ran on carrier thread '%s' when the method "
+                         "began: work on virtual threads is not counted",
+                         info.name != NULL ? info.name : "?");
+                if (info.name != NULL)
+                    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+                if (info.thread_group != NULL)
+                    (*jni)->DeleteLocalRef(jni, info.thread_group);
+                if (info.context_class_loader != NULL)
+                    (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+                mounted = 1;
+            }
+        }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
+    return mounted;
 }
 
 /* A thread starts that the measured code did not start (on the new thread,
@@ -298,8 +338,9 @@ int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char 
  * (bystanders_sentry_on): a method of the program's entered under an
  * initializer of the JDK's ends the run as hidden_work
  * (bystanders_hidden_init); any other is stepped, and counted from its
- * first bytecode (borrow_begin). Once no extent runs, the thread is
- * watched no more. */
+ * first bytecode (borrow_begin). A carrier mounting a virtual thread
+ * (VirtualThread.runContinuation) ends it as virtual_threads. Once no
+ * extent runs, the thread is watched no more. */
 void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
 {
     if (__atomic_load_n(&a->active_extents, __ATOMIC_RELAXED) == 0) {
@@ -310,6 +351,11 @@ void bystanders_entry(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
     char msg[1024];
     if (m != NULL && m->program && bystanders_hidden_init(a, jni, NULL, msg, sizeof msg))
         a->hooks.stop(a, jni, thread, "hidden_work", msg);
+    /* a carrier mounting a virtual thread: refused as its steps refuse it,
+     * also past the allowance (no longer stepped): whether its start-up
+     * passed the allowance first must not change the verdict */
+    else if (m != NULL && m->root == ROOT_VIRTUAL_MOUNT)
+        virtual_mount_stop(a, jni, thread, agent_tls);
 }
 
 /*

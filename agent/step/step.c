@@ -231,8 +231,9 @@ void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, 
 /* A carrier thread is about to run a virtual thread's code (one started
  * before the method: the method's own are refused at their start) while
  * the method runs, code JVMTI posts no steps for to this agent: refused,
- * on any thread, counted or not. */
-static void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts)
+ * on any thread, counted or not; on a bystander past the allowance, which
+ * is stepped no more, at the entry bystanders_entry watches. */
+void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts)
 {
     char msg[256];
     snprintf(msg, sizeof msg,
