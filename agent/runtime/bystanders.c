@@ -45,6 +45,7 @@
  */
 #include "agent.h"
 #include "engine.h"
+#include "extent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,19 +172,12 @@ int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
             bystanders_sentry_on(a, all[i]);
             /* (after the watch is on: a mount from here on is an entry it sees) */
             if (!mounted && carries_virtual(a, jni, all[i])) {
-                jvmtiThreadInfo info;
-                memset(&info, 0, sizeof info);
-                (void)(*a->jvmti)->GetThreadInfo(a->jvmti, all[i], &info);
+                char *name = thread_name(a, all[i]);
                 snprintf(msg, cap,
                          "a virtual thread started before the method ran on carrier thread '%s' when the method "
                          "began: work on virtual threads is not counted",
-                         info.name != NULL ? info.name : "?");
-                if (info.name != NULL)
-                    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-                if (info.thread_group != NULL)
-                    (*jni)->DeleteLocalRef(jni, info.thread_group);
-                if (info.context_class_loader != NULL)
-                    (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+                         name != NULL ? name : "?");
+                free(name);
                 mounted = 1;
             }
         }
