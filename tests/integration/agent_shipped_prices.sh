@@ -5,6 +5,10 @@
 #    bytecodes, 20 copyMemory0 calls with exactly 20 x n bytes, a score
 #    higher by 18,000,000 x the table's copyMemory0 price per byte (to the
 #    rounding of each score), at least 4 times the score; not approximate;
+#  - another thread's stack trace (NativeSize other) grows with its frames:
+#    a thread waiting 900 frames deeper costs at least 900 x the table's
+#    price per element of Thread.dumpThreads (17) or getStackTrace0 (25)
+#    more, and neither run is approximate;
 #  - the example, two batch submissions and a few corpus programs that
 #    reach natives (streams, memo tables of strings, regular expressions,
 #    ConcurrentHashMap-backed code) are not approximate: every native they
@@ -21,8 +25,9 @@ if [ -x "$JDK25/bin/java" ] && [ "$(psf_jdk_feature "$JDK25/bin/java")" = 25 ]; 
 else echo "# JDK 25 NOT TESTED: no JDK 25 at $JDK25"; fi
 
 CLS=$TEST_TMP/classes
-mkdir -p "$CLS/df" "$CLS/ex" "$CLS/corpus"
+mkdir -p "$CLS/df" "$CLS/ex" "$CLS/corpus" "$CLS/ns"
 javac --release 17 -d "$CLS/df" "$PSF_ROOT/tests/fixtures/agent/DirectFill.java"
+javac --release 17 -d "$CLS/ns" "$PSF_ROOT/tests/fixtures/adversarial/NativeSize.java"
 javac --release 17 -d "$CLS/ex" "$PSF_ROOT/examples/Sorting.java"
 CORPUS=(wordcount/StreamGroupingBy wordcount/HashMapGetOrDefault strings/RegexLookahead
         editdistance/MemoStringKeys programs/SortComparator)
@@ -65,6 +70,24 @@ for jdk in "${JDKS[@]}"; do
   else fail "JDK $jdk, DirectFill: 10x the bytes cost $((large - small)) more" "want $want (18,000,000 x $per_byte)"; fi
   if [ "$large" -ge $((4 * small)) ] && [ "$small" -gt 0 ]; then pass "JDK $jdk, DirectFill: $large >= 4 x $small"
   else fail "JDK $jdk, DirectFill: 10x the bytes scored $large against $small" "want at least 4x"; fi
+
+  # --- another thread's stack trace -------------------------------------------------
+  native='java.lang.Thread.dumpThreads([Ljava/lang/Thread;)[[Ljava/lang/StackTraceElement;'
+  [ "$jdk" = 25 ] && native='java.lang.Thread.getStackTrace0()Ljava/lang/Object;'
+  for n in 100 1000; do
+    gs "$jdk" "$CLS/ns" NativeSize NativeSize.work "other$jdk.$n" other "$n"
+    expect_eq "JDK $jdk, another thread's stack $n deep: ok and not approximate$(said)" \
+      "$(j "other$jdk.$n" '"\(.status) \(.approximate) \(.missing)"')" "ok false []"
+  done
+  per_frame=$(xmllint --xpath "string(//invoke[@method='$native']/@cost_per_element)" "$table")
+  e_small=$(xpath "$TEST_TMP/other$jdk.100.xml" "//dependencies[@bucket='work']/invoke[@method='$native']/@elements")
+  e_large=$(xpath "$TEST_TMP/other$jdk.1000.xml" "//dependencies[@bucket='work']/invoke[@method='$native']/@elements")
+  expect_eq "JDK $jdk, another thread's stack: 900 frames deeper, 900 elements more" "$((e_large - e_small))" 900
+  d=$(( $(j "other$jdk.1000" .score) - $(j "other$jdk.100" .score) ))
+  want=$(awk -v p="$per_frame" 'BEGIN { printf "%.6f", 900 * p }')
+  if awk -v d="$d" -v w="$want" 'BEGIN { exit !(w > 0 && d >= w - 1) }'; then
+    pass "JDK $jdk, another thread's stack: 900 frames deeper cost at least 900 x $per_frame more ($d)"
+  else fail "JDK $jdk, another thread's stack: 900 frames deeper cost $d more" "want at least $want (900 x '$per_frame')"; fi
 
   # --- honest programs: not approximate ---------------------------------------------
   gs "$jdk" "$CLS/ex" Sorting Sorting.insertionSort "ex$jdk" 200

@@ -6,7 +6,9 @@
 # positive `cost_per_element`; every `cost_per_element` (written for arrays
 # and for natives whose calls report elements, so whose kernels grow with
 # their input) is positive; and the natives charged by size
-# (docs/hidden-work.md) carry one. The one exception is String.hashCode,
+# (docs/hidden-work.md) carry one, another thread's stack trace included
+# (Thread.dumpThreads in the JDK 17 table, Thread.getStackTrace0 in the
+# JDK 25 one). The one exception is String.hashCode,
 # which runs bytecode (counted and priced) and whose entry is an extra on
 # top of it (docs/calibration.md, "No price of zero for work"). Each table
 # loads in psf-score.
@@ -33,6 +35,10 @@ for t in config/costs.xml config/costs-jdk25.xml; do
     n=$(xmllint --xpath "count(//invoke[starts-with(@method, '$m') and number(@cost_per_element) > 0])" "$t")
     if [ "$n" -ge 1 ]; then ok "$t: $m priced per element"; else fail "$t: $m has no positive price per element"; fi
   done
+  other='java.lang.Thread.dumpThreads('
+  case $t in *jdk25*) other='java.lang.Thread.getStackTrace0(' ;; esac
+  n=$(xmllint --xpath "count(//invoke[starts-with(@method, '$other') and number(@cost) > 0 and number(@cost_per_element) > 0])" "$t")
+  if [ "$n" -ge 1 ]; then ok "$t: $other priced per call and per frame"; else fail "$t: $other has no positive price per call and per frame"; fi
   out=$("$SCORE" --costs "$t" --score-only tests/fixtures/scorer/basic.profile.xml 2>&1) || fail "$t: psf-score cannot load it: $out"
 done
 echo "$FAILED failed"
