@@ -608,7 +608,7 @@ int methods_no_fence(const char *key);      /* 1: an invokestatic of it has no f
 /* bystanders.c */
 void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread);
 void bystanders_thread_start(agent *a, jthread thread);
-int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap); /* 1: a virtual thread is mounted (msg) */
+const char *bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap); /* a status ending the run (msg), or NULL */
 void bystanders_check(agent *a);
 int bystanders_step(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int program); /* 1: count it */
 void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts); /* a bytecode of the JDK's */

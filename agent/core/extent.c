@@ -38,13 +38,18 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A malloc'd UTF-8 copy of the thread's name, "?" when JVMTI cannot say. */
-char *thread_name(agent *a, jthread thread)
+/* A malloc'd UTF-8 copy of the thread's name, "?" when JVMTI cannot say; thread NULL: the
+ * calling thread. With jni, the local references GetThreadInfo made are deleted. */
+char *thread_name(agent *a, JNIEnv *jni, jthread thread)
 {
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
     if (jvmti_check(a, (*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info), "GetThreadInfo") != 0)
         return strdup("?");
+    if (jni != NULL && info.thread_group != NULL)
+        (*jni)->DeleteLocalRef(jni, info.thread_group);
+    if (jni != NULL && info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
     return xstrdup_jvmti(a, info.name);
 }
 
@@ -67,7 +72,7 @@ thread_state *ts_get(agent *a, jthread thread)
     }
     for (int b = 0; b < BUCKETS; b++)
         bp_init(&ts->bp[b]);
-    ts->thread_name = thread_name(a, thread);
+    ts->thread_name = thread_name(a, NULL, thread); /* (its local references end with the callback) */
     ts->grant = ts->budget = 1; /* the first step asks for a grant */
     lock_enter(a);
     ts->next = a->threads;
@@ -156,12 +161,12 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
         atomic_fetch_add_explicit(&a->sentry_gen, 1, memory_order_relaxed);
     }
     lock_exit(a);
-    char vmsg[256];
-    int mounted = bystanders_note(a, jni, thread, vmsg, sizeof vmsg);
+    char vmsg[1024];
+    const char *stop = bystanders_note(a, jni, thread, vmsg, sizeof vmsg);
     start_span(a, ts);
     ts->last_exception[0] = '\0';
-    if (mounted) {
-        limit_stop(a, jni, thread, "virtual_threads", vmsg);
+    if (stop != NULL) {
+        limit_stop(a, jni, thread, stop, vmsg);
         return 0;
     }
     resume_idle_helpers(a);

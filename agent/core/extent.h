@@ -15,7 +15,7 @@
 #include "mutf8.h"
 
 /* core/extent.c */
-char *thread_name(agent *a, jthread thread);
+char *thread_name(agent *a, JNIEnv *jni, jthread thread);
 thread_state *ts_get(agent *a, jthread thread);
 int ts_cover_keys(agent *a, thread_state *ts);
 void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread);

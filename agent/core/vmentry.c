@@ -288,7 +288,7 @@ static void record_end(agent *a, JNIEnv *jni)
             return;
     }
     if (depth > 0) {
-        char *t = thread_name(a, self);
+        char *t = thread_name(a, jni, self);
         snprintf(thread, sizeof thread, "%s", t ? t : "?");
         free(t);
         entry = below >= 0 && below == depth - 1 && a->main_thread != NULL &&

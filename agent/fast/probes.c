@@ -614,9 +614,9 @@ static void fast_end(agent *a, JNIEnv *jni, jthread thread)
 /* engine=fast: a block of n bytecodes began on a thread that is not
  * counted while something is (probe_bystander): a bystander,
  * or a thread the method started (the fast engine tags none, and refuses
- * them). The program's code there under an initializer of the JDK's is
- * refused as hidden_work, as the step engine refuses it
- * (bystanders_hidden_init); other code of the program's, or past the
+ * them). The program's code there under an initializer of the JDK's (a
+ * block of it, or of the JDK's code it called) is refused as hidden_work,
+ * as the step engine refuses it (bystanders_hidden_init); other code of the program's, or past the
  * bystanders' allowance, counted by whole blocks, the step engine decides
  * (it counts the method's threads and watches the others bytecode by
  * bytecode). Past the allowance the probes go on reporting, so that the
@@ -629,13 +629,15 @@ static void fast_bystander(agent *a, JNIEnv *jni, jthread thread, uint32_t n, in
         return;
     int by = bystanders_fast_block(a, jni, thread, ts, n, program);
     char msg[1024];
-    if (by == BYSTANDER_PROGRAM && bystanders_hidden_init(a, jni, ts->thread_name, msg, sizeof msg)) {
-        fast_hidden_work(a, "%s", msg);
-        fast_unwatch(a, jni);
-        return;
-    }
     if (by == BYSTANDER_PROGRAM ||
         (by != 0 && bystanders_look(a, ts) && outermost_program_frame(a, jni) >= 0)) {
+        /* (the JDK's code with the program's below, as well: the latch a
+         * program's constructor waited on in a JDK initializer returns) */
+        if (bystanders_hidden_init(a, jni, ts->thread_name, msg, sizeof msg)) {
+            fast_hidden_work(a, "%s", msg);
+            fast_unwatch(a, jni);
+            return;
+        }
         fast_problem(a, "thread '%s', which this engine does not count, ran the program's code (or the JDK's, "
                         "called by it) while the method ran: the step engine counts it",
                      ts->thread_name != NULL ? ts->thread_name : "?");

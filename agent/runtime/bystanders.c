@@ -139,28 +139,87 @@ static int carries_virtual(agent *a, JNIEnv *jni, jthread t)
     return 0;
 }
 
+/* The program's code under a JDK class's static initializer on thread t
+ * (NULL: the calling thread), as bystanders_hidden_init describes; with
+ * `began`, found on another thread's stack when the method began
+ * (bystanders_note). 1 with the message in msg. */
+static int under_jdk_init(agent *a, JNIEnv *jni, jthread t, const char *tname, int began, char *msg,
+                          size_t cap)
+{
+    jvmtiFrameInfo fr[64];
+    jmethodID outer = NULL, init = NULL;
+    for (jint start = 0;; start += 64) {
+        jint n = 0;
+        if ((*a->jvmti)->GetStackTrace(a->jvmti, t, start, 64, fr, &n) != JVMTI_ERROR_NONE || n <= 0)
+            break;
+        for (jint i = 0; i < n; i++) {
+            const method_info *m = methods_get(a, jni, fr[i].method);
+            if (m == NULL)
+                continue;
+            if (m->program) {
+                outer = fr[i].method;
+                init = NULL; /* only an initializer below the outermost counts */
+            } else if (outer != NULL && init == NULL && strstr(m->name, ".<clinit>(") != NULL) {
+                init = fr[i].method;
+            }
+        }
+        if (n < 64)
+            break;
+    }
+    if (outer == NULL || init == NULL)
+        return 0;
+    const method_info *p = methods_get(a, jni, outer), *j = methods_get(a, jni, init);
+    char *name = tname == NULL ? thread_name(a, jni, t) : NULL;
+    if (name != NULL)
+        tname = name;
+    if (began)
+        snprintf(msg, cap,
+                 "%s was running inside %s on thread '%s', which the method did not start, when the method began: "
+                 "work a JDK initializer began before the method and goes on with in it cannot be counted",
+                 p != NULL ? p->name : "the program's code", j != NULL ? j->name : "a JDK initializer",
+                 tname != NULL ? tname : "?");
+    else
+        snprintf(msg, cap,
+                 "%s ran inside %s, which the JVM ran on thread '%s', which the method did not start, where HotSpot "
+                 "hides single-stepping (a static access's resolution in the JDK's code): hidden from counting",
+                 p != NULL ? p->name : "the program's code", j != NULL ? j->name : "a JDK initializer",
+                 tname != NULL ? tname : "?");
+    free(name);
+    return 1;
+}
+
 /* An extent starts on thread self: watch the other threads while it runs
  * (all of them once the program started threads of its own, else the
  * Finalizer and Common-Cleaner). Threads the method started are counted,
- * not watched. Returns 1, with the message in msg, when a virtual thread
- * is mounted on one of them already (engine=step): it mounted before the
- * watch began, so no entry of runContinuation shows it, and its code runs
- * with no steps posted (a virtual thread spinning in a queue's transfer
- * when the method hands it work). */
-int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
+ * not watched. Returns the status that ends the run at once, with the
+ * message in msg, or NULL (engine=step):
+ *  - virtual_threads: a virtual thread is mounted on one of them already;
+ *    it mounted before the watch began, so no entry of runContinuation
+ *    shows it, and its code runs with no steps posted (a virtual thread
+ *    spinning in a queue's transfer when the method hands it work);
+ *  - hidden_work: the program's code runs under a JDK initializer on one
+ *    of them already (a pool's worker initializing ForkJoinPool, whose
+ *    common pool makes the thread factory a system property names, as it
+ *    waits for its next task): it entered before the watch began, so no
+ *    method entry shows it, and the part of it after the method began
+ *    would be counted, a different part each run.
+ * The fast engine needs neither: its probes report every thread's blocks,
+ * and the next block of the program's code there is refused
+ * (bystanders_hidden_init). */
+const char *bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
 {
-    int mounted = 0;
+    const char *status = NULL;
     if (a->foreign_threads == 0) {
         for (int i = 0; i < a->nwatched; i++)
             bystanders_sentry_on(a, a->watched[i]);
-        return 0;
+        return NULL;
     }
     if (!a->engine->steps)
-        return 0; /* nothing to switch on: the probes report every thread's blocks */
+        return NULL; /* nothing to switch on: the probes report every thread's blocks */
     jint n = 0;
     jthread *all = NULL;
     if (jvmti_check(a, (*a->jvmti)->GetAllThreads(a->jvmti, &n, &all), "GetAllThreads") != 0)
-        return 0;
+        return NULL;
     for (jint i = 0; i < n; i++) {
         jlong tag = 0;
         int watched = 0;
@@ -170,21 +229,23 @@ int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
             (*a->jvmti)->GetTag(a->jvmti, all[i], &tag) == JVMTI_ERROR_NONE &&
             (tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD && (watched || !is_jvm_thread(a, jni, all[i]))) {
             bystanders_sentry_on(a, all[i]);
-            /* (after the watch is on: a mount from here on is an entry it sees) */
-            if (!mounted && carries_virtual(a, jni, all[i])) {
-                char *name = thread_name(a, all[i]);
+            /* (after the watch is on: a mount or an entry from here on is one it sees) */
+            if (status == NULL && carries_virtual(a, jni, all[i])) {
+                char *name = thread_name(a, jni, all[i]);
                 snprintf(msg, cap,
                          "a virtual thread started before the method ran on carrier thread '%s' when the method "
                          "began: work on virtual threads is not counted",
                          name != NULL ? name : "?");
                 free(name);
-                mounted = 1;
+                status = "virtual_threads";
+            } else if (status == NULL && under_jdk_init(a, jni, all[i], NULL, 1, msg, cap)) {
+                status = "hidden_work";
             }
         }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
-    return mounted;
+    return status;
 }
 
 /* A thread starts that the measured code did not start (on the new thread,
@@ -284,48 +345,7 @@ void bystanders_charge(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
  */
 int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char *msg, size_t cap)
 {
-    jvmtiFrameInfo fr[64];
-    jmethodID outer = NULL, init = NULL;
-    for (jint start = 0;; start += 64) {
-        jint n = 0;
-        if ((*a->jvmti)->GetStackTrace(a->jvmti, NULL, start, 64, fr, &n) != JVMTI_ERROR_NONE || n <= 0)
-            break;
-        for (jint i = 0; i < n; i++) {
-            const method_info *m = methods_get(a, jni, fr[i].method);
-            if (m == NULL)
-                continue;
-            if (m->program) {
-                outer = fr[i].method;
-                init = NULL; /* only an initializer below the outermost counts */
-            } else if (outer != NULL && init == NULL && strstr(m->name, ".<clinit>(") != NULL) {
-                init = fr[i].method;
-            }
-        }
-        if (n < 64)
-            break;
-    }
-    if (outer == NULL || init == NULL)
-        return 0;
-    const method_info *p = methods_get(a, jni, outer), *j = methods_get(a, jni, init);
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    char *name = NULL;
-    if (thread_name == NULL && (*a->jvmti)->GetThreadInfo(a->jvmti, NULL, &info) == JVMTI_ERROR_NONE &&
-        info.name != NULL)
-        thread_name = name = utf8_dup(info.name);
-    snprintf(msg, cap,
-             "%s ran inside %s, which the JVM ran on thread '%s', which the method did not start, where HotSpot "
-             "hides single-stepping (a static access's resolution in the JDK's code): hidden from counting",
-             p != NULL ? p->name : "the program's code", j != NULL ? j->name : "a JDK initializer",
-             thread_name != NULL ? thread_name : "?");
-    free(name);
-    if (info.name != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-    if (info.thread_group != NULL)
-        (*jni)->DeleteLocalRef(jni, info.thread_group);
-    if (info.context_class_loader != NULL)
-        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
-    return 1;
+    return under_jdk_init(a, jni, NULL, thread_name, 0, msg, cap);
 }
 
 /* engine=step: MethodEntry on a bystander watched while extents run

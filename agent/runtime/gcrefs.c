@@ -56,11 +56,13 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "extent.h"
 #include "gcrefs.h"
 #include "names.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -233,19 +235,9 @@ static int counted_take(agent *a, JNIEnv *jni, jthread thread, const char **take
 /* "thread 'NAME'" into out. */
 static void thread_named(agent *a, JNIEnv *jni, jthread thread, char *out, size_t len)
 {
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    snprintf(out, len, "a thread");
-    if (jvmti_check(a, (*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info), "GetThreadInfo") != 0)
-        return;
-    if (info.name != NULL) {
-        snprintf(out, len, "thread '%s'", info.name);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
-    }
-    if (info.thread_group != NULL)
-        (*jni)->DeleteLocalRef(jni, info.thread_group);
-    if (info.context_class_loader != NULL)
-        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    char *name = thread_name(a, jni, thread);
+    snprintf(out, len, "thread '%s'", name != NULL ? name : "?");
+    free(name);
 }
 
 /* The breakpoint at offset 0 of ReferenceQueue's poll (see the top). 1:

@@ -184,7 +184,12 @@ expect_match "bystanders: jdkOnly names the worker" "$(jq -r .message "$TEST_TMP
 # AsynchronousChannelProvider.provider); the JDK's static access to the
 # provider's holder runs the holder's initializer with single-stepping
 # hidden, and the initializer instantiates the class the system property
-# names, the program's, which sorts 2000 ints. Refused as hidden_work (31),
+# names, the program's, which sorts 2000 ints (LogManager's initializer
+# likewise). The same initializer begun before the method (begun: the
+# worker makes the common pool's thread factory, whose constructor waits
+# for the method to begin, then sorts): the step engine finds the
+# program's code on the worker's stack as the method begins, the fast
+# engine at its next block. Refused as hidden_work (31),
 # naming the program's method, the JDK initializer and the worker, by
 # either engine itself (no fallback), on the default JDK and on JDK 25
 # (agent/runtime/bystanders.c, bystanders_hidden_init).
@@ -202,13 +207,16 @@ for jdk in "${pool_init_jdks[@]}"; do
       rc=$(JAVA_HOME=$jdk run PoolInit sort --engine "$eng" -- "$mode" 2000)
       expect_eq "bystanders: a JDK initializer on a pool runs the program's code (JDK $v, $eng, $mode): hidden_work" \
         "$rc/$(jq -r '"\(.status)/\(.score)/\(.fallback // "none")"' "$TEST_TMP/out")" "31/hidden_work/null/none"
-      expect_eq "bystanders: PoolInit (JDK $v, $eng, $mode) names the method, the initializer and the worker" \
-        "$(jq -r .message "$TEST_TMP/out" | cut -d, -f1,2)" \
-        "$method ran inside $root, which the JVM ran on thread 'pool-1-thread-1'"
+      msg=$(jq -r .message "$TEST_TMP/out")
+      if [[ $msg == "$method "*" inside $root"*" thread 'pool-1-thread-1'"* ]]; then
+        pass "bystanders: PoolInit (JDK $v, $eng, $mode) names the method, the initializer and the worker"
+      else fail "bystanders: PoolInit (JDK $v, $eng, $mode) names the method, the initializer and the worker" "$msg"; fi
     done
   done <<'CASES'
 selector|PoolInit$Provider.<clinit>()V|java.nio.channels.spi.SelectorProvider$Holder.<clinit>()V
 async|PoolInit$Async.<init>()V|java.nio.channels.spi.AsynchronousChannelProvider$ProviderHolder.<clinit>()V
+logging|PoolInit$Logs.<init>()V|java.util.logging.LogManager.<clinit>()V
+begun|PoolInit$Factory.<init>()V|java.util.concurrent.ForkJoinPool.<clinit>()V
 CASES
 done
 # The JDK's copying handed to a pool started before the method: addAll of N
