@@ -585,6 +585,7 @@ void agent_fail(agent *a, const char *fmt, ...);
 void agent_log(agent *a, const char *fmt, ...);
 void lock_enter(agent *a);
 void lock_exit(agent *a);
+void jvmti_free(agent *a, void *p);      /* Deallocate JVMTI memory (NULL: nothing), checked */
 char *xstrdup_jvmti(agent *a, char *s);  /* copy (as UTF-8) and Deallocate a JVMTI string */
 char *utf8_dup(const char *mutf8);       /* modified UTF-8 to a malloc'd UTF-8 copy */
 

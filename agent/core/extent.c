@@ -420,7 +420,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     if (k != NULL && (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
         if (name_from_signature(sig, 0, name, sizeof name) == 0)
             snprintf(name, sizeof name, "%s", sig);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        jvmti_free(a, sig);
         char *utf8 = utf8_dup(name);
         snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
         free(utf8);
@@ -501,7 +501,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     int daemon = 0;
     if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) == JVMTI_ERROR_NONE) {
         daemon = info.is_daemon;
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+        jvmti_free(a, info.name);
     }
     lock_enter(a);
     int active = a->active_extents > 0;
@@ -557,9 +557,8 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
             else if (strcmp(name, "exit") == 0)
                 kind = "exit_in_method";
         }
-        if (sig)
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+        jvmti_free(a, sig);
+        jvmti_free(a, name);
         if (k != NULL)
             (*jni)->DeleteLocalRef(jni, k);
     }
@@ -653,7 +652,7 @@ uint32_t counting_array_key(agent *a, jclass klass)
         if (k != 0)
             jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_ARRAY_KEY << TAG_KIND_SHIFT) | k), "SetTag");
     }
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return k;
 }
 

@@ -62,10 +62,10 @@ static void search_methods(agent *a, jclass klass)
         }
         free(uname);
         free(udesc);
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
+        jvmti_free(a, name);
+        jvmti_free(a, desc);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
     if (matches > 1) {
         a->ambiguous = 1; /* GetClassMethods' order varies between runs: sort */
         qsort(a->candidates, (size_t)a->ncandidates, sizeof *a->candidates, cmp_str);
@@ -113,7 +113,7 @@ int target_class_named(agent *a, jclass klass)
     char *utf8 = utf8_dup(sig);
     int match = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
     free(utf8);
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return match;
 }
 

@@ -101,7 +101,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         bulk_class_prepared(a, jni, classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
+    jvmti_free(a, classes);
 }
 
 /* The first invocation that ended by exception, or NULL. */
@@ -281,7 +281,7 @@ static void record_end(agent *a, JNIEnv *jni)
         char *held[] = {name, desc, csig};
         for (size_t h = 0; h < sizeof held / sizeof held[0]; h++)
             if (held[h] != NULL)
-                (*jv)->Deallocate(jv, (unsigned char *)held[h]);
+                jvmti_free(a, held[h]);
         if (k != NULL)
             (*jni)->DeleteLocalRef(jni, k);
         if (lang < 0)

@@ -335,10 +335,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
                            "StackTraceElement.initStackTraceElements to their keys and the call's elements",
                            cls, name);
         }
-        if (name)
-            (*jv)->Deallocate(jv, (unsigned char *)name);
-        if (csig)
-            (*jv)->Deallocate(jv, (unsigned char *)csig);
+        jvmti_free(a, name);
+        jvmti_free(a, csig);
         (*jni)->DeleteLocalRef(jni, k);
         return;
     }

@@ -151,8 +151,9 @@ static int arrays_init(agent *a, JNIEnv *jni)
  * constant-pool entries, and its retransformation (HotSpot parses it anew
  * and merges the old and new pools, a linear search per added entry) would
  * be start cost for nothing. */
-static int has_code(jvmtiEnv *jv, jclass klass)
+static int has_code(agent *a, jclass klass)
 {
+    jvmtiEnv *jv = a->jvmti;
     jint n = 0;
     jmethodID *methods = NULL;
     if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
@@ -163,7 +164,7 @@ static int has_code(jvmtiEnv *jv, jclass klass)
         code = (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
                !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
     }
-    (*jv)->Deallocate(jv, (unsigned char *)methods);
+    jvmti_free(a, methods);
     return code;
 }
 
@@ -267,7 +268,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
         jboolean ok = JNI_FALSE;
         if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
             (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok) {
-            if (has_code(jv, classes[i]))
+            if (has_code(a, classes[i]))
                 todo[ntodo++] = classes[i];
         }
         else if (!ok)
@@ -328,7 +329,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, classes[i]);
     free(todo);
-    (*jv)->Deallocate(jv, (unsigned char *)classes);
+    jvmti_free(a, classes);
     return bad ? -1 : 0;
 }
 

@@ -342,12 +342,9 @@ char *full_name(agent *a, jmethodID id)
         char cls[1024];
         utf8 = method_full_name(csig, name, desc, cls, sizeof cls);
     }
-    if (name)
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-    if (desc)
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
-    if (csig)
-        (*jv)->Deallocate(jv, (unsigned char *)csig);
+    jvmti_free(a, name);
+    jvmti_free(a, desc);
+    jvmti_free(a, csig);
     return utf8;
 }
 

@@ -74,7 +74,7 @@ void watch_hidden(agent *a, jclass klass)
     if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         return;
     int hidden = hidden_signature(sig);
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    jvmti_free(a, sig);
     jint n = 0;
     jmethodID *m = NULL;
     if (!hidden || jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &m), "GetClassMethods") != 0)
@@ -102,7 +102,7 @@ void watch_hidden(agent *a, jclass klass)
         if (armed)
             break_hidden(a, m[i]);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)m);
+    jvmti_free(a, m);
 }
 
 /* A breakpoint: 1 when it is at the start of a hidden class's method

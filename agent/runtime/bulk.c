@@ -919,10 +919,10 @@ static int declares(agent *a, jclass klass, int i)
         found = strcmp(name, natives[i].name) == 0 && strcmp(sig, natives[i].sig) == 0 &&
                 jvmti_check(a, (*a->jvmti)->GetMethodModifiers(a->jvmti, methods[m], &mods), "GetMethodModifiers") == 0 &&
                 (mods & 0x0100) != 0; /* ACC_NATIVE */
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        jvmti_free(a, name);
+        jvmti_free(a, sig);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)methods);
+    jvmti_free(a, methods);
     return found;
 }
 
@@ -1054,7 +1054,7 @@ void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass)
         if (bind_one(a, jni, klass, i) != 0)
             break;
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    jvmti_free(a, sig);
 }
 
 int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address)

@@ -112,7 +112,7 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
             else if (!(*jni)->IsSameObject(jni, all[i], main_thread) &&
                      a->njvm_threads < (int)(sizeof a->jvm_threads / sizeof a->jvm_threads[0]))
                 a->jvm_threads[a->njvm_threads++] = (*jni)->NewGlobalRef(jni, all[i]);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+            jvmti_free(a, info.name);
             if (info.thread_group != NULL)
                 (*jni)->DeleteLocalRef(jni, info.thread_group);
             if (info.context_class_loader != NULL)
@@ -120,7 +120,7 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
         }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
+    jvmti_free(a, all);
 }
 
 /* 1 when a virtual thread is mounted on thread t now: its carrier's frames
@@ -183,7 +183,7 @@ int bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size_t cap)
         }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
+    jvmti_free(a, all);
     return mounted;
 }
 
@@ -320,7 +320,7 @@ int bystanders_hidden_init(agent *a, JNIEnv *jni, const char *thread_name, char 
              thread_name != NULL ? thread_name : "?");
     free(name);
     if (info.name != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+        jvmti_free(a, info.name);
     if (info.thread_group != NULL)
         (*jni)->DeleteLocalRef(jni, info.thread_group);
     if (info.context_class_loader != NULL)

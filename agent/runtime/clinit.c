@@ -106,10 +106,10 @@ static int declares_field(agent *a, jclass k, cp_str name, cp_str desc)
         if (jvmti_check(a, (*jv)->GetFieldName(jv, k, f[i], &fname, &fsig, NULL), "GetFieldName") != 0)
             continue;
         found = same(fname, name) && same(fsig, desc);
-        (*jv)->Deallocate(jv, (unsigned char *)fname);
-        (*jv)->Deallocate(jv, (unsigned char *)fsig);
+        jvmti_free(a, fname);
+        jvmti_free(a, fsig);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)f);
+    jvmti_free(a, f);
     return found;
 }
 
@@ -127,10 +127,10 @@ static int declares_method(agent *a, jclass k, cp_str name, cp_str desc)
         if (jvmti_check(a, (*jv)->GetMethodName(jv, m[i], &mname, &msig, NULL), "GetMethodName") != 0)
             continue;
         found = same(mname, name) && same(msig, desc);
-        (*jv)->Deallocate(jv, (unsigned char *)mname);
-        (*jv)->Deallocate(jv, (unsigned char *)msig);
+        jvmti_free(a, mname);
+        jvmti_free(a, msig);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)m);
+    jvmti_free(a, m);
     return found;
 }
 
@@ -158,7 +158,7 @@ static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str
                 found = declaring_class(a, jni, ifs[i], field, name, desc, depth + 1);
             (*jni)->DeleteLocalRef(jni, ifs[i]);
         }
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+        jvmti_free(a, ifs);
     }
     if (found == NULL) {
         jclass super = (*jni)->GetSuperclass(jni, k);
@@ -294,7 +294,7 @@ static int interfaces_initialized(agent *a, JNIEnv *jni, jclass k, int depth)
             all = 0;
         (*jni)->DeleteLocalRef(jni, ifs[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    jvmti_free(a, ifs);
     return all;
 }
 
@@ -313,8 +313,7 @@ static int own_class_named(agent *a, JNIEnv *jni, jmethodID method, cp_str owner
         return 0;
     int own = (*a->jvmti)->GetClassSignature(a->jvmti, holder, &sig, NULL) == JVMTI_ERROR_NONE &&
               strlen(sig) == (size_t)owner.len + 2 && memcmp(sig + 1, owner.ptr, owner.len) == 0;
-    if (sig != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return own && interfaces_initialized(a, jni, holder, 0);
 }
 
@@ -350,7 +349,7 @@ static int has_default_method(agent *a, jclass k)
         if ((*a->jvmti)->GetMethodModifiers(a->jvmti, ms[i], &mod) == JVMTI_ERROR_NONE)
             found = !(mod & 0x0408); /* neither ACC_STATIC nor ACC_ABSTRACT */
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ms);
+    jvmti_free(a, ms);
     return found;
 }
 
@@ -368,7 +367,7 @@ static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int dept
     jthrowable thrown = NULL;
     for (jint i = 0; i < n && thrown == NULL; i++)
         thrown = initialize_interface(a, jni, ifs[i], depth + 1);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    jvmti_free(a, ifs);
     if (thrown != NULL || !program_class(a, jni, k) || !uninitialized(a, k) || !has_default_method(a, k))
         return thrown;
     jint nf = 0;
@@ -381,11 +380,11 @@ static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int dept
             (*jni)->GetStaticFieldID(jni, k, name, sig);
             thrown = (*jni)->ExceptionOccurred(jni);
             (*jni)->ExceptionClear(jni);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+            jvmti_free(a, name);
+            jvmti_free(a, sig);
         }
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)fs);
+    jvmti_free(a, fs);
     return thrown;
 }
 
@@ -584,9 +583,9 @@ static jmethodID *methods_named(agent *a, jclass klass, const char *name, int *c
             continue;
         if (strcmp(mname, name) == 0 && (found != NULL || (found = malloc((size_t)n * sizeof *found)) != NULL))
             found[(*count)++] = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)mname);
+        jvmti_free(a, mname);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
     return found;
 }
 
@@ -641,8 +640,7 @@ static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
     }
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, ifs[i]);
-    if (ifs != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    jvmti_free(a, ifs);
     if (super != NULL)
         (*jni)->DeleteLocalRef(jni, super);
 }
@@ -709,7 +707,7 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
         }
         pc += n;
     }
-    (*jv)->Deallocate(jv, code);
+    jvmti_free(a, code);
 }
 
 /* At ClassPrepare of a class of the program's other than the method's:
@@ -729,7 +727,7 @@ void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
             break; /* methods_class reported it */
         scan_method(a, c, ms[i]);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
 }
 
 /* The method's class is initialized: clear the breakpoints that watched

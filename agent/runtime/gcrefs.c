@@ -194,7 +194,7 @@ static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t 
     size_t n = name_from_signature(sig, 0, out, len);
     if (n == 0 || n >= len)
         snprintf(out, len, "a reference");
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    jvmti_free(a, sig);
     (*jni)->DeleteLocalRef(jni, k);
 }
 
@@ -240,7 +240,7 @@ static void thread_named(agent *a, JNIEnv *jni, jthread thread, char *out, size_
         return;
     if (info.name != NULL) {
         snprintf(out, len, "thread '%s'", info.name);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+        jvmti_free(a, info.name);
     }
     if (info.thread_group != NULL)
         (*jni)->DeleteLocalRef(jni, info.thread_group);
@@ -338,10 +338,10 @@ void gcrefs_init(agent *a, JNIEnv *jni)
             break;
         if (gcrefs_poll_method(name, desc))
             a->gc.poll = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
+        jvmti_free(a, name);
+        jvmti_free(a, desc);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
     if (a->gc.poll == NULL) {
         agent_fail(a, "java.lang.ref.ReferenceQueue has neither reallyPoll() nor poll0()");
         return;

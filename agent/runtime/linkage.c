@@ -127,7 +127,7 @@ static jmethodID resolving_frame(agent *a, jthread thread, const thread_state *t
     if (jvmti_check(a, (*a->jvmti)->GetMethodName(a->jvmti, above, &name, NULL, NULL), "GetMethodName") != 0)
         return NULL;
     int init = strcmp(name, "<clinit>") == 0;
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+    jvmti_free(a, name);
     return init ? above : NULL;
 }
 

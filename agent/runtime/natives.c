@@ -274,10 +274,9 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         declaring_sig(a, method, &sig))
         deny_bound(sig, name, address, new_address);
 done:
-    if (sig != NULL)
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    jvmti_free(a, sig);
+    jvmti_free(a, desc);
+    jvmti_free(a, name);
 }
 
 /* Disarm sun.misc.Unsafe (see the top of this file). */

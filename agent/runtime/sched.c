@@ -133,8 +133,8 @@ static int monitor_of(agent *a, JNIEnv *jni, jobject obj, const sched_slot *s, i
     for (jint i = 0; i < u.notify_waiter_count; i++)
         if ((*jni)->IsSameObject(jni, u.notify_waiters[i], s->thread))
             *in_waitset = 1;
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)u.waiters);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)u.notify_waiters);
+    jvmti_free(a, u.waiters);
+    jvmti_free(a, u.notify_waiters);
     return 0;
 }
 
@@ -158,8 +158,8 @@ static int owned_by_other_slot(agent *a, JNIEnv *jni, jobject obj, const sched_s
         int32_t o = slot_of(a, jni, u.owner);
         r = o >= 0 && a->sched.slots[o].state != SS_DONE && a->sched.slots[o].state != SS_EXITING;
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)u.waiters);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)u.notify_waiters);
+    jvmti_free(a, u.waiters);
+    jvmti_free(a, u.notify_waiters);
     return r;
 }
 
