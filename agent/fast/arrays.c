@@ -104,7 +104,7 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
             } else if ((k = site_key(a, (uint32_t)site)) == 0) {
                 continue;
             }
-            if (cover_keys(a, ts) != 0) {
+            if (ts_keys_grow(ts, a->keys.count) != 0) {
                 agent_fail(a, "out of memory for the fast engine's key counters");
                 bad = -1;
                 break;
@@ -156,7 +156,7 @@ int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
                 continue;
             }
         }
-        if (cover_keys(a, ts) != 0) {
+        if (ts_keys_grow(ts, a->keys.count) != 0) {
             agent_fail(a, "out of memory for the fast engine's key counters");
             bad = -1;
             break;
@@ -176,7 +176,7 @@ int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
         uint32_t k = a->arraycopy_key;
         if (k == 0)
             fast_problem(a, "System.arraycopy copied elements, and it has no key");
-        else if (cover_keys(a, ts) != 0) {
+        else if (ts_keys_grow(ts, a->keys.count) != 0) {
             agent_fail(a, "out of memory for the fast engine's key counters");
             bad = -1;
         } else {
@@ -374,4 +374,26 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
         loc == -1 && native_caller(a, thread, &index, &pc, &ik, &made) == 0 && ik == k)
         native_charge(a, ts, index, pc, ik, 0, 0, n);
     (*jni)->DeleteLocalRef(jni, thread);
+}
+
+/* 1 when the invoke at fm's original offset pc calls a native whose arrays
+ * fast_array_alloc charges as they are made and that may throw
+ * (Class.initClassName, StackTraceElement.initStackTraceElements: an
+ * OutOfMemoryError): the step engine charges nothing when such a call
+ * throws, since the caller does not resume after it (lock not held). */
+int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
+{
+    if (!(bc_flags(fm->code[pc]) & BCF_INVOKE) || fm->code[pc] == BC_INVOKEDYNAMIC)
+        return 0;
+    lock_enter(a);
+    const cpool *cp = pool_of(a, fm);
+    cp_str owner, name, desc;
+    int hit = cp != NULL &&
+              cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) == 0 &&
+              ((owner.len == 15 && memcmp(owner.ptr, "java/lang/Class", 15) == 0 && name.len == 13 &&
+                memcmp(name.ptr, "initClassName", 13) == 0) ||
+               (owner.len == 27 && memcmp(owner.ptr, "java/lang/StackTraceElement", 27) == 0 && name.len == 22 &&
+                memcmp(name.ptr, "initStackTraceElements", 22) == 0));
+    lock_exit(a);
+    return hit;
 }

@@ -403,6 +403,17 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     return stop;
 }
 
+/*
+ * An exception was thrown on a counting thread. Each block is counted whole
+ * when its probe runs; in the frame that throws and in every frame the
+ * exception unwinds, down to and including the frame that catches it, the
+ * instructions after the frame's current one (the throwing instruction, or
+ * the invoke in progress) up to its block's end never run. Each becomes a
+ * fix subtracted at the end (fast_collect), and the thread's total drops
+ * by their number now. `frames`: at most that many frames from the top
+ * were counted (the extent's); a frame in a probe, or of a method that is
+ * not instrumented but has bytecode, is a problem (the run is refused).
+ */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint frames)
 {
     return unwind_fix(a, jni, thread, ts, catch_method, 0, frames, -1, NULL, -1);

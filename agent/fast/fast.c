@@ -55,9 +55,10 @@
  * the step engine: never a quietly different count.
  *
  * The engine's files: boot.c (the start at VMInit), registry.c (classes
- * rewritten), probes.c (the probes' natives), threads.c (which threads
- * count), hidden.c (hidden classes), exceptions.c, limit.c (the bytecode
- * limit's stop), arrays.c, collect.c
+ * rewritten), lookup.c (rewritten methods found again), probes.c (the
+ * probes' natives), segments.c (a thread's exact position in a block),
+ * threads.c (which threads count), hidden.c (hidden classes), exceptions.c,
+ * limit.c (the bytecode limit's stop), arrays.c, collect.c
  * (the counts read back at the end); fast.h is what they share, and
  * probe_fields.h the names of the probe class's members they bind. Here:
  * the reasons a run falls back, and the capabilities the engine asks for.

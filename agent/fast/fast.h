@@ -83,13 +83,13 @@ jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site);
 jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site);
 void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
 void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
+
+/* segments.c: a thread's exact position inside a block */
 uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
 uint32_t seg_after(const fast_method *fm, uint32_t pc);
-jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
+uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc);
 void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
-void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
-void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 
 /* hidden.c: hidden classes watched */
 void arm_hidden(agent *a);
@@ -101,22 +101,23 @@ int retransform_loaded(agent *a, JNIEnv *jni);
 /* registry.c: classes rewritten, ids handed out */
 int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
 
-/* collect.c: the counts read back */
+/* lookup.c: the rewritten methods found again */
 fast_method *method_of(agent *a, uint32_t id);
 const cpool *pool_of(agent *a, const fast_method *fm);
-int cover_keys(agent *a, thread_state *ts);
-method_info *fast_mi(agent *a, fast_method *fm);
 char *full_name(agent *a, jmethodID id);
 int by_name_add(agent *a, uint32_t index);
 fast_method *method_by_name(agent *a, const char *name);
 fast_method *method_named(agent *a, jmethodID id);
-int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
+
+/* collect.c: the counts read back */
+method_info *fast_mi(agent *a, fast_method *fm);
 
 /* arrays.c: array sites and natives' arrays */
 int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
 void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
 __attribute__((format(printf, 2, 3)))
 void native_problem(agent *a, const char *fmt, ...);
+int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* The engine's functions its files call across the folder (fast.c, boot.c,
  * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the

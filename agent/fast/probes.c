@@ -8,8 +8,8 @@
  * (probe_root: work, overhead or hidden, from the frame that entered it),
  * a frame the JVM entered (probe_jvm_entered), an array made by a native
  * (probe_made), an extent's begin and end, the bytecode limit and the
- * bystanders' allowance. Segments (seg_from, seg_after) give a thread's
- * exact position inside a block for closeness and fences.
+ * bystanders' allowance. The segments a thread's exact position inside a
+ * block is made of are segments.c's.
  */
 
 #include "fast.h"
@@ -85,41 +85,6 @@ jintArray JNICALL probe_flags(JNIEnv *jni, jclass cls, jint id)
     (void)cls;
     return probe_table(jni, id, (const uint32_t *const *)&g_agent.fast.flags, "program flags");
 }
-
-
-/* The segment of fm that starts at original offset `from` in block bb
- * (blocks.h): its length, with SEG_ALLOC when an allocation ends it. */
-uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from)
-{
-    int alloc;
-    uint32_t n = blk_segment(&fm->blocks, fm->code, (uint32_t)(bb - fm->blocks.blocks), from, &alloc);
-    return n | (alloc ? SEG_ALLOC : 0);
-}
-
-/* The segment after fm's instruction at original offset pc (what a probe
- * after it adds), 0 when pc is no instruction of a block. */
-uint32_t seg_after(const fast_method *fm, uint32_t pc)
-{
-    int32_t b = blk_find(&fm->blocks, pc);
-    if (b < 0)
-        return 0;
-    uint32_t len = bc_insn_length(fm->code, fm->code_len, pc);
-    return seg_from(fm, &fm->blocks.blocks[b], pc + len) | (fm->program ? SEG_PROGRAM : 0);
-}
-
-/* The rest of the segment that fm's instruction at pc runs in, after it
- * (0 when it ends its segment), and in *alloc whether an allocation after
- * it ends that segment. */
-static uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc)
-{
-    *alloc = 0;
-    if (pc >= fm->code_len || blk_seg_ends(fm->code[pc]))
-        return 0;
-    uint32_t s = seg_after(fm, pc);
-    *alloc = (s & SEG_ALLOC) != 0;
-    return s & SEG_LEN;
-}
-
 
 /* HotSpot's interpreter resolves these with single-stepping hidden
  * (InterpreterRuntime::resolve_get_put, resolve_invoke,
@@ -424,30 +389,6 @@ jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
     }
     lock_exit(a);
     return kind;
-}
-
-/* Read-modify a long field of ts's counters. */
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
-{
-    (void)a;
-    (*jni)->SetLongField(jni, ts->probe, f, (*jni)->GetLongField(jni, ts->probe, f) + d);
-}
-
-/* Take off the thread's position the rest of the segment that fm's
- * instruction at pc left unfinished (an exception there), and the
- * allocation fence counted when that segment started if an allocation
- * after pc ends it. */
-void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc)
-{
-    int alloc;
-    uint32_t rest = seg_rest(fm, pc, &alloc);
-    if (rest != 0)
-        add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
-    jint b = alloc ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b) : -1;
-    if (b >= 0 && b < BUCKETS) {
-        add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
-    }
 }
 
 /*
