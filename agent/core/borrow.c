@@ -5,8 +5,12 @@
  * span, borrow_begin: a bystander running the method's task), counted and
  * charged to the invocation running.
  */
-#include "extent.h"
+#include "bystanders.h"
+#include "contexts.h"
 #include "engine.h"
+#include "extent.h"
+#include "jvmti_util.h"
+#include "methods.h"
 
 #include <stdio.h>
 #include <stdlib.h>

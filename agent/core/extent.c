@@ -28,9 +28,15 @@
  * (extent.c, span.c, limits.c, borrow.c, step/, fast/probes.c,
  * fast/engine.c) share.
  */
-#include "extent.h"
+#include "bystanders.h"
+#include "clinit.h"
+#include "contexts.h"
 #include "engine.h"
+#include "events.h"
+#include "extent.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "keys.h"
 #include "scheduler.h"
 
 #include <stdio.h>

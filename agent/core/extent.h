@@ -5,7 +5,7 @@
  * (step/step.c, step/arrays.c, step/engine.c), and the fast engine's calls
  * into it (fast/probes.c, fast/engine.c: extent_begin, extent_end). The
  * extent's face to the rest of the agent (on_breakpoint, on_frame_pop,
- * counting_finish, ...) is in agent.h.
+ * counting_finish, ...) is in events.h.
  */
 #ifndef PSF_EXTENT_H
 #define PSF_EXTENT_H

@@ -9,6 +9,7 @@
  * never exit(): they record and return.
  */
 #include "agent.h"
+#include "jvmti_util.h"
 #include "mutf8.h"
 
 #include <stdarg.h>

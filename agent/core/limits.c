@@ -4,8 +4,10 @@
  * takes no lock, and the stop of the run when the total passes the limit
  * or a thread loops on one instruction forever.
  */
-#include "extent.h"
 #include "engine.h"
+#include "events.h"
+#include "extent.h"
+#include "jvmti_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

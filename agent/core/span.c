@@ -10,8 +10,11 @@
  * another back: extent.c calls borrow.c and limits.c, borrow.c calls
  * limits.c, and each calls this file, which calls none of them.
  */
-#include "extent.h"
+#include "contexts.h"
 #include "engine.h"
+#include "extent.h"
+#include "jvmti_util.h"
+#include "linkage.h"
 
 /* Switch the per-thread events of an extent (FramePop, SampledObjectAlloc,
  * Exception, and the engine's own: step/engine.c's SingleStep and

@@ -10,8 +10,9 @@
  * caller's: it passes that function in.
  */
 #include "agent.h"
-#include "target.h"
 #include "engine.h"
+#include "jvmti_util.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,10 +17,21 @@
  * allocation to SampledObjectAlloc, which gives exact array sizes.
  */
 #include "agent.h"
+#include "bulk.h"
+#include "bystanders.h"
+#include "clinit.h"
 #include "engine.h"
+#include "events.h"
 #include "extent.h"
+#include "fast_api.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "linkage.h"
+#include "methods.h"
+#include "natives.h"
+#include "progress.h"
 #include "scheduler.h"
+#include "step.h"
 #include "target.h"
 #include "writer.h"
 

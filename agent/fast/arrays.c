@@ -5,7 +5,11 @@
  * charged to the call site that called the native.
  */
 
+#include "events.h"
 #include "fast.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "methods.h"
 
 /* The array key of one array site (lock held), as the step engine names
  * the class of the array that level allocates (step/arrays.c array_key:

@@ -7,6 +7,7 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
 
 #include <sys/random.h>
 

@@ -6,7 +6,11 @@
  * same fields whichever engine counted.
  */
 
+#include "contexts.h"
 #include "fast.h"
+#include "fast_api.h"
+#include "jvmti_util.h"
+#include "methods.h"
 
 /* The source line of each offset of mi, a method the probes counted
  * (mi->fast), from its class's kept class file by the step engine's rule

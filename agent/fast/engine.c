@@ -6,9 +6,12 @@
  * shared code reaches the engine only through its table; the probes'
  * own calls into the extent's life cycle are probes.c's.
  */
-#include "fast.h"
 #include "engine.h"
+#include "events.h"
 #include "extent.h"
+#include "fast.h"
+#include "jvmti_util.h"
+#include "keys.h"
 
 /*
  * engine=fast: an exception thrown inside the extent. The frames it

@@ -6,6 +6,7 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
 
 /*
  * The calling contexts' side of an exception (Probe.ctxInit): the stack of

@@ -64,6 +64,7 @@
  * the reasons a run falls back, and the capabilities the engine asks for.
  */
 #include "fast.h"
+#include "jvmti_util.h"
 
 /* The current thread's JNIEnv (every caller runs on a Java thread). */
 JNIEnv *env_of(agent *a)

@@ -3,7 +3,8 @@
  * other and with no one else: the probe class's embedded bytes, and the
  * functions one file of the engine calls in another. The engine's face to
  * the rest of the agent is its table (engine.c, core/engine.h), and the
- * class file hook and the lines of kept class files in agent.h.
+ * class file hook and the lines of kept class files in fast_api.h; its
+ * state is fast_state.h's, in the agent's.
  */
 #ifndef PSF_FAST_H
 #define PSF_FAST_H
@@ -21,6 +22,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* engine=fast: one instrumented method, its block table and its probe ids
+ * (fast.c). Kept for the whole run: a probe id never changes its meaning. */
+typedef struct fast_method {
+    char *name;                 /* "pkg.Class.name(desc)", UTF-8 */
+    uint8_t *code;              /* own copy of its original bytecode */
+    uint32_t code_len;
+    blk_table blocks;           /* owned */
+    ins_pc *pcs;                /* owned: where each original instruction went (instrument.h) */
+    uint32_t npcs, new_len;
+    uint32_t first_id;          /* block i has probe id first_id + i */
+    uint8_t root;               /* enum root_kind */
+    uint8_t program;            /* its class is the program's (the application class loader's) */
+    uint8_t init_sites;         /* its static accesses run initializers as clinit.c's (program.c,
+                                 * init_sites_class: the program's, reflection's accessors) */
+    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
+    uint32_t cls;               /* its class file: a->fast.classes[cls] */
+    uint16_t cf_index;          /* its place in that class file's methods */
+    method_info *mi;            /* its profile entry, made when the counts are collected */
+} fast_method;
+
+/* engine=fast: a rewritten class's original bytes, for the constant pool
+ * its dependency keys are read from when the counts are collected. */
+typedef struct fast_class {
+    uint8_t *bytes;             /* owned copy */
+    size_t len;
+    classfile cf;               /* parsed when first needed (parsed = 1) */
+    int parsed;
+} fast_class;
+
+/* engine=fast: one array site, one level of an array instruction (fast.c). */
+typedef struct fast_site {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the instruction's offset in the original code */
+    uint32_t level;             /* 0 for the array the instruction returns, 1 for its elements, ... */
+    uint32_t key;               /* its array key (index + 1), 0 until first needed (array instructions) */
+    uint32_t made;              /* the site of a made probe (a native's new array, keyed by its
+                                 * class): INS_MAKES_ONE or INS_MAKES_LEVELS; else 0 */
+} fast_site;
+
+/* engine=fast: one call site, an invoke between a call and a return probe (fast.c). */
+typedef struct fast_call {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the invoke's offset in the original code */
+} fast_call;
 
 /* The probe's class file as compiled (java/lang/Probe), embedded by agent/agent.mk. */
 extern const unsigned char psf_probe_class[];

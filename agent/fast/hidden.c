@@ -9,6 +9,7 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
 
 /* 1 when the class signature names a hidden class ("...+0x<hex>;", or with
  * '/' or '.' before the 0x), whose methods get no probes: JVMTI passes no

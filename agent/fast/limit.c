@@ -36,8 +36,9 @@
  * callee) makes the run fall back, and the step engine's run finds the
  * stop.
  */
-#include "fast.h"
 #include "extent.h"
+#include "fast.h"
+#include "jvmti_util.h"
 
 /* Probe.LIMIT_*: the probe that found the position past the bound */
 enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4, LIMIT_ARRAY_BEFORE = 5 };

@@ -9,6 +9,8 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
+#include "methods.h"
 
 /* The fast_method that probe id belongs to (binary search by first_id), or NULL. */
 fast_method *method_of(agent *a, uint32_t id)

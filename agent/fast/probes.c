@@ -12,8 +12,12 @@
  * block is made of are segments.c's.
  */
 
-#include "fast.h"
+#include "bystanders.h"
+#include "events.h"
 #include "extent.h"
+#include "fast.h"
+#include "jvmti_util.h"
+#include "methods.h"
 
 /* A per-id table of the probes (a->fast.len, site or flags, which grow
  * under the lock), copied into a new int[] of every id handed out so far; an

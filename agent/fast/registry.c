@@ -7,6 +7,10 @@
  */
 
 #include "fast.h"
+#include "fast_api.h"
+#include "jvmti_util.h"
+#include "methods.h"
+#include "program.h"
 
 /* The capacity that holds `need` entries: `cap` doubled (from `first`
  * when 0) until it does. */

@@ -7,6 +7,7 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
 
 /* Publish the threads now counting as Probe.counting, and the thread
  * counting when only one does as Probe.one (lock held). `one` is

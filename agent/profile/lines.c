@@ -4,6 +4,8 @@
  * lines (profile_contexts.c), kept apart so neither writer calls the other.
  */
 #include "agent.h"
+#include "fast_api.h"
+#include "jvmti_util.h"
 #include "writer.h"
 
 #include <stdlib.h>

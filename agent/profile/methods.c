@@ -11,6 +11,10 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "methods.h"
+#include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -62,6 +62,10 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "bulk.h"
+#include "bystanders.h"
+#include "jvmti_util.h"
+#include "keys.h"
 #include "scheduler.h"
 
 #include <dlfcn.h>

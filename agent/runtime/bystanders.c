@@ -44,8 +44,12 @@
  * allowance to the step engine, so only the step engine's count decides.
  */
 #include "agent.h"
+#include "bystanders.h"
 #include "engine.h"
 #include "extent.h"
+#include "jvmti_util.h"
+#include "methods.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

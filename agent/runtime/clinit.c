@@ -40,8 +40,13 @@
  * vmentry.c), so that this file never calls extent.c by name.
  */
 #include "agent.h"
-#include "target.h"
 #include "bytecode.h"
+#include "clinit.h"
+#include "contexts.h"
+#include "jvmti_util.h"
+#include "methods.h"
+#include "program.h"
+#include "target.h"
 
 #include <stdlib.h>
 #include <string.h>

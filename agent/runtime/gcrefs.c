@@ -57,7 +57,10 @@
 #define _GNU_SOURCE
 #include "agent.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "methods.h"
 #include "names.h"
+#include "program.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

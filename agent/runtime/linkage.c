@@ -40,7 +40,12 @@
  * way (fast.c) rather than leaving it to this one.
  */
 #include "agent.h"
+#include "bystanders.h"
 #include "bytecode.h"
+#include "jvmti_util.h"
+#include "linkage.h"
+#include "methods.h"
+#include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -51,8 +51,15 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "bulk.h"
+#include "bystanders.h"
 #include "engine.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "natives.h"
+#include "pervalues.h"
 #include "scheduler.h"
+#include "vclock.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -79,6 +79,7 @@
  * share and no other file reads.
  */
 #define _GNU_SOURCE
+#include "jvmti_util.h"
 #include "sched_impl.h"
 
 #include <pthread.h>

@@ -14,6 +14,21 @@
 
 #include <pthread.h>
 
+/* sched.c: one counted thread of a method that started threads. Its state
+ * changes only under sched_state.lock. */
+typedef struct sched_slot {
+    jobject thread;             /* global ref to the Thread object */
+    thread_state *ts;           /* NULL until the thread's ThreadStart */
+    int state;                  /* sched.c's enum slot_state */
+    int permit;                 /* an unpark it has not consumed */
+    int wake;                   /* interrupted while blocked: park and sleep return, wait throws */
+    int arrived;                /* back from Object.wait (MonitorWaited), waiting for its turn */
+    int pending;                /* began Object.wait, maybe not yet in the wait set */
+    int in_callback;            /* blocked in one of sched.c's waits */
+    int vtimed;                 /* in a timed Object.wait whose timeout is virtual (sched_natives.c, w_wait) */
+    jobject mon;                /* global ref: the monitor it waits for or on */
+} sched_slot;
+
 #define SCHED_QUANTUM 10000     /* bytecodes a holder runs before the next slot's turn */
 #define SCHED_INIT_TURNS 100    /* turns a holder inside a class initializer keeps the baton for */
 #define SCHED_POLL_MS 10        /* waiting threads look for a free baton or a stuck holder */

@@ -8,6 +8,7 @@
  * Part of the scheduler (sched.c, which says how each is handled).
  */
 #define _GNU_SOURCE
+#include "jvmti_util.h"
 #include "sched_impl.h"
 
 #include <dlfcn.h>

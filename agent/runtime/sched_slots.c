@@ -9,6 +9,8 @@
  * works).
  */
 #define _GNU_SOURCE
+#include "jvmti_util.h"
+#include "methods.h"
 #include "sched_impl.h"
 
 #include <stdlib.h>

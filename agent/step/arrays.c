@@ -4,7 +4,11 @@
  * elements to the instruction that made it, and the elements natives copy
  * or allocate (counting_arraycopy, step_elements).
  */
+#include "events.h"
 #include "extent.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  */
 #include "engine.h"
 #include "extent.h"
+#include "jvmti_util.h"
 
 /* The step engine's events of a thread, after the shared ones (before=0):
  * ExceptionCatch (contexts.c unwinds its calling contexts) and SingleStep. */

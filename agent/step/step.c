@@ -29,8 +29,16 @@
  * one more compare per step, and takes sched.c's slow path when its turn
  * is over or not yet its own.
  */
+#include "bystanders.h"
+#include "clinit.h"
+#include "contexts.h"
+#include "events.h"
 #include "extent.h"
+#include "jvmti_util.h"
+#include "linkage.h"
+#include "methods.h"
 #include "scheduler.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
