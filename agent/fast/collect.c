@@ -26,7 +26,7 @@ int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line)
     lock_enter(a);
     const fast_method *fm = &a->fast.methods[mi->fast - 1];
     int r = 0;
-    if (pool_of(a, fm) == NULL) {
+    if (fast_pool_of(a, fm) == NULL) {
         r = -1;
     } else {
         const classfile *cf = &a->fast.classes[fm->cls].cf;
@@ -51,7 +51,7 @@ static int count_keys(agent *a, thread_state *ts, int bucket, const fast_method 
         uint8_t op = fm->code[pc];
         if (op != BC_NEW && !(bc_flags(op) & BCF_INVOKE) && op != BC_LDC && op != BC_LDC_W)
             continue;
-        if (cp == NULL && (cp = pool_of(a, fm)) == NULL)
+        if (cp == NULL && (cp = fast_pool_of(a, fm)) == NULL)
             return -1;
         uint32_t k = methods_key_of(a, cp, fm->code, pc);
         if (k == 0)
@@ -85,7 +85,7 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
     for (jsize id = 0; id < n && !bad; id++) {
         if (hits[id] == 0)
             continue;
-        fast_method *fm = method_of(a, (uint32_t)id);
+        fast_method *fm = fast_method_of(a, (uint32_t)id);
         if (fm == NULL) {
             fast_problem(a, "probe id %d was hit but belongs to no method", (int)id);
             continue;
@@ -182,7 +182,7 @@ static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
                 break;
             }
             uint32_t p = map[parent[i]];
-            fast_method *fm = method_of(a, (uint32_t)method[i]);
+            fast_method *fm = fast_method_of(a, (uint32_t)method[i]);
             if (fm == NULL) {
                 fast_problem(a, "a calling context's method id %d belongs to no method", (int)method[i]);
                 break;
@@ -240,8 +240,8 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     jint hidden = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden);
     if (hidden > 0) {
         jint by = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden_root);
-        fast_method *fm = method_of(a, (uint32_t)hidden - 1);
-        fast_method *rm = by > 0 ? method_of(a, (uint32_t)by - 1) : NULL;
+        fast_method *fm = fast_method_of(a, (uint32_t)hidden - 1);
+        fast_method *rm = by > 0 ? fast_method_of(a, (uint32_t)by - 1) : NULL;
         if (by < 0) /* the step engine counts it or refuses it itself: the linkage's fallback stands */
             fast_problem(a, "the program's %s ran while the JVM linked an invokedynamic of the program's, which "
                             "the step engine watches", fm != NULL ? fm->name : "code");
@@ -267,7 +267,7 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     /* what exceptions kept from running: the rest of a block counted whole */
     for (uint32_t k = 0; k < ts->nfixes; k++) {
-        fast_method *fm = method_of(a, ts->fixes[k].id);
+        fast_method *fm = fast_method_of(a, ts->fixes[k].id);
         uint64_t *h = fm != NULL && fm->mi != NULL ? ts_hist(ts, fm->mi) : NULL;
         if (h == NULL) {
             fast_problem(a, "a block an exception left early was never counted");
@@ -319,7 +319,7 @@ static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
         }
         const fast_call *c = &a->fast.calls[site];
         const fast_method *fm = &a->fast.methods[c->method];
-        const cpool *cp = pool_of(a, fm);
+        const cpool *cp = fast_pool_of(a, fm);
         if (cp == NULL) {
             bad = 1;
             break;
@@ -348,7 +348,7 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0 ||
+        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || fast_collect_arrays(a, jni, ts) != 0 ||
                                   collect_natives(a, jni, ts) != 0 || collect_contexts(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;

@@ -270,7 +270,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     for (jint i = 0; i < n; i++) {
         int last = catch_method != NULL && f[i].method == catch_method;
         if (f[i].location >= 0) {
-            fast_method *fm = method_named(a, f[i].method);
+            fast_method *fm = fast_method_named(a, f[i].method);
             int in_probe = 0;
             ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
                                .new_len = fm ? fm->new_len : 0};
@@ -288,7 +288,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
-            if (top && limit_pc < 0 && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
+            if (top && limit_pc < 0 && m != MODE_HIDDEN && fast_charged_native_call(a, fm, (uint32_t)old))
                 fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
                              "as they were made (the step engine charges none when the call throws)", fm->name, old);
             if (top && m != MODE_HIDDEN) {
@@ -351,7 +351,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                         cw.below_j = cw.root_saved[k];
                     }
                     if ((modes[k] & SEG_AFTER) && fence_b[k] >= 0 && fence_b[k] < BUCKETS)
-                        add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
+                        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
                     continue;
                 }
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
@@ -387,7 +387,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         for (jint j = left; j < sp; j++)
             lent += lends[j];
         if (lent != 0)
-            add_long(a, jni, ts, a->fast.f_pos, lent);
+            fast_add_long(a, jni, ts, a->fast.f_pos, lent);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, fences[left]);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, fence_b[left]);
     }

@@ -111,7 +111,7 @@ enum { FLAG_PROGRAM = 1 };
 enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
 
 /* fast.c */
-JNIEnv *env_of(agent *a);
+JNIEnv *fast_env(agent *a);
 
 /* probes.c: the probe natives (PROBE_NATIVES) and segments */
 jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id);
@@ -134,36 +134,36 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
 uint32_t seg_after(const fast_method *fm, uint32_t pc);
 uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc);
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
+void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
 
 /* hidden.c: hidden classes watched */
-void arm_hidden(agent *a);
-void watch_hidden(agent *a, jclass klass);
+void fast_arm_hidden(agent *a);
+void fast_watch_hidden(agent *a, jclass klass);
 
 /* boot.c: the start at VMInit */
-int retransform_loaded(agent *a, JNIEnv *jni);
+int fast_retransform_loaded(agent *a, JNIEnv *jni);
 
 /* registry.c: classes rewritten, ids handed out */
-int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
+int fast_reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
 
 /* lookup.c: the rewritten methods found again */
-fast_method *method_of(agent *a, uint32_t id);
-const cpool *pool_of(agent *a, const fast_method *fm);
-char *full_name(agent *a, jmethodID id);
-int by_name_add(agent *a, uint32_t index);
-fast_method *method_by_name(agent *a, const char *name);
-fast_method *method_named(agent *a, jmethodID id);
+fast_method *fast_method_of(agent *a, uint32_t id);
+const cpool *fast_pool_of(agent *a, const fast_method *fm);
+char *fast_full_name(agent *a, jmethodID id);
+int fast_by_name_add(agent *a, uint32_t index);
+fast_method *fast_method_by_name(agent *a, const char *name);
+fast_method *fast_method_named(agent *a, jmethodID id);
 
 /* collect.c: the counts read back */
 method_info *fast_mi(agent *a, fast_method *fm);
 
 /* arrays.c: array sites and natives' arrays */
-int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
-void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
+int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
 __attribute__((format(printf, 2, 3)))
-void native_problem(agent *a, const char *fmt, ...);
-int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
+void fast_native_problem(agent *a, const char *fmt, ...);
+int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* The engine's functions its files call across the folder (fast.c, boot.c,
  * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the

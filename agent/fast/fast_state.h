@@ -50,11 +50,11 @@ typedef struct fast_state {
     jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */
     int parallel;               /* the start's retransformation runs on two threads (fast.c
-                                   retransform_loaded): the hook rewrites outside the lock */
+                                   fast_retransform_loaded): the hook rewrites outside the lock */
     struct fast_method *methods; /* in probe-id order (ids are handed out in order, under lock) */
     uint32_t nmethods, methods_cap;
     uint32_t *by_name;          /* open addressing on the name: 1 + the index in methods of the last
-                                   method rewritten with that name, 0 empty (fast.c method_by_name) */
+                                   method rewritten with that name, 0 empty (fast.c fast_method_by_name) */
     uint32_t by_name_cap;       /* its slots: a power of two, at least twice by_name_n */
     uint32_t by_name_n;         /* the methods added to it */
     uint32_t *len;              /* by probe id: bytecodes in that block */

@@ -58,7 +58,7 @@ static int runs_straight(uint8_t op)
 static jint probe_caller(agent *a, const jvmtiFrameInfo *f, jint n, fast_method **fm)
 {
     for (jint i = 0; i < n; i++)
-        if (f[i].location >= 0 && (*fm = method_named(a, f[i].method)) != NULL)
+        if (f[i].location >= 0 && (*fm = fast_method_named(a, f[i].method)) != NULL)
             return i;
     return -1;
 }
@@ -195,7 +195,7 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
         (*jni)->SetLongArrayRegion(jni, h, id, 1, &x);
         (*jni)->DeleteLocalRef(jni, h);
     }
-    add_long(a, jni, ts, b == BUCKET_WORK ? a->fast.f_n : a->fast.f_on, -len);
+    fast_add_long(a, jni, ts, b == BUCKET_WORK ? a->fast.f_n : a->fast.f_on, -len);
     jlongArray cc = (*jni)->GetObjectField(jni, p, a->fast.f_ctx_count);
     if (cc != NULL) {
         jint slot = (*jni)->GetIntField(jni, p, a->fast.f_ctx_cur) + b;
@@ -208,7 +208,7 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
     if (v & (1u << 30)) { /* its first segment ends at an allocation: its fence counted at the probe */
         jint fb = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
         if (fb >= 0 && fb < BUCKETS)
-            add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
+            fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
     }
     (*jni)->ExceptionClear(jni);
 }
@@ -237,7 +237,7 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
         return;
     jint fb = (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b);
     if (fb >= 0 && fb < BUCKETS)
-        add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
 }
 
 /*
@@ -261,7 +261,7 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         /* a root frame's exit probe (its last instruction, a return, ran
          * before the limit): the segment is its caller's, after the
          * instruction at which the JVM entered the root */
-        if (++skip >= n || f[skip].location < 0 || (fm = method_named(a, f[skip].method)) == NULL) {
+        if (++skip >= n || f[skip].location < 0 || (fm = fast_method_named(a, f[skip].method)) == NULL) {
             *why = "the root frame's caller has no probes";
             return PLACE_NOT;
         }
@@ -349,7 +349,7 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
 static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, struct fast_armed *w,
                                   jlocation loc, const fast_method *fm, jint frames, jint skip)
 {
-    fast_method *gone = method_named(a, w->method);
+    fast_method *gone = fast_method_named(a, w->method);
     const ins_pc *at = probe_insn(fm, (uint32_t)loc);
     int32_t b = gone != NULL ? blk_find(&gone->blocks, w->pc) : -1;
     if (at == NULL || (uint32_t)loc < at->after || !(bc_flags(fm->code[at->old]) & BCF_INVOKE) || b < 0 ||
@@ -493,7 +493,7 @@ void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     jint frames = 0;
     int64_t old = -1;
     int in_probe = 1;
-    fast_method *fm = loc >= 0 && method == w->method ? method_named(a, method) : NULL;
+    fast_method *fm = loc >= 0 && method == w->method ? fast_method_named(a, method) : NULL;
     if (fm != NULL) {
         ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
         old = ins_original_offset(&view, (uint32_t)loc, &in_probe);

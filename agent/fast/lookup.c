@@ -1,9 +1,9 @@
 /*
- * lookup.c - the rewritten methods found again: by probe id (method_of), by
- * name or by a frame's jmethodID (method_by_name, method_named: a hash on
+ * lookup.c - the rewritten methods found again: by probe id (fast_method_of), by
+ * name or by a frame's jmethodID (fast_method_by_name, fast_method_named: a hash on
  * the name, as the probes of exception constructors and overhead roots look
  * frames up, in some runs millions of times), and the constant pool of a
- * method's kept class file (pool_of). The registry (registry.c) fills the
+ * method's kept class file (fast_pool_of). The registry (registry.c) fills the
  * tables; the probes' natives, the exception and limit fixes, the arrays
  * and the collection at the end read them through here.
  */
@@ -13,7 +13,7 @@
 #include "methods.h"
 
 /* The fast_method that probe id belongs to (binary search by first_id), or NULL. */
-fast_method *method_of(agent *a, uint32_t id)
+fast_method *fast_method_of(agent *a, uint32_t id)
 {
     uint32_t lo = 0, hi = a->fast.nmethods;
     while (lo < hi) {
@@ -31,7 +31,7 @@ fast_method *method_of(agent *a, uint32_t id)
 
 /* The constant pool of fm's class, parsed on first use (lock held); NULL
  * when it cannot be read (reported). */
-const cpool *pool_of(agent *a, const fast_method *fm)
+const cpool *fast_pool_of(agent *a, const fast_method *fm)
 {
     fast_class *fc = &a->fast.classes[fm->cls];
     if (!fc->parsed) {
@@ -47,7 +47,7 @@ const cpool *pool_of(agent *a, const fast_method *fm)
 
 /* A method's name as fast_method.name has it, "pkg.Class.name(desc)" in
  * UTF-8 (malloc'd; method_full_name, as methods.c names it), or NULL. */
-char *full_name(agent *a, jmethodID id)
+char *fast_full_name(agent *a, jmethodID id)
 {
     jvmtiEnv *jv = a->jvmti;
     char *name = NULL, *desc = NULL, *csig = NULL, *utf8 = NULL;
@@ -73,7 +73,7 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-/* Make methods[index] the one method_by_name finds for its name: into that
+/* Make methods[index] the one fast_method_by_name finds for its name: into that
  * name's slot, or an empty one (lock held; the table has room). */
 static void by_name_put(agent *a, uint32_t index)
 {
@@ -92,10 +92,10 @@ static void by_name_put(agent *a, uint32_t index)
  * would be more than half full, refilled in rewriting order so that the
  * last method of a name wins (lock held). 0, or -1 when out of memory. */
 /* Add methods[index], named, to the table; growing it puts back every
- * method named so far (a place reserve_slots made, not yet filled, has no
+ * method named so far (a place fast_reserve_slots made, not yet filled, has no
  * name), in index order, so that of two methods of one name the later
  * stays found. */
-int by_name_add(agent *a, uint32_t index)
+int fast_by_name_add(agent *a, uint32_t index)
 {
     if ((uint64_t)a->fast.by_name_n + 1 > a->fast.by_name_cap / 2) {
         uint32_t cap = a->fast.by_name_cap ? a->fast.by_name_cap * 2 : 8192;
@@ -119,7 +119,7 @@ int by_name_add(agent *a, uint32_t index)
  * lookup: the probes of exception constructors and overhead roots look
  * frames up by name, in some runs millions of times, among tens of
  * thousands of methods. */
-fast_method *method_by_name(agent *a, const char *name)
+fast_method *fast_method_by_name(agent *a, const char *name)
 {
     if (name == NULL || a->fast.by_name_cap == 0)
         return NULL;
@@ -135,11 +135,11 @@ fast_method *method_by_name(agent *a, const char *name)
 
 /* The fast_method of a frame's method, by its name "pkg.Class.name(desc)";
  * NULL when no instrumented method has it. */
-fast_method *method_named(agent *a, jmethodID id)
+fast_method *fast_method_named(agent *a, jmethodID id)
 {
-    char *name = full_name(a, id);
+    char *name = fast_full_name(a, id);
     lock_enter(a);
-    fast_method *found = method_by_name(a, name);
+    fast_method *found = fast_method_by_name(a, name);
     lock_exit(a);
     free(name);
     return found;

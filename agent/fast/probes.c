@@ -119,7 +119,7 @@ typedef struct caller_view {
  * when the frame is not in instrumented code. */
 static int caller_insn(agent *a, const char *name, jlocation loc, const char *callee, caller_view *v)
 {
-    fast_method *fm = method_by_name(a, name);
+    fast_method *fm = fast_method_by_name(a, name);
     if (fm == NULL || loc < 0)
         return -1;
     ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
@@ -137,7 +137,7 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     uint16_t idx = left >= 3 ? (uint16_t)(c[1] << 8 | c[2]) : 0;
     if (v->op == BC_LDC && left >= 2)
         idx = c[1];
-    const cpool *cp = idx != 0 ? pool_of(a, fm) : NULL;
+    const cpool *cp = idx != 0 ? fast_pool_of(a, fm) : NULL;
     if (cp == NULL)
         return 0;
     cp_str owner, mname, mdesc, cname;
@@ -235,7 +235,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     if (a->dead || mode == MODE_HIDDEN)
         return mode;
     lock_enter(a);
-    fast_method *fm = id >= 0 ? method_of(a, (uint32_t)id) : NULL;
+    fast_method *fm = id >= 0 ? fast_method_of(a, (uint32_t)id) : NULL;
     uint8_t root = fm != NULL ? fm->root : ROOT_NONE;
     int root_program = fm != NULL && fm->program;
     const char *root_name = fm != NULL ? fm->name : NULL; /* freed only at unload */
@@ -262,7 +262,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     caller_view v = {.op = BC_INVOKESTATIC, .pc = -1, .calls = 1};
     char *caller_name = NULL;
     if (err == JVMTI_ERROR_NONE && cloc >= 0) {
-        caller_name = full_name(a, caller);
+        caller_name = fast_full_name(a, caller);
         lock_enter(a);
         int bad = caller_insn(a, caller_name, cloc, root_name, &v);
         lock_exit(a);
@@ -321,7 +321,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     int alloc_after = 0;
     if ((out & MODE_MASK) != MODE_HIDDEN && !v.in_probe && caller_name != NULL && err == JVMTI_ERROR_NONE && cloc >= 0) {
         lock_enter(a);
-        fast_method *cf = method_by_name(a, caller_name);
+        fast_method *cf = fast_method_by_name(a, caller_name);
         if (cf != NULL) {
             ins_method view = {.status = INS_METHOD_DONE, .pcs = cf->pcs, .npcs = cf->npcs, .new_len = cf->new_len};
             int64_t old = ins_original_offset(&view, (uint32_t)cloc, NULL);
@@ -386,7 +386,7 @@ jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
     if (site >= 0 && (uint32_t)site < a->fast.next_call) {
         const fast_call *c = &a->fast.calls[site];
         const fast_method *fm = &a->fast.methods[c->method];
-        const cpool *cp = fm->code[c->pc] == BC_INVOKESTATIC ? pool_of(a, fm) : NULL;
+        const cpool *cp = fm->code[c->pc] == BC_INVOKESTATIC ? fast_pool_of(a, fm) : NULL;
         uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, c->pc) : 0;
         if (k != 0 && methods_no_fence(a->keys.names[k - 1]))
             kind = 2;
@@ -425,9 +425,9 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
-    char *name = full_name(a, caller);
+    char *name = fast_full_name(a, caller);
     lock_enter(a);
-    fast_method *fm = name != NULL ? method_by_name(a, name) : NULL;
+    fast_method *fm = name != NULL ? fast_method_by_name(a, name) : NULL;
     int in_probe = 0;
     int64_t old = -1;
     if (fm != NULL) {
@@ -492,7 +492,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
         return;
     }
     if (st.made != INS_MAKES_LEVELS) {
-        native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+        fast_native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
         return;
     }
     /* Array.multiNewArray: each level's arrays, all as long as the level's
@@ -502,7 +502,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
     uint64_t count = 1;
     while (key != 0) {
         uint64_t len = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)cur);
-        native_charge(a, ts, st.method, st.pc, 0, key, count, count * len);
+        fast_native_charge(a, ts, st.method, st.pc, 0, key, count, count * len);
         jobject next = len > 0 && (*jni)->IsInstanceOf(jni, cur, a->fast.object_array)
                            ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
                            : NULL;
@@ -662,7 +662,7 @@ void fast_unwatch(agent *a, JNIEnv *jni)
  * (the probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni == NULL || ts->probe == NULL)
         return 0;
     return (int)(*jni)->GetIntField(jni, ts->probe, a->fast.f_depth);
@@ -671,7 +671,7 @@ int fast_depth(agent *a, thread_state *ts)
 /* Set that depth (1 when an extent opens, 0 when an exception ends it). */
 void fast_set_depth(agent *a, thread_state *ts, int depth)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni != NULL && ts->probe != NULL)
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
 }

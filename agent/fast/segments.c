@@ -45,7 +45,7 @@ uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc)
 }
 
 /* Read-modify a long field of ts's counters. */
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
+void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
 {
     (void)a;
     (*jni)->SetLongField(jni, ts->probe, f, (*jni)->GetLongField(jni, ts->probe, f) + d);
@@ -60,10 +60,10 @@ void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, u
     int alloc;
     uint32_t rest = seg_rest(fm, pc, &alloc);
     if (rest != 0)
-        add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
+        fast_add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
     jint b = alloc ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b) : -1;
     if (b >= 0 && b < BUCKETS) {
-        add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
     }
 }

@@ -107,7 +107,7 @@ static jlong limit_bound(agent *a)
  */
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni == NULL || ts == NULL || a->fast.probe == NULL) {
         agent_fail(a, "the fast engine cannot switch a thread's probes %s", on ? "on" : "off");
         return -1;
@@ -117,26 +117,26 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         return -1;
     }
     if (on)
-        arm_hidden(a);
+        fast_arm_hidden(a);
     if (!on) {
         sync_total(a, jni, ts);
     } else {
         /* the totals from 0, in the work bucket with no root frame open
-         * (as start_counting sets the step engine's bucket) */
+         * (as span_start_counting sets the step engine's bucket) */
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, 0);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (start_span) */
+        (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (span_start) */
         /* as if an invoke were the last step: the first method entered is an
-         * entry, with no closeness (start_span: entry_far) */
+         * entry, with no closeness (span_start: entry_far) */
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_call_mark, 0);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_pos, 0);
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_bound, limit_bound(a));
         (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
         (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
-        /* its calling contexts from the root, one frame in its run (start_span: ctx_start) */
+        /* its calling contexts from the root, one frame in its run (span_start: ctx_start) */
         jintArray rc = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
         if (rc == NULL) {
             agent_fail(a, "the fast engine cannot start a thread's calling contexts");
@@ -184,7 +184,7 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
  * moving before the profile is written. Threads keep their `measuring`. */
 void fast_quiesce(agent *a)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni == NULL || a->fast.probe == NULL)
         return;
     lock_enter(a);

@@ -20,10 +20,10 @@ typedef struct sched_state {
     struct sched_slot *slots;   /* in creation order (sched_impl.h) */
     uint32_t n, cap;
     int32_t holder;             /* the slot that may run, -1: none ready */
-    int32_t last;               /* the last holder: where the next pick starts from when none was */
+    int32_t last;               /* the last holder: where the next sched_pick starts from when none was */
     _Atomic int32_t turn;       /* holder + 1, read without the lock on the step path */
     volatile int check;         /* a transition to look at on every step (a thread's end blocked on a monitor) */
-    int32_t entering;           /* the slot whose release decides now (release), -1: none */
+    int32_t entering;           /* the slot whose release decides now (sched_release), -1: none */
 } sched_state;
 
 #endif

@@ -36,7 +36,7 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
      * for good: nothing runs at it before its arrays any more (the byte[]
      * of the message of an exception it throws is taken back with the
      * rest, step_arrays_thrown). */
-    uint32_t mslot = cache_slot(ts->prev_method);
+    uint32_t mslot = step_cache_slot(ts->prev_method);
     uint32_t slot = (mslot ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
     if (ts->own_sites[slot].method == ts->prev_method && ts->own_sites[slot].loc == ts->prev_loc)
         return 1;

@@ -10,7 +10,7 @@
  * and in a goto to itself (an endless loop). The first is counted by
  * tail_returns, the second stops the program as over the bytecode limit.
  *
- * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
+ * The per-step path (step_count) is: a direct-mapped per-thread cache lookup
  * of the method, one opcode read from the method's cached bytecodes, four
  * counter increments (by opcode, by offset, by calling context, the total),
  * for offsets that name a dependency one more, and after a conditional
@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 /* The slot of method id in a thread's direct-mapped method cache. */
-uint32_t cache_slot(jmethodID id)
+uint32_t step_cache_slot(jmethodID id)
 {
     uintptr_t v = (uintptr_t)id;
     return (uint32_t)((v >> 3) ^ (v >> 15)) & (MCACHE_SIZE - 1);
@@ -63,7 +63,7 @@ static mcache_entry *cache_fill(agent *a, thread_state *ts, JNIEnv *jni, jmethod
         goto oom;
     if (ts_cover_keys(a, ts) != 0)
         goto oom;
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->cache[step_cache_slot(method)];
     e->id = method;
     e->m = m;
     e->hist = ts->hist[m->index];
@@ -87,7 +87,7 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
     ts->bucket = BUCKET_OVERHEAD;
     ts->root_method = method;
     ts->saved_prev_op = ts->prev_op;
-    ts->root_mark_top = ts->ctx.mark_top; /* its frame was just pushed (context_step) */
+    ts->root_mark_top = ts->ctx.mark_top; /* its frame was just pushed (step_context) */
     ts->root_mark_count = ts->ctx.mark_count;
 }
 
@@ -223,10 +223,10 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         bytecode_limit_stop(a, jni, thread);
 }
 
-/* A step at offset 0 or after a return (count_step): leave the frame that
+/* A step at offset 0 or after a return (step_count): leave the frame that
  * returned, enter the one that began. A step at 0 right after a return in
  * another method is the JVM calling in (Thread.exit after run): both. */
-void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+void step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
                   jlocation loc)
 {
     int ret = (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN;
@@ -252,10 +252,10 @@ void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_stat
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
-inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
+inline void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
                        jmethodID method, jlocation loc)
 {
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->cache[step_cache_slot(method)];
     if (e->id != method) {
         e = cache_fill(a, ts, jni, method);
         if (e == NULL)
@@ -288,7 +288,7 @@ inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
      * loop back to 0) or ended (the last step was a return): the calling
      * context changes; other steps pay two compares */
     if (loc == 0 || (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN)
-        context_step(a, ts, thread, method, m, loc);
+        step_context(a, ts, thread, method, m, loc);
     if (loc == 0 && m->root != ROOT_NONE) {
         if (m->root == ROOT_THREAD_START) {
             thread_start_seen(a, ts, jni, thread);
@@ -393,7 +393,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         if (ts->link_method != NULL)
             linkage_close(&g_agent, ts, thread); /* the call site is linked */
         if (!ts->paused)
-            count_step(&g_agent, ts, jni, thread, method, loc);
+            step_count(&g_agent, ts, jni, thread, method, loc);
         return;
     }
     if (ts != NULL && ts->sched_slot != 0) {
@@ -406,7 +406,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         return;
     if (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL)
         return;
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->cache[step_cache_slot(method)];
     if (e->id != method)
         e = cache_fill(&g_agent, ts, jni, method);
     if (e == NULL)
