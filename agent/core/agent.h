@@ -184,7 +184,7 @@ typedef struct thread_state {
     int measuring;              /* inside an outermost invocation */
     int paused;                 /* steps are not counted for now (clinit.c: the JVM's class lookup) */
     jmethodID pre_method;       /* counting code of the method's class that runs before it (its
-                                 * initializer, a constructor): that frame's method (clinit.c) */
+                                 * initializer, a constructor): that frame's method (clinit_target.c) */
     int bucket;                 /* enum bucket of the bytecode now executing */
     jmethodID root_method;      /* the overhead root frame we wait to pop */
     uint8_t prev_op;            /* opcode of the last step: the bytecode now executing */
@@ -346,7 +346,7 @@ typedef struct agent {
     jmethodID class_for_name;   /* Class.forName(String, boolean, ClassLoader) */
     jmethodID class_declared_fields; /* Class.getDeclaredFields0(boolean): links a class */
 
-    /* the method's own class, initialized before the method runs (clinit.c) */
+    /* the method's own class, initialized before the method runs (clinit_target.c) */
     jmethodID target_clinit;    /* its <clinit>, with a breakpoint at offset 0; NULL if none */
 #define CLINIT_ENTRIES 256
     jmethodID clinit_entries[CLINIT_ENTRIES]; /* its <clinit> and those of its supertypes of the
@@ -355,7 +355,7 @@ typedef struct agent {
     jmethodID *target_inits;    /* its constructors, when the method is an instance method: breakpoints
                                  * at offset 0 (the instance the method runs on is made by one) */
     int ntarget_inits;
-    uint32_t constructors_counted; /* runs of them outside the method so far (clinit.c; under lock) */
+    uint32_t constructors_counted; /* runs of them outside the method so far (clinit_target.c; under lock) */
     struct init_site { jmethodID method; jlocation loc; uint8_t op; cp_str owner, name, desc; } *tsites; /* breakpoints: static accesses that
                                  * name the class, in the program's other classes (under lock) */
     uint32_t ntsites, tsites_cap;
@@ -383,11 +383,11 @@ typedef struct agent {
     sched_state sched;          /* sched.c */
 
     /* Calls that go up the agent's layers: vmentry.c sets them at load
-     * (wire_hooks), so that clinit.c, natives.c and extent.c reach the
+     * (wire_hooks), so that clinit_target.c, natives.c and extent.c reach the
      * files above them only through these and never include their names. */
     struct agent_hooks {
         /* extent.c's pre_extent_begin/end: count code of the method's
-         * class that runs outside an invocation; clinit.c starts and ends it */
+         * class that runs outside an invocation; clinit_target.c starts and ends it */
         int (*pre_begin)(struct agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int at_entry);
         void (*pre_end)(struct agent *a, JNIEnv *jni, jthread thread);
         /* step/arrays.c: System.arraycopy copied `length` elements (natives.c) */

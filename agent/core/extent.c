@@ -175,7 +175,7 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
 }
 
 /* Breakpoint: at the method's entry, open an extent on this thread (or
- * let a recursion be); any other breakpoint is clinit.c's. */
+ * let a recursion be); any other breakpoint is clinit_target.c's. */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     agent *a = &g_agent;
@@ -183,7 +183,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     if (a->dead || gcrefs_breakpoint(a, jni, thread, method))
         return;
     if (a->engine->breakpoint != NULL)
-        a->engine->breakpoint(a, agent_tls, method); /* a hidden class's method (fast/); clinit.c's may share it */
+        a->engine->breakpoint(a, agent_tls, method); /* a hidden class's method (fast/); clinit_target.c's may share it */
     if (method != a->target || loc != 0) {
         clinit_breakpoint(a, jni, thread, agent_tls, method, loc); /* the method's class is initialized */
         return;
@@ -194,7 +194,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
 
 /*
  * Code of the method's own class that runs before the method, outside any
- * extent (clinit.c): its static initializer, and the constructor that makes
+ * extent (clinit_target.c): its static initializer, and the constructor that makes
  * the instance an instance method runs on. It is counted like an extent of
  * its own, whose counts go to the next invocation recorded. `frame`: the
  * initializer or constructor; at_entry: this is the breakpoint at its
@@ -259,7 +259,7 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     inv->n[0] = ts->n[0];
     inv->n[1] = ts->n[1];
     for (int b = 0; b < BUCKETS; b++) {
-        inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit.c) */
+        inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit_target.c) */
         a->pre_n[b] = 0;
     }
     inv->unscheduled = a->pre_unscheduled;

@@ -5,7 +5,7 @@
  *
  * It is the top of the agent's files: it calls extent.c, clinit.c,
  * target.c, natives.c and methods.c, and none of them calls it. Where a
- * lower file must call up (clinit.c starting a count, natives.c charging a
+ * lower file must call up (clinit_target.c starting a count, natives.c charging a
  * copy, extent.c ending the run at a limit), it calls through
  * a->hooks, which wire_hooks fills here, or a function passed in
  * (target_check_class); so the calls among those files point one way:
