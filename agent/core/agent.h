@@ -33,8 +33,10 @@
 
 #include "buckets.h"
 #include "fast_state.h"
+#include "fast_thread.h"
 #include "keys.h"
 #include "sched_state.h"
+#include "step_thread.h"
 
 /* How a method's frame relates to the overhead bucket. */
 enum root_kind {
@@ -116,17 +118,6 @@ enum { CALL_ENTRIES = 0, CALL_CLOSE, CALL_FENCE_NATIVE, CALL_FENCE_ALLOC, CALL_K
 #define DEP_NO_FENCE 0x80000000u
 #define DEP_WATCH 0x40000000u /* a static access of the JDK's whose resolution linkage.c watches (watch_site) */
 #define DEP_KEY(v) ((v) & ~(DEP_NO_FENCE | DEP_WATCH))
-
-#define MCACHE_SIZE 4096    /* per-thread direct-mapped method cache, power of two */
-#define STEP_ARRAYS 8       /* distinct (key, bucket) of the arrays one allocating step may take back */
-#define OWN_SITES 64        /* per-thread array sites known to allocate only their own arrays, power of two */
-
-typedef struct mcache_entry {
-    jmethodID id;
-    method_info *m;
-    uint64_t *hist;         /* this thread's [BUCKETS][256] counters for m, then its offsets' */
-    uint64_t *off;          /* hist + HIST_OPS: per bytecode offset and bucket, OFF_SLOT */
-} mcache_entry;
 
 /* A thread's counters of a method are one block: [BUCKETS][256] by opcode,
  * then [code_len][BUCKETS] by bytecode offset (the profile's lines, read
@@ -219,21 +210,6 @@ typedef struct thread_state {
     uint64_t n[BUCKETS];        /* bytecodes of the current invocation */
     uint64_t grant, budget;     /* bytecode limit: steps granted by the last check of the shared
                                  * total (a->counted), and steps left of them */
-    mcache_entry cache[MCACHE_SIZE];
-    jmethodID arr_method;       /* the last allocating instruction stepped (new, newarray, anewarray, */
-    jlocation arr_loc;          /* multianewarray) and the arrays charged to it (by key and bucket): */
-    uint32_t narr;              /* taken back if it throws (a negative size: step_arrays_thrown) */
-    int arr_overflow;
-    struct {
-        uint32_t key;
-        int bucket;
-        uint64_t allocations, elements;
-    } arr[STEP_ARRAYS];
-    struct {                    /* array instructions that made an array of their own on this thread
-                                 * (their class is resolved: step/arrays.c own_array), direct-mapped */
-        jmethodID method;
-        jlocation loc;
-    } own_sites[OWN_SITES];
     uint64_t **hist;            /* by method index: HIST_OPS + BUCKETS * code_len counters, lazily allocated */
     uint32_t hist_cap;
     uint64_t *dep[BUCKETS];     /* by key index: count */
@@ -245,27 +221,10 @@ typedef struct thread_state {
                                  * bucket's misses */
     uint64_t br[BUCKETS][BR_KINDS]; /* conditional branches: executed, taken, mispredicted */
     uint64_t calls[BUCKETS][CALL_KINDS]; /* method entries, their closeness, fences' closeness */
-    uint64_t entry_at;          /* n[0] + n[1] at the last method entry of this span */
-    jvmtiFrameInfo *tail_frames; /* step/step.c tail_returns: frames of a chain of self-calls */
-    uint32_t tail_cap;          /* their number */
     int entry_far;              /* no method entry yet in this span */
-    jobject probe;              /* engine=fast: global ref to this thread's probe counters (Probe.java, fast/threads.c) */
-    jint fast_base;             /* engine=fast: frames below and including the extent's outermost frame */
-    jmethodID fast_init_caller; /* engine=fast: the instruction (method, location) at which the last */
-    jlocation fast_init_loc;    /* initializer clinit.c would run was entered (fast/probes.c probe_root) */
-    jmethodID fast_lent_method; /* engine=fast: the instruction (method, location) whose segment's rest */
-    jlocation fast_lent_loc;    /* a JVM-entered frame took off the position (probe_jvm_entered) */
-    struct fast_fix { uint32_t id, after; int bucket; } *fixes; /* engine=fast: instructions of block id
-                                 * after offset `after` that an exception kept from running, and the
-                                 * bucket they were counted in (fast.c) */
-    uint32_t nfixes, fixes_cap;
-    struct fast_native_array { uint32_t method, pc, key, invoke; int bucket; uint64_t allocations, elements; } *narrays;
-                                /* engine=fast: what native calls handled, by the calling
-                                 * instruction (a->fast.methods[method], original pc, its key
-                                 * `invoke`) and the key of the arrays it allocated (0 for
-                                 * elements charged by size) (fast.c) */
-    uint32_t nnarrays, narrays_cap;
     ctx_tree ctx;               /* calling contexts (contexts.c) */
+    struct step_thread step;    /* the step engine's own (step/step_thread.h) */
+    struct fast_thread fast;    /* engine=fast: the fast engine's own (fast/fast_thread.h) */
     uint32_t root_mark_top, root_mark_count; /* ctx stack before the overhead root's frame */
     uint32_t sched_slot;        /* sched.c: its slot + 1 while its counted threads are scheduled, else 0 */
     uint32_t sched_quantum;     /* bytecodes left of its turn */

@@ -85,9 +85,9 @@ static int add_count(agent *a, uint64_t *slot, uint64_t n)
 static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
 {
     int bad = 0;
-    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
-    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
-    jobjectArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_classes);
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->fast.probe, fa);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->fast.probe, fe);
+    jobjectArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_classes);
     if (aa != NULL && ea != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, aa);
         jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
@@ -149,8 +149,8 @@ int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
     if (!bad)
         bad = collect_sites(a, jni, ts, a->fast.f_oallocations, a->fast.f_oelements, BUCKET_OVERHEAD);
-    for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
-        struct fast_native_array *na = &ts->narrays[i];
+    for (uint32_t i = 0; i < ts->fast.nnarrays && !bad; i++) {
+        struct fast_native_array *na = &ts->fast.narrays[i];
         if (na->invoke == 0) { /* a made probe's: the call's key, read now */
             const fast_method *fm = &a->fast.methods[na->method];
             const cpool *cp = fast_pool_of(a, fm);
@@ -173,7 +173,7 @@ int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     /* what System.arraycopy copied, charged to its key as step/arrays.c does,
      * bucket by bucket */
     for (int b = 0; b < BUCKETS && !bad; b++) {
-        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, b == BUCKET_WORK ? a->fast.f_copied
+        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, b == BUCKET_WORK ? a->fast.f_copied
                                                                                        : a->fast.f_ocopied);
         if (copied == 0)
             continue;
@@ -244,7 +244,7 @@ void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc,
 {
     /* in the bucket of the thread's mode; the program's calls are work */
     JNIEnv *jni = fast_env(a);
-    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) : MODE_WORK;
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) : MODE_WORK;
     if (mode == MODE_HIDDEN)
         return;
     lock_enter(a);
@@ -252,22 +252,22 @@ void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc,
     lock_exit(a);
     int bucket = mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK;
     uint32_t i = 0;
-    while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
-                                 ts->narrays[i].key == key && ts->narrays[i].bucket == bucket))
+    while (i < ts->fast.nnarrays && !(ts->fast.narrays[i].method == index && ts->fast.narrays[i].pc == pc &&
+                                 ts->fast.narrays[i].key == key && ts->fast.narrays[i].bucket == bucket))
         i++;
-    if (i == ts->nnarrays) {
-        if (ts->nnarrays == ts->narrays_cap) {
-            struct fast_native_array *v = grow_cap(ts->narrays, &ts->narrays_cap, 8, sizeof *v);
+    if (i == ts->fast.nnarrays) {
+        if (ts->fast.nnarrays == ts->fast.narrays_cap) {
+            struct fast_native_array *v = grow_cap(ts->fast.narrays, &ts->fast.narrays_cap, 8, sizeof *v);
             if (v == NULL) {
                 agent_fail(a, "out of memory for what native calls handled");
                 return;
             }
-            ts->narrays = v;
+            ts->fast.narrays = v;
         }
-        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
+        ts->fast.narrays[ts->fast.nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
     }
-    ts->narrays[i].allocations += allocations;
-    ts->narrays[i].elements += elements;
+    ts->fast.narrays[i].allocations += allocations;
+    ts->fast.narrays[i].elements += elements;
 }
 
 /* Record why a native's arrays cannot be charged (the first reason wins);
@@ -305,11 +305,11 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
-    if (ts->probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+    if (ts->fast.probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
         return;
     if (loc != -1)
         return; /* a Java frame */
-    if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+    if ((*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
     uint32_t index, pc, ik;
     if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
@@ -367,7 +367,7 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
 {
     jthread thread = NULL;
     JNIEnv *jni = fast_env(a);
-    if (ts->probe == NULL || jni == NULL ||
+    if (ts->fast.probe == NULL || jni == NULL ||
         jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jmethodID m = NULL;

@@ -74,7 +74,7 @@ static int count_keys(agent *a, thread_state *ts, int bucket, const fast_method 
  * hits x block histogram into its method counters, and the blocks' keys. */
 static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int bucket)
 {
-    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, f);
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->fast.probe, f);
     if (arr == NULL)
         return -1;
     jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -149,15 +149,15 @@ static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
 {
     if (ts->ctx.nodes == NULL)
         return 0;
-    jint nn = (*jni)->GetIntField(jni, ts->probe, a->fast.f_ctx_nodes);
+    jint nn = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_nodes);
     if (nn < 1 || nn > CTX_NODES) {
         fast_problem(a, "a thread's calling contexts hold %d nodes", (int)nn);
         return 0;
     }
-    jintArray pa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_parent);
-    jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_method);
-    jintArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_site);
-    jlongArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_count);
+    jintArray pa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_parent);
+    jintArray ma = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_method);
+    jintArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_site);
+    jlongArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_count);
     jint *parent = malloc((size_t)nn * sizeof *parent), *method = malloc((size_t)nn * sizeof *method);
     jint *site = malloc((size_t)nn * sizeof *site);
     jlong *count = malloc((size_t)nn * 4 * sizeof *count);
@@ -237,9 +237,9 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     if (collect_hits(a, jni, ts, a->fast.f_hits, BUCKET_WORK) != 0 ||
         collect_hits(a, jni, ts, a->fast.f_ohits, BUCKET_OVERHEAD) != 0)
         return -1;
-    jint hidden = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden);
+    jint hidden = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_hidden);
     if (hidden > 0) {
-        jint by = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden_root);
+        jint by = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_hidden_root);
         fast_method *fm = fast_method_of(a, (uint32_t)hidden - 1);
         fast_method *rm = by > 0 ? fast_method_of(a, (uint32_t)by - 1) : NULL;
         if (by < 0) /* the step engine counts it or refuses it itself: the linkage's fallback stands */
@@ -252,34 +252,34 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     /* its method entries (an entry probe runs before the method's first
      * instruction: nothing to correct either) */
-    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_entries);
-    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_oentries);
+    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_entries);
+    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_oentries);
     for (int b = 0; b < BUCKETS; b++) {
-        ts->calls[b][CALL_CLOSE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_close[b]);
-        ts->calls[b][CALL_FENCE_NATIVE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_native[b]);
-        ts->calls[b][CALL_FENCE_ALLOC] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_alloc[b]);
+        ts->calls[b][CALL_CLOSE] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_close[b]);
+        ts->calls[b][CALL_FENCE_NATIVE] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_fence_native[b]);
+        ts->calls[b][CALL_FENCE_ALLOC] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_fence_alloc[b]);
     }
     /* the thread's branch counts, per bucket; a branch probe runs right
      * before its branch, so an exception never leaves one to correct */
     for (int k = 0; k < BR_KINDS; k++) {
-        ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_br[k]);
-        ts->br[BUCKET_OVERHEAD][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_obr[k]);
+        ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_br[k]);
+        ts->br[BUCKET_OVERHEAD][k] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_obr[k]);
     }
     /* what exceptions kept from running: the rest of a block counted whole */
-    for (uint32_t k = 0; k < ts->nfixes; k++) {
-        fast_method *fm = fast_method_of(a, ts->fixes[k].id);
+    for (uint32_t k = 0; k < ts->fast.nfixes; k++) {
+        fast_method *fm = fast_method_of(a, ts->fast.fixes[k].id);
         uint64_t *h = fm != NULL && fm->mi != NULL ? ts_hist(ts, fm->mi) : NULL;
         if (h == NULL) {
             fast_problem(a, "a block an exception left early was never counted");
             continue;
         }
-        int bucket = ts->fixes[k].bucket & ~FIX_KEY;
-        const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
+        int bucket = ts->fast.fixes[k].bucket & ~FIX_KEY;
+        const blk_block *b = &fm->blocks.blocks[ts->fast.fixes[k].id - fm->first_id];
         /* the limit's instruction counts, but not its key (FIX_KEY) */
-        uint32_t keys_from = ts->fixes[k].after + ((ts->fixes[k].bucket & FIX_KEY) ? 0 : 1);
+        uint32_t keys_from = ts->fast.fixes[k].after + ((ts->fast.fixes[k].bucket & FIX_KEY) ? 0 : 1);
         if (count_keys(a, ts, bucket, fm, keys_from, b->end, -1) != 0)
             break;
-        for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
+        for (uint32_t pc = ts->fast.fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
                 continue;
             uint64_t *slot = &h[bucket * 256 + fm->code[pc]], *at = &h[HIST_OPS + OFF_SLOT(pc, bucket)];
@@ -300,7 +300,7 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
  * 0, or -1 (reported). */
 static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
 {
-    jbyteArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_natives);
+    jbyteArray arr = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_natives);
     if (arr == NULL)
         return 0; /* no native call on this thread */
     jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -348,7 +348,7 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || fast_collect_arrays(a, jni, ts) != 0 ||
+        if (ts->fast.probe != NULL && (collect_thread(a, jni, ts) != 0 || fast_collect_arrays(a, jni, ts) != 0 ||
                                   collect_natives(a, jni, ts) != 0 || collect_contexts(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;

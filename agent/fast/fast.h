@@ -182,7 +182,7 @@ void fast_bystanders_over(agent *a, JNIEnv *jni); /* bystanders passed their all
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */
-/* In a fix's bucket (thread_state.fixes): the instruction at `after` keeps its count but not its
+/* In a fix's bucket (thread_state.fast.fixes): the instruction at `after` keeps its count but not its
  * key (the bytecode limit stopped the run on it: limit.c) */
 #define FIX_KEY 0x100
 /* the bytecode limit stops the run at original offset pc of the frame at depth skip (or, gone !=

@@ -122,10 +122,10 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     }
     int found = lo < a->fast.nhidden && a->fast.hidden[lo] == method;
     lock_exit(a);
-    if (!found || ts == NULL || !ts->measuring || ts->probe == NULL)
+    if (!found || ts == NULL || !ts->measuring || ts->fast.probe == NULL)
         return found;
     JNIEnv *jni = fast_env(a);
-    if (jni != NULL && (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+    if (jni != NULL && (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return 1;
     char *name = fast_full_name(a, method);
     fast_problem(a, "%s, a method of a hidden class (a lambda's or a method handle's), ran inside the extent: "

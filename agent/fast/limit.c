@@ -98,14 +98,14 @@ static const char *probe_frame(agent *a, jthread thread, jvmtiFrameInfo *f, jint
 /* The frames from depth skip down to the extent's outermost one. */
 static jint extent_frames(const thread_state *ts, jint frames, jint skip)
 {
-    return (ts->helper ? frames : frames - ts->fast_base + 1) - skip;
+    return (ts->helper ? frames : frames - ts->fast.base + 1) - skip;
 }
 
 /* Take the thread's predictors, branch counts and the state no probe
  * between here and the stop may change. */
 static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
     jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
     jfieldID ent[BUCKETS] = {a->fast.f_entries, a->fast.f_oentries};
@@ -147,7 +147,7 @@ static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
  * method's exit probe, which takes its frame off the depth). */
 static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w, int exited)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     return (*jni)->GetIntField(jni, p, a->fast.f_ctx_top) == w->ctx_top &&
            (*jni)->GetIntField(jni, p, a->fast.f_nsaved) == w->nsaved &&
            (*jni)->GetIntField(jni, p, a->fast.f_sp) == w->sp &&
@@ -161,7 +161,7 @@ static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_
 /* Put the predictors and branch counts back as arm() took them. */
 static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
     jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
     for (int b = 0; b < BUCKETS; b++) {
@@ -180,7 +180,7 @@ static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struc
 /* Take back block id of fm, which its probe counted whole just now (its first segment's fence too). */
 static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, jint id)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     lock_enter(a);
     uint32_t v = (uint32_t)id < a->fast.next_id ? a->fast.len[id] : 0;
     lock_exit(a);
@@ -235,9 +235,9 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
 {
     if (!(seg_after(fm, old) & SEG_ALLOC))
         return;
-    jint fb = (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b);
+    jint fb = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b);
     if (fb >= 0 && fb < BUCKETS)
-        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_seg_fence));
 }
 
 /*
@@ -248,7 +248,7 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
 static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id, jlong bound,
                        const char **why)
 {
-    if (ts == NULL || ts->probe == NULL || !ts->measuring || ts->pre_method != NULL) {
+    if (ts == NULL || ts->fast.probe == NULL || !ts->measuring || ts->pre_method != NULL) {
         *why = "the thread is not in the method's extent";
         return PLACE_NOT;
     }
@@ -291,7 +291,7 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     }
     int alloc = 0;
     uint32_t seg = from < blk->end ? blk_segment(&fm->blocks, fm->code, (uint32_t)b, from, &alloc) : 0;
-    jlong pos = (*jni)->GetLongField(jni, ts->probe, a->fast.f_pos);
+    jlong pos = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pos);
     *why = "the bytecode after the limit is not in the segment the probe began";
     if (pos <= bound || (uint64_t)(pos - bound - 1) >= seg)
         return PLACE_NOT;
@@ -355,7 +355,7 @@ static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_
     if (at == NULL || (uint32_t)loc < at->after || !(bc_flags(fm->code[at->old]) & BCF_INVOKE) || b < 0 ||
         gone->blocks.blocks[b].end_kind != BLK_END_RETURN)
         return "a frame began or ended between its probe and the limit's bytecode";
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     fence_back(a, jni, ts, fm, at->old);
     (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
     (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
@@ -418,8 +418,8 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     } else if (kind != LIMIT_INVOKE && kind != -1) {
         return "an allocation ran between its probe and the limit's bytecode";
     }
-    (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
-    (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
+    (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
+    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
     predictors_back(a, jni, ts, w);
     if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, NULL, -1) != 0)
         return "the frames it stops could not be read";
@@ -512,8 +512,8 @@ void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     w->ts = NULL;
     const char *why = "a frame began or ended between its probe and the limit's bytecode";
     if (unchanged(a, jni, ts, w, 0)) {
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
         predictors_back(a, jni, ts, w);
         why = fast_limit_fix(a, jni, thread, ts, from_top, extent_frames(ts, frames, from_top), w->pc, NULL, -1) != 0
                   ? "the frames it stops could not be read"

@@ -343,15 +343,15 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     int as_called = 0;
     thread_state *self = agent_self();
     /* the instruction its frame was entered from: its calling context's site */
-    if (self != NULL && self->probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
-        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at, (jint)v.pc);
-        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at_method, (jint)v.first_id);
+    if (self != NULL && self->fast.probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
+        (*jni)->SetIntField(jni, self->fast.probe, a->fast.f_ctx_at, (jint)v.pc);
+        (*jni)->SetIntField(jni, self->fast.probe, a->fast.f_ctx_at_method, (jint)v.first_id);
     }
     if (!transparent)
         self = NULL;
-    if (self != NULL && (self->fast_init_caller != caller || self->fast_init_loc != cloc)) {
-        self->fast_init_caller = caller;
-        self->fast_init_loc = cloc;
+    if (self != NULL && (self->fast.init_caller != caller || self->fast.init_loc != cloc)) {
+        self->fast.init_caller = caller;
+        self->fast.init_loc = cloc;
         as_called = 1;
     }
     return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0) | (as_called ? AS_CALLED : 0) |
@@ -413,7 +413,7 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     (void)cls;
     (void)id;
     thread_state *ts = agent_self();
-    if (a->dead || ts == NULL || ts->probe == NULL)
+    if (a->dead || ts == NULL || ts->fast.probe == NULL)
         return;
     jthread thread = NULL;
     jmethodID caller = NULL;
@@ -440,14 +440,14 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
         return; /* no probes there, or in a probe: the exception's fix refuses the run */
     /* the instruction the JVM entered it from: its calling context's site */
     if (old <= INT32_MAX && fm->first_id <= INT32_MAX) {
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at, (jint)old);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at_method, (jint)fm->first_id);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_at, (jint)old);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_at_method, (jint)fm->first_id);
     }
-    if (ts->fast_lent_method == caller && ts->fast_lent_loc == cloc)
+    if (ts->fast.lent_method == caller && ts->fast.lent_loc == cloc)
         return; /* another upcall while the JVM throws there (an initialization error's stack trace) */
     seg_abort(a, jni, ts, fm, (uint32_t)old);
-    ts->fast_lent_method = caller;
-    ts->fast_lent_loc = cloc;
+    ts->fast.lent_method = caller;
+    ts->fast.lent_loc = cloc;
 }
 
 /* Probe.arraySites0(site, dims): how many array sites were handed out
@@ -541,7 +541,7 @@ static void fast_begin(agent *a, JNIEnv *jni, jthread thread)
     thread_state *ts = agent_tls;
     jint frames = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-        ts->fast_base = frames - 2;
+        ts->fast.base = frames - 2;
     fast_set_depth(a, ts, 1);
 }
 
@@ -663,15 +663,15 @@ void fast_unwatch(agent *a, JNIEnv *jni)
 int fast_depth(agent *a, thread_state *ts)
 {
     JNIEnv *jni = fast_env(a);
-    if (jni == NULL || ts->probe == NULL)
+    if (jni == NULL || ts->fast.probe == NULL)
         return 0;
-    return (int)(*jni)->GetIntField(jni, ts->probe, a->fast.f_depth);
+    return (int)(*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_depth);
 }
 
 /* Set that depth (1 when an extent opens, 0 when an exception ends it). */
 void fast_set_depth(agent *a, thread_state *ts, int depth)
 {
     JNIEnv *jni = fast_env(a);
-    if (jni != NULL && ts->probe != NULL)
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
+    if (jni != NULL && ts->fast.probe != NULL)
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_depth, (jint)depth);
 }

@@ -48,7 +48,7 @@ uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc)
 void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
 {
     (void)a;
-    (*jni)->SetLongField(jni, ts->probe, f, (*jni)->GetLongField(jni, ts->probe, f) + d);
+    (*jni)->SetLongField(jni, ts->fast.probe, f, (*jni)->GetLongField(jni, ts->fast.probe, f) + d);
 }
 
 /* Take off the thread's position the rest of the segment that fm's
@@ -61,9 +61,9 @@ void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, u
     uint32_t rest = seg_rest(fm, pc, &alloc);
     if (rest != 0)
         fast_add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
-    jint b = alloc ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b) : -1;
+    jint b = alloc ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b) : -1;
     if (b >= 0 && b < BUCKETS) {
-        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_seg_fence));
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, -1);
     }
 }
