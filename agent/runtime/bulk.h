@@ -1,6 +1,6 @@
 /*
- * bulk.h - natives charged by the bytes they handle (bulk.c):
- * which natives are caught, and their binding.
+ * bulk.h - natives charged by the bytes they handle (bulk.c): which
+ * natives are caught, and their binding (bulk_bind.c).
  */
 #ifndef PSF_BULK_H
 #define PSF_BULK_H
