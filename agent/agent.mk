@@ -51,10 +51,9 @@ UNIT_SRCS_options := agent/core/options.c
 UNIT_TESTS += mutf8
 UNIT_SRCS_mutf8 := agent/classfile/mutf8.c
 
-# keys.c includes agent.h, which includes jvmti.h: no JVM runs
+# keys.c is pure C (keys.h): no JVM
 UNIT_TESTS += keys
 UNIT_SRCS_keys := agent/profile/keys.c
-UNIT_CFLAGS_keys := $(JNI_CFLAGS) -Iagent/core -Iagent/classfile
 
 # The probe class's fields, methods and natives the fast engine binds by
 # name (agent/fast/probe_fields.h) against the compiled Probe.class.

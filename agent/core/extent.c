@@ -13,7 +13,7 @@
  *
  * HotSpot posts no SingleStep for the location of the breakpoint whose
  * callback enabled stepping, so on_breakpoint has the engine count that
- * first bytecode by hand (count_first: step/step.c count_step). Recursive
+ * first bytecode by hand (count_first: step/step.c step_count). Recursive
  * invocations are inside the extent. With engine=fast the same life cycle
  * switches the thread's probes instead (fast/engine.c).
  *
@@ -28,9 +28,15 @@
  * (extent.c, span.c, limits.c, borrow.c, step/, fast/probes.c,
  * fast/engine.c) share.
  */
-#include "extent.h"
+#include "bystanders.h"
+#include "clinit.h"
+#include "contexts.h"
 #include "engine.h"
+#include "events.h"
+#include "extent.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "keys.h"
 #include "scheduler.h"
 
 #include <stdio.h>
@@ -124,7 +130,7 @@ void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread)
  * when the bytecode limit stopped the program meanwhile. */
 static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    span_thread_events(a, JVMTI_DISABLE, thread, ts);
     limit_return(a, jni, thread, ts);
     if (a->result_written)
         return -1; /* the limit stopped the program */
@@ -149,11 +155,11 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
         return 0; /* recursion: the nested invocation gets its own step */
     /* a helper no longer counted (a daemon stopped at its extent's end)
      * calls the method itself: it now opens an extent of its own */
-    helper_fold(a, ts);
+    borrow_helper_fold(a, ts);
     borrow_fold(a, ts);
     /* an exit probe that ends the extent needs no frame pop (which
      * would keep the thread in the interpreter) */
-    if (start_counting(a, jni, thread, ts, !a->engine->entry_probe) != 0)
+    if (span_start_counting(a, jni, thread, ts, !a->engine->entry_probe) != 0)
         return 0;
     lock_enter(a);
     if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
@@ -163,7 +169,7 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
     lock_exit(a);
     char vmsg[1024];
     const char *stop = bystanders_note(a, jni, thread, vmsg, sizeof vmsg);
-    start_span(a, ts);
+    span_start(a, ts);
     ts->last_exception[0] = '\0';
     if (stop != NULL) {
         limit_stop(a, jni, thread, stop, vmsg);
@@ -174,7 +180,7 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
 }
 
 /* Breakpoint: at the method's entry, open an extent on this thread (or
- * let a recursion be); any other breakpoint is clinit.c's. */
+ * let a recursion be); any other breakpoint is clinit_target.c's. */
 void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc)
 {
     agent *a = &g_agent;
@@ -182,7 +188,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
     if (a->dead || gcrefs_breakpoint(a, jni, thread, method))
         return;
     if (a->engine->breakpoint != NULL)
-        a->engine->breakpoint(a, agent_tls, method); /* a hidden class's method (fast/); clinit.c's may share it */
+        a->engine->breakpoint(a, agent_tls, method); /* a hidden class's method (fast/); clinit_target.c's may share it */
     if (method != a->target || loc != 0) {
         clinit_breakpoint(a, jni, thread, agent_tls, method, loc); /* the method's class is initialized */
         return;
@@ -193,7 +199,7 @@ void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethod
 
 /*
  * Code of the method's own class that runs before the method, outside any
- * extent (clinit.c): its static initializer, and the constructor that makes
+ * extent (clinit_target.c): its static initializer, and the constructor that makes
  * the instance an instance method runs on. It is counted like an extent of
  * its own, whose counts go to the next invocation recorded. `frame`: the
  * initializer or constructor; at_entry: this is the breakpoint at its
@@ -208,14 +214,14 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return -1;
-    if (start_counting(a, jni, thread, ts, at_entry) != 0)
+    if (span_start_counting(a, jni, thread, ts, at_entry) != 0)
         return -1;
     /* an extent for the threads it starts: they are counted, daemons too,
      * while it runs (on_thread_start), and watched afterwards */
     lock_enter(a);
     a->active_extents++;
     lock_exit(a);
-    start_span(a, ts);
+    span_start(a, ts);
     ts->pre_method = frame;
     if (at_entry && a->engine->count_first != NULL)
         a->engine->count_first(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
@@ -258,7 +264,7 @@ static void record_invocation(agent *a, thread_state *ts, const char *end, const
     inv->n[0] = ts->n[0];
     inv->n[1] = ts->n[1];
     for (int b = 0; b < BUCKETS; b++) {
-        inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit.c) */
+        inv->n[b] += a->pre_n[b]; /* its class's initializer, its instance's constructor (clinit_target.c) */
         a->pre_n[b] = 0;
     }
     inv->unscheduled = a->pre_unscheduled;
@@ -312,7 +318,7 @@ void extents_end(agent *a, JNIEnv *jni)
                 ts->measuring = 0;
                 continue;
             }
-            set_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
+            span_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
             sched_leave(a, jni, ts);
             ts->measuring = 0;
             watch_from_now(a, ts->ref);
@@ -331,7 +337,7 @@ static void resume_idle_helpers(agent *a)
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->idle_helper && ts->helper && ts->ref != NULL) {
             lock_enter(a);
-            charge_counts(a, ts, ts->inv_index, 0);
+            borrow_charge_counts(a, ts, ts->inv_index, 0);
             ts->inv_index = a->ninvocations; /* the invocation now running (recorded at its end) */
             lock_exit(a);
             ts->idle_helper = 0;
@@ -425,7 +431,7 @@ void JNICALL on_exception(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodI
     if (k != NULL && (*a->jvmti)->GetClassSignature(a->jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
         if (name_from_signature(sig, 0, name, sizeof name) == 0)
             snprintf(name, sizeof name, "%s", sig);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+        jvmti_free(a, sig);
         char *utf8 = utf8_dup(name);
         snprintf(ts->last_exception, sizeof ts->last_exception, "%s", utf8 ? utf8 : name);
         free(utf8);
@@ -475,7 +481,7 @@ void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jm
     ctx_catch(&g_agent, ts, thread, method);
     /* The stack is the catching frame's now: the step before the handler (a
      * return, when the JVM ran the exception's constructor) must not leave
-     * that frame too at the handler's first step (context_step). */
+     * that frame too at the handler's first step (step_context). */
     ts->prev_op = BC_NOP;
 }
 
@@ -506,7 +512,7 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     int daemon = 0;
     if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) == JVMTI_ERROR_NONE) {
         daemon = info.is_daemon;
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+        jvmti_free(a, info.name);
     }
     lock_enter(a);
     int active = a->active_extents > 0;
@@ -522,8 +528,8 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         sched_forget(a, jni, thread);
         return;
     }
-    if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
-        set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    if (span_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
+        span_thread_events(a, JVMTI_DISABLE, thread, ts);
         sched_forget(a, jni, thread);
         return;
     }
@@ -562,9 +568,8 @@ static const char *exit_kind_of_current(agent *a, JNIEnv *jni)
             else if (strcmp(name, "exit") == 0)
                 kind = "exit_in_method";
         }
-        if (sig)
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+        jvmti_free(a, sig);
+        jvmti_free(a, name);
         if (k != NULL)
             (*jni)->DeleteLocalRef(jni, k);
     }
@@ -658,7 +663,7 @@ uint32_t counting_array_key(agent *a, jclass klass)
         if (k != 0)
             jvmti_check(a, (*jv)->SetTag(jv, klass, ((jlong)TAG_ARRAY_KEY << TAG_KIND_SHIFT) | k), "SetTag");
     }
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return k;
 }
 

@@ -1,6 +1,7 @@
 /*
  * jvmti_util.c - the one place JVMTI failures are checked and reported, the
- * agent's log, and the raw-monitor lock.
+ * agent's log, the raw-monitor lock, and the release of memory JVMTI
+ * allocated.
  *
  * A failed call is logged with the call's name and JVMTI's error name, and
  * the first one is kept in a->error so the profile reports status
@@ -8,6 +9,7 @@
  * never exit(): they record and return.
  */
 #include "agent.h"
+#include "jvmti_util.h"
 #include "mutf8.h"
 
 #include <stdarg.h>
@@ -57,6 +59,12 @@ int jvmti_check(agent *a, jvmtiError err, const char *call)
     return -1;
 }
 
+void jvmti_free(agent *a, void *p)
+{
+    if (p != NULL)
+        jvmti_check(a, (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)p), "Deallocate");
+}
+
 void lock_enter(agent *a)
 {
     jvmti_check(a, (*a->jvmti)->RawMonitorEnter(a->jvmti, a->lock), "RawMonitorEnter");
@@ -93,7 +101,7 @@ char *xstrdup_jvmti(agent *a, char *s)
     if (s == NULL)
         return NULL;
     char *copy = utf8_dup(s);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)s);
+    jvmti_free(a, s);
     if (copy == NULL)
         agent_fail(a, "out of memory");
     return copy;

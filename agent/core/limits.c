@@ -4,8 +4,10 @@
  * takes no lock, and the stop of the run when the total passes the limit
  * or a thread loops on one instruction forever.
  */
-#include "extent.h"
 #include "engine.h"
+#include "events.h"
+#include "extent.h"
+#include "jvmti_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +94,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 {
     /* this thread counts no more; it stays "measuring" so that the result
      * lists its invocation as incomplete */
-    set_thread_events(a, JVMTI_DISABLE, thread, agent_tls);
+    span_thread_events(a, JVMTI_DISABLE, thread, agent_tls);
     lock_enter(a);
     int first = a->stop_status == NULL && !a->result_written;
     if (first) {

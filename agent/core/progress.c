@@ -11,6 +11,8 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "jvmti_util.h"
+#include "progress.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

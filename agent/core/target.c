@@ -10,8 +10,9 @@
  * caller's: it passes that function in.
  */
 #include "agent.h"
-#include "target.h"
 #include "engine.h"
+#include "jvmti_util.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +63,10 @@ static void search_methods(agent *a, jclass klass)
         }
         free(uname);
         free(udesc);
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
+        jvmti_free(a, name);
+        jvmti_free(a, desc);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
     if (matches > 1) {
         a->ambiguous = 1; /* GetClassMethods' order varies between runs: sort */
         qsort(a->candidates, (size_t)a->ncandidates, sizeof *a->candidates, cmp_str);
@@ -113,7 +114,7 @@ int target_class_named(agent *a, jclass klass)
     char *utf8 = utf8_dup(sig);
     int match = utf8 != NULL && strcmp(utf8, a->spec.class_signature) == 0;
     free(utf8);
-    (*jv)->Deallocate(jv, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return match;
 }
 

@@ -1,6 +1,6 @@
 /*
  * target.h - finding the method to measure (target.c): vmentry.c checks
- * each prepared class, clinit.c asks whether a class is the target's.
+ * each prepared class, clinit_target.c asks whether a class is the target's.
  */
 #ifndef PSF_TARGET_H
 #define PSF_TARGET_H

@@ -5,7 +5,7 @@
  *
  * It is the top of the agent's files: it calls extent.c, clinit.c,
  * target.c, natives.c and methods.c, and none of them calls it. Where a
- * lower file must call up (clinit.c starting a count, natives.c charging a
+ * lower file must call up (clinit_target.c starting a count, natives.c charging a
  * copy, extent.c ending the run at a limit), it calls through
  * a->hooks, which wire_hooks fills here, or a function passed in
  * (target_check_class); so the calls among those files point one way:
@@ -17,10 +17,21 @@
  * allocation to SampledObjectAlloc, which gives exact array sizes.
  */
 #include "agent.h"
+#include "bulk.h"
+#include "bystanders.h"
+#include "clinit.h"
 #include "engine.h"
+#include "events.h"
 #include "extent.h"
+#include "fast_api.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "linkage.h"
+#include "methods.h"
+#include "natives.h"
+#include "progress.h"
 #include "scheduler.h"
+#include "step.h"
 #include "target.h"
 #include "writer.h"
 
@@ -101,7 +112,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         bulk_class_prepared(a, jni, classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
+    jvmti_free(a, classes);
 }
 
 /* The first invocation that ended by exception, or NULL. */
@@ -281,7 +292,7 @@ static void record_end(agent *a, JNIEnv *jni)
         char *held[] = {name, desc, csig};
         for (size_t h = 0; h < sizeof held / sizeof held[0]; h++)
             if (held[h] != NULL)
-                (*jv)->Deallocate(jv, (unsigned char *)held[h]);
+                jvmti_free(a, held[h]);
         if (k != NULL)
             (*jni)->DeleteLocalRef(jni, k);
         if (lang < 0)

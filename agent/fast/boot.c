@@ -7,6 +7,7 @@
  */
 
 #include "fast.h"
+#include "jvmti_util.h"
 
 #include <sys/random.h>
 
@@ -151,8 +152,9 @@ static int arrays_init(agent *a, JNIEnv *jni)
  * constant-pool entries, and its retransformation (HotSpot parses it anew
  * and merges the old and new pools, a linear search per added entry) would
  * be start cost for nothing. */
-static int has_code(jvmtiEnv *jv, jclass klass)
+static int has_code(agent *a, jclass klass)
 {
+    jvmtiEnv *jv = a->jvmti;
     jint n = 0;
     jmethodID *methods = NULL;
     if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
@@ -163,7 +165,7 @@ static int has_code(jvmtiEnv *jv, jclass klass)
         code = (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
                !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
     }
-    (*jv)->Deallocate(jv, (unsigned char *)methods);
+    jvmti_free(a, methods);
     return code;
 }
 
@@ -254,7 +256,7 @@ static jobject agent_thread_object(JNIEnv *jni, const char *thread_name)
     return t;
 }
 
-int retransform_loaded(agent *a, JNIEnv *jni)
+int fast_retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0;
@@ -267,11 +269,11 @@ int retransform_loaded(agent *a, JNIEnv *jni)
         jboolean ok = JNI_FALSE;
         if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
             (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok) {
-            if (has_code(jv, classes[i]))
+            if (has_code(a, classes[i]))
                 todo[ntodo++] = classes[i];
         }
         else if (!ok)
-            watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
+            fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     /* every other class to the second thread, when there is one */
@@ -328,7 +330,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, classes[i]);
     free(todo);
-    (*jv)->Deallocate(jv, (unsigned char *)classes);
+    jvmti_free(a, classes);
     return bad ? -1 : 0;
 }
 
@@ -423,7 +425,7 @@ static void fast_boot(agent *a, JNIEnv *jni)
                                                              JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
                     "SetEventNotificationMode(CLASS_FILE_LOAD_HOOK)") != 0)
         return;
-    retransform_loaded(a, jni);
+    fast_retransform_loaded(a, jni);
 }
 
 typedef struct start_job {

@@ -55,17 +55,19 @@
  * the step engine: never a quietly different count.
  *
  * The engine's files: boot.c (the start at VMInit), registry.c (classes
- * rewritten), probes.c (the probes' natives), threads.c (which threads
- * count), hidden.c (hidden classes), exceptions.c, limit.c (the bytecode
- * limit's stop), arrays.c, collect.c
+ * rewritten), lookup.c (rewritten methods found again), probes.c (the
+ * probes' natives), segments.c (a thread's exact position in a block),
+ * threads.c (which threads count), hidden.c (hidden classes), exceptions.c,
+ * limit.c (the bytecode limit's stop), arrays.c, collect.c
  * (the counts read back at the end); fast.h is what they share, and
  * probe_fields.h the names of the probe class's members they bind. Here:
  * the reasons a run falls back, and the capabilities the engine asks for.
  */
 #include "fast.h"
+#include "jvmti_util.h"
 
 /* The current thread's JNIEnv (every caller runs on a Java thread). */
-JNIEnv *env_of(agent *a)
+JNIEnv *fast_env(agent *a)
 {
     JNIEnv *jni = NULL;
     if (a->fast.vm == NULL || (*a->fast.vm)->GetEnv(a->fast.vm, (void **)&jni, JNI_VERSION_10) != JNI_OK)

@@ -3,7 +3,8 @@
  * other and with no one else: the probe class's embedded bytes, and the
  * functions one file of the engine calls in another. The engine's face to
  * the rest of the agent is its table (engine.c, core/engine.h), and the
- * class file hook and the lines of kept class files in agent.h.
+ * class file hook and the lines of kept class files in fast_api.h; its
+ * state is fast_state.h's, in the agent's.
  */
 #ifndef PSF_FAST_H
 #define PSF_FAST_H
@@ -21,6 +22,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* engine=fast: one instrumented method, its block table and its probe ids
+ * (fast.c). Kept for the whole run: a probe id never changes its meaning. */
+typedef struct fast_method {
+    char *name;                 /* "pkg.Class.name(desc)", UTF-8 */
+    uint8_t *code;              /* own copy of its original bytecode */
+    uint32_t code_len;
+    blk_table blocks;           /* owned */
+    ins_pc *pcs;                /* owned: where each original instruction went (instrument.h) */
+    uint32_t npcs, new_len;
+    uint32_t first_id;          /* block i has probe id first_id + i */
+    uint8_t root;               /* enum root_kind */
+    uint8_t program;            /* its class is the program's (the application class loader's) */
+    uint8_t init_sites;         /* its static accesses run initializers as clinit.c's (program.c,
+                                 * init_sites_class: the program's, reflection's accessors) */
+    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
+    uint32_t cls;               /* its class file: a->fast.classes[cls] */
+    uint16_t cf_index;          /* its place in that class file's methods */
+    method_info *mi;            /* its profile entry, made when the counts are collected */
+} fast_method;
+
+/* engine=fast: a rewritten class's original bytes, for the constant pool
+ * its dependency keys are read from when the counts are collected. */
+typedef struct fast_class {
+    uint8_t *bytes;             /* owned copy */
+    size_t len;
+    classfile cf;               /* parsed when first needed (parsed = 1) */
+    int parsed;
+} fast_class;
+
+/* engine=fast: one array site, one level of an array instruction (fast.c). */
+typedef struct fast_site {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the instruction's offset in the original code */
+    uint32_t level;             /* 0 for the array the instruction returns, 1 for its elements, ... */
+    uint32_t key;               /* its array key (index + 1), 0 until first needed (array instructions) */
+    uint32_t made;              /* the site of a made probe (a native's new array, keyed by its
+                                 * class): INS_MAKES_ONE or INS_MAKES_LEVELS; else 0 */
+} fast_site;
+
+/* engine=fast: one call site, an invoke between a call and a return probe (fast.c). */
+typedef struct fast_call {
+    uint32_t method;            /* a->fast.methods[method] */
+    uint32_t pc;                /* the invoke's offset in the original code */
+} fast_call;
 
 /* The probe's class file as compiled (java/lang/Probe), embedded by agent/agent.mk. */
 extern const unsigned char psf_probe_class[];
@@ -65,7 +111,7 @@ enum { FLAG_PROGRAM = 1 };
 enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
 
 /* fast.c */
-JNIEnv *env_of(agent *a);
+JNIEnv *fast_env(agent *a);
 
 /* probes.c: the probe natives (PROBE_NATIVES) and segments */
 jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id);
@@ -83,40 +129,41 @@ jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site);
 jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site);
 void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
 void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
+
+/* segments.c: a thread's exact position inside a block */
 uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
 uint32_t seg_after(const fast_method *fm, uint32_t pc);
-jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
+uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc);
+void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
-void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
-void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 
 /* hidden.c: hidden classes watched */
-void arm_hidden(agent *a);
-void watch_hidden(agent *a, jclass klass);
+void fast_arm_hidden(agent *a);
+void fast_watch_hidden(agent *a, jclass klass);
 
 /* boot.c: the start at VMInit */
-int retransform_loaded(agent *a, JNIEnv *jni);
+int fast_retransform_loaded(agent *a, JNIEnv *jni);
 
 /* registry.c: classes rewritten, ids handed out */
-int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
+int fast_reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
+
+/* lookup.c: the rewritten methods found again */
+fast_method *fast_method_of(agent *a, uint32_t id);
+const cpool *fast_pool_of(agent *a, const fast_method *fm);
+char *fast_full_name(agent *a, jmethodID id);
+int fast_by_name_add(agent *a, uint32_t index);
+fast_method *fast_method_by_name(agent *a, const char *name);
+fast_method *fast_method_named(agent *a, jmethodID id);
 
 /* collect.c: the counts read back */
-fast_method *method_of(agent *a, uint32_t id);
-const cpool *pool_of(agent *a, const fast_method *fm);
-int cover_keys(agent *a, thread_state *ts);
 method_info *fast_mi(agent *a, fast_method *fm);
-char *full_name(agent *a, jmethodID id);
-int by_name_add(agent *a, uint32_t index);
-fast_method *method_by_name(agent *a, const char *name);
-fast_method *method_named(agent *a, jmethodID id);
-int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* arrays.c: array sites and natives' arrays */
-int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
-void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
+int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
 __attribute__((format(printf, 2, 3)))
-void native_problem(agent *a, const char *fmt, ...);
+void fast_native_problem(agent *a, const char *fmt, ...);
+int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* The engine's functions its files call across the folder (fast.c, boot.c,
  * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the
@@ -135,7 +182,7 @@ void fast_bystanders_over(agent *a, JNIEnv *jni); /* bystanders passed their all
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */
-/* In a fix's bucket (thread_state.fixes): the instruction at `after` keeps its count but not its
+/* In a fix's bucket (thread_state.fast.fixes): the instruction at `after` keeps its count but not its
  * key (the bytecode limit stopped the run on it: limit.c) */
 #define FIX_KEY 0x100
 /* the bytecode limit stops the run at original offset pc of the frame at depth skip (or, gone !=

@@ -14,7 +14,7 @@
  * Pure: no JVM. Each list is an X-macro; an entry of the fields' and the
  * methods' lists is
  *   X(member, "name", "descriptor", is_static)
- * where member is the field of struct fast_state (agent.h) that holds the
+ * where member is the field of struct fast_state (fast_state.h) that holds the
  * ID. A descriptor naming the probe class itself names it as compiled,
  * java/lang/Probe (PROBE_NAME_COMPILED); boot.c (probe_field) puts the run's drawn
  * name in its place (probename.h).

@@ -19,6 +19,8 @@
  * calls), so the tree a thread builds depends on its path alone.
  */
 #include "agent.h"
+#include "contexts.h"
+#include "jvmti_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * created on the once-per-method path (under the agent lock) and get dense
  * indices, so the per-bytecode path counts with a plain array index.
  */
-#include "agent.h"
+#include "keys.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * lines (profile_contexts.c), kept apart so neither writer calls the other.
  */
 #include "agent.h"
+#include "fast_api.h"
+#include "jvmti_util.h"
 #include "writer.h"
 
 #include <stdlib.h>
@@ -46,7 +48,7 @@ uint32_t *profile_offset_lines(agent *a, const method_info *mi)
         if (t[i].start_location >= 0 && (uint64_t)t[i].start_location < mi->code_len)
             e[k++] = (cf_line){(uint32_t)t[i].start_location,
                                t[i].line_number > 0 ? (uint32_t)t[i].line_number : 0};
-    jvmti_check(a, (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)t), "Deallocate");
+    jvmti_free(a, t);
     if (e == NULL || cf_lines_apply(line, mi->code_len, e, k) != 0) {
         free(e);
         free(line);

@@ -11,6 +11,10 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "methods.h"
+#include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,26 +400,23 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
             goto fail;
         m->code = malloc(len > 0 ? (size_t)len : 1);
         if (m->code == NULL) {
-            (*jv)->Deallocate(jv, code);
+            jvmti_free(a, code);
             goto fail;
         }
         memcpy(m->code, code, (size_t)len);
         m->code_len = (uint32_t)len;
-        (*jv)->Deallocate(jv, code);
+        jvmti_free(a, code);
         if (compute_deps(a, m, klass, name, desc, program || init_sites_class(a, jni, klass)) != 0)
             agent_fail(a, "dependency keys of %s are incomplete", m->name);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)name);
-    (*jv)->Deallocate(jv, (unsigned char *)desc);
-    (*jv)->Deallocate(jv, (unsigned char *)csig);
+    jvmti_free(a, name);
+    jvmti_free(a, desc);
+    jvmti_free(a, csig);
     return m;
 fail:
-    if (name)
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-    if (desc)
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
-    if (csig)
-        (*jv)->Deallocate(jv, (unsigned char *)csig);
+    jvmti_free(a, name);
+    jvmti_free(a, desc);
+    jvmti_free(a, csig);
     free(m->name);
     free(m->code);
     free(m->dep);

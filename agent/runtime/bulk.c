@@ -58,48 +58,34 @@
  * NativeMethodBind, and so are MappedMemoryUtils' where the JDK registers
  * them from the class's initializer (25) instead of exporting them (17). A
  * native this JDK does not declare (they moved between 17 and 25) is
- * skipped; one it declares that cannot be bound fails the run.
+ * skipped; one it declares that cannot be bound fails the run. The binding
+ * is bulk_bind.c's; here are the wrappers and the table of natives
+ * (bulk_natives), shared through bulk_impl.h.
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "bulk.h"
+#include "bulk_impl.h"
+#include "bystanders.h"
+#include "jvmti_util.h"
 #include "scheduler.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum bulk_id {
-    CRC_BYTES, CRC_BUFFER, ADLER_BYTES, ADLER_BUFFER,
-    DEFL_BB, DEFL_BX, DEFL_XB, DEFL_XX, INFL_BB, INFL_BX, INFL_XB, INFL_XX,
-    DEFL_DICT, DEFL_DICT_BUF, INFL_DICT, INFL_DICT_BUF,
-    /* bound when their class is prepared (bulk_class_prepared) */
-    FIS_READ, FOS_WRITE, RAF_READ, RAF_WRITE, RAF_READ0, RAF_WRITE0, STR_INTERN,
-    FD_READ, FD_PREAD, FD_READV, FD_WRITE, FD_PWRITE, FD_WRITEV,
-    UFD_READ, UFD_PREAD, UFD_READV, UFD_WRITE, UFD_PWRITE, UFD_WRITEV,
-    THROW_FILL, STE_INIT, STE_INIT3, COPY_TRANSFER, COPY_BUFFERED, COPY_DIRECT,
-    UND_READ, UND_WRITE, UND_READ0, UND_WRITE0, FC_TRANSFER_TO, FD_TRANSFER_TO, FD_TRANSFER_FROM,
-    FS_LIST, FS_LIST0, SW_FETCH, SW_FETCH25, MAP_LOADED, MAP_LOAD, MAP_UNLOAD, MAP_FORCE,
-    DEFINE0, DEFINE1, DEFINE2,
-    /* wrapped for the scheduler only (sched_io): sockets and selectors */
-    SOCK_READ, SOCK_READV, SOCK_WRITE, SOCK_WRITEV, NET_ACCEPT, NET_CONNECT, NET_POLL, NET_POLL_CONNECT, EPOLL_WAIT,
-    /* registered by the JDK itself, caught at NativeMethodBind (bulk_native_bound) */
-    UNSAFE_COPY, UNSAFE_SWAP, UNSAFE_SET,
-    BULK_COUNT
-};
-
-static void *real[BULK_COUNT];
-static _Atomic uint32_t key[BULK_COUNT]; /* invoke key index + 1, interned at bind */
-static _Atomic uint32_t via_key[BULK_COUNT]; /* the same through natives[].via, or 0 */
+void *bulk_real[BULK_COUNT];
+_Atomic uint32_t bulk_key[BULK_COUNT]; /* invoke key index + 1, interned at bind */
+_Atomic uint32_t bulk_via_key[BULK_COUNT]; /* the same through bulk_natives[].via, or 0 */
 
 /* Charge n elements to the invoke of native `id` that the step path just
  * counted on this thread; on a bystander, to the bystanders' allowance. */
 static void charge(JNIEnv *env, enum bulk_id id, uint64_t n)
 {
-    g_agent.hooks.elements(&g_agent, atomic_load(&key[id]), n); /* step/arrays.c */
-    uint32_t v = atomic_load(&via_key[id]); /* at most one of the two is the invoke just counted */
+    g_agent.hooks.elements(&g_agent, atomic_load(&bulk_key[id]), n); /* step/arrays.c */
+    uint32_t v = atomic_load(&bulk_via_key[id]); /* at most one of the two is the invoke just counted */
     if (v != 0)
         g_agent.hooks.elements(&g_agent, v, n);
     bystanders_native(&g_agent, env, n); /* nothing on a counting thread */
@@ -108,13 +94,12 @@ static void charge(JNIEnv *env, enum bulk_id id, uint64_t n)
 /* java.io.FileDescriptor.fd (bulk_bind): for the scheduler's look at what
  * a descriptor is. (java.io streams reach pipes only of other processes,
  * which wait for no thread: the scheduler does not look at them.) */
-static jfieldID fd_int;
-static void key_text(int i, char *text, size_t cap);
+jfieldID bulk_fd_int;
 
 /* The descriptor of a FileDescriptor object, or -1. */
 static int fd_val(JNIEnv *env, jobject fdo)
 {
-    return fdo != NULL && fd_int != NULL ? (*env)->GetIntField(env, fdo, fd_int) : -1;
+    return fdo != NULL && bulk_fd_int != NULL ? (*env)->GetIntField(env, fdo, bulk_fd_int) : -1;
 }
 
 /* Before native `id` does I/O of `kind` on fd: while this thread is
@@ -125,7 +110,7 @@ static void io_check(JNIEnv *env, enum bulk_id id, int fd, enum sched_io kind, j
     if (!sched_scheduled())
         return;
     char text[256];
-    key_text(id, text, sizeof text);
+    bulk_key_text(id, text, sizeof text);
     sched_io(env, fd, kind, len, text);
 }
 
@@ -141,7 +126,7 @@ typedef jint(JNICALL *sum_buffer_fn)(JNIEnv *, jclass, jint, jlong, jint, jint);
 
 static jint JNICALL crc_bytes(JNIEnv *env, jclass cls, jint crc, jbyteArray b, jint off, jint len)
 {
-    jint r = ((sum_bytes_fn)real[CRC_BYTES])(env, cls, crc, b, off, len);
+    jint r = ((sum_bytes_fn)bulk_real[CRC_BYTES])(env, cls, crc, b, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
         charge(env, CRC_BYTES, (uint64_t)len);
     return r;
@@ -149,7 +134,7 @@ static jint JNICALL crc_bytes(JNIEnv *env, jclass cls, jint crc, jbyteArray b, j
 
 static jint JNICALL crc_buffer(JNIEnv *env, jclass cls, jint crc, jlong addr, jint off, jint len)
 {
-    jint r = ((sum_buffer_fn)real[CRC_BUFFER])(env, cls, crc, addr, off, len);
+    jint r = ((sum_buffer_fn)bulk_real[CRC_BUFFER])(env, cls, crc, addr, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
         charge(env, CRC_BUFFER, (uint64_t)len);
     return r;
@@ -157,7 +142,7 @@ static jint JNICALL crc_buffer(JNIEnv *env, jclass cls, jint crc, jlong addr, ji
 
 static jint JNICALL adler_bytes(JNIEnv *env, jclass cls, jint adler, jbyteArray b, jint off, jint len)
 {
-    jint r = ((sum_bytes_fn)real[ADLER_BYTES])(env, cls, adler, b, off, len);
+    jint r = ((sum_bytes_fn)bulk_real[ADLER_BYTES])(env, cls, adler, b, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
         charge(env, ADLER_BYTES, (uint64_t)len);
     return r;
@@ -165,7 +150,7 @@ static jint JNICALL adler_bytes(JNIEnv *env, jclass cls, jint adler, jbyteArray 
 
 static jint JNICALL adler_buffer(JNIEnv *env, jclass cls, jint adler, jlong addr, jint off, jint len)
 {
-    jint r = ((sum_buffer_fn)real[ADLER_BUFFER])(env, cls, adler, addr, off, len);
+    jint r = ((sum_buffer_fn)bulk_real[ADLER_BUFFER])(env, cls, adler, addr, off, len);
     if (!(*env)->ExceptionCheck(env) && len > 0)
         charge(env, ADLER_BUFFER, (uint64_t)len);
     return r;
@@ -188,25 +173,25 @@ static jlong JNICALL defl_bb(JNIEnv *env, jobject self, jlong addr, jbyteArray i
                              jbyteArray out, jint ooff, jint olen, jint flush, jint params)
 {
     return after_zip(env, DEFL_BB,
-                     ((defl_bb_fn)real[DEFL_BB])(env, self, addr, in, ioff, ilen, out, ooff, olen, flush, params));
+                     ((defl_bb_fn)bulk_real[DEFL_BB])(env, self, addr, in, ioff, ilen, out, ooff, olen, flush, params));
 }
 
 static jlong JNICALL defl_bx(JNIEnv *env, jobject self, jlong addr, jbyteArray in, jint ioff, jint ilen,
                              jlong out, jint olen, jint flush, jint params)
 {
-    return after_zip(env, DEFL_BX, ((defl_bx_fn)real[DEFL_BX])(env, self, addr, in, ioff, ilen, out, olen, flush, params));
+    return after_zip(env, DEFL_BX, ((defl_bx_fn)bulk_real[DEFL_BX])(env, self, addr, in, ioff, ilen, out, olen, flush, params));
 }
 
 static jlong JNICALL defl_xb(JNIEnv *env, jobject self, jlong addr, jlong in, jint ilen, jbyteArray out, jint ooff,
                              jint olen, jint flush, jint params)
 {
-    return after_zip(env, DEFL_XB, ((defl_xb_fn)real[DEFL_XB])(env, self, addr, in, ilen, out, ooff, olen, flush, params));
+    return after_zip(env, DEFL_XB, ((defl_xb_fn)bulk_real[DEFL_XB])(env, self, addr, in, ilen, out, ooff, olen, flush, params));
 }
 
 static jlong JNICALL defl_xx(JNIEnv *env, jobject self, jlong addr, jlong in, jint ilen, jlong out, jint olen,
                              jint flush, jint params)
 {
-    return after_zip(env, DEFL_XX, ((defl_xx_fn)real[DEFL_XX])(env, self, addr, in, ilen, out, olen, flush, params));
+    return after_zip(env, DEFL_XX, ((defl_xx_fn)bulk_real[DEFL_XX])(env, self, addr, in, ilen, out, olen, flush, params));
 }
 
 /* Inflater: (addr, in..., out...) in four shapes. */
@@ -218,24 +203,24 @@ typedef jlong(JNICALL *infl_xx_fn)(JNIEnv *, jobject, jlong, jlong, jint, jlong,
 static jlong JNICALL infl_bb(JNIEnv *env, jobject self, jlong addr, jbyteArray in, jint ioff, jint ilen,
                              jbyteArray out, jint ooff, jint olen)
 {
-    return after_zip(env, INFL_BB, ((infl_bb_fn)real[INFL_BB])(env, self, addr, in, ioff, ilen, out, ooff, olen));
+    return after_zip(env, INFL_BB, ((infl_bb_fn)bulk_real[INFL_BB])(env, self, addr, in, ioff, ilen, out, ooff, olen));
 }
 
 static jlong JNICALL infl_bx(JNIEnv *env, jobject self, jlong addr, jbyteArray in, jint ioff, jint ilen, jlong out,
                              jint olen)
 {
-    return after_zip(env, INFL_BX, ((infl_bx_fn)real[INFL_BX])(env, self, addr, in, ioff, ilen, out, olen));
+    return after_zip(env, INFL_BX, ((infl_bx_fn)bulk_real[INFL_BX])(env, self, addr, in, ioff, ilen, out, olen));
 }
 
 static jlong JNICALL infl_xb(JNIEnv *env, jobject self, jlong addr, jlong in, jint ilen, jbyteArray out, jint ooff,
                              jint olen)
 {
-    return after_zip(env, INFL_XB, ((infl_xb_fn)real[INFL_XB])(env, self, addr, in, ilen, out, ooff, olen));
+    return after_zip(env, INFL_XB, ((infl_xb_fn)bulk_real[INFL_XB])(env, self, addr, in, ilen, out, ooff, olen));
 }
 
 static jlong JNICALL infl_xx(JNIEnv *env, jobject self, jlong addr, jlong in, jint ilen, jlong out, jint olen)
 {
-    return after_zip(env, INFL_XX, ((infl_xx_fn)real[INFL_XX])(env, self, addr, in, ilen, out, olen));
+    return after_zip(env, INFL_XX, ((infl_xx_fn)bulk_real[INFL_XX])(env, self, addr, in, ilen, out, olen));
 }
 
 /* Deflater/Inflater.setDictionary: the dictionary's bytes (zlib hashes them). */
@@ -250,25 +235,25 @@ static void after_len(JNIEnv *env, enum bulk_id id, jlong n)
 
 static void JNICALL defl_dict(JNIEnv *env, jclass cls, jlong addr, jbyteArray b, jint off, jint len)
 {
-    ((dict_bytes_fn)real[DEFL_DICT])(env, cls, addr, b, off, len);
+    ((dict_bytes_fn)bulk_real[DEFL_DICT])(env, cls, addr, b, off, len);
     after_len(env, DEFL_DICT, len);
 }
 
 static void JNICALL defl_dict_buf(JNIEnv *env, jclass cls, jlong addr, jlong buf, jint len)
 {
-    ((dict_buffer_fn)real[DEFL_DICT_BUF])(env, cls, addr, buf, len);
+    ((dict_buffer_fn)bulk_real[DEFL_DICT_BUF])(env, cls, addr, buf, len);
     after_len(env, DEFL_DICT_BUF, len);
 }
 
 static void JNICALL infl_dict(JNIEnv *env, jclass cls, jlong addr, jbyteArray b, jint off, jint len)
 {
-    ((dict_bytes_fn)real[INFL_DICT])(env, cls, addr, b, off, len);
+    ((dict_bytes_fn)bulk_real[INFL_DICT])(env, cls, addr, b, off, len);
     after_len(env, INFL_DICT, len);
 }
 
 static void JNICALL infl_dict_buf(JNIEnv *env, jclass cls, jlong addr, jlong buf, jint len)
 {
-    ((dict_buffer_fn)real[INFL_DICT_BUF])(env, cls, addr, buf, len);
+    ((dict_buffer_fn)bulk_real[INFL_DICT_BUF])(env, cls, addr, buf, len);
     after_len(env, INFL_DICT_BUF, len);
 }
 
@@ -279,7 +264,7 @@ typedef void(JNICALL *write_bytes_z_fn)(JNIEnv *, jobject, jbyteArray, jint, jin
 
 static jint read_bytes(JNIEnv *env, enum bulk_id id, jobject self, jbyteArray b, jint off, jint len)
 {
-    jint r = ((read_bytes_fn)real[id])(env, self, b, off, len);
+    jint r = ((read_bytes_fn)bulk_real[id])(env, self, b, off, len);
     after_len(env, id, r);
     return r;
 }
@@ -301,19 +286,19 @@ static jint JNICALL raf_read0(JNIEnv *env, jobject self, jbyteArray b, jint off,
 
 static void JNICALL fos_write(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len, jboolean append)
 {
-    ((write_bytes_z_fn)real[FOS_WRITE])(env, self, b, off, len, append);
+    ((write_bytes_z_fn)bulk_real[FOS_WRITE])(env, self, b, off, len, append);
     after_len(env, FOS_WRITE, len);
 }
 
 static void JNICALL raf_write(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
 {
-    ((write_bytes_fn)real[RAF_WRITE])(env, self, b, off, len);
+    ((write_bytes_fn)bulk_real[RAF_WRITE])(env, self, b, off, len);
     after_len(env, RAF_WRITE, len);
 }
 
 static void JNICALL raf_write0(JNIEnv *env, jobject self, jbyteArray b, jint off, jint len)
 {
-    ((write_bytes_fn)real[RAF_WRITE0])(env, self, b, off, len);
+    ((write_bytes_fn)bulk_real[RAF_WRITE0])(env, self, b, off, len);
     after_len(env, RAF_WRITE0, len);
 }
 
@@ -322,7 +307,7 @@ typedef jstring(JNICALL *intern_fn)(JNIEnv *, jstring);
 
 static jstring JNICALL str_intern(JNIEnv *env, jstring self)
 {
-    jstring r = ((intern_fn)real[STR_INTERN])(env, self);
+    jstring r = ((intern_fn)bulk_real[STR_INTERN])(env, self);
     if (!(*env)->ExceptionCheck(env) && self != NULL)
         after_len(env, STR_INTERN, (*env)->GetStringLength(env, self));
     return r;
@@ -348,40 +333,40 @@ typedef jlong(JNICALL *fd_vio_fn)(JNIEnv *, jclass, jobject, jlong, jint);
     static jint JNICALL READ(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                   \
     {                                                                                                     \
         io_check(env, ID##_READ, fd_val(env, fd), SCHED_IO_READ, len);                                    \
-        jint r = ((fd_io_fn)real[ID##_READ])(env, cls, fd, addr, len);                                    \
+        jint r = ((fd_io_fn)bulk_real[ID##_READ])(env, cls, fd, addr, len);                                    \
         after_len(env, ID##_READ, r);                                                                     \
         return r;                                                                                         \
     }                                                                                                     \
     static jint JNICALL PREAD(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len, jlong pos)       \
     {                                                                                                     \
-        jint r = ((fd_pio_fn)real[ID##_PREAD])(env, cls, fd, addr, len, pos);                             \
+        jint r = ((fd_pio_fn)bulk_real[ID##_PREAD])(env, cls, fd, addr, len, pos);                             \
         after_len(env, ID##_PREAD, r);                                                                    \
         return r;                                                                                         \
     }                                                                                                     \
     static jlong JNICALL READV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                 \
     {                                                                                                     \
         io_check(env, ID##_READV, fd_val(env, fd), SCHED_IO_READ, 1);                                     \
-        jlong r = ((fd_vio_fn)real[ID##_READV])(env, cls, fd, addr, len);                                 \
+        jlong r = ((fd_vio_fn)bulk_real[ID##_READV])(env, cls, fd, addr, len);                                 \
         after_len(env, ID##_READV, r);                                                                    \
         return r;                                                                                         \
     }                                                                                                     \
     static jint JNICALL WRITE(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                  \
     {                                                                                                     \
         io_check(env, ID##_WRITE, fd_val(env, fd), SCHED_IO_WRITE, len);                                  \
-        jint r = ((fd_io_fn)real[ID##_WRITE])(env, cls, fd, addr, len);                                   \
+        jint r = ((fd_io_fn)bulk_real[ID##_WRITE])(env, cls, fd, addr, len);                                   \
         after_len(env, ID##_WRITE, r);                                                                    \
         return r;                                                                                         \
     }                                                                                                     \
     static jint JNICALL PWRITE(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len, jlong pos)      \
     {                                                                                                     \
-        jint r = ((fd_pio_fn)real[ID##_PWRITE])(env, cls, fd, addr, len, pos);                            \
+        jint r = ((fd_pio_fn)bulk_real[ID##_PWRITE])(env, cls, fd, addr, len, pos);                            \
         after_len(env, ID##_PWRITE, r);                                                                   \
         return r;                                                                                         \
     }                                                                                                     \
     static jlong JNICALL WRITEV(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)                \
     {                                                                                                     \
         io_check(env, ID##_WRITEV, fd_val(env, fd), SCHED_IO_WRITE, iov_bytes(addr, len));                \
-        jlong r = ((fd_vio_fn)real[ID##_WRITEV])(env, cls, fd, addr, len);                                \
+        jlong r = ((fd_vio_fn)bulk_real[ID##_WRITEV])(env, cls, fd, addr, len);                                \
         after_len(env, ID##_WRITEV, r);                                                                   \
         return r;                                                                                         \
     }
@@ -395,26 +380,26 @@ FD_WRAPPERS(UFD, ufd_read, ufd_pread, ufd_readv, ufd_write, ufd_pwrite, ufd_writ
 typedef jobject(JNICALL *fill_fn)(JNIEnv *, jobject, jint);
 typedef void(JNICALL *ste_fn)(JNIEnv *, jclass, jobjectArray, jobject);
 typedef void(JNICALL *ste3_fn)(JNIEnv *, jclass, jobjectArray, jobject, jint);
-static jfieldID throwable_depth; /* set at bind (bulk_class_prepared) */
+jfieldID bulk_throwable_depth; /* set at bind (bulk_class_prepared) */
 
 static jobject JNICALL throw_fill(JNIEnv *env, jobject self, jint dummy)
 {
-    jobject r = ((fill_fn)real[THROW_FILL])(env, self, dummy);
-    if (!(*env)->ExceptionCheck(env) && self != NULL && throwable_depth != NULL)
-        after_len(env, THROW_FILL, (*env)->GetIntField(env, self, throwable_depth));
+    jobject r = ((fill_fn)bulk_real[THROW_FILL])(env, self, dummy);
+    if (!(*env)->ExceptionCheck(env) && self != NULL && bulk_throwable_depth != NULL)
+        after_len(env, THROW_FILL, (*env)->GetIntField(env, self, bulk_throwable_depth));
     return r;
 }
 
 static void JNICALL ste_init(JNIEnv *env, jclass cls, jobjectArray elements, jobject x)
 {
-    ((ste_fn)real[STE_INIT])(env, cls, elements, x);
+    ((ste_fn)bulk_real[STE_INIT])(env, cls, elements, x);
     if (!(*env)->ExceptionCheck(env) && elements != NULL)
         after_len(env, STE_INIT, (*env)->GetArrayLength(env, elements));
 }
 
 static void JNICALL ste_init3(JNIEnv *env, jclass cls, jobjectArray elements, jobject x, jint depth)
 {
-    ((ste3_fn)real[STE_INIT3])(env, cls, elements, x, depth);
+    ((ste3_fn)bulk_real[STE_INIT3])(env, cls, elements, x, depth);
     after_len(env, STE_INIT3, depth);
 }
 
@@ -424,7 +409,7 @@ typedef jobjectArray(JNICALL *list_fn)(JNIEnv *, jobject, jobject);
 
 static jobjectArray listed(JNIEnv *env, enum bulk_id id, jobject self, jobject file)
 {
-    jobjectArray r = ((list_fn)real[id])(env, self, file);
+    jobjectArray r = ((list_fn)bulk_real[id])(env, self, file);
     if (r != NULL)
         after_len(env, id, (*env)->GetArrayLength(env, r));
     return r;
@@ -455,56 +440,56 @@ typedef jint(JNICALL *epoll_wait_fn)(JNIEnv *, jclass, jint, jlong, jint, jint);
 static jint JNICALL sock_read(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
 {
     io_check(env, SOCK_READ, fd_val(env, fd), SCHED_IO_READ, len);
-    return ((sock_io_fn)real[SOCK_READ])(env, cls, fd, addr, len);
+    return ((sock_io_fn)bulk_real[SOCK_READ])(env, cls, fd, addr, len);
 }
 
 static jlong JNICALL sock_readv(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
 {
     io_check(env, SOCK_READV, fd_val(env, fd), SCHED_IO_READ, 1);
-    return ((sock_vio_fn)real[SOCK_READV])(env, cls, fd, addr, len);
+    return ((sock_vio_fn)bulk_real[SOCK_READV])(env, cls, fd, addr, len);
 }
 
 static jint JNICALL sock_write(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
 {
     io_check(env, SOCK_WRITE, fd_val(env, fd), SCHED_IO_WRITE, len);
-    return ((sock_io_fn)real[SOCK_WRITE])(env, cls, fd, addr, len);
+    return ((sock_io_fn)bulk_real[SOCK_WRITE])(env, cls, fd, addr, len);
 }
 
 static jlong JNICALL sock_writev(JNIEnv *env, jclass cls, jobject fd, jlong addr, jint len)
 {
     io_check(env, SOCK_WRITEV, fd_val(env, fd), SCHED_IO_WRITE, iov_bytes(addr, len));
-    return ((sock_vio_fn)real[SOCK_WRITEV])(env, cls, fd, addr, len);
+    return ((sock_vio_fn)bulk_real[SOCK_WRITEV])(env, cls, fd, addr, len);
 }
 
 static jint JNICALL net_accept(JNIEnv *env, jclass cls, jobject fd, jobject newfd, jobjectArray isaa)
 {
     io_check(env, NET_ACCEPT, fd_val(env, fd), SCHED_IO_WAIT, 0);
-    return ((accept_fn)real[NET_ACCEPT])(env, cls, fd, newfd, isaa);
+    return ((accept_fn)bulk_real[NET_ACCEPT])(env, cls, fd, newfd, isaa);
 }
 
 static jint JNICALL net_connect(JNIEnv *env, jclass cls, jboolean v6, jobject fd, jobject addr, jint port)
 {
     io_check(env, NET_CONNECT, fd_val(env, fd), SCHED_IO_WAIT, 0);
-    return ((connect_fn)real[NET_CONNECT])(env, cls, v6, fd, addr, port);
+    return ((connect_fn)bulk_real[NET_CONNECT])(env, cls, v6, fd, addr, port);
 }
 
 static jint JNICALL net_poll(JNIEnv *env, jclass cls, jobject fd, jint events, jlong timeout)
 {
     io_check(env, NET_POLL, fd_val(env, fd), SCHED_IO_WAIT, 0);
-    return ((poll_fn)real[NET_POLL])(env, cls, fd, events, timeout);
+    return ((poll_fn)bulk_real[NET_POLL])(env, cls, fd, events, timeout);
 }
 
 static jboolean JNICALL net_poll_connect(JNIEnv *env, jclass cls, jobject fd, jlong timeout)
 {
     io_check(env, NET_POLL_CONNECT, fd_val(env, fd), SCHED_IO_WAIT, 0);
-    return ((poll_connect_fn)real[NET_POLL_CONNECT])(env, cls, fd, timeout);
+    return ((poll_connect_fn)bulk_real[NET_POLL_CONNECT])(env, cls, fd, timeout);
 }
 
 static jint JNICALL epoll_wait(JNIEnv *env, jclass cls, jint epfd, jlong events, jint n, jint timeout)
 {
     if (timeout != 0)
         io_check(env, EPOLL_WAIT, epfd, SCHED_IO_SELECT, 0);
-    return ((epoll_wait_fn)real[EPOLL_WAIT])(env, cls, epfd, events, n, timeout);
+    return ((epoll_wait_fn)bulk_real[EPOLL_WAIT])(env, cls, epfd, events, n, timeout);
 }
 
 /* StackWalker: after the first batch (callStackWalk, which calls back into
@@ -517,7 +502,7 @@ typedef jint(JNICALL *fetch25_fn)(JNIEnv *, jobject, jint, jlong, jint, jint, ji
 static jint JNICALL sw_fetch(JNIEnv *env, jobject self, jlong mode, jlong anchor, jint batch, jint start,
                              jobjectArray frames)
 {
-    jint end = ((fetch_fn)real[SW_FETCH])(env, self, mode, anchor, batch, start, frames);
+    jint end = ((fetch_fn)bulk_real[SW_FETCH])(env, self, mode, anchor, batch, start, frames);
     after_len(env, SW_FETCH, (jlong)end - start);
     return end;
 }
@@ -525,7 +510,7 @@ static jint JNICALL sw_fetch(JNIEnv *env, jobject self, jlong mode, jlong anchor
 static jint JNICALL sw_fetch25(JNIEnv *env, jobject self, jint mode, jlong anchor, jint last, jint size, jint start,
                                jobjectArray frames)
 {
-    jint n = ((fetch25_fn)real[SW_FETCH25])(env, self, mode, anchor, last, size, start, frames);
+    jint n = ((fetch25_fn)bulk_real[SW_FETCH25])(env, self, mode, anchor, last, size, start, frames);
     after_len(env, SW_FETCH25, n);
     return n;
 }
@@ -538,26 +523,26 @@ typedef void(JNICALL *map_force_fn)(JNIEnv *, jclass, jobject, jlong, jlong);
 
 static jboolean JNICALL map_loaded(JNIEnv *env, jclass cls, jlong addr, jlong len, jlong pages)
 {
-    jboolean r = ((map_loaded_fn)real[MAP_LOADED])(env, cls, addr, len, pages);
+    jboolean r = ((map_loaded_fn)bulk_real[MAP_LOADED])(env, cls, addr, len, pages);
     after_len(env, MAP_LOADED, len);
     return r;
 }
 
 static void JNICALL map_load(JNIEnv *env, jclass cls, jlong addr, jlong len)
 {
-    ((map_range_fn)real[MAP_LOAD])(env, cls, addr, len);
+    ((map_range_fn)bulk_real[MAP_LOAD])(env, cls, addr, len);
     after_len(env, MAP_LOAD, len);
 }
 
 static void JNICALL map_unload(JNIEnv *env, jclass cls, jlong addr, jlong len)
 {
-    ((map_range_fn)real[MAP_UNLOAD])(env, cls, addr, len);
+    ((map_range_fn)bulk_real[MAP_UNLOAD])(env, cls, addr, len);
     after_len(env, MAP_UNLOAD, len);
 }
 
 static void JNICALL map_force(JNIEnv *env, jclass cls, jobject fd, jlong addr, jlong len)
 {
-    ((map_force_fn)real[MAP_FORCE])(env, cls, fd, addr, len);
+    ((map_force_fn)bulk_real[MAP_FORCE])(env, cls, fd, addr, len);
     after_len(env, MAP_FORCE, len);
 }
 
@@ -575,7 +560,7 @@ typedef jclass(JNICALL *def2_fn)(JNIEnv *, jclass, jobject, jstring, jobject, ji
 static jclass JNICALL define0(JNIEnv *env, jclass cls, jobject loader, jclass lookup, jstring name, jbyteArray b,
                               jint off, jint len, jobject pd, jboolean init, jint flags, jobject data)
 {
-    jclass r = ((def0_fn)real[DEFINE0])(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
+    jclass r = ((def0_fn)bulk_real[DEFINE0])(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
     after_len(env, DEFINE0, len);
     return r;
 }
@@ -583,7 +568,7 @@ static jclass JNICALL define0(JNIEnv *env, jclass cls, jobject loader, jclass lo
 static jclass JNICALL define1(JNIEnv *env, jclass cls, jobject loader, jstring name, jbyteArray b, jint off, jint len,
                               jobject pd, jstring source)
 {
-    jclass r = ((def1_fn)real[DEFINE1])(env, cls, loader, name, b, off, len, pd, source);
+    jclass r = ((def1_fn)bulk_real[DEFINE1])(env, cls, loader, name, b, off, len, pd, source);
     after_len(env, DEFINE1, len);
     return r;
 }
@@ -591,7 +576,7 @@ static jclass JNICALL define1(JNIEnv *env, jclass cls, jobject loader, jstring n
 static jclass JNICALL define2(JNIEnv *env, jclass cls, jobject loader, jstring name, jobject b, jint off, jint len,
                               jobject pd, jstring source)
 {
-    jclass r = ((def2_fn)real[DEFINE2])(env, cls, loader, name, b, off, len, pd, source);
+    jclass r = ((def2_fn)bulk_real[DEFINE2])(env, cls, loader, name, b, off, len, pd, source);
     after_len(env, DEFINE2, len);
     return r;
 }
@@ -613,21 +598,21 @@ static void after_copy(JNIEnv *env, enum bulk_id id, jint src, off_t before)
 static void JNICALL copy_transfer(JNIEnv *env, jclass cls, jint dst, jint src, jlong cancel)
 {
     off_t before = lseek(src, 0, SEEK_CUR);
-    ((transfer_fn)real[COPY_TRANSFER])(env, cls, dst, src, cancel);
+    ((transfer_fn)bulk_real[COPY_TRANSFER])(env, cls, dst, src, cancel);
     after_copy(env, COPY_TRANSFER, src, before);
 }
 
 static void JNICALL copy_buffered(JNIEnv *env, jclass cls, jint dst, jint src, jlong buf, jint size, jlong cancel)
 {
     off_t before = lseek(src, 0, SEEK_CUR);
-    ((buffered_fn)real[COPY_BUFFERED])(env, cls, dst, src, buf, size, cancel);
+    ((buffered_fn)bulk_real[COPY_BUFFERED])(env, cls, dst, src, buf, size, cancel);
     after_copy(env, COPY_BUFFERED, src, before);
 }
 
 static jint JNICALL copy_direct(JNIEnv *env, jclass cls, jint dst, jint src, jlong cancel)
 {
     off_t before = lseek(src, 0, SEEK_CUR);
-    jint r = ((direct_fn)real[COPY_DIRECT])(env, cls, dst, src, cancel);
+    jint r = ((direct_fn)bulk_real[COPY_DIRECT])(env, cls, dst, src, cancel);
     after_copy(env, COPY_DIRECT, src, before);
     return r;
 }
@@ -638,7 +623,7 @@ typedef jint(JNICALL *und_io_fn)(JNIEnv *, jclass, jint, jlong, jint);
 #define UND_WRAPPER(FN, ID)                                                   \
     static jint JNICALL FN(JNIEnv *env, jclass cls, jint fd, jlong addr, jint n) \
     {                                                                         \
-        jint r = ((und_io_fn)real[ID])(env, cls, fd, addr, n);                \
+        jint r = ((und_io_fn)bulk_real[ID])(env, cls, fd, addr, n);                \
         after_len(env, ID, r);                                                \
         return r;                                                             \
     }
@@ -655,7 +640,7 @@ typedef jlong(JNICALL *fd_from_fn)(JNIEnv *, jobject, jobject, jobject, jlong, j
 
 static jlong JNICALL fc_transfer_to(JNIEnv *env, jobject self, jobject src, jlong pos, jlong n, jobject dst)
 {
-    jlong r = ((fc_to_fn)real[FC_TRANSFER_TO])(env, self, src, pos, n, dst);
+    jlong r = ((fc_to_fn)bulk_real[FC_TRANSFER_TO])(env, self, src, pos, n, dst);
     after_len(env, FC_TRANSFER_TO, r);
     return r;
 }
@@ -663,7 +648,7 @@ static jlong JNICALL fc_transfer_to(JNIEnv *env, jobject self, jobject src, jlon
 static jlong JNICALL fd_transfer_to(JNIEnv *env, jobject self, jobject src, jlong pos, jlong n, jobject dst,
                                     jboolean append)
 {
-    jlong r = ((fd_to_fn)real[FD_TRANSFER_TO])(env, self, src, pos, n, dst, append);
+    jlong r = ((fd_to_fn)bulk_real[FD_TRANSFER_TO])(env, self, src, pos, n, dst, append);
     after_len(env, FD_TRANSFER_TO, r);
     return r;
 }
@@ -671,7 +656,7 @@ static jlong JNICALL fd_transfer_to(JNIEnv *env, jobject self, jobject src, jlon
 static jlong JNICALL fd_transfer_from(JNIEnv *env, jobject self, jobject src, jobject dst, jlong pos, jlong n,
                                       jboolean append)
 {
-    jlong r = ((fd_from_fn)real[FD_TRANSFER_FROM])(env, self, src, dst, pos, n, append);
+    jlong r = ((fd_from_fn)bulk_real[FD_TRANSFER_FROM])(env, self, src, dst, pos, n, append);
     after_len(env, FD_TRANSFER_FROM, r);
     return r;
 }
@@ -684,39 +669,25 @@ typedef void(JNICALL *set_fn)(JNIEnv *, jobject, jobject, jlong, jlong, jbyte);
 
 static void JNICALL unsafe_copy(JNIEnv *env, jobject self, jobject src, jlong soff, jobject dst, jlong doff, jlong n)
 {
-    ((copy_fn)real[UNSAFE_COPY])(env, self, src, soff, dst, doff, n);
+    ((copy_fn)bulk_real[UNSAFE_COPY])(env, self, src, soff, dst, doff, n);
     after_len(env, UNSAFE_COPY, n);
 }
 
 static void JNICALL unsafe_swap(JNIEnv *env, jobject self, jobject src, jlong soff, jobject dst, jlong doff, jlong n,
                                 jlong elem)
 {
-    ((swap_fn)real[UNSAFE_SWAP])(env, self, src, soff, dst, doff, n, elem);
+    ((swap_fn)bulk_real[UNSAFE_SWAP])(env, self, src, soff, dst, doff, n, elem);
     after_len(env, UNSAFE_SWAP, n);
 }
 
 static void JNICALL unsafe_set(JNIEnv *env, jobject self, jobject o, jlong off, jlong n, jbyte v)
 {
-    ((set_fn)real[UNSAFE_SET])(env, self, o, off, n, v);
+    ((set_fn)bulk_real[UNSAFE_SET])(env, self, o, off, n, v);
     after_len(env, UNSAFE_SET, n);
 }
 
-/* Where the JDK's own function comes from. */
-enum bulk_lib {
-    LIB_ZIP,     /* libzip: bound at VMInit (bulk_bind) */
-    LIB_JAVA,    /* libjava: bound when the class is prepared (bulk_class_prepared) */
-    LIB_NIO,     /* libnio: likewise */
-    LIB_JVM      /* libjvm, registered by the JDK: caught at NativeMethodBind */
-};
-
-static const struct bulk_native {
-    const char *cls, *name, *sig, *symbol; /* class, method, JNI signature, the library's function */
-    void *wrapper;
-    enum bulk_lib lib;
-    const char *via; /* the class callers name in the invoke, when another (an abstract supertype) */
-    int registered;  /* some JDKs register it from the class's initializer, with a function their
-                        library does not export: then caught at NativeMethodBind */
-} natives[BULK_COUNT] = {
+/* The natives charged by size (bulk_impl.h), bound by bulk_bind.c. */
+const struct bulk_native bulk_natives[BULK_COUNT] = {
     [CRC_BYTES] = {"java/util/zip/CRC32", "updateBytes0", "(I[BII)I", "Java_java_util_zip_CRC32_updateBytes0",
                    (void *)crc_bytes},
     [CRC_BUFFER] = {"java/util/zip/CRC32", "updateByteBuffer0", "(IJII)I", "Java_java_util_zip_CRC32_updateByteBuffer0",
@@ -864,219 +835,3 @@ static const struct bulk_native {
     [UNSAFE_SET] = {"jdk/internal/misc/Unsafe", "setMemory0", "(Ljava/lang/Object;JJB)V", NULL, (void *)unsafe_set,
                     LIB_JVM},
 };
-
-static const char *const lib_names[] = {[LIB_ZIP] = "zip", [LIB_JAVA] = "java", [LIB_NIO] = "nio", [LIB_JVM] = "jvm"};
-
-/* "pkg.Cls.name(sig)" of native i, with class `cls`: its invoke key's text. */
-static void key_text_of(int i, const char *cls, char *text, size_t cap)
-{
-    const struct bulk_native *b = &natives[i];
-    snprintf(text, cap, "%s.%s%s", cls, b->name, b->sig);
-    for (char *c = text; *c != '\0' && *c != '('; c++)
-        if (*c == '/')
-            *c = '.';
-}
-
-static void key_text(int i, char *text, size_t cap)
-{
-    key_text_of(i, natives[i].cls, text, cap);
-}
-
-/* The JDK library `lib` (loaded once; the JDK's own load later finds it
- * loaded), or NULL, reported. */
-static void *lib_handle(agent *a, enum bulk_lib lib)
-{
-    static void *handles[LIB_JVM];
-    if (handles[lib] != NULL)
-        return handles[lib];
-    char path[4096];
-    snprintf(path, sizeof path, "%s/lib/lib%s.so", a->java_home, lib_names[lib]);
-    handles[lib] = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-    if (handles[lib] == NULL)
-        agent_fail(a, "cannot load %s to charge its natives by size", path);
-    return handles[lib];
-}
-
-/* Does `klass` (prepared) declare native `i` as a native method (JDKs move
- * work between Java and natives: RandomAccessFile.readBytes is Java in
- * JDK 25)? 0 no, 1 yes, -1 not prepared yet or failed (reported). Through
- * JVMTI: JNI's method lookups would initialize the class. */
-static int declares(agent *a, jclass klass, int i)
-{
-    jint n = 0;
-    jmethodID *methods = NULL;
-    jvmtiError err = (*a->jvmti)->GetClassMethods(a->jvmti, klass, &n, &methods);
-    if (err == JVMTI_ERROR_CLASS_NOT_PREPARED)
-        return -1; /* its ClassPrepare comes later */
-    if (jvmti_check(a, err, "GetClassMethods") != 0)
-        return -1;
-    int found = 0;
-    for (jint m = 0; m < n && !found; m++) {
-        char *name = NULL, *sig = NULL;
-        if (jvmti_check(a, (*a->jvmti)->GetMethodName(a->jvmti, methods[m], &name, &sig, NULL), "GetMethodName") != 0)
-            break;
-        jint mods = 0;
-        found = strcmp(name, natives[i].name) == 0 && strcmp(sig, natives[i].sig) == 0 &&
-                jvmti_check(a, (*a->jvmti)->GetMethodModifiers(a->jvmti, methods[m], &mods), "GetMethodModifiers") == 0 &&
-                (mods & 0x0100) != 0; /* ACC_NATIVE */
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
-    }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)methods);
-    return found;
-}
-
-/* Bind native i of `cls` to its wrapper, with the library's function behind it. */
-static int bind_one(agent *a, JNIEnv *jni, jclass cls, int i)
-{
-    const struct bulk_native *b = &natives[i];
-    char text[256];
-    key_text(i, text, sizeof text);
-    void *lib = lib_handle(a, b->lib);
-    if (lib == NULL)
-        return -1;
-    void *fn = dlsym(lib, b->symbol);
-    if (fn == NULL && b->registered)
-        return 0; /* this JDK registers it itself: caught at NativeMethodBind (bulk_native_bound) */
-    real[i] = fn;
-    if (real[i] == NULL) {
-        agent_fail(a, "cannot charge %s by size: %s is not in lib%s", text, b->symbol, lib_names[b->lib]);
-        return -1;
-    }
-    JNINativeMethod m = {(char *)b->name, (char *)b->sig, b->wrapper};
-    if ((*jni)->RegisterNatives(jni, cls, &m, 1) != 0) {
-        (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot re-bind %s", text);
-        return -1;
-    }
-    return 0;
-}
-
-/*
- * At VMInit: intern every native's invoke key, and bind the libzip ones to
- * their wrappers, with libzip's own functions behind them. Binding before
- * the program runs (instead of when the JDK links them, on their first
- * call) matters: the first call of a native outside libjava runs the JDK's
- * library lookup (Java code) between the invoke and the native, and the
- * native could no longer tell that the invoke just counted was its own.
- * Natives whose classes are not initialized yet are bound when the class is
- * prepared (bulk_class_prepared); Unsafe's, which the JDK registers itself
- * while it boots, were caught at NativeMethodBind (bulk_native_bound): one
- * this JDK declares and the agent did not catch is a failure.
- */
-void bulk_bind(agent *a, JNIEnv *jni)
-{
-    if (a->java_home == NULL) {
-        agent_fail(a, "cannot charge natives by size: java.home is unknown");
-        return;
-    }
-    jclass fdc = (*jni)->FindClass(jni, "java/io/FileDescriptor"); /* initialized while the JDK booted */
-    fd_int = fdc != NULL ? (*jni)->GetFieldID(jni, fdc, "fd", "I") : NULL;
-    if (fd_int == NULL) {
-        (*jni)->ExceptionClear(jni);
-        agent_fail(a, "cannot schedule I/O: no field java.io.FileDescriptor.fd");
-        return;
-    }
-    (*jni)->DeleteLocalRef(jni, fdc);
-    char text[256];
-    for (int i = 0; i < BULK_COUNT; i++) {
-        key_text(i, text, sizeof text);
-        lock_enter(a);
-        uint32_t k = keys_intern(&a->keys, KEY_INVOKE, text);
-        lock_exit(a);
-        if (k == 0) {
-            agent_fail(a, "cannot charge %s by size: out of memory", text);
-            return;
-        }
-        atomic_store(&key[i], k);
-        if (natives[i].via != NULL) {
-            key_text_of(i, natives[i].via, text, sizeof text);
-            lock_enter(a);
-            k = keys_intern(&a->keys, KEY_INVOKE, text);
-            lock_exit(a);
-            if (k == 0) {
-                agent_fail(a, "cannot charge %s by size: out of memory", text);
-                return;
-            }
-            atomic_store(&via_key[i], k);
-        }
-    }
-    for (int i = 0; i < BULK_COUNT; i++) {
-        const struct bulk_native *b = &natives[i];
-        if (b->lib != LIB_ZIP && b->lib != LIB_JVM)
-            continue;
-        if (b->lib == LIB_JVM && real[i] != NULL)
-            continue;
-        jclass cls = (*jni)->FindClass(jni, b->cls);
-        if (cls == NULL) {
-            (*jni)->ExceptionClear(jni);
-            key_text(i, text, sizeof text);
-            agent_fail(a, "cannot charge %s by size: no class %s", text, b->cls);
-            return;
-        }
-        int rc = 0;
-        if (b->lib == LIB_ZIP) {
-            rc = bind_one(a, jni, cls, i);
-        } else if (declares(a, cls, i) != 0) {
-            key_text(i, text, sizeof text);
-            agent_fail(a, "cannot charge %s by size: the JDK bound it unseen", text);
-            rc = -1;
-        }
-        (*jni)->DeleteLocalRef(jni, cls);
-        if (rc != 0)
-            return;
-    }
-}
-
-void bulk_class_prepared(agent *a, JNIEnv *jni, jclass klass)
-{
-    char *sig = NULL;
-    if (a->dead || a->java_home == NULL ||
-        jvmti_check(a, (*a->jvmti)->GetClassSignature(a->jvmti, klass, &sig, NULL), "GetClassSignature") != 0)
-        return;
-    size_t len = strlen(sig);
-    for (int i = 0; i < BULK_COUNT; i++) {
-        const struct bulk_native *b = &natives[i];
-        if ((b->lib != LIB_JAVA && b->lib != LIB_NIO) || len < 2 || strlen(b->cls) != len - 2 ||
-            strncmp(sig + 1, b->cls, len - 2) != 0)
-            continue;
-        if (declares(a, klass, i) != 1)
-            continue;
-        if (i == THROW_FILL && throwable_depth == NULL) {
-            /* Throwable is initialized long before VMInit: no initializer runs here */
-            throwable_depth = (*jni)->GetFieldID(jni, klass, "depth", "I");
-            if (throwable_depth == NULL) {
-                (*jni)->ExceptionClear(jni);
-                agent_fail(a, "cannot charge Throwable.fillInStackTrace by the frames: no field Throwable.depth");
-                break;
-            }
-        }
-        if (bind_one(a, jni, klass, i) != 0)
-            break;
-    }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
-}
-
-int bulk_native_bound(const char *cls, const char *name, void *address, void **new_address)
-{
-    for (int i = 0; i < BULK_COUNT; i++) {
-        const struct bulk_native *b = &natives[i];
-        if ((b->lib != LIB_JVM && !b->registered) || strcmp(b->name, name) != 0 || cls[0] != 'L' ||
-            strncmp(cls + 1, b->cls, strlen(b->cls)) != 0 || strcmp(cls + 1 + strlen(b->cls), ";") != 0)
-            continue;
-        if (address == b->wrapper)
-            return 1;
-        real[i] = address;
-        *new_address = b->wrapper;
-        return 1;
-    }
-    return 0;
-}
-
-int bulk_named(const char *name)
-{
-    for (int i = 0; i < BULK_COUNT; i++)
-        if ((natives[i].lib == LIB_JVM || natives[i].registered) && strcmp(natives[i].name, name) == 0)
-            return 1;
-    return 0;
-}

@@ -44,8 +44,12 @@
  * allowance to the step engine, so only the step engine's count decides.
  */
 #include "agent.h"
+#include "bystanders.h"
 #include "engine.h"
 #include "extent.h"
+#include "jvmti_util.h"
+#include "methods.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +116,7 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
             else if (!(*jni)->IsSameObject(jni, all[i], main_thread) &&
                      a->njvm_threads < (int)(sizeof a->jvm_threads / sizeof a->jvm_threads[0]))
                 a->jvm_threads[a->njvm_threads++] = (*jni)->NewGlobalRef(jni, all[i]);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)info.name);
+            jvmti_free(a, info.name);
             if (info.thread_group != NULL)
                 (*jni)->DeleteLocalRef(jni, info.thread_group);
             if (info.context_class_loader != NULL)
@@ -120,7 +124,7 @@ void bystanders_init(agent *a, JNIEnv *jni, jthread main_thread)
         }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
+    jvmti_free(a, all);
 }
 
 /* 1 when a virtual thread is mounted on thread t now: its carrier's frames
@@ -244,7 +248,7 @@ const char *bystanders_note(agent *a, JNIEnv *jni, jthread self, char *msg, size
         }
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)all);
+    jvmti_free(a, all);
     return status;
 }
 

@@ -34,24 +34,26 @@
  * loaders defined (program.c, init_sites_class): reflection's generated
  * accessors call the program's static methods from such classes.
  *
- * The method's own class is initialized before the method runs; the second
- * half of this file counts its initializer too, and its constructors,
- * starting and ending those counts through a->hooks (extent.c's, wired by
- * vmentry.c), so that this file never calls extent.c by name.
+ * The method's own class is initialized before the method runs;
+ * clinit_target.c counts its initializer too, and its constructors, with
+ * the class search and initialization here (clinit_impl.h).
  */
 #include "agent.h"
-#include "target.h"
 #include "bytecode.h"
+#include "clinit.h"
+#include "clinit_impl.h"
+#include "contexts.h"
+#include "jvmti_util.h"
+#include "methods.h"
+#include "program.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SEARCH_DEPTH 256 /* deeper class hierarchies are refused (agent_error), not searched */
-
 /* A breakpoint at offset loc of method; one already there (the same place
  * reached twice: a shared superinterface, a supertype's initializer that
  * starts with a watched access) is fine. 0 on success. */
-static int set_breakpoint(agent *a, jmethodID method, jlocation loc)
+int clinit_set_breakpoint(agent *a, jmethodID method, jlocation loc)
 {
     jvmtiError err = (*a->jvmti)->SetBreakpoint(a->jvmti, method, loc);
     return err == JVMTI_ERROR_DUPLICATE ? 1 : jvmti_check(a, err, "SetBreakpoint");
@@ -79,7 +81,7 @@ void clinit_init(agent *a, JNIEnv *jni)
 }
 
 /* Neither initialized nor failed: its initializer has yet to run. */
-static int uninitialized(agent *a, jclass klass)
+int clinit_uninitialized(agent *a, jclass klass)
 {
     jint status = 0;
     return jvmti_check(a, (*a->jvmti)->GetClassStatus(a->jvmti, klass, &status), "GetClassStatus") == 0 &&
@@ -87,7 +89,7 @@ static int uninitialized(agent *a, jclass klass)
 }
 
 /* 1 when C string s has exactly the bytes of want. */
-static int same(const char *s, cp_str want)
+int clinit_same(const char *s, cp_str want)
 {
     return strlen(s) == want.len && memcmp(s, want.ptr, want.len) == 0;
 }
@@ -105,11 +107,11 @@ static int declares_field(agent *a, jclass k, cp_str name, cp_str desc)
         char *fname = NULL, *fsig = NULL;
         if (jvmti_check(a, (*jv)->GetFieldName(jv, k, f[i], &fname, &fsig, NULL), "GetFieldName") != 0)
             continue;
-        found = same(fname, name) && same(fsig, desc);
-        (*jv)->Deallocate(jv, (unsigned char *)fname);
-        (*jv)->Deallocate(jv, (unsigned char *)fsig);
+        found = clinit_same(fname, name) && clinit_same(fsig, desc);
+        jvmti_free(a, fname);
+        jvmti_free(a, fsig);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)f);
+    jvmti_free(a, f);
     return found;
 }
 
@@ -126,17 +128,17 @@ static int declares_method(agent *a, jclass k, cp_str name, cp_str desc)
         char *mname = NULL, *msig = NULL;
         if (jvmti_check(a, (*jv)->GetMethodName(jv, m[i], &mname, &msig, NULL), "GetMethodName") != 0)
             continue;
-        found = same(mname, name) && same(msig, desc);
-        (*jv)->Deallocate(jv, (unsigned char *)mname);
-        (*jv)->Deallocate(jv, (unsigned char *)msig);
+        found = clinit_same(mname, name) && clinit_same(msig, desc);
+        jvmti_free(a, mname);
+        jvmti_free(a, msig);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)m);
+    jvmti_free(a, m);
     return found;
 }
 
 /* The class (a new local reference) that declares the field or method
  * name:desc as the JVM resolves it from k, or NULL. k is linked. */
-static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str name, cp_str desc, int depth)
+jclass clinit_declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str name, cp_str desc, int depth)
 {
     if (depth > SEARCH_DEPTH) {
         /* give up loudly: the JVM would initialize what we did not find, hidden */
@@ -155,15 +157,15 @@ static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str
             return NULL;
         for (jint i = 0; i < n; i++) {
             if (found == NULL)
-                found = declaring_class(a, jni, ifs[i], field, name, desc, depth + 1);
+                found = clinit_declaring_class(a, jni, ifs[i], field, name, desc, depth + 1);
             (*jni)->DeleteLocalRef(jni, ifs[i]);
         }
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+        jvmti_free(a, ifs);
     }
     if (found == NULL) {
         jclass super = (*jni)->GetSuperclass(jni, k);
         if (super != NULL) {
-            found = declaring_class(a, jni, super, field, name, desc, depth + 1);
+            found = clinit_declaring_class(a, jni, super, field, name, desc, depth + 1);
             (*jni)->DeleteLocalRef(jni, super);
         }
     }
@@ -173,7 +175,7 @@ static jclass declaring_class(agent *a, JNIEnv *jni, jclass k, int field, cp_str
 /* The class the instruction names, loaded and linked through the loader of
  * the method's class (as the JVM's resolution would), or NULL. Not counted:
  * the caller has switched counting off. */
-static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
+jclass clinit_named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
 {
     if (owner.len == 0 || owner.ptr[0] == '[')
         return NULL;
@@ -217,7 +219,7 @@ static jclass named_class(agent *a, JNIEnv *jni, jmethodID method, cp_str owner)
  * throws nothing more, since the member exists. An initializer's failure is
  * returned as a local reference; NULL otherwise.
  */
-static jthrowable initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp_str name, cp_str desc)
+jthrowable clinit_initialize(agent *a, JNIEnv *jni, jclass klass, uint8_t op, cp_str name, cp_str desc)
 {
     char *n = malloc((size_t)name.len + 1), *d = malloc((size_t)desc.len + 1);
     if (n == NULL || d == NULL) {
@@ -294,7 +296,7 @@ static int interfaces_initialized(agent *a, JNIEnv *jni, jclass k, int depth)
             all = 0;
         (*jni)->DeleteLocalRef(jni, ifs[i]);
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
+    jvmti_free(a, ifs);
     return all;
 }
 
@@ -313,8 +315,7 @@ static int own_class_named(agent *a, JNIEnv *jni, jmethodID method, cp_str owner
         return 0;
     int own = (*a->jvmti)->GetClassSignature(a->jvmti, holder, &sig, NULL) == JVMTI_ERROR_NONE &&
               strlen(sig) == (size_t)owner.len + 2 && memcmp(sig + 1, owner.ptr, owner.len) == 0;
-    if (sig != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    jvmti_free(a, sig);
     return own && interfaces_initialized(a, jni, holder, 0);
 }
 
@@ -350,7 +351,7 @@ static int has_default_method(agent *a, jclass k)
         if ((*a->jvmti)->GetMethodModifiers(a->jvmti, ms[i], &mod) == JVMTI_ERROR_NONE)
             found = !(mod & 0x0408); /* neither ACC_STATIC nor ACC_ABSTRACT */
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ms);
+    jvmti_free(a, ms);
     return found;
 }
 
@@ -368,8 +369,8 @@ static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int dept
     jthrowable thrown = NULL;
     for (jint i = 0; i < n && thrown == NULL; i++)
         thrown = initialize_interface(a, jni, ifs[i], depth + 1);
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
-    if (thrown != NULL || !program_class(a, jni, k) || !uninitialized(a, k) || !has_default_method(a, k))
+    jvmti_free(a, ifs);
+    if (thrown != NULL || !program_class(a, jni, k) || !clinit_uninitialized(a, k) || !has_default_method(a, k))
         return thrown;
     jint nf = 0;
     jfieldID *fs = NULL;
@@ -381,11 +382,11 @@ static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int dept
             (*jni)->GetStaticFieldID(jni, k, name, sig);
             thrown = (*jni)->ExceptionOccurred(jni);
             (*jni)->ExceptionClear(jni);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
-            (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+            jvmti_free(a, name);
+            jvmti_free(a, sig);
         }
     }
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)fs);
+    jvmti_free(a, fs);
     return thrown;
 }
 
@@ -426,7 +427,7 @@ static void indy_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method,
     ts->pend_key = 0;
     ts->npend = 0;
     ts->paused = 1; /* finding the class is the JVM's resolution */
-    jclass k = named_class(a, jni, method, iface);
+    jclass k = clinit_named_class(a, jni, method, iface);
     ts->paused = 0;
     jthrowable thrown = NULL;
     if (k != NULL) {
@@ -487,11 +488,11 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     ts->pend_key = 0;
     ts->npend = 0;
     ts->paused = 1; /* the lookup is the JVM's resolution, not the program's work */
-    jclass named = own_class_named(a, jni, method, owner) ? NULL : named_class(a, jni, method, owner);
-    jclass owner_class = named ? declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
+    jclass named = own_class_named(a, jni, method, owner) ? NULL : clinit_named_class(a, jni, method, owner);
+    jclass owner_class = named ? clinit_declaring_class(a, jni, named, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
     ts->paused = 0;
     jthrowable thrown = NULL;
-    if (owner_class != NULL && uninitialized(a, owner_class)) {
+    if (owner_class != NULL && clinit_uninitialized(a, owner_class)) {
         /* run it here, counted: as if the method called the initializer. A
          * JDK class's initializer is overhead (an overhead root), but the
          * program's code it runs is work (a class named in a system
@@ -501,7 +502,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
         ts->prev_op = BC_INVOKESTATIC;
         ts->prev_method = method; /* the calling context: this instruction */
         ts->prev_loc = loc;
-        thrown = initialize(a, jni, owner_class, op, name, desc);
+        thrown = clinit_initialize(a, jni, owner_class, op, name, desc);
         ctx_restore(ts, ctop, ccount); /* its frames ended in the JVM's call, unseen */
     }
     ts->prev_op = prev_op;
@@ -518,336 +519,4 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
     thrown = (*jni)->PopLocalFrame(jni, thrown);
     if (thrown != NULL)
         (*jni)->Throw(jni, thrown); /* the initializer failed: what the instruction throws (see the top) */
-}
-
-/*
- * The method's own class. It is initialized before the method first runs,
- * outside any extent, usually by the caller's invokestatic (hidden from
- * single-stepping), by `new`, or by the launcher when it is the main class.
- * Its initializer is the submission's work all the same (a table of answers
- * computed in `static { }`), so the agent counts it and charges it to the
- * next invocation (extent.c, reached through a->hooks.pre_begin; so are
- * the constructors of the class when the method is an instance method,
- * breakpoints at their offset 0: the caller's `new Solution()` is how the
- * method gets an instance to run on, and field initializers run there):
- *  - every getstatic, putstatic and invokestatic that names the class in
- *    the program's other classes gets a breakpoint when its class is
- *    prepared; at the first one that runs while the class is not yet
- *    initialized, the agent initializes it from the breakpoint callback,
- *    counted (as clinit_site does inside an extent);
- *  - a breakpoint at offset 0 of its <clinit> catches every other way in
- *    (`new`, the launcher, reflection), which HotSpot steps: counting starts
- *    there and ends when the frame pops.
- * Once the class is initialized, the breakpoints go. A way in that is both
- * hidden and not caught (a static member named through a subclass of the
- * class) leaves the initializer uncounted but for its first bytecode.
- */
-
-static int owner_names_target(agent *a, cp_str owner)
-{
-    const char *sig = a->spec.class_signature; /* "Lpkg/Name;", UTF-8 */
-    size_t len = strlen(sig);
-    if (len < 3)
-        return 0;
-    if (owner.len == len - 2 && memcmp(owner.ptr, sig + 1, owner.len) == 0)
-        return 1;
-    int plain = 1; /* modified UTF-8 differs from UTF-8 only in bytes >= 0x80 */
-    for (uint16_t i = 0; i < owner.len && plain; i++)
-        plain = (unsigned char)owner.ptr[i] < 0x80;
-    if (plain)
-        return 0;
-    char *raw = malloc((size_t)owner.len + 1);
-    if (raw == NULL)
-        return 0;
-    memcpy(raw, owner.ptr, owner.len);
-    raw[owner.len] = '\0';
-    char *utf8 = utf8_dup(raw);
-    free(raw);
-    int same_name = utf8 != NULL && strlen(utf8) == len - 2 && memcmp(utf8, sig + 1, len - 2) == 0;
-    free(utf8);
-    return same_name;
-}
-
-/* The methods of klass called `name` (a malloc'd array, *count of them);
- * NULL when there are none or on failure (reported). */
-static jmethodID *methods_named(agent *a, jclass klass, const char *name, int *count)
-{
-    jvmtiEnv *jv = a->jvmti;
-    jint n = 0;
-    jmethodID *ms = NULL, *found = NULL;
-    *count = 0;
-    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
-        return NULL;
-    for (jint i = 0; i < n; i++) {
-        char *mname = NULL;
-        if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &mname, NULL, NULL), "GetMethodName") != 0)
-            continue;
-        if (strcmp(mname, name) == 0 && (found != NULL || (found = malloc((size_t)n * sizeof *found)) != NULL))
-            found[(*count)++] = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)mname);
-    }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
-    return found;
-}
-
-/* The <clinit> of klass, or NULL. */
-static jmethodID clinit_of(agent *a, jclass klass)
-{
-    int n = 0;
-    jmethodID *m = methods_named(a, klass, "<clinit>", &n), c = n > 0 ? m[0] : NULL;
-    free(m);
-    return c;
-}
-
-/* Start counting at offset 0 of initializer c (the method's class's own or
- * a supertype's), once. Lock held or not yet needed (ClassPrepare). */
-static void watch_clinit(agent *a, jmethodID c)
-{
-    for (int j = 0; j < a->nclinit_entries; j++)
-        if (a->clinit_entries[j] == c)
-            return; /* (an interface reached twice) */
-    if (a->nclinit_entries == CLINIT_ENTRIES) {
-        agent_fail(a, "the method's class has more than %d supertypes with initializers", CLINIT_ENTRIES);
-        return;
-    }
-    if (set_breakpoint(a, c, 0) >= 0) /* (a watched access may sit at its offset 0 already) */
-        a->clinit_entries[a->nclinit_entries++] = c;
-}
-
-/* Breakpoints at the initializers of klass's supertypes that are the
- * program's: initializing the method's class initializes its superclasses
- * first (and interfaces with default methods), before the breakpoint at its
- * own initializer, in the ways HotSpot steps (`new`, the launcher). */
-static void watch_supertypes(agent *a, JNIEnv *jni, jclass klass, int depth)
-{
-    if (depth > SEARCH_DEPTH) {
-        agent_fail(a, "the supertypes of the method's class nest deeper than %d: their initializers"
-                      " cannot all be watched", SEARCH_DEPTH);
-        return;
-    }
-    jint n = 0;
-    jclass *ifs = NULL;
-    if (jvmti_check(a, (*a->jvmti)->GetImplementedInterfaces(a->jvmti, klass, &n, &ifs), "GetImplementedInterfaces") != 0)
-        n = 0;
-    jclass super = (*jni)->GetSuperclass(jni, klass);
-    for (jint i = -1; i < n; i++) {
-        jclass k = i < 0 ? super : ifs[i];
-        if (k == NULL || !program_class(a, jni, k))
-            continue;
-        jmethodID c = clinit_of(a, k);
-        if (c != NULL)
-            watch_clinit(a, c);
-        watch_supertypes(a, jni, k, depth + 1);
-    }
-    for (jint i = 0; i < n; i++)
-        (*jni)->DeleteLocalRef(jni, ifs[i]);
-    if (ifs != NULL)
-        (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)ifs);
-    if (super != NULL)
-        (*jni)->DeleteLocalRef(jni, super);
-}
-
-/* The method's class klass was found (lock held): watch its initializer,
- * its supertypes' initializers and, for an instance method, its
- * constructors with breakpoints at offset 0. */
-void clinit_target_prepared(agent *a, JNIEnv *jni, jclass klass)
-{
-    jint mods = 0;
-    if (jvmti_check(a, (*a->jvmti)->GetMethodModifiers(a->jvmti, a->target, &mods), "GetMethodModifiers") != 0)
-        return;
-    a->target_clinit = clinit_of(a, klass);
-    if (a->target_clinit != NULL)
-        watch_clinit(a, a->target_clinit);
-    if (!(mods & 0x0008)) { /* an instance method (not ACC_STATIC): its constructors too */
-        a->target_inits = methods_named(a, klass, "<init>", &a->ntarget_inits);
-        for (int i = 0; i < a->ntarget_inits; i++)
-            if (set_breakpoint(a, a->target_inits[i], 0) < 0)
-                a->target_inits[i] = NULL; /* (reported) */
-    }
-    watch_supertypes(a, jni, klass, 0);
-}
-
-/* A breakpoint at site, remembered in a->tsites; 0, or -1 on failure. */
-static int add_site(agent *a, struct init_site site)
-{
-    if (a->ntsites == a->tsites_cap) {
-        struct init_site *v = grow_cap(a->tsites, &a->tsites_cap, 16, sizeof *v);
-        if (v == NULL)
-            return -1;
-        a->tsites = v;
-    }
-    int r = set_breakpoint(a, site.method, site.loc);
-    if (r < 0)
-        return -1;
-    if (r == 0) /* one of ours already there (a supertype's initializer) stays where it is */
-        a->tsites[a->ntsites++] = site;
-    return 0;
-}
-
-/* Breakpoints at the static accesses of one method that name the class. */
-static void scan_method(agent *a, const class_info *c, jmethodID method)
-{
-    jvmtiEnv *jv = a->jvmti;
-    jint mods = 0, len = 0;
-    unsigned char *code = NULL;
-    if (jvmti_check(a, (*jv)->GetMethodModifiers(jv, method, &mods), "GetMethodModifiers") != 0 ||
-        (mods & (0x0100 | 0x0400)) || /* ACC_NATIVE, ACC_ABSTRACT: no code */
-        jvmti_check(a, (*jv)->GetBytecodes(jv, method, &len, &code), "GetBytecodes") != 0)
-        return;
-    for (uint32_t pc = 0; pc < (uint32_t)len;) {
-        uint32_t n = bc_insn_length(code, (uint32_t)len, pc);
-        if (n == 0)
-            break;
-        cp_str owner, name, desc;
-        if (program_init_trigger(code[pc]) &&
-            cp_member_ref(&c->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
-            owner_names_target(a, owner)) {
-            lock_enter(a);
-            if (!a->target_init_done && add_site(a, (struct init_site){method, pc, code[pc], owner, name, desc}) != 0)
-                agent_fail(a, "cannot watch the static accesses of the method's class");
-            lock_exit(a);
-        }
-        pc += n;
-    }
-    (*jv)->Deallocate(jv, code);
-}
-
-/* At ClassPrepare of a class of the program's other than the method's:
- * breakpoints at its static accesses that name the method's class. */
-void clinit_scan_class(agent *a, JNIEnv *jni, jclass klass)
-{
-    jvmtiEnv *jv = a->jvmti;
-    if (a->target_init_done || !program_class(a, jni, klass) || target_class_named(a, klass))
-        return; /* (the method's class: its own code runs after its initialization) */
-    const class_info *c = NULL;
-    jint n = 0;
-    jmethodID *ms = NULL;
-    if (jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &ms), "GetClassMethods") != 0)
-        return;
-    for (jint i = 0; i < n; i++) {
-        if (c == NULL && (c = methods_class(a, klass)) == NULL)
-            break; /* methods_class reported it */
-        scan_method(a, c, ms[i]);
-    }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
-}
-
-/* The method's class is initialized: clear the breakpoints that watched
- * for it, once. */
-void clinit_target_done(agent *a)
-{
-    lock_enter(a);
-    if (!a->target_init_done) {
-        a->target_init_done = 1;
-        for (uint32_t i = 0; i < a->ntsites; i++)
-            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->tsites[i].method, a->tsites[i].loc);
-        a->ntsites = 0;
-        if (a->target_clinit != NULL)
-            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->target_clinit, 0);
-    }
-    lock_exit(a);
-}
-
-/* Clear the watched access at loc of method and forget it. */
-static void clear_site(agent *a, jmethodID method, jlocation loc)
-{
-    lock_enter(a);
-    for (uint32_t i = 0; i < a->ntsites; i++)
-        if (a->tsites[i].method == method && a->tsites[i].loc == loc) {
-            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, method, loc);
-            a->tsites[i] = a->tsites[--a->ntsites];
-            break;
-        }
-    lock_exit(a);
-}
-
-/* The watched access at loc of method, copied into *out; 0 if there is none. */
-static int find_site(agent *a, jmethodID method, jlocation loc, struct init_site *out)
-{
-    lock_enter(a);
-    int found = 0;
-    for (uint32_t i = 0; i < a->ntsites && !found; i++)
-        if (a->tsites[i].method == method && a->tsites[i].loc == loc) {
-            *out = a->tsites[i];
-            found = 1;
-        }
-    lock_exit(a);
-    return found;
-}
-
-/*
- * A constructor of the method's class runs outside the method: count it.
- * Counting starts and stops single-stepping on the thread (about 150 us
- * each time here: HotSpot switches the thread to interpreter-only mode and
- * back), so a caller that builds a large input out of the method's own
- * class (a list of a hundred thousand nodes) would take many seconds: the
- * first CONSTRUCTORS_COUNTED runs are counted, then the breakpoints go.
- * Constructors run by counted code are counted with it and never get here;
- * submission code the caller runs outside the method (a toString of a
- * returned object) could use up the limit (README, "No hidden work").
- */
-#define CONSTRUCTORS_COUNTED 1000
-static void constructor_run(agent *a, JNIEnv *jni, jthread thread, jmethodID method)
-{
-    lock_enter(a);
-    int count = ++a->constructors_counted <= CONSTRUCTORS_COUNTED;
-    if (!count && a->ntarget_inits > 0) {
-        for (int i = 0; i < a->ntarget_inits; i++)
-            (void)(*a->jvmti)->ClearBreakpoint(a->jvmti, a->target_inits[i], 0);
-        a->ntarget_inits = 0;
-        agent_log(a, "more than %d constructors of the method's class ran outside it: no longer counted",
-                  CONSTRUCTORS_COUNTED);
-    }
-    lock_exit(a);
-    if (count)
-        a->hooks.pre_begin(a, jni, thread, method, 1);
-}
-
-/* A breakpoint other than the method's entry, on a thread whose state is ts
- * (NULL: never counted): outside an extent, starts the count of the method
- * class's initializer or constructor it belongs to, or initializes that
- * class counted; inside one, does nothing (the step path sees to it). */
-void clinit_breakpoint(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc)
-{
-    if (ts != NULL && ts->measuring)
-        return; /* inside an extent the step path sees to it */
-    if (loc == 0) {
-        for (int i = 0; i < a->ntarget_inits; i++)
-            if (method == a->target_inits[i]) {
-                constructor_run(a, jni, thread, method);
-                return;
-            }
-        for (int i = 0; i < a->nclinit_entries; i++)
-            if (method == a->clinit_entries[i]) {
-                a->hooks.pre_begin(a, jni, thread, method, 1); /* a way in HotSpot steps */
-                return;
-            }
-    }
-    struct init_site site;
-    if (a->target_init_done || !find_site(a, method, loc, &site))
-        return;
-    if ((*jni)->PushLocalFrame(jni, 16) != 0) {
-        (*jni)->ExceptionClear(jni);
-        return;
-    }
-    uint8_t op = site.op;
-    cp_str owner = site.owner, name = site.name, desc = site.desc;
-    jclass target = named_class(a, jni, method, owner); /* not counted: no extent */
-    /* the class itself must declare the member: one inherited from a
-     * superclass initializes that superclass, not this class */
-    jclass owner_class = target ? declaring_class(a, jni, target, op != BC_INVOKESTATIC, name, desc, 0) : NULL;
-    jthrowable thrown = NULL;
-    if (owner_class != NULL && !(*jni)->IsSameObject(jni, owner_class, target))
-        clear_site(a, method, loc); /* it initializes a supertype, never the class: no need to stop here again */
-    else if (owner_class != NULL && uninitialized(a, target) &&
-        /* (no frame pop ends this count: any method that never pops here will do) */
-        a->hooks.pre_begin(a, jni, thread, a->target_clinit ? a->target_clinit : a->target, 0) == 0) {
-        thrown = initialize(a, jni, target, op, name, desc); /* counted */
-        a->hooks.pre_end(a, jni, thread);
-    }
-    if (target != NULL && !uninitialized(a, target))
-        clinit_target_done(a);
-    thrown = (*jni)->PopLocalFrame(jni, thrown);
-    if (thrown != NULL)
-        (*jni)->Throw(jni, thrown);
 }

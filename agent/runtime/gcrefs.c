@@ -58,7 +58,10 @@
 #include "agent.h"
 #include "extent.h"
 #include "gcrefs.h"
+#include "jvmti_util.h"
+#include "methods.h"
 #include "names.h"
+#include "program.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -196,7 +199,7 @@ static void class_name_of(agent *a, JNIEnv *jni, jobject obj, char *out, size_t 
     size_t n = name_from_signature(sig, 0, out, len);
     if (n == 0 || n >= len)
         snprintf(out, len, "a reference");
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)sig);
+    jvmti_free(a, sig);
     (*jni)->DeleteLocalRef(jni, k);
 }
 
@@ -330,10 +333,10 @@ void gcrefs_init(agent *a, JNIEnv *jni)
             break;
         if (gcrefs_poll_method(name, desc))
             a->gc.poll = ms[i];
-        (*jv)->Deallocate(jv, (unsigned char *)name);
-        (*jv)->Deallocate(jv, (unsigned char *)desc);
+        jvmti_free(a, name);
+        jvmti_free(a, desc);
     }
-    (*jv)->Deallocate(jv, (unsigned char *)ms);
+    jvmti_free(a, ms);
     if (a->gc.poll == NULL) {
         agent_fail(a, "java.lang.ref.ReferenceQueue has neither reallyPoll() nor poll0()");
         return;

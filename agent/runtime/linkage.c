@@ -40,7 +40,12 @@
  * way (fast.c) rather than leaving it to this one.
  */
 #include "agent.h"
+#include "bystanders.h"
 #include "bytecode.h"
+#include "jvmti_util.h"
+#include "linkage.h"
+#include "methods.h"
+#include "program.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,7 +132,7 @@ static jmethodID resolving_frame(agent *a, jthread thread, const thread_state *t
     if (jvmti_check(a, (*a->jvmti)->GetMethodName(a->jvmti, above, &name, NULL, NULL), "GetMethodName") != 0)
         return NULL;
     int init = strcmp(name, "<clinit>") == 0;
-    (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)name);
+    jvmti_free(a, name);
     return init ? above : NULL;
 }
 

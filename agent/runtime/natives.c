@@ -51,8 +51,15 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "bulk.h"
+#include "bystanders.h"
 #include "engine.h"
+#include "jvmti_util.h"
+#include "keys.h"
+#include "natives.h"
+#include "pervalues.h"
 #include "scheduler.h"
+#include "vclock.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -274,10 +281,9 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         declaring_sig(a, method, &sig))
         deny_bound(sig, name, address, new_address);
 done:
-    if (sig != NULL)
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+    jvmti_free(a, sig);
+    jvmti_free(a, desc);
+    jvmti_free(a, name);
 }
 
 /* Disarm sun.misc.Unsafe (see the top of this file). */

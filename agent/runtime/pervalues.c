@@ -38,6 +38,9 @@
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "jvmti_util.h"
+#include "pervalues.h"
+#include "vclock.h"
 
 #include <dlfcn.h>
 #include <stdint.h>

@@ -9,6 +9,8 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "jvmti_util.h"
+#include "program.h"
 
 /* 1 when `loader` (NULL: the boot loader) is the application class loader:
  * its classes are the program's. */

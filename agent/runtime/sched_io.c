@@ -6,6 +6,7 @@
  * what and where. Part of the scheduler.
  */
 #define _GNU_SOURCE
+#include "jvmti_util.h"
 #include "sched_impl.h"
 
 #include <fcntl.h>

@@ -4,8 +4,8 @@
  * (agent/runtime/sched.c says how). vmentry.c starts it and wires its
  * monitor events, extent.c and the step engine (step/step.c) hand it their
  * threads and steps, natives.c and bulk.c ask it about the natives it
- * wraps and the I/O it cannot schedule. Its state (sched_state,
- * sched_slot) is part of the agent's in agent.h.
+ * wraps and the I/O it cannot schedule. Its state (sched_state.h) is part
+ * of the agent's; its slots' type is its files' own (sched_impl.h).
  */
 #ifndef PSF_SCHEDULER_H
 #define PSF_SCHEDULER_H

@@ -8,6 +8,7 @@
  * both use it without calling each other.
  */
 #include "agent.h"
+#include "vclock.h"
 
 #define VCLOCK_STEP_NS 1000LL
 

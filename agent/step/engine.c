@@ -7,6 +7,7 @@
  */
 #include "engine.h"
 #include "extent.h"
+#include "jvmti_util.h"
 
 /* The step engine's events of a thread, after the shared ones (before=0):
  * ExceptionCatch (contexts.c unwinds its calling contexts) and SingleStep. */
@@ -43,7 +44,7 @@ const struct engine_ops step_engine_ops = {
     .entry_probe = 0,
     .capabilities = step_capabilities,
     .thread_events = step_thread_events,
-    .count_first = count_step, /* the breakpoint's location, a span's first */
+    .count_first = step_count, /* the breakpoint's location, a span's first */
     .exception = step_exception,
     .array_alloc = step_array_alloc,
     .elements = step_elements,

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent.h"
+#include "keys.h"
 
 static void keys_find__empty_table__absent(void **state)
 {
