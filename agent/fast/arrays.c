@@ -22,7 +22,7 @@ static uint32_t site_key(agent *a, uint32_t site)
     char elem[1024];
     cp_str c = {0};
     if (p[0] != BC_NEWARRAY) {
-        const cpool *cp = pool_of(a, fm);
+        const cpool *cp = fast_pool_of(a, fm);
         if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
             fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
             return 0;
@@ -54,7 +54,7 @@ static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t 
     *k = c != NULL ? counting_array_key(a, (jclass)c) : 0;
     if (c != NULL)
         (*jni)->DeleteLocalRef(jni, c);
-    const cpool *cp = pool_of(a, fm);
+    const cpool *cp = fast_pool_of(a, fm);
     *ik = cp != NULL ? methods_key_of(a, cp, fm->code, st->pc) : 0;
     if (*k == 0 || *ik == 0) {
         fast_problem(a, "the call in %s at offset %u made arrays whose %s", fm->name, st->pc,
@@ -82,9 +82,9 @@ static int add_count(agent *a, uint64_t *slot, uint64_t n)
 static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
 {
     int bad = 0;
-    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
-    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
-    jobjectArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_classes);
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->fast.probe, fa);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->fast.probe, fe);
+    jobjectArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_classes);
     if (aa != NULL && ea != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, aa);
         jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
@@ -141,16 +141,16 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
  * size); what its copy probes saw System.arraycopy copy, into that
  * invoke's elements. 0, or -1 (reported).
  */
-int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
 {
     int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
     if (!bad)
         bad = collect_sites(a, jni, ts, a->fast.f_oallocations, a->fast.f_oelements, BUCKET_OVERHEAD);
-    for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
-        struct fast_native_array *na = &ts->narrays[i];
+    for (uint32_t i = 0; i < ts->fast.nnarrays && !bad; i++) {
+        struct fast_native_array *na = &ts->fast.narrays[i];
         if (na->invoke == 0) { /* a made probe's: the call's key, read now */
             const fast_method *fm = &a->fast.methods[na->method];
-            const cpool *cp = pool_of(a, fm);
+            const cpool *cp = fast_pool_of(a, fm);
             na->invoke = cp != NULL ? methods_key_of(a, cp, fm->code, na->pc) : 0;
             if (na->invoke == 0) {
                 fast_problem(a, "the call in %s at offset %u made an array and has no key", fm->name, na->pc);
@@ -170,7 +170,7 @@ int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     /* what System.arraycopy copied, charged to its key as step/arrays.c does,
      * bucket by bucket */
     for (int b = 0; b < BUCKETS && !bad; b++) {
-        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, b == BUCKET_WORK ? a->fast.f_copied
+        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, b == BUCKET_WORK ? a->fast.f_copied
                                                                                        : a->fast.f_ocopied);
         if (copied == 0)
             continue;
@@ -212,15 +212,15 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
     lock_exit(a);
     if (hit)
         return 0;
-    fast_method *named = method_named(a, caller);
+    fast_method *named = fast_method_named(a, caller);
     if (named == NULL)
         return -1;
     lock_enter(a);
-    const fast_method *fm = named; /* method_named's pointer, before the table can move */
+    const fast_method *fm = named; /* fast_method_named's pointer, before the table can move */
     ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
     int in_probe = 0;
     int64_t old = ins_original_offset(&view, (uint32_t)at, &in_probe);
-    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? pool_of(a, fm) : NULL;
+    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? fast_pool_of(a, fm) : NULL;
     uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, (uint32_t)old) : 0;
     if (k != 0) {
         a->fast.last_caller = caller;
@@ -241,31 +241,31 @@ static void charge_in(agent *a, thread_state *ts, uint32_t index, uint32_t pc, u
                       uint64_t allocations, uint64_t elements, int bucket)
 {
     uint32_t i = 0;
-    while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
-                                 ts->narrays[i].key == key && ts->narrays[i].bucket == bucket))
+    while (i < ts->fast.nnarrays && !(ts->fast.narrays[i].method == index && ts->fast.narrays[i].pc == pc &&
+                                 ts->fast.narrays[i].key == key && ts->fast.narrays[i].bucket == bucket))
         i++;
-    if (i == ts->nnarrays) {
-        if (ts->nnarrays == ts->narrays_cap) {
-            struct fast_native_array *v = grow_cap(ts->narrays, &ts->narrays_cap, 8, sizeof *v);
+    if (i == ts->fast.nnarrays) {
+        if (ts->fast.nnarrays == ts->fast.narrays_cap) {
+            struct fast_native_array *v = grow_cap(ts->fast.narrays, &ts->fast.narrays_cap, 8, sizeof *v);
             if (v == NULL) {
                 agent_fail(a, "out of memory for what native calls handled");
                 return;
             }
-            ts->narrays = v;
+            ts->fast.narrays = v;
         }
-        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
+        ts->fast.narrays[ts->fast.nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
     }
-    ts->narrays[i].allocations += allocations;
-    ts->narrays[i].elements += elements;
+    ts->fast.narrays[i].allocations += allocations;
+    ts->fast.narrays[i].elements += elements;
 }
 
 /* The same in the bucket of the thread's mode, where the program's calls
  * are work (nothing in HIDDEN mode). */
-void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
                    uint64_t allocations, uint64_t elements)
 {
-    JNIEnv *jni = env_of(a);
-    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) : MODE_WORK;
+    JNIEnv *jni = fast_env(a);
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) : MODE_WORK;
     if (mode == MODE_HIDDEN)
         return;
     lock_enter(a);
@@ -293,17 +293,17 @@ void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint
  */
 static void native_pend(agent *a, JNIEnv *jni, thread_state *ts, uint32_t key, uint64_t len)
 {
-    jint pending = (*jni)->GetIntField(jni, ts->probe, a->fast.f_pending);
-    jlong at = (*jni)->GetLongField(jni, ts->probe, a->fast.f_pending_at);
+    jint pending = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_pending);
+    jlong at = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at);
     if (pending <= 0 ||
-        (*jni)->GetLongField(jni, ts->probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->probe, a->fast.f_on) != at)
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on) != at)
         return; /* no call pending, or bytecode counted since its call: the step engine keeps none */
     if (ts->nfpend > 0 && (ts->fpend_site != pending - 1 || ts->fpend_at != at))
         ts->nfpend = 0; /* an earlier call's, whose return probe never ran */
     if (ts->nfpend == 0) {
         ts->fpend_site = pending - 1;
         ts->fpend_at = at;
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_native_arrays, 1);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_native_arrays, 1);
     }
     int i = 0;
     while (i < ts->nfpend && ts->fpend[i].key != key)
@@ -331,7 +331,7 @@ void native_arrays_drop(thread_state *ts)
  * site when arrays a native allocated wait (native_pend): when the call
  * was native (nat: nothing counted between its call and return probes)
  * and they were allocated during it, they are charged as the step engine
- * charges a native call's arrays (step/step.c count_step): each to its
+ * charges a native call's arrays (step/step.c step_count): each to its
  * array key, its elements to that key and to the invoke's, in the bucket
  * of the thread's mode (the step engine's bucket then, the program's
  * calls included); else dropped.
@@ -341,21 +341,21 @@ void JNICALL probe_native_arrays(JNIEnv *jni, jclass cls, jint site, jboolean na
     agent *a = &g_agent;
     (void)cls;
     thread_state *ts = agent_self();
-    if (a->dead || ts == NULL || ts->probe == NULL)
+    if (a->dead || ts == NULL || ts->fast.probe == NULL)
         return;
     int n = ts->nfpend;
     ts->nfpend = 0;
     if (!nat || n == 0 || !ts->measuring || site != ts->fpend_site ||
-        (*jni)->GetLongField(jni, ts->probe, a->fast.f_pending_at) != ts->fpend_at)
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at) != ts->fpend_at)
         return;
-    jint mode = (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode);
+    jint mode = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode);
     if (mode == MODE_HIDDEN)
         return;
     lock_enter(a);
     int known = site >= 0 && (uint32_t)site < a->fast.next_call;
     fast_call c = known ? a->fast.calls[site] : (fast_call){0, 0};
     const fast_method *fm = known ? &a->fast.methods[c.method] : NULL;
-    const cpool *cp = fm != NULL ? pool_of(a, fm) : NULL;
+    const cpool *cp = fm != NULL ? fast_pool_of(a, fm) : NULL;
     uint32_t ik = cp != NULL ? methods_key_of(a, cp, fm->code, c.pc) : 0;
     lock_exit(a);
     if (!known) {
@@ -389,11 +389,11 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
-    if (ts->probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+    if (ts->fast.probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
         return;
     if (loc != -1)
         return; /* a Java frame */
-    if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+    if ((*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
     uint32_t index, pc, ik;
     if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
@@ -425,7 +425,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
                                                     : "StackTraceElement.initStackTraceElements");
         return;
     }
-    native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+    fast_native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
 }
 
 /*
@@ -441,11 +441,11 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
 {
     jthread thread = NULL;
-    JNIEnv *jni = env_of(a);
-    if (ts->probe == NULL || jni == NULL ||
-        (*jni)->GetIntField(jni, ts->probe, a->fast.f_pending) <= 0 ||
-        (*jni)->GetLongField(jni, ts->probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->probe, a->fast.f_on) !=
-            (*jni)->GetLongField(jni, ts->probe, a->fast.f_pending_at) ||
+    JNIEnv *jni = fast_env(a);
+    if (ts->fast.probe == NULL || jni == NULL ||
+        (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_pending) <= 0 ||
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on) !=
+            (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at) ||
         jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jmethodID m = NULL;
@@ -454,6 +454,6 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
     int made = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &m, &loc), "GetFrameLocation") == 0 &&
         loc == -1 && native_caller(a, thread, &index, &pc, &ik, &made) == 0 && ik == k)
-        native_charge(a, ts, index, pc, ik, 0, 0, n);
+        fast_native_charge(a, ts, index, pc, ik, 0, 0, n);
     (*jni)->DeleteLocalRef(jni, thread);
 }
