@@ -33,10 +33,8 @@
 
 #include "buckets.h"
 #include "fast_state.h"
-#include "fast_thread.h"
 #include "keys.h"
 #include "sched_state.h"
-#include "step_thread.h"
 
 /* How a method's frame relates to the overhead bucket. */
 enum root_kind {
@@ -99,6 +97,10 @@ typedef struct pend_alloc {
     uint32_t key;           /* array key index + 1 */
     uint64_t allocations, elements;
 } pend_alloc;
+
+/* each engine's part of a thread's state (thread_state.step, .fast) */
+#include "fast_thread.h"
+#include "step_thread.h"
 
 /* JVMTI tags on class objects: kind in the bits above TAG_KIND_SHIFT, index + 1 below. */
 #define TAG_KIND_SHIFT 40

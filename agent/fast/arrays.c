@@ -1,8 +1,9 @@
 /*
  * arrays.c - arrays: the array key of each array site, the allocations and
  * elements the array probes counted collected per key, and the arrays that
- * natives allocate or fill (fast_array_alloc, fast_charge_elements)
- * charged to the call site that called the native.
+ * natives allocate or fill (fast_array_alloc, native_pend and
+ * probe_native_arrays, fast_charge_elements) charged to the call site that
+ * called the native.
  */
 
 #include "events.h"
@@ -238,19 +239,11 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
 }
 
 /* Add a native's allocations (of array key `key`, 0 for none) and elements
- * to the thread's charges for the call at (index, pc) with invoke key ik. */
-void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
-                   uint64_t allocations, uint64_t elements)
+ * to the thread's charges in `bucket` for the call at (index, pc) with
+ * invoke key ik (0: read when the counts are collected). */
+static void charge_in(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+                      uint64_t allocations, uint64_t elements, int bucket)
 {
-    /* in the bucket of the thread's mode; the program's calls are work */
-    JNIEnv *jni = fast_env(a);
-    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) : MODE_WORK;
-    if (mode == MODE_HIDDEN)
-        return;
-    lock_enter(a);
-    int program = index < a->fast.nmethods && a->fast.methods[index].program;
-    lock_exit(a);
-    int bucket = mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK;
     uint32_t i = 0;
     while (i < ts->fast.nnarrays && !(ts->fast.narrays[i].method == index && ts->fast.narrays[i].pc == pc &&
                                  ts->fast.narrays[i].key == key && ts->fast.narrays[i].bucket == bucket))
@@ -270,21 +263,114 @@ void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc,
     ts->fast.narrays[i].elements += elements;
 }
 
-/* Record why a native's arrays cannot be charged (the first reason wins);
- * fast_collect reports it unless the run has another problem, such as
- * the class loading that made a native allocate. */
-__attribute__((format(printf, 2, 3)))
-void fast_native_problem(agent *a, const char *fmt, ...)
+/* The same in the bucket of the thread's mode, where the program's calls
+ * are work (nothing in HIDDEN mode). */
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+                   uint64_t allocations, uint64_t elements)
 {
-    char buf[sizeof a->fast.native_problem];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    JNIEnv *jni = fast_env(a);
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) : MODE_WORK;
+    if (mode == MODE_HIDDEN)
+        return;
     lock_enter(a);
-    if (a->fast.native_problem[0] == '\0')
-        snprintf(a->fast.native_problem, sizeof a->fast.native_problem, "%s", buf);
+    int program = index < a->fast.nmethods && a->fast.methods[index].program;
     lock_exit(a);
+    charge_in(a, ts, index, pc, ik, key, allocations, elements,
+              mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK);
+}
+
+/*
+ * An array (key, len elements) that a native method allocated on a
+ * counting thread, kept for the return probe of the call the probes hold
+ * pending when nothing was counted since its call probe (else nothing is
+ * kept). The step engine keeps every array allocated after an invoke
+ * (step/arrays.c step_array_alloc) until the next step: the caller's
+ * instruction after the invoke (the callee ran no bytecode: a native)
+ * charges them to their keys and their elements to the invoke; any other
+ * step drops them, and after a counted step nothing is kept until the
+ * next invoke. So here: a native that runs Java code (a class loader while
+ * reflection resolves a field's type, the method Method.invoke calls)
+ * moves the total, and its arrays are dropped then, or not kept after
+ * it; one that throws never reaches its return probe (fast_on_exception
+ * drops them). Kept as the step engine keeps them, by key, at most
+ * PEND_ALLOCS keys, more merged into the last one's.
+ */
+static void native_pend(agent *a, JNIEnv *jni, thread_state *ts, uint32_t key, uint64_t len)
+{
+    jint pending = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_pending);
+    jlong at = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at);
+    if (pending <= 0 ||
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on) != at)
+        return; /* no call pending, or bytecode counted since its call: the step engine keeps none */
+    if (ts->fast.nfpend > 0 && (ts->fast.fpend_site != pending - 1 || ts->fast.fpend_at != at))
+        ts->fast.nfpend = 0; /* an earlier call's, whose return probe never ran */
+    if (ts->fast.nfpend == 0) {
+        ts->fast.fpend_site = pending - 1;
+        ts->fast.fpend_at = at;
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_native_arrays, 1);
+    }
+    int i = 0;
+    while (i < ts->fast.nfpend && ts->fast.fpend[i].key != key)
+        i++;
+    if (i == ts->fast.nfpend) {
+        if (ts->fast.nfpend == PEND_ALLOCS)
+            i = PEND_ALLOCS - 1; /* as step_array_alloc: into the last slot's key */
+        else
+            ts->fast.fpend[ts->fast.nfpend++] = (pend_alloc){key, 0, 0};
+    }
+    ts->fast.fpend[i].allocations++;
+    ts->fast.fpend[i].elements += len;
+}
+
+/* Forget the arrays natives allocated that wait for a return probe: an
+ * exception was thrown on the thread (the call that made them does not
+ * return), or its probes are switched on or off. */
+void native_arrays_drop(thread_state *ts)
+{
+    ts->fast.nfpend = 0;
+}
+
+/*
+ * Probe.nativeArrays0(site, nat), from the return probe of the call at
+ * site when arrays a native allocated wait (native_pend): when the call
+ * was native (nat: nothing counted between its call and return probes)
+ * and they were allocated during it, they are charged as the step engine
+ * charges a native call's arrays (step/step.c step_count): each to its
+ * array key, its elements to that key and to the invoke's, in the bucket
+ * of the thread's mode (the step engine's bucket then, the program's
+ * calls included); else dropped.
+ */
+void JNICALL probe_native_arrays(JNIEnv *jni, jclass cls, jint site, jboolean nat)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    thread_state *ts = agent_self();
+    if (a->dead || ts == NULL || ts->fast.probe == NULL)
+        return;
+    int n = ts->fast.nfpend;
+    ts->fast.nfpend = 0;
+    if (!nat || n == 0 || !ts->measuring || site != ts->fast.fpend_site ||
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at) != ts->fast.fpend_at)
+        return;
+    jint mode = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode);
+    if (mode == MODE_HIDDEN)
+        return;
+    lock_enter(a);
+    int known = site >= 0 && (uint32_t)site < a->fast.next_call;
+    fast_call c = known ? a->fast.calls[site] : (fast_call){0, 0};
+    const fast_method *fm = known ? &a->fast.methods[c.method] : NULL;
+    const cpool *cp = fm != NULL ? fast_pool_of(a, fm) : NULL;
+    uint32_t ik = cp != NULL ? methods_key_of(a, cp, fm->code, c.pc) : 0;
+    lock_exit(a);
+    if (!known) {
+        fast_problem(a, "a return probe ran with call site %d, which was never handed out", (int)site);
+        return;
+    }
+    if (ik == 0)
+        return; /* an invoke without a key: the step engine keeps nothing after it */
+    for (int i = 0; i < n; i++)
+        charge_in(a, ts, c.method, c.pc, ik, ts->fast.fpend[i].key, ts->fast.fpend[i].allocations, ts->fast.fpend[i].elements,
+                  mode == MODE_OVERHEAD ? BUCKET_OVERHEAD : BUCKET_WORK);
 }
 
 /*
@@ -295,10 +381,12 @@ void fast_native_problem(agent *a, const char *fmt, ...)
  * Object.clone and Array.newArray are the made probe's that follows their
  * call (probe_made). An array a native method makes is charged, as the
  * step engine charges it, to its key and to the elements of the invoke
- * that called the native, for Throwable.fillInStackTrace(int) (the
- * backtraces of every exception: it calls no Java code and never throws);
- * any other native that allocates an array makes the run refused, by
- * name. Arrays the probe's own natives make are the agent's.
+ * that called the native: as it is made for Throwable.fillInStackTrace(int)
+ * (the backtraces of every exception), Class.initClassName and
+ * StackTraceElement.initStackTraceElements, which call no Java code (the
+ * run is refused when one of the latter two throws: exceptions.c); by the
+ * return probe of the call that made it for any other native
+ * (native_pend). Arrays the probe's own natives make are the agent's.
  */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
 {
@@ -314,34 +402,23 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     uint32_t index, pc, ik;
     if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
         /* the made probe after the call charges it, when the call is one
-         * it follows (an array's clone(), Array.newArray) */
+         * it follows (an array's clone(), Array.newArray); called otherwise
+         * (from another native), it is any native's */
         int probed = 0;
-        if (native_caller(a, thread, &index, &pc, &ik, &probed) != 0 || !probed)
-            fast_native_problem(a, "the native method %s allocated an array, called where no probe sees it",
-                           m == a->fast.obj_clone   ? "java.lang.Object.clone"
-                           : m == a->fast.new_array ? "java.lang.reflect.Array.newArray"
-                                                    : "java.lang.reflect.Array.multiNewArray");
+        if (native_caller(a, thread, &index, &pc, &ik, &probed) == 0 && probed)
+            return;
+        native_pend(a, jni, ts, key, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
         return;
     }
     if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init) {
+        /* any other native's (reflection's, ...): kept for its call's return probe */
         jclass k = NULL;
-        char *name = NULL, *csig = NULL;
         if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
             return;
         int own = (*jni)->IsSameObject(jni, k, a->fast.probe);
-        if (!own && jvmti_check(a, (*jv)->GetMethodName(jv, m, &name, NULL, NULL), "GetMethodName") == 0 &&
-            jvmti_check(a, (*jv)->GetClassSignature(jv, k, &csig, NULL), "GetClassSignature") == 0) {
-            char cls[1024];
-            if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
-                snprintf(cls, sizeof cls, "%s", csig);
-            fast_native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
-                           "arrays of Throwable.fillInStackTrace, Class.initClassName and "
-                           "StackTraceElement.initStackTraceElements to their keys and the call's elements",
-                           cls, name);
-        }
-        jvmti_free(a, name);
-        jvmti_free(a, csig);
         (*jni)->DeleteLocalRef(jni, k);
+        if (!own)
+            native_pend(a, jni, ts, key, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
         return;
     }
     int made = 0;
@@ -360,14 +437,19 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
  * elements, to be charged to its invoke key k: as the step engine charges
  * them only when the invoke it just counted has that key, they are charged
  * when the native's caller is an instrumented method whose invoke at the
- * call has key k (a native called from another native, or through another
- * key, is not charged by either engine).
+ * call has key k and nothing was counted since that call's call probe (a
+ * native called from another native, or through another key, or one that
+ * ran Java code, as defineClass1 does when a class loader resolves the
+ * superclass, is charged by neither engine).
  */
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
 {
     jthread thread = NULL;
     JNIEnv *jni = fast_env(a);
     if (ts->fast.probe == NULL || jni == NULL ||
+        (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_pending) <= 0 ||
+        (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n) + (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on) !=
+            (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pending_at) ||
         jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jmethodID m = NULL;

@@ -354,7 +354,5 @@ void fast_collect(agent *a, JNIEnv *jni)
             break;
         }
     lock_exit(a);
-    if (a->fast.problem[0] == '\0' && a->fast.native_problem[0] != '\0')
-        fast_problem(a, "%s", a->fast.native_problem);
     /* a problem makes the run's status fallback (vmentry.c, status_of) */
 }

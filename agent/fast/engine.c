@@ -60,6 +60,9 @@ static void fast_on_exception(agent *a, JNIEnv *jni, jthread thread, thread_stat
      * its throw, under either engine, as stack_overflow) */
     /* a stop the bytecode limit armed: an exception before its bytecode, or at or after it */
     fast_limit_interrupt(a, jni, thread, ts, method, 0, loc);
+    /* a native's arrays kept for its return probe: its call does not return (as the step engine's, whose
+     * next step is not the caller's instruction after the invoke, drops them) */
+    native_arrays_drop(ts);
     jint stop = -1;
     /* the rest of each block the exception leaves never runs: subtracted
      * (exceptions.c), in the extent's frames (a helper thread's are all its own) */

@@ -161,8 +161,8 @@ method_info *fast_mi(agent *a, fast_method *fm);
 /* arrays.c: array sites and natives' arrays */
 int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
 void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
-__attribute__((format(printf, 2, 3)))
-void fast_native_problem(agent *a, const char *fmt, ...);
+void JNICALL probe_native_arrays(JNIEnv *jni, jclass cls, jint site, jboolean nat); /* Probe.nativeArrays0 */
+void native_arrays_drop(thread_state *ts); /* the arrays a native allocated, kept for a return probe, forgotten */
 int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* The engine's functions its files call across the folder (fast.c, boot.c,

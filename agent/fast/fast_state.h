@@ -38,6 +38,7 @@ typedef struct fast_state {
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
     jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden, f_hidden_root; /* the thread's root frames (Probe.rootEnter) */
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
+    jfieldID f_pending_at, f_native_arrays; /* the total at that call; 1: a native's arrays await its return */
     jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */
     /* its calling contexts (Probe.ctxInit): the tree, the runs, the saved positions, the open roots' */
     jfieldID f_ctx_parent, f_ctx_method, f_ctx_site, f_ctx_count, f_ctx_nodes, f_ctx_at, f_ctx_at_method, f_ctx_last;
@@ -75,7 +76,6 @@ typedef struct fast_state {
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
     char hidden_work[768];      /* the first program code it saw run where the step engine sees none
                                  * (under lock): the run is refused as hidden_work, not handed over */
-    char native_problem[512];   /* the first native whose arrays cannot be charged (under lock) */
     jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a
                                    breakpoint at offset 0 (under lock) */
     uint32_t nhidden, hidden_cap;

@@ -3,7 +3,9 @@
  * only the fast engine reads and writes (agent/fast/): the thread's probe
  * counters, its frames below the extent, where an initializer or a
  * JVM-entered frame interrupted it, the instructions an exception kept
- * from running and what its native calls handled.
+ * from running, what its native calls handled and the arrays a native
+ * allocated that wait for the call's return probe. Included by agent.h
+ * after pend_alloc.
  */
 #ifndef PSF_FAST_THREAD_H
 #define PSF_FAST_THREAD_H
@@ -28,6 +30,12 @@ struct fast_thread {
                                  * `invoke`) and the key of the arrays it allocated (0 for
                                  * elements charged by size) (fast.c) */
     uint32_t nnarrays, narrays_cap;
+    pend_alloc fpend[PEND_ALLOCS]; /* arrays a native allocated while call site fpend_site was
+                                 * pending with the thread's total at fpend_at and nothing
+                                 * counted since, awaiting its return probe (fast/arrays.c) */
+    int nfpend;
+    jint fpend_site;
+    jlong fpend_at;
 };
 
 #endif

@@ -96,13 +96,16 @@
     X(f_oallocations, "oallocations", "[J", 0)                            \
     X(f_oelements, "oelements", "[J", 0)                                  \
     X(f_ocopied, "ocopied", "J", 0)                                       \
-    X(f_classes, "classes", "[Ljava/lang/Class;", 0)
+    X(f_classes, "classes", "[Ljava/lang/Class;", 0)                     \
+    X(f_pending_at, "pendingAt", "J", 0)                                  \
+    X(f_native_arrays, "nativeArrays", "I", 0)
 
 /* Methods of the probe class the agent calls. */
 #define PROBE_METHODS(X) X(m_ctx_init, "ctxInit", "()V", 0)
 
-/* The probe class's native methods and the functions of probes.c bound to
- * them (RegisterNatives): X(function, "name", "descriptor"). */
+/* The probe class's native methods and the functions of probes.c (and
+ * arrays.c: nativeArrays0) bound to them (RegisterNatives):
+ * X(function, "name", "descriptor"). */
 #define PROBE_NATIVES(X)                                                  \
     X(probe_lengths, "lengths0", "(I)[I")                                 \
     X(probe_sites, "sites0", "(I)[I")                                     \
@@ -118,6 +121,7 @@
     X(probe_call_segs, "callSegs0", "(I)[I")                              \
     X(probe_array_segs, "arraySegs0", "(I)[I")                            \
     X(probe_jvm_entered, "jvmEntered0", "(II)V")                          \
-    X(probe_made, "made0", "(Ljava/lang/Object;I)V")
+    X(probe_made, "made0", "(Ljava/lang/Object;I)V")                      \
+    X(probe_native_arrays, "nativeArrays0", "(IZ)V")
 
 #endif

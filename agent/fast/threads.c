@@ -175,6 +175,10 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
     }
     int bad = changed ? publish(a, jni) : 0;
     lock_exit(a);
+    /* no arrays a native allocated kept for a call's return probe: the
+     * span's counts start or end here, and the arrays allocated here
+     * (the counters, Probe.counting) are the agent's */
+    native_arrays_drop(ts);
     if (bad)
         agent_fail(a, "out of memory switching a thread's probes");
     return bad ? -1 : 0;

@@ -28,9 +28,11 @@
 # Exceptions thrown and caught or escaping are compared (with the arrays of
 # their stack traces), and class loading and static initializers inside
 # the extent (the overhead bucket, and the work HotSpot hides from
-# stepping). Runs the fast engine cannot count yet (method-handle linkage,
-# threads the method starts, a native the engine cannot follow allocating
-# an array) must be refused (status fallback, with the reason, which
+# stepping). The arrays reflection's natives make (Reflected: a class's
+# constructors and interfaces, its enclosing method from compiled code, a
+# class not found) are compared, with their hand counts. Runs the fast
+# engine cannot count yet (method-handle linkage,
+# threads the method starts) must be refused (status fallback, with the reason, which
 # psf-score reads: exit 30), and so must a run that reads identity hash
 # codes (their values differ between the engines) and one in which a thread the method
 # did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
@@ -288,13 +290,62 @@ same overhead-big - Overhead.big Overhead
   pass "overhead-big: the overhead bucket holds bytecodes and branches" ||
   fail "overhead-big: the overhead bucket holds bytecodes and branches" "$(grep '<summary' "$TEST_TMP/step.xml")"
 
+# --- arrays reflection's natives make (Reflected) --------------------------
+# charged by the return probe of the native's call, as the step engine
+# charges them when the caller resumes right after the invoke: each to its
+# key, its elements to that key and to the invoke's
+# elements PROFILE PREFIX: the elements of the invoke keys starting with PREFIX
+elements() { xpath "$1" "//invoke[starts-with(@method, '$2')]/@elements"; }
+# HashMap's Class[3] of interfaces {Map, Cloneable, Serializable} made
+# inside Class.getInterfaces0, and getInterfaces' clone of it
+same native-interfaces - NativeArrays.interfaces NativeArrays interfaces
+expect_eq "native-interfaces: fast Class arrays, getInterfaces0's and clone's elements = the hand count" \
+  "$(arrays "$TEST_TMP/fast.xml") $(elements "$TEST_TMP/fast.xml" java.lang.Class.getInterfaces0) $(elements "$TEST_TMP/fast.xml" '[Ljava.lang.Class;.clone(')" \
+  "java.lang.Class 2 6 3 3"
+# getDeclaredConstructors0: a Constructor[3] and the parameter types of
+# the constructors with parameters, a Class[1] and a Class[2] (the JVM
+# reports no allocation for the one without: checked by hand): 6 elements, the
+# call's; then copyConstructors' clone of the Constructor[3]
+same reflected-ctors - Reflected.ctors Reflected ctors
+expect_eq "reflected-ctors: fast arrays and getDeclaredConstructors0's elements = the hand count" \
+  "$(arrays "$TEST_TMP/fast.xml") $(elements "$TEST_TMP/fast.xml" java.lang.Class.getDeclaredConstructors0)" \
+  "java.lang.Class 2 3,java.lang.reflect.Constructor 2 6 6"
+# getDeclaredConstructors0 makes a Constructor[1], then runs Java code (the
+# application class loader's loadClass of the parameter's class): neither
+# engine charges the call's arrays, only the clone's Constructor[1] counts;
+# nor the elements of defineClass1, charged by size, which runs Java code too
+same reflected-needs - Reflected.needs Reflected needs
+expect_eq "reflected-needs: fast Constructor arrays, getDeclaredConstructors0's and defineClass1's elements = the hand count" \
+  "$(xpath "$TEST_TMP/fast.xml" "//array[@elem='java.lang.reflect.Constructor']/@allocations") [$(elements "$TEST_TMP/fast.xml" java.lang.Class.getDeclaredConstructors0)] [$(elements "$TEST_TMP/fast.xml" java.lang.ClassLoader.defineClass1)]" \
+  "1 [] []"
+same reflected-interfaces - Reflected.interfaces Reflected interfaces
+expect_eq "reflected-interfaces: fast Class arrays = the hand count" "$(arrays "$TEST_TMP/fast.xml")" "java.lang.Class 2 6"
+# getEnclosingMethod0 called from compiled code: an Object[3] a call
+same reflected-anonymous - Reflected.anonymous Reflected anonymous 20000
+expect_eq "reflected-anonymous: fast Object arrays and getEnclosingMethod0's elements = the hand count" \
+  "$(arrays "$TEST_TMP/fast.xml") $(elements "$TEST_TMP/fast.xml" java.lang.Class.getEnclosingMethod0)" \
+  "java.lang.Object 20000 60000 60000"
+expect_match "reflected-anonymous: getEnclosingMethod0 native" "$(natives "$TEST_TMP/fast.xml")" \
+  'java\.lang\.Class\.getEnclosingMethod0\(\)'
+# Class.forName0 throwing ClassNotFoundException, whose constructor the JVM
+# runs (Java code inside the native), twice
+same reflected-missing - Reflected.missing Reflected missing
+# Method.invoke: invoke0 runs the method (counted), its arrays are none of
+# the call's; on JDK 18 and later Method.invoke runs method handles, code of
+# hidden classes, which the fast engine counts alike or leaves to the step
+# engine, saying why
+if [ "$(psf_jdk_feature "$JAVA")" -ge 18 ] &&
+  { run_engine "$TEST_TMP/fast.xml" fast Reflected.invoked Reflected invoked 10 || true; } &&
+  [ "$(xpath "$TEST_TMP/fast.xml" /psf-profile/@status)" = fallback ]; then
+  refused reflected-invoked 'hidden class' Reflected.invoked Reflected invoked 10
+else
+  same reflected-invoked - Reflected.invoked Reflected invoked 10
+fi
+# a class's fields or methods looked up: Reflection.filterFields and
+# filterMethods look the class up in a Map.of, by its identity hash code
+refused reflected-fields 'read identity hash codes' Reflected.fields Reflected fields
+
 # --- runs the fast engine cannot count yet: refused, with the reason -------
-# arrays a native makes that the fast engine cannot charge: a native other
-# than those it charges (Throwable.fillInStackTrace, Class.initClassName,
-# StackTraceElement.initStackTraceElements, an array's clone, Array.newArray
-# and multiNewArray) that allocates: Class.getInterfaces0's Class[]
-refused native-interfaces 'the native method java\.lang\.Class\.getInterfaces0 allocated an array' \
-  NativeArrays.interfaces NativeArrays interfaces
 # invokedynamic (string concatenation): the linked method handles run code
 # of hidden classes, which no ClassFileLoadHook sees
 refused concat 'MethodHandleNatives.*hidden classes' Concat.cat Concat

@@ -253,6 +253,14 @@ public final class Probe {
     int pending;
     long pendingAt;
     /**
+     * 1 when the agent holds arrays a native allocated while the pending
+     * call was the last thing counted (the allocation event): the next
+     * return probe hands them to the agent (nativeArrays0), which charges
+     * them when that call was native, as the step engine charges what a
+     * native call allocated, and drops them otherwise.
+     */
+    int nativeArrays;
+    /**
      * By call site: nonzero once a call there returned with nothing counted
      * in between (its callee ran no bytecode: a native, or an intrinsic the
      * interpreter runs without a frame), as the step engine flags an invoke
@@ -1023,9 +1031,12 @@ public final class Probe {
         p.pos -= lend; /* the rest of the caller's segment has not run */
         p.rootModes[p.sp++] = m;
         p.mode = m & MODE_MASK;
-        /* its frame, called by an invoke or entered by the JVM at an instruction (root0 read which) */
+        /* its frame, called by an invoke or entered by the JVM at an instruction (root0 read which), or
+         * by the JVM inside a native with nothing counted since its call (no instruction: ctxAtMethod is
+         * -1), where the step engine's last step is the native's invoke too */
         if (p.mode != HIDDEN)
-            p.push(id, (m & VM_ENTERED) == 0 && p.callMark == p.n + p.on ? p.pending - 1 : p.jvmSite());
+            p.push(id, ((m & VM_ENTERED) == 0 || p.ctxAtMethod < 0) && p.callMark == p.n + p.on ? p.pending - 1
+                                                                                            : p.jvmSite());
         /* clinit.c runs the first such initializer as if the instruction
          * called it; the others it needs follow that one's last step */
         if ((m & TRANSPARENT) == 0)
@@ -1085,8 +1096,11 @@ public final class Probe {
     /* After an invoke, when the call returned (q): its call site and the segment after it. */
     @Hidden
     private void returned(int site, int s) {
-        if (pending == site + 1 && n + on == pendingAt)
+        boolean nat = pending == site + 1 && n + on == pendingAt;
+        if (nat)
             nativeCall(site);
+        if (nativeArrays != 0)
+            nativeArrays(site, nat);
         pending = 0;
         callMark = -1;
         callSegment(site, s);
@@ -1129,6 +1143,15 @@ public final class Probe {
             else
                 fenceNative += c;
         }
+    }
+
+    /* Arrays a native allocated wait in the agent: charged to the call at
+     * site when it was native (nat), else dropped. */
+    @DontInline
+    @Hidden
+    private void nativeArrays(int site, boolean nat) {
+        nativeArrays = 0;
+        nativeArrays0(site, nat);
     }
 
     /* Block id begins, k its packed lengths (0: the table's). */
@@ -1510,6 +1533,14 @@ public final class Probe {
      */
     @Hidden
     private static native void made0(Object a, int site);
+
+    /**
+     * The agent charges the arrays a native allocated (nativeArrays) to
+     * their keys and to the call at site when the call was native (nat),
+     * and drops them otherwise.
+     */
+    @Hidden
+    private static native void nativeArrays0(int site, boolean nat);
 
     /** The call sites handed out so far (site: the one asked for, reported if unknown). */
     @Hidden
