@@ -740,7 +740,8 @@ void fast_set_depth(agent *a, thread_state *ts, int depth)
  * that frame's first step (contexts.c). Except while the bytecode limit's
  * stop waits on this thread for its place (limit.c): the step engine
  * stopped at the limit's bytecode before this frame, and this engine
- * cannot say with which counts, so its run decides.
+ * cannot say with which counts, so its run decides; and except in a run
+ * that falls back already, which the step engine's run decides too.
  */
 void JNICALL probe_deep(JNIEnv *jni, jclass cls, jint id, jint frames, jint use)
 {
@@ -751,6 +752,12 @@ void JNICALL probe_deep(JNIEnv *jni, jclass cls, jint id, jint frames, jint use)
     if (thread == NULL || ts == NULL || !ts->measuring) {
         if (thread != NULL)
             (*jni)->DeleteLocalRef(jni, thread);
+        return;
+    }
+    if (a->fast.problem[0] != '\0') {
+        /* the run falls back already (this engine's contexts may not be the
+         * step engine's): not stopped here, the step engine's run decides */
+        (*jni)->DeleteLocalRef(jni, thread);
         return;
     }
     if (fast_limit_armed(a, ts)) {

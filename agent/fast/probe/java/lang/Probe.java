@@ -325,6 +325,8 @@ public final class Probe {
      */
     int[] runBelow, runCost, foldUse;
     static final int STACK_FRAME = 16, STACK_BUDGET = 2097152, COST_SHIFT = 8;
+    /* A run's frames: runCount without the flags a restored position can carry (JVM, ENTERED). */
+    static final int FRAMES = 0x3fffffff;
     /*
      * Positions, (run << 32) | frames: one saved by each call probe for its
      * return probe (a call in progress), and one, with bit 31 of the frames
@@ -383,14 +385,14 @@ public final class Probe {
      */
     @Hidden
     private void push(int id, int site) {
-        int top = ctxTop, r = runNode[top], k = runCount[top];
+        int top = ctxTop, r = runNode[top], k = runCount[top] & FRAMES;
         int used = r < 0 ? foldUse[k] : k * runCost[top], cost = cost(id);
         if (runBelow[top] + used + cost > STACK_BUDGET)
             deep(id, runBelow[top] + used + cost);
         if (r < 0 || (top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
-            runCount[top] = ++k;
+            runCount[top]++;
             if (r < 0)
-                foldAt(k, used + cost);
+                foldAt(k + 1, used + cost);
             return;
         }
         int c = child(r, id, site);
@@ -447,7 +449,7 @@ public final class Probe {
     private void deep(int id, int use) {
         long frames = 1;
         for (int i = 1; i <= ctxTop; i++)
-            frames += runCount[i];
+            frames += runCount[i] & FRAMES;
         deep0(id, frames > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) frames, use);
     }
 
