@@ -24,7 +24,7 @@
  * the use of its first k frames in fold_use[k]. The use is a function of
  * the stack alone, so whatever pops frames (a return, an exception, a
  * restore) drops their use with them; ctx_enter checks it against the
- * budget, with two additions and a compare.
+ * budget with a few integer operations.
  */
 #include "agent.h"
 #include "stackmodel.h"
