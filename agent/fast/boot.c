@@ -254,7 +254,7 @@ static jobject agent_thread_object(JNIEnv *jni, const char *thread_name)
     return t;
 }
 
-int retransform_loaded(agent *a, JNIEnv *jni)
+int fast_retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0;
@@ -271,7 +271,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
                 todo[ntodo++] = classes[i];
         }
         else if (!ok)
-            watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
+            fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     /* every other class to the second thread, when there is one */
@@ -423,7 +423,7 @@ static void fast_boot(agent *a, JNIEnv *jni)
                                                              JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
                     "SetEventNotificationMode(CLASS_FILE_LOAD_HOOK)") != 0)
         return;
-    retransform_loaded(a, jni);
+    fast_retransform_loaded(a, jni);
 }
 
 typedef struct start_job {
