@@ -36,7 +36,7 @@ static const struct {
     { ST_BAD_INPUT,           "bad_input",           7,  0, "a cost table or profile is missing, unreadable, invalid or of another version" },
     { ST_PROGRAM_FAILED,      "program_failed",      8,  0, "the program failed (non-zero exit, no result)" },
     { ST_EXCEPTION,           "exception",           9,  1, "an exception escaped the method" },
-    { ST_STACK_OVERFLOW,      "stack_overflow",      10, 1, "a StackOverflowError was thrown inside the method, caught or not" },
+    { ST_STACK_OVERFLOW,      "stack_overflow",      10, 1, "the method's calls nested past the stack every engine allows, or a StackOverflowError was thrown inside it" },
     { ST_OUT_OF_MEMORY,       "out_of_memory",       11, 1, "an OutOfMemoryError escaped the method" },
     { ST_EXIT_IN_METHOD,      "exit_in_method",      12, 1, "the method called System.exit" },
     { ST_HALT_IN_METHOD,      "halt_in_method",      13, 1, "the method called Runtime.halt" },

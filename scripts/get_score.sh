@@ -62,10 +62,11 @@ RECEIVER=$BUILD/psf-receive
 #   -Xms/-Xmx                     the same heap everywhere: GC timing and SoftReference clearing
 #   -XX:SoftRefLRUPolicyMSPerMB=100000000  a soft reference is cleared only when the heap is all
 #                                 but full, never because of the wall-clock time since its last use
-#   -Xss64m                       every Java thread's stack (main's too: the launcher runs main on a
-#                                 thread of this size), the same for both engines: deep enough for a
-#                                 recursion of 100,000 frames under the fast engine (520,000 or more
-#                                 measured); reserved, touched only as deep as the program goes
+#   -Xss256m                      every Java thread's stack (main's too: the launcher runs main on a
+#                                 thread of this size), the same for both engines: sixteen times the
+#                                 modelled stack that decides where a counted recursion ends
+#                                 (agent/core/stackmodel.h; 123,361 frames of the smallest method);
+#                                 reserved, touched only as deep as the program goes
 #                                 (docs/determinism.md, "The stack"). VMEM_KB makes room for it
 #   -Duser.* -Dfile.encoding ... the same locale, time zone and encodings everywhere
 #   -XX:DisableIntrinsic=...      clock reads reach the agent's virtual clock even from compiled code
@@ -87,7 +88,7 @@ PINNED_FLAGS=(
   -XX:-UseDynamicNumberOfCompilerThreads
   -XX:SoftRefLRUPolicyMSPerMB=100000000
   -Xshare:auto
-  -Xss64m
+  -Xss256m
   -Duser.language=en -Duser.country=US -Duser.variant=
   -Duser.timezone=UTC
   -Dfile.encoding=UTF-8 -Dsun.stdout.encoding=UTF-8 -Dsun.stderr.encoding=UTF-8

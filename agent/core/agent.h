@@ -71,6 +71,7 @@ typedef struct method_info {
     const struct class_info *cls; /* its class's constant pool, when it has dependencies or init sites */
     uint32_t fast;          /* engine=fast: its a->fast.methods index + 1 (no jmethodID: its lines come
                              * from the kept class file, fast_offset_lines); 0 otherwise */
+    uint32_t frame_cost;    /* its frames' modelled stack use in words (core/stackmodel.h) */
 } method_info;
 
 /* Per loaded class that owns an executed method: its parsed constant pool. */
@@ -155,6 +156,8 @@ typedef struct ctx_run {
     uint32_t depth;             /* the JVM's frame depth of its first frame (for exceptions) */
     uint8_t folded;             /* counted in the node's `other` */
     jmethodID method;           /* its first frame's method */
+    uint32_t below;             /* the modelled stack use of the frames below it, in words (stackmodel.h) */
+    uint32_t cost;              /* not folded: each of its frames' modelled use */
 } ctx_run;
 
 typedef struct ctx_tree {
@@ -168,6 +171,8 @@ typedef struct ctx_tree {
     uint32_t top;               /* stack[top] is the current run; stack[0] the root */
     uint64_t *cur;              /* the counters of the current run (n or other of its node) */
     uint32_t mark_top, mark_count; /* the stack as it was before the last push */
+    uint32_t *fold_use;         /* SM_MAX_FRAMES + 1: the modelled use of the folded run's first k
+                                 * frames at [k] (its frames are of different methods) */
     uint64_t sink[BUCKETS];     /* cur when the pool could not be allocated */
 } ctx_tree;
 

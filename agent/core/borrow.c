@@ -93,7 +93,7 @@ static void borrow_contexts(agent *a, thread_state *ts, JNIEnv *jni, jthread thr
             const method_info *m = methods_get(a, jni, fr[i].method);
             if (m == NULL)
                 return;
-            ctx_enter(a, ts, thread, fr[i].method, m, caller, call);
+            (void)ctx_enter(a, ts, thread, fr[i].method, m, caller, call); /* frames that exist: no stop */
             caller = fr[i].method;
             call = fr[i].location;
         }

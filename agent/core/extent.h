@@ -47,7 +47,7 @@ void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
 
 /* step/step.c */
 uint32_t step_cache_slot(jmethodID id);
-void step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
+int step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
 void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 
 /* step/arrays.c */

@@ -87,7 +87,10 @@ extern const size_t psf_probe_class_len;
 enum { MODE_WORK = 0, MODE_OVERHEAD = 1, MODE_HIDDEN = 2, MODE_MASK = 3, VM_ENTERED = 4, TRANSPARENT = 8,
        AS_CALLED = 32, STEP_SEES = 128 };
 /* a->fast.flags: the program's block */
-enum { FLAG_PROGRAM = 1 };
+/* a->fast.flags: the block's class is the program's; for block 0 of a
+ * method, above FLAG_COST_SHIFT, its frames' modelled stack use
+ * (core/stackmodel.h; Probe.COST_SHIFT) */
+enum { FLAG_PROGRAM = 1, FLAG_COST_SHIFT = 8 };
 
 /*
  * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
@@ -129,6 +132,7 @@ jintArray JNICALL probe_call_segs(JNIEnv *jni, jclass cls, jint site);
 jintArray JNICALL probe_array_segs(JNIEnv *jni, jclass cls, jint site);
 void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
 void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
+void JNICALL probe_deep(JNIEnv *jni, jclass cls, jint id, jint frames, jint use);
 
 /* segments.c: a thread's exact position inside a block */
 uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
@@ -195,6 +199,7 @@ int fast_limit_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint
  * frame `from_top` frames from the top (-1: not at an instruction): at or after the limit's
  * bytecode, the run stops there */
 void fast_limit_exit(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
+int fast_limit_armed(const agent *a, const thread_state *ts); /* the limit's stop waits on ts */
 void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jint from_top,
                           jlocation loc);
 void fast_set_depth(agent *a, thread_state *ts, int depth);

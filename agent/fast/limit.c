@@ -478,6 +478,13 @@ jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bou
     return INT64_MAX;
 }
 
+/* 1 while the bytecode limit's stop waits on ts for its place (probes.c:
+ * the modelled stack's stop, probe_deep, gives way to it). */
+int fast_limit_armed(const agent *a, const thread_state *ts)
+{
+    return a->fast.armed != NULL && a->fast.armed->ts == ts && ts != NULL;
+}
+
 void fast_limit_exit(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
     if (a->fast.armed != NULL && a->fast.armed->ts == ts && ts != NULL)

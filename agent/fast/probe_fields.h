@@ -122,6 +122,7 @@
     X(probe_array_segs, "arraySegs0", "(I)[I")                            \
     X(probe_jvm_entered, "jvmEntered0", "(II)V")                          \
     X(probe_made, "made0", "(Ljava/lang/Object;I)V")                      \
-    X(probe_native_arrays, "nativeArrays0", "(IZ)V")
+    X(probe_native_arrays, "nativeArrays0", "(IZ)V")                      \
+    X(probe_deep, "deep0", "(III)V")
 
 #endif

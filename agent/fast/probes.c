@@ -18,6 +18,7 @@
 #include "fast.h"
 #include "jvmti_util.h"
 #include "methods.h"
+#include "stackmodel.h"
 
 /* A per-id table of the probes (a->fast.len, site or flags, which grow
  * under the lock), copied into a new int[] of every id handed out so far; an
@@ -676,4 +677,46 @@ void fast_set_depth(agent *a, thread_state *ts, int depth)
     JNIEnv *jni = fast_env(a);
     if (jni != NULL && ts->fast.probe != NULL)
         (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_depth, (jint)depth);
+}
+
+/*
+ * Probe.deep0(id, frames, use), from Probe.push: a frame of the method
+ * whose block 0 is id, the thread's frames-th counted one, would take its
+ * modelled stack use to `use` words, past the budget (core/stackmodel.h):
+ * the run stops there as stack_overflow, as the step engine stops it at
+ * that frame's first step (contexts.c). Except while the bytecode limit's
+ * stop waits on this thread for its place (limit.c): the step engine
+ * stopped at the limit's bytecode before this frame, and this engine
+ * cannot say with which counts, so its run decides; and except in a run
+ * that falls back already, which the step engine's run decides too.
+ */
+void JNICALL probe_deep(JNIEnv *jni, jclass cls, jint id, jint frames, jint use)
+{
+    agent *a = &g_agent;
+    (void)cls;
+    thread_state *ts = agent_self();
+    jthread thread = current_thread(a);
+    if (thread == NULL || ts == NULL || !ts->measuring) {
+        if (thread != NULL)
+            (*jni)->DeleteLocalRef(jni, thread);
+        return;
+    }
+    if (a->fast.problem[0] != '\0') {
+        /* the run falls back already (this engine's contexts may not be the
+         * step engine's): not stopped here, the step engine's run decides */
+        (*jni)->DeleteLocalRef(jni, thread);
+        return;
+    }
+    if (fast_limit_armed(a, ts)) {
+        bytecode_limit_stop(a, jni, thread); /* fast_on_limit: the stop has no place, the step engine's run finds it */
+        (*jni)->DeleteLocalRef(jni, thread);
+        return;
+    }
+    lock_enter(a);
+    fast_method *fm = id >= 0 ? fast_method_of(a, (uint32_t)id) : NULL;
+    char *name = fm != NULL && fm->first_id == (uint32_t)id && fm->name != NULL ? strdup(fm->name) : NULL;
+    lock_exit(a);
+    stack_model_stop(a, jni, thread, ts, name, frames > 0 ? (uint32_t)frames : 0, use > 0 ? (uint64_t)use : 0);
+    free(name);
+    (*jni)->DeleteLocalRef(jni, thread);
 }

@@ -11,6 +11,7 @@
 #include "jvmti_util.h"
 #include "methods.h"
 #include "program.h"
+#include "stackmodel.h"
 
 /* The capacity that holds `need` entries: `cap` doubled (from `first`
  * when 0) until it does. */
@@ -235,6 +236,10 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
             a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
         }
+        /* its frames' modelled stack use, from the original class file's
+         * max_locals (the step engine asks the JVM, methods.c: the same) */
+        if (fm->blocks.nblocks > 0)
+            a->fast.flags[fm->first_id] |= sm_cost(cm->max_locals) << FLAG_COST_SHIFT;
         if (keep_sites(a, index, fm, im) != 0 || keep_calls(a, index, fm, im) != 0)
             return -1;
         if (slots == NULL)

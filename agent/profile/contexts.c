@@ -17,10 +17,19 @@
  * its node (a run of frames), and once the pool is full, a call that needs
  * a new node is counted in its caller's node as `other` (with everything it
  * calls), so the tree a thread builds depends on its path alone.
+ *
+ * The stack of runs also holds the thread's modelled stack use
+ * (core/stackmodel.h): each run keeps the use of the frames below it and
+ * its frames' cost, the folded run (its frames are of different methods)
+ * the use of its first k frames in fold_use[k]. The use is a function of
+ * the stack alone, so whatever pops frames (a return, an exception, a
+ * restore) drops their use with them; ctx_enter checks it against the
+ * budget with a few integer operations.
  */
 #include "agent.h"
 #include "contexts.h"
 #include "jvmti_util.h"
+#include "stackmodel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +61,10 @@ int ctx_start(agent *a, thread_state *ts)
         c->slots = calloc(CTX_SLOTS, sizeof *c->slots);
         c->stack = calloc(CTX_NODES + 1, sizeof *c->stack);
         c->entered_at = calloc(CTX_DEPTHS, sizeof *c->entered_at);
-        if (c->nodes == NULL || c->slots == NULL || c->stack == NULL || c->entered_at == NULL) {
+        /* (untouched pages of it take no memory: most threads never fold deep) */
+        c->fold_use = calloc(SM_MAX_FRAMES + 1, sizeof *c->fold_use);
+        if (c->nodes == NULL || c->slots == NULL || c->stack == NULL || c->entered_at == NULL ||
+            c->fold_use == NULL) {
             ctx_free(ts);
             c->cur = c->sink;
             agent_fail(a, "out of memory for the calling-context tree");
@@ -62,9 +74,38 @@ int ctx_start(agent *a, thread_state *ts)
         c->nnodes = 1;
     }
     c->top = 0;
-    c->stack[0] = (ctx_run){0, 1, 0, 0, NULL};
+    c->stack[0] = (ctx_run){0, 1, 0, 0, NULL, 0, 0};
     ctx_point(c);
     return 0;
+}
+
+/* The modelled use of run r's frames (not those below it). */
+static uint64_t run_use(const ctx_tree *c, const ctx_run *r)
+{
+    if (r->folded)
+        return r->count <= SM_MAX_FRAMES ? c->fold_use[r->count] : UINT32_MAX;
+    return (uint64_t)r->count * r->cost;
+}
+
+/* The thread's modelled stack use now, in words. */
+uint64_t ctx_use(const thread_state *ts)
+{
+    const ctx_tree *c = &ts->ctx;
+    if (c->nodes == NULL)
+        return 0;
+    const ctx_run *r = &c->stack[c->top];
+    return r->below + run_use(c, r);
+}
+
+/* The frames on the thread's calling contexts (the root's run is none). */
+uint32_t ctx_frames(const thread_state *ts)
+{
+    const ctx_tree *c = &ts->ctx;
+    uint64_t n = 0;
+    if (c->nodes != NULL)
+        for (uint32_t i = 1; i <= c->top; i++)
+            n += c->stack[i].count;
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
 /* The child of `parent` for (method, site), created when missing; CTX_NONE
@@ -108,15 +149,20 @@ uint32_t ctx_child(thread_state *ts, uint32_t parent, uint32_t method, uint32_t 
  * child context for (m, site), or stay in the current node when m calls
  * itself directly or the current run is folded. The first frame of a span
  * asks the JVM for its depth (one GetFrameCount a span), which ctx_catch
- * needs to find the frame that caught an exception.
+ * needs to find the frame that caught an exception. Returns 1, the stack
+ * unchanged, when the frame would take the modelled stack use past the
+ * budget (stackmodel.h): the caller stops the run.
  */
-void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
-               jmethodID site_method, jlocation site)
+int ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+              jmethodID site_method, jlocation site)
 {
     ctx_tree *c = &ts->ctx;
     if (c->nodes == NULL)
-        return;
+        return 0;
     ctx_run *r = &c->stack[c->top];
+    uint64_t used = run_use(c, r), cost = m->frame_cost;
+    if (r->below + used + cost > SM_BUDGET_WORDS)
+        return 1;
     if (site_method == NULL || (c->top > 0 && !r->folded && r->method != site_method))
         site = -1;
     c->mark_top = c->top;
@@ -126,11 +172,13 @@ void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, con
         if (!r->folded && d < CTX_DEPTHS)
             c->entered_at[d] = site >= 0 && site <= UINT16_MAX ? (uint16_t)site : UINT16_MAX;
         r->count++;
-        return;
+        if (r->folded && r->count <= SM_MAX_FRAMES) /* within the budget, it is */
+            c->fold_use[r->count] = (uint32_t)(used + cost);
+        return 0;
     }
     if (c->top == CTX_NODES) { /* cannot happen (see stack): counted in the current run */
         r->count++;
-        return;
+        return 0;
     }
     uint32_t depth = r->depth + r->count;
     if (c->top == 0) {
@@ -141,11 +189,15 @@ void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, con
     uint32_t s = site >= 0 && (uint64_t)site < UINT32_MAX ? (uint32_t)site : CTX_NONE;
     uint32_t child = child_of(c, r->node, m->index, s);
     ctx_run *next = &c->stack[++c->top]; /* stack holds every node once plus one folded run */
-    if (child == CTX_NONE)
-        *next = (ctx_run){r->node, 1, depth, 1, method};
-    else
-        *next = (ctx_run){child, 1, depth, 0, method};
+    uint32_t below = (uint32_t)(r->below + used);
+    if (child == CTX_NONE) {
+        *next = (ctx_run){r->node, 1, depth, 1, method, below, 0};
+        c->fold_use[1] = (uint32_t)cost;
+    } else {
+        *next = (ctx_run){child, 1, depth, 0, method, below, (uint32_t)cost};
+    }
     ctx_point(c);
+    return 0;
 }
 
 /* The top frame is of `method` (a methods index): how many frames below
@@ -246,6 +298,8 @@ void ctx_free(thread_state *ts)
     free(ts->ctx.slots);
     free(ts->ctx.stack);
     free(ts->ctx.entered_at);
+    free(ts->ctx.fold_use);
+    ts->ctx.fold_use = NULL;
     ts->ctx.nodes = NULL;
     ts->ctx.slots = NULL;
     ts->ctx.stack = NULL;

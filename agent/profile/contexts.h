@@ -9,8 +9,10 @@
 #include "agent.h"
 
 int ctx_start(agent *a, thread_state *ts);  /* a span starts: pool allocated once, stack at the root */
-void ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
-               jmethodID site_method, jlocation site);
+int ctx_enter(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+              jmethodID site_method, jlocation site); /* 1: the frame passes the modelled stack's budget */
+uint32_t ctx_frames(const thread_state *ts); /* the frames of the thread's contexts */
+uint64_t ctx_use(const thread_state *ts);    /* their modelled stack use, in words */
 void ctx_leave(thread_state *ts, uint64_t frames); /* frames returned */
 int64_t ctx_tail_callers(const thread_state *ts, uint32_t method, uint32_t call); /* contexts.c: -1 unknown */
 void ctx_mark(const thread_state *ts, uint32_t *top, uint32_t *count); /* the stack now */

@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "methods.h"
 #include "program.h"
+#include "stackmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,7 +394,14 @@ static method_info *method_create(agent *a, JNIEnv *jni, jmethodID id)
     jboolean is_native = JNI_FALSE;
     if (jvmti_check(a, (*jv)->IsMethodNative(jv, id, &is_native), "IsMethodNative") != 0)
         goto fail;
+    m->frame_cost = sm_cost(0);
     if (!is_native) {
+        /* its frames' modelled stack use: max_locals, as in the class file
+         * (the fast engine reads it there, fast/registry.c) */
+        jint locals = 0;
+        if (jvmti_check(a, (*jv)->GetMaxLocals(jv, id, &locals), "GetMaxLocals") != 0)
+            goto fail;
+        m->frame_cost = sm_cost(locals > 0 ? (uint32_t)locals : 0);
         jint len = 0;
         unsigned char *code = NULL;
         if (jvmti_check(a, (*jv)->GetBytecodes(jv, id, &len, &code), "GetBytecodes") != 0)

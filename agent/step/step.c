@@ -39,6 +39,7 @@
 #include "methods.h"
 #include "scheduler.h"
 #include "step.h"
+#include "stackmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,15 +226,18 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
 
 /* A step at offset 0 or after a return (step_count): leave the frame that
  * returned, enter the one that began. A step at 0 right after a return in
- * another method is the JVM calling in (Thread.exit after run): both. */
-void step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
-                  jlocation loc)
+ * another method is the JVM calling in (Thread.exit after run): both.
+ * Returns 1 when the frame that began passes the modelled stack's budget
+ * (core/stackmodel.h): the caller stops the run before it counts. */
+int step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+                 jlocation loc)
 {
     int ret = (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN;
     if (ret)
         ctx_leave(ts, 1);
     if (loc == 0 && (ret || method != ts->prev_method || (bc_flags(ts->prev_op) & BCF_INVOKE)))
-        ctx_enter(a, ts, thread, method, m, ts->prev_method, ts->prev_loc);
+        return ctx_enter(a, ts, thread, method, m, ts->prev_method, ts->prev_loc);
+    return 0;
 }
 
 /* A carrier thread is about to run a virtual thread's code (one started
@@ -287,8 +291,11 @@ inline void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
     /* a frame began (offset 0, entered by an invoke or by the JVM; not a
      * loop back to 0) or ended (the last step was a return): the calling
      * context changes; other steps pay two compares */
-    if (loc == 0 || (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN)
-        step_context(a, ts, thread, method, m, loc);
+    if ((loc == 0 || (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN) &&
+        step_context(a, ts, thread, method, m, loc)) {
+        stack_model_stop(a, jni, thread, ts, m->name, ctx_frames(ts) + 1, ctx_use(ts) + m->frame_cost);
+        return;
+    }
     if (loc == 0 && m->root != ROOT_NONE) {
         if (m->root == ROOT_THREAD_START) {
             thread_start_seen(a, ts, jni, thread);

@@ -86,7 +86,11 @@ public final class Probe {
      */
     static int[] sites = new int[0];
 
-    /** Per id, bit 0: the block's class is the program's (the application class loader's); grown through flags0(). */
+    /**
+     * Per id, bit 0: the block's class is the program's (the application
+     * class loader's); for block 0 of a method, above COST_SHIFT, its
+     * frames' modelled stack use (push); grown through flags0().
+     */
     static int[] flags = new int[0];
 
     /*
@@ -317,6 +321,21 @@ public final class Probe {
     int[] runNode, runCount;
     int ctxTop, ctxCur;
     /*
+     * The modelled stack use (agent/core/stackmodel.h, docs/determinism.md
+     * "The stack"), as contexts.c keeps it for the step engine: per run, the
+     * use of the frames below it (runBelow) and its frames' cost (runCost;
+     * a folded run's frames are of different methods: foldUse[k], the use of
+     * its first k). It is a function of the stack of runs alone, so whatever
+     * pops frames (a return probe's restore, an exception's fix by the
+     * agent) drops their use with them. A frame's cost is STACK_FRAME plus
+     * its method's max_locals in the original class file: flags[block 0's
+     * id] >>> COST_SHIFT (fast/registry.c).
+     */
+    int[] runBelow, runCost, foldUse;
+    static final int STACK_FRAME = 16, STACK_BUDGET = 2097152, COST_SHIFT = 8;
+    /* A run's frames: runCount without the flags a restored position can carry (JVM, ENTERED). */
+    static final int FRAMES = 0x3fffffff;
+    /*
      * Positions, (run << 32) | frames: one saved by each call probe for its
      * return probe (a call in progress), and one, with bit 31 of the frames
      * set (JVM), for each frame pushed without a call probe that no return
@@ -357,6 +376,9 @@ public final class Probe {
         ctxCount = new long[4 * CTX_NODES];
         runNode = new int[CTX_NODES + 1];
         runCount = new int[CTX_NODES + 1];
+        runBelow = new int[CTX_NODES + 1];
+        runCost = new int[CTX_NODES + 1];
+        foldUse = new int[1024];
         saved = new long[1024];
         ctxParent[0] = ctxMethod[0] = ctxSite[0] = -1;
         ctxNodes = 1;
@@ -364,24 +386,79 @@ public final class Probe {
         runCount[0] = 1; /* the root's run: the agent puts the stack back there when the thread is switched on */
     }
 
-    /* A frame of method `id` begins, called from `site`: as ctx_enter. */
+    /*
+     * A frame of method `id` begins, called from `site`: as ctx_enter, which
+     * also checks the modelled stack use against the budget first (the
+     * agent stops the run there: deep0).
+     */
     @Hidden
     private void push(int id, int site) {
-        int top = ctxTop, r = runNode[top];
+        int top = ctxTop, r = runNode[top], k = runCount[top] & FRAMES;
+        int used = r < 0 ? foldUse[k] : k * runCost[top], cost = cost(id);
+        if (runBelow[top] + used + cost > STACK_BUDGET)
+            deep(id, runBelow[top] + used + cost);
         if (r < 0 || (top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
             runCount[top]++;
+            if (r < 0)
+                foldAt(k + 1, used + cost);
             return;
         }
         int c = child(r, id, site);
+        int below = runBelow[top] + used;
         ctxTop = ++top;
         runCount[top] = 1;
+        runBelow[top] = below;
+        runCost[top] = cost;
         if (c < 0) {
             runNode[top] = r | FOLDED;
             ctxCur = 4 * r + 2;
+            foldAt(1, cost);
         } else {
             runNode[top] = c;
             ctxCur = 4 * c;
         }
+    }
+
+    /* The modelled cost of a frame of the method whose block 0 is id. */
+    @Hidden
+    private static int cost(int id) {
+        int[] f = flags;
+        return id < f.length ? f[id] >>> COST_SHIFT : costSlow(id);
+    }
+
+    @DontInline
+    @Hidden
+    private static int costSlow(int id) {
+        int[] f = flags = flags0(id);
+        return id < f.length ? f[id] >>> COST_SHIFT : STACK_FRAME; /* an id the agent never handed out: reported */
+    }
+
+    /* The folded run's first k frames use u words. */
+    @Hidden
+    private void foldAt(int k, int u) {
+        int[] f = foldUse;
+        if (k >= f.length)
+            f = growFold();
+        f[k] = u;
+    }
+
+    @DontInline
+    @Hidden
+    private int[] growFold() {
+        int[] v = foldUse, w = new int[v.length * 2];
+        for (int i = 0; i < v.length; i++)
+            w[i] = v[i];
+        return foldUse = w;
+    }
+
+    /* The frame of id would take the use to `use` words, past the budget: the agent stops the run (deep0). */
+    @DontInline
+    @Hidden
+    private void deep(int id, int use) {
+        long frames = 1;
+        for (int i = 1; i <= ctxTop; i++)
+            frames += runCount[i] & FRAMES;
+        deep0(id, frames > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) frames, use);
     }
 
     /* The child of parent for (id, site), made when missing; -1 when the pool is full (contexts.c, child_of). */
@@ -1593,6 +1670,15 @@ public final class Probe {
     /** The agent closes this thread's extent: its outermost frame is returning. */
     @Hidden
     private static native void end0();
+
+    /**
+     * The agent: a frame of the method whose block 0 is id, the thread's
+     * frames-th counted one, would take the modelled stack use to `use`
+     * words, past the budget: it stops the run (returns only when the run
+     * ends otherwise).
+     */
+    @Hidden
+    private static native void deep0(int id, int frames, int use);
 
     /** The thread's position passed its bound (the bytecode limit), kind and id as limit's: the bound to keep. */
     @Hidden
