@@ -161,6 +161,7 @@ const struct engine_ops fast_engine_ops = {
     .entry_probe = 1,
     .capabilities = fast_capabilities,
     .vm_init = fast_vm_init,
+    .class_file_load = fast_class_file_load,
     .class_prepare = fast_class_prepare,
     .native_bound = fast_native_bound,
     .thread_events = fast_thread_events,
