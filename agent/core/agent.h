@@ -369,9 +369,10 @@ typedef struct fast_state {
     jfieldID f_copied;          /* the elements its System.arraycopy calls copied */
     jfieldID f_oallocations, f_oelements, f_ocopied; /* the same in OVERHEAD mode */
     jfieldID f_classes;         /* the class counted at each made probe's site */
-    jmethodID fill_in;          /* Throwable.fillInStackTrace(I), Class.initClassName and */
-    jmethodID init_class_name;  /* StackTraceElement.initStackTraceElements: the natives whose */
-    jmethodID ste_init;         /* arrays are charged (they call no Java code) */
+    jmethodID fill_in;          /* Throwable.fillInStackTrace(I), Class.initClassName, */
+    jmethodID init_class_name;  /* StackTraceElement.initStackTraceElements and */
+    jmethodID ste_init;         /* Class.getDeclaredMethods0 (its Method[] and the Class[] */
+    jmethodID declared_methods; /* of their signatures): the natives whose arrays are charged */
     jmethodID obj_clone, new_array, multi_new_array; /* Object.clone, Array.newArray and
                                  * multiNewArray: their arrays are the made probes' */
     jclass object_array;        /* global ref: Object[] (made probes walk multiNewArray's levels) */

@@ -292,8 +292,12 @@ void native_problem(agent *a, const char *fmt, ...)
  * call (probe_made). An array a native method makes is charged, as the
  * step engine charges it, to its key and to the elements of the invoke
  * that called the native, for Throwable.fillInStackTrace(int) (the
- * backtraces of every exception: it calls no Java code and never throws);
- * any other native that allocates an array makes the run refused, by
+ * backtraces of every exception: it calls no Java code and never throws),
+ * Class.initClassName, StackTraceElement.initStackTraceElements and
+ * Class.getDeclaredMethods0 (the Method[] and the signatures' Class[] of
+ * the reflection a JDK initializer runs, EnumSet's universe of a stream's
+ * flags: one that throws is handled as charged_native_call says); any
+ * other native that allocates an array makes the run refused, by
  * name. Arrays the probe's own natives make are the agent's.
  */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
@@ -319,7 +323,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
                                                     : "java.lang.reflect.Array.multiNewArray");
         return;
     }
-    if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init) {
+    if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init &&
+        m != a->fast.declared_methods) {
         jclass k = NULL;
         char *name = NULL, *csig = NULL;
         if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
@@ -331,8 +336,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
             if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
                 snprintf(cls, sizeof cls, "%s", csig);
             native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
-                           "arrays of Throwable.fillInStackTrace, Class.initClassName and "
-                           "StackTraceElement.initStackTraceElements to their keys and the call's elements",
+                           "arrays of Throwable.fillInStackTrace, Class.initClassName, Class.getDeclaredMethods0 "
+                           "and StackTraceElement.initStackTraceElements to their keys and the call's elements",
                            cls, name);
         }
         if (name)
@@ -347,6 +352,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
         fast_problem(a, "%s allocated an array, called from a method without probes",
                      m == a->fast.fill_in         ? "Throwable.fillInStackTrace(int)"
                      : m == a->fast.init_class_name ? "Class.initClassName"
+                     : m == a->fast.declared_methods ? "Class.getDeclaredMethods0"
                                                     : "StackTraceElement.initStackTraceElements");
         return;
     }

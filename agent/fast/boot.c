@@ -104,6 +104,8 @@ static int arrays_init(agent *a, JNIEnv *jni)
         (*jni)->DeleteLocalRef(jni, t);
     jclass c = (*jni)->FindClass(jni, "java/lang/Class");
     a->fast.init_class_name = c != NULL ? (*jni)->GetMethodID(jni, c, "initClassName", "()Ljava/lang/String;") : NULL;
+    a->fast.declared_methods =
+        c != NULL ? (*jni)->GetMethodID(jni, c, "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;") : NULL;
     if (c != NULL)
         (*jni)->DeleteLocalRef(jni, c);
     jclass ste = (*jni)->FindClass(jni, "java/lang/StackTraceElement");
@@ -133,12 +135,12 @@ static int arrays_init(agent *a, JNIEnv *jni)
         (*jni)->DeleteLocalRef(jni, oa);
     if (r != NULL)
         (*jni)->DeleteLocalRef(jni, r);
-    if (!bound || !a->fast.fill_in ||
+    if (!bound || !a->fast.fill_in || !a->fast.declared_methods ||
         !a->fast.init_class_name || !a->fast.ste_init || !a->fast.obj_clone || !a->fast.new_array ||
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find the probe's array counters or the natives whose arrays it "
-                      "charges (Throwable.fillInStackTrace(int), Class.initClassName, "
+                      "charges (Throwable.fillInStackTrace(int), Class.initClassName, Class.getDeclaredMethods0, "
                       "StackTraceElement.initStackTraceElements, Object.clone, Array.newArray, multiNewArray)");
         return -1;
     }
@@ -311,6 +313,8 @@ static jobject JNICALL psf_mh_resolve(JNIEnv *jni, jclass mhn, jobject self, jcl
 int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address)
 {
     (void)a;
+    if (hidden_native_bound(cls, name, address, new_address))
+        return 1;
     if (strcmp(name, "getDeclaredMethods0") == 0 && strcmp(cls, "Ljava/lang/Class;") == 0) {
         real_declared_methods = (declared_methods_fn)address;
         *new_address = (void *)psf_declared_methods;

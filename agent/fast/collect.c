@@ -445,8 +445,9 @@ fast_method *method_named(agent *a, jmethodID id)
  */
 /* 1 when the invoke at fm's original offset pc calls a native whose arrays
  * fast_array_alloc charges as they are made and that may throw
- * (Class.initClassName, StackTraceElement.initStackTraceElements: an
- * OutOfMemoryError): the step engine charges nothing when such a call
+ * (Class.initClassName, Class.getDeclaredMethods0,
+ * StackTraceElement.initStackTraceElements: an OutOfMemoryError, a
+ * parameter type that cannot be loaded): the step engine charges nothing when such a call
  * throws, since the caller does not resume after it (lock not held). */
 int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
 {
@@ -457,8 +458,9 @@ int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
     cp_str owner, name, desc;
     int hit = cp != NULL &&
               cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) == 0 &&
-              ((owner.len == 15 && memcmp(owner.ptr, "java/lang/Class", 15) == 0 && name.len == 13 &&
-                memcmp(name.ptr, "initClassName", 13) == 0) ||
+              ((owner.len == 15 && memcmp(owner.ptr, "java/lang/Class", 15) == 0 &&
+                ((name.len == 13 && memcmp(name.ptr, "initClassName", 13) == 0) ||
+                 (name.len == 19 && memcmp(name.ptr, "getDeclaredMethods0", 19) == 0))) ||
                (owner.len == 27 && memcmp(owner.ptr, "java/lang/StackTraceElement", 27) == 0 && name.len == 22 &&
                 memcmp(name.ptr, "initStackTraceElements", 22) == 0));
     lock_exit(a);

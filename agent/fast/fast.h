@@ -45,7 +45,7 @@ enum { FLAG_PROGRAM = 1 };
 
 /*
  * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
- * instructions split after every invoke but invokedynamic and every
+ * instructions split after every invoke (invokedynamic too) and every
  * allocation (new, newarray, anewarray, multianewarray). The block probe
  * adds the block's first segment to the thread's position, the return,
  * new and array probes the segment after their instruction, so the
@@ -91,14 +91,17 @@ void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, u
 void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
 void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 
-/* hidden.c: hidden classes watched */
+/* hidden.c: hidden classes rewritten as they are defined, or watched */
 void arm_hidden(agent *a);
 void watch_hidden(agent *a, jclass klass);
+int hidden_native_bound(const char *cls, const char *name, void *address, void **new_address);
 
 /* boot.c: the start at VMInit */
 int retransform_loaded(agent *a, JNIEnv *jni);
 
 /* registry.c: classes rewritten, ids handed out */
+int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const unsigned char *data, size_t len,
+                 int hidden, unsigned char **out, size_t *out_len);
 int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
 
 /* collect.c: the counts read back */
