@@ -53,7 +53,7 @@
  * probes push a constant after their id (instrument.h), and with
  * options.fold_method a conditional branch whose successors have no other
  * way in has no branch probe: its outcome goes to the successors' probes
- * (fold_branches).
+ * (ins_fold_branches).
  *
  * Choices:
  *  - Malformed input fails the whole class (-1): the JVM would reject it too.
@@ -62,8 +62,8 @@
  *  - The Code attribute's own tables keep their meaning at the new offsets
  *    (instrument_tables.c).
  *
- * The files: this one lays each method out (layout_pass), folds branch
- * probes (fold_branches), refuses a method (refuse) and maps rewritten
+ * The files: this one lays each method out (ins_layout_pass), folds branch
+ * probes (ins_fold_branches), refuses a method (ins_refuse) and maps rewritten
  * offsets back (ins_original_offset); instrument_rewrite.c decides each
  * method's probes (build_insns), checks and numbers them (rewrite_method)
  * and rewrites the class (ins_rewrite, ins_rewrite_parsed);
@@ -90,7 +90,7 @@ static uint32_t switch_len(const insn *i, uint32_t at)
 
 /* Lay the code out with the current widening; returns 1 when some 16-bit
  * branch does not reach and got widened (lay out again). */
-int layout_pass(method_ctx *c)
+int ins_layout_pass(method_ctx *c)
 {
     const uint8_t *code = c->m->code;
     uint32_t pos = 0;
@@ -149,7 +149,7 @@ int layout_pass(method_ctx *c)
 }
 
 /* Refuse the method: it stays as it is. */
-int refuse(method_ctx *c, int status, const char *fmt, ...)
+int ins_refuse(method_ctx *c, int status, const char *fmt, ...)
 {
     c->im->status = status;
     va_list ap;
@@ -165,7 +165,7 @@ int refuse(method_ctx *c, int status, const char *fmt, ...)
  * branch probe, and both successors' probes become fold probes with the
  * outcome that leads to them. -1 when out of memory.
  */
-int fold_branches(method_ctx *c)
+int ins_fold_branches(method_ctx *c)
 {
     const ins_options *o = c->w->opt;
     const blk_table *t = &c->im->blocks;

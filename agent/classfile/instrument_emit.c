@@ -1,10 +1,10 @@
 /*
  * instrument_emit.c - the rewritten code of one method, at the offsets the
- * layout gave (instrument.c layout_pass): each instruction with its
+ * layout gave (instrument.c ins_layout_pass): each instruction with its
  * branches and switches re-aimed (emit_insn), the probes around it
  * (emit_probe, emit_branch_probe, emit_array_probe, and the entry, exit,
- * copy, call, return, new and made probes in emit_code_attr), and the
- * whole new Code attribute with its grown max_stack (stack_growth); its
+ * copy, call, return, new and made probes in ins_emit_code_attr), and the
+ * whole new Code attribute with its grown max_stack (ins_stack_growth); its
  * tables are instrument_tables.c's. Part of the rewriter (instrument.c);
  * pure C.
  */
@@ -22,7 +22,7 @@ static int emit_id_k(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
         uint16_t e = k != NULL ? *k : 0;
         if (e == 0) {
             uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
-            e = cp_add(c->w, CP_INTEGER, v, 4);
+            e = ins_cp_add(c->w, CP_INTEGER, v, 4);
             if (e == 0)
                 return -1;
             if (k != NULL)
@@ -78,17 +78,17 @@ static int emit_probe(method_ctx *c, buf *code, uint32_t id, uint32_t b, const i
         emit_const(code, c->cst ? block_lengths(c, b) : 0);
     if (i->fold)
         emit_const(code, ~(unsigned)i->fold_arg & 0xffffu);       /* negative: see instrument.h */
-    return emit_invoke(c->w, code, i->fold ? PR_FOLD : PR_BLOCK);
+    return ins_emit_invoke(c->w, code, i->fold ? PR_FOLD : PR_BLOCK);
 }
 
 /* Emit the branch probe before the conditional branch `op` that ends block id. */
 static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
 {
-    int form = branch_form(op);
+    int form = ins_branch_form(op);
     put1(code, form == BR_INT2 || form == BR_REF2 ? 0x5c : 0x59);   /* dup2 : dup */
     put1(code, 0x10);                                               /* bipush */
     put1(code, op);
-    return emit_id(c, code, id) || emit_invoke(c->w, code, PR_BRANCH + form) ? -1 : 0;
+    return emit_id(c, code, id) || ins_emit_invoke(c->w, code, PR_BRANCH + form) ? -1 : 0;
 }
 
 /* Emit the array probe after an array instruction: the new array, its
@@ -98,7 +98,7 @@ static int emit_array_probe(method_ctx *c, buf *code, uint8_t dims, uint32_t sit
     put1(code, 0x59);   /* dup */
     put1(code, 0x10);   /* bipush: sign-extends, the probe reads dims & 0xff */
     put1(code, dims);
-    return emit_id(c, code, site) || emit_invoke(c->w, code, PR_ARRAY) ? -1 : 0;
+    return emit_id(c, code, site) || ins_emit_invoke(c->w, code, PR_ARRAY) ? -1 : 0;
 }
 
 static void emit_insn(method_ctx *c, const insn *i, buf *out)
@@ -153,7 +153,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
  * constant above what the instruction left; a branch probe pushes up to
  * four above the operands it duplicates; an array probe three above the
  * array (whose instruction took at least one operand). */
-unsigned stack_growth(const rewriter *w)
+unsigned ins_stack_growth(const rewriter *w)
 {
     const ins_options *o = w->opt;
     if (o->branch_method != NULL || o->array_method != NULL || o->copy_method != NULL || o->made_method != NULL)
@@ -162,7 +162,7 @@ unsigned stack_growth(const rewriter *w)
 }
 
 /* Emit the whole new Code attribute into out. */
-int emit_code_attr(method_ctx *c, buf *out)
+int ins_emit_code_attr(method_ctx *c, buf *out)
 {
     const cf_method *m = c->m;
     buf code = {0};
@@ -173,7 +173,7 @@ int emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             if (c->merged && c->cst)
                 emit_const(&code, ~block_lengths(c, 0) & 0xffffu);    /* negative: see instrument.h */
-            if (emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
+            if (ins_emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
         }
         if (k == 0 && c->merged) {  /* block 0's probe is the entry probe */
@@ -188,12 +188,12 @@ int emit_code_attr(method_ctx *c, buf *out)
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
             goto fail;
         if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
-            if (emit_id(c, &code, c->im->first_id) || emit_invoke(c->w, &code, c->exit_probe))
+            if (emit_id(c, &code, c->im->first_id) || ins_emit_invoke(c->w, &code, c->exit_probe))
                 goto fail;
         }
         if (c->in[k].copy_probe) {  /* the length, the last argument */
             put1(&code, 0x59);      /* dup */
-            if (emit_invoke(c->w, &code, PR_COPY))
+            if (ins_emit_invoke(c->w, &code, PR_COPY))
                 goto fail;
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
@@ -202,7 +202,7 @@ int emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             if (c->cst)
                 emit_const(&code, INS_CALL_CONST);
-            if (emit_invoke(c->w, &code, PR_CALL))
+            if (ins_emit_invoke(c->w, &code, PR_CALL))
                 goto fail;
         }
         emit_insn(c, &c->in[k], &code);
@@ -211,7 +211,7 @@ int emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             if (c->cst)
                 emit_const(&code, segment_after(c, &c->in[k]));
-            if (emit_invoke(c->w, &code, PR_RETURN))
+            if (ins_emit_invoke(c->w, &code, PR_RETURN))
                 goto fail;
         }
         if (c->in[k].new_probe) {   /* reached only when new allocated */
@@ -219,11 +219,11 @@ int emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             if (c->cst)
                 emit_const(&code, ~segment_after(c, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */
-            if (emit_invoke(c->w, &code, PR_NEW))
+            if (ins_emit_invoke(c->w, &code, PR_NEW))
                 goto fail;
         }
         if (c->in[k].copy_probe) {  /* reached only when the copy returned */
-            if (emit_invoke(c->w, &code, PR_COPIED))
+            if (ins_emit_invoke(c->w, &code, PR_COPIED))
                 goto fail;
         }
         if (c->in[k].array_probe) {
@@ -236,7 +236,7 @@ int emit_code_attr(method_ctx *c, buf *out)
             put1(&code, 0x59);      /* dup */
             if (levels)
                 put1(&code, 0x04);  /* iconst_1: walk the levels */
-            if (emit_id(c, &code, site++) || emit_invoke(c->w, &code, levels ? PR_MADE_LEVELS : PR_MADE))
+            if (emit_id(c, &code, site++) || ins_emit_invoke(c->w, &code, levels ? PR_MADE_LEVELS : PR_MADE))
                 goto fail;
         }
     }
@@ -246,11 +246,11 @@ int emit_code_attr(method_ctx *c, buf *out)
         goto fail;
     }
     buf body = {0};
-    put2(&body, (unsigned)m->max_stack + stack_growth(c->w));
+    put2(&body, (unsigned)m->max_stack + ins_stack_growth(c->w));
     put2(&body, m->max_locals);
     put4(&body, c->new_len);
     put(&body, code.p, code.len);
-    tables_emit(c, &body);
+    ins_tables_emit(c, &body);
     free(code.p);
     if (body.oom) {
         free(body.p);

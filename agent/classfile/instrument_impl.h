@@ -119,7 +119,7 @@ enum { BR_INT1, BR_INT2, BR_REF1, BR_REF2 };
  * probe class added to the pool at its first use (rewriter.refs). */
 enum {
     PR_BLOCK, PR_ENTRY, PR_EXIT, PR_ROOT_ENTRY, PR_ROOT_EXIT, PR_OTHER_ENTRY, PR_ENTRY_BLOCK,
-    PR_BRANCH,                  /* four of them, by branch_form (BR_*) */
+    PR_BRANCH,                  /* four of them, by ins_branch_form (BR_*) */
     PR_ARRAY = PR_BRANCH + 4, PR_COPY, PR_COPIED, PR_MADE, PR_MADE_LEVELS, PR_CALL, PR_RETURN, PR_NEW,
     PR_FOLD,
     PR_COUNT
@@ -234,24 +234,24 @@ static inline uint8_t invert(uint8_t op)
     return (uint8_t)(((op - 0x99) ^ 1) + 0x99);
 }
 /* instrument.c */
-int layout_pass(method_ctx *c);
+int ins_layout_pass(method_ctx *c);
 /* Refuse the method: it stays as it is. */
 __attribute__((format(printf, 3, 4)))
-int refuse(method_ctx *c, int status, const char *fmt, ...);
-int fold_branches(method_ctx *c);
+int ins_refuse(method_ctx *c, int status, const char *fmt, ...);
+int ins_fold_branches(method_ctx *c);
 
 /* instrument_pool.c */
-uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n);
-int emit_invoke(rewriter *w, buf *code, int k);
-int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc);
-int branch_form(uint8_t op);
+uint16_t ins_cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n);
+int ins_emit_invoke(rewriter *w, buf *code, int k);
+int ins_is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc);
+int ins_branch_form(uint8_t op);
 
 /* instrument_emit.c */
-unsigned stack_growth(const rewriter *w);
-int emit_code_attr(method_ctx *c, buf *out);
+unsigned ins_stack_growth(const rewriter *w);
+int ins_emit_code_attr(method_ctx *c, buf *out);
 
 /* instrument_tables.c */
-int attrs_check(method_ctx *c);
-void tables_emit(method_ctx *c, buf *body);
+int ins_attrs_check(method_ctx *c);
+void ins_tables_emit(method_ctx *c, buf *body);
 
 #endif

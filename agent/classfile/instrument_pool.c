@@ -2,7 +2,7 @@
  * instrument_pool.c - the constant-pool entries a rewritten class's probes
  * need, appended after the input's pool at their first use: the probe
  * class, each probe method's name, descriptor, NameAndType and Methodref
- * (probe_ref), the Integers of ids past 32767 (cp_add); and which calls
+ * (probe_ref), the Integers of ids past 32767 (ins_cp_add); and which calls
  * the rewriter recognizes by their Methodref (System.arraycopy, the
  * natives that return a new array). Part of the rewriter (instrument.c);
  * pure C.
@@ -11,7 +11,7 @@
 
 /* Append a constant-pool entry (tag, body); its index, or 0 when the pool is
  * full (an error). */
-uint16_t cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
+uint16_t ins_cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n)
 {
     if (w->cp_count >= 65535) {
         errmsg_set(w->err, w->errlen, "the constant pool would pass 65535 entries with the probes' constants");
@@ -85,7 +85,7 @@ static uint16_t cp_utf8_ref(rewriter *w, const char *s)
         errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
         return 0;
     }
-    uint16_t i = cp_add(w, CP_UTF8, len, 2);
+    uint16_t i = ins_cp_add(w, CP_UTF8, len, 2);
     if (i == 0)
         return 0;
     put(&w->cp, s, n);
@@ -98,7 +98,7 @@ static uint16_t cp_add_refs(rewriter *w, uint8_t tag, uint16_t a, uint16_t b, in
     uint8_t body[4] = {(uint8_t)(a >> 8), (uint8_t)a, (uint8_t)(b >> 8), (uint8_t)b};
     if (a == 0 || (two && b == 0))
         return 0;
-    return cp_add(w, tag, body, two ? 4 : 2);
+    return ins_cp_add(w, tag, body, two ? 4 : 2);
 }
 
 /* The name and descriptor of probe method k (PR_*): the name is the
@@ -169,7 +169,7 @@ static uint16_t probe_ref(rewriter *w, int k)
 }
 
 /* invokestatic of probe method k; -1 when its Methodref cannot be added. */
-int emit_invoke(rewriter *w, buf *code, int k)
+int ins_emit_invoke(rewriter *w, buf *code, int k)
 {
     uint16_t ref = probe_ref(w, k);
     if (ref == 0)
@@ -180,7 +180,7 @@ int emit_invoke(rewriter *w, buf *code, int k)
 }
 
 /* 1 when the instruction at code[pc] is invokestatic System.arraycopy. */
-int is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
+int ins_is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
 {
     cp_str owner, name, desc;
     return code[pc] == BC_INVOKESTATIC &&
@@ -209,7 +209,7 @@ int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
     return 0;
 }
 
-int branch_form(uint8_t op)
+int ins_branch_form(uint8_t op)
 {
     if (op >= 0x99 && op <= 0x9e)
         return BR_INT1;

@@ -75,7 +75,7 @@ static int build_insns(method_ctx *c)
             i->new_probe = 1;
             c->calls++;
         }
-        if (c->w->opt->copy_method != NULL && is_arraycopy(c->w, m->code, pc)) {
+        if (c->w->opt->copy_method != NULL && ins_is_arraycopy(c->w, m->code, pc)) {
             i->copy_probe = 1;
         }
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
@@ -130,14 +130,14 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
             if (rd2(m->exc + 8 * e + 4) == 0)
                 c.merged = 0;
     }
-    if (fold_branches(&c))
+    if (ins_fold_branches(&c))
         goto done;
-    rc = attrs_check(&c);
+    rc = ins_attrs_check(&c);
     if (rc != 0)
         goto done;
     /* widening only grows the code, and each pass widens one more branch or
      * stops: at most n + 1 passes */
-    while (layout_pass(&c))
+    while (ins_layout_pass(&c))
         ;
     rc = 1;
     for (uint32_t k = 0; k < c.n; k++) {
@@ -146,20 +146,20 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
             uint32_t next = i->old + 3;
             int framed = next < m->code_len && c.frame_at[next];
             if (w->cf->major >= 50 && !framed) {
-                refuse(&c, INS_METHOD_REFUSED, "the conditional branch at offset %u must be widened, "
+                ins_refuse(&c, INS_METHOD_REFUSED, "the conditional branch at offset %u must be widened, "
                        "and no stack map frame follows it", i->old);
                 goto done;
             }
         }
     }
     if (c.new_len > MAX_CODE) {
-        refuse(&c, INS_METHOD_TOO_LARGE, "its %u bytes of code would grow to %u with the probes "
+        ins_refuse(&c, INS_METHOD_TOO_LARGE, "its %u bytes of code would grow to %u with the probes "
                "(65535 at most)", m->code_len, c.new_len);
         goto done;
     }
-    if (m->max_stack > 65535 - stack_growth(w)) {
-        refuse(&c, INS_METHOD_REFUSED, "max_stack is %u; the probes need %u more slots (65535 at most)",
-               m->max_stack, stack_growth(w));
+    if (m->max_stack > 65535 - ins_stack_growth(w)) {
+        ins_refuse(&c, INS_METHOD_REFUSED, "max_stack is %u; the probes need %u more slots (65535 at most)",
+               m->max_stack, ins_stack_growth(w));
         goto done;
     }
     if (w->opt->reserve != NULL) {     /* the caller numbers them (instrument.h) */
@@ -195,7 +195,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     }
     im->nsites = c.sites;
     im->ncalls = c.calls;
-    if (emit_code_attr(&c, out)) {
+    if (ins_emit_code_attr(&c, out)) {
         rc = -1;
         goto done;
     }
@@ -215,7 +215,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     im->npcs = c.n;
     im->status = INS_METHOD_DONE;
     im->new_len = c.new_len;
-    im->new_max_stack = (uint16_t)(m->max_stack + stack_growth(w));
+    im->new_max_stack = (uint16_t)(m->max_stack + ins_stack_growth(w));
     rc = 0;
 done:
     free(c.in);

@@ -2,9 +2,9 @@
  * instrument_tables.c - the Code attribute's tables at the rewritten
  * code's offsets: the exception table, LineNumberTable,
  * LocalVariableTable, LocalVariableTypeTable, StackMapTable and the type
- * annotations on code, checked before the layout (attrs_check: a table the
+ * annotations on code, checked before the layout (ins_attrs_check: a table the
  * rewriter cannot relocate refuses the method, a malformed one fails the
- * class) and emitted after it (tables_emit). Part of the rewriter
+ * class) and emitted after it (ins_tables_emit). Part of the rewriter
  * (instrument.c); pure C.
  *
  * Choices:
@@ -356,7 +356,7 @@ static int is_type_annotations(cp_str name)
 /* Check the Code attribute's own attributes: 0 when all are known and well
  * formed, 1 when the method must be refused, -1 when malformed. Finds the
  * StackMapTable. */
-int attrs_check(method_ctx *c)
+int ins_attrs_check(method_ctx *c)
 {
     const uint8_t *p = c->m->code_attrs;
     for (uint32_t k = 0; k < c->m->code_attr_count; k++) {
@@ -378,10 +378,10 @@ int attrs_check(method_ctx *c)
             bad = table_check(c, body, len, 1);
         } else if (is_type_annotations(name)) {
             if (ta_walk(c, body, len, NULL))
-                return refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s is not a list of type "
+                return ins_refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s is not a list of type "
                               "annotations on code the rewriter can relocate", (int)name.len, name.ptr);
         } else {
-            return refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s holds code offsets the "
+            return ins_refuse(c, INS_METHOD_REFUSED, "its Code attribute %.*s holds code offsets the "
                           "rewriter does not relocate", (int)name.len, name.ptr);
         }
         if (bad) {
@@ -398,8 +398,8 @@ int attrs_check(method_ctx *c)
 }
 
 /* The Code attribute after its code, relocated into body: the exception
- * table, then the attributes (checked by attrs_check before). */
-void tables_emit(method_ctx *c, buf *body)
+ * table, then the attributes (checked by ins_attrs_check before). */
+void ins_tables_emit(method_ctx *c, buf *body)
 {
     const cf_method *m = c->m;
     put2(body, m->exc_count);

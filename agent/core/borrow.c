@@ -17,7 +17,7 @@
  * one still runs, to the next one recorded (pre_n). `unscheduled`: they
  * ran on a thread the method did not start, which nothing schedules, so
  * how much of them falls inside the method's run can vary (lock held). */
-void charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled)
+void borrow_charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled)
 {
     int recorded = inv < a->ninvocations;
     uint64_t *to = recorded ? a->invocations[inv].n : a->pre_n;
@@ -31,12 +31,12 @@ void charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled)
 /* A helper no longer counted (a daemon stopped at its extent's end) begins
  * to count for something else: what it counted as a helper stays with the
  * invocation that started it. */
-void helper_fold(agent *a, thread_state *ts)
+void borrow_helper_fold(agent *a, thread_state *ts)
 {
     if (!ts->helper)
         return;
     lock_enter(a);
-    charge_counts(a, ts, ts->inv_index, 0);
+    borrow_charge_counts(a, ts, ts->inv_index, 0);
     lock_exit(a);
     ts->helper = ts->daemon = ts->idle_helper = 0;
 }
@@ -49,7 +49,7 @@ void borrow_fold(agent *a, thread_state *ts)
     if (ts->borrow_method == NULL)
         return;
     lock_enter(a);
-    charge_counts(a, ts, ts->borrow_inv, 1);
+    borrow_charge_counts(a, ts, ts->borrow_inv, 1);
     lock_exit(a);
     ts->borrow_method = NULL;
 }
@@ -119,12 +119,12 @@ int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmetho
         (*a->jvmti)->GetFrameLocation(a->jvmti, NULL, root, &root_method, &root_loc) != JVMTI_ERROR_NONE) {
         return -1;
     }
-    helper_fold(a, ts);
+    borrow_helper_fold(a, ts);
     borrow_fold(a, ts); /* a span the extents' end stopped */
-    if (start_counting(a, jni, thread, ts, 0) != 0)
+    if (span_start_counting(a, jni, thread, ts, 0) != 0)
         return 0;
     if (jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, root), "NotifyFramePop") != 0) {
-        set_thread_events(a, JVMTI_DISABLE, thread, ts);
+        span_thread_events(a, JVMTI_DISABLE, thread, ts);
         return 0;
     }
     lock_enter(a);
@@ -132,7 +132,7 @@ int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmetho
     lock_exit(a);
     ts->borrow_method = root_method;
     bystanders_look(a, ts); /* below this frame, nothing of the program's is left to look for */
-    start_span(a, ts);
+    span_start(a, ts);
     borrow_contexts(a, ts, jni, thread, root);
     ts->prev_op = 0; /* nothing called it: it was running already (or returned to from the JDK) */
     ts->prev_method = method;
@@ -148,7 +148,7 @@ int borrow_stop(agent *a, thread_state *ts, jthread thread)
 {
     if (!__atomic_exchange_n(&ts->borrow_live, 0, __ATOMIC_ACQ_REL))
         return 0;
-    set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    span_thread_events(a, JVMTI_DISABLE, thread, ts);
     ts->measuring = 0;
     return 1;
 }

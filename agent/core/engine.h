@@ -36,7 +36,7 @@ struct engine_ops {
     void (*class_prepare)(agent *a, JNIEnv *jni, jclass klass);
     /* NativeMethodBind of a class-lookup native (natives.c): 1 when taken */
     int (*native_bound)(agent *a, const char *cls, const char *name, void *address, void **new_address);
-    /* The engine's own per-thread counting on or off (set_thread_events):
+    /* The engine's own per-thread counting on or off (span_thread_events):
      * called with before=1 ahead of the events both engines share
      * (FramePop, SampledObjectAlloc, Exception), before=0 after them; 0, or -1 */
     int (*thread_events)(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts, int before);

@@ -13,7 +13,7 @@
  *
  * HotSpot posts no SingleStep for the location of the breakpoint whose
  * callback enabled stepping, so on_breakpoint has the engine count that
- * first bytecode by hand (count_first: step/step.c count_step). Recursive
+ * first bytecode by hand (count_first: step/step.c step_count). Recursive
  * invocations are inside the extent. With engine=fast the same life cycle
  * switches the thread's probes instead (fast/engine.c).
  *
@@ -119,7 +119,7 @@ void thread_start_seen(agent *a, thread_state *ts, JNIEnv *jni, jthread thread)
  * when the bytecode limit stopped the program meanwhile. */
 static int stop_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 {
-    set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    span_thread_events(a, JVMTI_DISABLE, thread, ts);
     limit_return(a, jni, thread, ts);
     if (a->result_written)
         return -1; /* the limit stopped the program */
@@ -144,11 +144,11 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
         return 0; /* recursion: the nested invocation gets its own step */
     /* a helper no longer counted (a daemon stopped at its extent's end)
      * calls the method itself: it now opens an extent of its own */
-    helper_fold(a, ts);
+    borrow_helper_fold(a, ts);
     borrow_fold(a, ts);
     /* an exit probe that ends the extent needs no frame pop (which
      * would keep the thread in the interpreter) */
-    if (start_counting(a, jni, thread, ts, !a->engine->entry_probe) != 0)
+    if (span_start_counting(a, jni, thread, ts, !a->engine->entry_probe) != 0)
         return 0;
     lock_enter(a);
     if (a->active_extents++ == 0) { /* a new allowance for bystanders' bytecodes */
@@ -158,7 +158,7 @@ int extent_begin(agent *a, JNIEnv *jni, jthread thread)
     lock_exit(a);
     char vmsg[256];
     int mounted = bystanders_note(a, jni, thread, vmsg, sizeof vmsg);
-    start_span(a, ts);
+    span_start(a, ts);
     ts->last_exception[0] = '\0';
     if (mounted) {
         limit_stop(a, jni, thread, "virtual_threads", vmsg);
@@ -203,14 +203,14 @@ int pre_extent_begin(agent *a, JNIEnv *jni, jthread thread, jmethodID frame, int
     thread_state *ts = ts_get(a, thread);
     if (ts == NULL || ts->measuring)
         return -1;
-    if (start_counting(a, jni, thread, ts, at_entry) != 0)
+    if (span_start_counting(a, jni, thread, ts, at_entry) != 0)
         return -1;
     /* an extent for the threads it starts: they are counted, daemons too,
      * while it runs (on_thread_start), and watched afterwards */
     lock_enter(a);
     a->active_extents++;
     lock_exit(a);
-    start_span(a, ts);
+    span_start(a, ts);
     ts->pre_method = frame;
     if (at_entry && a->engine->count_first != NULL)
         a->engine->count_first(a, ts, jni, thread, frame, 0); /* engine=fast: block 0's probe counts it */
@@ -307,7 +307,7 @@ void extents_end(agent *a, JNIEnv *jni)
                 ts->measuring = 0;
                 continue;
             }
-            set_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
+            span_thread_events(a, JVMTI_DISABLE, ts->ref, ts);
             sched_leave(a, jni, ts);
             ts->measuring = 0;
             watch_from_now(a, ts->ref);
@@ -326,7 +326,7 @@ static void resume_idle_helpers(agent *a)
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
         if (ts->idle_helper && ts->helper && ts->ref != NULL) {
             lock_enter(a);
-            charge_counts(a, ts, ts->inv_index, 0);
+            borrow_charge_counts(a, ts, ts->inv_index, 0);
             ts->inv_index = a->ninvocations; /* the invocation now running (recorded at its end) */
             lock_exit(a);
             ts->idle_helper = 0;
@@ -470,7 +470,7 @@ void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jm
     ctx_catch(&g_agent, ts, thread, method);
     /* The stack is the catching frame's now: the step before the handler (a
      * return, when the JVM ran the exception's constructor) must not leave
-     * that frame too at the handler's first step (context_step). */
+     * that frame too at the handler's first step (step_context). */
     ts->prev_op = BC_NOP;
 }
 
@@ -517,8 +517,8 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
         sched_forget(a, jni, thread);
         return;
     }
-    if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
-        set_thread_events(a, JVMTI_DISABLE, thread, ts);
+    if (span_thread_events(a, JVMTI_ENABLE, thread, ts) != 0) {
+        span_thread_events(a, JVMTI_DISABLE, thread, ts);
         sched_forget(a, jni, thread);
         return;
     }

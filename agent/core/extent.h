@@ -26,9 +26,9 @@ void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_
 void stack_overflow_stop(agent *a, JNIEnv *jni, jthread thread, const thread_state *ts);
 
 /* core/span.c */
-int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts);
-int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
-void start_span(agent *a, thread_state *ts);
+int span_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts);
+int span_start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop);
+void span_start(agent *a, thread_state *ts);
 
 /* core/limits.c */
 void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);
@@ -37,8 +37,8 @@ int limit_grant(agent *a, thread_state *ts);
 void limit_return(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
 
 /* core/borrow.c */
-void charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled);
-void helper_fold(agent *a, thread_state *ts);
+void borrow_charge_counts(agent *a, thread_state *ts, uint32_t inv, int unscheduled);
+void borrow_helper_fold(agent *a, thread_state *ts);
 void borrow_fold(agent *a, thread_state *ts);
 jint outermost_program_frame(agent *a, JNIEnv *jni);
 int borrow_begin(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc);
@@ -46,9 +46,9 @@ int borrow_stop(agent *a, thread_state *ts, jthread thread);
 void borrow_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
 
 /* step/step.c */
-uint32_t cache_slot(jmethodID id);
-void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
-void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
+uint32_t step_cache_slot(jmethodID id);
+void step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m, jlocation loc);
+void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread, jmethodID method, jlocation loc);
 
 /* step/arrays.c */
 void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation loc);

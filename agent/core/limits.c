@@ -92,7 +92,7 @@ void limit_stop(agent *a, JNIEnv *jni, jthread thread, const char *status, const
 {
     /* this thread counts no more; it stays "measuring" so that the result
      * lists its invocation as incomplete */
-    set_thread_events(a, JVMTI_DISABLE, thread, agent_tls);
+    span_thread_events(a, JVMTI_DISABLE, thread, agent_tls);
     lock_enter(a);
     int first = a->stop_status == NULL && !a->result_written;
     if (first) {

@@ -1,8 +1,8 @@
 /*
  * span.c - a thread's counted span switched on: the extent's per-thread
- * events on or off (set_thread_events), counting started at a method
- * entered as if called (start_counting), and the counters a span starts
- * from (start_span).
+ * events on or off (span_thread_events), counting started at a method
+ * entered as if called (span_start_counting), and the counters a span starts
+ * from (span_start).
  *
  * Apart from extent.c so that the files that open and close spans
  * (extent.c, borrow.c) and the bytecode limit (limits.c), which switches a
@@ -17,7 +17,7 @@
  * Exception, and the engine's own: step/engine.c's SingleStep and
  * ExceptionCatch, fast/engine.c's probes) on or off for thread (state ts);
  * 0, or -1 (reported). */
-int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
+int span_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_state *ts)
 {
     jvmtiEnv *jv = a->jvmti;
     /* a window left open (an exception from the resolution ended the
@@ -43,11 +43,11 @@ int set_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thread_stat
 /* Switch counting on for this thread, at a method entered as if called
  * (an extent, or code of the method's class that runs before it). With
  * notify_pop, the frame now at the top ends it when it pops. */
-int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop)
+int span_start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int notify_pop)
 {
-    if (set_thread_events(a, JVMTI_ENABLE, thread, ts) != 0 ||
+    if (span_thread_events(a, JVMTI_ENABLE, thread, ts) != 0 ||
         (notify_pop && jvmti_check(a, (*a->jvmti)->NotifyFramePop(a->jvmti, thread, 0), "NotifyFramePop") != 0)) {
-        set_thread_events(a, JVMTI_DISABLE, thread, ts);
+        span_thread_events(a, JVMTI_DISABLE, thread, ts);
         return -1;
     }
     if (ts->ref == NULL)
@@ -57,7 +57,7 @@ int start_counting(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int 
 
 /* The counters a counted span starts from; its calling contexts start at
  * the root. */
-void start_span(agent *a, thread_state *ts)
+void span_start(agent *a, thread_state *ts)
 {
     ctx_start(a, ts);
     ts->measuring = 1;

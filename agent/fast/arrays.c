@@ -21,7 +21,7 @@ static uint32_t site_key(agent *a, uint32_t site)
     char elem[1024];
     cp_str c = {0};
     if (p[0] != BC_NEWARRAY) {
-        const cpool *cp = pool_of(a, fm);
+        const cpool *cp = fast_pool_of(a, fm);
         if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
             fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
             return 0;
@@ -53,7 +53,7 @@ static int made_site_keys(agent *a, JNIEnv *jni, jobjectArray classes, uint32_t 
     *k = c != NULL ? counting_array_key(a, (jclass)c) : 0;
     if (c != NULL)
         (*jni)->DeleteLocalRef(jni, c);
-    const cpool *cp = pool_of(a, fm);
+    const cpool *cp = fast_pool_of(a, fm);
     *ik = cp != NULL ? methods_key_of(a, cp, fm->code, st->pc) : 0;
     if (*k == 0 || *ik == 0) {
         fast_problem(a, "the call in %s at offset %u made arrays whose %s", fm->name, st->pc,
@@ -81,9 +81,9 @@ static int add_count(agent *a, uint64_t *slot, uint64_t n)
 static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, jfieldID fe, int bucket)
 {
     int bad = 0;
-    jlongArray aa = (*jni)->GetObjectField(jni, ts->probe, fa);
-    jlongArray ea = (*jni)->GetObjectField(jni, ts->probe, fe);
-    jobjectArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_classes);
+    jlongArray aa = (*jni)->GetObjectField(jni, ts->fast.probe, fa);
+    jlongArray ea = (*jni)->GetObjectField(jni, ts->fast.probe, fe);
+    jobjectArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_classes);
     if (aa != NULL && ea != NULL) {
         jsize n = (*jni)->GetArrayLength(jni, aa);
         jlong *al = (*jni)->GetLongArrayElements(jni, aa, NULL);
@@ -140,16 +140,16 @@ static int collect_sites(agent *a, JNIEnv *jni, thread_state *ts, jfieldID fa, j
  * size); what its copy probes saw System.arraycopy copy, into that
  * invoke's elements. 0, or -1 (reported).
  */
-int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
+int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
 {
     int bad = collect_sites(a, jni, ts, a->fast.f_allocations, a->fast.f_elements, BUCKET_WORK);
     if (!bad)
         bad = collect_sites(a, jni, ts, a->fast.f_oallocations, a->fast.f_oelements, BUCKET_OVERHEAD);
-    for (uint32_t i = 0; i < ts->nnarrays && !bad; i++) {
-        struct fast_native_array *na = &ts->narrays[i];
+    for (uint32_t i = 0; i < ts->fast.nnarrays && !bad; i++) {
+        struct fast_native_array *na = &ts->fast.narrays[i];
         if (na->invoke == 0) { /* a made probe's: the call's key, read now */
             const fast_method *fm = &a->fast.methods[na->method];
-            const cpool *cp = pool_of(a, fm);
+            const cpool *cp = fast_pool_of(a, fm);
             na->invoke = cp != NULL ? methods_key_of(a, cp, fm->code, na->pc) : 0;
             if (na->invoke == 0) {
                 fast_problem(a, "the call in %s at offset %u made an array and has no key", fm->name, na->pc);
@@ -169,7 +169,7 @@ int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts)
     /* what System.arraycopy copied, charged to its key as step/arrays.c does,
      * bucket by bucket */
     for (int b = 0; b < BUCKETS && !bad; b++) {
-        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->probe, b == BUCKET_WORK ? a->fast.f_copied
+        uint64_t copied = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, b == BUCKET_WORK ? a->fast.f_copied
                                                                                        : a->fast.f_ocopied);
         if (copied == 0)
             continue;
@@ -211,15 +211,15 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
     lock_exit(a);
     if (hit)
         return 0;
-    fast_method *named = method_named(a, caller);
+    fast_method *named = fast_method_named(a, caller);
     if (named == NULL)
         return -1;
     lock_enter(a);
-    const fast_method *fm = named; /* method_named's pointer, before the table can move */
+    const fast_method *fm = named; /* fast_method_named's pointer, before the table can move */
     ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
     int in_probe = 0;
     int64_t old = ins_original_offset(&view, (uint32_t)at, &in_probe);
-    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? pool_of(a, fm) : NULL;
+    const cpool *cp = old >= 0 && !in_probe && (bc_flags(fm->code[old]) & BCF_INVOKE) ? fast_pool_of(a, fm) : NULL;
     uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, (uint32_t)old) : 0;
     if (k != 0) {
         a->fast.last_caller = caller;
@@ -235,12 +235,12 @@ static int native_caller(agent *a, jthread thread, uint32_t *index, uint32_t *pc
 
 /* Add a native's allocations (of array key `key`, 0 for none) and elements
  * to the thread's charges for the call at (index, pc) with invoke key ik. */
-void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key,
                    uint64_t allocations, uint64_t elements)
 {
     /* in the bucket of the thread's mode; the program's calls are work */
-    JNIEnv *jni = env_of(a);
-    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) : MODE_WORK;
+    JNIEnv *jni = fast_env(a);
+    jint mode = jni != NULL ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) : MODE_WORK;
     if (mode == MODE_HIDDEN)
         return;
     lock_enter(a);
@@ -248,29 +248,29 @@ void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint
     lock_exit(a);
     int bucket = mode == MODE_OVERHEAD && !program ? BUCKET_OVERHEAD : BUCKET_WORK;
     uint32_t i = 0;
-    while (i < ts->nnarrays && !(ts->narrays[i].method == index && ts->narrays[i].pc == pc &&
-                                 ts->narrays[i].key == key && ts->narrays[i].bucket == bucket))
+    while (i < ts->fast.nnarrays && !(ts->fast.narrays[i].method == index && ts->fast.narrays[i].pc == pc &&
+                                 ts->fast.narrays[i].key == key && ts->fast.narrays[i].bucket == bucket))
         i++;
-    if (i == ts->nnarrays) {
-        if (ts->nnarrays == ts->narrays_cap) {
-            struct fast_native_array *v = grow_cap(ts->narrays, &ts->narrays_cap, 8, sizeof *v);
+    if (i == ts->fast.nnarrays) {
+        if (ts->fast.nnarrays == ts->fast.narrays_cap) {
+            struct fast_native_array *v = grow_cap(ts->fast.narrays, &ts->fast.narrays_cap, 8, sizeof *v);
             if (v == NULL) {
                 agent_fail(a, "out of memory for what native calls handled");
                 return;
             }
-            ts->narrays = v;
+            ts->fast.narrays = v;
         }
-        ts->narrays[ts->nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
+        ts->fast.narrays[ts->fast.nnarrays++] = (struct fast_native_array){index, pc, key, ik, bucket, 0, 0};
     }
-    ts->narrays[i].allocations += allocations;
-    ts->narrays[i].elements += elements;
+    ts->fast.narrays[i].allocations += allocations;
+    ts->fast.narrays[i].elements += elements;
 }
 
 /* Record why a native's arrays cannot be charged (the first reason wins);
  * fast_collect reports it unless the run has another problem, such as
  * the class loading that made a native allocate. */
 __attribute__((format(printf, 2, 3)))
-void native_problem(agent *a, const char *fmt, ...)
+void fast_native_problem(agent *a, const char *fmt, ...)
 {
     char buf[sizeof a->fast.native_problem];
     va_list ap;
@@ -296,7 +296,7 @@ void native_problem(agent *a, const char *fmt, ...)
  * Class.initClassName, StackTraceElement.initStackTraceElements and
  * Class.getDeclaredMethods0 (the Method[] and the signatures' Class[] of
  * the reflection a JDK initializer runs, EnumSet's universe of a stream's
- * flags: one that throws is handled as charged_native_call says); any
+ * flags: one that throws is handled as fast_charged_native_call says); any
  * other native that allocates an array makes the run refused, by
  * name. Arrays the probe's own natives make are the agent's.
  */
@@ -305,11 +305,11 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
-    if (ts->probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+    if (ts->fast.probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
         return;
     if (loc != -1)
         return; /* a Java frame */
-    if ((*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+    if ((*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return; /* where HotSpot hides stepping (class loading): as the step engine, nothing is charged */
     uint32_t index, pc, ik;
     if (m == a->fast.obj_clone || m == a->fast.new_array || m == a->fast.multi_new_array) {
@@ -317,7 +317,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
          * it follows (an array's clone(), Array.newArray) */
         int probed = 0;
         if (native_caller(a, thread, &index, &pc, &ik, &probed) != 0 || !probed)
-            native_problem(a, "the native method %s allocated an array, called where no probe sees it",
+            fast_native_problem(a, "the native method %s allocated an array, called where no probe sees it",
                            m == a->fast.obj_clone   ? "java.lang.Object.clone"
                            : m == a->fast.new_array ? "java.lang.reflect.Array.newArray"
                                                     : "java.lang.reflect.Array.multiNewArray");
@@ -335,7 +335,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
             char cls[1024];
             if (name_from_signature(csig, 0, cls, sizeof cls) == 0)
                 snprintf(cls, sizeof cls, "%s", csig);
-            native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
+            fast_native_problem(a, "the native method %s.%s allocated an array: the fast engine charges only the "
                            "arrays of Throwable.fillInStackTrace, Class.initClassName, Class.getDeclaredMethods0 "
                            "and StackTraceElement.initStackTraceElements to their keys and the call's elements",
                            cls, name);
@@ -356,7 +356,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
                                                     : "StackTraceElement.initStackTraceElements");
         return;
     }
-    native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+    fast_native_charge(a, ts, index, pc, ik, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
 }
 
 /*
@@ -370,8 +370,8 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
 {
     jthread thread = NULL;
-    JNIEnv *jni = env_of(a);
-    if (ts->probe == NULL || jni == NULL ||
+    JNIEnv *jni = fast_env(a);
+    if (ts->fast.probe == NULL || jni == NULL ||
         jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return;
     jmethodID m = NULL;
@@ -380,6 +380,6 @@ void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n)
     int made = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 0, &m, &loc), "GetFrameLocation") == 0 &&
         loc == -1 && native_caller(a, thread, &index, &pc, &ik, &made) == 0 && ik == k)
-        native_charge(a, ts, index, pc, ik, 0, 0, n);
+        fast_native_charge(a, ts, index, pc, ik, 0, 0, n);
     (*jni)->DeleteLocalRef(jni, thread);
 }

@@ -185,7 +185,7 @@ static void JNICALL retransform_half(jvmtiEnv *jv, JNIEnv *jni, void *arg)
  * constant-pool entries, and its retransformation (HotSpot parses it anew
  * and merges the old and new pools, a linear search per added entry) would
  * be start cost for nothing. */
-int retransform_loaded(agent *a, JNIEnv *jni)
+int fast_retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0;
@@ -202,7 +202,7 @@ int retransform_loaded(agent *a, JNIEnv *jni)
                 todo[ntodo++] = classes[i];
         }
         else if (!ok)
-            watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
+            fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     /* every other class to the second thread, when there is one */
@@ -357,7 +357,7 @@ static void fast_boot(agent *a, JNIEnv *jni, void *arg)
                                                              JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
                     "SetEventNotificationMode(CLASS_FILE_LOAD_HOOK)") != 0)
         return;
-    retransform_loaded(a, jni);
+    fast_retransform_loaded(a, jni);
 }
 
 /*

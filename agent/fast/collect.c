@@ -9,7 +9,7 @@
 #include "fast.h"
 
 /* The fast_method that probe id belongs to (binary search by first_id), or NULL. */
-fast_method *method_of(agent *a, uint32_t id)
+fast_method *fast_method_of(agent *a, uint32_t id)
 {
     uint32_t lo = 0, hi = a->fast.nmethods;
     while (lo < hi) {
@@ -27,7 +27,7 @@ fast_method *method_of(agent *a, uint32_t id)
 
 /* The constant pool of fm's class, parsed on first use (lock held); NULL
  * when it cannot be read (reported). */
-const cpool *pool_of(agent *a, const fast_method *fm)
+const cpool *fast_pool_of(agent *a, const fast_method *fm)
 {
     fast_class *fc = &a->fast.classes[fm->cls];
     if (!fc->parsed) {
@@ -55,7 +55,7 @@ int fast_offset_lines(agent *a, const method_info *mi, uint32_t *line)
     lock_enter(a);
     const fast_method *fm = &a->fast.methods[mi->fast - 1];
     int r = 0;
-    if (pool_of(a, fm) == NULL) {
+    if (fast_pool_of(a, fm) == NULL) {
         r = -1;
     } else {
         const classfile *cf = &a->fast.classes[fm->cls].cf;
@@ -86,7 +86,7 @@ static int count_keys(agent *a, thread_state *ts, int bucket, const fast_method 
         uint8_t op = fm->code[pc];
         if (op != BC_NEW && !(bc_flags(op) & BCF_INVOKE) && op != BC_LDC && op != BC_LDC_W)
             continue;
-        if (cp == NULL && (cp = pool_of(a, fm)) == NULL)
+        if (cp == NULL && (cp = fast_pool_of(a, fm)) == NULL)
             return -1;
         uint32_t k = methods_key_of(a, cp, fm->code, pc);
         if (k == 0)
@@ -109,7 +109,7 @@ static int count_keys(agent *a, thread_state *ts, int bucket, const fast_method 
  * hits x block histogram into its method counters, and the blocks' keys. */
 static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int bucket)
 {
-    jlongArray arr = (*jni)->GetObjectField(jni, ts->probe, f);
+    jlongArray arr = (*jni)->GetObjectField(jni, ts->fast.probe, f);
     if (arr == NULL)
         return -1;
     jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -120,7 +120,7 @@ static int collect_hits(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, int
     for (jsize id = 0; id < n && !bad; id++) {
         if (hits[id] == 0)
             continue;
-        fast_method *fm = method_of(a, (uint32_t)id);
+        fast_method *fm = fast_method_of(a, (uint32_t)id);
         if (fm == NULL) {
             fast_problem(a, "probe id %d was hit but belongs to no method", (int)id);
             continue;
@@ -184,15 +184,15 @@ static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
 {
     if (ts->ctx.nodes == NULL)
         return 0;
-    jint nn = (*jni)->GetIntField(jni, ts->probe, a->fast.f_ctx_nodes);
+    jint nn = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_nodes);
     if (nn < 1 || nn > CTX_NODES) {
         fast_problem(a, "a thread's calling contexts hold %d nodes", (int)nn);
         return 0;
     }
-    jintArray pa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_parent);
-    jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_method);
-    jintArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_site);
-    jlongArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_count);
+    jintArray pa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_parent);
+    jintArray ma = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_method);
+    jintArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_site);
+    jlongArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_count);
     jint *parent = malloc((size_t)nn * sizeof *parent), *method = malloc((size_t)nn * sizeof *method);
     jint *site = malloc((size_t)nn * sizeof *site);
     jlong *count = malloc((size_t)nn * 4 * sizeof *count);
@@ -217,7 +217,7 @@ static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
                 break;
             }
             uint32_t p = map[parent[i]];
-            fast_method *fm = method_of(a, (uint32_t)method[i]);
+            fast_method *fm = fast_method_of(a, (uint32_t)method[i]);
             if (fm == NULL) {
                 fast_problem(a, "a calling context's method id %d belongs to no method", (int)method[i]);
                 break;
@@ -272,11 +272,11 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     if (collect_hits(a, jni, ts, a->fast.f_hits, BUCKET_WORK) != 0 ||
         collect_hits(a, jni, ts, a->fast.f_ohits, BUCKET_OVERHEAD) != 0)
         return -1;
-    jint hidden = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden);
+    jint hidden = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_hidden);
     if (hidden > 0) {
-        jint by = (*jni)->GetIntField(jni, ts->probe, a->fast.f_hidden_root);
-        fast_method *fm = method_of(a, (uint32_t)hidden - 1);
-        fast_method *rm = by > 0 ? method_of(a, (uint32_t)by - 1) : NULL;
+        jint by = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_hidden_root);
+        fast_method *fm = fast_method_of(a, (uint32_t)hidden - 1);
+        fast_method *rm = by > 0 ? fast_method_of(a, (uint32_t)by - 1) : NULL;
         if (by < 0) /* the step engine counts it or refuses it itself: the linkage's fallback stands */
             fast_problem(a, "the program's %s ran while the JVM linked an invokedynamic of the program's, which "
                             "the step engine watches", fm != NULL ? fm->name : "code");
@@ -287,34 +287,34 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
     }
     /* its method entries (an entry probe runs before the method's first
      * instruction: nothing to correct either) */
-    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_entries);
-    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_oentries);
+    ts->calls[BUCKET_WORK][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_entries);
+    ts->calls[BUCKET_OVERHEAD][CALL_ENTRIES] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_oentries);
     for (int b = 0; b < BUCKETS; b++) {
-        ts->calls[b][CALL_CLOSE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_close[b]);
-        ts->calls[b][CALL_FENCE_NATIVE] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_native[b]);
-        ts->calls[b][CALL_FENCE_ALLOC] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_fence_alloc[b]);
+        ts->calls[b][CALL_CLOSE] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_close[b]);
+        ts->calls[b][CALL_FENCE_NATIVE] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_fence_native[b]);
+        ts->calls[b][CALL_FENCE_ALLOC] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_fence_alloc[b]);
     }
     /* the thread's branch counts, per bucket; a branch probe runs right
      * before its branch, so an exception never leaves one to correct */
     for (int k = 0; k < BR_KINDS; k++) {
-        ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_br[k]);
-        ts->br[BUCKET_OVERHEAD][k] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_obr[k]);
+        ts->br[BUCKET_WORK][k] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_br[k]);
+        ts->br[BUCKET_OVERHEAD][k] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_obr[k]);
     }
     /* what exceptions kept from running: the rest of a block counted whole */
-    for (uint32_t k = 0; k < ts->nfixes; k++) {
-        fast_method *fm = method_of(a, ts->fixes[k].id);
+    for (uint32_t k = 0; k < ts->fast.nfixes; k++) {
+        fast_method *fm = fast_method_of(a, ts->fast.fixes[k].id);
         uint64_t *h = fm != NULL && fm->mi != NULL ? ts_hist(ts, fm->mi) : NULL;
         if (h == NULL) {
             fast_problem(a, "a block an exception left early was never counted");
             continue;
         }
-        int bucket = ts->fixes[k].bucket & ~FIX_KEY;
-        const blk_block *b = &fm->blocks.blocks[ts->fixes[k].id - fm->first_id];
+        int bucket = ts->fast.fixes[k].bucket & ~FIX_KEY;
+        const blk_block *b = &fm->blocks.blocks[ts->fast.fixes[k].id - fm->first_id];
         /* the limit's instruction counts, but not its key (FIX_KEY) */
-        uint32_t keys_from = ts->fixes[k].after + ((ts->fixes[k].bucket & FIX_KEY) ? 0 : 1);
+        uint32_t keys_from = ts->fast.fixes[k].after + ((ts->fast.fixes[k].bucket & FIX_KEY) ? 0 : 1);
         if (count_keys(a, ts, bucket, fm, keys_from, b->end, -1) != 0)
             break;
-        for (uint32_t pc = ts->fixes[k].after + 1; pc < b->end; pc++) {
+        for (uint32_t pc = ts->fast.fixes[k].after + 1; pc < b->end; pc++) {
             if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
                 continue;
             uint64_t *slot = &h[bucket * 256 + fm->code[pc]], *at = &h[HIST_OPS + OFF_SLOT(pc, bucket)];
@@ -331,7 +331,7 @@ static int collect_thread(agent *a, JNIEnv *jni, thread_state *ts)
 
 /* A method's name as fast_method.name has it, "pkg.Class.name(desc)" in
  * UTF-8 (malloc'd; method_full_name, as methods.c names it), or NULL. */
-char *full_name(agent *a, jmethodID id)
+char *fast_full_name(agent *a, jmethodID id)
 {
     jvmtiEnv *jv = a->jvmti;
     char *name = NULL, *desc = NULL, *csig = NULL, *utf8 = NULL;
@@ -360,7 +360,7 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-/* Make methods[index] the one method_by_name finds for its name: into that
+/* Make methods[index] the one fast_method_by_name finds for its name: into that
  * name's slot, or an empty one (lock held; the table has room). */
 static void by_name_put(agent *a, uint32_t index)
 {
@@ -379,10 +379,10 @@ static void by_name_put(agent *a, uint32_t index)
  * would be more than half full, refilled in rewriting order so that the
  * last method of a name wins (lock held). 0, or -1 when out of memory. */
 /* Add methods[index], named, to the table; growing it puts back every
- * method named so far (a place reserve_slots made, not yet filled, has no
+ * method named so far (a place fast_reserve_slots made, not yet filled, has no
  * name), in index order, so that of two methods of one name the later
  * stays found. */
-int by_name_add(agent *a, uint32_t index)
+int fast_by_name_add(agent *a, uint32_t index)
 {
     if ((uint64_t)a->fast.by_name_n + 1 > a->fast.by_name_cap / 2) {
         uint32_t cap = a->fast.by_name_cap ? a->fast.by_name_cap * 2 : 8192;
@@ -406,7 +406,7 @@ int by_name_add(agent *a, uint32_t index)
  * lookup: the probes of exception constructors and overhead roots look
  * frames up by name, in some runs millions of times, among tens of
  * thousands of methods. */
-fast_method *method_by_name(agent *a, const char *name)
+fast_method *fast_method_by_name(agent *a, const char *name)
 {
     if (name == NULL || a->fast.by_name_cap == 0)
         return NULL;
@@ -422,11 +422,11 @@ fast_method *method_by_name(agent *a, const char *name)
 
 /* The fast_method of a frame's method, by its name "pkg.Class.name(desc)";
  * NULL when no instrumented method has it. */
-fast_method *method_named(agent *a, jmethodID id)
+fast_method *fast_method_named(agent *a, jmethodID id)
 {
-    char *name = full_name(a, id);
+    char *name = fast_full_name(a, id);
     lock_enter(a);
-    fast_method *found = method_by_name(a, name);
+    fast_method *found = fast_method_by_name(a, name);
     lock_exit(a);
     free(name);
     return found;
@@ -449,12 +449,12 @@ fast_method *method_named(agent *a, jmethodID id)
  * StackTraceElement.initStackTraceElements: an OutOfMemoryError, a
  * parameter type that cannot be loaded): the step engine charges nothing when such a call
  * throws, since the caller does not resume after it (lock not held). */
-int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
+int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
 {
     if (!(bc_flags(fm->code[pc]) & BCF_INVOKE) || fm->code[pc] == BC_INVOKEDYNAMIC)
         return 0;
     lock_enter(a);
-    const cpool *cp = pool_of(a, fm);
+    const cpool *cp = fast_pool_of(a, fm);
     cp_str owner, name, desc;
     int hit = cp != NULL &&
               cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) == 0 &&
@@ -473,7 +473,7 @@ int charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
  * 0, or -1 (reported). */
 static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
 {
-    jbyteArray arr = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_natives);
+    jbyteArray arr = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_natives);
     if (arr == NULL)
         return 0; /* no native call on this thread */
     jsize n = (*jni)->GetArrayLength(jni, arr);
@@ -492,7 +492,7 @@ static int collect_natives(agent *a, JNIEnv *jni, thread_state *ts)
         }
         const fast_call *c = &a->fast.calls[site];
         const fast_method *fm = &a->fast.methods[c->method];
-        const cpool *cp = pool_of(a, fm);
+        const cpool *cp = fast_pool_of(a, fm);
         if (cp == NULL) {
             bad = 1;
             break;
@@ -521,7 +521,7 @@ void fast_collect(agent *a, JNIEnv *jni)
         return;
     lock_enter(a);
     for (thread_state *ts = a->threads; ts != NULL; ts = ts->next)
-        if (ts->probe != NULL && (collect_thread(a, jni, ts) != 0 || collect_arrays(a, jni, ts) != 0 ||
+        if (ts->fast.probe != NULL && (collect_thread(a, jni, ts) != 0 || fast_collect_arrays(a, jni, ts) != 0 ||
                                   collect_natives(a, jni, ts) != 0 || collect_contexts(a, jni, ts) != 0)) {
             agent_fail(a, "the fast engine cannot read or add up a thread's probe counts");
             break;

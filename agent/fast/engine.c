@@ -25,7 +25,7 @@ static void exception_unwind(agent *a, JNIEnv *jni, jthread thread, thread_state
     jint frames = 0;
     if (depth <= 0 || jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") != 0)
         return;
-    jint inside = frames - ts->fast_base + 1; /* the top frames, down to the outermost frame of the method */
+    jint inside = frames - ts->fast.base + 1; /* the top frames, down to the outermost frame of the method */
     if (inside <= 0)
         return;
     jvmtiFrameInfo *f = malloc((size_t)inside * sizeof *f);
@@ -64,7 +64,7 @@ static void fast_on_exception(agent *a, JNIEnv *jni, jthread thread, thread_stat
     if (ts->pre_method != NULL)
         fast_problem(a, "an exception was thrown in code of the method's class counted before it");
     else if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-        stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast_base + 1);
+        stop = fast_exception_fix(a, jni, thread, ts, catch_method, ts->helper ? frames : frames - ts->fast.base + 1);
     if (!ts->helper && ts->pre_method == NULL)
         exception_unwind(a, jni, thread, ts, catch_method, stop);
 }

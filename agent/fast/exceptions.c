@@ -48,13 +48,13 @@ static int ctx_walk_read(agent *a, JNIEnv *jni, thread_state *ts, jint sp, ctx_w
     w->pos = -1;
     w->jvm = -1;
     w->last = -1;
-    w->top = (*jni)->GetIntField(jni, ts->probe, a->fast.f_ctx_top);
-    w->nsaved = (*jni)->GetIntField(jni, ts->probe, a->fast.f_nsaved);
-    jintArray na = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_node);
-    jintArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
-    jlongArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_saved);
-    jlongArray ra = sp > 0 ? (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_ctx) : NULL;
-    jintArray rs = sp > 0 ? (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_saved) : NULL;
+    w->top = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_top);
+    w->nsaved = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_nsaved);
+    jintArray na = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_run_node);
+    jintArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_run_count);
+    jlongArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_saved);
+    jlongArray ra = sp > 0 ? (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_ctx) : NULL;
+    jintArray rs = sp > 0 ? (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_saved) : NULL;
     if (w->top >= 0 && w->top <= CTX_NODES && w->nsaved >= 0 && na != NULL && ca != NULL && sa != NULL &&
         (sp == 0 || (ra != NULL && rs != NULL))) {
         w->node = malloc(((size_t)w->top + 1) * sizeof *w->node);
@@ -150,7 +150,7 @@ static void ctx_walk_less(agent *a, JNIEnv *jni, thread_state *ts, const ctx_wal
     jint slot = ctx_walk_slot(w, b);
     if (less == 0 || slot < 0)
         return;
-    jlongArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_ctx_count);
+    jlongArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_count);
     if (ca == NULL)
         return;
     jlong v = 0;
@@ -169,26 +169,26 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
     jint top = (jint)(w->pos >> 32), count = (jint)(w->pos & 0x7fffffff);
     if (top < 0 || top > w->top)
         return;
-    jintArray ca = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
+    jintArray ca = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_run_count);
     if (ca == NULL)
         return;
     (*jni)->SetIntArrayRegion(jni, ca, top, 1, &count);
     (*jni)->DeleteLocalRef(jni, ca);
     jint r = w->node[top];
-    (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_top, top);
-    (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_cur, r < 0 ? 4 * (r & 0x7fffffff) + 2 : 4 * r);
+    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_top, top);
+    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_cur, r < 0 ? 4 * (r & 0x7fffffff) + 2 : 4 * r);
     jint nsaved = w->pos_saved;
     if (w->jvm >= 0) {
-        jlongArray sa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_saved);
+        jlongArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_saved);
         jlong q = w->jvm | CTX_JVM;
         if (sa != NULL && nsaved < (*jni)->GetArrayLength(jni, sa)) {
             (*jni)->SetLongArrayRegion(jni, sa, nsaved++, 1, &q);
-            (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_last, w->last);
+            (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_last, w->last);
         }
         if (sa != NULL)
             (*jni)->DeleteLocalRef(jni, sa);
     }
-    (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, nsaved);
+    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_nsaved, nsaved);
 }
 
 /*
@@ -203,21 +203,21 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
 static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method, jint skip,
                        jint frames, int64_t limit_pc, jmethodID gone, int64_t call_pc)
 {
-    if (frames <= 0 || ts->probe == NULL)
+    if (frames <= 0 || ts->fast.probe == NULL)
         return -1;
     /* the root frames open on the thread (Probe.rootEnter), innermost
      * last, and the mode each runs in: a frame's blocks were counted in the
      * mode of the innermost root frame at or below it */
-    jint sp = (*jni)->GetIntField(jni, ts->probe, a->fast.f_sp);
-    jint mode = (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode);
+    jint sp = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_sp);
+    jint mode = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode);
     jint *ids = NULL, *modes = NULL, *lends = NULL, *fence_b = NULL;
     jlong *fences = NULL;
     if (sp > 0) {
-        jintArray ia = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_ids);
-        jintArray ma = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_modes);
-        jintArray la = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_lend);
-        jlongArray fa = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_seg_fence);
-        jintArray ba = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_root_seg_fence_b);
+        jintArray ia = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_ids);
+        jintArray ma = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_modes);
+        jintArray la = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_lend);
+        jlongArray fa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_seg_fence);
+        jintArray ba = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_root_seg_fence_b);
         ids = malloc((size_t)sp * sizeof *ids);
         modes = malloc((size_t)sp * sizeof *modes);
         lends = malloc((size_t)sp * sizeof *lends);
@@ -269,7 +269,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     for (jint i = 0; i < n; i++) {
         int last = catch_method != NULL && f[i].method == catch_method;
         if (f[i].location >= 0) {
-            fast_method *fm = method_named(a, f[i].method);
+            fast_method *fm = fast_method_named(a, f[i].method);
             int in_probe = 0;
             ins_method view = {.status = INS_METHOD_DONE, .pcs = fm ? fm->pcs : NULL, .npcs = fm ? fm->npcs : 0,
                                .new_len = fm ? fm->new_len : 0};
@@ -287,7 +287,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                                                                       : "inside a probe (a StackOverflowError?)");
                 break;
             }
-            if (top && limit_pc < 0 && m != MODE_HIDDEN && charged_native_call(a, fm, (uint32_t)old))
+            if (top && limit_pc < 0 && m != MODE_HIDDEN && fast_charged_native_call(a, fm, (uint32_t)old))
                 fast_problem(a, "%s threw at offset %" PRId64 " in a call of a native whose arrays were charged "
                              "as they were made (the step engine charges none when the call throws)", fm->name, old);
             if (top && m != MODE_HIDDEN) {
@@ -296,8 +296,8 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                  * the JVM, took it off already (probe_jvm_entered) */
                 if (limit_pc >= 0)
                     seg_abort(a, jni, ts, fm, (uint32_t)old); /* an allocation after it ending its segment: no fence */
-                else if (ts->fast_lent_method == f[i].method && ts->fast_lent_loc == f[i].location)
-                    ts->fast_lent_method = NULL;
+                else if (ts->fast.lent_method == f[i].method && ts->fast.lent_loc == f[i].location)
+                    ts->fast.lent_method = NULL;
                 else
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
             }
@@ -308,17 +308,17 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
             if (m != MODE_HIDDEN && b < 0)
                 break;
             if (b >= 0) {
-                if (ts->nfixes == ts->fixes_cap) {
-                    struct fast_fix *v = grow_cap(ts->fixes, &ts->fixes_cap, 64, sizeof *v);
+                if (ts->fast.nfixes == ts->fast.fixes_cap) {
+                    struct fast_fix *v = grow_cap(ts->fast.fixes, &ts->fast.fixes_cap, 64, sizeof *v);
                     if (v == NULL) {
                         agent_fail(a, "out of memory for the fast engine's exception fixes");
                         break;
                     }
-                    ts->fixes = v;
+                    ts->fast.fixes = v;
                 }
                 /* the program's code is work in an overhead frame too */
                 int bucket = m == MODE_OVERHEAD && !fm->program ? BUCKET_OVERHEAD : BUCKET_WORK;
-                ts->fixes[ts->nfixes++] =
+                ts->fast.fixes[ts->fast.nfixes++] =
                     (struct fast_fix){fm->first_id + (uint32_t)b, (uint32_t)old, bucket | (stop_here ? FIX_KEY : 0)};
                 const blk_block *blk = &fm->blocks.blocks[b];
                 uint64_t fl = 0;
@@ -350,7 +350,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                         cw.below_j = cw.root_saved[k];
                     }
                     if ((modes[k] & SEG_AFTER) && fence_b[k] >= 0 && fence_b[k] < BUCKETS)
-                        add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
+                        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fence_b[k]], -fences[k]);
                     continue;
                 }
                 if (modes[k] & VM_ENTERED) { /* the JVM takes the exception there */
@@ -377,8 +377,8 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     ctx_walk_free(&cw);
     if (popped > 0) { /* the root frames the exception unwinds end here, as their exit probes would */
         jint left = sp - popped;
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, left);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, left > 0 ? modes[left - 1] & MODE_MASK : MODE_WORK);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_sp, left);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_mode, left > 0 ? modes[left - 1] & MODE_MASK : MODE_WORK);
         /* what they lent back to the position, and their callers' fences
          * (the segments they interrupted now stop at the instruction the
          * JVM throws from, where the next Exception event takes them off) */
@@ -386,9 +386,9 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         for (jint j = left; j < sp; j++)
             lent += lends[j];
         if (lent != 0)
-            add_long(a, jni, ts, a->fast.f_pos, lent);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, fences[left]);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, fence_b[left]);
+            fast_add_long(a, jni, ts, a->fast.f_pos, lent);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, fences[left]);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, fence_b[left]);
     }
     free(ids);
     free(modes);
@@ -396,9 +396,9 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     free(fence_b);
     free(fences);
     if (less[BUCKETS - 1] > 0 || less[BUCKET_WORK] > 0) {
-        jlong w = (*jni)->GetLongField(jni, ts->probe, a->fast.f_n), o = (*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, w - (jlong)less[BUCKET_WORK]);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, o - (jlong)less[BUCKET_OVERHEAD]);
+        jlong w = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n), o = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_n, w - (jlong)less[BUCKET_WORK]);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_on, o - (jlong)less[BUCKET_OVERHEAD]);
     }
     return stop;
 }

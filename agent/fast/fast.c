@@ -66,7 +66,7 @@
 #include "fast.h"
 
 /* The current thread's JNIEnv (every caller runs on a Java thread). */
-JNIEnv *env_of(agent *a)
+JNIEnv *fast_env(agent *a)
 {
     JNIEnv *jni = NULL;
     if (a->fast.vm == NULL || (*a->fast.vm)->GetEnv(a->fast.vm, (void **)&jni, JNI_VERSION_10) != JNI_OK)

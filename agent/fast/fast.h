@@ -65,7 +65,7 @@ enum { FLAG_PROGRAM = 1 };
 enum { SEG_AFTER = 64, LEND_SHIFT = 8 };
 
 /* fast.c */
-JNIEnv *env_of(agent *a);
+JNIEnv *fast_env(agent *a);
 
 /* probes.c: the probe natives (PROBE_NATIVES) and segments */
 jintArray JNICALL probe_lengths(JNIEnv *jni, jclass cls, jint id);
@@ -86,40 +86,40 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 uint32_t seg_from(const fast_method *fm, const blk_block *bb, uint32_t from);
 uint32_t seg_after(const fast_method *fm, uint32_t pc);
 jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode);
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
+void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
 void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below);
 void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site);
 
 /* hidden.c: hidden classes rewritten as they are defined, or watched */
-void arm_hidden(agent *a);
-void watch_hidden(agent *a, jclass klass);
+void fast_arm_hidden(agent *a);
+void fast_watch_hidden(agent *a, jclass klass);
 int hidden_native_bound(const char *cls, const char *name, void *address, void **new_address);
 
 /* boot.c: the start at VMInit */
-int retransform_loaded(agent *a, JNIEnv *jni);
+int fast_retransform_loaded(agent *a, JNIEnv *jni);
 
 /* registry.c: classes rewritten, ids handed out */
 int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const unsigned char *data, size_t len,
                  int hidden, unsigned char **out, size_t *out_len);
-int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
+int fast_reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
 
 /* collect.c: the counts read back */
-fast_method *method_of(agent *a, uint32_t id);
-const cpool *pool_of(agent *a, const fast_method *fm);
+fast_method *fast_method_of(agent *a, uint32_t id);
+const cpool *fast_pool_of(agent *a, const fast_method *fm);
 int cover_keys(agent *a, thread_state *ts);
 method_info *fast_mi(agent *a, fast_method *fm);
-char *full_name(agent *a, jmethodID id);
-int by_name_add(agent *a, uint32_t index);
-fast_method *method_by_name(agent *a, const char *name);
-fast_method *method_named(agent *a, jmethodID id);
-int charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
+char *fast_full_name(agent *a, jmethodID id);
+int fast_by_name_add(agent *a, uint32_t index);
+fast_method *fast_method_by_name(agent *a, const char *name);
+fast_method *fast_method_named(agent *a, jmethodID id);
+int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 
 /* arrays.c: array sites and natives' arrays */
-int collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
-void native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
+int fast_collect_arrays(agent *a, JNIEnv *jni, thread_state *ts);
+void fast_native_charge(agent *a, thread_state *ts, uint32_t index, uint32_t pc, uint32_t ik, uint32_t key, uint64_t allocations, uint64_t elements);
 __attribute__((format(printf, 2, 3)))
-void native_problem(agent *a, const char *fmt, ...);
+void fast_native_problem(agent *a, const char *fmt, ...);
 
 /* The engine's functions its files call across the folder (fast.c, boot.c,
  * threads.c, hidden.c, exceptions.c, arrays.c, collect.c, probes.c); the
@@ -138,7 +138,7 @@ void fast_bystanders_over(agent *a, JNIEnv *jni); /* bystanders passed their all
 int fast_depth(agent *a, thread_state *ts);          /* frames of the method in the thread's extent */
 jint fast_exception_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID catch_method,
                         jint frames); /* an exception unwinds the top `frames` frames at most */
-/* In a fix's bucket (thread_state.fixes): the instruction at `after` keeps its count but not its
+/* In a fix's bucket (thread_state.fast.fixes): the instruction at `after` keeps its count but not its
  * key (the bytecode limit stopped the run on it: limit.c) */
 #define FIX_KEY 0x100
 /* the bytecode limit stops the run at original offset pc of the frame at depth skip (or, gone !=

@@ -112,7 +112,7 @@ static int has_probes(agent *a, jclass klass)
     return found;
 }
 
-/* A breakpoint at the start of a hidden class's method (watch_hidden). */
+/* A breakpoint at the start of a hidden class's method (fast_watch_hidden). */
 static void break_hidden(agent *a, jmethodID m)
 {
     jlocation start = -1, end = -1;
@@ -127,7 +127,7 @@ static void break_hidden(agent *a, jmethodID m)
  * has its breakpoint (the ones seen so far get it now). Until then they
  * run without one, at full speed: a breakpoint costs an event at every
  * call, on every thread. */
-void arm_hidden(agent *a)
+void fast_arm_hidden(agent *a)
 {
     lock_enter(a);
     int armed = a->fast.hidden_armed;
@@ -150,10 +150,10 @@ void arm_hidden(agent *a)
  * A hidden class without probes (one psf_define_class0 did not rewrite):
  * its methods run no probe, where the step engine counts their bytecode. A
  * breakpoint at offset 0 of each (fast_hidden_breakpoint), set once a
- * thread has counted (arm_hidden), tells when one runs on a counting
+ * thread has counted (fast_arm_hidden), tells when one runs on a counting
  * thread, which makes the run refused.
  */
-void watch_hidden(agent *a, jclass klass)
+void fast_watch_hidden(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     char *sig = NULL;
@@ -194,7 +194,7 @@ void watch_hidden(agent *a, jclass klass)
 }
 
 /* A breakpoint: 1 when it is at the start of a hidden class's method
- * (watch_hidden). On a counting thread outside a HIDDEN frame (where the
+ * (fast_watch_hidden). On a counting thread outside a HIDDEN frame (where the
  * step engine counts nothing either) that makes the run refused. */
 int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
 {
@@ -209,12 +209,12 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     }
     int found = lo < a->fast.nhidden && a->fast.hidden[lo] == method;
     lock_exit(a);
-    if (!found || ts == NULL || !ts->measuring || ts->probe == NULL)
+    if (!found || ts == NULL || !ts->measuring || ts->fast.probe == NULL)
         return found;
-    JNIEnv *jni = env_of(a);
-    if (jni != NULL && (*jni)->GetIntField(jni, ts->probe, a->fast.f_mode) == MODE_HIDDEN)
+    JNIEnv *jni = fast_env(a);
+    if (jni != NULL && (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return 1;
-    char *name = full_name(a, method);
+    char *name = fast_full_name(a, method);
     fast_problem(a, "%s, a method of a hidden class (a lambda's or a method handle's), ran inside the extent: "
                     "it has no probes, and the step engine counts its bytecode", name ? name : "a method");
     free(name);
@@ -227,5 +227,5 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
 {
     (void)jni;
-    watch_hidden(a, klass);
+    fast_watch_hidden(a, klass);
 }

@@ -57,7 +57,7 @@ static int runs_straight(uint8_t op)
 static jint probe_caller(agent *a, const jvmtiFrameInfo *f, jint n, fast_method **fm)
 {
     for (jint i = 0; i < n; i++)
-        if (f[i].location >= 0 && (*fm = method_named(a, f[i].method)) != NULL)
+        if (f[i].location >= 0 && (*fm = fast_method_named(a, f[i].method)) != NULL)
             return i;
     return -1;
 }
@@ -97,14 +97,14 @@ static const char *probe_frame(agent *a, jthread thread, jvmtiFrameInfo *f, jint
 /* The frames from depth skip down to the extent's outermost one. */
 static jint extent_frames(const thread_state *ts, jint frames, jint skip)
 {
-    return (ts->helper ? frames : frames - ts->fast_base + 1) - skip;
+    return (ts->helper ? frames : frames - ts->fast.base + 1) - skip;
 }
 
 /* Take the thread's predictors, branch counts and the state no probe
  * between here and the stop may change. */
 static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
     jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
     jfieldID ent[BUCKETS] = {a->fast.f_entries, a->fast.f_oentries};
@@ -146,7 +146,7 @@ static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
  * method's exit probe, which takes its frame off the depth). */
 static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w, int exited)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     return (*jni)->GetIntField(jni, p, a->fast.f_ctx_top) == w->ctx_top &&
            (*jni)->GetIntField(jni, p, a->fast.f_nsaved) == w->nsaved &&
            (*jni)->GetIntField(jni, p, a->fast.f_sp) == w->sp &&
@@ -160,7 +160,7 @@ static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_
 /* Put the predictors and branch counts back as arm() took them. */
 static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
     jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
     for (int b = 0; b < BUCKETS; b++) {
@@ -179,7 +179,7 @@ static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struc
 /* Take back block id of fm, which its probe counted whole just now (its first segment's fence too). */
 static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, jint id)
 {
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     lock_enter(a);
     uint32_t v = (uint32_t)id < a->fast.next_id ? a->fast.len[id] : 0;
     lock_exit(a);
@@ -194,7 +194,7 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
         (*jni)->SetLongArrayRegion(jni, h, id, 1, &x);
         (*jni)->DeleteLocalRef(jni, h);
     }
-    add_long(a, jni, ts, b == BUCKET_WORK ? a->fast.f_n : a->fast.f_on, -len);
+    fast_add_long(a, jni, ts, b == BUCKET_WORK ? a->fast.f_n : a->fast.f_on, -len);
     jlongArray cc = (*jni)->GetObjectField(jni, p, a->fast.f_ctx_count);
     if (cc != NULL) {
         jint slot = (*jni)->GetIntField(jni, p, a->fast.f_ctx_cur) + b;
@@ -207,7 +207,7 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
     if (v & (1u << 30)) { /* its first segment ends at an allocation: its fence counted at the probe */
         jint fb = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
         if (fb >= 0 && fb < BUCKETS)
-            add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
+            fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
     }
     (*jni)->ExceptionClear(jni);
 }
@@ -234,9 +234,9 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
 {
     if (!(seg_after(fm, old) & SEG_ALLOC))
         return;
-    jint fb = (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b);
+    jint fb = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b);
     if (fb >= 0 && fb < BUCKETS)
-        add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_seg_fence));
 }
 
 /*
@@ -247,7 +247,7 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
 static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id, jlong bound,
                        const char **why)
 {
-    if (ts == NULL || ts->probe == NULL || !ts->measuring || ts->pre_method != NULL) {
+    if (ts == NULL || ts->fast.probe == NULL || !ts->measuring || ts->pre_method != NULL) {
         *why = "the thread is not in the method's extent";
         return PLACE_NOT;
     }
@@ -260,7 +260,7 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
         /* a root frame's exit probe (its last instruction, a return, ran
          * before the limit): the segment is its caller's, after the
          * instruction at which the JVM entered the root */
-        if (++skip >= n || f[skip].location < 0 || (fm = method_named(a, f[skip].method)) == NULL) {
+        if (++skip >= n || f[skip].location < 0 || (fm = fast_method_named(a, f[skip].method)) == NULL) {
             *why = "the root frame's caller has no probes";
             return PLACE_NOT;
         }
@@ -290,7 +290,7 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     }
     int alloc = 0;
     uint32_t seg = from < blk->end ? blk_segment(&fm->blocks, fm->code, (uint32_t)b, from, &alloc) : 0;
-    jlong pos = (*jni)->GetLongField(jni, ts->probe, a->fast.f_pos);
+    jlong pos = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pos);
     *why = "the bytecode after the limit is not in the segment the probe began";
     if (pos <= bound || (uint64_t)(pos - bound - 1) >= seg)
         return PLACE_NOT;
@@ -348,13 +348,13 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
 static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, struct fast_armed *w,
                                   jlocation loc, const fast_method *fm, jint frames, jint skip)
 {
-    fast_method *gone = method_named(a, w->method);
+    fast_method *gone = fast_method_named(a, w->method);
     const ins_pc *at = probe_insn(fm, (uint32_t)loc);
     int32_t b = gone != NULL ? blk_find(&gone->blocks, w->pc) : -1;
     if (at == NULL || (uint32_t)loc < at->after || !(bc_flags(fm->code[at->old]) & BCF_INVOKE) || b < 0 ||
         gone->blocks.blocks[b].end_kind != BLK_END_RETURN)
         return "a frame began or ended between its probe and the limit's bytecode";
-    jobject p = ts->probe;
+    jobject p = ts->fast.probe;
     fence_back(a, jni, ts, fm, at->old);
     (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
     (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
@@ -417,8 +417,8 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     } else if (kind != LIMIT_INVOKE && kind != -1) {
         return "an allocation ran between its probe and the limit's bytecode";
     }
-    (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
-    (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
+    (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
+    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
     predictors_back(a, jni, ts, w);
     if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, NULL, -1) != 0)
         return "the frames it stops could not be read";
@@ -492,7 +492,7 @@ void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     jint frames = 0;
     int64_t old = -1;
     int in_probe = 1;
-    fast_method *fm = loc >= 0 && method == w->method ? method_named(a, method) : NULL;
+    fast_method *fm = loc >= 0 && method == w->method ? fast_method_named(a, method) : NULL;
     if (fm != NULL) {
         ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
         old = ins_original_offset(&view, (uint32_t)loc, &in_probe);
@@ -511,8 +511,8 @@ void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     w->ts = NULL;
     const char *why = "a frame began or ended between its probe and the limit's bytecode";
     if (unchanged(a, jni, ts, w, 0)) {
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_seg_fence, w->seg_fence);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, w->seg_fence_b);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
         predictors_back(a, jni, ts, w);
         why = fast_limit_fix(a, jni, thread, ts, from_top, extent_frames(ts, frames, from_top), w->pc, NULL, -1) != 0
                   ? "the frames it stops could not be read"

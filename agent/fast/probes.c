@@ -150,7 +150,7 @@ typedef struct caller_view {
  * when the frame is not in instrumented code. */
 static int caller_insn(agent *a, const char *name, jlocation loc, const char *callee, caller_view *v)
 {
-    fast_method *fm = method_by_name(a, name);
+    fast_method *fm = fast_method_by_name(a, name);
     if (fm == NULL || loc < 0)
         return -1;
     ins_method view = {.status = INS_METHOD_DONE, .pcs = fm->pcs, .npcs = fm->npcs, .new_len = fm->new_len};
@@ -168,7 +168,7 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     uint16_t idx = left >= 3 ? (uint16_t)(c[1] << 8 | c[2]) : 0;
     if (v->op == BC_LDC && left >= 2)
         idx = c[1];
-    const cpool *cp = idx != 0 ? pool_of(a, fm) : NULL;
+    const cpool *cp = idx != 0 ? fast_pool_of(a, fm) : NULL;
     if (cp == NULL)
         return 0;
     cp_str owner, mname, mdesc, cname;
@@ -265,7 +265,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     if (a->dead || mode == MODE_HIDDEN)
         return mode;
     lock_enter(a);
-    fast_method *fm = id >= 0 ? method_of(a, (uint32_t)id) : NULL;
+    fast_method *fm = id >= 0 ? fast_method_of(a, (uint32_t)id) : NULL;
     uint8_t root = fm != NULL ? fm->root : ROOT_NONE;
     int root_program = fm != NULL && fm->program;
     const char *root_name = fm != NULL ? fm->name : NULL; /* freed only at unload */
@@ -292,7 +292,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     caller_view v = {.op = BC_INVOKESTATIC, .pc = -1, .calls = 1};
     char *caller_name = NULL;
     if (err == JVMTI_ERROR_NONE && cloc >= 0) {
-        caller_name = full_name(a, caller);
+        caller_name = fast_full_name(a, caller);
         lock_enter(a);
         int bad = caller_insn(a, caller_name, cloc, root_name, &v);
         lock_exit(a);
@@ -350,7 +350,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     int alloc_after = 0;
     if ((out & MODE_MASK) != MODE_HIDDEN && !v.in_probe && caller_name != NULL && err == JVMTI_ERROR_NONE && cloc >= 0) {
         lock_enter(a);
-        fast_method *cf = method_by_name(a, caller_name);
+        fast_method *cf = fast_method_by_name(a, caller_name);
         if (cf != NULL) {
             ins_method view = {.status = INS_METHOD_DONE, .pcs = cf->pcs, .npcs = cf->npcs, .new_len = cf->new_len};
             int64_t old = ins_original_offset(&view, (uint32_t)cloc, NULL);
@@ -372,15 +372,15 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     int as_called = 0;
     thread_state *self = agent_self();
     /* the instruction its frame was entered from: its calling context's site */
-    if (self != NULL && self->probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
-        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at, (jint)v.pc);
-        (*jni)->SetIntField(jni, self->probe, a->fast.f_ctx_at_method, (jint)v.first_id);
+    if (self != NULL && self->fast.probe != NULL && v.pc >= 0 && v.pc <= INT32_MAX && v.first_id <= INT32_MAX) {
+        (*jni)->SetIntField(jni, self->fast.probe, a->fast.f_ctx_at, (jint)v.pc);
+        (*jni)->SetIntField(jni, self->fast.probe, a->fast.f_ctx_at_method, (jint)v.first_id);
     }
     if (!transparent)
         self = NULL;
-    if (self != NULL && (self->fast_init_caller != caller || self->fast_init_loc != cloc)) {
-        self->fast_init_caller = caller;
-        self->fast_init_loc = cloc;
+    if (self != NULL && (self->fast.init_caller != caller || self->fast.init_loc != cloc)) {
+        self->fast.init_caller = caller;
+        self->fast.init_loc = cloc;
         as_called = 1;
     }
     return out | (vm ? VM_ENTERED : 0) | (transparent ? TRANSPARENT : 0) | (as_called ? AS_CALLED : 0) |
@@ -415,7 +415,7 @@ jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
     if (site >= 0 && (uint32_t)site < a->fast.next_call) {
         const fast_call *c = &a->fast.calls[site];
         const fast_method *fm = &a->fast.methods[c->method];
-        const cpool *cp = fm->code[c->pc] == BC_INVOKESTATIC ? pool_of(a, fm) : NULL;
+        const cpool *cp = fm->code[c->pc] == BC_INVOKESTATIC ? fast_pool_of(a, fm) : NULL;
         uint32_t k = cp != NULL ? methods_key_of(a, cp, fm->code, c->pc) : 0;
         if (k != 0 && methods_no_fence(a->keys.names[k - 1]))
             kind = 2;
@@ -425,10 +425,10 @@ jint JNICALL probe_call_kind(JNIEnv *jni, jclass cls, jint site)
 }
 
 /* Read-modify a long field of ts's counters. */
-void add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
+void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d)
 {
     (void)a;
-    (*jni)->SetLongField(jni, ts->probe, f, (*jni)->GetLongField(jni, ts->probe, f) + d);
+    (*jni)->SetLongField(jni, ts->fast.probe, f, (*jni)->GetLongField(jni, ts->fast.probe, f) + d);
 }
 
 /* Take off the thread's position the rest of the segment that fm's
@@ -440,11 +440,11 @@ void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, u
     int alloc;
     uint32_t rest = seg_rest(fm, pc, &alloc);
     if (rest != 0)
-        add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
-    jint b = alloc ? (*jni)->GetIntField(jni, ts->probe, a->fast.f_seg_fence_b) : -1;
+        fast_add_long(a, jni, ts, a->fast.f_pos, -(jlong)rest);
+    jint b = alloc ? (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b) : -1;
     if (b >= 0 && b < BUCKETS) {
-        add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->probe, a->fast.f_seg_fence));
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[b], -(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_seg_fence));
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, -1);
     }
 }
 
@@ -466,7 +466,7 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     (void)cls;
     (void)id;
     thread_state *ts = agent_self();
-    if (a->dead || ts == NULL || ts->probe == NULL)
+    if (a->dead || ts == NULL || ts->fast.probe == NULL)
         return;
     jthread thread = NULL;
     jmethodID caller = NULL;
@@ -478,9 +478,9 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
     (*jni)->DeleteLocalRef(jni, thread);
     if (err != JVMTI_ERROR_NONE || cloc < 0)
         return; /* entered from a native (a second upcall) or from no Java frame: nothing unfinished */
-    char *name = full_name(a, caller);
+    char *name = fast_full_name(a, caller);
     lock_enter(a);
-    fast_method *fm = name != NULL ? method_by_name(a, name) : NULL;
+    fast_method *fm = name != NULL ? fast_method_by_name(a, name) : NULL;
     int in_probe = 0;
     int64_t old = -1;
     if (fm != NULL) {
@@ -493,14 +493,14 @@ void JNICALL probe_jvm_entered(JNIEnv *jni, jclass cls, jint id, jint below)
         return; /* no probes there, or in a probe: the exception's fix refuses the run */
     /* the instruction the JVM entered it from: its calling context's site */
     if (old <= INT32_MAX && fm->first_id <= INT32_MAX) {
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at, (jint)old);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_at_method, (jint)fm->first_id);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_at, (jint)old);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_at_method, (jint)fm->first_id);
     }
-    if (ts->fast_lent_method == caller && ts->fast_lent_loc == cloc)
+    if (ts->fast.lent_method == caller && ts->fast.lent_loc == cloc)
         return; /* another upcall while the JVM throws there (an initialization error's stack trace) */
     seg_abort(a, jni, ts, fm, (uint32_t)old);
-    ts->fast_lent_method = caller;
-    ts->fast_lent_loc = cloc;
+    ts->fast.lent_method = caller;
+    ts->fast.lent_loc = cloc;
 }
 
 /* Probe.arraySites0(site, dims): how many array sites were handed out
@@ -545,7 +545,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
         return;
     }
     if (st.made != INS_MAKES_LEVELS) {
-        native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+        fast_native_charge(a, ts, st.method, st.pc, 0, key, 1, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
         return;
     }
     /* Array.multiNewArray: each level's arrays, all as long as the level's
@@ -555,7 +555,7 @@ void JNICALL probe_made(JNIEnv *jni, jclass cls, jobject array, jint site)
     uint64_t count = 1;
     while (key != 0) {
         uint64_t len = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)cur);
-        native_charge(a, ts, st.method, st.pc, 0, key, count, count * len);
+        fast_native_charge(a, ts, st.method, st.pc, 0, key, count, count * len);
         jobject next = len > 0 && (*jni)->IsInstanceOf(jni, cur, a->fast.object_array)
                            ? (*jni)->GetObjectArrayElement(jni, (jobjectArray)cur, 0)
                            : NULL;
@@ -594,7 +594,7 @@ static void fast_begin(agent *a, JNIEnv *jni, jthread thread)
     thread_state *ts = agent_tls;
     jint frames = 0;
     if (jvmti_check(a, (*a->jvmti)->GetFrameCount(a->jvmti, thread, &frames), "GetFrameCount") == 0)
-        ts->fast_base = frames - 2;
+        ts->fast.base = frames - 2;
     fast_set_depth(a, ts, 1);
 }
 
@@ -715,16 +715,16 @@ void fast_unwatch(agent *a, JNIEnv *jni)
  * (the probe's depth); 0 when unknown. */
 int fast_depth(agent *a, thread_state *ts)
 {
-    JNIEnv *jni = env_of(a);
-    if (jni == NULL || ts->probe == NULL)
+    JNIEnv *jni = fast_env(a);
+    if (jni == NULL || ts->fast.probe == NULL)
         return 0;
-    return (int)(*jni)->GetIntField(jni, ts->probe, a->fast.f_depth);
+    return (int)(*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_depth);
 }
 
 /* Set that depth (1 when an extent opens, 0 when an exception ends it). */
 void fast_set_depth(agent *a, thread_state *ts, int depth)
 {
-    JNIEnv *jni = env_of(a);
-    if (jni != NULL && ts->probe != NULL)
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_depth, (jint)depth);
+    JNIEnv *jni = fast_env(a);
+    if (jni != NULL && ts->fast.probe != NULL)
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_depth, (jint)depth);
 }

@@ -66,7 +66,7 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
     for (uint32_t pc = 0; pc < fm->code_len; pc++)
         if ((fm->blocks.mark[pc] & BLK_MARK_INSN) && (bc_flags(fm->code[pc]) & BCF_NEWARRAY))
             levels += fm->code[pc] == BC_MULTIANEWARRAY ? fm->code[pc + 3] : 1;
-    const cpool *cp = levels < im->nsites ? pool_of(a, fm) : NULL;
+    const cpool *cp = levels < im->nsites ? fast_pool_of(a, fm) : NULL;
     uint32_t site = im->first_site;
     for (uint32_t pc = 0; pc < fm->code_len; pc++) {
         if (!(fm->blocks.mark[pc] & BLK_MARK_INSN))
@@ -144,7 +144,7 @@ static char *method_name(const char *cls, cp_str name, cp_str desc)
 /* Keep the rewritten class's methods (lock held), cls the class's name:
  * name, original code, block table (moved out of r), ids and block lengths; each in a place of
  * its own at the end of a->fast.methods, or with slots, in the places
- * reserve_slots gave the instrumented ones, in method order. 0 or -1 (OOM). */
+ * fast_reserve_slots gave the instrumented ones, in method order. 0 or -1 (OOM). */
 static int keep_methods(agent *a, const classfile *cf, ins_result *r, const char *cls, int program, int init_sites,
                         const uint8_t *data, size_t len, const uint32_t *slots)
 {
@@ -242,7 +242,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, const char
             return -1;
         if (slots == NULL)
             a->fast.nmethods++;
-        if (by_name_add(a, index) != 0)
+        if (fast_by_name_add(a, index) != 0)
             return -1;
     }
     return 0;
@@ -250,8 +250,8 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, const char
 
 /*
  * The places the methods of a class rewritten during the start's
- * retransformation on two threads (retransform_loaded) reserved, in method
- * order: a->fast.methods stays in probe-id order, as method_of's search
+ * retransformation on two threads (fast_retransform_loaded) reserved, in method
+ * order: a->fast.methods stays in probe-id order, as fast_method_of's search
  * needs, whichever thread's class comes first.
  */
 typedef struct slot_list {
@@ -263,7 +263,7 @@ typedef struct slot_list {
 /* The rewriter's reserve: the method's probe ids, array sites and call
  * sites, and its place in a->fast.methods, with the id tables grown to
  * hold them (under the lock); 0 or -1. */
-int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id,
+int fast_reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id,
                   uint32_t *first_site, uint32_t *first_call)
 {
     slot_list *l = ctx;
@@ -286,7 +286,7 @@ int reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint3
         a->fast.next_site += sites;
         a->fast.next_call += calls;
         fast_method *fm = &a->fast.methods[a->fast.nmethods];
-        memset(fm, 0, sizeof *fm);  /* no blocks: method_of finds it once keep_methods filled it */
+        memset(fm, 0, sizeof *fm);  /* no blocks: fast_method_of finds it once keep_methods filled it */
         fm->first_id = *first_id;
         l->slots[l->n++] = a->fast.nmethods++;
     }
@@ -439,7 +439,7 @@ int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const 
         opt.exit_method = "exit";
     }
     if (parallel) {
-        opt.reserve = reserve_slots;
+        opt.reserve = fast_reserve_slots;
         opt.reserve_ctx = &sl;
     }
     ins_result r;

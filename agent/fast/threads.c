@@ -20,11 +20,11 @@ static int publish(agent *a, JNIEnv *jni)
         return -1;
     }
     for (uint32_t i = 0; i < a->fast.non; i++)
-        (*jni)->SetObjectArrayElement(jni, arr, (jsize)i, a->fast.on[i]->probe);
+        (*jni)->SetObjectArrayElement(jni, arr, (jsize)i, a->fast.on[i]->fast.probe);
     (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_one, NULL);
     (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_counting, arr);
     if (a->fast.non == 1)
-        (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_one, a->fast.on[0]->probe);
+        (*jni)->SetStaticObjectField(jni, a->fast.probe, a->fast.f_one, a->fast.on[0]->fast.probe);
     (*jni)->DeleteLocalRef(jni, arr);
     return 0;
 }
@@ -34,8 +34,8 @@ static int publish(agent *a, JNIEnv *jni)
  * ids handed out so far. */
 static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
 {
-    if (ts->probe != NULL)
-        return ts->probe;
+    if (ts->fast.probe != NULL)
+        return ts->fast.probe;
     lock_enter(a);
     uint32_t ids = a->fast.next_id;
     lock_exit(a);
@@ -69,22 +69,22 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     }
     if (failed)
         return NULL;
-    ts->probe = (*jni)->NewGlobalRef(jni, p);
+    ts->fast.probe = (*jni)->NewGlobalRef(jni, p);
     (*jni)->DeleteLocalRef(jni, hits);
     (*jni)->DeleteLocalRef(jni, ohits);
     (*jni)->DeleteLocalRef(jni, counters);
     (*jni)->DeleteLocalRef(jni, ocounters);
     (*jni)->DeleteLocalRef(jni, p);
-    return ts->probe;
+    return ts->fast.probe;
 }
 
 /* Read the thread's probe totals into ts->n, bucket by bucket. */
 static void sync_total(agent *a, JNIEnv *jni, thread_state *ts)
 {
-    if (ts->probe == NULL)
+    if (ts->fast.probe == NULL)
         return;
-    ts->n[BUCKET_WORK] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_n);
-    ts->n[BUCKET_OVERHEAD] = (uint64_t)(*jni)->GetLongField(jni, ts->probe, a->fast.f_on);
+    ts->n[BUCKET_WORK] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_n);
+    ts->n[BUCKET_OVERHEAD] = (uint64_t)(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_on);
 }
 
 /* A thread's bound as it is switched on: the bytecodes left before the
@@ -106,7 +106,7 @@ static jlong limit_bound(agent *a)
  */
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni == NULL || ts == NULL || a->fast.probe == NULL) {
         agent_fail(a, "the fast engine cannot switch a thread's probes %s", on ? "on" : "off");
         return -1;
@@ -116,27 +116,27 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         return -1;
     }
     if (on)
-        arm_hidden(a);
+        fast_arm_hidden(a);
     if (!on) {
         sync_total(a, jni, ts);
     } else {
         /* the totals from 0, in the work bucket with no root frame open
-         * (as start_counting sets the step engine's bucket) */
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_n, 0);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_on, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_mode, MODE_WORK);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_sp, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_pending, 0); /* no call pending (start_span) */
+         * (as span_start_counting sets the step engine's bucket) */
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_n, 0);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_on, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_mode, MODE_WORK);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_sp, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_pending, 0); /* no call pending (span_start) */
         /* as if an invoke were the last step: the first method entered is an
-         * entry, with no closeness (start_span: entry_far) */
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_call_mark, 0);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_pos, 0);
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_bound, limit_bound(a));
-        (*jni)->SetLongField(jni, ts->probe, a->fast.f_entry_at, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_entry_far, 1);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_seg_fence_b, -1);
-        /* its calling contexts from the root, one frame in its run (start_span: ctx_start) */
-        jintArray rc = (*jni)->GetObjectField(jni, ts->probe, a->fast.f_run_count);
+         * entry, with no closeness (span_start: entry_far) */
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_call_mark, 0);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_pos, 0);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_bound, limit_bound(a));
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_entry_at, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_entry_far, 1);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, -1);
+        /* its calling contexts from the root, one frame in its run (span_start: ctx_start) */
+        jintArray rc = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_run_count);
         if (rc == NULL) {
             agent_fail(a, "the fast engine cannot start a thread's calling contexts");
             return -1;
@@ -144,10 +144,10 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         jint one = 1;
         (*jni)->SetIntArrayRegion(jni, rc, 0, 1, &one);
         (*jni)->DeleteLocalRef(jni, rc);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_top, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_cur, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_nsaved, 0);
-        (*jni)->SetIntField(jni, ts->probe, a->fast.f_ctx_last, -1);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_top, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_cur, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_nsaved, 0);
+        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_ctx_last, -1);
     }
     lock_enter(a);
     uint32_t i = 0;
@@ -183,7 +183,7 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
  * moving before the profile is written. Threads keep their `measuring`. */
 void fast_quiesce(agent *a)
 {
-    JNIEnv *jni = env_of(a);
+    JNIEnv *jni = fast_env(a);
     if (jni == NULL || a->fast.probe == NULL)
         return;
     lock_enter(a);

@@ -101,7 +101,7 @@ static void swait(agent *a, int ms)
     pthread_cond_timedwait(&a->sched.cond, &a->sched.mutex, &t);
 }
 
-void set_holder(agent *a, int32_t h)
+void sched_set_holder(agent *a, int32_t h)
 {
     a->sched.holder = h;
     if (h >= 0)
@@ -111,7 +111,7 @@ void set_holder(agent *a, int32_t h)
 }
 
 /* The slot of thread object t (any state), or -1. */
-int32_t slot_of(agent *a, JNIEnv *jni, jobject t)
+int32_t sched_slot_of(agent *a, JNIEnv *jni, jobject t)
 {
     for (uint32_t i = 0; i < a->sched.n; i++)
         if ((*jni)->IsSameObject(jni, a->sched.slots[i].thread, t))
@@ -155,7 +155,7 @@ static int owned_by_other_slot(agent *a, JNIEnv *jni, jobject obj, const sched_s
         return 0;
     int r = 0;
     if (u.owner != NULL && !(*jni)->IsSameObject(jni, u.owner, s->thread)) {
-        int32_t o = slot_of(a, jni, u.owner);
+        int32_t o = sched_slot_of(a, jni, u.owner);
         r = o >= 0 && a->sched.slots[o].state != SS_DONE && a->sched.slots[o].state != SS_EXITING;
     }
     (*a->jvmti)->Deallocate(a->jvmti, (unsigned char *)u.waiters);
@@ -163,7 +163,7 @@ static int owned_by_other_slot(agent *a, JNIEnv *jni, jobject obj, const sched_s
     return r;
 }
 
-void drop_mon(JNIEnv *jni, jobject *ref)
+void sched_drop_mon(JNIEnv *jni, jobject *ref)
 {
     if (*ref != NULL)
         (*jni)->DeleteGlobalRef(jni, *ref);
@@ -173,19 +173,19 @@ void drop_mon(JNIEnv *jni, jobject *ref)
 
 /* The holder blocks in a way only another thread can see completed (it
  * enters Object.wait, it ends): the baton is left free, and the threads
- * waiting for their turn pick (after settling that transition). A slot in
+ * waiting for their turn sched_pick (after settling that transition). A slot in
  * a virtual timed wait waits inside the JVM, not for its turn: when there
  * is one, the holder picks here, before it blocks, as the one slot that
  * is not ready (see slot_ready), so that the timeout still comes when no
- * other thread is left to pick. */
-void release(agent *a, JNIEnv *jni, int32_t me)
+ * other thread is left to pick (sched_pick). */
+void sched_release(agent *a, JNIEnv *jni, int32_t me)
 {
     a->sched.last = me;
-    set_holder(a, -1);
+    sched_set_holder(a, -1);
     for (uint32_t i = 0; i < a->sched.n; i++)
         if ((int32_t)i != me && a->sched.slots[i].state == SS_TWAIT && a->sched.slots[i].vtimed) {
             a->sched.entering = me;
-            pick(a, jni, me);
+            sched_pick(a, jni, me);
             a->sched.entering = -1;
             return;
         }
@@ -235,7 +235,7 @@ static int slot_ready(agent *a, JNIEnv *jni, sched_slot *s, int pass)
 /* A live slot whose thread is counted (or is about to start, counted), or
  * a daemon helper between extents, which the next extent counts again from
  * where the schedule left it (core/extent.c, extents_end). */
-int counted_slot(const sched_slot *s)
+int sched_counted_slot(const sched_slot *s)
 {
     return s->state != SS_DONE && s->state != SS_EXITING &&
            (s->ts == NULL || s->ts->measuring || s->ts->idle_helper);
@@ -250,7 +250,7 @@ int counted_slot(const sched_slot *s)
 static void release_participants(agent *a)
 {
     for (uint32_t i = 0; i < a->sched.n; i++)
-        if (counted_slot(&a->sched.slots[i]))
+        if (sched_counted_slot(&a->sched.slots[i]))
             return;
     for (uint32_t i = 0; i < a->sched.n; i++) {
         sched_slot *s = &a->sched.slots[i];
@@ -264,14 +264,14 @@ static void release_participants(agent *a)
 
 /* Hand the baton to the first ready slot after `from` in creation order
  * (from itself last), or leave it free, once what the slots did has
- * physically happened (settle; by the calling thread, about its own slot
+ * physically happened (sched_settle; by the calling thread, about its own slot
  * it cannot wait). Lock held. */
-void pick(agent *a, JNIEnv *jni, int32_t from)
+void sched_pick(agent *a, JNIEnv *jni, int32_t from)
 {
     int32_t h0 = a->sched.holder;
-    settle(a, jni, my_slot(a, self_ts(a)));
+    sched_settle(a, jni, my_slot(a, self_ts(a)));
     if (a->sched.holder != h0)
-        return; /* another thread picked while settle waited */
+        return; /* another thread picked while sched_settle waited */
     release_participants(a);
     uint32_t n = a->sched.n;
     for (int pass = 0; pass < 2; pass++)
@@ -287,14 +287,14 @@ void pick(agent *a, JNIEnv *jni, int32_t from)
             }
             int timed_out = pass == 1 && s->state == SS_TWAIT;
             s->state = SS_RUN;
-            set_holder(a, (int32_t)i);
+            sched_set_holder(a, (int32_t)i);
             if (timed_out) {
                 real_interrupt0(jni, s->thread); /* its virtual timeout: see w_wait */
                 a->sched.check = 1; /* it settles before it runs: it was not waiting for its turn */
             }
             return;
         }
-    set_holder(a, -1);
+    sched_set_holder(a, -1);
 }
 
 static void pause_short(void)
@@ -308,7 +308,7 @@ static void pause_short(void)
  * far has physically happened, so that what the next decision reads of the
  * JVM is the same on every run. Lock held (released while waiting).
  */
-void settle(agent *a, JNIEnv *jni, int32_t me)
+void sched_settle(agent *a, JNIEnv *jni, int32_t me)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -333,7 +333,7 @@ void settle(agent *a, JNIEnv *jni, int32_t me)
                     (st & JVMTI_THREAD_STATE_TERMINATED) &&
                     monitor_of(a, jni, s->thread, s, &owner, &in_ws) == 0 && owner != OWN_SELF) {
                     s->state = SS_DONE; /* gone, its join notify done (its own monitor released) */
-                    drop_mon(jni, &s->mon);
+                    sched_drop_mon(jni, &s->mon);
                 } else if (s->mon != NULL && owned_by_other_slot(a, jni, s->mon, s)) {
                     a->sched.check = 1; /* blocked on a stopped slot's monitor: look again at every step */
                 } else {
@@ -385,11 +385,11 @@ static void watchdog(agent *a, JNIEnv *jni)
     s->state = (st & JVMTI_THREAD_STATE_WAITING_WITH_TIMEOUT) ? SS_TWAIT : SS_WAIT;
     s->pending = 1;
     s->arrived = 0;
-    pick(a, jni, h);
+    sched_pick(a, jni, h);
 }
 
 /* Wait (lock held) until slot me holds the baton, the slot is dropped or
- * the scheduler is off; then settle. 1 when it holds the baton. */
+ * the scheduler is off; then sched_settle. 1 when it holds the baton. */
 int wait_turn(agent *a, JNIEnv *jni, int32_t me)
 {
     int waited = 0;
@@ -399,14 +399,14 @@ int wait_turn(agent *a, JNIEnv *jni, int32_t me)
         if (a->sched.off)
             break;
         if (a->sched.holder == -1)
-            pick(a, jni, a->sched.last); /* something outside the slots may have freed one */
+            sched_pick(a, jni, a->sched.last); /* something outside the slots may have freed one */
         else if (a->sched.holder != me)
             watchdog(a, jni);
     }
     if (a->sched.off || a->sched.slots[me].state == SS_DONE)
         return 0;
     if (waited || a->sched.check)
-        settle(a, jni, me);
+        sched_settle(a, jni, me);
     return 1;
 }
 

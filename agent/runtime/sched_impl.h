@@ -72,22 +72,22 @@ static inline int32_t my_slot(agent *a, thread_state *ts)
 }
 
 /* sched.c */
-void set_holder(agent *a, int32_t h);
-int32_t slot_of(agent *a, JNIEnv *jni, jobject t);
-void drop_mon(JNIEnv *jni, jobject *ref);
-void release(agent *a, JNIEnv *jni, int32_t me);
-int counted_slot(const sched_slot *s);
-void pick(agent *a, JNIEnv *jni, int32_t from);
-void settle(agent *a, JNIEnv *jni, int32_t me);
+void sched_set_holder(agent *a, int32_t h);
+int32_t sched_slot_of(agent *a, JNIEnv *jni, jobject t);
+void sched_drop_mon(JNIEnv *jni, jobject *ref);
+void sched_release(agent *a, JNIEnv *jni, int32_t me);
+int sched_counted_slot(const sched_slot *s);
+void sched_pick(agent *a, JNIEnv *jni, int32_t from);
+void sched_settle(agent *a, JNIEnv *jni, int32_t me);
 int wait_turn(agent *a, JNIEnv *jni, int32_t me);
 
 /* sched_slots.c */
-int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts);
-void arm(agent *a);
-void block_here(agent *a, JNIEnv *jni, thread_state *ts, int32_t me, int st);
+int32_t sched_add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts);
+void sched_arm(agent *a);
+void sched_block_here(agent *a, JNIEnv *jni, thread_state *ts, int32_t me, int st);
 
 /* sched.c: Thread.interrupt0's JDK function, which sched_natives.c binds
- * and pick ends a virtual timeout with */
+ * and sched_pick ends a virtual timeout with */
 extern void(JNICALL *real_interrupt0)(JNIEnv *, jobject);
 
 #endif

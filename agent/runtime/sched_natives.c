@@ -39,15 +39,15 @@ static void JNICALL w_start0(JNIEnv *jni, jobject self)
         if (ts->sched_slot == 0 || a->sched.slots[ts->sched_slot - 1].state == SS_DONE) {
             jthread cur = NULL;
             if ((*a->jvmti)->GetCurrentThread(a->jvmti, &cur) == JVMTI_ERROR_NONE) {
-                int32_t me = add_slot(a, jni, cur, ts);
+                int32_t me = sched_add_slot(a, jni, cur, ts);
                 if (me >= 0 && a->sched.holder < 0)
-                    set_holder(a, me); /* it runs: it holds the baton */
+                    sched_set_holder(a, me); /* it runs: it holds the baton */
                 (*jni)->DeleteLocalRef(jni, cur);
             }
         }
         if (ts->sched_slot != 0) {
-            arm(a);
-            added = add_slot(a, jni, self, NULL);
+            sched_arm(a);
+            added = sched_add_slot(a, jni, self, NULL);
         }
         sunlock(a);
     }
@@ -72,12 +72,12 @@ void JNICALL sched_monitor_contended_enter(jvmtiEnv *jvmti, JNIEnv *jni, jthread
     slock(a);
     sched_slot *s = &a->sched.slots[me];
     if (s->state == SS_EXITING) {
-        drop_mon(jni, &s->mon);
+        sched_drop_mon(jni, &s->mon);
         s->mon = (*jni)->NewGlobalRef(jni, obj); /* its join notify waits for a monitor */
     } else if (holds_baton(a, me)) {
         s->mon = (*jni)->NewGlobalRef(jni, obj);
-        block_here(a, jni, ts, me, SS_ENTER);
-        drop_mon(jni, &s->mon);
+        sched_block_here(a, jni, ts, me, SS_ENTER);
+        sched_drop_mon(jni, &s->mon);
     }
     sunlock(a);
 }
@@ -92,7 +92,7 @@ void JNICALL sched_monitor_contended_entered(jvmtiEnv *jvmti, JNIEnv *jni, jthre
         return;
     slock(a);
     if (a->sched.slots[me].state == SS_EXITING)
-        drop_mon(jni, &a->sched.slots[me].mon); /* on its way to its end */
+        sched_drop_mon(jni, &a->sched.slots[me].mon); /* on its way to its end */
     sunlock(a);
 }
 
@@ -107,13 +107,13 @@ void JNICALL sched_monitor_wait(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jo
     slock(a);
     sched_slot *s = &a->sched.slots[me];
     if (holds_baton(a, me)) {
-        drop_mon(jni, &s->mon);
+        sched_drop_mon(jni, &s->mon);
         s->mon = (*jni)->NewGlobalRef(jni, obj);
         s->state = timeout != 0 || s->vtimed ? SS_TWAIT : SS_WAIT;
         s->pending = 1; /* not yet in the wait set: the next holder waits for that */
         s->arrived = 0;
         s->in_callback = 1; /* until MonitorWaited */
-        release(a, jni, me);
+        sched_release(a, jni, me);
     }
     sunlock(a);
 }
@@ -170,7 +170,7 @@ static void JNICALL w_park(JNIEnv *jni, jobject unsafe, jboolean absolute, jlong
     else if (time < 0 || (absolute && time == 0) || self_interrupted(a))
         ;                       /* returns at once, as the JDK's park does */
     else
-        block_here(a, jni, ts, me, !absolute && time == 0 ? SS_PARK : SS_TIMED);
+        sched_block_here(a, jni, ts, me, !absolute && time == 0 ? SS_PARK : SS_TIMED);
     sunlock(a);
 }
 
@@ -179,11 +179,11 @@ static void JNICALL w_unpark(JNIEnv *jni, jobject unsafe, jobject thread)
     agent *a = &g_agent;
     if (thread != NULL && a->sched.armed && !a->sched.off) {
         slock(a);
-        int32_t t = slot_of(a, jni, thread);
+        int32_t t = sched_slot_of(a, jni, thread);
         if (t >= 0 && a->sched.slots[t].state != SS_DONE && a->sched.slots[t].state != SS_EXITING) {
             a->sched.slots[t].permit = 1;
             if (a->sched.holder == -1)
-                pick(a, jni, a->sched.last); /* unparked from outside while every slot waited */
+                sched_pick(a, jni, a->sched.last); /* unparked from outside while every slot waited */
             sunlock(a);
             return;
         }
@@ -199,7 +199,7 @@ static void JNICALL w_interrupt0(JNIEnv *jni, jobject self)
     if (!a->sched.armed || a->sched.off)
         return;
     slock(a);
-    int32_t t = slot_of(a, jni, self);
+    int32_t t = sched_slot_of(a, jni, self);
     if (t >= 0) {
         sched_slot *s = &a->sched.slots[t];
         if (s->state == SS_PARK || s->state == SS_TIMED || s->state == SS_WAIT || s->state == SS_TWAIT)
@@ -207,7 +207,7 @@ static void JNICALL w_interrupt0(JNIEnv *jni, jobject self)
         if (s->state == SS_WAIT || s->state == SS_TWAIT)
             a->sched.check = 1;
         if (a->sched.holder == -1)
-            pick(a, jni, a->sched.last);
+            sched_pick(a, jni, a->sched.last);
     }
     sunlock(a);
 }
@@ -219,7 +219,7 @@ static wait_fn real_wait;
 
 /* Object.wait(long) (JDK 17), Object.wait0(long) (21+): a timeout on a
  * thread that holds the baton is virtual, as a sleep's is. The thread
- * waits without one (MonitorWait still records SS_TWAIT); pick ends the
+ * waits without one (MonitorWait still records SS_TWAIT); sched_pick ends the
  * wait once no other slot is ready and the monitor is free (slot_ready's
  * pass 1) by the JVM's own interrupt of the thread: it unparks the waiter
  * without setting Thread's interrupted field, so the JVM takes the wakeup
@@ -280,7 +280,7 @@ static void JNICALL w_sleep(JNIEnv *jni, jclass cls, jlong time)
     if (me >= 0 && !a->dead && time > 0) {
         slock(a);
         if (holds_baton(a, me) && !self_interrupted(a)) {
-            block_here(a, jni, ts, me, SS_TIMED);
+            sched_block_here(a, jni, ts, me, SS_TIMED);
             sunlock(a);
             real_sleep(jni, cls, 0); /* throws InterruptedException if an interrupt woke it */
             return;
@@ -289,7 +289,7 @@ static void JNICALL w_sleep(JNIEnv *jni, jclass cls, jlong time)
     } else if (me >= 0 && !a->dead && time == 0) {
         slock(a);
         if (a->sched.holder == me && !a->sched.off) {
-            pick(a, jni, me); /* sleep(0): a yield */
+            sched_pick(a, jni, me); /* sleep(0): a yield */
             wait_turn(a, jni, me);
             ts->sched_quantum = SCHED_QUANTUM;
         }
@@ -306,7 +306,7 @@ static void JNICALL w_yield(JNIEnv *jni, jclass cls)
     if (me >= 0 && !a->dead) {
         slock(a);
         if (a->sched.holder == me && !a->sched.off) {
-            pick(a, jni, me);
+            sched_pick(a, jni, me);
             wait_turn(a, jni, me);
             ts->sched_quantum = SCHED_QUANTUM;
         }

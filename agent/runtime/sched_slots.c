@@ -1,9 +1,9 @@
 /*
  * sched_slots.c - the threads that enter and leave the schedule: a slot
- * for each thread counted code starts (add_slot) and for the thread that
- * starts it, the monitor events switched on then (arm), the end of a
+ * for each thread counted code starts (sched_add_slot) and for the thread that
+ * starts it, the monitor events switched on then (sched_arm), the end of a
  * thread's turn on its step path (sched_step) and where it gives the baton
- * up to block (block_here), and a thread that stops being counted, ends,
+ * up to block (sched_block_here), and a thread that stops being counted, ends,
  * or outlives its extent (sched_leave, sched_thread_end,
  * sched_extent_end). Part of the scheduler (sched.c, which says how it
  * works).
@@ -15,9 +15,9 @@
 #include <string.h>
 
 /* Append a slot for thread object t (or revive its old one); lock held. */
-int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts)
+int32_t sched_add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts)
 {
-    int32_t i = slot_of(a, jni, t);
+    int32_t i = sched_slot_of(a, jni, t);
     if (i < 0) {
         if (a->sched.n == a->sched.cap) {
             sched_slot *v = grow_cap(a->sched.slots, &a->sched.cap, 16, sizeof *v);
@@ -33,7 +33,7 @@ int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts)
     s->state = SS_RUN;
     s->ts = ts;
     s->permit = s->wake = s->arrived = s->pending = 0;
-    drop_mon(jni, &s->mon);
+    sched_drop_mon(jni, &s->mon);
     if (ts != NULL) {
         ts->sched_slot = (uint32_t)i + 1;
         ts->sched_quantum = SCHED_QUANTUM;
@@ -42,7 +42,7 @@ int32_t add_slot(agent *a, JNIEnv *jni, jobject t, thread_state *ts)
 }
 
 /* The first thread counted code starts: the monitor events come on. */
-void arm(agent *a)
+void sched_arm(agent *a)
 {
     if (a->sched.armed)
         return;
@@ -59,7 +59,7 @@ void sched_thread_begins(agent *a, JNIEnv *jni, thread_state *ts, jthread thread
     if (!a->sched.armed)
         return;
     slock(a);
-    int32_t i = slot_of(a, jni, thread);
+    int32_t i = sched_slot_of(a, jni, thread);
     if (i >= 0 && a->sched.slots[i].state == SS_RUN && a->sched.slots[i].ts == NULL) {
         a->sched.slots[i].ts = ts;
         ts->sched_slot = (uint32_t)i + 1;
@@ -73,11 +73,11 @@ void sched_forget(agent *a, JNIEnv *jni, jthread thread)
     if (!a->sched.armed)
         return;
     slock(a);
-    int32_t i = slot_of(a, jni, thread);
+    int32_t i = sched_slot_of(a, jni, thread);
     if (i >= 0 && a->sched.slots[i].ts == NULL && a->sched.slots[i].state != SS_DONE) {
         a->sched.slots[i].state = SS_DONE;
         if (a->sched.holder == i)
-            pick(a, jni, i);
+            sched_pick(a, jni, i);
     }
     sunlock(a);
 }
@@ -125,11 +125,11 @@ void sched_step(agent *a, JNIEnv *jni, thread_state *ts)
         return;
     }
     if (a->sched.holder == me && ts->sched_quantum == 0)
-        pick(a, jni, me); /* my turn is over: the next ready slot, me last */
+        sched_pick(a, jni, me); /* my turn is over: the next ready slot, me last */
     else if (a->sched.holder == me && a->sched.check &&
              (!ts->measuring || ts->prev_op == 0xc3 /* monitorexit */ ||
               (ts->prev_op >= 0xac && ts->prev_op <= 0xb1) /* a return: maybe a synchronized method's */))
-        settle(a, jni, me); /* a monitor a woken waiter or an ending thread waits for may be free now */
+        sched_settle(a, jni, me); /* a monitor a woken waiter or an ending thread waits for may be free now */
     int held = a->sched.holder == me;
     wait_turn(a, jni, me);
     if (!held || ts->sched_quantum == 0) {
@@ -141,12 +141,12 @@ void sched_step(agent *a, JNIEnv *jni, thread_state *ts)
 
 /* Slot me gives the baton up to block in state st; waits for its turn
  * again. Lock held. */
-void block_here(agent *a, JNIEnv *jni, thread_state *ts, int32_t me, int st)
+void sched_block_here(agent *a, JNIEnv *jni, thread_state *ts, int32_t me, int st)
 {
     sched_slot *s = &a->sched.slots[me];
     s->state = st;
     s->in_callback = 1;
-    pick(a, jni, me);
+    sched_pick(a, jni, me);
     wait_turn(a, jni, me);
     s->in_callback = 0;
     ts->sched_quantum = SCHED_QUANTUM;
@@ -163,9 +163,9 @@ void sched_leave(agent *a, JNIEnv *jni, thread_state *ts)
     sched_slot *s = &a->sched.slots[me];
     if (s->state != SS_DONE && s->state != SS_EXITING) {
         s->state = SS_DONE;
-        drop_mon(jni, &s->mon);
+        sched_drop_mon(jni, &s->mon);
         if (a->sched.holder == me)
-            pick(a, jni, me);
+            sched_pick(a, jni, me);
         swake(a);
     }
     ts->sched_slot = 0;
@@ -182,7 +182,7 @@ void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
     slock(a);
     int others = 0;
     for (uint32_t i = 0; i < a->sched.n; i++)
-        if ((int32_t)i != me && counted_slot(&a->sched.slots[i]))
+        if ((int32_t)i != me && sched_counted_slot(&a->sched.slots[i]))
             others = 1;
     if (others && a->sched.slots[me].state == SS_RUN &&
         jvmti_check(a, (*a->jvmti)->SetEventNotificationMode(a->jvmti, JVMTI_ENABLE, JVMTI_EVENT_SINGLE_STEP, thread),
@@ -195,7 +195,7 @@ void sched_extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts)
 }
 
 /* ThreadEnd of a counted thread: the JVM still finishes it (the notify of
- * its joiners): the next holder waits for that (settle). */
+ * its joiners): the next holder waits for that (sched_settle). */
 void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts)
 {
     int32_t me = my_slot(a, ts);
@@ -204,10 +204,10 @@ void sched_thread_end(agent *a, JNIEnv *jni, thread_state *ts)
     slock(a);
     sched_slot *s = &a->sched.slots[me];
     if (s->state != SS_DONE) {
-        drop_mon(jni, &s->mon);
+        sched_drop_mon(jni, &s->mon);
         s->state = SS_EXITING;
         if (a->sched.holder == me)
-            release(a, jni, me);
+            sched_release(a, jni, me);
     }
     sunlock(a);
 }

@@ -32,11 +32,11 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
      * for good: nothing runs at it before its arrays any more (the byte[]
      * of the message of an exception it throws is taken back with the
      * rest, step_arrays_thrown). */
-    uint32_t mslot = cache_slot(ts->prev_method);
+    uint32_t mslot = step_cache_slot(ts->prev_method);
     uint32_t slot = (mslot ^ (uint32_t)ts->prev_loc) & (OWN_SITES - 1);
-    if (ts->own_sites[slot].method == ts->prev_method && ts->own_sites[slot].loc == ts->prev_loc)
+    if (ts->step.own_sites[slot].method == ts->prev_method && ts->step.own_sites[slot].loc == ts->prev_loc)
         return 1;
-    const mcache_entry *e = &ts->cache[mslot];
+    const mcache_entry *e = &ts->step.cache[mslot];
     const method_info *m = e->id == ts->prev_method ? e->m : NULL;
     uint32_t pc = (uint32_t)ts->prev_loc;
     cp_str c = {0};
@@ -67,8 +67,8 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
         return 1; /* reported: the run fails */
     if (fm != ts->prev_method || at != ts->prev_loc)
         return 0;
-    ts->own_sites[slot].method = ts->prev_method;
-    ts->own_sites[slot].loc = ts->prev_loc;
+    ts->step.own_sites[slot].method = ts->prev_method;
+    ts->step.own_sites[slot].loc = ts->prev_loc;
     return 1;
 }
 
@@ -77,20 +77,20 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
 static void step_array_note(thread_state *ts, uint32_t k, uint64_t len)
 {
     uint32_t i = 0;
-    while (i < ts->narr && (ts->arr[i].key != k || ts->arr[i].bucket != ts->bucket))
+    while (i < ts->step.narr && (ts->step.arr[i].key != k || ts->step.arr[i].bucket != ts->bucket))
         i++;
-    if (i == ts->narr) {
-        if (ts->narr == STEP_ARRAYS) {
-            ts->arr_overflow = 1;
+    if (i == ts->step.narr) {
+        if (ts->step.narr == STEP_ARRAYS) {
+            ts->step.arr_overflow = 1;
             return;
         }
-        ts->arr[i].key = k;
-        ts->arr[i].bucket = ts->bucket;
-        ts->arr[i].allocations = ts->arr[i].elements = 0;
-        ts->narr++;
+        ts->step.arr[i].key = k;
+        ts->step.arr[i].bucket = ts->bucket;
+        ts->step.arr[i].allocations = ts->step.arr[i].elements = 0;
+        ts->step.narr++;
     }
-    ts->arr[i].allocations++;
-    ts->arr[i].elements += len;
+    ts->step.arr[i].allocations++;
+    ts->step.arr[i].elements += len;
 }
 
 /*
@@ -104,16 +104,16 @@ static void step_array_note(thread_state *ts, uint32_t k, uint64_t len)
  */
 void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation loc)
 {
-    if (method != ts->arr_method || loc != ts->arr_loc || (ts->narr == 0 && !ts->arr_overflow))
+    if (method != ts->step.arr_method || loc != ts->step.arr_loc || (ts->step.narr == 0 && !ts->step.arr_overflow))
         return;
-    if (ts->arr_overflow)
+    if (ts->step.arr_overflow)
         agent_fail(a, "an array instruction that threw had made arrays of more than %d kinds", STEP_ARRAYS);
-    for (uint32_t i = 0; i < ts->narr; i++) {
-        ts->dep[ts->arr[i].bucket][ts->arr[i].key - 1] -= ts->arr[i].allocations;
-        ts->elems[ts->arr[i].bucket][ts->arr[i].key - 1] -= ts->arr[i].elements;
+    for (uint32_t i = 0; i < ts->step.narr; i++) {
+        ts->dep[ts->step.arr[i].bucket][ts->step.arr[i].key - 1] -= ts->step.arr[i].allocations;
+        ts->elems[ts->step.arr[i].bucket][ts->step.arr[i].key - 1] -= ts->step.arr[i].elements;
     }
-    ts->narr = 0;
-    ts->arr_overflow = 0;
+    ts->step.narr = 0;
+    ts->step.arr_overflow = 0;
 }
 
 /*

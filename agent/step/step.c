@@ -10,7 +10,7 @@
  * and in a goto to itself (an endless loop). The first is counted by
  * tail_returns, the second stops the program as over the bytecode limit.
  *
- * The per-step path (count_step) is: a direct-mapped per-thread cache lookup
+ * The per-step path (step_count) is: a direct-mapped per-thread cache lookup
  * of the method, one opcode read from the method's cached bytecodes, four
  * counter increments (by opcode, by offset, by calling context, the total),
  * for offsets that name a dependency one more, and after a conditional
@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 /* The slot of method id in a thread's direct-mapped method cache. */
-uint32_t cache_slot(jmethodID id)
+uint32_t step_cache_slot(jmethodID id)
 {
     uintptr_t v = (uintptr_t)id;
     return (uint32_t)((v >> 3) ^ (v >> 15)) & (MCACHE_SIZE - 1);
@@ -55,7 +55,7 @@ static mcache_entry *cache_fill(agent *a, thread_state *ts, JNIEnv *jni, jmethod
         goto oom;
     if (ts_cover_keys(a, ts) != 0)
         goto oom;
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->step.cache[step_cache_slot(method)];
     e->id = method;
     e->m = m;
     e->hist = ts->hist[m->index];
@@ -79,7 +79,7 @@ static void root_enter(agent *a, thread_state *ts, jthread thread, jmethodID met
     ts->bucket = BUCKET_OVERHEAD;
     ts->root_method = method;
     ts->saved_prev_op = ts->prev_op;
-    ts->root_mark_top = ts->ctx.mark_top; /* its frame was just pushed (context_step) */
+    ts->root_mark_top = ts->ctx.mark_top; /* its frame was just pushed (step_context) */
     ts->root_mark_count = ts->ctx.mark_count;
 }
 
@@ -112,8 +112,8 @@ static inline void method_entry(thread_state *ts, int b)
     uint64_t now = ts->n[0] + ts->n[1];
     ts->calls[b][CALL_ENTRIES]++;
     if (!ts->entry_far)
-        ts->calls[b][CALL_CLOSE] += call_closeness(now - ts->entry_at);
-    ts->entry_at = now;
+        ts->calls[b][CALL_CLOSE] += call_closeness(now - ts->step.entry_at);
+    ts->step.entry_at = now;
     ts->entry_far = 0;
 }
 
@@ -152,7 +152,7 @@ static int count_more(agent *a, thread_state *ts, uint64_t *hist, uint8_t op, jl
  * stack, and a return with no such caller costs one call of 16 frames.
  * Batches of one fixed size would cost L^2/32 frames for a chain: scoring
  * time would grow with the depth of the recursion. The frame buffer grows
- * with the longest chain the thread has met (ts->tail_frames).
+ * with the longest chain the thread has met (ts->step.tail_frames).
  */
 #define TAIL_FIRST 16
 
@@ -163,16 +163,16 @@ static int64_t stacked_callers(agent *a, thread_state *ts, jthread thread, jmeth
     uint64_t callers = 0;
     jint depth = 1, want = TAIL_FIRST;
     for (;;) {
-        if ((uint32_t)want > ts->tail_cap) {
-            jvmtiFrameInfo *f = realloc(ts->tail_frames, (size_t)want * sizeof *f);
+        if ((uint32_t)want > ts->step.tail_cap) {
+            jvmtiFrameInfo *f = realloc(ts->step.tail_frames, (size_t)want * sizeof *f);
             if (f == NULL) {
                 agent_fail(a, "out of memory for the frames of a chain of tail calls");
                 return -1;
             }
-            ts->tail_frames = f;
-            ts->tail_cap = (uint32_t)want;
+            ts->step.tail_frames = f;
+            ts->step.tail_cap = (uint32_t)want;
         }
-        jvmtiFrameInfo *frames = ts->tail_frames;
+        jvmtiFrameInfo *frames = ts->step.tail_frames;
         jint n = 0, i = 0;
         jvmtiError err = (*a->jvmti)->GetStackTrace(a->jvmti, thread, depth, want, frames, &n);
         if (err == JVMTI_ERROR_ILLEGAL_ARGUMENT)
@@ -215,10 +215,10 @@ static void tail_returns(agent *a, thread_state *ts, JNIEnv *jni, jthread thread
         bytecode_limit_stop(a, jni, thread);
 }
 
-/* A step at offset 0 or after a return (count_step): leave the frame that
+/* A step at offset 0 or after a return (step_count): leave the frame that
  * returned, enter the one that began. A step at 0 right after a return in
  * another method is the JVM calling in (Thread.exit after run): both. */
-void context_step(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
+void step_context(agent *a, thread_state *ts, jthread thread, jmethodID method, const method_info *m,
                   jlocation loc)
 {
     int ret = (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN;
@@ -244,10 +244,10 @@ void virtual_mount_stop(agent *a, JNIEnv *jni, jthread thread, const thread_stat
 }
 
 /* Count one bytecode: the one at `loc` in `method`, about to execute. */
-inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
+inline void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
                        jmethodID method, jlocation loc)
 {
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->step.cache[step_cache_slot(method)];
     if (e->id != method) {
         e = cache_fill(a, ts, jni, method);
         if (e == NULL)
@@ -266,7 +266,7 @@ inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
             ts->native[ts->pend_key - 1] = 1;
             /* it returned through a fence: how close after the last entry? */
             if (ts->pend_fence && !ts->entry_far)
-                ts->calls[ts->bucket][CALL_FENCE_NATIVE] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at);
+                ts->calls[ts->bucket][CALL_FENCE_NATIVE] += call_closeness(ts->n[0] + ts->n[1] - ts->step.entry_at);
             for (int i = 0; i < ts->npend; i++) {
                 ts->dep[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].allocations;
                 ts->elems[ts->bucket][ts->pend[i].key - 1] += ts->pend[i].elements;
@@ -280,7 +280,7 @@ inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
      * loop back to 0) or ended (the last step was a return): the calling
      * context changes; other steps pay two compares */
     if (loc == 0 || (uint8_t)(ts->prev_op - BC_IRETURN) <= BC_RETURN - BC_IRETURN)
-        context_step(a, ts, thread, method, m, loc);
+        step_context(a, ts, thread, method, m, loc);
     if (loc == 0 && m->root != ROOT_NONE) {
         if (m->root == ROOT_THREAD_START) {
             thread_start_seen(a, ts, jni, thread);
@@ -314,12 +314,12 @@ inline void count_step(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
      * last entry, counting both (the entry's own first bytecode can be it)?
      * new, newarray, anewarray are 0xbb..0xbd: compares, no table lookup */
     if ((uint8_t)(op - BC_NEW) <= BC_ANEWARRAY - BC_NEW || op == BC_MULTIANEWARRAY) {
-        ts->arr_method = method; /* the arrays it makes, until it is done (step_arrays_thrown) */
-        ts->arr_loc = loc;
-        ts->narr = 0;
-        ts->arr_overflow = 0;
+        ts->step.arr_method = method; /* the arrays it makes, until it is done (step_arrays_thrown) */
+        ts->step.arr_loc = loc;
+        ts->step.narr = 0;
+        ts->step.arr_overflow = 0;
         if (!ts->entry_far)
-            ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->entry_at + 1);
+            ts->calls[b][CALL_FENCE_ALLOC] += call_closeness(ts->n[0] + ts->n[1] - ts->step.entry_at + 1);
     }
     e->hist[b * 256 + op]++;
     e->off[OFF_SLOT(loc, b)]++;
@@ -385,7 +385,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         if (ts->link_method != NULL)
             linkage_close(&g_agent, ts, thread); /* the call site is linked */
         if (!ts->paused)
-            count_step(&g_agent, ts, jni, thread, method, loc);
+            step_count(&g_agent, ts, jni, thread, method, loc);
         return;
     }
     if (ts != NULL && ts->sched_slot != 0) {
@@ -398,7 +398,7 @@ void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
         return;
     if (ts == NULL && (ts = ts_get(&g_agent, thread)) == NULL)
         return;
-    mcache_entry *e = &ts->cache[cache_slot(method)];
+    mcache_entry *e = &ts->step.cache[step_cache_slot(method)];
     if (e->id != method)
         e = cache_fill(&g_agent, ts, jni, method);
     if (e == NULL)
