@@ -192,7 +192,7 @@ void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, ui
 
 int blk_seg_ends(uint8_t op)
 {
-    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEINTERFACE) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
+    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
 }
 
 uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32_t from, int *alloc)
@@ -204,7 +204,7 @@ uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32
             continue;
         n++;
         if (blk_seg_ends(code[pc])) {
-            *alloc = code[pc] < BC_INVOKEVIRTUAL || code[pc] > BC_INVOKEINTERFACE;
+            *alloc = code[pc] < BC_INVOKEVIRTUAL || code[pc] > BC_INVOKEDYNAMIC;
             break;
         }
     }

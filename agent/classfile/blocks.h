@@ -92,8 +92,8 @@ int32_t blk_find(const blk_table *t, uint32_t pc);
 void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, uint16_t exc_count, uint32_t *ways);
 
 /*
- * Segments: a block's instructions split after every invoke but
- * invokedynamic and every allocation (new, newarray, anewarray,
+ * Segments: a block's instructions split after every invoke (invokedynamic
+ * too) and every allocation (new, newarray, anewarray,
  * multianewarray), the instructions blk_seg_ends says end one. A frame
  * waits only at an invoke, where a segment ends, so counting bytecodes by
  * segments gives the exact position wherever a frame waits (the fast

@@ -46,7 +46,7 @@
  * (their Methodrefs are added at the class's first arraycopy). With made
  * probes, each call of an array's clone() or Array.newArray is followed by
  * one that passes the array it returned and a site of its own. With call
- * probes, each invoke but invokedynamic is preceded by a call probe and
+ * probes, each invoke (invokedynamic too) is preceded by a call probe and
  * followed by a return probe, both passing its call site (their Methodrefs
  * added at the class's first invoke; past 32767 both push the same
  * Integer). With options.consts the block, entry-block, return and new

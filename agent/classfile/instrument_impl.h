@@ -186,7 +186,7 @@ typedef struct method_ctx {
     int entry, exit;            /* this method gets the entry probe, exit probes (ins_options.calls_filter) */
     int merged;                 /* its entry probe is the merged one: block 0 has no probe of its own */
     uint32_t sites;             /* array sites of its array instructions */
-    uint32_t calls;             /* call sites: its invokes but invokedynamic, with call probes */
+    uint32_t calls;             /* call sites: its invokes, with call probes */
     int entry_probe, exit_probe; /* which probes they are (PR_*): the entry/exit or the root pair */
     unsigned cst;               /* INS_CONST_LEN with options.consts, else 0 */
 } method_ctx;

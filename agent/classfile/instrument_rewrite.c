@@ -67,7 +67,7 @@ static int build_insns(method_ctx *c)
             c->sites++;
         }
         if (c->w->opt->call_method != NULL && c->w->opt->return_method != NULL && op >= BC_INVOKEVIRTUAL &&
-            op <= BC_INVOKEINTERFACE) {
+            op <= BC_INVOKEDYNAMIC) {
             i->call_probe = 1;
             c->calls++;
         }

@@ -27,7 +27,12 @@
  *    writes "pkg/Name+0x<address>". name_binary() and name_from_signature()
  *    accept all three internal forms and write "pkg.Name/0x0": the getName()
  *    form with the run-dependent address replaced by 0, so names match
- *    between runs and between the three sources. The suffix is recognised
+ *    between runs and between the three sources. A lambda proxy's number
+ *    (JDK 17's "Main$$Lambda$14") is left out too ("Main$$Lambda/0x0", as
+ *    JDK 25 names them): a proxy the CDS archive holds keeps the number it
+ *    was archived with, one spun in the run gets the next of a counter, and
+ *    the fast engine, which rewrites the archived proxies' callers, spins
+ *    them all. The suffix is recognised
  *    only at the end, as '/', '.' or '+' followed by "0x" and at least one
  *    hex digit ('.' cannot occur in any other internal name; '/' and '+'
  *    only in a class literally named like an address, which javac cannot
@@ -317,11 +322,26 @@ static size_t hidden_suffix(const char *internal, size_t len)
     return sep == '/' || sep == '.' || sep == '+' ? i - 3 : len;
 }
 
+/* The length of internal[0..end) less a lambda proxy's number: "$$Lambda"
+ * then '$' and digits at its end (JDK 17's InnerClassLambdaMetafactory
+ * numbers its classes; JDK 25's do not), else end. */
+static size_t lambda_number(const char *internal, size_t end)
+{
+    size_t i = end;
+    while (i > 0 && internal[i - 1] >= '0' && internal[i - 1] <= '9')
+        i--;
+    if (i == end || i < 9 || memcmp(internal + i - 9, "$$Lambda$", 9) != 0)
+        return end;
+    return i - 1;
+}
+
 /* Write internal[0..len) as a binary name with the hidden suffix made
- * stable. */
+ * stable: the address written as 0x0, a lambda proxy's number left out. */
 static void put_binary(sink *s, const char *internal, size_t len)
 {
     size_t end = hidden_suffix(internal, len);
+    if (end < len)
+        end = lambda_number(internal, end);
     for (size_t i = 0; i < end; i++) {
         char c = internal[i] == '/' ? '.' : internal[i];
         put(s, &c, 1);

@@ -27,6 +27,11 @@ struct engine_ops {
     void (*capabilities)(agent *a, JavaVM *vm, jvmtiCapabilities *caps);
     /* at VMInit, before the rest of the agent's start */
     void (*vm_init)(agent *a, JNIEnv *jni);
+    /* ClassFileLoadHook, which the engine's start enables: a class's bytes
+     * handed back (fast: rewritten; step: an unchanged copy) or kept */
+    void (JNICALL *class_file_load)(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                    jobject domain, jint len, const unsigned char *data, jint *new_len,
+                                    unsigned char **new_data);
     /* ClassPrepare of any class */
     void (*class_prepare)(agent *a, JNIEnv *jni, jclass klass);
     /* NativeMethodBind of a class-lookup native (natives.c): 1 when taken */

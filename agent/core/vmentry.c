@@ -85,7 +85,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     a->platform_loader = jdk_loader(a, jni, "getPlatformClassLoader");
     a->system_loader = jdk_loader(a, jni, "getSystemClassLoader");
     if (a->engine->vm_init != NULL)
-        a->engine->vm_init(a, jni); /* fast/: before the program's classes load, every class gets its probes */
+        a->engine->vm_init(a, jni); /* on an agent thread (startup.c), before the program's classes load: the hook, the classes loaded so far retransformed */
     clinit_init(a, jni);
     natives_bind(a, jni);
     gcrefs_init(a, jni); /* after fast_vm_init: a retransformation would clear its breakpoint */
@@ -476,7 +476,7 @@ static jint setup_jvmti(agent *a, JavaVM *vm)
     cb.MonitorContendedEnter = sched_monitor_contended_enter;
     cb.MonitorContendedEntered = sched_monitor_contended_entered;
     cb.GarbageCollectionFinish = gcrefs_gc_finish;
-    cb.ClassFileLoadHook = fast_class_file_load; /* enabled at VMInit, engine=fast only */
+    cb.ClassFileLoadHook = a->engine->class_file_load; /* enabled by the engine's start at VMInit */
     if (jvmti_check(a, (*jv)->SetEventCallbacks(jv, &cb, (jint)sizeof cb), "SetEventCallbacks") != 0)
         return JNI_ERR;
     /* Global: VM life cycle and the breakpoint. SingleStep, FramePop and

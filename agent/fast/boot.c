@@ -6,6 +6,7 @@
  * probe class taken over, and the classes loaded before retransformed.
  */
 
+#include "startup.h"
 #include "fast.h"
 #include "jvmti_util.h"
 
@@ -138,35 +139,11 @@ static int arrays_init(agent *a, JNIEnv *jni)
         !a->fast.multi_new_array || !a->fast.object_array) {
         (*jni)->ExceptionClear(jni);
         agent_fail(a, "the fast engine cannot find the probe's array counters or the natives whose arrays it "
-                      "charges (Throwable.fillInStackTrace(int), Class.initClassName, "
+                      "charges (Throwable.fillInStackTrace(int), Class.initClassName, Class.getDeclaredMethods0, "
                       "StackTraceElement.initStackTraceElements, Object.clone, Array.newArray, multiNewArray)");
         return -1;
     }
     return 0;
-}
-
-/* Retransform every class loaded so far (the hook rewrites them). */
-/* Whether klass has a method with bytecode (neither abstract nor native;
- * 1 when unknown). A class without one, most of them interfaces, has
- * nothing to probe: the ClassFileLoadHook would add only the probes'
- * constant-pool entries, and its retransformation (HotSpot parses it anew
- * and merges the old and new pools, a linear search per added entry) would
- * be start cost for nothing. */
-static int has_code(agent *a, jclass klass)
-{
-    jvmtiEnv *jv = a->jvmti;
-    jint n = 0;
-    jmethodID *methods = NULL;
-    if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
-        return 1;
-    int code = 0;
-    for (jint i = 0; i < n && !code; i++) {
-        jint mod = 0;
-        code = (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
-               !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
-    }
-    jvmti_free(a, methods);
-    return code;
 }
 
 /*
@@ -180,7 +157,7 @@ static int has_code(agent *a, jclass klass)
  * threads), whose Thread object is made before the classes are rewritten
  * and whose thread id is handed back (the next thread the program starts
  * gets the id it would have got; agent_thread_object). Where that cannot be
- * done the classes are retransformed on one thread, as they were.
+ * done the classes are retransformed on one thread.
  */
 typedef struct half {
     agent *a;
@@ -201,61 +178,12 @@ static void JNICALL retransform_half(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     lock_exit(h->a);
 }
 
-/*
- * The Thread object of an agent thread named thread_name, or NULL. Its
- * constructor takes the next thread id; the counter is put back, so that
- * the program's threads get the ids they get without the agent: JDK 17's
- * Thread.threadSeqNumber (and the unstarted count it adds to its group),
- * the native counter later JDKs keep at Thread.getNextThreadIdOffset().
- */
-static jobject agent_thread_object(JNIEnv *jni, const char *thread_name)
-{
-    jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
-    jclass gc = (*jni)->FindClass(jni, "java/lang/ThreadGroup");
-    if (tc == NULL || gc == NULL) {
-        (*jni)->ExceptionClear(jni);
-        return NULL;
-    }
-    jfieldID seq = (*jni)->GetStaticFieldID(jni, tc, "threadSeqNumber", "J");
-    jfieldID unstarted = NULL;
-    volatile jlong *next = NULL;
-    if (seq != NULL) {
-        unstarted = (*jni)->GetFieldID(jni, gc, "nUnstartedThreads", "I");
-    } else {
-        (*jni)->ExceptionClear(jni);
-        jmethodID off = (*jni)->GetStaticMethodID(jni, tc, "getNextThreadIdOffset", "()J");
-        if (off != NULL)
-            next = (volatile jlong *)(intptr_t)(*jni)->CallStaticLongMethod(jni, tc, off);
-    }
-    if ((*jni)->ExceptionCheck(jni) || (seq == NULL && next == NULL) || (seq != NULL && unstarted == NULL)) {
-        (*jni)->ExceptionClear(jni);
-        return NULL;
-    }
-    jmethodID init = (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V");
-    jmethodID group_of = (*jni)->GetMethodID(jni, tc, "getThreadGroup", "()Ljava/lang/ThreadGroup;");
-    jstring name = (*jni)->NewStringUTF(jni, thread_name);
-    if (init == NULL || group_of == NULL || name == NULL) {
-        (*jni)->ExceptionClear(jni);
-        return NULL;
-    }
-    jlong before = seq != NULL ? (*jni)->GetStaticLongField(jni, tc, seq) : *next;
-    jobject t = (*jni)->NewObject(jni, tc, init, name);
-    if (t == NULL || (*jni)->ExceptionCheck(jni)) {
-        (*jni)->ExceptionClear(jni);
-        return NULL;
-    }
-    if (seq != NULL) {
-        (*jni)->SetStaticLongField(jni, tc, seq, before);
-        jobject g = (*jni)->CallObjectMethod(jni, t, group_of);
-        if (g != NULL)
-            (*jni)->SetIntField(jni, g, unstarted, (*jni)->GetIntField(jni, g, unstarted) - 1);
-        (*jni)->ExceptionClear(jni);
-    } else {
-        *next = before;
-    }
-    return t;
-}
-
+/* Retransform every class loaded so far (the hook rewrites them). A class
+ * without bytecode (class_has_code), most of them interfaces, has nothing
+ * to probe: the ClassFileLoadHook would add only the probes'
+ * constant-pool entries, and its retransformation (HotSpot parses it anew
+ * and merges the old and new pools, a linear search per added entry) would
+ * be start cost for nothing. */
 int fast_retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -269,7 +197,7 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
         jboolean ok = JNI_FALSE;
         if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
             (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok) {
-            if (has_code(a, classes[i]))
+            if (class_has_code(a, classes[i]))
                 todo[ntodo++] = classes[i];
         }
         else if (!ok)
@@ -384,6 +312,8 @@ static jobject JNICALL psf_mh_resolve(JNIEnv *jni, jclass mhn, jobject self, jcl
 int fast_native_bound(agent *a, const char *cls, const char *name, void *address, void **new_address)
 {
     (void)a;
+    if (hidden_native_bound(cls, name, address, new_address))
+        return 1;
     if (strcmp(name, "getDeclaredMethods0") == 0 && strcmp(cls, "Ljava/lang/Class;") == 0) {
         real_declared_methods = (declared_methods_fn)address;
         *new_address = (void *)psf_declared_methods;
@@ -414,8 +344,9 @@ static int lookups_init(agent *a, JNIEnv *jni)
 
 /* The start itself: the probe class, the lookups it watches, the hook from
  * now on, and the classes loaded before VMInit rewritten. */
-static void fast_boot(agent *a, JNIEnv *jni)
+static void fast_boot(agent *a, JNIEnv *jni, void *arg)
 {
+    (void)arg;
     if (define_probe(a, jni) != 0 || arrays_init(a, jni) != 0 || lookups_init(a, jni) != 0)
         return;
     lock_enter(a);
@@ -428,51 +359,17 @@ static void fast_boot(agent *a, JNIEnv *jni)
     fast_retransform_loaded(a, jni);
 }
 
-typedef struct start_job {
-    agent *a;
-    int done;                   /* under a->lock */
-} start_job;
-
-static void JNICALL start_thread(jvmtiEnv *jv, JNIEnv *jni, void *arg)
-{
-    start_job *s = arg;
-    (void)jv;
-    fast_boot(s->a, jni);
-    lock_enter(s->a);
-    s->done = 1;
-    jvmti_check(s->a, (*s->a->jvmti)->RawMonitorNotifyAll(s->a->jvmti, s->a->lock), "RawMonitorNotifyAll");
-    lock_exit(s->a);
-}
-
 /*
  * The start runs on an agent thread of its own (psf-start), while the main
- * thread waits. HotSpot draws an object's identity hash code, the first
- * time it is asked for, from the asking thread's own sequence; what the
- * start runs on a thread (defining the probe class, and
- * RetransformClasses: a few hundred draws on JDK 17) moves that thread
- * along its sequence. Run on the main thread, it left the main thread at
- * another place in its sequence than the step engine's runs, and, with
- * the classes split between two retransforming threads, at a place that
- * depended on how the two threads interleaved: the identity hash codes the
- * program's main thread drew later (an enum constant's hashCode, and so a
- * Set.of's order) changed from run to run (docs/fast-engine.md, "Identity
- * hash codes"). On its own thread, the start leaves the main thread's
- * sequence where the step engine's start leaves it.
+ * thread waits (runtime/startup.c): what it runs (defining the probe
+ * class, RetransformClasses) draws identity hash codes from the running
+ * thread's sequence, a few hundred on JDK 17, and the main thread's place
+ * in its own sequence must not depend on the engine nor on how the two
+ * retransforming threads interleave (docs/fast-engine.md, "Identity hash
+ * codes"). The step engine's start does the same to the JVM
+ * (step/start.c).
  */
 void fast_vm_init(agent *a, JNIEnv *jni)
 {
-    start_job s = {.a = a};
-    jobject t = agent_thread_object(jni, "psf-start");
-    if (t == NULL || jvmti_check(a, (*a->jvmti)->RunAgentThread(a->jvmti, t, start_thread, &s,
-                                                                JVMTI_THREAD_NORM_PRIORITY),
-                                 "RunAgentThread") != 0) {
-        if (t == NULL)
-            agent_fail(a, "the fast engine cannot make the Thread object of its start thread");
-        return;
-    }
-    lock_enter(a);
-    while (!s.done)
-        jvmti_check(a, (*a->jvmti)->RawMonitorWait(a->jvmti, a->lock, 0), "RawMonitorWait");
-    lock_exit(a);
-    (*jni)->DeleteLocalRef(jni, t);
+    agent_thread_run(a, jni, "psf-start", fast_boot, NULL);
 }

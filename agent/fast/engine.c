@@ -10,6 +10,7 @@
 #include "events.h"
 #include "extent.h"
 #include "fast.h"
+#include "fast_api.h"
 #include "jvmti_util.h"
 #include "keys.h"
 
@@ -167,6 +168,7 @@ const struct engine_ops fast_engine_ops = {
     .entry_probe = 1,
     .capabilities = fast_capabilities,
     .vm_init = fast_vm_init,
+    .class_file_load = fast_class_file_load,
     .class_prepare = fast_class_prepare,
     .native_bound = fast_native_bound,
     .thread_events = fast_thread_events,

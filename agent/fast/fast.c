@@ -49,15 +49,16 @@
  * (probe_limit, limit.c) or, on a thread that is not counting while another is,
  * until the bystanders' allowance is passed (probe_bystander). A run whose
  * counts this engine cannot give exactly (an exception inside a probe,
- * method-handle linkage, the program's code in a hidden frame, a method
- * not instrumented, a thread started, ...) records the reason
+ * a method of a hidden class without probes, the program's code in a
+ * hidden frame, a method not instrumented, a thread started, ...) records the reason
  * (fast_problem) and ends as fallback, which get_score.sh runs again with
  * the step engine: never a quietly different count.
  *
  * The engine's files: boot.c (the start at VMInit), registry.c (classes
  * rewritten), lookup.c (rewritten methods found again), probes.c (the
  * probes' natives), segments.c (a thread's exact position in a block),
- * threads.c (which threads count), hidden.c (hidden classes), exceptions.c,
+ * threads.c (which threads count), hidden.c (hidden classes rewritten as
+ * they are defined, or watched), exceptions.c,
  * limit.c (the bytecode limit's stop), arrays.c, collect.c
  * (the counts read back at the end); fast.h is what they share, and
  * probe_fields.h the names of the probe class's members they bind. Here:

@@ -94,7 +94,7 @@ enum { FLAG_PROGRAM = 1, FLAG_COST_SHIFT = 8 };
 
 /*
  * Segments (docs/fast-engine.md, "Method entries, closeness, fences"): a block's
- * instructions split after every invoke but invokedynamic and every
+ * instructions split after every invoke (invokedynamic too) and every
  * allocation (new, newarray, anewarray, multianewarray). The block probe
  * adds the block's first segment to the thread's position, the return,
  * new and array probes the segment after their instruction, so the
@@ -141,14 +141,17 @@ uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc);
 void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
 
-/* hidden.c: hidden classes watched */
+/* hidden.c: hidden classes rewritten as they are defined, or watched */
 void fast_arm_hidden(agent *a);
 void fast_watch_hidden(agent *a, jclass klass);
+int hidden_native_bound(const char *cls, const char *name, void *address, void **new_address);
 
 /* boot.c: the start at VMInit */
 int fast_retransform_loaded(agent *a, JNIEnv *jni);
 
 /* registry.c: classes rewritten, ids handed out */
+int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const unsigned char *data, size_t len,
+                 int hidden, unsigned char **out, size_t *out_len);
 int fast_reserve_slots(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *first_id, uint32_t *first_site, uint32_t *first_call);
 
 /* lookup.c: the rewritten methods found again */

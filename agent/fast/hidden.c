@@ -1,11 +1,21 @@
 /*
- * hidden.c - hidden classes (lambdas' and method handles' classes), whose
- * methods get no probes: JVMTI passes no hidden class to the
- * ClassFileLoadHook and cannot retransform one.
+ * hidden.c - hidden classes (lambdas' proxies, method handles' LambdaForms,
+ * StringConcatFactory's classes), which JVMTI passes to no
+ * ClassFileLoadHook and cannot retransform.
  *
- * Their methods are watched instead: a breakpoint in each, armed while a
- * thread counts, makes a run that enters one fall back (fast_problem)
- * rather than count it as nothing.
+ * Every hidden class is defined through one native,
+ * java.lang.ClassLoader.defineClass0 (Lookup.defineHiddenClass and the
+ * JDK's own definers call it through JavaLangAccess.defineClass). The fast
+ * engine binds that native to psf_define_class0, which hands the bytes of
+ * a hidden class to the rewriter (fast_rewrite) before the JVM defines it:
+ * its methods get probes like any class's, named as the step engine names
+ * them ("pkg.Name/0x0").
+ *
+ * A hidden class defined otherwise (before the wrapper is bound, while the
+ * start's retransformation runs, or one the rewriter refuses, which is
+ * reported) has no probes. Its methods are watched instead: a
+ * breakpoint in each, armed while a thread counts, makes a run that enters
+ * one fall back (fast_problem) rather than count it as nothing.
  */
 
 #include "fast.h"
@@ -25,6 +35,82 @@ static int hidden_signature(const char *sig)
         i--;
     return i < n && i >= 3 && sig[i - 1] == 'x' && sig[i - 2] == '0' &&
            (sig[i - 3] == '+' || sig[i - 3] == '/' || sig[i - 3] == '.');
+}
+
+/* ClassLoader.defineClass0's flag for a hidden class
+ * (MethodHandleNatives.Constants.HIDDEN_CLASS). */
+#define HIDDEN_CLASS 0x2
+
+typedef jclass(JNICALL *define_fn)(JNIEnv *, jclass, jobject, jclass, jstring, jbyteArray, jint, jint, jobject,
+                                   jboolean, jint, jobject);
+static define_fn real_define;
+
+/* ClassLoader.defineClass0 with engine=fast: the bytes of a hidden class
+ * are rewritten (fast_rewrite) before the JVM defines the class; every
+ * other class reaches the ClassFileLoadHook, and is passed on as it is. */
+static jclass JNICALL psf_define_class0(JNIEnv *jni, jclass cl, jobject loader, jclass lookup, jstring name,
+                                        jbyteArray data, jint off, jint len, jobject pd, jboolean init, jint flags,
+                                        jobject class_data)
+{
+    agent *a = &g_agent;
+    lock_enter(a);
+    int rewrite = (flags & HIDDEN_CLASS) && a->fast.hooked && !a->dead && !a->fast.parallel;
+    lock_exit(a);
+    if (!rewrite || data == NULL || off < 0 || len <= 0 || off > (*jni)->GetArrayLength(jni, data) - len)
+        return real_define(jni, cl, loader, lookup, name, data, off, len, pd, init, flags, class_data);
+    unsigned char *in = malloc((size_t)len), *out = NULL;
+    size_t n = 0;
+    if (in == NULL) {
+        fast_problem(a, "out of memory reading the bytes of a hidden class");
+        return real_define(jni, cl, loader, lookup, name, data, off, len, pd, init, flags, class_data);
+    }
+    (*jni)->GetByteArrayRegion(jni, data, off, len, (jbyte *)in);
+    jbyteArray bytes = NULL;
+    if (!(*jni)->ExceptionCheck(jni) && fast_rewrite(a, jni, loader, NULL, in, (size_t)len, 1, &out, &n) &&
+        n <= INT32_MAX && (bytes = (*jni)->NewByteArray(jni, (jsize)n)) != NULL)
+        (*jni)->SetByteArrayRegion(jni, bytes, 0, (jsize)n, (const jbyte *)out);
+    free(in);
+    free(out);
+    if ((*jni)->ExceptionCheck(jni)) {
+        /* no room for the rewritten bytes: the JVM's own exception, the class left undefined */
+        fast_problem(a, "a hidden class's rewritten bytes could not be handed to the JVM");
+        return NULL;
+    }
+    if (bytes == NULL) /* kept its bytes (no bytecode, or refused: recorded) */
+        return real_define(jni, cl, loader, lookup, name, data, off, len, pd, init, flags, class_data);
+    jclass c = real_define(jni, cl, loader, lookup, name, bytes, 0, (jint)n, pd, init, flags, class_data);
+    (*jni)->DeleteLocalRef(jni, bytes);
+    return c;
+}
+
+/* NativeMethodBind: ClassLoader.defineClass0 is bound to psf_define_class0
+ * (1), the JDK's function kept. */
+int hidden_native_bound(const char *cls, const char *name, void *address, void **new_address)
+{
+    if (strcmp(name, "defineClass0") != 0 || strcmp(cls, "Ljava/lang/ClassLoader;") != 0)
+        return 0;
+    if (address != (void *)psf_define_class0) {
+        real_define = (define_fn)address;
+        *new_address = (void *)psf_define_class0;
+    }
+    return 1;
+}
+
+/* 1 when the class's constant pool names the probe class: a hidden class
+ * psf_define_class0 rewrote (no other class can name it: the rewriter
+ * refuses one that does). */
+static int has_probes(agent *a, jclass klass)
+{
+    jint count = 0, len = 0;
+    unsigned char *cp = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetConstantPool(a->jvmti, klass, &count, &len, &cp), "GetConstantPool") != 0)
+        return 0;
+    size_t n = strlen(a->fast.probe_name);
+    int found = 0;
+    for (jint i = 0; !found && n > 0 && len >= 0 && (size_t)len >= n && i <= len - (jint)n; i++)
+        found = memcmp(cp + i, a->fast.probe_name, n) == 0;
+    (*a->jvmti)->Deallocate(a->jvmti, cp);
+    return found;
 }
 
 /* A breakpoint at the start of a hidden class's method (fast_watch_hidden). */
@@ -62,8 +148,8 @@ void fast_arm_hidden(agent *a)
 }
 
 /*
- * A hidden class (a lambda's proxy, a method handle's LambdaForm): its
- * methods run no probe, where the step engine counts their bytecode. A
+ * A hidden class without probes (one psf_define_class0 did not rewrite):
+ * its methods run no probe, where the step engine counts their bytecode. A
  * breakpoint at offset 0 of each (fast_hidden_breakpoint), set once a
  * thread has counted (fast_arm_hidden), tells when one runs on a counting
  * thread, which makes the run refused.
@@ -76,6 +162,8 @@ void fast_watch_hidden(agent *a, jclass klass)
         return;
     int hidden = hidden_signature(sig);
     jvmti_free(a, sig);
+    if (hidden && has_probes(a, klass))
+        return; /* rewritten as it was defined (psf_define_class0) */
     jint n = 0;
     jmethodID *m = NULL;
     if (!hidden || jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &m), "GetClassMethods") != 0)

@@ -226,8 +226,7 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
  * The program's static initializers have root probes too: one that HotSpot
  * runs hidden outside those clinit.c runs (from a site clinit.c does not
  * check: caller_view.init_sites) is a hole in the step engine
- * (docs/hidden-work.md), and the run is refused. So is any method-handle linkage: the method handles it links
- * run code of hidden classes, which no ClassFileLoadHook sees.
+ * (docs/hidden-work.md), and the run is refused.
  */
 jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
 {
@@ -286,8 +285,7 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
                    (v.op == BC_GETSTATIC || v.op == BC_PUTSTATIC || v.op == BC_INVOKESTATIC) && !v.calls;
     jint out = mode;
     if (root == ROOT_ALWAYS && strncmp(root_name, "java.lang.invoke.MethodHandleNatives.", 37) == 0) {
-        fast_problem(a, "%s ran inside the extent: the method handles it links run code of hidden classes, "
-                        "which the fast engine cannot instrument", root_name);
+        /* method-handle linkage: the hidden classes it defines and runs have probes (hidden.c) */
         out = hidden ? MODE_HIDDEN : MODE_OVERHEAD;
         if (hidden && v.init_sites && !v.in_probe && v.op == BC_INVOKEDYNAMIC)
             out |= STEP_SEES;

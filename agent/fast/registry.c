@@ -1,6 +1,7 @@
 /*
  * registry.c - the class registry and rewriting: every class through the
- * ClassFileLoadHook (fast_class_file_load), rewritten by the pure rewriter
+ * ClassFileLoadHook (fast_class_file_load), and every hidden class as
+ * ClassLoader.defineClass0 defines it (hidden.c), rewritten by the pure rewriter
  * (classfile/instrument.h) with probe ids, sites and call sites handed out
  * under the agent's lock, and each method's block table kept for the
  * whole run (a->fast.methods, in id order).
@@ -97,7 +98,7 @@ static int keep_sites(agent *a, uint32_t index, const fast_method *fm, const ins
 }
 
 /* Hand fm (a->fast.methods[index]) the call sites the rewriter gave im,
- * one per invoke but invokedynamic in code order (lock held); 0 or -1
+ * one per invoke (invokedynamic too) and per new in code order (lock held); 0 or -1
  * (OOM, or a count that disagrees with the rewriter's: reported). */
 static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins_method *im)
 {
@@ -113,7 +114,7 @@ static int keep_calls(agent *a, uint32_t index, const fast_method *fm, const ins
     uint32_t site = im->first_call;
     for (uint32_t pc = 0; pc < fm->code_len && site < need; pc++)
         if ((fm->blocks.mark[pc] & BLK_MARK_INSN) &&
-            ((fm->code[pc] >= BC_INVOKEVIRTUAL && fm->code[pc] <= BC_INVOKEINTERFACE) || fm->code[pc] == BC_NEW)) {
+            ((fm->code[pc] >= BC_INVOKEVIRTUAL && fm->code[pc] <= BC_INVOKEDYNAMIC) || fm->code[pc] == BC_NEW)) {
             a->fast.callseg[site] = seg_after(fm, pc);
             a->fast.calls[site++] = (fast_call){index, pc};
         }
@@ -145,15 +146,13 @@ static char *method_name(const char *cls, cp_str name, cp_str desc)
     return utf8_dup(full);
 }
 
-/* Keep the rewritten class's methods (lock held): name, original code,
- * block table (moved out of r), ids and block lengths; each in a place of
+/* Keep the rewritten class's methods (lock held), cls the class's name:
+ * name, original code, block table (moved out of r), ids and block lengths; each in a place of
  * its own at the end of a->fast.methods, or with slots, in the places
  * fast_reserve_slots gave the instrumented ones, in method order. 0 or -1 (OOM). */
-static int keep_methods(agent *a, const classfile *cf, ins_result *r, int program, int init_sites, const uint8_t *data,
-                        size_t len, const uint32_t *slots)
+static int keep_methods(agent *a, const classfile *cf, ins_result *r, const char *cls, int program, int init_sites,
+                        const uint8_t *data, size_t len, const uint32_t *slots)
 {
-    char cls[1024];
-    name_binary(r->class_name.ptr, r->class_name.len, cls, sizeof cls);
     if (slots == NULL && ids_reserve(a, r->next_id) != 0)
         return -1;
     uint32_t nslot = 0;
@@ -219,6 +218,14 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
         fm->root = methods_root_kind(cls, name, desc);
         if (program && fm->root == ROOT_ALWAYS && strcmp(name, "<clinit>") == 0)
             fm->root = ROOT_NONE; /* the program's own initializers are work (as methods.c) */
+        /* a lambda's proxy is the program's by its loader, but its
+         * constructor, which LambdaMetafactory runs while it links the
+         * call site where HotSpot hides single-stepping, is the JDK's code
+         * there (linkage.c): its blocks do not flag the program's code run
+         * hidden */
+        size_t cl = strlen(cls);
+        int proxy_init = cl > 4 && strcmp(cls + cl - 4, "/0x0") == 0 && strstr(cls, "$$Lambda") != NULL &&
+                         strcmp(name, "<init>") == 0;
         fm->program = (uint8_t)(program != 0);
         fm->init_sites = (uint8_t)(init_sites != 0);
         fm->root_probes = im->calls == 2;
@@ -234,7 +241,7 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, int progra
             /* the step engine's site of this branch: its method's name, its
              * offset in the original code */
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;
-            a->fast.flags[fm->first_id + b] = fm->program ? FLAG_PROGRAM : 0;
+            a->fast.flags[fm->first_id + b] = fm->program && !proxy_init ? FLAG_PROGRAM : 0;
         }
         /* its frames' modelled stack use, from the original class file's
          * max_locals (the step engine asks the JVM, methods.c: the same) */
@@ -362,37 +369,68 @@ static int calls_of(void *ctx, cp_str name, cp_str desc)
     return root == ROOT_ALWAYS || root == ROOT_IF_UPCALL ? 2 : 0;
 }
 
-/*
- * ClassFileLoadHook: rewrite the class with block probes, ids from
- * a->fast.next_id; the measured method also gets the entry and exit probes
- * that open and close its extents. A class that cannot be rewritten is left as it is and
- * recorded as a problem (its code would run uncounted).
- */
-void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
-                                  jobject domain, jint len, const unsigned char *data, jint *new_len,
-                                  unsigned char **new_data)
+/* data, a hidden class's bytes (len), with its own name's Utf8 entry
+ * (this_class's) ending in "+0x0": len + 4 bytes, malloc'd, or NULL (out
+ * of memory, or a name too long to grow). */
+static uint8_t *hidden_kept_bytes(const classfile *cf, const unsigned char *data, size_t len)
 {
-    agent *a = &g_agent;
-    (void)redefined;
-    (void)domain;
-    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, a->fast.probe_name) == 0))
-        return;
+    const uint8_t *name = (const uint8_t *)cf->this_name.ptr;
+    if (name < data + 3 || name + cf->this_name.len > data + len || cf->this_name.len + 4 > 0xFFFF)
+        return NULL;
+    size_t at = (size_t)(name - data), n = cf->this_name.len;
+    uint8_t *out = malloc(len + 4);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, data, at - 2);
+    out[at - 2] = (uint8_t)((n + 4) >> 8);
+    out[at - 1] = (uint8_t)(n + 4);
+    memcpy(out + at, name, n);
+    memcpy(out + at + n, "+0x0", 4);
+    memcpy(out + at + n + 4, name + n, len - at - n);
+    return out;
+}
+
+/*
+ * Rewrite a class with block probes, ids from a->fast.next_id; the measured
+ * method also gets the entry and exit probes that open and close its
+ * extents. A hidden class (hidden.c) is named as the step engine names it,
+ * "pkg.Name/0x0", and is never the measured class. Returns 1 with the
+ * rewritten class in *out (malloc'd, *out_len bytes), 0 when the class keeps
+ * its bytes (no bytecode, or a class that cannot be rewritten: recorded as
+ * a problem, its code would run uncounted).
+ */
+int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const unsigned char *data, size_t len,
+                 int hidden, unsigned char **out, size_t *out_len)
+{
+    *out = NULL;
+    *out_len = 0;
     int program = program_loader(a, jni, loader);
     int init_sites = init_sites_loader(a, jni, loader);
     classfile cf;
     char err[256];
-    if (cf_parse(&cf, data, (size_t)len, err, sizeof err) != 0) {
+    if (cf_parse(&cf, data, len, err, sizeof err) != 0) {
         fast_problem(a, "class %s cannot be read for instrumentation: %s", name ? name : "?", err);
-        return;
+        return 0;
     }
-    int measured = mutf8_is(cf.this_name, a->spec.class_internal);
+    int measured = !hidden && mutf8_is(cf.this_name, a->spec.class_internal);
     char cls[1024];
-    name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
+    if (hidden) { /* the step engine's name of a hidden class: "pkg.Name/0x0" (names.c) */
+        char internal[1024];
+        snprintf(internal, sizeof internal, "%.*s+0x0", (int)(cf.this_name.len < 1000 ? cf.this_name.len : 1000),
+                 cf.this_name.ptr);
+        name_binary(internal, strlen(internal), cls, sizeof cls);
+    } else {
+        name_binary(cf.this_name.ptr, cf.this_name.len, cls, sizeof cls);
+    }
     calls_ctx cc = {.a = a, .cls = cls, .measured = measured};
     /* during the start's retransformation on two threads, each rewrites
      * outside the lock, its methods' numbers reserved one by one */
     slot_list sl = {.a = a};
     int parallel = a->fast.parallel;
+    if (hidden && parallel) { /* the start's retransformation is under way: the class stays watched (hidden.c) */
+        cf_free(&cf);
+        return 0;
+    }
     if (!parallel)
         lock_enter(a);
     /* the probes every class calls share the names p and q (Probe.java): a
@@ -414,26 +452,33 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
         opt.reserve_ctx = &sl;
     }
     ins_result r;
-    int failed = ins_rewrite_parsed(&cf, data, (size_t)len, &opt, &r, err, sizeof err) != 0;
+    int failed = ins_rewrite_parsed(&cf, data, len, &opt, &r, err, sizeof err) != 0;
     if (failed) {
         if (!parallel)
             lock_exit(a);
         free(sl.slots);
         cf_free(&cf);
-        fast_problem(a, "class %s cannot be instrumented: %s", name ? name : "?", err);
-        return;
+        fast_problem(a, "class %s cannot be instrumented: %s", name ? name : cls, err);
+        return 0;
     }
     if (parallel)
         lock_enter(a);
-    if (cc.oom || r.nmethods != cf.method_count ||
-        keep_methods(a, &cf, &r, program, init_sites, data, (size_t)len, parallel ? sl.slots : NULL) != 0) {
+    /* a hidden class's kept bytes name it as HotSpot's constant pool does
+     * ("pkg/Name+0x<address>"), so that the keys of its instructions that
+     * name their own class are the step engine's (names.c) */
+    uint8_t *kept = hidden ? hidden_kept_bytes(&cf, data, len) : NULL;
+    if (cc.oom || r.nmethods != cf.method_count || (hidden && kept == NULL) ||
+        keep_methods(a, &cf, &r, cls, program, init_sites, kept != NULL ? kept : data, kept != NULL ? len + 4 : len,
+                     parallel ? sl.slots : NULL) != 0) {
+        free(kept);
         lock_exit(a);
-        agent_fail(a, "out of memory keeping the block tables of %s", name ? name : "a class");
+        agent_fail(a, "out of memory keeping the block tables of %s", name ? name : cls);
         free(sl.slots);
         ins_free(&r);
         cf_free(&cf);
-        return;
+        return 0;
     }
+    free(kept);
     if (!parallel) {
         a->fast.next_id = r.next_id;
         a->fast.next_site = r.next_site;
@@ -447,12 +492,38 @@ void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined
     int code = 0;
     for (uint16_t i = 0; i < r.nmethods && !code; i++)
         code = r.methods[i].status != INS_METHOD_NO_CODE;
-    unsigned char *out = NULL;
-    if (code && jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)r.len, &out), "Allocate") == 0) {
-        memcpy(out, r.bytes, r.len);
-        *new_data = out;
-        *new_len = (jint)r.len;
+    if (code) {
+        *out = malloc(r.len);
+        if (*out != NULL) {
+            memcpy(*out, r.bytes, r.len);
+            *out_len = r.len;
+        } else {
+            agent_fail(a, "out of memory rewriting %s", name ? name : cls);
+        }
     }
     ins_free(&r);
     cf_free(&cf);
+    return *out != NULL;
+}
+
+/* ClassFileLoadHook: every class the hook sees is rewritten (fast_rewrite). */
+void JNICALL fast_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                  jobject domain, jint len, const unsigned char *data, jint *new_len,
+                                  unsigned char **new_data)
+{
+    agent *a = &g_agent;
+    (void)redefined;
+    (void)domain;
+    if (a->dead || !a->fast.hooked || len <= 0 || (name != NULL && strcmp(name, a->fast.probe_name) == 0))
+        return;
+    unsigned char *bytes = NULL, *out = NULL;
+    size_t n = 0;
+    if (!fast_rewrite(a, jni, loader, name, data, (size_t)len, 0, &bytes, &n))
+        return;
+    if (n <= INT32_MAX && jvmti_check(a, (*jvmti)->Allocate(jvmti, (jlong)n, &out), "Allocate") == 0) {
+        memcpy(out, bytes, n);
+        *new_data = out;
+        *new_len = (jint)n;
+    }
+    free(bytes);
 }

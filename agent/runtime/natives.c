@@ -267,6 +267,15 @@ void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmetho
     if ((strcmp(name, "getDeclaredMethods0") == 0 || strcmp(name, "resolve") == 0) && declaring_sig(a, method, &sig) &&
         a->engine->native_bound != NULL && a->engine->native_bound(a, sig, name, address, new_address))
         goto done;
+    /* ClassLoader.defineClass0: the sandbox's check, and the fast engine's
+     * rewriting of hidden classes (fast/hidden.c) around it */
+    if (strcmp(name, "defineClass0") == 0 && declaring_sig(a, method, &sig)) {
+        if (a->opts.deny_processes)
+            deny_bound(sig, name, address, new_address);
+        if (a->engine->native_bound != NULL)
+            a->engine->native_bound(a, sig, name, *new_address, new_address);
+        goto done;
+    }
     if (sched_named(name) && declaring_sig(a, method, &sig) &&
         sched_native_bound(sig, name, desc, address, new_address))
         goto done;

@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "extent.h"
 #include "jvmti_util.h"
+#include "start.h"
 
 /* The step engine's events of a thread, after the shared ones (before=0):
  * ExceptionCatch (contexts.c unwinds its calling contexts) and SingleStep. */
@@ -28,6 +29,7 @@ static void step_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps)
 {
     (void)a; (void)vm;
     caps->can_generate_method_entry_events = 1; /* linkage.c: code a call site's linkage runs */
+    step_capabilities_start(caps); /* start.c: the fast engine's retransformation too */
 }
 
 static void step_exception(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jmethodID method, jlocation loc,
@@ -43,6 +45,8 @@ const struct engine_ops step_engine_ops = {
     .steps = 1,
     .entry_probe = 0,
     .capabilities = step_capabilities,
+    .vm_init = step_vm_init,
+    .class_file_load = step_class_file_load,
     .thread_events = step_thread_events,
     .count_first = step_count, /* the breakpoint's location, a span's first */
     .exception = step_exception,

@@ -12,7 +12,7 @@
  * engine's probes, which first bytes of 128 and above ask for, with folded
  * branches; four with branch probes, which odd first bytes ask for) and
  * the code length the result names, and report
- * one call site per invoke (but invokedynamic) and per new with call and
+ * one call site per invoke (invokedynamic too) and per new with call and
  * new probes.
  * ins_original_offset must map every new offset back to an original
  * instruction start. Type annotations on an instrumented method's code
@@ -86,11 +86,11 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
             m->code_len < 6 + cst || m->code[3 + cst] != 0xb8)
             abort();
         blk_free(&t);
-        /* with call and new probes, one call site per invoke but invokedynamic and per new */
+        /* with call and new probes, one call site per invoke (invokedynamic too) and per new */
         uint32_t invokes = 0;
         for (uint32_t pc = 0; pc < o->code_len; pc++)
             invokes += (im->blocks.mark[pc] & BLK_MARK_INSN) &&
-                       ((o->code[pc] >= 0xb6 && o->code[pc] <= 0xb9) || o->code[pc] == 0xbb);
+                       ((o->code[pc] >= 0xb6 && o->code[pc] <= 0xba) || o->code[pc] == 0xbb);
         if (im->ncalls != (calls ? invokes : 0))
             abort();
         /* every new offset maps back to an original instruction start */

@@ -1161,7 +1161,7 @@ public final class Probe {
     }
 
     /*
-     * Call probes, right before each invoke (but invokedynamic) and right
+     * Call probes, right before each invoke (invokedynamic too) and right
      * after it, where only a call that returned gets: the call site. A call
      * whose return probe finds its site still pending and the total where
      * the call probe left it ran no counted bytecode in between (HIDDEN
