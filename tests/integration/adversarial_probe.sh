@@ -36,7 +36,7 @@ declare -A FALLBACK=(
   [method]="looked up the probe class's members \(reflection\)"
   [handle]="looked up the probe class's members \(a method handle or VarHandle\)"
   [define]="class ProbeCaller cannot be instrumented: its constant pool names the probe class java/lang/Probe"
-  [hidden]="hidden class"
+  [hidden]="class ProbeCaller/0x[0-9a-f]+ cannot be instrumented: its constant pool names the probe class java/lang/Probe"
 )
 
 for jdk in "${JDKS[@]}"; do
