@@ -58,9 +58,9 @@ expect_match "too much output: capped on stderr" "$(wc -c <"$TEST_TMP/err")" '^[
 [ "$(wc -c <"$TEST_TMP/err")" -le 101000 ] && pass "too much output: at most the limit passed on" ||
   fail "too much output: at most the limit passed on" "$(wc -c <"$TEST_TMP/err") bytes"
 # One burst of output right after the method returned, then Runtime.halt: the
-# JVM is gone before the watcher's next poll (every 0.1 s) in about 9 runs in
-# 10 here, so only a look at the size after the run catches it; eight tries
-# make a miss without that look near certain.
+# JVM is gone before the watcher's next poll (0.1 s after the start, then
+# ever further apart) in most runs, so only a look at the size after the
+# run catches it; eight tries make a miss without that look near certain.
 ends=""
 for _ in 1 2 3 4 5 6 7 8; do
   rc=$(run Ends quick --max-output 100000 -- burst)
@@ -69,6 +69,13 @@ done
 expect_eq "a burst of output just before the JVM ends: output_limit, no score (8 tries)" "$ends" \
   "$(printf ' %s' 19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null \
     19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null)"
+# More than the limit, then a wait of the program's own: the watcher, whose
+# polls grow to one a second (scripts/lib/run.sh), ends the run, not --timeout.
+started=$SECONDS
+expect_end "too much output, then a wait: ended by the watcher" output_limit 19 Ends quick --max-output 100000 \
+  --timeout 60 -- flood
+[ $((SECONDS - started)) -lt 30 ] && pass "too much output, then a wait: ended well before --timeout" ||
+  fail "too much output, then a wait: ended well before --timeout" "after $((SECONDS - started)) s"
 # The launcher's words printed by the program after the method returned: the
 # authentic result stands (the program failed after the method: 8), not the
 # class_not_found (3) the text alone would suggest.
