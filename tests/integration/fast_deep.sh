@@ -26,7 +26,10 @@
 # exit 10), never as a fallback from one engine to the other. TheAlgorithms'
 # recursive bubble sort of 2,000 Integers (2,000 frames) counts alike, and
 # get_score.sh's JSON says the fast engine counted down(100,000) with no
-# fallback and the step engine's score.
+# fallback and the step engine's score. C1 inlines the probe's push (the
+# modelled stack's and the contexts' frame) into enteredBlock, and hit into
+# the folded branch probes of Integer.compare inside Integer.compareTo, as
+# -XX:+PrintInlining shows in the bubble sort's run.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fast.sh"
@@ -81,6 +84,32 @@ backstop() {
   done
 }
 
+# inlining NAME: the recursive bubble sort under the fast engine with C1's
+# inlining decisions printed (-XX:+PrintInlining): in every compile of the
+# probe's enteredBlock and of Integer.compareTo (the bridge, which inlines
+# compareTo(Integer) and Integer.compare, and compareTo(Integer) itself),
+# push and hit are inlined, never refused as too large or as using too
+# much stack: a refusal is a call at every method entry, or at every
+# folded branch of Integer.compare (docs/fast-engine.md, "The JIT")
+inlining() {
+  local log=$TEST_TMP/inlining.log
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCompilation -XX:+PrintInlining \
+    "-agentpath:$PSF_BUILD/libpsfagent.so=method=DeepRecursion.sort,out=$TEST_TMP/inlining.xml,engine=fast" \
+    -cp "$FX" DeepRecursion bubble 2000 >"$log" 2>&1 || true
+  # a compile's header: [stamp] id tier method (size); then its inlining
+  # lines: @ bci callee (size) verdict
+  expect_eq "$1: C1 inlines push into enteredBlock and hit into Integer.compareTo" \
+    "$(awk '/^ *[0-9]+ +[0-9]+ / { cur = ""
+                                    if ($0 ~ /::enteredBlock \(/) cur = "enteredBlock"
+                                    else if ($0 ~ /java\.lang\.Integer::compareTo \(/) cur = "Integer.compareTo"
+                                    next }
+            cur != "" && /@ [0-9]+ +java\.lang\.Probe[^ ]*::(push|hit) \(/ {
+              m = $0; sub(/.*::/, "", m); callee = m; sub(/ .*/, "", callee)
+              verdict = m; sub(/^[^)]*\) +/, "", verdict)
+              print cur, callee, verdict }' "$log" | LC_ALL=C sort -u | paste -sd';' -)" \
+    "Integer.compareTo hit inline;enteredBlock hit inline;enteredBlock push inline"
+}
+
 for jdk in "${JDKS[@]}"; do
   use_java "$jdk/bin/java"
   v=$(psf_jdk_feature "$JAVA")
@@ -107,6 +136,7 @@ for jdk in "${JDKS[@]}"; do
   overflows "jdk $v: ping(110376), just above the budget, folded" DeepRecursion.ping 110377 2097161 'DeepRecursion.ping(I)I' ping 110376
   same "jdk $v: recursive bubble sort of 2000" - DeepRecursion.sort DeepRecursion bubble 2000
   expect_eq "jdk $v: recursive bubble sort of 2000: sorted" "$(cat "$TEST_TMP/program.out")" "sorted 2000"
+  inlining "jdk $v: recursive bubble sort of 2000"
   # caught() costs 17, escapes() 16, each endless frame 17
   overflows "jdk $v: endless recursion, caught" DeepRecursion.caught 123362 2097154 'DeepRecursion.endless(I)I' caught
   overflows "jdk $v: endless recursion, escaping" DeepRecursion.escapes 123362 2097153 'DeepRecursion.endless(I)I' escapes

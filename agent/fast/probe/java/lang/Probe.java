@@ -393,19 +393,54 @@ public final class Probe {
      */
     @Hidden
     private void push(int id, int site) {
-        int top = ctxTop, r = runNode[top], k = runCount[top] & FRAMES;
-        int used = r < 0 ? foldUse[k] : k * runCost[top], cost = cost(id);
-        if (runBelow[top] + used + cost > STACK_BUDGET)
-            deep(id, runBelow[top] + used + cost);
-        if (r < 0 || (top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
-            runCount[top]++;
-            if (r < 0)
-                foldAt(k + 1, used + cost);
+        int top = ctxTop, r = runNode[top];
+        if (r < 0) {
+            pushFolded(id, top);
             return;
         }
-        int c = child(r, id, site);
-        int below = runBelow[top] + used;
-        ctxTop = ++top;
+        int cost = cost(id), below = runBelow[top] + (runCount[top] & FRAMES) * runCost[top];
+        if (below + cost > STACK_BUDGET)
+            deep(id, below + cost);
+        if ((top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
+            again(top);
+            return;
+        }
+        site = child(r, id, site); /* the child node, in site's slot: push's locals count against its inlining */
+        open(r, site, below, cost);
+    }
+
+    /* One more frame in run top (not inline in push: its stack slots count against push's inlining). */
+    @Hidden
+    private void again(int top) {
+        runCount[top]++;
+    }
+
+    /*
+     * push's parts, methods of their own so that push stays within C1's
+     * limits for inlining (its size, and its locals and stack slots) and
+     * inlines into enteredBlock, where it was a call at every method entry.
+     * pushFolded: one more frame in the current run, a folded one (its
+     * frames are of different methods: their use is in foldUse), the rare
+     * case of callees beyond the pool of nodes.
+     */
+    @DontInline
+    @Hidden
+    private void pushFolded(int id, int top) {
+        int k = runCount[top] & FRAMES, used = foldUse[k], cost = cost(id);
+        if (runBelow[top] + used + cost > STACK_BUDGET)
+            deep(id, runBelow[top] + used + cost);
+        runCount[top]++;
+        foldAt(k + 1, used + cost);
+    }
+
+    /*
+     * open: the new run of node c, the child of node r (-1: none, the pool
+     * is full), above the current run: the use below it and its frames'
+     * cost.
+     */
+    @Hidden
+    private void open(int r, int c, int below, int cost) {
+        int top = ++ctxTop;
         runCount[top] = 1;
         runBelow[top] = below;
         runCost[top] = cost;
@@ -603,10 +638,36 @@ public final class Probe {
      */
     @Hidden
     public static void p(int a, int b, int c) {
-        if (c >= 0)
+        if (c >= 0) {
             branch(a, b, c);
-        else
-            folded(a, b, ~c);
+            return;
+        }
+        /*
+         * The folded branch: block a, its lengths b, the outcome ~c
+         * (INS_FOLD_PACK), written out here rather than in methods of its
+         * own: each level of inlining leaves a callee 90% of its caller's
+         * size limit, and two levels more put hit past C1's limit where the
+         * probe sits a few inlined calls deep (Integer.compare inside
+         * compareTo's bridge: hit became a call at every block).
+         */
+        Probe p = one;
+        if (p == null || p.thread != Thread.currentThread()) {
+            if (counting.length == 0)
+                return;
+            p = find();
+            if (p == null) {
+                if (watching)
+                    bystander(a);
+                return;
+            }
+        }
+        int f = ~c;
+        if (p.mode != WORK) {
+            p.foldedElse(a, b, f & F_SITE, f >>> F_TAKEN_SHIFT);
+            return;
+        }
+        p.predictAt(f & F_SITE, f >>> F_TAKEN_SHIFT);
+        p.hit(a, b);
     }
 
     /* The if<cond> branch probe: value v, opcode op, the id of its block. */
@@ -615,34 +676,6 @@ public final class Probe {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(v, op & 0xff) ? 1 : 0);
-    }
-
-    /* The folded branch's probe: block id, its lengths k, the outcome f. */
-    @Hidden
-    private static void folded(int id, int k, int f) {
-        Probe p = one;
-        if (p == null || p.thread != Thread.currentThread()) {
-            if (counting.length == 0)
-                return;
-            p = find();
-            if (p == null) {
-                if (watching)
-                    bystander(id);
-                return;
-            }
-        }
-        p.fold(id, k, f);
-    }
-
-    /* The folded branch's outcome f (INS_FOLD_PACK), then block id (lengths k). */
-    @Hidden
-    private void fold(int id, int k, int f) {
-        if (mode != WORK) {
-            foldedElse(id, k, f & F_SITE, f >>> F_TAKEN_SHIFT);
-            return;
-        }
-        predictAt(f & F_SITE, f >>> F_TAKEN_SHIFT);
-        hit(id, k);
     }
 
     /**
@@ -899,7 +932,24 @@ public final class Probe {
     public static void p(int a, int b, int op, int id) {
         Probe p = current();
         if (p != null)
-            p.outcome(id, test(a < b ? -1 : a == b ? 0 : 1, (op & 0xff) - 6) ? 1 : 0); /* not Integer.compare: instrumented */
+            p.outcome(id, compare(a, b, op & 0xff) ? 1 : 0);
+    }
+
+    /*
+     * The outcome of if_icmp<cond> (op 0x9f if_icmpeq .. 0xa4 if_icmple) on
+     * a and b: one comparison, where a three-way compare, then test, took
+     * three (op is the site's constant: C1 folds the switch).
+     */
+    @Hidden
+    private static boolean compare(int a, int b, int op) {
+        switch (op) {
+        case 0x9f: return a == b;
+        case 0xa0: return a != b;
+        case 0xa1: return a < b;
+        case 0xa2: return a >= b;
+        case 0xa3: return a > b;
+        default: return a <= b;
+        }
     }
 
     /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
