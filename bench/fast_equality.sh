@@ -3,22 +3,29 @@
 # profile on the fidelity corpora?
 #
 # For every program of the corpora (bench/fidelity/NAME: programs, sorting,
-# strings, wordcount, paths, editdistance; each a directory of classes with
-# `public static long run()` and a `main` that calls it), runs the agent
-# directly twice, engine=step and engine=fast, on NAME.run from NAME's main,
-# with get_score.sh's pinned flags, the JDK's flags of scripts/lib/jdk.sh
-# and get_score.sh's heap, as bench/fidelity.sh scores them, and compares
-# every field from <summary> on (the `fields` of
-# tests/integration/fast_engine.sh). One line a program:
-#   same      both status ok, every field identical (the work it counted;
+# generic, strings, wordcount, paths, editdistance; each a directory of
+# classes with `public static long run()` and a `main` that calls it), runs
+# the agent directly twice, engine=step and engine=fast, on NAME.run from
+# NAME's main, with get_score.sh's pinned flags, the JDK's flags of
+# scripts/lib/jdk.sh, get_score.sh's heap and its default bytecode limit
+# (max_bytecodes=DEFAULT_MAX_BYTECODES), as bench/fidelity.sh scores them,
+# and compares every field from <summary> on (the `fields` of
+# tests/integration/fast_engine.sh). A run past the limit stops as
+# bytecode_limit under either engine, on the same bytecode, with the
+# partial profile up to it (docs/fast-engine.md, "The bytecode limit"): such
+# a run is compared as an ok one, and both engines must stop so. One line a
+# program:
+#   same      both status ok, or both bytecode_limit ("stopped at the
+#             bytecode limit"), every field identical (the work it counted;
 #             "output differs" if the program printed something else, as
 #             NativeHash does: identity hash codes are not the same from
 #             one JVM setup to the next, and not a count)
 #   fallback  the fast engine refused the run (status fallback): its reason
-#   differ    both ok, the fields differ: the number of differing lines
-#             and the first lines of the diff, step (<) against fast (>)
-#   error     a run failed (no profile, a status other than ok/fallback,
-#             the timeout): what it said
+#   differ    both ok or bytecode_limit, and the statuses or the fields
+#             differ: the statuses, or the number of differing lines and
+#             the first lines of the diff, step (<) against fast (>)
+#   error     a run failed (no profile, a status other than ok/
+#             bytecode_limit/fallback, the timeout): what it said
 # then the counts per corpus and in all. Exits 0 when nothing differs, 1
 # when any program is `differ` or `error`, 2 on a usage error. The java
 # is $JAVA_HOME/bin/java when JAVA_HOME is set (as bench/fidelity.sh), else
@@ -157,8 +164,9 @@ JDK_VERSION=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *jav
 mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
 mapfile -t JDK_FLAGS < <(psf_jdk_flags "$FEATURE")
 HEAP=$(sed -n 's/^DEFAULT_HEAP=//p' "$GS" | head -n 1)
-if [ "${#FLAGS[@]}" -lt 5 ] || [ -z "$HEAP" ]; then
-  echo "fast_equality.sh: cannot read PINNED_FLAGS and DEFAULT_HEAP from scripts/get_score.sh" >&2
+MAX_BYTECODES=$(sed -n 's/^DEFAULT_MAX_BYTECODES=\([0-9][0-9]*\).*/\1/p' "$GS" | head -n 1)
+if [ "${#FLAGS[@]}" -lt 5 ] || [ -z "$HEAP" ] || [ -z "$MAX_BYTECODES" ]; then
+  echo "fast_equality.sh: cannot read PINNED_FLAGS, DEFAULT_HEAP and DEFAULT_MAX_BYTECODES from scripts/get_score.sh" >&2
   exit 1
 fi
 FLAGS+=("${JDK_FLAGS[@]}" "-Xms$HEAP" "-Xmx$HEAP")
@@ -203,7 +211,7 @@ run() {
   local e=$1 c=$2 p=$3 t0 t1 rc=0
   t0=$EPOCHREALTIME
   timeout -k 10 "$TIMEOUT" "$JAVA" "${FLAGS[@]}" "${JIT_FLAGS[@]}" \
-    "-agentpath:$BUILD/libpsfagent.so=method=$p.run,out=$D/$e.xml,engine=$e" \
+    "-agentpath:$BUILD/libpsfagent.so=method=$p.run,out=$D/$e.xml,engine=$e,max_bytecodes=$MAX_BYTECODES" \
     -cp "$TMP/classes/$c" "$p" </dev/null >"$D/$e.out" 2>"$D/$e.err" || rc=$?
   t1=$EPOCHREALTIME
   echo "$rc" >"$D/$e.rc"
@@ -235,21 +243,25 @@ one() {
   run fast "$c" "$p"
   ss=$(status "$D/step.xml")
   sf=$(status "$D/fast.xml")
-  if [ "$ss" != ok ]; then
+  if [ "$ss" != ok ] && [ "$ss" != bytecode_limit ]; then
     cls=error detail=$(failed step)
   elif [ "$sf" = fallback ]; then
     # shortened: without the common preamble and the methods' descriptors
     cls=fallback detail=$(message "$D/fast.xml" | sed -E 's/^engine=fast cannot count this run exactly: //;
       s/\([^)]*\)(\[*L[^;]*;|\[*[VZBCSIJFD])//g' | short 200)
-  elif [ "$sf" != ok ]; then
+  elif [ "$sf" != ok ] && [ "$sf" != bytecode_limit ]; then
     cls=error detail=$(failed fast)
   elif ! grep -q '<psf-profile[^>]* engine="fast"' "$D/fast.xml"; then
     cls=error detail="fast: the profile is not marked engine=\"fast\""
+  elif [ "$sf" != "$ss" ]; then
+    # one stopped at the limit, the other did not
+    cls=differ detail="status step $ss fast $sf; work step $(work "$D/step.xml") fast $(work "$D/fast.xml")"
   else
     fields "$D/step.xml" >"$D/step.fields"
     fields "$D/fast.xml" >"$D/fast.fields"
     if cmp -s "$D/step.fields" "$D/fast.fields"; then
       cls=same detail="work $(work "$D/step.xml")"
+      [ "$ss" = ok ] || detail="$detail, stopped at the bytecode limit"
       # not a difference of the counts (identity hash codes differ from
       # one JVM setup to another), but worth seeing
       cmp -s "$D/step.out" "$D/fast.out" ||
@@ -272,7 +284,7 @@ one() {
   rm -rf "$D"
 }
 export -f one run failed status message fields work short
-export TMP BUILD JAVA TIMEOUT KEEP
+export TMP BUILD JAVA TIMEOUT KEEP MAX_BYTECODES
 export FLAGS_STR="${FLAGS[*]}"   # no flag holds a space
 mkdir -p "$TMP/result" "$TMP/run"
 
@@ -280,7 +292,7 @@ START=$EPOCHREALTIME
 echo "# bench/fast_equality.sh $(date -u '+%Y-%m-%d %H:%M UTC'): JDK $JDK_VERSION ($("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p' | head -n 1))"
 echo "# PSF $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain -- agent common 2>/dev/null | grep -q . && echo ' (agent/ or common/ modified)'), agent $BUILD/libpsfagent.so; corpora ${CORPORA}; $JOBS at a time"
 echo "# machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null), $(nproc 2>/dev/null) cores, load average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) at the start"
-echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP + ${JIT_FLAGS[*]}; times are wall seconds"
+echo "# each: NAME.run from NAME's main, engine=step then engine=fast, pinned flags + JDK $FEATURE flags + -Xmx$HEAP + ${JIT_FLAGS[*]}, max_bytecodes=$MAX_BYTECODES; times are wall seconds"
 for c in "${CORPUS_LIST[@]}"; do
   # shellcheck disable=SC2016 # expanded by the child shell
   awk -v c="$c" '$1 == c' "$TMP/programs" |
