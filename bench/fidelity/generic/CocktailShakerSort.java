@@ -1,0 +1,58 @@
+/** Cocktail shaker sort: bubble passes forward and back, the bounds moving in to the last swap. */
+public class CocktailShakerSort {
+    static <T extends Comparable<T>> T[] sort(T[] a) {
+        int lo = 0, hi = a.length - 1;
+        while (lo < hi) {
+            int last = lo;
+            for (int i = lo; i < hi; i++) {
+                if (less(a[i + 1], a[i])) {
+                    swap(a, i, i + 1);
+                    last = i;
+                }
+            }
+            hi = last;
+            for (int i = hi; i > lo; i--) {
+                if (less(a[i], a[i - 1])) {
+                    swap(a, i, i - 1);
+                    last = i;
+                }
+            }
+            lo = last;
+        }
+        return a;
+    }
+
+    static <T extends Comparable<T>> boolean less(T v, T w) {
+        return v.compareTo(w) < 0;
+    }
+
+    static <T> void swap(T[] a, int i, int j) {
+        T t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+
+    public static long run() {
+        return checksum(sort(data()));
+    }
+
+    /** The input every program of this corpus sorts: the sorting corpus' 2000 numbers in [0, 100000), boxed. */
+    static Integer[] data() {
+        Integer[] a = new Integer[2000];
+        long s = 20261122;
+        for (int i = 0; i < a.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((s >>> 33) % 100000);
+        }
+        return a;
+    }
+
+    /** Depends on every element and its position: equal for all correct sorts. */
+    static long checksum(Integer[] a) {
+        long h = a.length;
+        for (int i = 0; i < a.length; i++) h = h * 31 + a[i];
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}

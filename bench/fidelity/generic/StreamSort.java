@@ -1,0 +1,32 @@
+import java.util.Arrays;
+
+/** A stream: Arrays.stream(a).sorted(T::compareTo) collected back into a copy of the array's type. */
+public class StreamSort {
+    static <T extends Comparable<T>> T[] sort(T[] a) {
+        return Arrays.stream(a).sorted(T::compareTo).toArray(n -> Arrays.copyOf(a, n));
+    }
+
+    public static long run() {
+        return checksum(sort(data()));
+    }
+
+    /** The input every program of this corpus sorts: the sorting corpus' 2000 numbers in [0, 100000), boxed. */
+    static Integer[] data() {
+        Integer[] a = new Integer[2000];
+        long s = 20261122;
+        for (int i = 0; i < a.length; i++) {
+            s = s * 6364136223846793005L + 1442695040888963407L;
+            a[i] = (int) ((s >>> 33) % 100000);
+        }
+        return a;
+    }
+
+    /** Depends on every element and its position: equal for all correct sorts. */
+    static long checksum(Integer[] a) {
+        long h = a.length;
+        for (int i = 0; i < a.length; i++) h = h * 31 + a[i];
+        return h;
+    }
+
+    public static void main(String[] args) { System.out.println(run()); }
+}
