@@ -445,7 +445,9 @@ done
 # field for field, and no fallback (agent/fast/limit.c,
 # docs/fast-engine.md "The bytecode limit").
 # limit_same NAME LIMIT SPEC MAIN [ARGS...]: both engines with the limit;
-# STATUS: the status both must give (bytecode_limit unless set)
+# STATUS: the status both must give (bytecode_limit unless set); TOTAL:
+# the bytecodes both count at the stop (the limit + 1 unless set); both
+# say the same why
 limit_same() {
   local name=$1 limit=$2 spec=$3 main=$4 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
   shift 4
@@ -459,8 +461,10 @@ limit_same() {
   expect_eq "... the fast engine too, counting it itself" "$(xpath "$F" "concat(/psf-profile/@status, ' ', /psf-profile/@engine)")" \
     "$want fast"
   if [ "$want" = bytecode_limit ]; then
-    expect_eq "... on the bytecode after the limit" \
-      "$(xpath "$F" "/psf-profile/summary/@work + /psf-profile/summary/@overhead")" "$((limit + 1))"
+    expect_eq "... on the bytecode after the limit${TOTAL:+, or at the goto to itself}" \
+      "$(xpath "$S" "/psf-profile/summary/@work + /psf-profile/summary/@overhead") $(xpath "$F" "/psf-profile/summary/@work + /psf-profile/summary/@overhead")" \
+      "${TOTAL:-$((limit + 1))} ${TOTAL:-$((limit + 1))}"
+    expect_eq "... saying the step engine's why" "$(xpath "$F" /psf-profile/message)" "$(xpath "$S" /psf-profile/message)"
   fi
   if diff <(fields "$S") <(fields "$F") >"$TEST_TMP/fields.diff"; then
     pass "... every field the step engine's"
@@ -513,6 +517,25 @@ done
 for limit in 2 25 26; do
   limit_same classinit "$limit" ClassInit.init ClassInit
 done
+# an endless loop, a goto to itself (`for (;;) { }`), which the step
+# engine stops at its first execution under any limit, having counted it
+# (agent_counts.sh), with its own message. Endless.run(3): 4 + 3(n + 1)
+# + 6n + 2 = 9n + 9 = 36 bytecodes up to the call of stuck, whose iload_0
+# iconst_1 iadd putstatic (37 .. 40) come before the goto (41): the limit
+# at each of them, at the goto, one past it and far past it
+for limit in 36 37 38 39 40; do
+  limit_same endless-run "$limit" Endless.run Endless 3
+done
+for limit in 41 42 1000000; do
+  TOTAL=41 limit_same endless-run "$limit" Endless.run Endless 3
+done
+# the goto at offset 0, the method's only code (Endless.top: 1), and after
+# a loop the JIT compiled (9n + 14 for n = 1,000,000)
+for limit in 1 7; do
+  TOTAL=1 limit_same endless-top "$limit" Endless.top Endless top
+done
+limit_same endless-compiled 9000012 Endless.run Endless 1000000
+TOTAL=9000014 limit_same endless-compiled 9000014 Endless.run Endless 1000000
 # where the fast engine cannot place the stop (the limit's bytecode in a
 # static initializer's last block after a putstatic, which may throw, and
 # its exit probe next), the run falls back, saying why, and the step
