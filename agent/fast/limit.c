@@ -35,6 +35,13 @@
  * bytecode, as above. Anything else (a root frame's exit, a call's
  * callee) makes the run fall back, and the step engine's run finds the
  * stop.
+ *
+ * A goto to itself (an endless loop) stops the step engine's run at its
+ * first execution, under any limit (core/limits.c endless_loop_stop). Its
+ * block is that goto alone, marked LEN_ENDLESS in the probes' table, and
+ * its probe asks here (LIMIT_ENDLESS) after counting it: the stop is
+ * placed at the goto as a block probe's would be, with the step engine's
+ * message.
  */
 #include "extent.h"
 #include "fast.h"
