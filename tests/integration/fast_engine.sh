@@ -509,6 +509,15 @@ for limit in 5 10 20 30 40 42; do
   limit_same arraysizes "$limit" ArraySizes.make ArraySizes 5
 done
 limit_same calls-allocs 9 Calls.allocs Calls allocs 0
+# a sort whose inner loop allocates (BoxSort.sort({300, 200}), 104
+# bytecodes): the compare's aaload and intValue calls, then the swap
+# (27 .. 47), Integer.valueOf(200) allocating (48 .. 68: its tests, new,
+# dup, iload_0, the constructors of Integer, Number and Object, areturn),
+# the aastore after it and on to the loop's test (69 .. 73): the limit
+# at the bytecode before each
+for limit in 11 20 24 28 32 40 $(seq 46 72) 103; do
+  limit_same boxsort "$limit" BoxSort.sort BoxSort
+done
 # an initializer the JVM runs at a static access, and a frame that
 # returned before the next probe
 for limit in 2 4 6 12 14 16; do
