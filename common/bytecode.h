@@ -63,6 +63,13 @@ unsigned bc_flags(uint8_t op);
  */
 uint32_t bc_insn_length(const uint8_t *code, uint32_t code_len, uint32_t pc);
 
+/* 1 when the instruction at code[pc] is a goto to itself (an endless
+ * loop: the step engine stops the run at its first execution, limits.c). */
+static inline int bc_goto_self(const uint8_t *code, uint32_t code_len, uint32_t pc)
+{
+    return pc < code_len && code_len - pc >= 3 && code[pc] == BC_GOTO && code[pc + 1] == 0 && code[pc + 2] == 0;
+}
+
 /* Element type name of a newarray atype operand (4=boolean .. 11=long), or
  * NULL for an invalid atype. */
 const char *bc_newarray_type(uint8_t atype);

@@ -122,7 +122,8 @@
  *
  *     block and entry-block probes: the block's lengths,
  *         INS_LEN_PACK(bytecodes, first segment's bytecodes, alloc),
- *         both lengths in 1..INS_LEN_MAX, else 0 (the probe reads its table)
+ *         both lengths in 1..INS_LEN_MAX, else 0 (the probe reads its table);
+ *         0 too for a block that is a goto to itself (bc_goto_self)
  *     return and new probes: the segment after their instruction,
  *         INS_SEG_PACK(bytecodes, alloc, options.program), bytecodes in
  *         0..INS_SEG_MAX, else 0

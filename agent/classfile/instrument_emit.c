@@ -47,13 +47,16 @@ static void emit_const(buf *code, unsigned v)
 }
 
 /* Block b's lengths for its probe's constant (options.consts): 0 when a
- * length does not fit, and the probe reads the agent's table. */
+ * length does not fit or the block is a goto to itself, and the probe
+ * reads the agent's table. */
 static unsigned block_lengths(const method_ctx *c, uint32_t b)
 {
     const blk_table *t = &c->im->blocks;
     int alloc;
     uint32_t seg = blk_segment(t, c->m->code, b, t->blocks[b].start, &alloc);
     uint32_t len = t->blocks[b].ninsns;
+    if (bc_goto_self(c->m->code, c->m->code_len, t->blocks[b].start))
+        return 0; /* a goto to itself: the probe reads the table, where the fast engine marks it (limit.c) */
     return len <= INS_LEN_MAX && seg <= INS_LEN_MAX ? INS_LEN_PACK(len, seg, alloc) : 0;
 }
 

@@ -32,7 +32,7 @@ void span_start(agent *a, thread_state *ts);
 
 /* core/limits.c */
 void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread);
-void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const method_info *m, jlocation loc);
+void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const char *method, uint32_t loc);
 int limit_grant(agent *a, thread_state *ts);
 void limit_return(agent *a, JNIEnv *jni, jthread thread, thread_state *ts);
 

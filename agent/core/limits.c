@@ -51,14 +51,14 @@ void bytecode_limit_stop(agent *a, JNIEnv *jni, jthread thread)
  * in the frame, so it would spin uncounted until the wall-clock limit. It
  * executes more bytecodes than any limit: stop now. (goto_w to itself is
  * left to the clock: javac emits goto_w only for jumps beyond 32 KB.) */
-void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const method_info *m, jlocation loc)
+void endless_loop_stop(agent *a, JNIEnv *jni, jthread thread, const char *method, uint32_t loc)
 {
     if (a->opts.max_bytecodes == 0)
         return;
     char msg[512];
     snprintf(msg, sizeof msg, "the method executed more than %llu bytecodes (the limit): an endless loop,"
              " a goto to itself at offset %u of %s", (unsigned long long)a->opts.max_bytecodes,
-             (unsigned)loc, m->name);
+             (unsigned)loc, method);
     limit_stop(a, jni, thread, "bytecode_limit", msg);
 }
 

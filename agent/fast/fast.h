@@ -100,7 +100,9 @@ enum { FLAG_PROGRAM = 1, FLAG_COST_SHIFT = 8 };
  * new and array probes the segment after their instruction, so the
  * position is exact wherever a frame waits at a call. Packed for the
  * probes: a->fast.len holds the block's length (bits 0..14), its first
- * segment's (15..29) and whether an allocation ends it (bit 30); the
+ * segment's (15..29), whether an allocation ends it (bit 30) and whether
+ * the block is a goto to itself (LEN_ENDLESS, bit 31: its probe asks
+ * limit.c to stop the run where the step engine does); the
  * segments after an instruction (a->fast.callseg, arrayseg) their length
  * (0..14), SEG_ALLOC (15) and SEG_PROGRAM (16, the method is the
  * program's). A block of 32768 bytecodes or more is refused.
@@ -108,6 +110,7 @@ enum { FLAG_PROGRAM = 1, FLAG_COST_SHIFT = 8 };
 #define SEG_LEN 0x7fffu
 #define SEG_ALLOC (1u << 15)
 #define SEG_PROGRAM (1u << 16)
+#define LEN_ENDLESS (1u << 31)
 /* Probe.rootEnter's value from root0: the interrupted segment ends at an
  * allocation after the caller's instruction (SEG_AFTER), and the rest of
  * that segment the root lends, above bit 8 */

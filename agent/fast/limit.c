@@ -35,13 +35,23 @@
  * bytecode, as above. Anything else (a root frame's exit, a call's
  * callee) makes the run fall back, and the step engine's run finds the
  * stop.
+ *
+ * A goto to itself (an endless loop) stops the step engine's run at its
+ * first execution, under any limit (core/limits.c endless_loop_stop). Its
+ * block is that goto alone, marked LEN_ENDLESS in the probes' table, and
+ * its probe asks here (LIMIT_ENDLESS) after counting it: the stop is
+ * placed at the goto as a block probe's would be, with the step engine's
+ * message.
  */
 #include "extent.h"
 #include "fast.h"
 #include "jvmti_util.h"
 
 /* Probe.LIMIT_*: the probe that found the position past the bound */
-enum { LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4, LIMIT_ARRAY_BEFORE = 5 };
+enum {
+    LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4, LIMIT_ARRAY_BEFORE = 5,
+    LIMIT_ENDLESS = 6
+};
 
 /* 1 when instruction op cannot throw nor make the JVM run Java code (an
  * initializer, a class loader, an exception's constructor): constants,
@@ -246,7 +256,7 @@ static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
  * not (PLACE_NOT, *why).
  */
 static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint kind, jint id, jlong bound,
-                       const char **why)
+                       const char **why, const char **endless, uint32_t *endless_pc)
 {
     if (ts == NULL || ts->fast.probe == NULL || !ts->measuring || ts->pre_method != NULL) {
         *why = "the thread is not in the method's extent";
@@ -308,9 +318,13 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     *why = "the segment is shorter than its table says";
     if (stop >= blk->end)
         return PLACE_NOT;
-    *why = "it is a goto to itself, which the step engine stops at first"; /* limits.c endless_loop_stop */
-    if (fm->code[stop] == BC_GOTO && stop + 3 <= fm->code_len && fm->code[stop + 1] == 0 && fm->code[stop + 2] == 0)
-        return PLACE_NOT;
+    if (endless != NULL) { /* the probe of a goto to itself: the run stops at it */
+        *why = "the endless loop's probe is not at its goto";
+        if (!bc_goto_self(fm->code, fm->code_len, stop) || !straight)
+            return PLACE_NOT;
+        *endless = fm->name;
+        *endless_pc = stop;
+    }
     jint inside = extent_frames(ts, frames, skip);
     *why = "the frame is below the extent";
     if (inside <= 0)
@@ -441,6 +455,42 @@ static void limit_end(agent *a, JNIEnv *jni, jthread thread, const char *why)
 }
 
 /*
+ * A goto to itself ran, counted whole by its block's probe (block id),
+ * within the limit: the step engine stops the run at its first execution,
+ * which this is (limits.c endless_loop_stop), having counted it. The
+ * block is that goto alone; what the probes counted past it in the
+ * blocks its callers wait in comes off (limit_place with the position's
+ * bound right before the goto), and the run stops with the step engine's
+ * status and message. Returns only when the run already ends elsewhere.
+ */
+static void endless_stop(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jint id)
+{
+    if (a->fast.armed != NULL && a->fast.armed->ts != NULL) {
+        limit_end(a, jni, thread, a->fast.armed->ts == ts ? "a goto to itself ran while the stop waited for its place"
+                                                           : "another thread passed it too");
+        return;
+    }
+    const char *why = "the thread is not in the method's extent", *name = NULL;
+    uint32_t pc = 0;
+    if (ts != NULL && ts->fast.probe != NULL) {
+        jlong pos = (*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_pos);
+        if (limit_place(a, jni, thread, ts, LIMIT_BLOCK, id, pos - 1, &why, &name, &pc) == PLACE_STOP) {
+            lock_enter(a);
+            int first = a->fast.limit_inexact[0] == '\0' && !a->fast.limit_exact;
+            if (first)
+                a->fast.limit_exact = 1;
+            lock_exit(a);
+            if (first) {
+                endless_loop_stop(a, jni, thread, name, pc);
+                return;
+            }
+            why = "another thread passed it too";
+        }
+    }
+    limit_end(a, jni, thread, why);
+}
+
+/*
  * Probe.limit0(kind, id, bound): a probe moved its thread's position past
  * its bound (kind: Probe.LIMIT_*, id: the block's id or the site). The
  * run stops here, at the step engine's bytecode when limit_place finds
@@ -456,6 +506,12 @@ jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bou
     if (a->dead || jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0)
         return INT64_MAX;
     thread_state *ts = agent_self();
+    if (kind == LIMIT_ENDLESS) {
+        if (a->opts.max_bytecodes != 0)
+            endless_stop(a, jni, thread, ts, id);
+        (*jni)->DeleteLocalRef(jni, thread);
+        return bound; /* no limit: the loop spins until the clock's */
+    }
     if (kind == LIMIT_INVOKE || kind == LIMIT_ARRAY_BEFORE) {
         /* asked only while a stop is armed (else the bound was passed at the segment's start) */
         if (a->fast.armed == NULL || a->fast.armed->ts != ts) {
@@ -468,7 +524,7 @@ jlong JNICALL probe_limit(JNIEnv *jni, jclass cls, jint kind, jint id, jlong bou
                                                           : "another thread passed it too");
     } else {
         const char *why = NULL;
-        if (limit_place(a, jni, thread, ts, kind, id, bound, &why) == PLACE_ARM) {
+        if (limit_place(a, jni, thread, ts, kind, id, bound, &why, NULL, NULL) == PLACE_ARM) {
             (*jni)->DeleteLocalRef(jni, thread);
             return bound;
         }

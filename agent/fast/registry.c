@@ -237,7 +237,8 @@ static int keep_methods(agent *a, const classfile *cf, ins_result *r, const char
                              bb->ninsns);
             uint32_t first = seg_from(fm, bb, bb->start);
             a->fast.len[fm->first_id + b] = (bb->ninsns & SEG_LEN) | (first & SEG_LEN) << 15 |
-                                            ((first & SEG_ALLOC) ? 1u << 30 : 0);
+                                            ((first & SEG_ALLOC) ? 1u << 30 : 0) |
+                                            (bc_goto_self(fm->code, fm->code_len, bb->start) ? LEN_ENDLESS : 0);
             /* the step engine's site of this branch: its method's name, its
              * offset in the original code */
             a->fast.site[fm->first_id + b] = bb->end_kind == BLK_END_COND ? bp_site(seed, bb->last) : 0;

@@ -352,7 +352,7 @@ inline void step_count(agent *a, thread_state *ts, JNIEnv *jni, jthread thread,
         return;
     }
     if (op == BC_GOTO && (uint64_t)loc + 3 <= m->code_len && m->code[loc + 1] == 0 && m->code[loc + 2] == 0) {
-        endless_loop_stop(a, jni, thread, m, loc);
+        endless_loop_stop(a, jni, thread, m->name, (uint32_t)loc);
         return;
     }
     uint32_t v;

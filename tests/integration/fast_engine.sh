@@ -42,8 +42,10 @@
 # bytecode with the step engine's partial profile, field for field, and no
 # fallback, at limits in loops (every offset, the exact count and one
 # less and more), compiled code, callees, exception handlers and
-# constructors, after allocations and initializers; where the fast engine
-# cannot place that stop it falls back, saying why.
+# constructors, after allocations and initializers, in a sort whose swap
+# allocates, and at an endless loop's goto to itself (with the step
+# engine's message); where the fast engine cannot place that stop it
+# falls back, saying why.
 # (for shellcheck: the fixtures' nested classes have a $ in their names)
 # shellcheck disable=SC2016
 set -eu
@@ -445,7 +447,9 @@ done
 # field for field, and no fallback (agent/fast/limit.c,
 # docs/fast-engine.md "The bytecode limit").
 # limit_same NAME LIMIT SPEC MAIN [ARGS...]: both engines with the limit;
-# STATUS: the status both must give (bytecode_limit unless set)
+# STATUS: the status both must give (bytecode_limit unless set); TOTAL:
+# the bytecodes both count at the stop (the limit + 1 unless set); both
+# say the same why
 limit_same() {
   local name=$1 limit=$2 spec=$3 main=$4 S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
   shift 4
@@ -459,8 +463,10 @@ limit_same() {
   expect_eq "... the fast engine too, counting it itself" "$(xpath "$F" "concat(/psf-profile/@status, ' ', /psf-profile/@engine)")" \
     "$want fast"
   if [ "$want" = bytecode_limit ]; then
-    expect_eq "... on the bytecode after the limit" \
-      "$(xpath "$F" "/psf-profile/summary/@work + /psf-profile/summary/@overhead")" "$((limit + 1))"
+    expect_eq "... on the bytecode after the limit${TOTAL:+, or at the goto to itself}" \
+      "$(xpath "$S" "/psf-profile/summary/@work + /psf-profile/summary/@overhead") $(xpath "$F" "/psf-profile/summary/@work + /psf-profile/summary/@overhead")" \
+      "${TOTAL:-$((limit + 1))} ${TOTAL:-$((limit + 1))}"
+    expect_eq "... saying the step engine's why" "$(xpath "$F" /psf-profile/message)" "$(xpath "$S" /psf-profile/message)"
   fi
   if diff <(fields "$S") <(fields "$F") >"$TEST_TMP/fields.diff"; then
     pass "... every field the step engine's"
@@ -505,6 +511,15 @@ for limit in 5 10 20 30 40 42; do
   limit_same arraysizes "$limit" ArraySizes.make ArraySizes 5
 done
 limit_same calls-allocs 9 Calls.allocs Calls allocs 0
+# a sort whose inner loop allocates (BoxSort.sort({300, 200}), 104
+# bytecodes): the compare's aaload and intValue calls, then the swap
+# (27 .. 47), Integer.valueOf(200) allocating (48 .. 68: its tests, new,
+# dup, iload_0, the constructors of Integer, Number and Object, areturn),
+# the aastore after it and on to the loop's test (69 .. 73): the limit
+# at the bytecode before each
+for limit in 11 20 24 28 32 40 $(seq 46 72) 103; do
+  limit_same boxsort "$limit" BoxSort.sort BoxSort
+done
 # an initializer the JVM runs at a static access, and a frame that
 # returned before the next probe
 for limit in 2 4 6 12 14 16; do
@@ -513,6 +528,25 @@ done
 for limit in 2 25 26; do
   limit_same classinit "$limit" ClassInit.init ClassInit
 done
+# an endless loop, a goto to itself (`for (;;) { }`), which the step
+# engine stops at its first execution under any limit, having counted it
+# (agent_counts.sh), with its own message. Endless.run(3): 4 + 3(n + 1)
+# + 6n + 2 = 9n + 9 = 36 bytecodes up to the call of stuck, whose iload_0
+# iconst_1 iadd putstatic (37 .. 40) come before the goto (41): the limit
+# at each of them, at the goto, one past it and far past it
+for limit in 36 37 38 39 40; do
+  limit_same endless-run "$limit" Endless.run Endless 3
+done
+for limit in 41 42 1000000; do
+  TOTAL=41 limit_same endless-run "$limit" Endless.run Endless 3
+done
+# the goto at offset 0, the method's only code (Endless.top: 1), and after
+# a loop the JIT compiled (9n + 14 for n = 1,000,000)
+for limit in 1 7; do
+  TOTAL=1 limit_same endless-top "$limit" Endless.top Endless top
+done
+limit_same endless-compiled 9000012 Endless.run Endless 1000000
+TOTAL=9000014 limit_same endless-compiled 9000014 Endless.run Endless 1000000
 # where the fast engine cannot place the stop (the limit's bytecode in a
 # static initializer's last block after a putstatic, which may throw, and
 # its exit probe next), the run falls back, saying why, and the step

@@ -1301,6 +1301,30 @@ static void ins_rewrite__consts__lengths_too_long_to_pack_push_0(void **state)
     release(&w);
 }
 
+static void ins_rewrite__consts__a_goto_to_itself_pushes_0(void **state)
+{
+    (void)state;
+    /* iconst_0 pop, then `goto 2`, a block of its own (an endless loop):
+     * its probe pushes 0 so that it reads the agent's table, where the
+     * fast engine marks the block (limit.c); the goto jumps to its probe */
+    static const uint8_t code[] = {0x03, 0x57, 0xa7, 0x00, 0x00};
+    spec s = {50, code, sizeof code, 1, NULL, 0, {{0}}, 0};
+    ins_options opt = probe_opts;
+    opt.consts = 1;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    assert_int_equal(m->code_len, 23);
+    assert_int_equal(m->code[3], 0x11);
+    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(2, 2, 0));
+    assert_int_equal(m->code[9], 0x03);
+    assert_int_equal(m->code[14], 0x11);
+    assert_int_equal(be16(m->code + 15), 0);    /* the probe reads the agent's table */
+    assert_int_equal(m->code[20], 0xa7);
+    assert_int_equal(be16(m->code + 21), 0xfff7); /* goto 11: its own probe */
+    release(&w);
+}
+
 static void ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref(void **state)
 {
     (void)state;
@@ -2401,6 +2425,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__consts_and_fold__lengths_segments_and_outcomes_are_pushed),
         cmocka_unit_test(ins_rewrite__fold__a_successor_with_another_way_in_keeps_the_branch_probe),
         cmocka_unit_test(ins_rewrite__consts__lengths_too_long_to_pack_push_0),
+        cmocka_unit_test(ins_rewrite__consts__a_goto_to_itself_pushes_0),
         cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
         cmocka_unit_test(ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result),
         cmocka_unit_test(ins_rewrite__consts__call_return_and_new_probes_share_q),

@@ -95,8 +95,9 @@ public final class Probe {
 
     /*
      * Segments (agent/fast/fast.c): lengths[id] holds the block's bytecodes
-     * (bits 0..14), its first segment's (15..29) and whether an allocation
-     * ends that segment (bit 30); callSegs (by call site: after an invoke or
+     * (bits 0..14), its first segment's (15..29), whether an allocation
+     * ends that segment (bit 30) and whether the block is a goto to itself
+     * (bit 31: the value is negative, ENDLESS); callSegs (by call site: after an invoke or
      * a new) and arraySegs (by array site: after an array instruction) the
      * segment after the instruction: its bytecodes (0..14), SEG_ALLOC (15)
      * and SEG_PROGRAM (16). Grown through callSegs0() and arraySegs0().
@@ -1340,6 +1341,8 @@ public final class Probe {
         segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
         if (pos > bound)
             limit(LIMIT_BLOCK, id);
+        if (v < 0) /* ENDLESS */
+            limit(LIMIT_ENDLESS, id);
     }
 
     /*
@@ -1353,10 +1356,13 @@ public final class Probe {
      * keep: the same, to be asked again at the next segment, or none.
      * While it keeps the bound (the stop waits for the thread's next probe),
      * the call probe (LIMIT_INVOKE) and the array probe before it counts
-     * the instruction's arrays (LIMIT_ARRAY_BEFORE) ask too.
+     * the instruction's arrays (LIMIT_ARRAY_BEFORE) ask too. A block that
+     * is a goto to itself (an endless loop, ENDLESS in its lengths) asks
+     * each time its probe counted it (LIMIT_ENDLESS): the step engine stops
+     * the run at its first execution, under any limit.
      */
     static final int LIMIT_BLOCK = 0, LIMIT_CALL = 1, LIMIT_ARRAY = 2, LIMIT_ROOT_EXIT = 3, LIMIT_INVOKE = 4,
-            LIMIT_ARRAY_BEFORE = 5;
+            LIMIT_ARRAY_BEFORE = 5, LIMIT_ENDLESS = 6;
 
     @DontInline
     @Hidden
@@ -1393,6 +1399,8 @@ public final class Probe {
             segment((v >>> 15) & (LEN | SEG_ALLOC), WORK);
             if (pos > bound)
                 limit(LIMIT_BLOCK, id);
+            if (v < 0) /* ENDLESS */
+                limit(LIMIT_ENDLESS, id);
         } else if (mode == OVERHEAD) {
             int v = lengths[id];
             ohits[id]++;
@@ -1401,6 +1409,8 @@ public final class Probe {
             segment((v >>> 15) & (LEN | SEG_ALLOC), OVERHEAD);
             if (pos > bound)
                 limit(LIMIT_BLOCK, id);
+            if (v < 0) /* ENDLESS */
+                limit(LIMIT_ENDLESS, id);
         }
     }
 
