@@ -11,9 +11,9 @@
 # every field from <summary> on (the `fields` of
 # tests/integration/fast_engine.sh). One line a program:
 #   same      both status ok, every field identical (the work it counted;
-#             "output differs" if the program printed something else, as
-#             NativeHash does: identity hash codes are not the same from
-#             one JVM setup to the next, and not a count)
+#             "output differs" if the program printed something else: a
+#             value that is not a count and differs between the engines'
+#             JVM setups)
 #   fallback  the fast engine refused the run (status fallback): its reason
 #   differ    both ok, the fields differ: the number of differing lines
 #             and the first lines of the diff, step (<) against fast (>)
