@@ -17,9 +17,9 @@
 # program:
 #   same      both status ok, or both bytecode_limit ("stopped at the
 #             bytecode limit"), every field identical (the work it counted;
-#             "output differs" if the program printed something else, as
-#             NativeHash does: identity hash codes are not the same from
-#             one JVM setup to the next, and not a count)
+#             "output differs" if the program printed something else: a
+#             value that is not a count and differs between the engines'
+#             JVM setups)
 #   fallback  the fast engine refused the run (status fallback): its reason
 #   differ    both ok or bytecode_limit, and the statuses or the fields
 #             differ: the statuses, or the number of differing lines and

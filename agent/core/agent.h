@@ -294,6 +294,9 @@ typedef struct agent {
     uint64_t threads_started;   /* threads that measured code started (Thread.start in an extent) */
     uint32_t arraycopy_key;     /* key index + 1 of System.arraycopy, charged per element */
     volatile int foreign_threads; /* threads started after VMInit outside any extent */
+    volatile int program_threads; /* of those, one of the program's thread group (not the main thread) */
+    volatile int late_threads;  /* such a thread started before an extent ended (fast/engine.c) */
+    int jdk_feature;            /* java.vm.specification.version, read at VMInit (0: unknown) */
     char bystander[512];        /* a pre-existing thread that worked while the method ran */
     _Atomic uint64_t sentry_steps; /* bytecodes and native elements such threads ran since no extent
                                     * was running */

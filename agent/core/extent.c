@@ -351,6 +351,8 @@ void extent_end(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, int by_
 {
     if (ts->helper)
         return;
+    if (a->program_threads)
+        a->late_threads = 1; /* its identity hash codes may be read in an extent (fast/engine.c) */
     /* a reference the collector cleared meanwhile ends the run, unless an
      * OutOfMemoryError does (the collector cleared soft references first) */
     gcrefs_extent_end(a, jni, thread, by_exception && strcmp(ts->last_exception, "java.lang.OutOfMemoryError") == 0);
@@ -486,6 +488,49 @@ void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jm
 }
 
 /*
+ * Whether a thread that starts after VMInit, not started by measured code,
+ * is one of the program's: in the main thread group (or one below it), and
+ * none of the launcher's (main, DestroyJavaVM). The JDK's own threads made then (the
+ * Common-Cleaner, the Notification Thread) belong to the system group.
+ * Only a thread made after VMInit draws identity hash codes the engines
+ * may not agree on (fast/engine.c identity_hash_read).
+ */
+static int program_thread(agent *a, JNIEnv *jni, jthread thread)
+{
+    if (a->main_thread != NULL && (*jni)->IsSameObject(jni, thread, a->main_thread))
+        return 0; /* (ThreadStart may come for it: the launcher's thread named main, not counted either) */
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*a->jvmti)->GetThreadInfo(a->jvmti, thread, &info) != JVMTI_ERROR_NONE)
+        return 1;
+    int program = 0;
+    /* the launcher's own threads: main, and DestroyJavaVM, which it attaches when main() returned */
+    int name_main = info.name != NULL && (strcmp(info.name, "main") == 0 || strcmp(info.name, "DestroyJavaVM") == 0);
+    jthreadGroup g = info.thread_group;
+    while (g != NULL && !program) {
+        jvmtiThreadGroupInfo gi;
+        memset(&gi, 0, sizeof gi);
+        if ((*a->jvmti)->GetThreadGroupInfo(a->jvmti, g, &gi) != JVMTI_ERROR_NONE) {
+            program = 1;
+            break;
+        }
+        program = gi.name != NULL && strcmp(gi.name, "main") == 0;
+        jvmti_free(a, gi.name);
+        (*jni)->DeleteLocalRef(jni, g);
+        g = gi.parent;
+    }
+    if (g != NULL)
+        (*jni)->DeleteLocalRef(jni, g);
+    if (info.context_class_loader != NULL)
+        (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    program = program && !name_main;
+    agent_log(a, "thread %s started after VMInit%s", info.name != NULL ? info.name : "?",
+              program ? ": the program's" : "");
+    jvmti_free(a, info.name);
+    return program;
+}
+
+/*
  * A thread that measured code started (its Thread object was tagged in
  * thread_start_seen) works for that code: it is counted for its whole life,
  * so work handed to it cannot vanish by finishing after the method returned.
@@ -498,6 +543,8 @@ void JNICALL on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (a->dead || (*a->jvmti)->GetTag(a->jvmti, thread, &tag) != JVMTI_ERROR_NONE)
         return;
     if ((tag >> TAG_KIND_SHIFT) != TAG_STARTED_THREAD) {
+        if (program_thread(a, jni, thread))
+            a->program_threads = 1;
         a->foreign_threads = 1; /* from now on, extents watch the other threads */
         bystanders_thread_start(a, thread); /* and one that starts while they run */
         return;

@@ -31,6 +31,7 @@
 #include "natives.h"
 #include "progress.h"
 #include "scheduler.h"
+#include "startup.h"
 #include "step.h"
 #include "target.h"
 #include "writer.h"
@@ -77,6 +78,8 @@ static void JNICALL on_vm_start(jvmtiEnv *jvmti, JNIEnv *jni)
 
 /* Classes loaded before VMInit (java.lang.String, ...) get no ClassPrepare
  * event that we can act on, so look through them once here. */
+static char *system_property(agent *a, const char *name);
+
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     agent *a = &g_agent;
@@ -84,6 +87,10 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     /* the JDK's own loaders: the only ones that may define classes (natives.c) */
     a->platform_loader = jdk_loader(a, jni, "getPlatformClassLoader");
     a->system_loader = jdk_loader(a, jni, "getSystemClassLoader");
+    char *spec = system_property(a, "java.vm.specification.version");
+    a->jdk_feature = spec != NULL ? atoi(spec) : 0; /* fast/engine.c identity_hash_read */
+    free(spec);
+    start_hash_classes(a, jni); /* before either start: on the main thread, the same under both engines */
     if (a->engine->vm_init != NULL)
         a->engine->vm_init(a, jni); /* on an agent thread (startup.c), before the program's classes load: the hook, the classes loaded so far retransformed */
     clinit_init(a, jni);

@@ -363,7 +363,8 @@ static void fast_boot(agent *a, JNIEnv *jni, void *arg)
  * The start runs on an agent thread of its own (psf-start), while the main
  * thread waits (runtime/startup.c): what it runs (defining the probe
  * class, RetransformClasses) draws identity hash codes from the running
- * thread's sequence, a few hundred on JDK 17, and the main thread's place
+ * thread's sequence (the classes' own codes are drawn on the main thread
+ * before, startup.c start_hash_classes), and the main thread's place
  * in its own sequence must not depend on the engine nor on how the two
  * retransforming threads interleave (docs/fast-engine.md, "Identity hash
  * codes"). The step engine's start does the same to the JVM

@@ -117,31 +117,48 @@ static void fast_on_limit(agent *a, const char *message)
  * in a scoring run the profile fields it does not produce yet.
  */
 /*
- * Whether the measured code read an identity hash code: a call of
- * Object.hashCode or System.identityHashCode that ran no bytecode (the
- * native). HotSpot draws identity hash codes from a per-thread sequence,
- * and each engine runs code of its own on the thread before the program
- * (the fast engine defines its probe class and instruments classes), so the
- * same object gets another hash code under each, and whatever the program
- * does with it (a HashSet's order) may count differently.
+ * Why the identity hash codes the measured code read (a call of
+ * Object.hashCode or System.identityHashCode that ran no bytecode, the
+ * native) may not be the step engine's, or NULL. HotSpot draws identity
+ * hash codes from a per-thread sequence (docs/fast-engine.md, "Identity
+ * hash codes"). On JDK 17 both engines draw alike on the main thread and
+ * on every thread made before VMInit: the same codes, at the same places,
+ * before and inside the measured code. A thread made after VMInit is
+ * seeded from a counter of the whole JVM that each engine's start moves
+ * differently (every new symbol moves it), so codes such a thread of the
+ * program draws differ between the engines, and a count that reads them
+ * may too: the run falls back when one started before an extent ended
+ * (threads an extent starts fall back for Thread.start already). On
+ * other JDKs the engines are not shown to agree (JDK 25's launcher draws
+ * a different number of codes on the main thread under each), and every
+ * read falls back.
  */
-static int identity_hash_read(const agent *a)
+static const char *identity_hash_read(const agent *a)
 {
     static const char *const readers[] = {"java.lang.Object.hashCode()I",
                                           "java.lang.System.identityHashCode(Ljava/lang/Object;)I"};
+    const char *why = NULL;
+    if (a->jdk_feature != 17)
+        why = "which the two engines are shown to draw alike on JDK 17 only";
+    else if (a->late_threads || (a->program_threads && a->active_extents > 0))
+        why = "and a thread of the program started after the JVM's start ran: the JVM seeds the sequence it "
+              "draws them from differently under each engine";
+    if (why == NULL)
+        return NULL;
     for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
         uint32_t k = keys_find(&a->keys, KEY_INVOKE, readers[r]);
         if (k == 0)
             continue;
         for (const thread_state *ts = a->threads; ts != NULL; ts = ts->next)
             if (ts->native != NULL && k - 1 < ts->dep_cap && ts->native[k - 1])
-                return 1;
+                return why;
     }
-    return 0;
+    return NULL;
 }
 
 static const char *fast_fallback(agent *a, char *buf, size_t cap)
 {
+    const char *hash_why = NULL;
     if (a->stop_status != NULL &&
         (strcmp(a->stop_status, "gc_dependent") == 0 || strcmp(a->stop_status, "stack_overflow") == 0))
         return NULL; /* a refusal that depends on no count (gcrefs.c, extent.c): the step engine's too */
@@ -152,10 +169,9 @@ static const char *fast_fallback(agent *a, char *buf, size_t cap)
     else if (a->stop_status != NULL && !(a->fast.limit_exact && strcmp(a->stop_status, "bytecode_limit") == 0))
         snprintf(buf, cap, "engine=fast cannot count this run exactly: a limit stopped it (%s), and its limits are "
                            "not the step engine's yet", a->stop_status);
-    else if (identity_hash_read(a))
+    else if ((hash_why = identity_hash_read(a)) != NULL)
         snprintf(buf, cap, "engine=fast cannot count this run exactly: the method read identity hash codes "
-                           "(Object.hashCode, System.identityHashCode), which the JVM draws from a sequence the two "
-                           "engines leave at different points");
+                           "(Object.hashCode, System.identityHashCode), %s", hash_why);
     else
         return NULL;
     return buf;

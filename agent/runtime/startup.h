@@ -19,4 +19,8 @@ int agent_thread_run(agent *a, JNIEnv *jni, const char *name, void (*work)(agent
  * abstract nor native; 1 when unknown): the classes a start retransforms. */
 int class_has_code(agent *a, jclass klass);
 
+/* On the main thread at VMInit, before either engine's start: the identity
+ * hash codes of the classes loaded so far drawn in one order (startup.c). */
+void start_hash_classes(agent *a, JNIEnv *jni);
+
 #endif

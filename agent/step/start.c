@@ -5,9 +5,8 @@
  * The step engine counts by single-stepping and needs no class rewritten.
  * But HotSpot draws identity hash codes from a per-thread sequence, and
  * the JVM's own work for a class whose bytes a ClassFileLoadHook handed
- * back (its parsing, instead of the CDS archive's copy with its mirror's
- * code drawn at dump time; the retransformation of the classes loaded
- * before VMInit) draws codes on the threads that do it. The fast engine
+ * back (its parsing and verification, instead of the CDS archive's copy)
+ * draws codes on the threads that do it. The fast engine
  * hands back the bytes of every class with bytecode; were the step engine
  * to hand back none, the program's main thread would reach main() at
  * another place of its sequence under each engine, and a program whose

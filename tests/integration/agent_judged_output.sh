@@ -84,7 +84,8 @@ expect_eq "honest, --runs 2, judged: ok, the same score" "$RC/$(field .status)/$
 
 # --- a fallback: the run scored and judged is the step engine's ----------------------
 # hashfast skips its work when the agent's options say engine=fast, but
-# reads an identity hash code, so the fast engine falls back; the step
+# reads an identity hash code after starting a thread, so the fast engine
+# falls back (docs/fast-engine.md, "Identity hash codes"); the step
 # engine's run sorts. Its output is the one judged, and its score reported.
 sort_run hashfast --engine step
 STEP_HASH=$(field .score)

@@ -34,8 +34,11 @@
 # hidden classes (string concatenation, a lambda's proxy). Runs the fast
 # engine cannot count yet (threads the method starts) must be refused (status fallback, with the reason, which
 # psf-score reads: exit 30), and so must a run that reads identity hash
-# codes (their values differ between the engines) and one in which a thread the method
-# did not start passes the bystanders' allowance. Finally psf-score must score a fast profile
+# codes a thread of the program made after VMInit drew (their values differ
+# between the engines), or any on a JDK other than 17, and one in which a thread the method
+# did not start passes the bystanders' allowance. Runs whose counts depend
+# on identity hash codes the method draws or reads (HashReads, Hashing) are
+# counted alike on JDK 17, the codes the program prints included. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
 # hold the fast engine's counts, within the bytecode limit and past it. A
 # run past the limit must stop under the fast engine on the step engine's
@@ -76,6 +79,23 @@ refused() {
   "$PSF_BUILD/psf-score" "$F" >"$TEST_TMP/score.out" 2>"$TEST_TMP/score.err" || rc=$?
   expect_eq "$name: psf-score: fallback, exit 30" "$rc" 30
   expect_match "$name: psf-score says why" "$(cat "$TEST_TMP/score.err")" ": fallback: engine=fast cannot count this run exactly: .*($why)"
+}
+
+# hashed NAME SPEC MAIN [ARGS...]: a run whose count depends on identity
+# hash codes the method draws or reads (docs/fast-engine.md, "Identity hash
+# codes"): on JDK 17, where both engines draw every code alike, counted by
+# the fast engine with the step engine's profile (same); on other JDKs left
+# to the step engine, saying why
+hashed() {
+  local name=$1
+  shift
+  if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+    same "$name" - "$@"
+    expect_eq "$name: the program printed the same identity hash codes under both engines" \
+      "$(cat "$TEST_TMP/fast.out")" "$(cat "$TEST_TMP/step.out")"
+  else
+    refused "$name" 'read identity hash codes.*shown to draw alike on JDK 17 only' "$@"
+  fi
 }
 
 # hand counts: tests/integration/agent_counts.sh
@@ -185,9 +205,8 @@ expect_eq "nativearrays-multi: fast arrays and multiNewArray elements = the hand
   "$(arrays "$TEST_TMP/fast.xml") $(xpath "$TEST_TMP/fast.xml" "//invoke[starts-with(@method, 'java.lang.reflect.Array.multiNewArray(')]/@elements")" \
   "int 4 11,int[] 1 3 12"
 # a stack trace printed: Throwable.printStackTrace keeps the causes it
-# printed in an IdentityHashMap (System.identityHashCode), so the fast
-# engine leaves it to the step engine
-refused nativearrays-printed 'read identity hash codes' NativeArrays.printed NativeArrays printed
+# printed in an IdentityHashMap (System.identityHashCode)
+hashed nativearrays-printed NativeArrays.printed NativeArrays printed
 # exceptions: the rest of each block they leave is subtracted, in the
 # throwing frame and every frame unwound down to the catching one; one that
 # escapes ends the extent by exception
@@ -345,7 +364,7 @@ else
 fi
 # a class's fields or methods looked up: Reflection.filterFields and
 # filterMethods look the class up in a Map.of, by its identity hash code
-refused reflected-fields 'read identity hash codes' Reflected.fields Reflected fields
+hashed reflected-fields Reflected.fields Reflected fields
 
 # code of hidden classes (fast/hidden.c; more in fast_hidden.sh): string
 # concatenation linked inside the method (invokedynamic, StringConcatFactory's
@@ -370,12 +389,55 @@ refused pooltwice 'Thread\.start\(\)V ran inside the extent: the fast engine doe
 # of the program's code, Worker.run's, reaches the bystander probe while the
 # initializer waits in join: that reason comes first, and the first is kept)
 refused threads "thread 'Thread-0', which this engine does not count, ran the program's code" 'Daemon$NonDaemon.solve' Daemon nondaemon
-# identity hash codes: the JVM draws them from a per-thread sequence that
-# each engine's own code on the thread moves differently, so a HashSet of
-# plain Objects iterates in another order (counted 556,215 under the step
-# engine and 555,419 under the fast one on JDK 17 before this refusal)
-refused hashing 'read identity hash codes' Hashing.work Hashing
-refused identity-hash-native 'read identity hash codes' Calls.natives Calls natives 100
+
+# --- identity hash codes (docs/fast-engine.md, "Identity hash codes") ---------
+# The JVM draws them from a per-thread sequence; both engines draw every
+# code alike on the main thread on JDK 17 (the start draws the codes of
+# the classes loaded before VMInit there, startup.c), so counts that depend
+# on them are the fast engine's, with the program's printed codes the same:
+# a HashSet of plain Objects built and walked, enum constants and Objects
+# as HashMap keys, Object.toString, reflection first used inside the method,
+# classes' codes (the JDK's, drawn at the start, and one loaded inside) in a
+# HashSet. On other JDKs each falls back, saying why.
+hashed hashing Hashing.work Hashing
+hashed identity-hash-native Calls.natives Calls natives 100
+hashed hashreads-set HashReads.set HashReads set 2000
+if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+  # and the same in other runs: the fast engine's codes are not the run's
+  # draw (before the start drew the classes' codes on the main thread, the
+  # fast engine's two retransforming threads gave String.class another code
+  # in each run)
+  want=$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@work)
+  for i in 1 2; do
+    run_engine "$TEST_TMP/again.xml" fast HashReads.set HashReads set 2000 || true
+    expect_eq "hashreads-set: fast run $((i + 1)): the step engine's total" \
+      "$(xpath "$TEST_TMP/again.xml" /psf-profile/@status) $(xpath "$TEST_TMP/again.xml" /psf-profile/summary/@work)" "ok $want"
+  done
+fi
+hashed hashreads-keys HashReads.keys HashReads keys 500
+hashed hashreads-names HashReads.names HashReads names 500
+hashed hashreads-reflect HashReads.reflect HashReads reflect 5
+hashed hashreads-mirrors HashReads.mirrors HashReads mirrors 300
+if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+  for i in 1 2; do
+    run_engine "$TEST_TMP/again.xml" fast HashReads.mirrors HashReads mirrors 300 || true
+    expect_eq "hashreads-mirrors: fast run $((i + 1)): the step engine's total and codes" \
+      "$(xpath "$TEST_TMP/again.xml" /psf-profile/summary/@work) $(cat "$TEST_TMP/program.out")" \
+      "$(xpath "$TEST_TMP/step.xml" /psf-profile/summary/@work) $(cat "$TEST_TMP/step.out")"
+  done
+  # a thread main started before the method drew the codes the method
+  # reads: a thread made after VMInit is seeded from os::random, which each
+  # engine's start moves differently, so its codes differ (the step engine
+  # counts another total than the fast one would)
+  refused hashreads-before 'read identity hash codes.*a thread of the program started after' \
+    HashReads.before HashReads before 2000
+else
+  refused hashreads-before 'read identity hash codes.*shown to draw alike on JDK 17 only' \
+    HashReads.before HashReads before 2000
+fi
+# a thread the method starts draws codes: refused for the thread
+refused hashreads-started 'Thread\.start\(\)V ran inside the extent|which this engine does not count, ran the program.s code' \
+  HashReads.started HashReads started 500
 
 # --- threads the method did not start ------------------------------------------
 # A worker main started sums N numbers while the method spins until it is
