@@ -93,7 +93,9 @@ backstop() {
 # folded branch of Integer.compare (docs/fast-engine.md, "The JIT")
 inlining() {
   local log=$TEST_TMP/inlining.log
-  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCompilation -XX:+PrintInlining \
+  # one compiler thread: two print their compiles' lines into one another
+  "$JAVA" "${PINNED_FLAGS[@]}" "${JIT_FLAGS[@]}" -XX:CICompilerCount=1 \
+    -XX:+UnlockDiagnosticVMOptions -XX:+PrintCompilation -XX:+PrintInlining \
     "-agentpath:$PSF_BUILD/libpsfagent.so=method=DeepRecursion.sort,out=$TEST_TMP/inlining.xml,engine=fast" \
     -cp "$FX" DeepRecursion bubble 2000 >"$log" 2>&1 || true
   # a compile's header: [stamp] id tier method (size); then its inlining
