@@ -62,7 +62,7 @@ bench-equality: $(AGENT_SO)
 	bench/fast_equality.sh $(if $(CORPORA),--corpora $(CORPORA))
 
 # Its benchmark page, rendered from the current recorded results (one per JDK).
-EQUALITY_RESULTS := bench/fidelity/results/equality-jdk17-2026-12-07.txt bench/fidelity/results/equality-jdk25-2026-12-07.txt
+EQUALITY_RESULTS := bench/fidelity/results/equality-jdk17-2026-12-07.txt bench/fidelity/results/equality-generic-jdk17-2026-12-07.txt bench/fidelity/results/equality-jdk25-2026-12-07.txt bench/fidelity/results/equality-generic-jdk25-2026-12-07.txt
 .PHONY: bench-equality-page
 bench-equality-page:
 	bench/fast_equality.sh --page docs/bench/fast-equality.md --render $(EQUALITY_RESULTS)
