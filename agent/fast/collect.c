@@ -203,6 +203,12 @@ static int collect_contexts(agent *a, JNIEnv *jni, thread_state *ts)
                 to = k == CTX_NONE ? p | FOLD : k;
             }
         }
+        if (count[4 * i] < 0 || count[4 * i + 1] < 0 || count[4 * i + 2] < 0 || count[4 * i + 3] < 0) {
+            /* a fix (an exception's, a limit's) took off more than the context counted */
+            fast_problem(a, "a calling context (%s) holds a negative count",
+                         i > 0 ? fast_method_of(a, (uint32_t)method[i])->name : "the thread's root");
+            break;
+        }
         map[i] = to;
         ctx_node *x = &ts->ctx.nodes[to & ~FOLD];
         for (int b = 0; b < BUCKETS; b++) {
