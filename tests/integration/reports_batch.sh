@@ -150,7 +150,7 @@ if [ ! -d /run/sshd ] && [ "$(id -u)" -eq 0 ]; then
   mkdir -p /run/sshd && MADE_PRIVSEP=1   # sshd's privilege-separation directory
 fi
 port=""
-for try in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
   p=$((20000 + (RANDOM % 30000)))
   cat >"$K/sshd_config" <<CFG
 Port $p
@@ -164,6 +164,10 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 UsePAM no
 AllowUsers $(id -un)
+# GNU parallel opens a connection per job and more of its own; on a loaded
+# machine their handshakes overlap past sshd's default MaxStartups (10),
+# whose random drops reset connections (kex_exchange_identification)
+MaxStartups 100:30:200
 CFG
   "$SSHD" -D -e -f "$K/sshd_config" 2>"$K/sshd.log" &
   SSHD_PID=$!
@@ -196,7 +200,8 @@ expect_eq "ssh login to the private sshd" "$(ssh -F "$K/ssh_config" psf-batch-te
 
 REMOTE=$TEST_TMP/remote
 "$PSF_ROOT/scripts/score_batch.sh" --out "$REMOTE" -j 2 --ssh "ssh -F $K/ssh_config" --sshlogin psf-batch-test \
-  "$BATCH/manifest.tsv" >"$TEST_TMP/remote.txt" 2>"$TEST_TMP/remote.err" || fail "ssh batch" "$(tail -3 "$TEST_TMP/remote.err")"
+  "$BATCH/manifest.tsv" >"$TEST_TMP/remote.txt" 2>"$TEST_TMP/remote.err" ||
+  fail "ssh batch" "$(tail -3 "$TEST_TMP/remote.err"; echo "sshd said:"; grep -v 'Accepted publickey\|session opened\|session closed\|Received disconnect\|Disconnected from' "$K/sshd.log" | tail -8)"
 expect_eq "the jobs ran through the ssh login" "$(grep -c 'Accepted publickey' "$K/sshd.log" | awk '$1 > 1 { print "yes" }')" yes
 if diff -r "$LOCAL" "$REMOTE" >"$TEST_TMP/diff.txt"; then
   pass "local and ssh batches give identical files"
