@@ -12,8 +12,8 @@
 # JDK 25 is PSF_JDK25_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64. Without
 # it JDK 17 is checked and the script then exits 77 (skipped: a failure
 # under CI, tests/run_test.sh). Runs are scored PSF_TEST_JOBS at a time
-# (default: the online CPUs, at most 4): 254 runs, 5.5 minutes of CPU
-# time (under 3 minutes on 2 idle cores; 7 on a 2-core VM at load 8).
+# (default: the online CPUs, at most 4): 320 runs (the generic corpus'
+# 66 of them took 36 s on 2 cores).
 # PSF_TEST_ONLY=REGEX scores only the runs whose name (corpus/Program,
 # example/method, batch/label) matches, for a look at one program.
 set -eu
@@ -33,20 +33,24 @@ JOBS=${PSF_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 CLS=$TEST_TMP/classes
 RUNS=$TEST_TMP/runs.tsv
 : >"$RUNS"
-# the corpora's programs have different names: one javac for all of them
-sources=()
+# a javac per corpus (the sorting and generic corpora share class names),
+# each into its own class path
 for dir in "$PSF_ROOT"/bench/fidelity/*/; do
   corpus=$(basename "$dir")
   [ "$corpus" != tools ] || continue
+  sources=()
   for f in "$dir"*.java; do
     [ -e "$f" ] || continue
-    sources+=("$f")
     p=$(basename "$f" .java)
-    printf '%s\t%s\t%s\t%s\t\n' "$corpus/$p" "$CLS/corpora" "$p" "$p.run" >>"$RUNS"
+    # it passes the bytecode limit by design (a run stopped there has no score)
+    [ "$corpus/$p" != generic/BozoSortBounded ] || continue
+    sources+=("$f")
+    printf '%s\t%s\t%s\t%s\t\n' "$corpus/$p" "$CLS/corpora/$corpus" "$p" "$p.run" >>"$RUNS"
   done
+  [ ${#sources[@]} -eq 0 ] && continue
+  mkdir -p "$CLS/corpora/$corpus"
+  javac --release 17 -d "$CLS/corpora/$corpus" "${sources[@]}"
 done
-mkdir -p "$CLS/corpora"
-javac --release 17 -d "$CLS/corpora" "${sources[@]}"
 mkdir -p "$CLS/example"
 javac --release 17 -d "$CLS/example" "$PSF_ROOT/examples/Sorting.java"
 for m in bubbleSort insertionSort; do
