@@ -86,6 +86,13 @@ INTEGRATION_GROUPS += integration-fast-hidden
 integration-fast-hidden: all $(AGENT_FIXTURE_STAMP)
 	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/fast_hidden.sh
 
+# The fidelity corpora's programs compute the right answers (each corpus'
+# check.sh), so that the benchmarks that score them compare one task.
+.PHONY: integration-corpora
+INTEGRATION_GROUPS += integration-corpora
+integration-corpora:
+	@$(RUN_TEST) bash tests/integration/fidelity_corpora.sh
+
 # The agent's JVM suites once more with the agent built under AddressSanitizer
 # and UBSan and loaded by a real JVM (unit-asan covers only the pure modules).
 # $(ASAN_DIR) is a build folder like $(BUILD), whose libpsfagent.so is the

@@ -77,6 +77,8 @@ expect_eq "still refused after the quick self-test" "$(score "$J21" | cut -d' ' 
 # --- the full self-test passes and records the build --------------------------------
 JAVA_HOME=$J21 "$ST" --full --json >"$TEST_TMP/full.json" 2>"$TEST_TMP/full.err" && rc=0 || rc=$?
 expect_eq "full self-test on JDK 21: passes" "$rc $(jq -r .verdict "$TEST_TMP/full.json")" "0 pass"
+# which of its checks failed: the self-test's own temporary logs are gone
+jq -r '.suites[] | select(.failed > 0) | "#   \(.name): \(.failures | join(" | "))"' "$TEST_TMP/full.json" 2>/dev/null
 rec=$(jq -r .record "$TEST_TMP/full.json")
 expect_eq "full self-test: the record is named by the JDK build" "$rec" \
   "$PSF_STATE_DIR/verified-jdks/$(psf_jdk_build_id "$J21/bin/java")"
