@@ -26,15 +26,17 @@
  * If the next probe is in the same frame with no call, entry or root frame
  * in between (the next block's probe, the call probe of the invoke that
  * ends the segment, the probe after a new or before an array
- * instruction's arrays count, the measured method's exit), or the return
+ * instruction's arrays count, the measured method's exit, the exit probe
+ * of a root frame whose last block holds the limit's bytecode, which puts
+ * back what it changed as arm() took it), or the return
  * probe in the caller after the frame returned, the segment ran straight
  * through the limit's bytecode: that probe's counts come off again, the
  * predictors are put back (a branch probe may have fed them the outcome
  * of a branch at or after the limit's bytecode, which the step engine
  * never sees), and the run stops there with the counts at the limit's
- * bytecode, as above. Anything else (a root frame's exit, a call's
- * callee) makes the run fall back, and the step engine's run finds the
- * stop.
+ * bytecode, as above. Anything else (another root frame's exit, a
+ * frame that began, a call that returned) makes the run fall back, and
+ * the step engine's run finds the stop.
  *
  * A goto to itself (an endless loop) stops the step engine's run at its
  * first execution, under any limit (core/limits.c endless_loop_stop). Its

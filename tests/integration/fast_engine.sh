@@ -45,10 +45,10 @@
 # bytecode with the step engine's partial profile, field for field, and no
 # fallback, at limits in loops (every offset, the exact count and one
 # less and more), compiled code, callees, exception handlers and
-# constructors, after allocations and initializers, in a sort whose swap
-# allocates, and at an endless loop's goto to itself (with the step
-# engine's message); where the fast engine cannot place that stop it
-# falls back, saying why.
+# constructors, after allocations and initializers, in an initializer's
+# last block, in a sort whose swap allocates, and at an endless loop's
+# goto to itself (with the step engine's message); where the fast engine
+# cannot place that stop it falls back, saying why.
 # (for shellcheck: the fixtures' nested classes have a $ in their names)
 # shellcheck disable=SC2016
 set -eu
