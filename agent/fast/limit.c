@@ -26,15 +26,17 @@
  * If the next probe is in the same frame with no call, entry or root frame
  * in between (the next block's probe, the call probe of the invoke that
  * ends the segment, the probe after a new or before an array
- * instruction's arrays count, the measured method's exit), or the return
+ * instruction's arrays count, the measured method's exit, the exit probe
+ * of a root frame whose last block holds the limit's bytecode, which puts
+ * back what it changed as arm() took it), or the return
  * probe in the caller after the frame returned, the segment ran straight
  * through the limit's bytecode: that probe's counts come off again, the
  * predictors are put back (a branch probe may have fed them the outcome
  * of a branch at or after the limit's bytecode, which the step engine
  * never sees), and the run stops there with the counts at the limit's
- * bytecode, as above. Anything else (a root frame's exit, a call's
- * callee) makes the run fall back, and the step engine's run finds the
- * stop.
+ * bytecode, as above. Anything else (another root frame's exit, a
+ * frame that began, a call that returned) makes the run fall back, and
+ * the step engine's run finds the stop.
  *
  * A goto to itself (an endless loop) stops the step engine's run at its
  * first execution, under any limit (core/limits.c endless_loop_stop). Its
@@ -86,6 +88,9 @@ struct fast_armed {
     jlong br[BUCKETS][BR_KINDS], entries[BUCKETS], call_mark;
     jlong seg_fence;            /* the fence of the segment that holds the limit's bytecode, and its bucket */
     jint seg_fence_b;
+    jint mode;                  /* what a root frame's exit probe changes besides: the mode, the position, */
+    jlong pos, pending_at, fence_alloc[BUCKETS]; /* the pending call's total, the allocation fences */
+    jint *runs, nruns, runs_cap; /* the calling contexts' run counts up to ctx_top (rootExit's restore) */
     jbyte counters[BUCKETS][1 << BP_BITS]; /* the predictors' counters */
 };
 
@@ -147,6 +152,28 @@ static void arm(agent *a, JNIEnv *jni, thread_state *ts, struct fast_armed *w)
     w->call_mark = (*jni)->GetLongField(jni, p, a->fast.f_call_mark);
     w->seg_fence = (*jni)->GetLongField(jni, p, a->fast.f_seg_fence);
     w->seg_fence_b = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
+    w->mode = (*jni)->GetIntField(jni, p, a->fast.f_mode);
+    w->pos = (*jni)->GetLongField(jni, p, a->fast.f_pos);
+    w->pending_at = (*jni)->GetLongField(jni, p, a->fast.f_pending_at);
+    for (int b = 0; b < BUCKETS; b++)
+        w->fence_alloc[b] = (*jni)->GetLongField(jni, p, a->fast.f_fence_alloc[b]);
+    w->nruns = 0;
+    jintArray runs = (*jni)->GetObjectField(jni, p, a->fast.f_run_count);
+    if (runs != NULL && w->ctx_top >= 0 && w->ctx_top < (*jni)->GetArrayLength(jni, runs)) {
+        if (w->ctx_top + 1 > w->runs_cap) {
+            jint *v = realloc(w->runs, (size_t)(w->ctx_top + 1) * sizeof *v);
+            if (v != NULL) {
+                w->runs = v;
+                w->runs_cap = w->ctx_top + 1;
+            }
+        }
+        if (w->ctx_top + 1 <= w->runs_cap) {
+            (*jni)->GetIntArrayRegion(jni, runs, 0, w->ctx_top + 1, w->runs);
+            w->nruns = w->ctx_top + 1;
+        }
+    }
+    if (runs != NULL)
+        (*jni)->DeleteLocalRef(jni, runs);
     if ((*jni)->ExceptionCheck(jni)) {
         (*jni)->ExceptionClear(jni);
         w->spoiled = "its counters could not be read";
@@ -166,6 +193,43 @@ static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_
            (*jni)->GetLongField(jni, p, a->fast.f_call_mark) == w->call_mark &&
            (*jni)->GetLongField(jni, p, a->fast.f_entries) == w->entries[BUCKET_WORK] &&
            (*jni)->GetLongField(jni, p, a->fast.f_oentries) == w->entries[BUCKET_OVERHEAD];
+}
+
+/*
+ * The exit probe of the root frame that holds the limit's bytecode (its
+ * last block, a return at its end, ran straight from the armed probe on):
+ * what it did comes off, as arm() took the state (the root stack and the
+ * mode, the calling context it restored, the saved positions, the pending
+ * call, the position the root lent back, its caller's segment fence and
+ * the allocation fence it moved). 0, or -1 when the run counts cannot be
+ * put back.
+ */
+static int root_exit_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
+{
+    jobject p = ts->fast.probe;
+    if (w->nruns != w->ctx_top + 1)
+        return -1;
+    jintArray runs = (*jni)->GetObjectField(jni, p, a->fast.f_run_count);
+    if (runs == NULL)
+        return -1;
+    (*jni)->SetIntArrayRegion(jni, runs, 0, w->nruns, w->runs);
+    (*jni)->DeleteLocalRef(jni, runs);
+    (*jni)->SetIntField(jni, p, a->fast.f_sp, w->sp);
+    (*jni)->SetIntField(jni, p, a->fast.f_mode, w->mode);
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_top, w->ctx_top);
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_cur, w->ctx_cur);
+    (*jni)->SetIntField(jni, p, a->fast.f_nsaved, w->nsaved);
+    (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
+    (*jni)->SetLongField(jni, p, a->fast.f_pending_at, w->pending_at);
+    (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
+    (*jni)->SetLongField(jni, p, a->fast.f_pos, w->pos);
+    for (int b = 0; b < BUCKETS; b++)
+        (*jni)->SetLongField(jni, p, a->fast.f_fence_alloc[b], w->fence_alloc[b]);
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return -1;
+    }
+    return 0;
 }
 
 /* Put the predictors and branch counts back as arm() took them. */
@@ -335,7 +399,10 @@ static int limit_place(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
             *why = "out of memory";
             return PLACE_NOT;
         }
+        jint *runs = w->runs, runs_cap = w->runs_cap; /* kept from an earlier stop armed and called off */
         memset(w, 0, sizeof *w);
+        w->runs = runs;
+        w->runs_cap = runs_cap;
         w->ts = ts;
         w->method = f[skip].method;
         w->depth = frames - skip;
@@ -413,6 +480,9 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
         return why;
     if (kind == LIMIT_CALL && frames - skip == w->depth - 1)
         return returned_place(a, jni, thread, ts, w, f[skip].location, fm, frames, skip);
+    int root_exit = kind == LIMIT_ROOT_EXIT && f[skip].method == w->method && frames - skip == w->depth;
+    if (root_exit && root_exit_back(a, jni, ts, w) != 0)
+        return "the calling contexts could not be put back before a root frame's exit";
     if (f[skip].method != w->method || frames - skip != w->depth || !unchanged(a, jni, ts, w, kind == -1))
         return "a frame began or ended between its probe and the limit's bytecode";
     /* the probes that may come next in the same frame: a block's, the
@@ -427,9 +497,9 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
             (kind == LIMIT_CALL && fm->code[at->old] != BC_NEW))
             return "a call returned between its probe and the limit's bytecode";
         fence_back(a, jni, ts, fm, at->old);
-    } else if (kind == LIMIT_ROOT_EXIT) {
+    } else if (kind == LIMIT_ROOT_EXIT && !root_exit) {
         return "a root frame ended between its probe and the limit's bytecode";
-    } else if (kind != LIMIT_INVOKE && kind != -1) {
+    } else if (kind != LIMIT_INVOKE && kind != -1 && !root_exit) {
         return "an allocation ran between its probe and the limit's bytecode";
     }
     (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
