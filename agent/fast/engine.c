@@ -90,10 +90,8 @@ static int fast_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thr
 static void fast_on_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass)
 {
     jboolean is_array = JNI_FALSE;
-    uint32_t k = jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") == 0 &&
-                         is_array ? counting_array_key(a, klass) : 0;
-    if (k != 0)
-        fast_array_alloc(a, jni, thread, ts, obj, k);
+    if (jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") == 0 && is_array)
+        fast_array_alloc(a, jni, thread, ts, obj, klass);
 }
 
 /* The bytecode limit stops the run: at the step engine's bytecode, with
