@@ -373,8 +373,23 @@ void JNICALL probe_native_arrays(JNIEnv *jni, jclass cls, jint site, jboolean na
                   mode == MODE_OVERHEAD ? BUCKET_OVERHEAD : BUCKET_WORK);
 }
 
+/* Whether method m is the probe class's (Probe.java), with a one-entry
+ * cache per thread; -1 when its class cannot be read (reported). */
+static int probe_method(agent *a, JNIEnv *jni, thread_state *ts, jmethodID m)
+{
+    if (m == ts->fast.alloc_method)
+        return ts->fast.alloc_probe;
+    jclass k = NULL;
+    if (jvmti_check(a, (*a->jvmti)->GetMethodDeclaringClass(a->jvmti, m, &k), "GetMethodDeclaringClass") != 0)
+        return -1;
+    ts->fast.alloc_probe = (*jni)->IsSameObject(jni, k, a->fast.probe) ? 1 : 0;
+    ts->fast.alloc_method = m;
+    (*jni)->DeleteLocalRef(jni, k);
+    return ts->fast.alloc_probe;
+}
+
 /*
- * SampledObjectAlloc of an array (key: its array key) on a counting thread.
+ * SampledObjectAlloc of an array of class klass on a counting thread.
  * Arrays that array instructions make are the probes' (a Java frame on
  * top: the instruction, or the JVM's own work inside another instruction,
  * which the step engine does not charge either). Arrays made under
@@ -386,16 +401,27 @@ void JNICALL probe_native_arrays(JNIEnv *jni, jclass cls, jint site, jboolean na
  * StackTraceElement.initStackTraceElements, which call no Java code (the
  * run is refused when one of the latter two throws: exceptions.c); by the
  * return probe of the call that made it for any other native
- * (native_pend). Arrays the probe's own natives make are the agent's.
+ * (native_pend). Arrays the probe class's code and natives make, and the
+ * agent's own (fast_own_alloc), are the agent's: their class is not even tagged
+ * with its array key (counting_array_key), for a tag draws the class's
+ * identity hash code on this thread where it has none (Class[] on
+ * JDK 25: the probe's growSites makes a Class[]), which the step engine, which makes
+ * no such arrays, does not (docs/fast-engine.md, "Identity hash codes").
+ * Every other array's class is tagged here, as the step engine tags it at
+ * the array it charges.
  */
-void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key)
+void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
     if (fast_own_alloc)
         return; /* the agent's own array (hidden.c) */
-    if (ts->fast.probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
+    if (jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0 ||
+        probe_method(a, jni, ts, m) != 0)
+        return;
+    uint32_t key = counting_array_key(a, klass);
+    if (key == 0 || ts->fast.probe == NULL)
         return;
     if (loc != -1)
         return; /* a Java frame */
@@ -414,13 +440,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     }
     if (m != a->fast.fill_in && m != a->fast.init_class_name && m != a->fast.ste_init) {
         /* any other native's (reflection's, ...): kept for its call's return probe */
-        jclass k = NULL;
-        if (jvmti_check(a, (*jv)->GetMethodDeclaringClass(jv, m, &k), "GetMethodDeclaringClass") != 0)
-            return;
-        int own = (*jni)->IsSameObject(jni, k, a->fast.probe);
-        (*jni)->DeleteLocalRef(jni, k);
-        if (!own)
-            native_pend(a, jni, ts, key, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
+        native_pend(a, jni, ts, key, (uint64_t)(*jni)->GetArrayLength(jni, (jarray)array));
         return;
     }
     int made = 0;

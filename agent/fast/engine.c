@@ -90,10 +90,8 @@ static int fast_thread_events(agent *a, jvmtiEventMode mode, jthread thread, thr
 static void fast_on_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass)
 {
     jboolean is_array = JNI_FALSE;
-    uint32_t k = jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") == 0 &&
-                         is_array ? counting_array_key(a, klass) : 0;
-    if (k != 0)
-        fast_array_alloc(a, jni, thread, ts, obj, k);
+    if (jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") == 0 && is_array)
+        fast_array_alloc(a, jni, thread, ts, obj, klass);
 }
 
 /* The bytecode limit stops the run: at the step engine's bytecode, with
@@ -121,25 +119,25 @@ static void fast_on_limit(agent *a, const char *message)
  * Object.hashCode or System.identityHashCode that ran no bytecode, the
  * native) may not be the step engine's, or NULL. HotSpot draws identity
  * hash codes from a per-thread sequence (docs/fast-engine.md, "Identity
- * hash codes"). On JDK 17 both engines draw alike on the main thread and
- * on every thread made before VMInit: the same codes, at the same places,
- * before and inside the measured code. A thread made after VMInit is
- * seeded from a counter of the whole JVM that each engine's start moves
- * differently (every new symbol moves it), so codes such a thread of the
- * program draws differ between the engines, and a count that reads them
- * may too: the run falls back when one started before an extent ended
- * (threads an extent starts fall back for Thread.start already). On
- * other JDKs the engines are not shown to agree (JDK 25's launcher draws
- * a different number of codes on the main thread under each), and every
- * read falls back.
+ * hash codes"). On JDK 17 and 25 both engines draw alike on the main
+ * thread and on every thread made before VMInit: the same codes, at the
+ * same places, before and inside the measured code (the tags of array
+ * classes too: fast/arrays.c fast_array_alloc, step/arrays.c
+ * step_array_alloc). A thread made after VMInit is seeded from a counter
+ * of the whole JVM that each engine's start moves differently (every new
+ * symbol moves it), so codes such a thread of the program draws differ
+ * between the engines, and a count that reads them may too: the run falls
+ * back when one started before an extent ended (threads an extent starts
+ * fall back for Thread.start already). On other JDKs the engines are not
+ * shown to agree, and every read falls back.
  */
 static const char *identity_hash_read(const agent *a)
 {
     static const char *const readers[] = {"java.lang.Object.hashCode()I",
                                           "java.lang.System.identityHashCode(Ljava/lang/Object;)I"};
     const char *why = NULL;
-    if (a->jdk_feature != 17)
-        why = "which the two engines are shown to draw alike on JDK 17 only";
+    if (a->jdk_feature != 17 && a->jdk_feature != 25)
+        why = "which the two engines are shown to draw alike on JDK 17 and 25 only";
     else if (a->late_threads || (a->program_threads && a->active_extents > 0))
         why = "and a thread of the program started after the JVM's start ran: the JVM seeds the sequence it "
               "draws them from differently under each engine";

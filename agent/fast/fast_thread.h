@@ -36,6 +36,8 @@ struct fast_thread {
     int nfpend;
     jint fpend_site;
     jlong fpend_at;
+    jmethodID alloc_method;     /* the method on top at the thread's last array allocation, and */
+    int alloc_probe;            /* whether it is the probe class's (fast/arrays.c probe_method) */
 };
 
 #endif

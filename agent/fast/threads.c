@@ -15,7 +15,9 @@
  * that the array it reads next does not hold. */
 static int publish(agent *a, JNIEnv *jni)
 {
+    fast_own_alloc = 1; /* the agent's array: its class untagged (fast_array_alloc) */
     jobjectArray arr = (*jni)->NewObjectArray(jni, (jsize)a->fast.non, a->fast.probe, NULL);
+    fast_own_alloc = 0;
     if (arr == NULL) {
         (*jni)->ExceptionClear(jni);
         return -1;
@@ -42,10 +44,12 @@ static jobject probe_of(agent *a, JNIEnv *jni, thread_state *ts, jthread thread)
     lock_exit(a);
     jobject p = (*jni)->AllocObject(jni, a->fast.probe);
     jsize size = (jsize)(ids > HITS_INITIAL ? ids : HITS_INITIAL);
+    fast_own_alloc = 1; /* the agent's arrays: their classes untagged (fast_array_alloc) */
     jlongArray hits = (*jni)->NewLongArray(jni, size), ohits = (*jni)->NewLongArray(jni, size);
     /* a predictor per bucket, all 0, as bp_init */
     jbyteArray counters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES);
     jbyteArray ocounters = (*jni)->NewByteArray(jni, (jsize)BP_ENTRIES);
+    fast_own_alloc = 0;
     if (p == NULL || hits == NULL || ohits == NULL || counters == NULL || ocounters == NULL) {
         (*jni)->ExceptionClear(jni);
         return NULL;

@@ -126,15 +126,28 @@ void step_arrays_thrown(agent *a, thread_state *ts, jmethodID method, jlocation 
  * allocated while a newarray/anewarray/multianewarray executes in a measured
  * extent are charged with their exact length, however it was computed
  * (core/extent.c on_sampled_alloc passes those of a counting thread here).
+ * Every array's class is tagged with its array key (counting_array_key),
+ * the arrays charged and the others alike (but those of the agent's own
+ * class lookup, while the thread is paused), as the fast engine tags the
+ * class of every array a counting thread makes but its own (fast/arrays.c
+ * fast_array_alloc): a tag draws the class's identity hash code on this
+ * thread where it has none (on JDK 25, byte[] and Class[] have none at
+ * main), so both engines draw it at the same array (docs/fast-engine.md,
+ * "Identity hash codes").
  */
 void step_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject obj, jclass klass)
 {
+    jboolean is_array = JNI_FALSE;
+    if (ts->paused)
+        return; /* the agent's own lookup of a class (clinit.c: its Field[]), which the fast engine makes none of */
+    if (jvmti_check(a, (*a->jvmti)->IsArrayClass(a->jvmti, klass, &is_array), "IsArrayClass") != 0 || !is_array)
+        return;
+    uint32_t k = counting_array_key(a, klass);
     int direct = (bc_flags(ts->prev_op) & BCF_NEWARRAY) != 0;
     if (!direct && ts->pend_key == 0)
         return; /* not allocated by an array bytecode nor by a native call */
-    uint32_t k = counting_array_key(a, klass);
     if (k == 0)
-        return; /* not an array */
+        return; /* no key */
     if (direct && !own_array(a, thread, ts, k))
         return; /* made while HotSpot resolved the instruction's class (unstepped) */
     if (k > ts->dep_cap && ts_cover_keys(a, ts) != 0) {

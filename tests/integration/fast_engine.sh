@@ -35,10 +35,11 @@
 # engine cannot count yet (threads the method starts) must be refused (status fallback, with the reason, which
 # psf-score reads: exit 30), and so must a run that reads identity hash
 # codes a thread of the program made after VMInit drew (their values differ
-# between the engines), or any on a JDK other than 17, and one in which a thread the method
+# between the engines), or any on a JDK other than 17 and 25, and one in which a thread the method
 # did not start passes the bystanders' allowance. Runs whose counts depend
 # on identity hash codes the method draws or reads (HashReads, Hashing) are
-# counted alike on JDK 17, the codes the program prints included. Finally psf-score must score a fast profile
+# counted alike on JDK 17 and 25, the codes the program prints included,
+# and so in other runs of the same program. Finally psf-score must score a fast profile
 # as the step engine's, and a scoring run (result_fd) with engine=fast must
 # hold the fast engine's counts, within the bytecode limit and past it. A
 # run past the limit must stop under the fast engine on the step engine's
@@ -83,19 +84,24 @@ refused() {
 
 # hashed NAME SPEC MAIN [ARGS...]: a run whose count depends on identity
 # hash codes the method draws or reads (docs/fast-engine.md, "Identity hash
-# codes"): on JDK 17, where both engines draw every code alike, counted by
-# the fast engine with the step engine's profile (same); on other JDKs left
-# to the step engine, saying why
+# codes"): on JDK 17 and 25, where both engines draw every code alike,
+# counted by the fast engine with the step engine's profile (same); on
+# other JDKs left to the step engine, saying why
 hashed() {
   local name=$1
   shift
-  if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+  if hash_jdk; then
     same "$name" - "$@"
     expect_eq "$name: the program printed the same identity hash codes under both engines" \
       "$(cat "$TEST_TMP/fast.out")" "$(cat "$TEST_TMP/step.out")"
   else
-    refused "$name" 'read identity hash codes.*shown to draw alike on JDK 17 only' "$@"
+    refused "$name" 'read identity hash codes.*shown to draw alike on JDK 17 and 25 only' "$@"
   fi
+}
+# hash_jdk: whether $JAVA is a JDK on which the fast engine counts reads of
+# identity hash codes (17, 25)
+hash_jdk() {
+  case $(psf_jdk_feature "$JAVA") in 17 | 25) return 0 ;; *) return 1 ;; esac
 }
 
 # hand counts: tests/integration/agent_counts.sh
@@ -392,8 +398,10 @@ refused threads "thread 'Thread-0', which this engine does not count, ran the pr
 
 # --- identity hash codes (docs/fast-engine.md, "Identity hash codes") ---------
 # The JVM draws them from a per-thread sequence; both engines draw every
-# code alike on the main thread on JDK 17 (the start draws the codes of
-# the classes loaded before VMInit there, startup.c), so counts that depend
+# code alike on the main thread on JDK 17 and 25 (the start draws the codes
+# of the classes loaded before VMInit there, startup.c; both engines tag
+# the class of every array a counting thread makes but the fast engine's
+# own, fast/arrays.c and step/arrays.c), so counts that depend
 # on them are the fast engine's, with the program's printed codes the same:
 # a HashSet of plain Objects built and walked, enum constants and Objects
 # as HashMap keys, Object.toString, reflection first used inside the method,
@@ -402,7 +410,7 @@ refused threads "thread 'Thread-0', which this engine does not count, ran the pr
 hashed hashing Hashing.work Hashing
 hashed identity-hash-native Calls.natives Calls natives 100
 hashed hashreads-set HashReads.set HashReads set 2000
-if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+if hash_jdk; then
   # and the same in other runs: the fast engine's codes are not the run's
   # draw (before the start drew the classes' codes on the main thread, the
   # fast engine's two retransforming threads gave String.class another code
@@ -418,7 +426,7 @@ hashed hashreads-keys HashReads.keys HashReads keys 500
 hashed hashreads-names HashReads.names HashReads names 500
 hashed hashreads-reflect HashReads.reflect HashReads reflect 5
 hashed hashreads-mirrors HashReads.mirrors HashReads mirrors 300
-if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
+if hash_jdk; then
   for i in 1 2; do
     run_engine "$TEST_TMP/again.xml" fast HashReads.mirrors HashReads mirrors 300 || true
     expect_eq "hashreads-mirrors: fast run $((i + 1)): the step engine's total and codes" \
@@ -432,7 +440,7 @@ if [ "$(psf_jdk_feature "$JAVA")" = 17 ]; then
   refused hashreads-before 'read identity hash codes.*a thread of the program started after' \
     HashReads.before HashReads before 2000
 else
-  refused hashreads-before 'read identity hash codes.*shown to draw alike on JDK 17 only' \
+  refused hashreads-before 'read identity hash codes.*shown to draw alike on JDK 17 and 25 only' \
     HashReads.before HashReads before 2000
 fi
 # a thread the method starts draws codes: refused for the thread
