@@ -103,7 +103,8 @@ int ins_layout_pass(method_ctx *c)
         if (i->leader && !(k == 0 && c->merged))
             pos += INS_PROBE_LEN + (c->cst || i->fold ? INS_CONST_LEN : 0) + (i->fold ? INS_CONST_LEN : 0);
         if (i->branch_probe)
-            pos += INS_BRANCH_PROBE_LEN;
+            pos += INS_BRANCH_PROBE_LEN + (ins_icmp_as_if(c->w, code[i->old]) ? INS_ICMP_EXTRA_LEN
+                                           : ins_null_as_int(c->w, code[i->old]) ? INS_NULL_EXTRA_LEN : 0);
         if (i->exit_probe)
             pos += INS_PROBE_LEN;
         if (i->copy_probe)

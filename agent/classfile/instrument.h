@@ -30,6 +30,32 @@
  * name and descriptor (options naming the same method) share one
  * Methodref.
  *
+ * With options.icmp_as_if as well, an if_icmp<cond> gets the if<cond>
+ * probe instead, (III)V, on the sign of the difference of its operands,
+ * taken exactly in longs, and the if<cond> opcode that tests that sign as
+ * the if_icmp<cond> tests its operands:
+ *
+ *     dup2; i2l; dup2_x1; pop2; i2l; lcmp   (a b -> a b sign(b - a))
+ *     bipush OPCODE'   (ifeq, ifne, ifgt, ifle, iflt, ifge for
+ *                       if_icmpeq .. if_icmple)
+ *     sipush ID; invokestatic PROBE_CLASS.BRANCH_METHOD(III)V
+ *
+ * fourteen bytes; max_stack grows by five. A class then needs no (IIII)V
+ * probe: fewer constant-pool entries.
+ *
+ * With options.null_as_int, an ifnull or ifnonnull gets the if<cond>
+ * probe too, on whether the value is an object:
+ *
+ *     dup; instanceof java/lang/Object   (0 for null, 1 for an object)
+ *     bipush OPCODE'   (ifeq for ifnull, ifne for ifnonnull)
+ *     sipush ID; invokestatic PROBE_CLASS.BRANCH_METHOD(III)V
+ *
+ * twelve bytes, and no (Ljava/lang/Object;II)V branch probe: the Class
+ * entry of java/lang/Object is the input's own where it has one. Resolving
+ * it runs no Java code only where the class's loader is the boot loader
+ * (another loader may be asked to load java.lang.Object): the fast engine
+ * sets it for the boot loader's classes alone.
+ *
  * With options.entry_method, the new code starts with an entry probe
  * (sipush/ldc_w of block 0's id, invokestatic PROBE_CLASS.ENTRY_METHOD(I)V)
  * before block 0's probe; jumps to offset 0 land after it, so it runs once
@@ -168,6 +194,8 @@
 
 #define INS_PROBE_LEN 6         /* bytes of one block probe */
 #define INS_BRANCH_PROBE_LEN 9  /* bytes of one branch probe */
+#define INS_ICMP_EXTRA_LEN 5    /* bytes an if_icmp<cond>'s probe adds with options.icmp_as_if */
+#define INS_NULL_EXTRA_LEN 3    /* bytes an ifnull's or ifnonnull's probe adds with options.null_as_int */
 #define INS_ARRAY_PROBE_LEN 9   /* bytes of one array probe */
 #define INS_COPY_PROBE_LEN 4    /* bytes of the copy probe before System.arraycopy */
 #define INS_COPIED_PROBE_LEN 3  /* bytes of the copy probe after it */
@@ -250,6 +278,10 @@ typedef struct ins_options {
                                    next_site and next_call are then first_id, first_site and
                                    first_call */
     void *reserve_ctx;          /* passed to reserve */
+    int icmp_as_if;             /* with branch_method: if_icmp<cond> probes call the if<cond>
+                                   probe (III)V on the sign of b - a (above) */
+    int null_as_int;            /* with branch_method: ifnull and ifnonnull probes call the
+                                   if<cond> probe (III)V on instanceof java/lang/Object (above) */
 } ins_options;
 
 /* Whether the invoke at code[pc] (cp: its class's pool) calls a native

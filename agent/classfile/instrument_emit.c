@@ -89,6 +89,26 @@ static int emit_branch_probe(method_ctx *c, buf *code, uint8_t op, uint32_t id)
 {
     int form = ins_branch_form(op);
     put1(code, form == BR_INT2 || form == BR_REF2 ? 0x5c : 0x59);   /* dup2 : dup */
+    if (ins_icmp_as_if(c->w, op)) {
+        /* a b -> a b sign(b - a): i2l, dup2_x1, pop2, i2l, lcmp; then the
+         * if<cond> that holds for that sign when the if_icmp<cond> holds
+         * for a and b (a < b: b - a > 0) */
+        static const uint8_t as_if[6] = {0x99, 0x9a, 0x9d, 0x9e, 0x9b, 0x9c};
+        static const uint8_t sign[5] = {0x85, 0x5d, 0x58, 0x85, 0x94};
+        put(code, sign, sizeof sign);
+        op = as_if[op - 0x9f];
+        form = BR_INT1;
+    } else if (ins_null_as_int(c->w, op)) {
+        /* v -> v (v instanceof Object): 0 for null, 1 for an object; then
+         * ifeq for ifnull, ifne for ifnonnull */
+        uint16_t object = ins_object_class(c->w);
+        if (object == 0)
+            return -1;
+        put1(code, 0xc1);
+        put2(code, object);
+        op = op == 0xc6 ? 0x99 : 0x9a;
+        form = BR_INT1;
+    }
     put1(code, 0x10);                                               /* bipush */
     put1(code, op);
     return emit_id(c, code, id) || ins_emit_invoke(c->w, code, PR_BRANCH + form) ? -1 : 0;
@@ -154,11 +174,14 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
 /* How much max_stack grows: the block probe pushes one value, two with
  * its constant, three as a fold probe; a return or new probe two with its
  * constant above what the instruction left; a branch probe pushes up to
- * four above the operands it duplicates; an array probe three above the
- * array (whose instruction took at least one operand). */
+ * four above the operands it duplicates (five for an if_icmp<cond>'s with
+ * icmp_as_if); an array probe three above the array (whose instruction
+ * took at least one operand). */
 unsigned ins_stack_growth(const rewriter *w)
 {
     const ins_options *o = w->opt;
+    if (o->branch_method != NULL && o->icmp_as_if)
+        return 5;   /* a b a b bL a bL, at its highest */
     if (o->branch_method != NULL || o->array_method != NULL || o->copy_method != NULL || o->made_method != NULL)
         return 4;
     return o->consts ? 2 : 1;   /* fold probes need branch_method */

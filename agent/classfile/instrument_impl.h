@@ -125,9 +125,10 @@ enum {
     PR_COUNT
 };
 
-/* At most this many Utf8 entries a probe may need: the probe class's name
- * and each probe method's name and descriptor. */
-#define MAX_UTF8 (1 + 2 * PR_COUNT)
+/* At most this many Utf8 entries a probe may need: the probe class's name,
+ * java/lang/Object (options.null_as_int) and each probe method's name and
+ * descriptor. */
+#define MAX_UTF8 (2 + 2 * PR_COUNT)
 
 typedef struct rewriter {
     const uint8_t *in;          /* the input class file */
@@ -137,6 +138,7 @@ typedef struct rewriter {
     uint32_t cp_count;          /* constant_pool_count with them */
     uint16_t refs[PR_COUNT];    /* the probe methods' Methodrefs (PR_*), 0 until first used */
     uint16_t probe_cls;         /* the probe class's Class entry, 0 until first used */
+    uint16_t object_cls;        /* java/lang/Object's Class entry (options.null_as_int), 0 until first used */
     const char *names[MAX_UTF8]; /* every name and descriptor a probe may need (set at the first need) */
     uint16_t name_at[MAX_UTF8];  /* and its Utf8 entry: the input's own, or one added; 0 until either */
     unsigned nnames;            /* 0 until the first need */
@@ -245,6 +247,15 @@ uint16_t ins_cp_add(rewriter *w, uint8_t tag, const uint8_t *body, size_t n);
 int ins_emit_invoke(rewriter *w, buf *code, int k);
 int ins_is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc);
 int ins_branch_form(uint8_t op);
+/* 1 when the conditional branch op gets the if<cond> probe on its
+ * operands' sign (options.icmp_as_if, an if_icmp<cond>). */
+int ins_icmp_as_if(const rewriter *w, uint8_t op);
+/* The same for ifnull and ifnonnull (options.null_as_int). */
+int ins_null_as_int(const rewriter *w, uint8_t op);
+/* java/lang/Object's Class entry: the input's own, else added (its Utf8
+ * too where the input has none); 0 with the error set when the pool is
+ * full. */
+uint16_t ins_object_class(rewriter *w);
 
 /* instrument_emit.c */
 unsigned ins_stack_growth(const rewriter *w);

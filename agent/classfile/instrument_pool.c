@@ -39,6 +39,7 @@ static void name_add(rewriter *w, const char *s)
 static void names_init(rewriter *w)
 {
     name_add(w, w->opt->probe_class);
+    name_add(w, "java/lang/Object");
     for (int k = 0; k < PR_COUNT; k++)
         if (probe_name(w, k) != NULL) {
             name_add(w, probe_name(w, k));
@@ -168,6 +169,19 @@ static uint16_t probe_ref(rewriter *w, int k)
     return w->refs[k];
 }
 
+uint16_t ins_object_class(rewriter *w)
+{
+    if (w->object_cls != 0)
+        return w->object_cls;
+    const cpool *cp = &w->cf->cp;
+    for (uint16_t i = 1; i < cp->count; i++) {
+        cp_str name;
+        if (cp_tag(cp, i) == CP_CLASS && cp_class_name(cp, i, &name) == 0 && str_is(name, "java/lang/Object"))
+            return w->object_cls = i;
+    }
+    return w->object_cls = cp_add_refs(w, CP_CLASS, cp_utf8_ref(w, "java/lang/Object"), 0, 0);
+}
+
 /* invokestatic of probe method k; -1 when its Methodref cannot be added. */
 int ins_emit_invoke(rewriter *w, buf *code, int k)
 {
@@ -207,6 +221,16 @@ int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
     if (str_is(name, "multiNewArray") && str_is(desc, "(Ljava/lang/Class;[I)Ljava/lang/Object;"))
         return INS_MAKES_LEVELS;
     return 0;
+}
+
+int ins_icmp_as_if(const rewriter *w, uint8_t op)
+{
+    return w->opt->icmp_as_if && ins_branch_form(op) == BR_INT2;
+}
+
+int ins_null_as_int(const rewriter *w, uint8_t op)
+{
+    return w->opt->null_as_int && ins_branch_form(op) == BR_REF1;
 }
 
 int ins_branch_form(uint8_t op)

@@ -206,9 +206,10 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
 {
     if (frames <= 0 || ts->fast.probe == NULL)
         return -1;
-    /* the root frames open on the thread (Probe.rootEnter), innermost
-     * last, and the mode each runs in: a frame's blocks were counted in the
-     * mode of the innermost root frame at or below it */
+    /* the root frames open on the thread (the root entry probe,
+     * Probe.Code(I)V), innermost last, and the mode each runs in: a frame's
+     * blocks were counted in the mode of the innermost root frame at or
+     * below it */
     jint sp = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_sp);
     jint mode = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode);
     jint *ids = NULL, *modes = NULL, *lends = NULL, *fence_b = NULL;

@@ -37,7 +37,7 @@ typedef struct fast_method {
     uint8_t program;            /* its class is the program's (the application class loader's) */
     uint8_t init_sites;         /* its static accesses run initializers as clinit.c's (program.c,
                                  * init_sites_class: the program's, reflection's accessors) */
-    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.rootEnter, rootExit) */
+    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.Code(I)V, SourceFile(I)V) */
     uint32_t cls;               /* its class file: a->fast.classes[cls] */
     uint16_t cf_index;          /* its place in that class file's methods */
     method_info *mi;            /* its profile entry, made when the counts are collected */
@@ -111,7 +111,7 @@ enum { FLAG_PROGRAM = 1, FLAG_COST_SHIFT = 8 };
 #define SEG_ALLOC (1u << 15)
 #define SEG_PROGRAM (1u << 16)
 #define LEN_ENDLESS (1u << 31)
-/* Probe.rootEnter's value from root0: the interrupted segment ends at an
+/* The root entry probe's value from root0: the interrupted segment ends at an
  * allocation after the caller's instruction (SEG_AFTER), and the rest of
  * that segment the root lends, above bit 8 */
 enum { SEG_AFTER = 64, LEND_SHIFT = 8 };

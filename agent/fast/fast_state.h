@@ -36,7 +36,8 @@ typedef struct fast_state {
     uint32_t last_index, last_pc, last_key; /* offset and key (fast.c native_caller; under lock) */
     int last_made;              /* and whether a made probe follows that invoke */
     jfieldID f_ohits, f_on, f_ocounters, f_obr[BR_KINDS]; /* the same in the overhead bucket */
-    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden, f_hidden_root; /* the thread's root frames (Probe.rootEnter) */
+    /* the thread's root frames (the root entry probe) */
+    jfieldID f_mode, f_sp, f_root_ids, f_root_modes, f_hidden, f_hidden_root;
     jfieldID f_pending, f_natives; /* the thread's pending call, its native calls by call site */
     jfieldID f_pending_at, f_native_arrays; /* the total at that call; 1: a native's arrays await its return */
     jfieldID f_call_mark, f_entries, f_oentries; /* its last invoke's total, its method entries */

@@ -199,7 +199,7 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
 }
 
 /*
- * Probe.root0(id, mode), from Probe.rootEnter at the first instruction
+ * Probe.root0(id, mode), from the root entry probe (Probe.Code(I)V) at the first instruction
  * of a method with root probes (block 0: id) on a counting thread in mode
  * WORK or OVERHEAD: the mode its frame runs in, decided as the step engine
  * decides its bucket (root_enter in step/step.c) and as HotSpot posts its

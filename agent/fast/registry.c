@@ -434,16 +434,22 @@ int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const 
     }
     if (!parallel)
         lock_enter(a);
-    /* the probes every class calls share the names p and q (Probe.java): a
-     * class's pool gains two names and a Methodref per descriptor */
-    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "p", .branch_method = "p",
-                       .first_id = a->fast.next_id, .array_method = "array", .first_site = a->fast.next_site,
+    /* the probes most classes call share two names (Probe.java), Code and
+     * SourceFile, which the pool of nearly every class holds already (its
+     * attributes' names): a class's pool gains a Methodref per descriptor;
+     * and if_icmp<cond> calls the if<cond> probe (icmp_as_if), one
+     * descriptor less, and so do ifnull and ifnonnull in the boot loader's
+     * classes (null_as_int: its instanceof Object resolves without asking
+     * a loader written in Java) */
+    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "Code", .branch_method = "Code",
+                       .first_id = a->fast.next_id, .array_method = "SourceFile", .first_site = a->fast.next_site,
                        .copy_method = program ? "programCopy" : "copy", .made_method = "made",
-                       .root_entry_method = "rootEnter", .root_exit_method = "rootExit", .calls_filter = calls_of,
-                       .calls_ctx = &cc, .call_method = "q", .return_method = "q",
+                       .root_entry_method = "Code", .root_exit_method = "SourceFile", .calls_filter = calls_of,
+                       .calls_ctx = &cc, .call_method = "SourceFile", .return_method = "SourceFile",
                        .first_call = a->fast.next_call, .other_entry_method = "entered",
-                       .other_entry_block_method = "p", .new_method = "q", .consts = 1, .program = program,
-                       .fold_method = "p", .branch_seed = seed_of, .seed_ctx = &cc};
+                       .other_entry_block_method = "Code", .new_method = "SourceFile", .consts = 1,
+                       .program = program, .fold_method = "Code", .branch_seed = seed_of, .seed_ctx = &cc,
+                       .icmp_as_if = 1, .null_as_int = loader == NULL};
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";

@@ -459,6 +459,132 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     release(&w);
 }
 
+/* The if<cond> that a branch probe's bipush names, and its outcome on v. */
+static int if_outcome(uint8_t op, int v)
+{
+    switch (op) {
+    case 0x99: return v == 0;
+    case 0x9a: return v != 0;
+    case 0x9b: return v < 0;
+    case 0x9c: return v >= 0;
+    case 0x9d: return v > 0;
+    case 0x9e: return v <= 0;
+    default: fail_msg("not an if<cond>: 0x%02x", op); return -1;
+    }
+}
+
+static void ins_rewrite__icmp_as_if__if_icmp_calls_the_if_probe_on_the_sign(void **state)
+{
+    (void)state;
+    /* every if_icmp<cond> (0 iconst_0; 1 iconst_1; 2 if_icmp<cond> 6; 5 nop;
+     * 6 return): the probe at 8 takes the sign of b - a in longs (dup2,
+     * i2l, dup2_x1, pop2, i2l, lcmp) and passes the if<cond> that holds
+     * for it exactly when the if_icmp<cond> holds for a and b; the pool
+     * gets the block probe (13..18) and branch(III)V (19 "branch", 20
+     * "(III)V", 21, 22), no (IIII)V */
+    static const uint8_t as_if[6] = {0x99, 0x9a, 0x9d, 0x9e, 0x9b, 0x9c};
+    static const int32_t vals[] = {INT32_MIN, INT32_MIN + 1, -2, -1, 0, 1, 2, INT32_MAX - 1, INT32_MAX};
+    for (uint8_t op = 0x9f; op <= 0xa4; op++) {
+        const uint8_t code[] = {0x03, 0x04, op, 0x00, 0x04, 0x00, 0xb1};
+        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+        ins_options opt = branch_opts;
+        opt.icmp_as_if = 1;
+        rewritten w;
+        rewrite(&w, &s, &opt);
+        const cf_method *m = &w.cf.methods[0];
+        const uint8_t want[] = {0x5c, 0x85, 0x5d, 0x58, 0x85, 0x94, 0x10, as_if[op - 0x9f],
+                                0x11, 0x00, 0x07, 0xb8, 0x00, 22, op, 0x00, 0x0a};
+        expect_bytes(m->code + 8, sizeof want, want, sizeof want);
+        assert_int_equal(m->code_len, 6 + 2 + 14 + 3 + 6 + 1 + 6 + 1); /* blocks at 0, 5, 6 */
+        assert_int_equal(m->max_stack, 2 + 5);
+        expect_probe_ref(&w.cf, 22, "branch", "(III)V");
+        assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 4);
+        release(&w);
+        /* what the probe then decides, against what the JVM decides */
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+            for (size_t j = 0; j < sizeof vals / sizeof vals[0]; j++) {
+                int64_t a = vals[i], b = vals[j];
+                int sign = b > a ? 1 : b < a ? -1 : 0;  /* lcmp of (long) b, (long) a */
+                int taken = op == 0x9f ? a == b : op == 0xa0 ? a != b : op == 0xa1 ? a < b
+                            : op == 0xa2 ? a >= b : op == 0xa3 ? a > b : a <= b;
+                assert_int_equal(if_outcome(as_if[op - 0x9f], sign), taken);
+            }
+    }
+}
+
+static void ins_rewrite__icmp_as_if__names_in_the_pool_and_one_branch_descriptor(void **state)
+{
+    (void)state;
+    /* the counted loop with the engine's names: block and branch probes
+     * named Code, a Utf8 the pool holds (7, the attribute's name), so
+     * no name is added: 13 "psf/Probe", 14 its Class, 15 "(I)V", 16, 17
+     * Code(I)V; the if_icmpge's probe 18 "(III)V", 19, 20 Code(III)V */
+    spec s = loop_spec();
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "Code", .first_id = 7,
+                       .branch_method = "Code", .icmp_as_if = 1};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    expect_probe_ref(&w.cf, 17, "Code", "(I)V");
+    expect_probe_ref(&w.cf, 20, "Code", "(III)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 8);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0xb8, 0x00, 17,         /*  0 probe 7 */
+        0x03, 0x3c, 0x03, 0x3d,
+        0x11, 0x00, 0x08, 0xb8, 0x00, 17,         /* 10 probe 8 */
+        0x1c, 0x1a,
+        0x5c, 0x85, 0x5d, 0x58, 0x85, 0x94,       /* 18 dup2; the sign of b - a */
+        0x10, 0x9e, 0x11, 0x00, 0x08, 0xb8, 0x00, 20, /* 24 bipush ifle; sipush 8; Code(III)V */
+        0xa2, 0x00, 0x13,                         /* 32 if_icmpge 51 */
+        0x11, 0x00, 0x09, 0xb8, 0x00, 17,         /* 35 probe 9 */
+        0x1b, 0x1c, 0x60, 0x3c, 0x84, 0x02, 0x01,
+        0xa7, 0xff, 0xda,                         /* 48 goto 10 */
+        0x11, 0x00, 0x0a, 0xb8, 0x00, 17,         /* 51 probe 10 */
+        0x1b, 0xac
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(m->max_stack, 2 + 5);
+    uint32_t len;
+    const uint8_t *smt = code_attr(m, &w.cf, "StackMapTable", &len);
+    static const uint8_t want_smt[] = {0, 2, 253, 0, 10, 1, 1, 250, 0, 40};
+    expect_bytes(smt, len, want_smt, sizeof want_smt);
+    release(&w);
+}
+
+static void ins_rewrite__null_as_int__ifnull_calls_the_if_probe_on_instanceof_object(void **state)
+{
+    (void)state;
+    /* 0 aconst_null; 1 ifnull|ifnonnull 5; 4 nop; 5 iconst_0; 6 ifeq 10;
+     * 9 nop; 10 aconst_null x2; 12 if_acmpeq 16; 15 nop; 16 return: the
+     * ifnull's probe tests `instanceof java/lang/Object` (the pool's own
+     * Class, 4: 0 for null) with ifeq (ifne for ifnonnull) and shares
+     * branch(III)V with the ifeq's (19 "branch", 20 "(III)V", 21, 22);
+     * only the if_acmpeq needs a descriptor of its own (23, 24, 25) */
+    for (uint8_t op = 0xc6; op <= 0xc7; op++) {
+        const uint8_t code[] = {0x01, op, 0x00, 0x04, 0x00, 0x03, 0x99, 0x00, 0x04, 0x00,
+                                0x01, 0x01, 0xa5, 0x00, 0x04, 0x00, 0xb1};
+        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+        ins_options opt = branch_opts;
+        opt.null_as_int = 1;
+        rewritten w;
+        rewrite(&w, &s, &opt);
+        const cf_method *m = &w.cf.methods[0];
+        assert_int_equal(m->code_len, 86 + 3);
+        const uint8_t p1[] = {0x59, 0xc1, 0x00, 0x04, 0x10, op == 0xc6 ? 0x99 : 0x9a, 0x11, 0x00, 0x07, 0xb8, 0x00, 22,
+                              op, 0x00, 0x0a};
+        expect_bytes(m->code + 7, sizeof p1, p1, sizeof p1);     /* ifnull at 19 to probe 9 at 29 */
+        static const uint8_t p2[] = {0x59, 0x10, 0x99, 0x11, 0x00, 0x09, 0xb8, 0x00, 22, 0x99, 0x00, 0x0a};
+        expect_bytes(m->code + 36, sizeof p2, p2, sizeof p2);
+        static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 25, 0xa5, 0x00, 0x0a};
+        expect_bytes(m->code + 63, sizeof p3, p3, sizeof p3);
+        expect_probe_ref(&w.cf, 22, "branch", "(III)V");
+        expect_probe_ref(&w.cf, 25, "branch", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+        assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 1 + 3 + 3);
+        assert_int_equal(m->max_stack, 2 + 4);
+        release(&w);
+    }
+}
+
 /* ---- the entry probe ---------------------------------------------------- */
 
 static void ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it(void **state)
@@ -2409,6 +2535,9 @@ int main(void)
         cmocka_unit_test(ins_original_offset__counted_loop__maps_new_offsets_and_probes_back),
         cmocka_unit_test(ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers),
         cmocka_unit_test(ins_rewrite__branch_probes__see_the_operands_before_each_conditional),
+        cmocka_unit_test(ins_rewrite__icmp_as_if__if_icmp_calls_the_if_probe_on_the_sign),
+        cmocka_unit_test(ins_rewrite__icmp_as_if__names_in_the_pool_and_one_branch_descriptor),
+        cmocka_unit_test(ins_rewrite__null_as_int__ifnull_calls_the_if_probe_on_instanceof_object),
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_gets),

@@ -4,7 +4,7 @@ package java.lang;
  * The fast counting engine's probe (agent/fast/fast.c, docs/fast-engine.md).
  * The agent defines this class in the boot loader at VMInit, under a name
  * drawn for the run (below), and rewrites every other class so that each
- * basic block starts with `invokestatic java/lang/ProbeXXX.p(II)V` (XXX
+ * basic block starts with `invokestatic java/lang/ProbeXXX.Code(II)V` (XXX
  * the run's 20 characters), the block's id and its lengths (and each
  * conditional branch and each array instruction gets a probe of its own,
  * below). The JIT inlines them into compiled code like any small method,
@@ -12,16 +12,30 @@ package java.lang;
  * (agent/classfile/instrument.h, "options.consts") fold into it: what a block adds
  * is no table lookup.
  *
- * The probes every class calls are named p and q, one method for each
- * descriptor: the block probe and the entry-block probe are one method
- * p(II)V, the if<cond> branch probe and the folded branch one p(III)V, the
- * call, return and new probes one q(II)V, told apart by a constant the
- * rewriter passes (negative for the second of each pair, 1 for the call),
- * which the JIT folds like the rest. A class's rewritten constant pool
- * then holds two names and one Methodref per descriptor instead of one
- * name and one Methodref per probe: HotSpot merges the pools of the
- * classes the agent retransforms at VMInit with a linear search per entry
- * added, and those entries were most of the engine's start.
+ * The probes most classes call have two names, one method for each
+ * descriptor:
+ *
+ *   Code(II)V         the block probe and the entry-block probe
+ *   Code(III)V        the if<cond> branch probe (if_icmp<cond>'s too, on
+ *                     the sign of the difference of its operands, and in
+ *                     the boot loader's classes ifnull's and ifnonnull's,
+ *                     on instanceof Object) and the folded branch
+ *   Code(Object;II)V  ifnull, ifnonnull in the other classes
+ *   Code(Object;Object;II)V  if_acmp<cond>
+ *   Code(I)V          the root entry probe
+ *   SourceFile(II)V   the call, return and new probes
+ *   SourceFile(I)V    the root exit probe
+ *   SourceFile(Object;II)V  the array probe
+ *
+ * told apart, where they share one, by a constant the rewriter passes
+ * (negative for the second of each pair, 1 for the call), which the JIT
+ * folds like the rest. The names are those of two class-file attributes,
+ * whose Utf8 entries the constant pool of nearly every class holds
+ * already. A class's rewritten constant pool then holds one Methodref per
+ * descriptor and, but for the rarer probes (entered, copy, made), no new
+ * name: HotSpot merges the pools of the classes the agent retransforms at
+ * VMInit with a linear search per entry added, and those entries are a
+ * large part of the engine's start.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
@@ -346,7 +360,7 @@ public final class Probe {
     long[] saved;
     int nsaved;
     static final long JVM = 0x80000000L, ENTERED = 0x40000000L;
-    /* Per open root frame: the position and nsaved before its push (rootExit puts them back). */
+    /* Per open root frame: the position and nsaved before its push (the root exit probe puts them back). */
     long[] rootCtx;
     int[] rootSaved;
     /*
@@ -609,7 +623,7 @@ public final class Probe {
 
     /** The block probe (k >= 0: the block's packed lengths) and the entry-block probe (k < 0: ~lengths). */
     @Hidden
-    public static void p(int id, int k) {
+    public static void Code(int id, int k) {
         if (k < 0) {
             enteredBlock(id, ~k);
             return;
@@ -638,7 +652,7 @@ public final class Probe {
      * probe right after it would count them.
      */
     @Hidden
-    public static void p(int a, int b, int c) {
+    public static void Code(int a, int b, int c) {
         if (c >= 0) {
             branch(a, b, c);
             return;
@@ -685,7 +699,7 @@ public final class Probe {
      * probe (s = INS_CALL_CONST, 1).
      */
     @Hidden
-    public static void q(int site, int s) {
+    public static void SourceFile(int site, int s) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
@@ -925,37 +939,15 @@ public final class Probe {
      * it is about to compare (duplicated), its opcode (sign-extended by
      * bipush) and its block's id: the same comparison gives the outcome,
      * fed to the thread's predictor before the branch takes it (if<cond>'s
-     * is p(III)V, above).
+     * is Code(III)V, above, and if_icmp<cond>'s too: the rewriter passes
+     * the sign of the difference, computed in longs, and the if<cond>
+     * that tests it; so do ifnull and ifnonnull in the boot loader's
+     * classes, with instanceof Object).
      */
 
-    /** if_icmp<cond>. */
+    /** ifnull, ifnonnull (of classes outside the boot loader): as ifeq, ifne of 0 for null. */
     @Hidden
-    public static void p(int a, int b, int op, int id) {
-        Probe p = current();
-        if (p != null)
-            p.outcome(id, compare(a, b, op & 0xff) ? 1 : 0);
-    }
-
-    /*
-     * The outcome of if_icmp<cond> (op 0x9f if_icmpeq .. 0xa4 if_icmple) on
-     * a and b: one comparison, where a three-way compare, then test, took
-     * three (op is the site's constant: C1 folds the switch).
-     */
-    @Hidden
-    private static boolean compare(int a, int b, int op) {
-        switch (op) {
-        case 0x9f: return a == b;
-        case 0xa0: return a != b;
-        case 0xa1: return a < b;
-        case 0xa2: return a >= b;
-        case 0xa3: return a > b;
-        default: return a <= b;
-        }
-    }
-
-    /** ifnull, ifnonnull: as ifeq, ifne of 0 for null. */
-    @Hidden
-    public static void p(Object v, int op, int id) {
+    public static void Code(Object v, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(v == null ? 0 : 1, (op & 0xff) == 0xc6 ? 0x99 : 0x9a) ? 1 : 0);
@@ -963,7 +955,7 @@ public final class Probe {
 
     /** if_acmpeq, if_acmpne: as ifeq, ifne of 0 for the same object. */
     @Hidden
-    public static void p(Object a, Object b, int op, int id) {
+    public static void Code(Object a, Object b, int op, int id) {
         Probe p = current();
         if (p != null)
             p.outcome(id, test(a == b ? 0 : 1, (op & 0xff) - 12) ? 1 : 0);
@@ -1105,9 +1097,11 @@ public final class Probe {
      * method-handle linkage, the program's static initializers. On a counting
      * thread the agent decides which mode the frame runs in, from where the
      * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
+     * The root entry probe: named Code, as the block probe (the class
+     * comment says why).
      */
     @Hidden
-    public static void rootEnter(int id) {
+    public static void Code(int id) {
         Probe p = current();
         if (p == null)
             return;
@@ -1173,9 +1167,13 @@ public final class Probe {
             p.countEntry(id);
     }
 
-    /** An overhead root returns (before each of its return instructions): its frame's mode ends. */
+    /**
+     * An overhead root returns (before each of its return instructions):
+     * its frame's mode ends. The root exit probe: named SourceFile, as the
+     * call probe.
+     */
     @Hidden
-    public static void rootExit(int id) {
+    public static void SourceFile(int id) {
         Probe p = current();
         if (p == null)
             return;
@@ -1221,7 +1219,7 @@ public final class Probe {
      */
 
 
-    /* After an invoke, when the call returned (q): its call site and the segment after it. */
+    /* After an invoke, when the call returned (SourceFile): its call site and the segment after it. */
     @Hidden
     private void returned(int site, int s) {
         boolean nat = pending == site + 1 && n + on == pendingAt;
@@ -1460,9 +1458,9 @@ public final class Probe {
      * the level; a level of length 0 ends the levels below it.
      */
 
-    /** After an array instruction. */
+    /** After an array instruction: the array probe, named SourceFile, as the call probe. */
     @Hidden
-    public static void array(Object a, int dims, int site) {
+    public static void SourceFile(Object a, int dims, int site) {
         Probe p = current();
         if (p != null)
             p.arrays(a, dims & 0xff, site);
