@@ -218,6 +218,24 @@ same tailrec-unwind 148 TailRec.unwind TailRec unwind 10
 same exceptions-caught 11 Exceptions.caught Exceptions
 STATUS=exception same exceptions-escape 2 Exceptions.escape Exceptions  # getstatic athrow
 same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thrown by the JVM, mid-block
+# a NullPointerException the JVM throws at an invoke of a null receiver,
+# caught in the invoking frame: once HotSpot resolved the invoke (the first
+# call, "ab"), the exception's constructor runs in plain view, the step
+# engine counts it in a context under size at the invoke, and the invoke's
+# own call ends there (the handler and the frames after it count in their
+# own contexts); size by hand: 5 x (aload_0 invokevirtual ireturn) and
+# 5 x (aload_0 invokevirtual astore_1 iconst_m1 ireturn) = 40, and
+# NullPointerException.<init> (aload_0 invokespecial return) 5 x 3 = 15
+same nullcall-resolved - NullCall.resolved NullCall resolved
+expect_eq "nullcall-resolved: size and the constructor by hand, in their contexts" \
+  "$(xpath "$TEST_TMP/fast.xml" "concat(//methods/method[@name='NullCall.size(Ljava/lang/String;)I']/@work, ' ', //contexts/frame[@method='NullCall.size(Ljava/lang/String;)I']/@work, ' ', //contexts/frame[@method='java.lang.NullPointerException.<init>()V' and @parent=//contexts/frame[@method='NullCall.size(Ljava/lang/String;)I']/@id]/@work)")" \
+  "40 40 15"
+# the first such throw at an invoke HotSpot has not resolved yet: it runs the
+# constructor while resolving, with single-stepping hidden (the step engine
+# counts one construction less), and whether it was resolving cannot be
+# told from the frames: the fast engine falls back
+refused nullcall-unresolved "the JVM ran an exception's constructor at the invokevirtual at offset 1 of NullCall\\.empty" \
+  NullCall.unresolved NullCall unresolved
 # the lines around the faulting instructions, by hand (n = 20000): div's
 # line 7 (iload_0 iload_1 idiv istore_2) runs whole unless b = i % 3 is 0
 # (6,667 times), when idiv throws before istore_2: 4n - 6667 = 73333; line 8
