@@ -218,6 +218,19 @@ same tailrec-unwind 148 TailRec.unwind TailRec unwind 10
 same exceptions-caught 11 Exceptions.caught Exceptions
 STATUS=exception same exceptions-escape 2 Exceptions.escape Exceptions  # getstatic athrow
 same implicit - Implicit.run Implicit 20000              # 23,334 exceptions thrown by the JVM, mid-block
+# the lines around the faulting instructions, by hand (n = 20000): div's
+# line 7 (iload_0 iload_1 idiv istore_2) runs whole unless b = i % 3 is 0
+# (6,667 times), when idiv throws before istore_2: 4n - 6667 = 73333; line 8
+# (iload_2 iconst_1 iadd ireturn) 4 x 13,333 = 53332; len's line 12 (aload_0
+# arraylength iconst_1 iadd ireturn) stops after arraylength for the 10,000
+# nulls: 5n - 3 x 10000 = 70000; at's line 16 (aload_0 iload_1 iaload
+# istore_2) stops after iaload for i % 6 in {4, 5} (6,666 times): 4n - 6666
+# = 73334, line 17 4 x 13,334 = 53336
+IMPL=$(for ml in 'div(II)I 7' 'div(II)I 8' 'len([I)I 12' 'at([II)I 16' 'at([II)I 17'; do
+  read -r m l <<<"$ml"
+  xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$m']/line[@number='$l']/@work"
+done | paste -sd' ' -)
+expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73333 53332 70000 73334 53336"
 # a NullPointerException the JVM throws at an invoke of a null receiver,
 # caught in the invoking frame: once HotSpot resolved the invoke (the first
 # call, "ab"), the exception's constructor runs in plain view, the step
@@ -236,19 +249,6 @@ expect_eq "nullcall-resolved: size and the constructor by hand, in their context
 # told from the frames: the fast engine falls back
 refused nullcall-unresolved "the JVM ran an exception's constructor at the invokevirtual at offset 1 of NullCall\\.empty" \
   NullCall.unresolved NullCall unresolved
-# the lines around the faulting instructions, by hand (n = 20000): div's
-# line 7 (iload_0 iload_1 idiv istore_2) runs whole unless b = i % 3 is 0
-# (6,667 times), when idiv throws before istore_2: 4n - 6667 = 73333; line 8
-# (iload_2 iconst_1 iadd ireturn) 4 x 13,333 = 53332; len's line 12 (aload_0
-# arraylength iconst_1 iadd ireturn) stops after arraylength for the 10,000
-# nulls: 5n - 3 x 10000 = 70000; at's line 16 (aload_0 iload_1 iaload
-# istore_2) stops after iaload for i % 6 in {4, 5} (6,666 times): 4n - 6666
-# = 73334, line 17 4 x 13,334 = 53336
-IMPL=$(for ml in 'div(II)I 7' 'div(II)I 8' 'len([I)I 12' 'at([II)I 16' 'at([II)I 17'; do
-  read -r m l <<<"$ml"
-  xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$m']/line[@number='$l']/@work"
-done | paste -sd' ' -)
-expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73333 53332 70000 73334 53336"
 
 # --- class loading and static initializers in the extent -------------------
 # HotSpot hides single-stepping while it resolves a class constant, a field
