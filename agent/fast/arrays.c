@@ -6,6 +6,7 @@
  * called the native.
  */
 
+#include "bulk.h"
 #include "events.h"
 #include "fast.h"
 #include "jvmti_util.h"
@@ -393,7 +394,7 @@ void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, j
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
-    if (fast_own_alloc)
+    if (hidden_defining == HIDDEN_DEFINING_BYTES)
         return; /* the agent's own array (hidden.c) */
     if (ts->fast.probe == NULL || jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0)
         return;

@@ -212,9 +212,6 @@ void fast_set_depth(agent *a, thread_state *ts, int depth);
 void fast_quiesce(agent *a);               /* every thread's probes off, their totals read */
 void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads' method counters */
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, uint32_t key);
-/* 1 while hidden.c makes the array of a hidden class's rewritten bytes on
- * this thread: the agent's, not the native's (fast_array_alloc skips it) */
-extern _Thread_local int fast_own_alloc __attribute__((tls_model("initial-exec")));
                                            /* SampledObjectAlloc of an array on a counting thread */
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */
 
