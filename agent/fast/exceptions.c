@@ -226,14 +226,26 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
  */
 static int call_completed(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc, jint skip)
 {
+    jint nn = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_nodes);
+    jintArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_site);
+    jint known = -1; /* the call site of skip, the constructor's context (its entry took it for the callee) */
+    if (sa != NULL && skip > 0 && skip < nn && nn <= (*jni)->GetArrayLength(jni, sa))
+        (*jni)->GetIntArrayRegion(jni, sa, skip, 1, &known);
+    (*jni)->ExceptionClear(jni);
     lock_enter(a);
     uint32_t index = (uint32_t)(fm - a->fast.methods), site = UINT32_MAX;
-    for (uint32_t c = 0; c < a->fast.next_call && site == UINT32_MAX; c++)
+    if (known >= 0 && (uint32_t)known < a->fast.next_call && a->fast.calls[known].method == index &&
+        a->fast.calls[known].pc == pc)
+        site = (uint32_t)known;
+    for (uint32_t c = 0; c < a->fast.next_call && site == UINT32_MAX; c++) /* (rare: a frame saved its position) */
         if (a->fast.calls[c].method == index && a->fast.calls[c].pc == pc)
             site = c;
     lock_exit(a);
-    if (site == UINT32_MAX || site > INT32_MAX)
+    if (site == UINT32_MAX || site > INT32_MAX) {
+        if (sa != NULL)
+            (*jni)->DeleteLocalRef(jni, sa);
         return 0;
+    }
     int done = 0;
     jbyteArray na = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_natives);
     if (na != NULL) {
@@ -243,8 +255,6 @@ static int call_completed(agent *a, JNIEnv *jni, thread_state *ts, const fast_me
         done = flag != 0;
         (*jni)->DeleteLocalRef(jni, na);
     }
-    jint nn = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_nodes);
-    jintArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_site);
     if (!done && sa != NULL && nn > 0 && nn <= (*jni)->GetArrayLength(jni, sa)) {
         jint *sites = (*jni)->GetIntArrayElements(jni, sa, NULL);
         if (sites != NULL) {
