@@ -6,6 +6,7 @@
  * called the native.
  */
 
+#include "bulk.h"
 #include "events.h"
 #include "fast.h"
 #include "jvmti_util.h"
@@ -410,13 +411,15 @@ static int probe_method(agent *a, JNIEnv *jni, thread_state *ts, jmethodID m)
  * Every other array's class is tagged here, as the step engine tags it at
  * the array it charges.
  */
+_Thread_local int fast_own_alloc __attribute__((tls_model("initial-exec")));
+
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     jmethodID m = NULL;
     jlocation loc = 0;
     if (fast_own_alloc)
-        return; /* the agent's own array (hidden.c) */
+        return; /* the agent's own array (hidden.c, threads.c) */
     if (jvmti_check(a, (*jv)->GetFrameLocation(jv, thread, 0, &m, &loc), "GetFrameLocation") != 0 ||
         probe_method(a, jni, ts, m) != 0)
         return;

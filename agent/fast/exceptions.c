@@ -32,6 +32,8 @@ typedef struct ctx_walk {
     int below_root;             /* live: the next frame entered a root the JVM entered (below_pos, below_j) */
     jlong below_pos;
     jint below_j;
+    int entered_at_call;        /* the throwing invoke: frames the JVM entered there kept a position */
+    jint entered_node;          /* the node of the first of them pushed as if the invoke called it, else -1 */
 } ctx_walk;
 
 static void ctx_walk_free(ctx_walk *w)
@@ -101,8 +103,10 @@ static int ctx_walk_read(agent *a, JNIEnv *jni, thread_state *ts, jint sp, ctx_w
 /* The next frame's position: the throwing frame's (first), or the call its
  * frame waits at. At the bytecode limit (live) every frame is still there:
  * the first frame's is the current one, and a frame the JVM entered (an
- * exception's constructor) left its caller's position saved. */
-static void ctx_walk_frame(ctx_walk *w, int first, int live)
+ * exception's constructor) left its caller's position saved. at_call: the
+ * first frame throws at an invoke (a null receiver, a failed resolution),
+ * whose call probe saved the frame's position and whose callee never ran. */
+static void ctx_walk_frame(ctx_walk *w, int first, int live, int at_call)
 {
     if (!w->ok)
         return;
@@ -121,7 +125,30 @@ static void ctx_walk_frame(ctx_walk *w, int first, int live)
         w->pos_saved = w->j;
         return;
     }
-    if (first) {
+    if (first && at_call) {
+        /* The invoke's own call is over. Frames the JVM entered at it (the
+         * exception's constructor) are gone: one with a saved position, or
+         * one its entry probe took for the invoke's callee (nothing was
+         * counted since the call probe), pushed above the position that
+         * call probe saved, which is the frame's. */
+        jlong cur = (jlong)w->top << 32 | (w->count[w->top] & 0x3fffffff);
+        w->entered_node = -1;
+        while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM)) {
+            w->entered_at_call = 1;
+            w->j--;
+        }
+        if (w->j > 0) {
+            w->pos = w->saved[--w->j];
+            jint at = (jint)(w->pos >> 32);
+            if (cur != (w->pos & ~(CTX_JVM | CTX_ENTERED))) {
+                w->entered_at_call = 1;
+                if (at >= 0 && at < w->top && w->node[at + 1] >= 0)
+                    w->entered_node = w->node[at + 1];
+            }
+        } else {
+            w->pos = -1;
+        }
+    } else if (first) {
         w->pos = (jlong)w->top << 32 | w->count[w->top];
         while (w->j > 0 && (w->saved[w->j - 1] & CTX_JVM)) /* frames the JVM entered for it */
             w->pos = w->saved[--w->j];
@@ -190,6 +217,56 @@ static void ctx_walk_set(agent *a, JNIEnv *jni, thread_state *ts, const ctx_walk
             (*jni)->DeleteLocalRef(jni, sa);
     }
     (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_nsaved, nsaved);
+}
+
+/*
+ * Whether a call at fm's invoke at offset pc entered its callee or returned
+ * from it before on this thread (a calling context with that call site, but
+ * `skip`, or the site flagged native): then HotSpot has resolved the invoke.
+ */
+static int call_completed(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc, jint skip)
+{
+    jint nn = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_ctx_nodes);
+    jintArray sa = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_ctx_site);
+    jint known = -1; /* the call site of skip, the constructor's context (its entry took it for the callee) */
+    if (sa != NULL && skip > 0 && skip < nn && nn <= (*jni)->GetArrayLength(jni, sa))
+        (*jni)->GetIntArrayRegion(jni, sa, skip, 1, &known);
+    (*jni)->ExceptionClear(jni);
+    lock_enter(a);
+    uint32_t index = (uint32_t)(fm - a->fast.methods), site = UINT32_MAX;
+    if (known >= 0 && (uint32_t)known < a->fast.next_call && a->fast.calls[known].method == index &&
+        a->fast.calls[known].pc == pc)
+        site = (uint32_t)known;
+    for (uint32_t c = 0; c < a->fast.next_call && site == UINT32_MAX; c++) /* (rare: a frame saved its position) */
+        if (a->fast.calls[c].method == index && a->fast.calls[c].pc == pc)
+            site = c;
+    lock_exit(a);
+    if (site == UINT32_MAX || site > INT32_MAX) {
+        if (sa != NULL)
+            (*jni)->DeleteLocalRef(jni, sa);
+        return 0;
+    }
+    int done = 0;
+    jbyteArray na = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_natives);
+    if (na != NULL) {
+        jbyte flag = 0;
+        if ((jsize)site < (*jni)->GetArrayLength(jni, na))
+            (*jni)->GetByteArrayRegion(jni, na, (jsize)site, 1, &flag);
+        done = flag != 0;
+        (*jni)->DeleteLocalRef(jni, na);
+    }
+    if (!done && sa != NULL && nn > 0 && nn <= (*jni)->GetArrayLength(jni, sa)) {
+        jint *sites = (*jni)->GetIntArrayElements(jni, sa, NULL);
+        if (sites != NULL) {
+            for (jint i = 1; i < nn && !done; i++)
+                done = i != skip && sites[i] == (jint)site;
+            (*jni)->ReleaseIntArrayElements(jni, sa, sites, JNI_ABORT);
+        }
+    }
+    if (sa != NULL)
+        (*jni)->DeleteLocalRef(jni, sa);
+    (*jni)->ExceptionClear(jni);
+    return done;
 }
 
 /*
@@ -303,8 +380,20 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
                 else
                     seg_abort(a, jni, ts, fm, (uint32_t)old);
             }
+            /* the throwing instruction is an invoke, whose call probe ran */
+            int at_call = i == 0 && limit_pc < 0 && (bc_flags(fm->code[old]) & BCF_INVOKE);
             if (m != MODE_HIDDEN) /* hidden frames have no contexts */
-                ctx_walk_frame(&cw, i == 0, limit_pc >= 0);
+                ctx_walk_frame(&cw, i == 0, limit_pc >= 0, at_call);
+            if (at_call && m != MODE_HIDDEN && cw.ok && cw.entered_at_call &&
+                !call_completed(a, jni, ts, fm, (uint32_t)old, cw.entered_node))
+                /* HotSpot throws at an invoke it is resolving (a null
+                 * receiver, a missing method) with single-stepping hidden:
+                 * the step engine counts nothing of the exception's
+                 * constructor there, and everything once it resolved it */
+                fast_problem(a, "the JVM ran an exception's constructor at the %s at offset %" PRId64 " of %s, "
+                             "which had not yet called: whether HotSpot was resolving it (where the step engine "
+                             "counts nothing of that constructor) is not known",
+                             bc_mnemonic(fm->code[old]), old, fm->name);
             top = 0;
             int32_t b = m != MODE_HIDDEN ? blk_find(&fm->blocks, (uint32_t)old) : -1;
             if (m != MODE_HIDDEN && b < 0)

@@ -214,7 +214,8 @@ void fast_collect(agent *a, JNIEnv *jni);  /* the probes' hits into the threads'
 void fast_array_alloc(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, jobject array, jclass klass);
 /* 1 while the agent makes an array of its own on this thread (hidden.c: a
  * hidden class's rewritten bytes; threads.c: Probe.counting, a thread's
- * counters): not the native's, its class untagged (fast_array_alloc skips it) */
+ * counters): not the native's, its class untagged (fast_array_alloc skips it;
+ * arrays.c holds it) */
 extern _Thread_local int fast_own_alloc __attribute__((tls_model("initial-exec")));
                                            /* SampledObjectAlloc of an array on a counting thread */
 void fast_charge_elements(agent *a, thread_state *ts, uint32_t k, uint64_t n); /* a native charged by size */

@@ -46,8 +46,6 @@ typedef jclass(JNICALL *define_fn)(JNIEnv *, jclass, jobject, jclass, jstring, j
                                    jboolean, jint, jobject);
 static define_fn real_define;
 
-_Thread_local int fast_own_alloc __attribute__((tls_model("initial-exec")));
-
 /* ClassLoader.defineClass0 with engine=fast: the bytes of a hidden class
  * are rewritten (fast_rewrite) before the JVM defines the class; every
  * other class reaches the ClassFileLoadHook, and is passed on as it is. */
@@ -87,9 +85,9 @@ static jclass JNICALL psf_define_class0(JNIEnv *jni, jclass cl, jobject loader, 
     if (bytes == NULL) /* kept its bytes (no bytecode, or refused: recorded) */
         return real_define(jni, cl, loader, lookup, name, data, off, len, pd, init, flags, class_data);
     /* charged by the program's bytes, as the step engine charges them (bulk.c) */
-    bulk_define0_len = len;
+    hidden_defining = len;
     jclass c = real_define(jni, cl, loader, lookup, name, bytes, 0, (jint)n, pd, init, flags, class_data);
-    bulk_define0_len = 0;
+    hidden_defining = 0;
     (*jni)->DeleteLocalRef(jni, bytes);
     return c;
 }

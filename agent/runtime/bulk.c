@@ -557,14 +557,14 @@ typedef jclass(JNICALL *def0_fn)(JNIEnv *, jclass, jobject, jclass, jstring, jby
 typedef jclass(JNICALL *def1_fn)(JNIEnv *, jclass, jobject, jstring, jbyteArray, jint, jint, jobject, jstring);
 typedef jclass(JNICALL *def2_fn)(JNIEnv *, jclass, jobject, jstring, jobject, jint, jint, jobject, jstring);
 
-_Thread_local jint bulk_define0_len __attribute__((tls_model("initial-exec")));
+_Thread_local jint hidden_defining __attribute__((tls_model("initial-exec")));
 
 static jclass JNICALL define0(JNIEnv *env, jclass cls, jobject loader, jclass lookup, jstring name, jbyteArray b,
                               jint off, jint len, jobject pd, jboolean init, jint flags, jobject data)
 {
     /* read before the call: defining a class may define others on this thread */
-    jint charged = bulk_define0_len > 0 ? bulk_define0_len : len;
-    bulk_define0_len = 0;
+    jint charged = hidden_defining > 0 ? hidden_defining : len;
+    hidden_defining = 0;
     jclass r = ((def0_fn)bulk_real[DEFINE0])(env, cls, loader, lookup, name, b, off, len, pd, init, flags, data);
     after_len(env, DEFINE0, charged);
     return r;

@@ -237,6 +237,24 @@ IMPL=$(for ml in 'div(II)I 7' 'div(II)I 8' 'len([I)I 12' 'at([II)I 16' 'at([II)I
   xpath "$TEST_TMP/fast.xml" "/psf-profile/methods/method[@name='Implicit.$m']/line[@number='$l']/@work"
 done | paste -sd' ' -)
 expect_eq "implicit: fast lines of div, len and at = the hand count" "$IMPL" "73333 53332 70000 73334 53336"
+# a NullPointerException the JVM throws at an invoke of a null receiver,
+# caught in the invoking frame: once HotSpot resolved the invoke (the first
+# call, "ab"), the exception's constructor runs in plain view, the step
+# engine counts it in a context under size at the invoke, and the invoke's
+# own call ends there (the handler and the frames after it count in their
+# own contexts); size by hand: 5 x (aload_0 invokevirtual ireturn) and
+# 5 x (aload_0 invokevirtual astore_1 iconst_m1 ireturn) = 40, and
+# NullPointerException.<init> (aload_0 invokespecial return) 5 x 3 = 15
+same nullcall-resolved - NullCall.resolved NullCall resolved
+expect_eq "nullcall-resolved: size and the constructor by hand, in their contexts" \
+  "$(xpath "$TEST_TMP/fast.xml" "concat(//methods/method[@name='NullCall.size(Ljava/lang/String;)I']/@work, ' ', //contexts/frame[@method='NullCall.size(Ljava/lang/String;)I']/@work, ' ', //contexts/frame[@method='java.lang.NullPointerException.<init>()V' and @parent=//contexts/frame[@method='NullCall.size(Ljava/lang/String;)I']/@id]/@work)")" \
+  "40 40 15"
+# the first such throw at an invoke HotSpot has not resolved yet: it runs the
+# constructor while resolving, with single-stepping hidden (the step engine
+# counts one construction less), and whether it was resolving cannot be
+# told from the frames: the fast engine falls back
+refused nullcall-unresolved "the JVM ran an exception's constructor at the invokevirtual at offset 1 of NullCall\\.empty" \
+  NullCall.unresolved NullCall unresolved
 
 # --- class loading and static initializers in the extent -------------------
 # HotSpot hides single-stepping while it resolves a class constant, a field
