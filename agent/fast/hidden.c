@@ -156,6 +156,22 @@ void fast_arm_hidden(agent *a)
     free(copy);
 }
 
+/* 1 when method m of a JDK event class (jdk.internal.event) has bytecode
+ * but no probes: a method the JVM adds to the class after the
+ * ClassFileLoadHook saw its bytes (JDK 25's ThreadSleepEvent.isEnabled(),
+ * which Thread.sleep calls; the class file has none), or one not rewritten
+ * yet (at VMInit), which makes the watch refuse a run that is counted
+ * right: a fallback, never a wrong count. */
+static int event_method_unprobed(agent *a, jmethodID m)
+{
+    jboolean native = JNI_FALSE;
+    jlocation start = -1, end = -1;
+    if ((*a->jvmti)->IsMethodNative(a->jvmti, m, &native) != JVMTI_ERROR_NONE || native ||
+        (*a->jvmti)->GetMethodLocation(a->jvmti, m, &start, &end) != JVMTI_ERROR_NONE || start < 0)
+        return 0;
+    return fast_method_named(a, m) == NULL;
+}
+
 /*
  * A hidden class without probes (one psf_define_class0 did not rewrite):
  * its methods run no probe, where the step engine counts their bytecode. A
@@ -170,14 +186,17 @@ void fast_watch_hidden(agent *a, jclass klass)
     if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         return;
     int hidden = hidden_signature(sig);
+    int event = !hidden && strncmp(sig, "Ljdk/internal/event/", 20) == 0;
     jvmti_free(a, sig);
     if (hidden && has_probes(a, klass))
         return; /* rewritten as it was defined (psf_define_class0) */
     jint n = 0;
     jmethodID *m = NULL;
-    if (!hidden || jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &m), "GetClassMethods") != 0)
+    if (!(hidden || event) || jvmti_check(a, (*jv)->GetClassMethods(jv, klass, &n, &m), "GetClassMethods") != 0)
         return;
     for (jint i = 0; i < n; i++) {
+        if (event && !event_method_unprobed(a, m[i]))
+            continue;
         lock_enter(a);
         if (a->fast.nhidden == a->fast.hidden_cap) {
             jmethodID *v = grow_cap(a->fast.hidden, &a->fast.hidden_cap, 256, sizeof *v);
@@ -225,8 +244,12 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     if (jni != NULL && (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return 1;
     char *name = fast_full_name(a, method);
-    fast_problem(a, "%s, a method of a hidden class (a lambda's or a method handle's), ran inside the extent: "
-                    "it has no probes, and the step engine counts its bytecode", name ? name : "a method");
+    if (name != NULL && strncmp(name, "jdk.internal.event.", 19) == 0)
+        fast_problem(a, "%s, a method the JVM added to a JDK event class, ran inside the extent: "
+                        "it has no probes, and the step engine counts its bytecode", name);
+    else
+        fast_problem(a, "%s, a method of a hidden class (a lambda's or a method handle's), ran inside the extent: "
+                        "it has no probes, and the step engine counts its bytecode", name ? name : "a method");
     free(name);
     return 1;
 }

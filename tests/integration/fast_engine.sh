@@ -23,6 +23,8 @@
 # the entries, closeness and fences
 # of Calls.holds, Calls.fence, Calls.allocs, Calls.intrinsic,
 # Calls.spread and Entries.
+# A method that sleeps is refused on JDK 25 (ThreadSleepEvent.isEnabled(),
+# which the JVM adds to the class, has no probes) and counted alike on 17.
 # ThreadIds must print under the fast engine what it prints under plain java
 # (the start's second thread takes no thread id the program would get).
 # Exceptions thrown and caught or escaping are compared (with the arrays of
@@ -386,6 +388,14 @@ if [ "$(psf_jdk_feature "$JAVA")" -ge 18 ] &&
 else
   same reflected-invoked - Reflected.invoked Reflected invoked 10
 fi
+# Thread.sleep: on JDK 25 it calls ThreadSleepEvent.isEnabled(), which the
+# JVM adds to the class after the ClassFileLoadHook saw its bytes (no
+# probes), and the fast engine leaves the run to the step engine, saying
+# why; on JDK 17 it is a native and counted alike
+case $(psf_jdk_feature "$JAVA") in
+  25) refused sleeps 'ThreadSleepEvent.isEnabled\(\)Z, a method the JVM added to a JDK event class' Sleeps.work Sleeps 100 ;;
+  *) same sleeps - Sleeps.work Sleeps 100 ;;
+esac
 # a class's fields or methods looked up: Reflection.filterFields and
 # filterMethods look the class up in a Map.of, by its identity hash code
 hashed reflected-fields Reflected.fields Reflected fields
