@@ -19,7 +19,10 @@ N=20000
 # score MODE [N]: its score (or its status when it has none), the profile in $P
 score() {
   "$GS" --classpath "$FX" --main Sched --method "Sched.$1" --json --costs none --sandbox require \
-    --profile-out "$P" -- "$1" "${2:-$N}" >"$TEST_TMP/out" 2>"$TEST_TMP/err" || true
+    --profile-out "$P" --program-output "$TEST_TMP/program.out" -- "$1" "${2:-$N}" >"$TEST_TMP/out" 2>"$TEST_TMP/err" || true
+  # a run that did not score shows what the program printed (an output_limit once in CI: unexplained)
+  jq -e '.score != null' "$TEST_TMP/out" >/dev/null 2>&1 ||
+    echo "# $1: $(jq -r '.status + ": " + (.message // "")' "$TEST_TMP/out" 2>/dev/null); the program printed: $(head -c 400 "$TEST_TMP/program.out" 2>/dev/null | tr '\n' ' ')" >&2
   jq -r 'if .score == null then .status else .score end' "$TEST_TMP/out"
 }
 # sum_work: what the profile counts in Sched.sum, whatever thread ran it
