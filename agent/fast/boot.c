@@ -225,15 +225,19 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
             fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL || ws == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
-    if (!bad)
+    long total = 0;
+    if (!bad) {
         qsort(ws, (size_t)ntodo, sizeof *ws, heaviest_first);
+        for (jint i = 0; i < ntodo; i++)
+            total += ws[i].weight;
+    }
     /* a share of the classes to the second thread, when there is one */
     half h = {.a = a};
     jobject helper = !bad && ntodo > 1 ? agent_thread_object(jni, "psf-retransform") : NULL;
     jint mine = 0;
+    long mine_w = 0, its_w = 0; /* the shares' weights */
     if (helper != NULL) {
         h.classes = malloc((size_t)ntodo * sizeof *h.classes);
-        long mine_w = 0, its_w = 0;
         for (jint i = 0; h.classes != NULL && i < ntodo; i++) {
             if (its_w < mine_w) {
                 if ((h.classes[h.n] = (*jni)->NewGlobalRef(jni, ws[i].klass)) == NULL)
@@ -253,6 +257,10 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
             h.n = 0;
         }
     }
+    if (h.n == 0) { /* one thread: every class its */
+        mine_w = total;
+        its_w = 0;
+    }
     if (h.n > 0) {
         lock_enter(a);
         a->fast.parallel = 1;
@@ -265,6 +273,8 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
             for (jint i = 0; i < h.n; i++)
                 (*jni)->DeleteGlobalRef(jni, h.classes[i]);
             h.n = 0;
+            mine_w = total;
+            its_w = 0;
         }
     }
     if (!bad && h.n > 0) {
@@ -283,7 +293,8 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
         bad = jvmti_check(a, (*jv)->RetransformClasses(jv, ntodo, todo), "RetransformClasses");
     }
     agent_log(a, "fast engine: %d classes loaded before VMInit retransformed on %d thread(s) (the others have "
-                 "no bytecode)", (int)ntodo, h.n > 0 ? 2 : 1);
+                 "no bytecode), shares of %ld and %ld methods with bytecode", (int)ntodo, h.n > 0 ? 2 : 1, mine_w,
+              its_w);
     free(h.classes);
     if (helper != NULL)
         (*jni)->DeleteLocalRef(jni, helper);
