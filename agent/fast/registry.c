@@ -135,9 +135,6 @@ static int methods_grow(agent *a)
     return 0;
 }
 
-/* The name a method of class cls (binary name) has in the profile, and
- * whose bp_seed seeds its branch sites: UTF-8, malloc'd (NULL when out of
- * memory). */
 /* Copies at most max bytes of s (a pool's Utf8, which holds no zero
  * byte) to out, and a zero after them; how many it copied. Every method of
  * every class passes here, three times: no snprintf. */
@@ -149,6 +146,9 @@ static size_t put_clipped(char *out, cp_str s, size_t max)
     return n;
 }
 
+/* The name a method of class cls (binary name) has in the profile, and
+ * whose bp_seed seeds its branch sites: UTF-8, malloc'd (NULL when out of
+ * memory). */
 static char *method_name(const char *cls, cp_str name, cp_str desc)
 {
     char full[8192];
