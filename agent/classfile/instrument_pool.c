@@ -36,6 +36,8 @@ static void name_add(rewriter *w, const char *s)
 /* Every name and descriptor a probe may need, each with an equal Utf8 of
  * the input's pool where there is one: one pass over the pool (a search
  * per name was a fifth of the rewriter's time). */
+_Static_assert(MAX_UTF8 <= 64, "names_init's masks hold a bit a name");
+
 static void names_init(rewriter *w)
 {
     name_add(w, w->opt->probe_class);
@@ -45,17 +47,26 @@ static void names_init(rewriter *w)
             name_add(w, probe_name(w, k));
             name_add(w, probe_desc(w, k));
         }
+    /* the names by their length (modulo 64): an entry is compared with
+     * the few names of its length only */
     size_t len[MAX_UTF8];
-    for (unsigned k = 0; k < w->nnames; k++)
+    uint64_t by_len[64] = {0};
+    for (unsigned k = 0; k < w->nnames; k++) {
         len[k] = strlen(w->names[k]);
+        by_len[len[k] % 64] |= (uint64_t)1 << k;
+    }
     const cpool *cp = &w->cf->cp;
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str u;
         if (cp_utf8(cp, i, &u) != 0)
             continue;
-        for (unsigned k = 0; k < w->nnames; k++)
+        for (uint64_t m = by_len[u.len % 64]; m != 0; m &= m - 1) {
+            unsigned k = 0;
+            while (!(m >> k & 1))
+                k++;
             if (w->name_at[k] == 0 && u.len == len[k] && memcmp(u.ptr, w->names[k], u.len) == 0)
                 w->name_at[k] = i;
+        }
     }
 }
 

@@ -178,12 +178,31 @@ static void JNICALL retransform_half(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     lock_exit(h->a);
 }
 
+/* The classes to retransform, heaviest first (by the number of methods
+ * with bytecode; GetLoadedClasses' order among equals). */
+typedef struct weighed {
+    jclass klass;
+    int weight;
+    jint order;
+} weighed;
+
+static int heaviest_first(const void *x, const void *y)
+{
+    const weighed *p = x, *q = y;
+    if (p->weight != q->weight)
+        return p->weight < q->weight ? 1 : -1;
+    return (p->order > q->order) - (p->order < q->order);
+}
+
 /* Retransform every class loaded so far (the hook rewrites them). A class
- * without bytecode (class_has_code), most of them interfaces, has nothing
+ * without bytecode (class_code_methods), most of them interfaces, has nothing
  * to probe: the ClassFileLoadHook would add only the probes'
  * constant-pool entries, and its retransformation (HotSpot parses it anew
  * and merges the old and new pools, a linear search per added entry) would
- * be start cost for nothing. */
+ * be start cost for nothing. The two threads' shares are balanced by
+ * weight, heaviest class first to the lighter share (the work of a class,
+ * the rewriting, HotSpot's parsing and its merge of the pools, grows with
+ * its methods): the start ends when the busier thread does. */
 int fast_retransform_loaded(agent *a, JNIEnv *jni)
 {
     jvmtiEnv *jv = a->jvmti;
@@ -191,34 +210,56 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
     jclass *classes = NULL;
     if (jvmti_check(a, (*jv)->GetLoadedClasses(jv, &n, &classes), "GetLoadedClasses") != 0)
         return -1;
+    weighed *ws = malloc((n ? (size_t)n : 1) * sizeof *ws);
     jclass *todo = malloc((n ? (size_t)n : 1) * sizeof *todo);
     jint ntodo = 0;
     for (jint i = 0; i < n; i++) {
         jboolean ok = JNI_FALSE;
-        if (todo != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
+        if (todo != NULL && ws != NULL && !(*jni)->IsSameObject(jni, classes[i], a->fast.probe) &&
             (*jv)->IsModifiableClass(jv, classes[i], &ok) == JVMTI_ERROR_NONE && ok) {
-            if (class_has_code(a, classes[i]))
-                todo[ntodo++] = classes[i];
+            int w = class_code_methods(a, classes[i]);
+            if (w > 0)
+                ws[ntodo++] = (weighed){classes[i], w, i};
         }
         else if (!ok)
             fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
     }
-    int bad = todo == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
-    /* every other class to the second thread, when there is one */
+    int bad = todo == NULL || ws == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
+    long total = 0;
+    if (!bad) {
+        qsort(ws, (size_t)ntodo, sizeof *ws, heaviest_first);
+        for (jint i = 0; i < ntodo; i++)
+            total += ws[i].weight;
+    }
+    /* a share of the classes to the second thread, when there is one */
     half h = {.a = a};
     jobject helper = !bad && ntodo > 1 ? agent_thread_object(jni, "psf-retransform") : NULL;
+    jint mine = 0;
+    long mine_w = 0, its_w = 0; /* the shares' weights */
     if (helper != NULL) {
-        h.classes = malloc((size_t)(ntodo / 2) * sizeof *h.classes);
-        for (jint i = 1; h.classes != NULL && i < ntodo; i += 2)
-            if ((h.classes[h.n] = (*jni)->NewGlobalRef(jni, todo[i])) != NULL)
+        h.classes = malloc((size_t)ntodo * sizeof *h.classes);
+        for (jint i = 0; h.classes != NULL && i < ntodo; i++) {
+            if (its_w < mine_w) {
+                if ((h.classes[h.n] = (*jni)->NewGlobalRef(jni, ws[i].klass)) == NULL)
+                    break;
                 h.n++;
-        if (h.classes == NULL || h.n != ntodo / 2) {
+                its_w += ws[i].weight;
+            } else {
+                todo[mine++] = ws[i].klass;
+                mine_w += ws[i].weight;
+            }
+        }
+        if (h.classes == NULL || h.n + mine != ntodo) {
             for (jint i = 0; i < h.n; i++)
                 (*jni)->DeleteGlobalRef(jni, h.classes[i]);
             free(h.classes);
             h.classes = NULL;
             h.n = 0;
         }
+    }
+    if (h.n == 0) { /* one thread: every class its */
+        mine_w = total;
+        its_w = 0;
     }
     if (h.n > 0) {
         lock_enter(a);
@@ -232,12 +273,11 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
             for (jint i = 0; i < h.n; i++)
                 (*jni)->DeleteGlobalRef(jni, h.classes[i]);
             h.n = 0;
+            mine_w = total;
+            its_w = 0;
         }
     }
     if (!bad && h.n > 0) {
-        jint mine = 0;
-        for (jint i = 0; i < ntodo; i += 2)
-            todo[mine++] = todo[i];
         bad = jvmti_check(a, (*jv)->RetransformClasses(jv, mine, todo), "RetransformClasses");
         lock_enter(a);
         while (!h.done)
@@ -248,16 +288,20 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
         for (jint i = 0; i < h.n; i++)
             (*jni)->DeleteGlobalRef(jni, h.classes[i]);
     } else if (!bad && ntodo > 0) {
+        for (jint i = 0; i < ntodo; i++)
+            todo[i] = ws[i].klass;
         bad = jvmti_check(a, (*jv)->RetransformClasses(jv, ntodo, todo), "RetransformClasses");
     }
     agent_log(a, "fast engine: %d classes loaded before VMInit retransformed on %d thread(s) (the others have "
-                 "no bytecode)", (int)ntodo, h.n > 0 ? 2 : 1);
+                 "no bytecode), shares of %ld and %ld methods with bytecode", (int)ntodo, h.n > 0 ? 2 : 1, mine_w,
+              its_w);
     free(h.classes);
     if (helper != NULL)
         (*jni)->DeleteLocalRef(jni, helper);
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, classes[i]);
     free(todo);
+    free(ws);
     jvmti_free(a, classes);
     return bad ? -1 : 0;
 }

@@ -124,7 +124,7 @@ int agent_thread_run(agent *a, JNIEnv *jni, const char *name, void (*work)(agent
     return 0;
 }
 
-int class_has_code(agent *a, jclass klass)
+int class_code_methods(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     jint n = 0;
@@ -132,13 +132,18 @@ int class_has_code(agent *a, jclass klass)
     if ((*jv)->GetClassMethods(jv, klass, &n, &methods) != JVMTI_ERROR_NONE)
         return 1;
     int code = 0;
-    for (jint i = 0; i < n && !code; i++) {
+    for (jint i = 0; i < n; i++) {
         jint mod = 0;
-        code = (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
-               !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
+        code += (*jv)->GetMethodModifiers(jv, methods[i], &mod) != JVMTI_ERROR_NONE ||
+                !(mod & (0x0100 | 0x0400)); /* ACC_NATIVE, ACC_ABSTRACT */
     }
     jvmti_free(a, methods);
     return code;
+}
+
+int class_has_code(agent *a, jclass klass)
+{
+    return class_code_methods(a, klass) > 0;
 }
 
 /* A loaded class and its signature, sorted by signature. */

@@ -19,6 +19,11 @@ int agent_thread_run(agent *a, JNIEnv *jni, const char *name, void (*work)(agent
  * abstract nor native; 1 when unknown): the classes a start retransforms. */
 int class_has_code(agent *a, jclass klass);
 
+/* How many methods of the loaded class klass have bytecode (1 when
+ * unknown): the weight by which the fast engine's start shares the
+ * classes out between its two threads. */
+int class_code_methods(agent *a, jclass klass);
+
 /* On the main thread at VMInit, before either engine's start: the identity
  * hash codes of the classes loaded so far drawn in one order (startup.c). */
 void start_hash_classes(agent *a, JNIEnv *jni);

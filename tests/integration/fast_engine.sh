@@ -126,6 +126,13 @@ expect_eq "thread-ids: the ids under the fast engine = plain java's" "$(cat "$TE
   -cp "$FX" ThreadIds >/dev/null 2>"$TEST_TMP/verbose.err" || true
 expect_match "thread-ids: the start's retransformation ran on two threads" "$(cat "$TEST_TMP/verbose.err")" \
   'retransformed on 2 thread'
+# the two threads' shares (fast/boot.c): the classes go heaviest first (by
+# their methods with bytecode) to the lighter share, and the last ones, of
+# a method or two each, even the shares out to within one method
+shares=$(sed -n 's/.*retransformed on 2 thread(s).*shares of \([0-9]*\) and \([0-9]*\) methods with bytecode.*/\1 \2/p' \
+  "$TEST_TMP/verbose.err")
+expect_eq "thread-ids: the start's two shares weigh the same to within one method ($shares)" \
+  "$(echo "$shares" | awk 'NF == 2 && $1 > 1000 && $2 > 1000 && $1 - $2 <= 1 && $2 - $1 <= 1 { print "even" }')" even
 same tailrec-down 73 TailRec.down TailRec down 10        # 7n + 3
 same tailrec-count 10004 TailRec.count TailRec count 1000 # 10n + 4
 same branches-dowhile - Branches.doWhile Branches doWhile 100
