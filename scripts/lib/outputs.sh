@@ -146,14 +146,24 @@ pass_output() {
   [ -s "$RUN_DIR/program.out" ] && files+=("$RUN_DIR/program.out")
   if [ -n "$PROGRAM_OUTPUT" ]; then
     if [ ${#files[@]} -gt 0 ]; then
-      cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >"$RUN_DIR/program.kept"
+      copy_output "${files[@]}" >"$RUN_DIR/program.kept"
     else
       : >"$RUN_DIR/program.kept"
     fi
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
   elif [ ${#files[@]} -gt 0 ]; then
-    cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >&2
+    copy_output "${files[@]}" >&2
+  fi
+}
+# copy_output FILE...: the first --max-output bytes of the FILEs together
+# (one file, as nearly always, by a head alone: a cat before it was a
+# process more).
+copy_output() {
+  if [ $# -eq 1 ]; then
+    head -c "$MAX_OUTPUT" -- "$1"
+  else
+    cat -- "$@" | head -c "$MAX_OUTPUT"
   fi
 }
 

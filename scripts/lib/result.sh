@@ -96,6 +96,12 @@ print_result() {
     publish "$SCRATCH/score" "$SCORE_FILE" --score-file ||
       fail internal_error "cannot write the score file '$SCORE_FILE'"
   fi
-  cat "$SCRATCH/result.out"
+  # (printed by the shell itself, not a cat: the result is text, with no NUL
+  # byte, and a reader that went away is said on stderr and changes no exit
+  # code, as with cat)
+  local out=""
+  IFS= read -r -d '' out <"$SCRATCH/result.out"
+  trap '' PIPE
+  printf '%s' "$out"
   exit "$rc"
 }

@@ -135,6 +135,21 @@ expect_eq "a FIFO on the class path: usage, no wait" "$(gs --costs none --classp
 expect_match "a FIFO on the class path: says why" "$(field message)" "neither a regular file nor a directory"
 expect_eq "a class path with a newline: usage" "$(gs --costs none --classpath "$FX
 $D" --method Noisy.work -- 10)" 2
+# The entries are resolved together with the launcher, in one process; when
+# one of them cannot be, each is looked at on its own, in order, and the
+# first that fails decides: a missing entry (class_not_found) or one that is
+# no file or directory (usage), whichever comes first.
+expect_eq "a missing class path entry after a good one: class_not_found" \
+  "$(gs --costs none --classpath "$FX:$D/missing" --method Noisy.work -- 10)" 3
+expect_match "a missing class path entry: named" "$(field message)" "class path entry '$D/missing' does not exist"
+expect_eq "a FIFO on the class path before a missing entry: usage, the FIFO named" \
+  "$(gs --costs none --classpath "$D/fifo:$D/missing:$FX" --method Noisy.work -- 10)" 2
+expect_match "a FIFO before a missing entry: says why" "$(field message)" "'$D/fifo' is neither a regular file nor a directory"
+expect_eq "a missing entry before a FIFO: class_not_found" \
+  "$(gs --costs none --classpath "$D/missing:$D/fifo:$FX" --method Noisy.work -- 10)" 3
+# --json: stdout is the scorer's object byte for byte, its last newline too
+expect_eq "--json: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 0
+expect_eq "--json: stdout ends in '}' and one newline" "$(tail -c 2 "$TEST_TMP/gs.out" | od -An -c | tr -d ' ')" '}\n'
 
 # --- 4. class-path symbolic links expose nothing ----------------------------------------
 echo "secret" >"$TEST_TMP/secret.txt"
