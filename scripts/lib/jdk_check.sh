@@ -103,7 +103,8 @@ check_jdk() {
       fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
     COSTS=$PSF_JDK_TABLE
   fi
-  check_costs
+  # (its check's answer is read later, finish_table: scripts/lib/scorer.sh)
+  TABLE_PENDING=1
   [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
   JAVA=$JAVA_REAL
 }

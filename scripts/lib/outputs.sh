@@ -26,6 +26,7 @@
 fail() {
   local status=$1 message=$2 signing=()
   [ -z "${KEY_FD:-}" ] || finish_key
+  [ -z "${TABLE_PENDING:-}" ] || finish_table
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then

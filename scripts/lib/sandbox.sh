@@ -72,8 +72,10 @@ decide_sandbox() {
   # directory, no network, its own PID namespace, /dev/random and /dev/urandom
   # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
   # (The key's check is answered first: a key that cannot be used is refused,
-  # or its warning printed, before anything is said about the sandbox.)
+  # or its warning printed, before anything is said about the sandbox; then
+  # the cost table's, as when it was read where the JDK was checked.)
   finish_key
+  finish_table
   SANDBOXED=0
   bwrap_works=""
   if [ -n "$PROBE_FD" ]; then

@@ -125,6 +125,15 @@ expect_eq "--costs a directory: no word of --costs-sha256" "$(field message | gr
 printf '<costs><opcode name="nop"' >"$D/bad-costs.xml"
 expect_eq "a malformed cost table: bad input" "$(gs --costs "$D/bad-costs.xml" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
 expect_match "a malformed cost table: names the file" "$(field message)" "bad-costs.xml"
+# The table's answer is read after the scratch directory is made, but
+# reported as where the JDK is checked: unsigned, and after a key that
+# cannot be used.
+expect_eq "a malformed cost table with a key: bad input" \
+  "$(gs --costs "$D/bad-costs.xml" --key-file "$TEST_TMP/io.key" --classpath "$FX" --method Noisy.work -- 10)" 7
+expect_eq "a malformed cost table with a key: reported unsigned" "$(jq 'has("signature")' "$TEST_TMP/gs.out")" false
+expect_eq "a key that cannot be used and a malformed cost table: usage, the key first" \
+  "$(gs --costs "$D/bad-costs.xml" --key-file "$D/nodir/key" --classpath "$FX" --method Noisy.work -- 10)" 2
+expect_match "a key that cannot be used and a malformed cost table: says the key" "$(field message)" "the key file cannot be used"
 expect_eq "bad inputs: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
 expect_eq "--program-output in a missing directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/nodir/p" -- 10)" 2
 expect_eq "--program-output in a missing directory: one JSON object" "$(objects)" 1
