@@ -159,6 +159,11 @@ expect_eq "a missing entry before a FIFO: class_not_found" \
 # --json: stdout is the scorer's object byte for byte, its last newline too
 expect_eq "--json: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 0
 expect_eq "--json: stdout ends in '}' and one newline" "$(tail -c 2 "$TEST_TMP/gs.out" | od -An -c | tr -d ' ')" '}\n'
+# a result longer than the 16 KiB the shell prints itself (String.length,
+# called some 190 times by Noisy and the runtime, each call listed): whole
+expect_eq "--json, a long result: scored" "$(gs --costs none --classpath "$FX" --main Noisy --method java.lang.String.length --program-output "$D/prog" -- 10 0)" 0
+expect_eq "--json, a long result: longer than 16 KiB" "$(($(wc -c <"$TEST_TMP/gs.out") > 16384))" 1
+expect_eq "--json, a long result: one object, every call listed" "$(jq -s '[length, (.[0].invocation_list | length) == .[0].invocations] | @tsv' -r "$TEST_TMP/gs.out")" "1	true"
 
 # --- 4. class-path symbolic links expose nothing ----------------------------------------
 echo "secret" >"$TEST_TMP/secret.txt"
