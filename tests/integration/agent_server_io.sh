@@ -187,6 +187,15 @@ if sandbox_works "the sandboxed link check"; then
   expect_eq "a link inside a class-path directory: scored" \
     "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/secret.lnk)" 0
   expect_eq "a link inside a class-path directory: its target unreadable in the sandbox" "$(head -n 1 "$D/prog")" "cannot read"
+  # setpriv and bubblewrap are probed together first (setpriv starting
+  # bwrap), and each on its own when that fails: a setpriv that fails
+  # leaves the sandbox working (/psf/cp/0 exists only in there)
+  mkdir -p "$TEST_TMP/fakebin"
+  printf '#!/bin/sh\nexit 1\n' >"$TEST_TMP/fakebin/setpriv"
+  chmod +x "$TEST_TMP/fakebin/setpriv"
+  expect_eq "a setpriv that fails: scored with --sandbox require" \
+    "$(PATH=$TEST_TMP/fakebin:$PATH gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/plain.txt)" 0
+  expect_eq "a setpriv that fails: the program ran in the sandbox" "$(head -n 1 "$D/prog")" "read 7 bytes"
 fi
 
 finish
