@@ -206,6 +206,8 @@ SUBMISSION_DIGESTS=""
 [ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || start_digests
 
 # --- the JDK and the cost table; from here on an error is reported signed -----
+# (the table's check answers while the scratch directory is made: its answer
+# is read where the sandbox is decided, or by an earlier failure)
 check_jdk
 SUBMISSION_PENDING=1
 heap_kb "$HEAP"

@@ -7,7 +7,35 @@
 # (scripts/lib/sandbox.sh binds each resolved entry) and what the
 # submission's digests cover (scripts/lib/signing.sh).
 #
-# Reads: CLASSPATH_ARG. Sets: abs_classpath, cp_abs_parts.
+# Reads: CLASSPATH_ARG. Sets: abs_classpath, cp_abs_parts, JAVA_REAL and
+#   CP_REALS (resolve_paths).
+
+# resolve_paths JAVA: the java launcher JAVA (none when empty) and every
+# class path entry resolved by one realpath, not a process each: JAVA's path
+# in JAVA_REAL, the entries' in CP_REALS, in order. When any of them cannot
+# be resolved, both are left empty: the launcher is then resolved on its own
+# (start_jdk_probe) and each entry too (resolve_classpath), which says which
+# entry failed and how, in the order it always did. (realpath -e resolves an
+# existing path as readlink -f does.)
+CP_REALS=()
+resolve_paths() {
+  local parts=() part all=() n
+  JAVA_REAL="" CP_REALS=()
+  IFS=: read -r -a parts <<<"$CLASSPATH_ARG"
+  for part in "${parts[@]}"; do
+    [ -z "$part" ] || all+=("$part")
+  done
+  [ -z "$1" ] || all=("$1" "${all[@]}")
+  n=${#all[@]}
+  [ "$n" -gt 0 ] || return 0
+  mapfile -d '' -t all < <(exec realpath -z -e -- "${all[@]}" 2>/dev/null)
+  [ ${#all[@]} -eq "$n" ] || return 0
+  if [ -n "$1" ]; then
+    JAVA_REAL=${all[0]}
+    all=("${all[@]:1}")
+  fi
+  CP_REALS=("${all[@]}")
+}
 
 # Class path entries: each must be a regular file (a jar) or a directory,
 # named by a path without newline or ':'. The JVM and the sandbox get each
@@ -16,13 +44,19 @@
 # otherwise `lib.jar -> /etc/shadow` would show that file in the sandbox.
 # Sets abs_classpath and cp_abs_parts.
 resolve_classpath() {
-  local part real dir ok i parts=() reals=() links=() dirs=()
+  local part real dir ok i parts=() reals=() links=() dirs=() n=0
   case $CLASSPATH_ARG in *$'\n'*) fail usage "--classpath contains a newline" ;; esac
   IFS=: read -r -a parts <<<"$CLASSPATH_ARG"
   for part in "${parts[@]}"; do
     [ -n "$part" ] || continue
     [ -e "$part" ] || fail class_not_found "class path entry '$part' does not exist"
-    real=$(exec realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
+    # (resolved already, with the launcher, by resolve_paths when it could)
+    if [ ${#CP_REALS[@]} -gt 0 ]; then
+      real=${CP_REALS[$n]}
+    else
+      real=$(exec realpath -e -- "$part" 2>/dev/null) || fail class_not_found "class path entry '$part' cannot be resolved"
+    fi
+    n=$((n + 1))
     [ -f "$real" ] || [ -d "$real" ] ||
       fail usage "class path entry '$part' is neither a regular file nor a directory"
     case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac

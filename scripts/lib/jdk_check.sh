@@ -10,8 +10,9 @@
 # release file and the cost table's check. check_jdk reads their answers
 # and refuses an unsupported or unverified JDK or an unusable table.
 #
-# Reads: JAVA_HOME, PSF_SELF_TEST_JDK, COSTS, PSF_ROOT, BUILD.
-# Sets: JAVA (resolved, after check_jdk), JAVA_REAL, JAVA_PROBE_FD,
+# Reads: JAVA_HOME, PSF_SELF_TEST_JDK, COSTS, PSF_ROOT, BUILD, CLASSPATH_ARG.
+# Sets: JAVA (resolved, after check_jdk), JAVA_REAL and CP_REALS
+#   (resolve_paths, scripts/lib/classpath.sh), JAVA_PROBE_FD,
 #   java_version, AUTO_COSTS, JDK_FLAGS, COSTS (the table's path).
 
 # start_jdk_probe: the launcher chosen, its version asked, the table's check started.
@@ -37,10 +38,14 @@ start_jdk_probe() {
     fi
   fi
   JAVA_PROBE_FD=""
-  JAVA_REAL=""
   java_version=""
-  if [ -n "$JAVA" ] && [ -x "$JAVA" ]; then
-    JAVA_REAL=$(readlink -f "$JAVA")
+  # (the launcher is resolved with the class path's entries, in one process,
+  # resolve_paths; on its own when they could not be)
+  local launcher=""
+  [ -n "$JAVA" ] && [ -x "$JAVA" ] && launcher=$JAVA
+  resolve_paths "$launcher"
+  if [ -n "$launcher" ]; then
+    [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
     psf_jdk_set_feature_release "$JAVA_REAL" ||
       exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
     java_version=$PSF_JDK_FEATURE
@@ -98,7 +103,8 @@ check_jdk() {
       fail bad_input "no cost table under $PSF_ROOT/config (costs.xml or costs-jdk$java_version.xml)"
     COSTS=$PSF_JDK_TABLE
   fi
-  check_costs
+  # (its check's answer is read later, finish_table: scripts/lib/scorer.sh)
+  TABLE_PENDING=1
   [ -n "$JAVA_REAL" ] || JAVA_REAL=$(readlink -f "$JAVA")
   JAVA=$JAVA_REAL
 }

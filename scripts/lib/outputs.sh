@@ -26,6 +26,7 @@
 fail() {
   local status=$1 message=$2 signing=()
   [ -z "${KEY_FD:-}" ] || finish_key
+  [ -z "${TABLE_PENDING:-}" ] || finish_table
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")
   if [ -x "$SCORER" ]; then
@@ -146,14 +147,24 @@ pass_output() {
   [ -s "$RUN_DIR/program.out" ] && files+=("$RUN_DIR/program.out")
   if [ -n "$PROGRAM_OUTPUT" ]; then
     if [ ${#files[@]} -gt 0 ]; then
-      cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >"$RUN_DIR/program.kept"
+      copy_output "${files[@]}" >"$RUN_DIR/program.kept"
     else
       : >"$RUN_DIR/program.kept"
     fi
     publish "$RUN_DIR/program.kept" "$PROGRAM_OUTPUT" --program-output ||
       fail internal_error "cannot write the program's output to '$PROGRAM_OUTPUT'"
   elif [ ${#files[@]} -gt 0 ]; then
-    cat -- "${files[@]}" | head -c "$MAX_OUTPUT" >&2
+    copy_output "${files[@]}" >&2
+  fi
+}
+# copy_output FILE...: the first --max-output bytes of the FILEs together
+# (one file, as nearly always, by a head alone: a cat before it was a
+# process more).
+copy_output() {
+  if [ $# -eq 1 ]; then
+    head -c "$MAX_OUTPUT" -- "$1"
+  else
+    cat -- "$@" | head -c "$MAX_OUTPUT"
   fi
 }
 

@@ -96,6 +96,20 @@ print_result() {
     publish "$SCRATCH/score" "$SCORE_FILE" --score-file ||
       fail internal_error "cannot write the score file '$SCORE_FILE'"
   fi
-  cat "$SCRATCH/result.out"
+  trap '' PIPE
+  print_file "$SCRATCH/result.out"
   exit "$rc"
+}
+# print_file FILE: FILE on stdout; its first 16 KiB by the shell itself (a
+# result is text without a NUL byte, and nearly always shorter: a cat was a
+# process more), the rest, if any, by a cat (the shell reads a byte at a time
+# in effect, some 0.1 s a MiB). A reader that went away is said on stderr and
+# changes no exit code, as with cat alone (SIGPIPE is ignored by then).
+print_file() {
+  local LC_ALL=C out="" fd
+  exec {fd}<"$1" || return 0
+  IFS= read -r -N 16384 -u "$fd" out
+  printf '%s' "$out"
+  [ ${#out} -lt 16384 ] || cat <&"$fd"
+  exec {fd}<&-
 }

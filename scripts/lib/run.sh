@@ -238,10 +238,11 @@ show_progress() {
 # substitution's fork (bash forks a second time for a command with a
 # redirection or a list in a substitution: the '2>/dev/null || echo 0' that
 # was inside), about 2.5 ms of CPU, and the pauses are waits on a pipe that
-# never holds data (a sleep was a process each). The pauses double from
-# 0.1 s to 1 s: a run of 2.5 s is polled 6 times, where a poll every 0.1 s
-# would be 26 and take some 0.06 s of CPU from the JVM's two cores (the
-# script's own CPU, /usr/bin/time around get_score.sh --engine fast of
+# never holds data (a sleep was a process each). The first poll is after
+# the first pause, and the pauses double from 0.1 s to 1 s: a run of 2.5 s
+# is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s), where a poll every
+# 0.1 s would be 25 and take some 0.06 s of CPU from the JVM's two cores
+# (the script's own CPU, /usr/bin/time around get_score.sh --engine fast of
 # bench/fast_plain.sh's merge sort: median 0.135 s, 0.195 s with a poll
 # every 0.1 s). The output cannot grow much past the limit meanwhile:
 # RLIMIT_FSIZE caps each file (run_once), so a later poll only ends the run
@@ -250,6 +251,9 @@ watch_output() {
   local pid=$1 marker=$2 nap="" naps=(0.1 0.2 0.4 0.8 1) n=0
   shift 2
   exec {nap}<> <(:) || nap=""
+  # (the first poll after the first pause: a JVM that has just started has
+  # printed nothing, and its start is when a process more costs the most)
+  pause "${naps[0]}" "$nap"
   while kill -0 "$pid" 2>/dev/null && script_alive; do
     output_size "$@"
     if [ "$OUTPUT_SIZE" -gt "$MAX_OUTPUT" ]; then
@@ -259,8 +263,8 @@ watch_output() {
       kill -KILL "$pid" 2>/dev/null
       return
     fi
-    pause "${naps[n]}" "$nap"
     [ "$n" -ge $((${#naps[@]} - 1)) ] || n=$((n + 1))
+    pause "${naps[n]}" "$nap"
   done
 }
 # output_size FILE...: the bytes the FILEs hold together, in OUTPUT_SIZE (0

@@ -19,7 +19,8 @@ start_probes() {
   # bubblewrap works here (a sandbox of its own that runs true: some ms) are
   # asked in the background too, by one job (each job is a fork of this
   # script), and answered where they are used: a line each, in that order,
-  # "works" or not.
+  # "works" or not. Both are asked at once first, bubblewrap started by
+  # setpriv (a process fewer); only when that fails, each on its own.
   PROBE_FD=""
   ask_pdeath=0 ask_bwrap=0
   command -v setpriv >/dev/null 2>&1 && ask_pdeath=1
@@ -27,6 +28,11 @@ start_probes() {
   if [ "$ask_pdeath$ask_bwrap" != 00 ]; then
     exec {PROBE_FD}< <(
       exec </dev/null
+      if [ "$ask_pdeath$ask_bwrap" = 11 ] && setpriv --pdeathsig KILL \
+        bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
+        printf 'works\nworks\n'
+        exit 0
+      fi
       if [ "$ask_pdeath" = 1 ] && setpriv --pdeathsig KILL true >/dev/null 2>&1; then echo works; else echo no; fi
       if [ "$ask_bwrap" = 1 ] &&
         bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true >/dev/null 2>&1; then
@@ -66,8 +72,10 @@ decide_sandbox() {
   # directory, no network, its own PID namespace, /dev/random and /dev/urandom
   # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
   # (The key's check is answered first: a key that cannot be used is refused,
-  # or its warning printed, before anything is said about the sandbox.)
+  # or its warning printed, before anything is said about the sandbox; then
+  # the cost table's, as when it was read where the JDK was checked.)
   finish_key
+  finish_table
   SANDBOXED=0
   bwrap_works=""
   if [ -n "$PROBE_FD" ]; then

@@ -11,7 +11,7 @@
 #
 # Reads: SCORER, COSTS, score_args (profile_why).
 # Sets: BG_FD, ANSWER_OUT, ANSWER_RC, SAYS, COSTS (absolute), COSTS_SHA256,
-#   TABLE_FD, TABLE_CHECKED, PROFILE_STATUS.
+#   TABLE_FD, TABLE_CHECKED, TABLE_PENDING, PROFILE_STATUS.
 
 # bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
 # /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
@@ -58,15 +58,26 @@ scorer_says() {
 # whose release file gave its version), the check starts in the background
 # (start_table_check, with the JDK's version probe) and its answer is read
 # here; a table that turns out to be another one is checked here, at once.
+# check_jdk chooses the table and leaves its answer pending (TABLE_PENDING)
+# while the scratch directory and the guard are set up: it is read
+# (finish_table) before the key's answer is acted on further (decide_sandbox)
+# and before any failure is reported (fail) or a result signed
+# (submission_fields), so a table that cannot be used is still reported
+# before everything that is checked after the JDK.
 COSTS_SHA256=""
 TABLE_FD=""      # the background check's answer (bg_scorer)
 TABLE_CHECKED="" # the table it checks
+TABLE_PENDING="" # the chosen table's answer is still to be read (finish_table)
+finish_table() {
+  [ -z "$TABLE_PENDING" ] || check_costs
+}
 start_table_check() {
   abs_path TABLE_CHECKED "$1"
   bg_scorer --check-table --costs "$TABLE_CHECKED"
   TABLE_FD=$BG_FD
 }
 check_costs() {
+  TABLE_PENDING=""
   [ "$COSTS" = none ] && return 0
   abs_path COSTS "$COSTS"
   [ "$TABLE_CHECKED" = "$COSTS" ] || { [ -z "$TABLE_FD" ] || exec {TABLE_FD}<&-; TABLE_FD=""; }
@@ -74,6 +85,9 @@ check_costs() {
   TABLE_FD=""
   if [ "$ANSWER_RC" != 0 ]; then
     scorer_says "$ANSWER_OUT"
+    # (reported unsigned, as where the JDK is checked: the table is part of
+    # what is signed)
+    SUBMISSION_PENDING="" SUBMISSION=""
     fail bad_input "the cost table is not usable: $SAYS"
   fi
   COSTS_SHA256=$ANSWER_OUT

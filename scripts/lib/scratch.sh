@@ -126,7 +126,9 @@ setup_scratch() {
     fail internal_error "cannot create a scratch directory"
   start_time "$$"
   printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
-  exec {SWEEP_FD}> >(PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c "$(declare -f sweep_scratch); sweep_scratch" psf-sweep >/dev/null 2>&1)
+  # (the function reaches the sweeper's bash exported, in the environment of
+  # this job alone: a declare -f in a command substitution was a fork more)
+  exec {SWEEP_FD}> >(export -f sweep_scratch; PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c sweep_scratch psf-sweep >/dev/null 2>&1)
   # The first run's work directory and result FIFO (run_once) are made in the
   # background, while the sandbox is set up; run_once waits for them, and so
   # does the exit before it removes the scratch directory. (Each is a process;

@@ -50,9 +50,11 @@ finish_key() {
   scorer_answer "$fd" --init-key --key-file "$KEY_FILE"
   if [ "$ANSWER_RC" != 0 ]; then
     scorer_says "$ANSWER_OUT"
-    # (reported unsigned, as it was before the submission was known)
+    # (reported unsigned, as it was before the submission was known; and
+    # before the cost table's answer, which is not read then: the key's
+    # check comes first, scripts/lib/scorer.sh)
     SUBMISSION_PENDING="" SUBMISSION=""
-    [ "$KEY_NAMED" = 1 ] && fail usage "the key file cannot be used: $SAYS"
+    [ "$KEY_NAMED" = 1 ] && { TABLE_PENDING=""; fail usage "the key file cannot be used: $SAYS"; }
     echo "get_score.sh: warning: results are not signed: $SAYS (give --key-file)" >&2
     KEY_FILE=""
   fi
@@ -104,6 +106,7 @@ submission_digests() {
 SUBMISSION_PENDING=""
 submission_fields() {
   SUBMISSION_PENDING=""
+  finish_table
   [ -n "$KEY_FILE" ] || return 0
   [ -n "$SUBMISSION_DIGESTS" ] || submission_digests
   SUBMISSION="$SUBMISSION_DIGESTS costs_sha256=${COSTS_SHA256:-none} judged_by=$JUDGED_BY"

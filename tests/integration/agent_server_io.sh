@@ -125,6 +125,15 @@ expect_eq "--costs a directory: no word of --costs-sha256" "$(field message | gr
 printf '<costs><opcode name="nop"' >"$D/bad-costs.xml"
 expect_eq "a malformed cost table: bad input" "$(gs --costs "$D/bad-costs.xml" --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 7
 expect_match "a malformed cost table: names the file" "$(field message)" "bad-costs.xml"
+# The table's answer is read after the scratch directory is made, but
+# reported as where the JDK is checked: unsigned, and after a key that
+# cannot be used.
+expect_eq "a malformed cost table with a key: bad input" \
+  "$(gs --costs "$D/bad-costs.xml" --key-file "$TEST_TMP/io.key" --classpath "$FX" --method Noisy.work -- 10)" 7
+expect_eq "a malformed cost table with a key: reported unsigned" "$(jq 'has("signature")' "$TEST_TMP/gs.out")" false
+expect_eq "a key that cannot be used and a malformed cost table: usage, the key first" \
+  "$(gs --costs "$D/bad-costs.xml" --key-file "$D/nodir/key" --classpath "$FX" --method Noisy.work -- 10)" 2
+expect_match "a key that cannot be used and a malformed cost table: says the key" "$(field message)" "the key file cannot be used"
 expect_eq "bad inputs: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
 expect_eq "--program-output in a missing directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/nodir/p" -- 10)" 2
 expect_eq "--program-output in a missing directory: one JSON object" "$(objects)" 1
@@ -135,6 +144,26 @@ expect_eq "a FIFO on the class path: usage, no wait" "$(gs --costs none --classp
 expect_match "a FIFO on the class path: says why" "$(field message)" "neither a regular file nor a directory"
 expect_eq "a class path with a newline: usage" "$(gs --costs none --classpath "$FX
 $D" --method Noisy.work -- 10)" 2
+# The entries are resolved together with the launcher, in one process; when
+# one of them cannot be, each is looked at on its own, in order, and the
+# first that fails decides: a missing entry (class_not_found) or one that is
+# no file or directory (usage), whichever comes first.
+expect_eq "a missing class path entry after a good one: class_not_found" \
+  "$(gs --costs none --classpath "$FX:$D/missing" --method Noisy.work -- 10)" 3
+expect_match "a missing class path entry: named" "$(field message)" "class path entry '$D/missing' does not exist"
+expect_eq "a FIFO on the class path before a missing entry: usage, the FIFO named" \
+  "$(gs --costs none --classpath "$D/fifo:$D/missing:$FX" --method Noisy.work -- 10)" 2
+expect_match "a FIFO before a missing entry: says why" "$(field message)" "'$D/fifo' is neither a regular file nor a directory"
+expect_eq "a missing entry before a FIFO: class_not_found" \
+  "$(gs --costs none --classpath "$D/missing:$D/fifo:$FX" --method Noisy.work -- 10)" 3
+# --json: stdout is the scorer's object byte for byte, its last newline too
+expect_eq "--json: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/prog" -- 10)" 0
+expect_eq "--json: stdout ends in '}' and one newline" "$(tail -c 2 "$TEST_TMP/gs.out" | od -An -c | tr -d ' ')" '}\n'
+# a result longer than the 16 KiB the shell prints itself (String.length,
+# called some 190 times by Noisy and the runtime, each call listed): whole
+expect_eq "--json, a long result: scored" "$(gs --costs none --classpath "$FX" --main Noisy --method java.lang.String.length --program-output "$D/prog" -- 10 0)" 0
+expect_eq "--json, a long result: longer than 16 KiB" "$(($(wc -c <"$TEST_TMP/gs.out") > 16384))" 1
+expect_eq "--json, a long result: one object, every call listed" "$(jq -s '[length, (.[0].invocation_list | length) == .[0].invocations] | @tsv' -r "$TEST_TMP/gs.out")" "1	true"
 
 # --- 4. class-path symbolic links expose nothing ----------------------------------------
 echo "secret" >"$TEST_TMP/secret.txt"
@@ -158,6 +187,15 @@ if sandbox_works "the sandboxed link check"; then
   expect_eq "a link inside a class-path directory: scored" \
     "$(gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/secret.lnk)" 0
   expect_eq "a link inside a class-path directory: its target unreadable in the sandbox" "$(head -n 1 "$D/prog")" "cannot read"
+  # setpriv and bubblewrap are probed together first (setpriv starting
+  # bwrap), and each on its own when that fails: a setpriv that fails
+  # leaves the sandbox working (/psf/cp/0 exists only in there)
+  mkdir -p "$TEST_TMP/fakebin"
+  printf '#!/bin/sh\nexit 1\n' >"$TEST_TMP/fakebin/setpriv"
+  chmod +x "$TEST_TMP/fakebin/setpriv"
+  expect_eq "a setpriv that fails: scored with --sandbox require" \
+    "$(PATH=$TEST_TMP/fakebin:$PATH gs --costs none --sandbox require --classpath "$D/cp/lib" --method ReadFile.work --program-output "$D/prog" -- /psf/cp/0/plain.txt)" 0
+  expect_eq "a setpriv that fails: the program ran in the sandbox" "$(head -n 1 "$D/prog")" "read 7 bytes"
 fi
 
 finish
