@@ -389,6 +389,20 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 
 static const ins_options branch_opts = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .branch_method = "branch"};
 
+/* code (max_stack 2, no exception table, no attributes) rewritten with
+ * branch_opts, if_icmp<cond> and ifnull/ifnonnull through the if probe as
+ * icmp_as_if and null_as_int ask: its one method. */
+static const cf_method *rewrite_branches(rewritten *w, const uint8_t *code, size_t code_len, int icmp_as_if,
+                                         int null_as_int)
+{
+    spec s = {52, code, code_len, 2, NULL, 0, {{0}}, 0};
+    ins_options opt = branch_opts;
+    opt.icmp_as_if = icmp_as_if;
+    opt.null_as_int = null_as_int;
+    rewrite(w, &s, &opt);
+    return &w->cf.methods[0];
+}
+
 static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional(void **state)
 {
     (void)state;
@@ -432,9 +446,7 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
         0x01, 0x01, 0xa5, 0x00, 0x04,   /* 10 aconst_null x2; 12 if_acmpeq 16 */
         0x00, 0xb1                      /* 15 nop; 16 return */
     };
-    spec s2 = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-    rewrite(&w, &s2, &branch_opts);
-    m = &w.cf.methods[0];
+    m = rewrite_branches(&w, code, sizeof code, 0, 0);
     assert_int_equal(m->code_len, 86);
     static const uint8_t p1[] = {0x59, 0x10, 0xc6, 0x11, 0x00, 0x07, 0xb8, 0x00, 22, 0xc6, 0x00, 0x0a};
     expect_bytes(m->code + 7, sizeof p1, p1, sizeof p1);     /* ifnull at 16 to probe 9 at 26 */
@@ -477,12 +489,8 @@ static void ins_rewrite__icmp_as_if__if_icmp_calls_the_if_probe_on_the_sign(void
     static const int32_t vals[] = {INT32_MIN, INT32_MIN + 1, -2, -1, 0, 1, 2, INT32_MAX - 1, INT32_MAX};
     for (uint8_t op = 0x9f; op <= 0xa4; op++) {
         const uint8_t code[] = {0x03, 0x04, op, 0x00, 0x04, 0x00, 0xb1};
-        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-        ins_options opt = branch_opts;
-        opt.icmp_as_if = 1;
         rewritten w;
-        rewrite(&w, &s, &opt);
-        const cf_method *m = &w.cf.methods[0];
+        const cf_method *m = rewrite_branches(&w, code, sizeof code, 1, 0);
         const uint8_t want[] = {0x5c, 0x85, 0x5d, 0x58, 0x85, 0x94, 0x10, as_if[op - 0x9f],
                                 0x11, 0x00, 0x07, 0xb8, 0x00, 22, op, 0x00, 0x0a};
         expect_bytes(m->code + 8, sizeof want, want, sizeof want);
@@ -554,12 +562,8 @@ static void ins_rewrite__null_as_int__ifnull_calls_the_if_probe_on_instanceof_ob
     for (uint8_t op = 0xc6; op <= 0xc7; op++) {
         const uint8_t code[] = {0x01, op, 0x00, 0x04, 0x00, 0x03, 0x99, 0x00, 0x04, 0x00,
                                 0x01, 0x01, 0xa5, 0x00, 0x04, 0x00, 0xb1};
-        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-        ins_options opt = branch_opts;
-        opt.null_as_int = 1;
         rewritten w;
-        rewrite(&w, &s, &opt);
-        const cf_method *m = &w.cf.methods[0];
+        const cf_method *m = rewrite_branches(&w, code, sizeof code, 0, 1);
         assert_int_equal(m->code_len, 86 + 3);
         const uint8_t p1[] = {0x59, 0xc1, 0x00, 0x04, 0x10, op == 0xc6 ? 0x99 : 0x9a, 0x11, 0x00, 0x07, 0xb8, 0x00, 22,
                               op, 0x00, 0x0a};
