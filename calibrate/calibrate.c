@@ -751,10 +751,24 @@ static void remove_tree(const char *dir)
     argv_free(&a);
 }
 
+/* A new temporary work directory under $TMPDIR (else /tmp), or NULL with
+ * errno set. */
+static char *make_work_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = path_join(tmp && *tmp ? tmp : "/tmp", "psf-calibrate.XXXXXX");
+    if (mkdtemp(dir))
+        return dir;
+    int e = errno;
+    free(dir);
+    errno = e;
+    return NULL;
+}
+
 int calibrate_run(const calib_options *opt)
 {
     calib_run r;
-    char work_buf[] = "/tmp/psf-calibrate.XXXXXX";
+    char *work_tmp = NULL;      /* the temporary work directory, without --work */
     char *agent = path_join(opt->build, "libpsfagent.so");
     char *rdtsc = path_join(opt->build, "libpsfrdtsc.so");
     char *harness = path_join(opt->build, "calibrate/harness");
@@ -822,11 +836,12 @@ int calibrate_run(const calib_options *opt)
         add_key_kernels(&r, &r.m);
 
     if (!work) {
-        if (!mkdtemp(work_buf)) {
+        work_tmp = make_work_dir();
+        if (!work_tmp) {
             note("error: cannot create a work directory: %s", strerror(errno));
             goto out;
         }
-        work = work_buf;
+        work = work_tmp;
     } else if (mkdir(work, 0755) != 0 && errno != EEXIST) {
         note("error: cannot create the work directory %s: %s", work, strerror(errno));
         goto out;
@@ -913,11 +928,13 @@ int calibrate_run(const calib_options *opt)
          r.isolated ? "" : " (not isolated)");
     rc = 0;
 out:
-    if (work && !opt->work && work == work_buf) {
-        if (rc == 0)
-            remove_tree(work);
-        else
-            note("kept the work directory %s for inspection", work);
+    /* a temporary work directory goes, after a failure too: --work keeps
+     * the files the messages above name */
+    if (work_tmp) {
+        remove_tree(work_tmp);
+        if (rc != 0)
+            note("removed the temporary work directory %s; run with --work DIR to keep its files", work_tmp);
+        free(work_tmp);
     }
     argv_free(&prefix);
     for (size_t k = 0; r.res && k < r.ks.n; k++) {

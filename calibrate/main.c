@@ -41,6 +41,8 @@ static void usage(FILE *f)
           "                 up to 3 more (--quick: 4) when the fit would price some\n"
           "                 work at 0, before the table is refused\n"
           "  --work DIR     keep generated kernels, profiles, timings and logs in DIR\n"
+          "                 (default: a directory under $TMPDIR, else /tmp, removed\n"
+          "                 at the end, also when the run fails)\n"
           "  --refit DIR    fit again from the counts and timings a --work DIR run kept\n"
           "                 (no counting, no timing: for trying model changes); with\n"
           "                 --passes N, the first N passes, the rest as added passes\n"

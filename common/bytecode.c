@@ -17,6 +17,7 @@
  *    beyond code_len is ever read.
  */
 #include "bytecode.h"
+#include "bytes.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -277,13 +278,6 @@ const char *bc_newarray_type(uint8_t atype)
     return atype >= 4 && atype <= 11 ? names[atype - 4] : NULL;
 }
 
-/* Big-endian signed 32-bit read; the caller has bounds-checked p[0..3]. */
-static int32_t s4(const uint8_t *p)
-{
-    uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
-}
-
 /*
  * tableswitch and lookupswitch: 0-3 padding bytes so that the operands start
  * at a multiple of four from the start of the code, then the fixed operands
@@ -299,12 +293,12 @@ static uint32_t switch_length(const uint8_t *code, uint32_t code_len, uint32_t p
         return 0;
     uint64_t entries_bytes;
     if (table_form) {
-        int64_t low = s4(code + ops + 4), high = s4(code + ops + 8);
+        int64_t low = be_s32(code + ops + 4), high = be_s32(code + ops + 8);
         if (high < low)
             return 0;
         entries_bytes = (uint64_t)(high - low + 1) * 4;
     } else {
-        int32_t npairs = s4(code + ops + 4);
+        int32_t npairs = be_s32(code + ops + 4);
         if (npairs < 0)
             return 0;
         entries_bytes = (uint64_t)npairs * 8;

@@ -23,27 +23,11 @@
  */
 #include "blocks.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "errmsg.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int32_t s4(const uint8_t *p)
-{
-    uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
-}
-
-static int16_t s2(const uint8_t *p)
-{
-    uint16_t v = (uint16_t)(p[0] << 8 | p[1]);
-    return v <= INT16_MAX ? (int16_t)v : (int16_t)(-(int32_t)(uint16_t)~v - 1);
-}
-
-static uint16_t u2(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /* BLK_END_* of the instruction at code[pc], or -1 when it does not end a
  * block. The caller has decoded the instruction (a wide has its second byte). */
@@ -84,23 +68,23 @@ static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, char *er
 {
     uint8_t op = code[pc];
     if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
-        return mark_target(t, code, pc, s2(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s16(code + pc + 1), err, errlen);
     if (op == 0xc8 || op == 0xc9)
-        return mark_target(t, code, pc, s4(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s32(code + pc + 1), err, errlen);
     if (op == 0xaa || op == 0xab) {
         /* bc_insn_length has checked that the whole switch lies in the code */
         uint32_t ops = (pc + 4) & ~3u;
-        if (mark_target(t, code, pc, s4(code + ops), err, errlen))
+        if (mark_target(t, code, pc, be_s32(code + ops), err, errlen))
             return -1;
         if (op == 0xaa) {
-            int64_t n = (int64_t)s4(code + ops + 8) - s4(code + ops + 4) + 1;
+            int64_t n = (int64_t)be_s32(code + ops + 8) - be_s32(code + ops + 4) + 1;
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, s4(code + ops + 12 + 4 * i), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 12 + 4 * i), err, errlen))
                     return -1;
         } else {
-            int64_t n = s4(code + ops + 4);
+            int64_t n = be_s32(code + ops + 4);
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, s4(code + ops + 8 + 8 * i + 4), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 8 + 8 * i + 4), err, errlen))
                     return -1;
         }
     }
@@ -147,7 +131,7 @@ void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, ui
         return;
     ways[0] = 1;
     for (uint32_t i = 0; i < exc_count; i++)
-        way_to(t, 0, u2(exc + 8 * i + 4), 2, ways);
+        way_to(t, 0, be_u16(exc + 8 * i + 4), 2, ways);
     for (uint32_t b = 0; b < t->nblocks; b++) {
         const blk_block *bb = &t->blocks[b];
         uint32_t pc = bb->last;
@@ -158,29 +142,29 @@ void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, ui
                 ways[b + 1]++;
             break;
         case BLK_END_COND:
-            way_to(t, pc, s2(code + pc + 1), 1, ways);
+            way_to(t, pc, be_s16(code + pc + 1), 1, ways);
             if (b + 1 < t->nblocks)
                 ways[b + 1]++;
             break;
         case BLK_END_GOTO:
-            way_to(t, pc, op == 0xc8 ? s4(code + pc + 1) : s2(code + pc + 1), 1, ways);
+            way_to(t, pc, op == 0xc8 ? be_s32(code + pc + 1) : be_s16(code + pc + 1), 1, ways);
             break;
         case BLK_END_JSR:
-            way_to(t, pc, op == 0xc9 ? s4(code + pc + 1) : s2(code + pc + 1), 1, ways);
+            way_to(t, pc, op == 0xc9 ? be_s32(code + pc + 1) : be_s16(code + pc + 1), 1, ways);
             if (b + 1 < t->nblocks)
                 ways[b + 1] += 2;
             break;
         case BLK_END_SWITCH: {
             uint32_t ops = (pc + 4) & ~3u;
-            way_to(t, pc, s4(code + ops), 1, ways);
+            way_to(t, pc, be_s32(code + ops), 1, ways);
             if (op == 0xaa) {
-                int64_t n = (int64_t)s4(code + ops + 8) - s4(code + ops + 4) + 1;
+                int64_t n = (int64_t)be_s32(code + ops + 8) - be_s32(code + ops + 4) + 1;
                 for (int64_t i = 0; i < n; i++)
-                    way_to(t, pc, s4(code + ops + 12 + 4 * i), 1, ways);
+                    way_to(t, pc, be_s32(code + ops + 12 + 4 * i), 1, ways);
             } else {
-                int64_t n = s4(code + ops + 4);
+                int64_t n = be_s32(code + ops + 4);
                 for (int64_t i = 0; i < n; i++)
-                    way_to(t, pc, s4(code + ops + 8 + 8 * i + 4), 1, ways);
+                    way_to(t, pc, be_s32(code + ops + 8 + 8 * i + 4), 1, ways);
             }
             break;
         }
@@ -277,7 +261,7 @@ static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, 
 {
     for (uint32_t i = 0; i < exc_count; i++) {
         const uint8_t *e = exc + 8 * i;
-        uint32_t start = u2(e), end = u2(e + 2), handler = u2(e + 4);
+        uint32_t start = be_u16(e), end = be_u16(e + 2), handler = be_u16(e + 4);
         if (start >= end || end > t->code_len || !(t->mark[start] & BLK_MARK_INSN) ||
             (end < t->code_len && !(t->mark[end] & BLK_MARK_INSN))) {
             errmsg_set(err, errlen, "exception table entry %u: range %u..%u is empty or not on "

@@ -24,6 +24,7 @@
  *    module-info) is an empty string with a non-NULL pointer.
  */
 #include "classfile.h"
+#include "bytes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,7 +78,7 @@ static uint16_t rd_u2(reader *r, const char *what)
         return 0;
     const uint8_t *b = r->p + r->pos;
     r->pos += 2;
-    return (uint16_t)(b[0] << 8 | b[1]);
+    return be_u16(b);
 }
 
 static uint32_t rd_u4(reader *r, const char *what)
@@ -86,7 +87,7 @@ static uint32_t rd_u4(reader *r, const char *what)
         return 0;
     const uint8_t *b = r->p + r->pos;
     r->pos += 4;
-    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    return be_u32(b);
 }
 
 static const uint8_t *rd_bytes(reader *r, size_t n, const char *what)
@@ -396,11 +397,6 @@ int cf_lines_apply(uint32_t *line, uint32_t code_len, const cf_line *t, uint32_t
     return 0;
 }
 
-static uint32_t be2(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 8 | p[1];
-}
-
 int cf_offset_lines(const classfile *cf, const cf_method *m, uint32_t *line)
 {
     if (m->code_len > 0)
@@ -410,11 +406,11 @@ int cf_offset_lines(const classfile *cf, const cf_method *m, uint32_t *line)
     const uint8_t *p = m->code_attrs, *end = m->code_attrs + m->code_attrs_len;
     for (uint32_t k = 0; k < m->code_attr_count; k++) {
         cp_str name;
-        uint32_t len = be2(p + 2) << 16 | be2(p + 4);
-        if (cp_utf8(&cf->cp, (uint16_t)be2(p), &name) == 0 && str_is(name, "LineNumberTable")) {
-            if (len < 2 || len != 2 + 4 * be2(p + 6))
+        uint32_t len = be_u32(p + 2);
+        if (cp_utf8(&cf->cp, be_u16(p), &name) == 0 && str_is(name, "LineNumberTable")) {
+            if (len < 2 || len != 2 + 4 * (uint32_t)be_u16(p + 6))
                 return -1;
-            n += be2(p + 6);
+            n += be_u16(p + 6);
         }
         p += 6 + len;
     }
@@ -427,10 +423,10 @@ int cf_offset_lines(const classfile *cf, const cf_method *m, uint32_t *line)
     p = m->code_attrs;
     for (uint32_t k = 0; k < m->code_attr_count && p < end; k++) {
         cp_str name;
-        uint32_t len = be2(p + 2) << 16 | be2(p + 4);
-        if (cp_utf8(&cf->cp, (uint16_t)be2(p), &name) == 0 && str_is(name, "LineNumberTable"))
-            for (uint32_t e = 0; e < be2(p + 6); e++)
-                t[i++] = (cf_line){be2(p + 8 + 4 * e), be2(p + 10 + 4 * e)};
+        uint32_t len = be_u32(p + 2);
+        if (cp_utf8(&cf->cp, be_u16(p), &name) == 0 && str_is(name, "LineNumberTable"))
+            for (uint32_t e = 0; e < be_u16(p + 6); e++)
+                t[i++] = (cf_line){be_u16(p + 8 + 4 * e), be_u16(p + 10 + 4 * e)};
         p += 6 + len;
     }
     int r = cf_lines_apply(line, m->code_len, t, n);

@@ -23,6 +23,7 @@
  *  - Descriptors and names are not checked for syntax here (see names.h).
  */
 #include "cpool.h"
+#include "bytes.h"
 #include "errmsg.h"
 
 #include <stdarg.h>
@@ -31,17 +32,6 @@
 #include <string.h>
 
 #define NO_ENTRY UINT32_MAX     /* offsets[] value of slot 0 and Long/Double second slots */
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 
 static const char *tag_name(int tag)
 {
@@ -144,27 +134,27 @@ static int check_entry(const cpool *cp, uint16_t i, char *err, size_t errlen)
     case CP_CLASS:
     case CP_MODULE:
     case CP_PACKAGE:
-        return check_ref(cp, i, "name_index", be16(b), utf8, err, errlen);
+        return check_ref(cp, i, "name_index", be_u16(b), utf8, err, errlen);
     case CP_STRING:
-        return check_ref(cp, i, "string_index", be16(b), utf8, err, errlen);
+        return check_ref(cp, i, "string_index", be_u16(b), utf8, err, errlen);
     case CP_METHOD_TYPE:
-        return check_ref(cp, i, "descriptor_index", be16(b), utf8, err, errlen);
+        return check_ref(cp, i, "descriptor_index", be_u16(b), utf8, err, errlen);
     case CP_FIELDREF:
     case CP_METHODREF:
     case CP_INTERFACE_METHODREF:
-        if (check_ref(cp, i, "class_index", be16(b), cls, err, errlen))
+        if (check_ref(cp, i, "class_index", be_u16(b), cls, err, errlen))
             return -1;
-        return check_ref(cp, i, "name_and_type_index", be16(b + 2), nat, err, errlen);
+        return check_ref(cp, i, "name_and_type_index", be_u16(b + 2), nat, err, errlen);
     case CP_NAME_AND_TYPE:
-        if (check_ref(cp, i, "name_index", be16(b), utf8, err, errlen))
+        if (check_ref(cp, i, "name_index", be_u16(b), utf8, err, errlen))
             return -1;
-        return check_ref(cp, i, "descriptor_index", be16(b + 2), utf8, err, errlen);
+        return check_ref(cp, i, "descriptor_index", be_u16(b + 2), utf8, err, errlen);
     case CP_DYNAMIC:
     case CP_INVOKE_DYNAMIC:
-        return check_ref(cp, i, "name_and_type_index", be16(b + 2), nat, err, errlen);
+        return check_ref(cp, i, "name_and_type_index", be_u16(b + 2), nat, err, errlen);
     case CP_METHOD_HANDLE: {
         uint8_t kind = b[0];
-        uint16_t ref = be16(b + 1);
+        uint16_t ref = be_u16(b + 1);
         if (kind >= 1 && kind <= 4)
             return check_ref(cp, i, "reference_index", ref, field, err, errlen);
         if (kind == 5 || kind == 8)
@@ -232,7 +222,7 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
         }
         offsets[i] = (uint32_t)pos;
         if (tag == CP_UTF8) {
-            size_t n = be16(bytes + pos + 1);
+            size_t n = be_u16(bytes + pos + 1);
             const uint8_t *s = bytes + pos + 3;
             if (len - pos - 3 < n) {
                 errmsg_set(err, errlen, "constant pool index %u: Utf8 of %zu bytes truncated at offset %zu "
@@ -283,7 +273,7 @@ int cp_utf8(const cpool *cp, uint16_t idx, cp_str *out)
     if (b == NULL)
         return -1;
     if (out) {
-        out->len = be16(b);
+        out->len = be_u16(b);
         out->ptr = (const char *)b + 2;
     }
     return 0;
@@ -292,13 +282,13 @@ int cp_utf8(const cpool *cp, uint16_t idx, cp_str *out)
 int cp_class_name(const cpool *cp, uint16_t idx, cp_str *internal_name)
 {
     const uint8_t *b = body(cp, idx, CP_CLASS);
-    return b ? cp_utf8(cp, be16(b), internal_name) : -1;
+    return b ? cp_utf8(cp, be_u16(b), internal_name) : -1;
 }
 
 int cp_name_and_type(const cpool *cp, uint16_t idx, cp_str *name, cp_str *desc)
 {
     const uint8_t *b = body(cp, idx, CP_NAME_AND_TYPE);
-    if (b == NULL || cp_utf8(cp, be16(b), name) || cp_utf8(cp, be16(b + 2), desc))
+    if (b == NULL || cp_utf8(cp, be_u16(b), name) || cp_utf8(cp, be_u16(b + 2), desc))
         return -1;
     return 0;
 }
@@ -309,7 +299,7 @@ int cp_member_ref(const cpool *cp, uint16_t idx, cp_str *owner, cp_str *name, cp
     if (tag != CP_FIELDREF && tag != CP_METHODREF && tag != CP_INTERFACE_METHODREF)
         return -1;
     const uint8_t *b = cp->bytes + cp->offsets[idx] + 1;
-    if (cp_class_name(cp, be16(b), owner) || cp_name_and_type(cp, be16(b + 2), name, desc))
+    if (cp_class_name(cp, be_u16(b), owner) || cp_name_and_type(cp, be_u16(b + 2), name, desc))
         return -1;
     return 0;
 }
@@ -320,10 +310,10 @@ int cp_dynamic(const cpool *cp, uint16_t idx, uint16_t *bootstrap_index, cp_str 
     if (tag != CP_DYNAMIC && tag != CP_INVOKE_DYNAMIC)
         return -1;
     const uint8_t *b = cp->bytes + cp->offsets[idx] + 1;
-    if (cp_name_and_type(cp, be16(b + 2), name, desc))
+    if (cp_name_and_type(cp, be_u16(b + 2), name, desc))
         return -1;
     if (bootstrap_index)
-        *bootstrap_index = be16(b);
+        *bootstrap_index = be_u16(b);
     return 0;
 }
 
@@ -333,7 +323,7 @@ int cp_integer(const cpool *cp, uint16_t idx, int32_t *out)
     if (b == NULL)
         return -1;
     if (out) {
-        uint32_t v = be32(b);
+        uint32_t v = be_u32(b);
         *out = v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
     }
     return 0;
@@ -345,7 +335,7 @@ int cp_long(const cpool *cp, uint16_t idx, int64_t *out)
     if (b == NULL)
         return -1;
     if (out) {
-        uint64_t v = (uint64_t)be32(b) << 32 | be32(b + 4);
+        uint64_t v = (uint64_t)be_u32(b) << 32 | be_u32(b + 4);
         *out = v <= INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
     }
     return 0;

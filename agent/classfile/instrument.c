@@ -139,7 +139,7 @@ int ins_layout_pass(method_ctx *c)
         insn *i = &c->in[k];
         if (i->kind != K_BR16 || i->wide)
             continue;
-        int64_t target = (int64_t)i->old + s2(code + i->old + 1);
+        int64_t target = (int64_t)i->old + be_s16(code + i->old + 1);
         int64_t d = (int64_t)map_target(c, (uint32_t)target) - i->nw;
         if (d < INT16_MIN || d > INT16_MAX) {
             i->wide = 1;
@@ -184,7 +184,7 @@ int ins_fold_branches(method_ctx *c)
         const blk_block *bb = &t->blocks[b];
         if (bb->end_kind != BLK_END_COND)
             continue;
-        int32_t taken = blk_find(t, (uint32_t)((int64_t)bb->last + s2(c->m->code + bb->last + 1)));
+        int32_t taken = blk_find(t, (uint32_t)((int64_t)bb->last + be_s16(c->m->code + bb->last + 1)));
         uint32_t fall = b + 1;
         if (taken < 0 || (uint32_t)taken == fall || ways[taken] != 1 || ways[fall] != 1)
             continue;

@@ -21,7 +21,8 @@ static int emit_id_k(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
     } else {
         uint16_t e = k != NULL ? *k : 0;
         if (e == 0) {
-            uint8_t v[4] = {(uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id};
+            uint8_t v[4];
+            be_put_u32(v, id);
             e = ins_cp_add(c->w, CP_INTEGER, v, 4);
             if (e == 0)
                 return -1;
@@ -132,7 +133,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
     if (i->kind == K_PLAIN) {
         put(out, p, i->len);
     } else if (i->kind == K_BR16 || i->kind == K_BR32) {
-        int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? s2(p + 1) : s4(p + 1));
+        int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? be_s16(p + 1) : be_s32(p + 1));
         int32_t d = (int32_t)((int64_t)map_target(c, (uint32_t)target) - i->nw);
         if (i->kind == K_BR16 && !i->wide) {
             put1(out, op);
@@ -152,16 +153,16 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
         for (uint32_t k = 0; k < pad; k++)
             put1(out, 0);
         const uint8_t *ops = code + ((i->old + 4) & ~3u);
-#define REL(q) put4(out, (uint32_t)((int64_t)map_target(c, (uint32_t)((int64_t)i->old + s4(q))) - i->nw))
+#define REL(q) put4(out, (uint32_t)((int64_t)map_target(c, (uint32_t)((int64_t)i->old + be_s32(q))) - i->nw))
         REL(ops);
         if (op == BC_TABLESWITCH) {
             put(out, ops + 4, 8);
-            int64_t n = (int64_t)s4(ops + 8) - s4(ops + 4) + 1;
+            int64_t n = (int64_t)be_s32(ops + 8) - be_s32(ops + 4) + 1;
             for (int64_t k = 0; k < n; k++)
                 REL(ops + 12 + 4 * k);
         } else {
             put(out, ops + 4, 4);
-            int64_t n = s4(ops + 4);
+            int64_t n = be_s32(ops + 4);
             for (int64_t k = 0; k < n; k++) {
                 put(out, ops + 8 + 8 * k, 4);
                 REL(ops + 8 + 8 * k + 4);

@@ -6,15 +6,17 @@
  * (the new code) and instrument_tables.c (the Code attribute's tables).
  * Its face to callers is instrument.h.
  *
- * Pure C, no JVM. The small readers and writers and the offset maps are
- * static inline here: the rewriter runs for every method of every class the
- * JVM loads with engine=fast.
+ * Pure C, no JVM. The output buffer's writers and the offset maps are
+ * static inline here (the big-endian readers are common/bytes.h's): the
+ * rewriter runs for every method of every class the JVM loads with
+ * engine=fast.
  */
 #ifndef PSF_INSTRUMENT_IMPL_H
 #define PSF_INSTRUMENT_IMPL_H
 
 #include "instrument.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "classfile.h"
 #include "errmsg.h"
 
@@ -69,40 +71,20 @@ static inline void put1(buf *b, unsigned v)
 static inline void put2(buf *b, unsigned v)
 {
     if (b->cap - b->len >= 2 && !b->oom) {
-        b->p[b->len++] = (uint8_t)(v >> 8);
-        b->p[b->len++] = (uint8_t)v;
+        be_put_u16(b->p + b->len, (uint16_t)v);
+        b->len += 2;
         return;
     }
-    uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    uint8_t x[2];
+    be_put_u16(x, (uint16_t)v);
     put(b, x, 2);
 }
 
 static inline void put4(buf *b, uint32_t v)
 {
-    uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    uint8_t x[4];
+    be_put_u32(x, v);
     put(b, x, 4);
-}
-
-static inline uint16_t rd2(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t rd4(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline int32_t s4(const uint8_t *p)
-{
-    uint32_t v = rd4(p);
-    return v <= INT32_MAX ? (int32_t)v : -(int32_t)(~v) - 1;
-}
-
-static inline int16_t s2(const uint8_t *p)
-{
-    uint16_t v = rd2(p);
-    return v <= INT16_MAX ? (int16_t)v : (int16_t)(-(int32_t)(uint16_t)~v - 1);
 }
 
 static inline int str_is(cp_str s, const char *lit)

@@ -92,11 +92,12 @@ static uint16_t cp_utf8_ref(rewriter *w, const char *s)
     if (w->name_at[k] != 0)
         return w->name_at[k];
     size_t n = strlen(s);
-    uint8_t len[2] = {(uint8_t)(n >> 8), (uint8_t)n};
     if (n > 65535) {
         errmsg_set(w->err, w->errlen, "a probe name of %zu bytes does not fit a constant", n);
         return 0;
     }
+    uint8_t len[2];
+    be_put_u16(len, (uint16_t)n);
     uint16_t i = ins_cp_add(w, CP_UTF8, len, 2);
     if (i == 0)
         return 0;
@@ -107,9 +108,11 @@ static uint16_t cp_utf8_ref(rewriter *w, const char *s)
 
 static uint16_t cp_add_refs(rewriter *w, uint8_t tag, uint16_t a, uint16_t b, int two)
 {
-    uint8_t body[4] = {(uint8_t)(a >> 8), (uint8_t)a, (uint8_t)(b >> 8), (uint8_t)b};
     if (a == 0 || (two && b == 0))
         return 0;
+    uint8_t body[4];
+    be_put_u16(body, a);
+    be_put_u16(body + 2, b);
     return ins_cp_add(w, tag, body, two ? 4 : 2);
 }
 
@@ -209,7 +212,7 @@ int ins_is_arraycopy(const rewriter *w, const uint8_t *code, uint32_t pc)
 {
     cp_str owner, name, desc;
     return code[pc] == BC_INVOKESTATIC &&
-           cp_member_ref(&w->cf->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
+           cp_member_ref(&w->cf->cp, be_u16(code + pc + 1), &owner, &name, &desc) == 0 &&
            str_is(owner, "java/lang/System") && str_is(name, "arraycopy") &&
            str_is(desc, "(Ljava/lang/Object;ILjava/lang/Object;II)V");
 }
@@ -219,7 +222,7 @@ int ins_makes_array(const cpool *cp, const uint8_t *code, uint32_t pc)
     cp_str owner, name, desc;
     uint8_t op = code[pc];
     if ((op != BC_INVOKEVIRTUAL && op != BC_INVOKESTATIC) ||
-        cp_member_ref(cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) != 0)
+        cp_member_ref(cp, be_u16(code + pc + 1), &owner, &name, &desc) != 0)
         return 0;
     if (op == BC_INVOKEVIRTUAL)
         return owner.len > 1 && owner.ptr[0] == '[' && str_is(name, "clone") && str_is(desc, "()Ljava/lang/Object;")

@@ -127,7 +127,7 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         !(im->blocks.mark[0] & BLK_MARK_TARGET)) {
         c.merged = 1;
         for (uint16_t e = 0; e < m->exc_count; e++)
-            if (rd2(m->exc + 8 * e + 4) == 0)
+            if (be_u16(m->exc + 8 * e + 4) == 0)
                 c.merged = 0;
     }
     if (ins_fold_branches(&c))

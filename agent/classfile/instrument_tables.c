@@ -39,7 +39,7 @@ static size_t vti(const method_ctx *c, const uint8_t *p, const uint8_t *end, buf
     }
     if (tag > 8 || end - p < 3)
         return 0;
-    uint16_t v = rd2(p + 1);
+    uint16_t v = be_u16(p + 1);
     if (tag == 8) { /* Uninitialized(offset of the new instruction) */
         if (!is_insn(c, v) || c->m->code[v] != BC_NEW)
             return 0;
@@ -76,7 +76,7 @@ static int smt_walk(method_ctx *c, buf *out)
     const uint8_t *p = c->smt, *end = c->smt + c->smt_len;
     if (c->smt_len < 2)
         goto bad;
-    uint32_t n = rd2(p);
+    uint32_t n = be_u16(p);
     p += 2;
     if (out)
         put2(out, n);
@@ -92,7 +92,7 @@ static int smt_walk(method_ctx *c, buf *out)
         } else if (type >= 247) {
             if (end - p < 2)
                 goto bad;
-            delta = rd2(p);
+            delta = be_u16(p);
             p += 2;
         } else {
             goto bad;   /* 128-246 are reserved */
@@ -146,7 +146,7 @@ static int smt_walk(method_ctx *c, buf *out)
         } else { /* full_frame */
             if (end - p < 2)
                 goto bad;
-            uint32_t nl = rd2(p);
+            uint32_t nl = be_u16(p);
             if (out) {
                 put1(out, type);
                 put2(out, d);
@@ -158,7 +158,7 @@ static int smt_walk(method_ctx *c, buf *out)
             const uint8_t *q = p + 2 + a;
             if (end - q < 2)
                 goto bad;
-            uint32_t ns = rd2(q);
+            uint32_t ns = be_u16(q);
             if (out)
                 put2(out, ns);
             size_t b = vtis(c, q + 2, end, ns, out);
@@ -182,15 +182,15 @@ bad:
 static int table_check(const method_ctx *c, const uint8_t *body, uint32_t len, int with_length)
 {
     uint32_t esize = with_length ? 10 : 4;
-    if (len < 2 || len != 2 + (uint32_t)rd2(body) * esize)
+    if (len < 2 || len != 2 + (uint32_t)be_u16(body) * esize)
         return -1;
-    for (uint32_t k = 0; k < rd2(body); k++) {
+    for (uint32_t k = 0; k < be_u16(body); k++) {
         const uint8_t *e = body + 2 + k * esize;
-        uint32_t start = rd2(e);
+        uint32_t start = be_u16(e);
         if (!is_insn(c, start))
             return -1;
         if (with_length) {
-            uint32_t end = start + rd2(e + 2);
+            uint32_t end = start + be_u16(e + 2);
             if (end != c->m->code_len && !is_insn(c, end))
                 return -1;
         }
@@ -200,14 +200,14 @@ static int table_check(const method_ctx *c, const uint8_t *body, uint32_t len, i
 
 static void table_emit(const method_ctx *c, const uint8_t *body, int with_length, buf *out)
 {
-    uint32_t esize = with_length ? 10 : 4, n = rd2(body);
+    uint32_t esize = with_length ? 10 : 4, n = be_u16(body);
     put2(out, n);
     for (uint32_t k = 0; k < n; k++) {
         const uint8_t *e = body + 2 + k * esize;
-        uint32_t start = rd2(e), ns = map_start(c, start);
+        uint32_t start = be_u16(e), ns = map_start(c, start);
         put2(out, ns);
         if (with_length) {
-            put2(out, map_start(c, start + rd2(e + 2)) - ns);
+            put2(out, map_start(c, start + be_u16(e + 2)) - ns);
             put(out, e + 4, 6);
         } else {
             put(out, e + 2, 2);
@@ -232,7 +232,7 @@ static int ann_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
     const uint8_t *p = *pp;
     if (end - p < 4)
         return -1;
-    uint32_t npairs = rd2(p + 2);
+    uint32_t npairs = be_u16(p + 2);
     p += 4;
     for (uint32_t k = 0; k < npairs; k++) {
         if (end - p < 2)
@@ -270,7 +270,7 @@ static int ev_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
     case '[': {
         if (end - p < 2)
             return -1;
-        uint32_t n = rd2(p);
+        uint32_t n = be_u16(p);
         p += 2;
         for (uint32_t k = 0; k < n; k++)
             if (ev_walk(&p, end, depth + 1))
@@ -282,12 +282,6 @@ static int ev_walk(const uint8_t **pp, const uint8_t *end, unsigned depth)
     }
     *pp = p;
     return 0;
-}
-
-static void wr2(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
 }
 
 /*
@@ -302,7 +296,7 @@ static int ta_walk(const method_ctx *c, const uint8_t *body, uint32_t len, uint8
     const uint8_t *p = body, *end = body + len;
     if (len < 2)
         return -1;
-    uint32_t n = rd2(p);
+    uint32_t n = be_u16(p);
     p += 2;
     for (uint32_t k = 0; k < n; k++) {
         if (p >= end)
@@ -311,18 +305,18 @@ static int ta_walk(const method_ctx *c, const uint8_t *body, uint32_t len, uint8
         if (target == 0x40 || target == 0x41) {    /* localvar_target: start_pc, length, index */
             if (end - p < 2)
                 return -1;
-            uint32_t m = rd2(p);
+            uint32_t m = be_u16(p);
             p += 2;
             if ((size_t)(end - p) < 6u * m)
                 return -1;
             for (uint32_t j = 0; j < m; j++, p += 6) {
-                uint32_t start = rd2(p), stop = start + rd2(p + 2);
+                uint32_t start = be_u16(p), stop = start + be_u16(p + 2);
                 if (!is_insn(c, start) || (stop != c->m->code_len && !is_insn(c, stop)))
                     return -1;
                 if (patch) {
                     uint32_t ns = map_start(c, start);
-                    wr2(patch + (p - body), ns);
-                    wr2(patch + (p - body) + 2, map_start(c, stop) - ns);
+                    be_put_u16(patch + (p - body), (uint16_t)ns);
+                    be_put_u16(patch + (p - body) + 2, (uint16_t)(map_start(c, stop) - ns));
                 }
             }
         } else if (target == 0x42) {                /* catch_target: an exception table index */
@@ -331,10 +325,10 @@ static int ta_walk(const method_ctx *c, const uint8_t *body, uint32_t len, uint8
             p += 2;
         } else if (target >= 0x43 && target <= 0x4b) {  /* offset_target, type_argument_target */
             uint32_t size = target <= 0x46 ? 2 : 3;
-            if ((uint32_t)(end - p) < size || !is_insn(c, rd2(p)))
+            if ((uint32_t)(end - p) < size || !is_insn(c, be_u16(p)))
                 return -1;
             if (patch)
-                wr2(patch + (p - body), map_insn(c, rd2(p)));
+                be_put_u16(patch + (p - body), (uint16_t)map_insn(c, be_u16(p)));
             p += size;
         } else {
             return -1;  /* a target on a class, a field or a method's signature */
@@ -362,9 +356,9 @@ int ins_attrs_check(method_ctx *c)
     for (uint32_t k = 0; k < c->m->code_attr_count; k++) {
         cp_str name;
         /* cf_parse has checked the sizes and the name index */
-        if (cp_utf8(&c->w->cf->cp, rd2(p), &name))
+        if (cp_utf8(&c->w->cf->cp, be_u16(p), &name))
             return -1;
-        uint32_t len = rd4(p + 2);
+        uint32_t len = be_u32(p + 2);
         const uint8_t *body = p + 6;
         int bad = 0;
         if (str_is(name, "StackMapTable")) {
@@ -405,17 +399,17 @@ void ins_tables_emit(method_ctx *c, buf *body)
     put2(body, m->exc_count);
     for (uint32_t k = 0; k < m->exc_count; k++) {
         const uint8_t *e = m->exc + 8 * k;
-        put2(body, map_start(c, rd2(e)));
-        put2(body, map_start(c, rd2(e + 2)));
-        put2(body, map_target(c, rd2(e + 4)));
+        put2(body, map_start(c, be_u16(e)));
+        put2(body, map_start(c, be_u16(e + 2)));
+        put2(body, map_target(c, be_u16(e + 4)));
         put(body, e + 6, 2);
     }
     put2(body, m->code_attr_count);
     const uint8_t *p = m->code_attrs;
     for (uint32_t k = 0; k < m->code_attr_count; k++) {
         cp_str name;
-        cp_utf8(&c->w->cf->cp, rd2(p), &name);
-        uint32_t len = rd4(p + 2);
+        cp_utf8(&c->w->cf->cp, be_u16(p), &name);
+        uint32_t len = be_u32(p + 2);
         buf a = {0};
         if (str_is(name, "StackMapTable")) {
             smt_walk(c, &a);    /* checked before: cannot fail */

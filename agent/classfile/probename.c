@@ -3,6 +3,7 @@
  * renamed (probename.h).
  */
 #include "probename.h"
+#include "bytes.h"
 #include "errmsg.h"
 
 #include <stdarg.h>
@@ -95,7 +96,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
     }
     size_t at = 0, p = 10, renamed = 0;
     put(o, &at, in, 10);
-    unsigned count = (unsigned)in[8] << 8 | in[9];
+    unsigned count = be_u16(in + 8);
     for (unsigned i = 1; i < count; i++) {
         if (p >= len)
             goto truncated;
@@ -116,7 +117,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
         }
         if (p + 3 > len)
             goto truncated;
-        size_t n = (size_t)in[p + 1] << 8 | in[p + 2];
+        size_t n = be_u16(in + p + 1);
         const uint8_t *s = in + p + 3;
         if (p + 3 + n > len)
             goto truncated;
@@ -143,8 +144,7 @@ int probe_class_rename(const uint8_t *in, size_t len, const char *from, const ch
             goto fail;
         }
         o[head] = 1;
-        o[head + 1] = (uint8_t)(m >> 8);
-        o[head + 2] = (uint8_t)m;
+        be_put_u16(o + head + 1, (uint16_t)m);
         p += 3 + n;
     }
     if (renamed == 0) {

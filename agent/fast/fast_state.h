@@ -77,10 +77,11 @@ typedef struct fast_state {
     char problem[512];          /* the first reason this run's counts cannot be trusted (under lock) */
     char hidden_work[768];      /* the first program code it saw run where the step engine sees none
                                  * (under lock): the run is refused as hidden_work, not handed over */
-    jmethodID *hidden;          /* methods of hidden classes (no probes), sorted, each with a
-                                   breakpoint at offset 0 (under lock) */
-    uint32_t nhidden, hidden_cap;
-    int hidden_armed;           /* they have their breakpoints (a thread has counted) */
+    struct fast_watched *watched; /* methods without probes whose bytecode the step engine counts (hidden
+                                     classes', those the JVM adds to a JDK event class), each with its kind,
+                                     sorted, each with a breakpoint at offset 0 (under lock; hidden.c) */
+    uint32_t nwatched, watched_cap;
+    int watched_armed;          /* they have their breakpoints (a thread has counted) */
     int limit_exact;            /* the bytecode limit stopped the run where the step engine stops (limit.c) */
     struct fast_armed *armed;   /* the bytecode limit's stop waiting for the thread's next probe (limit.c) */
     char limit_inexact[256];    /* else why it could not place that stop, "" before a limit stop */

@@ -15,12 +15,23 @@
  * start's retransformation runs, or one the rewriter refuses, which is
  * reported) has no probes. Its methods are watched instead: a
  * breakpoint in each, armed while a thread counts, makes a run that enters
- * one fall back (fast_problem) rather than count it as nothing.
+ * one fall back (fast_problem) rather than count it as nothing. So are the
+ * methods without probes of a JDK event class (jdk.internal.event), which
+ * the JVM adds after the ClassFileLoadHook saw the class's bytes; each
+ * watched method keeps which of the two it is, which the fallback's reason
+ * names.
  */
 
 #include "bulk.h"
 #include "fast.h"
 #include "jvmti_util.h"
+
+/* A watched method, and why it has no probes. */
+enum { WATCH_HIDDEN, WATCH_EVENT };
+struct fast_watched {
+    jmethodID method;
+    int kind;                   /* WATCH_*: a hidden class's, or one the JVM added to a JDK event class */
+};
 
 /* 1 when the class signature names a hidden class ("...+0x<hex>;", or with
  * '/' or '.' before the 0x), whose methods get no probes: JVMTI passes no
@@ -122,8 +133,8 @@ static int has_probes(agent *a, jclass klass)
     return found;
 }
 
-/* A breakpoint at the start of a hidden class's method (fast_watch_hidden). */
-static void break_hidden(agent *a, jmethodID m)
+/* A breakpoint at the start of a watched method (fast_watch_hidden). */
+static void break_watched(agent *a, jmethodID m)
 {
     jlocation start = -1, end = -1;
     if ((*a->jvmti)->GetMethodLocation(a->jvmti, m, &start, &end) != JVMTI_ERROR_NONE || start < 0)
@@ -133,26 +144,26 @@ static void break_hidden(agent *a, jmethodID m)
         fast_problem(a, "cannot watch a method of a hidden class (JVMTI error %d)", (int)err);
 }
 
-/* The first time a thread counts: from now on every hidden class's method
- * has its breakpoint (the ones seen so far get it now). Until then they
- * run without one, at full speed: a breakpoint costs an event at every
- * call, on every thread. */
+/* The first time a thread counts: from now on every watched method has
+ * its breakpoint (the ones seen so far get it now). Until then they run
+ * without one, at full speed: a breakpoint costs an event at every call,
+ * on every thread. */
 void fast_arm_hidden(agent *a)
 {
     lock_enter(a);
-    int armed = a->fast.hidden_armed;
-    a->fast.hidden_armed = 1;
-    uint32_t n = a->fast.nhidden;
+    int armed = a->fast.watched_armed;
+    a->fast.watched_armed = 1;
+    uint32_t n = a->fast.nwatched;
     jmethodID *copy = !armed && n > 0 ? malloc(n * sizeof *copy) : NULL;
-    if (copy != NULL)
-        memcpy(copy, a->fast.hidden, n * sizeof *copy);
+    for (uint32_t i = 0; copy != NULL && i < n; i++)
+        copy[i] = a->fast.watched[i].method;
     lock_exit(a);
     if (!armed && n > 0 && copy == NULL)
         fast_problem(a, "out of memory watching the methods of hidden classes");
     if (!armed)
         agent_log(a, "fast engine: %u methods of hidden classes watched from now on", (unsigned)n);
     for (uint32_t i = 0; copy != NULL && i < n; i++)
-        break_hidden(a, copy[i]);
+        break_watched(a, copy[i]);
     free(copy);
 }
 
@@ -173,11 +184,13 @@ static int event_method_unprobed(agent *a, jmethodID m)
 }
 
 /*
- * A hidden class without probes (one psf_define_class0 did not rewrite):
- * its methods run no probe, where the step engine counts their bytecode. A
- * breakpoint at offset 0 of each (fast_hidden_breakpoint), set once a
- * thread has counted (fast_arm_hidden), tells when one runs on a counting
- * thread, which makes the run refused.
+ * A hidden class without probes (one psf_define_class0 did not rewrite),
+ * or a JDK event class with methods the JVM added: those methods run no
+ * probe, where the step engine counts their bytecode. They are watched,
+ * each with its kind: a breakpoint at offset 0 of each
+ * (fast_hidden_breakpoint), set once a thread has counted
+ * (fast_arm_hidden), tells when one runs on a counting thread, which
+ * makes the run refused.
  */
 void fast_watch_hidden(agent *a, jclass klass)
 {
@@ -198,45 +211,47 @@ void fast_watch_hidden(agent *a, jclass klass)
         if (event && !event_method_unprobed(a, m[i]))
             continue;
         lock_enter(a);
-        if (a->fast.nhidden == a->fast.hidden_cap) {
-            jmethodID *v = grow_cap(a->fast.hidden, &a->fast.hidden_cap, 256, sizeof *v);
+        if (a->fast.nwatched == a->fast.watched_cap) {
+            struct fast_watched *v = grow_cap(a->fast.watched, &a->fast.watched_cap, 256, sizeof *v);
             if (v == NULL) {
                 lock_exit(a);
                 fast_problem(a, "out of memory watching the methods of hidden classes");
                 break;
             }
-            a->fast.hidden = v;
+            a->fast.watched = v;
         }
-        uint32_t k = a->fast.nhidden;
-        while (k > 0 && (uintptr_t)a->fast.hidden[k - 1] > (uintptr_t)m[i]) {
-            a->fast.hidden[k] = a->fast.hidden[k - 1];
+        uint32_t k = a->fast.nwatched;
+        while (k > 0 && (uintptr_t)a->fast.watched[k - 1].method > (uintptr_t)m[i]) {
+            a->fast.watched[k] = a->fast.watched[k - 1];
             k--;
         }
-        a->fast.hidden[k] = m[i];
-        a->fast.nhidden++;
-        int armed = a->fast.hidden_armed;
+        a->fast.watched[k] = (struct fast_watched){m[i], event ? WATCH_EVENT : WATCH_HIDDEN};
+        a->fast.nwatched++;
+        int armed = a->fast.watched_armed;
         lock_exit(a);
         if (armed)
-            break_hidden(a, m[i]);
+            break_watched(a, m[i]);
     }
     jvmti_free(a, m);
 }
 
-/* A breakpoint: 1 when it is at the start of a hidden class's method
+/* A breakpoint: 1 when it is at the start of a watched method
  * (fast_watch_hidden). On a counting thread outside a HIDDEN frame (where the
- * step engine counts nothing either) that makes the run refused. */
+ * step engine counts nothing either) that makes the run refused, for the
+ * reason its kind gives. */
 int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
 {
     lock_enter(a);
-    uint32_t lo = 0, hi = a->fast.nhidden;
+    uint32_t lo = 0, hi = a->fast.nwatched;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if ((uintptr_t)a->fast.hidden[mid] < (uintptr_t)method)
+        if ((uintptr_t)a->fast.watched[mid].method < (uintptr_t)method)
             lo = mid + 1;
         else
             hi = mid;
     }
-    int found = lo < a->fast.nhidden && a->fast.hidden[lo] == method;
+    int found = lo < a->fast.nwatched && a->fast.watched[lo].method == method;
+    int kind = found ? a->fast.watched[lo].kind : WATCH_HIDDEN;
     lock_exit(a);
     if (!found || ts == NULL || !ts->measuring || ts->fast.probe == NULL)
         return found;
@@ -244,9 +259,9 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
     if (jni != NULL && (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_mode) == MODE_HIDDEN)
         return 1;
     char *name = fast_full_name(a, method);
-    if (name != NULL && strncmp(name, "jdk.internal.event.", 19) == 0)
+    if (kind == WATCH_EVENT)
         fast_problem(a, "%s, a method the JVM added to a JDK event class, ran inside the extent: "
-                        "it has no probes, and the step engine counts its bytecode", name);
+                        "it has no probes, and the step engine counts its bytecode", name ? name : "a method");
     else
         fast_problem(a, "%s, a method of a hidden class (a lambda's or a method handle's), ran inside the extent: "
                         "it has no probes, and the step engine counts its bytecode", name ? name : "a method");
@@ -255,7 +270,7 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
 }
 
 /* ClassPrepare, before any of the class's code runs: a hidden class's
- * methods are watched. (Every module reads java.base, the probe class's
+ * methods, and a JDK event class's without probes, are watched. (Every module reads java.base, the probe class's
  * module, so no module needs to be made to read it.) */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
 {

@@ -196,6 +196,24 @@ static int unchanged(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_
 }
 
 /*
+ * Put back the calling context, the saved positions and the pending call
+ * as arm() took them: what both a return probe and a root frame's exit
+ * probe change. Each caller puts back the rest of what its probe changes
+ * (the return probe: the measured method's depth and the run count of the
+ * context it popped; the exit probe: the run counts up to ctx_top, the
+ * root stack, the mode, the pending call's total, the position and the
+ * allocation fences).
+ */
+static void context_back(agent *a, JNIEnv *jni, jobject p, const struct fast_armed *w)
+{
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_top, w->ctx_top);
+    (*jni)->SetIntField(jni, p, a->fast.f_ctx_cur, w->ctx_cur);
+    (*jni)->SetIntField(jni, p, a->fast.f_nsaved, w->nsaved);
+    (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
+    (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
+}
+
+/*
  * The exit probe of the root frame that holds the limit's bytecode (its
  * last block, a return at its end, ran straight from the armed probe on):
  * what it did comes off, as arm() took the state (the root stack and the
@@ -216,12 +234,8 @@ static int root_exit_back(agent *a, JNIEnv *jni, thread_state *ts, const struct 
     (*jni)->DeleteLocalRef(jni, runs);
     (*jni)->SetIntField(jni, p, a->fast.f_sp, w->sp);
     (*jni)->SetIntField(jni, p, a->fast.f_mode, w->mode);
-    (*jni)->SetIntField(jni, p, a->fast.f_ctx_top, w->ctx_top);
-    (*jni)->SetIntField(jni, p, a->fast.f_ctx_cur, w->ctx_cur);
-    (*jni)->SetIntField(jni, p, a->fast.f_nsaved, w->nsaved);
-    (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
+    context_back(a, jni, p, w);
     (*jni)->SetLongField(jni, p, a->fast.f_pending_at, w->pending_at);
-    (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
     (*jni)->SetLongField(jni, p, a->fast.f_pos, w->pos);
     for (int b = 0; b < BUCKETS; b++)
         (*jni)->SetLongField(jni, p, a->fast.f_fence_alloc[b], w->fence_alloc[b]);
@@ -438,12 +452,8 @@ static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_
         return "a frame began or ended between its probe and the limit's bytecode";
     jobject p = ts->fast.probe;
     fence_back(a, jni, ts, fm, at->old);
-    (*jni)->SetIntField(jni, p, a->fast.f_pending, w->pending);
-    (*jni)->SetLongField(jni, p, a->fast.f_call_mark, w->call_mark);
+    context_back(a, jni, p, w);
     (*jni)->SetIntField(jni, p, a->fast.f_depth, w->depth_m);
-    (*jni)->SetIntField(jni, p, a->fast.f_ctx_top, w->ctx_top);
-    (*jni)->SetIntField(jni, p, a->fast.f_ctx_cur, w->ctx_cur);
-    (*jni)->SetIntField(jni, p, a->fast.f_nsaved, w->nsaved);
     jintArray rc = (*jni)->GetObjectField(jni, p, a->fast.f_run_count);
     if (rc != NULL) {
         (*jni)->SetIntArrayRegion(jni, rc, w->ctx_top, 1, &w->run_count);

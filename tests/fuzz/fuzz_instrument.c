@@ -29,26 +29,17 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "bytes.h"
 #include "classfile.h"
 #include "instrument.h"
 #include "tann_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static uint32_t be16(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 8 | p[1];
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int is_tann(const cpool *cp, const uint8_t *attr)
 {
     cp_str s;
-    if (cp_utf8(cp, (uint16_t)be16(attr), &s) != 0)
+    if (cp_utf8(cp, be_u16(attr), &s) != 0)
         abort();
     return (s.len == 29 && memcmp(s.ptr, "RuntimeVisibleTypeAnnotations", 29) == 0) ||
            (s.len == 31 && memcmp(s.ptr, "RuntimeInvisibleTypeAnnotations", 31) == 0);
@@ -107,13 +98,13 @@ static void check(const uint8_t *data, size_t size, const ins_result *r, unsigne
         const uint8_t *oa = o->code_attrs, *na = m->code_attrs;
         for (uint32_t a = 0; a < o->code_attr_count; a++) {
             if (is_tann(&in.cp, oa)) {
-                if (be16(na) != be16(oa) || be32(na + 2) != be32(oa + 2))
+                if (be_u16(na) != be_u16(oa) || be_u32(na + 2) != be_u32(oa + 2))
                     abort();
-                if (tann_check(oa + 6, na + 6, be32(oa + 2), im, o, m, NULL))
+                if (tann_check(oa + 6, na + 6, be_u32(oa + 2), im, o, m, NULL))
                     abort();
             }
-            oa += 6 + be32(oa + 2);
-            na += 6 + be32(na + 2);
+            oa += 6 + be_u32(oa + 2);
+            na += 6 + be_u32(na + 2);
         }
     }
     cf_free(&in);

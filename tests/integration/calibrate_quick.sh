@@ -4,7 +4,8 @@
 # comes with a report holding the hold-out errors, and that psf-score
 # accepts (a real JVM run of the agent scored with it), with the keys --keys
 # named priced, and another thread's stack trace priced by its frames
-# (--kernels other_stack_*); --kernels refuses a name that is no built-in kernel; and a
+# (--kernels other_stack_*); --kernels refuses a name that is no built-in kernel; a
+# failed run leaves nothing in TMPDIR; and a
 # fit that would price work at 0 gets more timing passes before a refusal.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
@@ -42,6 +43,19 @@ rc=0
 check "--kernels with an unknown name: exit 1, named, no table" \
   '[ "$rc" = 1 ] && grep -q "no built-in kernel is named .no_such_kernel." "$TMP/kerr" && ! grep -q "str_region'"'"'" "$TMP/kerr" && [ ! -e "$TMP/k.xml" ]' \
   "exit $rc: $(cat "$TMP/kerr")"
+
+# A failed calibration leaves nothing behind: its temporary work directory
+# is made under TMPDIR and removed, and the message names it and how to
+# keep it. javac cannot run (JAVA_HOME names no JDK), so the run fails once
+# it has written the kernels into that directory.
+mkdir "$TMP/tmpdir"
+rc=0
+TMPDIR=$TMP/tmpdir JAVA_HOME=$TMP/no-jdk "$BUILD/psf-calibrate" --quick --no-isolate --out "$TMP/f.xml" \
+  > /dev/null 2> "$TMP/ferr" || rc=$?
+check "a failed calibration: exit 1, its work directory under TMPDIR named and removed, no table" \
+  '[ "$rc" = 1 ] && grep -q "removed the temporary work directory $TMP/tmpdir/psf-calibrate\.[^ /]*; run with --work DIR to keep its files" "$TMP/ferr" &&
+   [ -z "$(ls -A "$TMP/tmpdir")" ] && [ ! -e "$TMP/f.xml" ]' \
+  "exit $rc: $(cat "$TMP/ferr"); left in TMPDIR: $(ls -A "$TMP/tmpdir")"
 
 # A call with a double argument that runs no bytecode on this JDK and that
 # the JDK's shipped table does not price: StrictMath.sinh is a JNI native up

@@ -4,15 +4,11 @@
  * that both hold the rewriter to one reading of the attribute.
  */
 #include "tann_check.h"
+#include "bytes.h"
 
 #include <string.h>
 
 #define TANN_MAX_DEPTH 64   /* as deep as the rewriter walks element values */
-
-static uint32_t be16(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 8 | p[1];
-}
 
 /* Where the code for original offset old begins in the rewritten method:
  * the first new offset that maps back to it (the code's end for the
@@ -51,7 +47,7 @@ static int skip_ev(const uint8_t **p, const uint8_t *end, unsigned depth)
     case '@':
         if (end - *p < 4)
             return -1;
-        n = be16(*p + 2);
+        n = be_u16(*p + 2);
         *p += 4;
         for (uint32_t k = 0; k < n; k++) {
             if (end - *p < 2)
@@ -64,7 +60,7 @@ static int skip_ev(const uint8_t **p, const uint8_t *end, unsigned depth)
     case '[':
         if (end - *p < 2)
             return -1;
-        n = be16(*p);
+        n = be_u16(*p);
         *p += 2;
         for (uint32_t k = 0; k < n; k++)
             if (skip_ev(p, end, depth + 1))
@@ -84,9 +80,9 @@ int tann_check(const uint8_t *ob, const uint8_t *nb, uint32_t len, const ins_met
 {
     const uint8_t *p = ob, *end = ob + len;
     uint32_t checked = 0;
-    if (len < 2 || be16(nb) != be16(ob))
+    if (len < 2 || be_u16(nb) != be_u16(ob))
         return -1;
-    uint32_t n = be16(p);
+    uint32_t n = be_u16(p);
     p += 2;
     for (uint32_t k = 0; k < n; k++) {
         if (p >= end)
@@ -96,14 +92,14 @@ int tann_check(const uint8_t *ob, const uint8_t *nb, uint32_t len, const ins_met
         if (target == 0x40 || target == 0x41) {     /* localvar_target: start_pc, length, index */
             if (end - p < 2)
                 return -1;
-            uint32_t entries = be16(p);
+            uint32_t entries = be_u16(p);
             p += 2;
             if ((size_t)(end - p) < 6u * entries)
                 return -1;
             for (uint32_t j = 0; j < entries; j++, p += 6) {
                 const uint8_t *e = nb + (p - ob);
-                uint32_t os = be16(p), ns = starts_at(im, o, m, os), ne = starts_at(im, o, m, os + be16(p + 2));
-                if (ns == UINT32_MAX || ne == UINT32_MAX || be16(e) != ns || be16(e + 2) != ne - ns ||
+                uint32_t os = be_u16(p), ns = starts_at(im, o, m, os), ne = starts_at(im, o, m, os + be_u16(p + 2));
+                if (ns == UINT32_MAX || ne == UINT32_MAX || be_u16(e) != ns || be_u16(e + 2) != ne - ns ||
                     memcmp(e + 4, p + 4, 2) != 0)
                     return -1;
                 checked += 2;
@@ -113,7 +109,7 @@ int tann_check(const uint8_t *ob, const uint8_t *nb, uint32_t len, const ins_met
             if (end - p < (target <= 0x46 ? 2 : 3))
                 return -1;
             int in_probe;
-            uint32_t old = be16(p), nw = be16(nb + (p - ob));
+            uint32_t old = be_u16(p), nw = be_u16(nb + (p - ob));
             if (old >= o->code_len || nw >= m->code_len || ins_original_offset(im, nw, &in_probe) != (int64_t)old ||
                 in_probe || m->code[nw] != o->code[old])
                 return -1;
@@ -133,7 +129,7 @@ int tann_check(const uint8_t *ob, const uint8_t *nb, uint32_t len, const ins_met
         p += 1 + 2u * p[0];
         if (end - p < 4)
             return -1;
-        uint32_t pairs = be16(p + 2);
+        uint32_t pairs = be_u16(p + 2);
         p += 4;
         for (uint32_t j = 0; j < pairs; j++) {
             if (end - p < 2)

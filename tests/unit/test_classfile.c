@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "bytecode.h"
+#include "bytes.h"
 #include "classfile.h"
 
 #define ACC_PUBLIC   0x0001
@@ -76,11 +77,6 @@ static uint8_t *heap_copy(const uint8_t *src, size_t n)
     if (n)
         memcpy(p, src, n);
     return p;
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
 }
 
 static int str_eq(cp_str s, const char *lit)
@@ -153,7 +149,7 @@ static void expect_member_at(const classfile *cf, const cf_method *m, uint32_t p
     cp_str o, n, d;
     assert_true(pc + 2 < m->code_len);
     assert_int_equal(m->code[pc], op);
-    uint16_t idx = be16(m->code + pc + 1);
+    uint16_t idx = be_u16(m->code + pc + 1);
     assert_int_equal(cp_tag(&cf->cp, idx), tag);
     assert_int_equal(cp_member_ref(&cf->cp, idx, &o, &n, &d), 0);
     if (!str_eq(o, owner) || !str_eq(n, name) || !str_eq(d, desc))
@@ -167,7 +163,7 @@ static void expect_class_at(const classfile *cf, const cf_method *m, uint32_t pc
 {
     cp_str s;
     assert_int_equal(m->code[pc], op);
-    assert_int_equal(cp_class_name(&cf->cp, be16(m->code + pc + 1), &s), 0);
+    assert_int_equal(cp_class_name(&cf->cp, be_u16(m->code + pc + 1), &s), 0);
     assert_true(str_eq(s, internal));
 }
 
@@ -273,11 +269,11 @@ static void cf_parse__invokes_at_known_offsets__resolve_owner_name_desc(void **s
     assert_int_equal(m->code[2], BC_INVOKEDYNAMIC);
     uint16_t bsm = 99;
     cp_str n, d;
-    assert_int_equal(cp_dynamic(&cf->cp, be16(m->code + 3), &bsm, &n, &d), 0);
+    assert_int_equal(cp_dynamic(&cf->cp, be_u16(m->code + 3), &bsm, &n, &d), 0);
     assert_true(str_eq(n, "makeConcatWithConstants"));
     assert_true(str_eq(d, "(Ljava/lang/String;I)Ljava/lang/String;"));
     assert_int_equal(bsm, 0);   /* the first call site in the class */
-    assert_int_equal(be16(m->code + 5), 0);
+    assert_int_equal(be_u16(m->code + 5), 0);
 
     /* grid(): 1 anewarray String, 7 multianewarray [[I with 2 dimensions */
     m = method(cf, "grid", "(II)[[I");
@@ -315,7 +311,7 @@ static void cf_parse__invokes_at_known_offsets__resolve_owner_name_desc(void **s
     static const char *const sites[] = {"getAsInt", "apply", "get"};
     for (int k = 0; k < 3; k++) {
         uint32_t pc = find_insn(m, BC_INVOKEDYNAMIC, k);
-        assert_int_equal(cp_dynamic(&cf->cp, be16(m->code + pc + 1), &bsm, &n, NULL), 0);
+        assert_int_equal(cp_dynamic(&cf->cp, be_u16(m->code + pc + 1), &bsm, &n, NULL), 0);
         assert_true(str_eq(n, sites[k]));
         assert_int_equal(bsm, k + 1);
     }
@@ -387,8 +383,8 @@ static void cf_parse__wide_method__uses_wide_forms_that_walk_to_code_len(void **
             pc = find_insn(m, BC_WIDE, nth++);
         while (m->code[pc + 1] != 0x84);
         assert_int_equal(bc_insn_length(m->code, m->code_len, pc), 6);
-        assert_int_equal(be16(m->code + pc + 2), iincs[k].index);
-        assert_int_equal((int16_t)be16(m->code + pc + 4), iincs[k].delta);
+        assert_int_equal(be_u16(m->code + pc + 2), iincs[k].index);
+        assert_int_equal((int16_t)be_u16(m->code + pc + 4), iincs[k].delta);
     }
     /* Every wide form javac uses here: iload, lload, fload, dload, aload and
      * the matching stores, all 4 bytes. */
@@ -610,7 +606,7 @@ static void cf_parse__javac25_classes__version_69_and_every_method_matches_javap
         size_t class_len, text_len;
         uint8_t *raw = read_jdk25(jdk25_classes[f], "class", &class_len);
         assert_true(class_len > 8);
-        assert_int_equal(be16(raw + 6), 69);    /* Java 25 */
+        assert_int_equal(be_u16(raw + 6), 69);    /* Java 25 */
         char *text = (char *)read_jdk25(jdk25_classes[f], "javap", &text_len);
         compare_with_javap(jdk25_classes[f], raw, class_len, text, text_len, &methods, &compared, seen_ops);
     }
@@ -637,7 +633,7 @@ static void cf_parse__javac25_pattern_switch__typeswitch_call_site_resolves(void
     uint32_t pc = find_insn(area, BC_INVOKEDYNAMIC, 0);
     uint16_t bsm;
     cp_str name, desc;
-    assert_int_equal(cp_dynamic(&fx.cf.cp, be16(area->code + pc + 1), &bsm, &name, &desc), 0);
+    assert_int_equal(cp_dynamic(&fx.cf.cp, be_u16(area->code + pc + 1), &bsm, &name, &desc), 0);
     assert_true(str_eq(name, "typeSwitch"));
     assert_true(str_eq(desc, "(LShapes$Shape;I)I"));
     assert_int_equal(bsm, 0);

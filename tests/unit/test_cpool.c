@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bytes.h"
 #include "cpool.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -51,11 +52,6 @@ static uint8_t *heap_copy(const uint8_t *src, size_t n)
     return p;
 }
 
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /* A class file with its pool parsed: the pool starts at byte 10, after
  * magic, minor, major and constant_pool_count. */
 typedef struct loaded {
@@ -71,8 +67,8 @@ static void load(loaded *l, const char *rel)
     char err[256] = "";
     l->file = read_fixture(rel, &l->file_len);
     assert_true(l->file_len > 10);
-    assert_int_equal(be16(l->file), 0xCAFE);
-    l->count = be16(l->file + 8);
+    assert_int_equal(be_u16(l->file), 0xCAFE);
+    l->count = be_u16(l->file + 8);
     if (cp_parse(&l->cp, l->count, l->file + 10, l->file_len - 10, &l->used, err, sizeof err))
         fail_msg("cp_parse(%s): %s", rel, err);
 }
@@ -110,7 +106,7 @@ static const uint8_t *raw(const cpool *cp, uint16_t idx)
 static uint16_t find_ref(const cpool *cp, int tag, uint16_t ref)
 {
     for (uint32_t i = 1; i < cp->count; i++)
-        if (cp_tag(cp, (uint16_t)i) == tag && be16(raw(cp, (uint16_t)i)) == ref)
+        if (cp_tag(cp, (uint16_t)i) == tag && be_u16(raw(cp, (uint16_t)i)) == ref)
             return (uint16_t)i;
     return 0;
 }
@@ -196,9 +192,9 @@ static void cp_parse__constants_class__ends_where_access_flags_start(void **stat
     assert_int_equal(l.cp.count, l.count);
     /* After the pool: access_flags (ACC_PUBLIC|ACC_SUPER), this_class. */
     const uint8_t *after = l.file + 10 + l.used;
-    assert_int_equal(be16(after), 0x0021);
+    assert_int_equal(be_u16(after), 0x0021);
     cp_str name;
-    assert_int_equal(cp_class_name(&l.cp, be16(after + 2), &name), 0);
+    assert_int_equal(cp_class_name(&l.cp, be_u16(after + 2), &name), 0);
     assert_true(str_eq(name, "psf/fixtures/Constants"));
     unload(&l);
 }
@@ -257,7 +253,7 @@ static void cp_integer__int_float_and_string_constants__read_source_values(void 
             saw_100k |= v == 100000;
         } else if (cp_tag(&l.cp, idx) == CP_FLOAT) {
             const uint8_t *b = raw(&l.cp, idx);
-            uint32_t bits = (uint32_t)be16(b) << 16 | be16(b + 2);
+            uint32_t bits = (uint32_t)be_u16(b) << 16 | be_u16(b + 2);
             float f;
             memcpy(&f, &bits, sizeof f);
             assert_int_equal(cp_integer(&l.cp, idx, &v), -1);
@@ -305,7 +301,7 @@ static void cp_member_ref__field_method_and_interface_refs__resolve_owner_name_d
         assert_int_equal(cp_tag(&l.cp, idx), refs[k].tag);
         /* The NameAndType it points at agrees. */
         cp_str n, d;
-        assert_int_equal(cp_name_and_type(&l.cp, be16(raw(&l.cp, idx) + 2), &n, &d), 0);
+        assert_int_equal(cp_name_and_type(&l.cp, be_u16(raw(&l.cp, idx) + 2), &n, &d), 0);
         assert_true(str_eq(n, refs[k].name) && str_eq(d, refs[k].desc));
     }
     /* Out parameters are optional. */
@@ -369,7 +365,7 @@ static void cp_parse__method_handles_and_types__point_at_the_right_entries(void 
         total++;
         const uint8_t *b = raw(&l.cp, (uint16_t)i);
         cp_str o, n;
-        assert_int_equal(cp_member_ref(&l.cp, be16(b + 1), &o, &n, NULL), 0);
+        assert_int_equal(cp_member_ref(&l.cp, be_u16(b + 1), &o, &n, NULL), 0);
         for (int k = 0; k < 5; k++)
             if (b[0] == handles[k].kind && str_eq(o, handles[k].owner) && str_eq(n, handles[k].name))
                 found[k]++;
@@ -399,7 +395,7 @@ static void cp_parse__module_info__has_module_and_package_entries(void **state)
     assert_int_equal(cp_class_name(&l.cp, self, NULL), -1);
     assert_int_equal(cp_class_name(&l.cp, pkg, NULL), -1);
     cp_str this_name;
-    assert_int_equal(cp_class_name(&l.cp, be16(l.file + 10 + l.used + 2), &this_name), 0);
+    assert_int_equal(cp_class_name(&l.cp, be_u16(l.file + 10 + l.used + 2), &this_name), 0);
     assert_true(str_eq(this_name, "module-info"));
     unload(&l);
 }
@@ -674,7 +670,7 @@ static void cp_accessors__wrong_tags_and_ranges__return_minus_one(void **state)
     uint16_t utf8 = find_utf8(cp, "java/lang/String");
     uint16_t cls = find_ref(cp, CP_CLASS, utf8);
     uint16_t mref = find_member(cp, "java/lang/String", "length", "()I");
-    uint16_t nat = be16(raw(cp, mref) + 2);
+    uint16_t nat = be_u16(raw(cp, mref) + 2);
     assert_true(utf8 && cls && mref && nat);
 
     assert_int_equal(cp_tag(cp, 0), 0);
@@ -724,7 +720,7 @@ static void cp_accessors__references_changed_after_parse__are_refused(void **sta
     loaded l;
     load(&l, "psf/fixtures/Constants.class");
     uint16_t mref = find_member(&l.cp, "java/lang/String", "length", "()I");
-    uint16_t cls = be16(raw(&l.cp, mref));
+    uint16_t cls = be_u16(raw(&l.cp, mref));
     uint16_t integer = 0;
     for (uint32_t i = 1; i < l.count && !integer; i++)
         if (cp_tag(&l.cp, (uint16_t)i) == CP_INTEGER)

@@ -25,6 +25,7 @@
 
 #include "branchpred.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "classfile.h"
 #include "instrument.h"
 #include "tann_check.h"
@@ -67,16 +68,6 @@ static void u4(buf *b, uint32_t v)
 {
     u2(b, v >> 16);
     u2(b, v & 0xffff);
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 static const char *const pool[] = {
@@ -207,12 +198,12 @@ static const uint8_t *code_attr(const cf_method *m, const classfile *cf, const c
     const uint8_t *p = m->code_attrs;
     for (uint32_t k = 0; k < m->code_attr_count; k++) {
         cp_str s;
-        assert_int_equal(cp_utf8(&cf->cp, be16(p), &s), 0);
+        assert_int_equal(cp_utf8(&cf->cp, be_u16(p), &s), 0);
         if (s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0) {
-            *len = be32(p + 2);
+            *len = be_u32(p + 2);
             return p + 6;
         }
-        p += 6 + be32(p + 2);
+        p += 6 + be_u32(p + 2);
     }
     fail_msg("no %s attribute", name);
     return NULL;
@@ -369,15 +360,15 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
     const cf_method *m = &w.cf.methods[0];
     assert_int_equal(m->code_len, 45);      /* every probe is 6 bytes either way */
     assert_int_equal(m->code[0], 0x11);
-    assert_int_equal(be16(m->code + 1), 32766);
+    assert_int_equal(be_u16(m->code + 1), 32766);
     assert_int_equal(m->code[10], 0x11);
-    assert_int_equal(be16(m->code + 11), 32767);
+    assert_int_equal(be_u16(m->code + 11), 32767);
     int32_t v;
     assert_int_equal(m->code[21], BC_LDC_W);
-    assert_int_equal(cp_integer(&w.cf.cp, be16(m->code + 22), &v), 0);
+    assert_int_equal(cp_integer(&w.cf.cp, be_u16(m->code + 22), &v), 0);
     assert_int_equal(v, 32768);
     assert_int_equal(m->code[37], BC_LDC_W);
-    assert_int_equal(cp_integer(&w.cf.cp, be16(m->code + 38), &v), 0);
+    assert_int_equal(cp_integer(&w.cf.cp, be_u16(m->code + 38), &v), 0);
     assert_int_equal(v, 32769);
     assert_int_equal(m->code[40], BC_INVOKESTATIC);
     assert_int_equal(w.r.next_id, 32770);
@@ -397,6 +388,20 @@ static void ins_rewrite__ids_past_32767__pushed_with_ldc_w_of_new_integers(void 
 /* ---- branch probes ------------------------------------------------------ */
 
 static const ins_options branch_opts = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .branch_method = "branch"};
+
+/* code (max_stack 2, no exception table, no attributes) rewritten with
+ * branch_opts, if_icmp<cond> and ifnull/ifnonnull through the if probe as
+ * icmp_as_if and null_as_int ask: its one method. */
+static const cf_method *rewrite_branches(rewritten *w, const uint8_t *code, size_t code_len, int icmp_as_if,
+                                         int null_as_int)
+{
+    spec s = {52, code, code_len, 2, NULL, 0, {{0}}, 0};
+    ins_options opt = branch_opts;
+    opt.icmp_as_if = icmp_as_if;
+    opt.null_as_int = null_as_int;
+    rewrite(w, &s, &opt);
+    return &w->cf.methods[0];
+}
 
 static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional(void **state)
 {
@@ -441,9 +446,7 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
         0x01, 0x01, 0xa5, 0x00, 0x04,   /* 10 aconst_null x2; 12 if_acmpeq 16 */
         0x00, 0xb1                      /* 15 nop; 16 return */
     };
-    spec s2 = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-    rewrite(&w, &s2, &branch_opts);
-    m = &w.cf.methods[0];
+    m = rewrite_branches(&w, code, sizeof code, 0, 0);
     assert_int_equal(m->code_len, 86);
     static const uint8_t p1[] = {0x59, 0x10, 0xc6, 0x11, 0x00, 0x07, 0xb8, 0x00, 22, 0xc6, 0x00, 0x0a};
     expect_bytes(m->code + 7, sizeof p1, p1, sizeof p1);     /* ifnull at 16 to probe 9 at 26 */
@@ -451,7 +454,7 @@ static void ins_rewrite__branch_probes__see_the_operands_before_each_conditional
     expect_bytes(m->code + 33, sizeof p2, p2, sizeof p2);    /* ifeq at 42 to probe 11 at 52 */
     static const uint8_t p3[] = {0x5c, 0x10, 0xa5, 0x11, 0x00, 0x0b, 0xb8, 0x00, 28, 0xa5, 0x00, 0x0a};
     expect_bytes(m->code + 60, sizeof p3, p3, sizeof p3);    /* if_acmpeq at 69 to probe 13 at 79 */
-    assert_int_equal(be16(m->code + 80), 13);
+    assert_int_equal(be_u16(m->code + 80), 13);
     expect_probe_ref(&w.cf, 22, "branch", "(Ljava/lang/Object;II)V");
     expect_probe_ref(&w.cf, 25, "branch", "(III)V");
     expect_probe_ref(&w.cf, 28, "branch", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
@@ -486,12 +489,8 @@ static void ins_rewrite__icmp_as_if__if_icmp_calls_the_if_probe_on_the_sign(void
     static const int32_t vals[] = {INT32_MIN, INT32_MIN + 1, -2, -1, 0, 1, 2, INT32_MAX - 1, INT32_MAX};
     for (uint8_t op = 0x9f; op <= 0xa4; op++) {
         const uint8_t code[] = {0x03, 0x04, op, 0x00, 0x04, 0x00, 0xb1};
-        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-        ins_options opt = branch_opts;
-        opt.icmp_as_if = 1;
         rewritten w;
-        rewrite(&w, &s, &opt);
-        const cf_method *m = &w.cf.methods[0];
+        const cf_method *m = rewrite_branches(&w, code, sizeof code, 1, 0);
         const uint8_t want[] = {0x5c, 0x85, 0x5d, 0x58, 0x85, 0x94, 0x10, as_if[op - 0x9f],
                                 0x11, 0x00, 0x07, 0xb8, 0x00, 22, op, 0x00, 0x0a};
         expect_bytes(m->code + 8, sizeof want, want, sizeof want);
@@ -563,12 +562,8 @@ static void ins_rewrite__null_as_int__ifnull_calls_the_if_probe_on_instanceof_ob
     for (uint8_t op = 0xc6; op <= 0xc7; op++) {
         const uint8_t code[] = {0x01, op, 0x00, 0x04, 0x00, 0x03, 0x99, 0x00, 0x04, 0x00,
                                 0x01, 0x01, 0xa5, 0x00, 0x04, 0x00, 0xb1};
-        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-        ins_options opt = branch_opts;
-        opt.null_as_int = 1;
         rewritten w;
-        rewrite(&w, &s, &opt);
-        const cf_method *m = &w.cf.methods[0];
+        const cf_method *m = rewrite_branches(&w, code, sizeof code, 0, 1);
         assert_int_equal(m->code_len, 86 + 3);
         const uint8_t p1[] = {0x59, 0xc1, 0x00, 0x04, 0x10, op == 0xc6 ? 0x99 : 0x9a, 0x11, 0x00, 0x07, 0xb8, 0x00, 22,
                               op, 0x00, 0x0a};
@@ -786,7 +781,7 @@ static void ins_rewrite__array_probes__follow_each_array_instruction_with_its_si
     const uint8_t *p = w.cf.methods[0].code + 43;
     assert_int_equal(p[0], BC_LDC_W);
     int32_t v = 0;
-    assert_int_equal(cp_integer(&w.cf.cp, be16(p + 1), &v), 0);
+    assert_int_equal(cp_integer(&w.cf.cp, be_u16(p + 1), &v), 0);
     assert_int_equal(v, 32768);
     assert_int_equal(w.r.next_site, 32767 + 4);
     release(&w);
@@ -1417,13 +1412,13 @@ static void ins_rewrite__consts__lengths_too_long_to_pack_push_0(void **state)
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
     assert_int_equal(m->code[3], 0x11);
-    assert_int_equal(be16(m->code + 4), 0);     /* the probe reads the agent's table */
+    assert_int_equal(be_u16(m->code + 4), 0);     /* the probe reads the agent's table */
     release(&w);
     s.code = code + 1;
     s.code_len = sizeof code - 1;
     rewrite(&w, &s, &opt);
     m = &w.cf.methods[0];
-    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(127, 127, 0));
+    assert_int_equal(be_u16(m->code + 4), INS_LEN_PACK(127, 127, 0));
     release(&w);
 }
 
@@ -1442,12 +1437,12 @@ static void ins_rewrite__consts__a_goto_to_itself_pushes_0(void **state)
     const cf_method *m = &w.cf.methods[0];
     assert_int_equal(m->code_len, 23);
     assert_int_equal(m->code[3], 0x11);
-    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(2, 2, 0));
+    assert_int_equal(be_u16(m->code + 4), INS_LEN_PACK(2, 2, 0));
     assert_int_equal(m->code[9], 0x03);
     assert_int_equal(m->code[14], 0x11);
-    assert_int_equal(be16(m->code + 15), 0);    /* the probe reads the agent's table */
+    assert_int_equal(be_u16(m->code + 15), 0);    /* the probe reads the agent's table */
     assert_int_equal(m->code[20], 0xa7);
-    assert_int_equal(be16(m->code + 21), 0xfff7); /* goto 11: its own probe */
+    assert_int_equal(be_u16(m->code + 21), 0xfff7); /* goto 11: its own probe */
     release(&w);
 }
 
@@ -1476,13 +1471,13 @@ static void ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a
      * p(II)V with ~INS_LEN_PACK(4, 4, 0); block 1 (the loop test) p(II)V
      * with its lengths: the same Methodref */
     assert_int_equal(m->code[0], 0x11);
-    assert_int_equal(be16(m->code + 4), ~INS_LEN_PACK(4, 4, 0) & 0xffffu);
+    assert_int_equal(be_u16(m->code + 4), ~INS_LEN_PACK(4, 4, 0) & 0xffffu);
     assert_int_equal(m->code[6], BC_INVOKESTATIC);
-    uint16_t ref = be16(m->code + 7);
+    uint16_t ref = be_u16(m->code + 7);
     expect_probe_ref(&w.cf, ref, "p", "(II)V");
     assert_int_equal(m->code[13], 0x11);
-    assert_int_equal(be16(m->code + 17), INS_LEN_PACK(3, 3, 0));
-    assert_int_equal(be16(m->code + 20), ref);
+    assert_int_equal(be_u16(m->code + 17), INS_LEN_PACK(3, 3, 0));
+    assert_int_equal(be_u16(m->code + 20), ref);
     /* pool: "psf/Probe", its Class, "p", "(II)V", NameAndType, Methodref;
      * then p(III)V: "(III)V", NameAndType, Methodref ("p" shared) */
     assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 3);
@@ -1534,20 +1529,20 @@ static void ins_rewrite__consts__call_return_and_new_probes_share_q(void **state
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
     /* 0 p(7, lengths of block 0: 8 bytecodes, first segment 6 up to the invoke) */
-    assert_int_equal(be16(m->code + 4), INS_LEN_PACK(8, 6, 0));
+    assert_int_equal(be_u16(m->code + 4), INS_LEN_PACK(8, 6, 0));
     /* 9..14 the five loads; 14 q(3, INS_CALL_CONST); 23 the invoke; 26 q(3, segment) */
     assert_int_equal(m->code[14], 0x11);
-    assert_int_equal(be16(m->code + 15), 3);
+    assert_int_equal(be_u16(m->code + 15), 3);
     assert_int_equal(m->code[17], 0x11);
-    assert_int_equal(be16(m->code + 18), INS_CALL_CONST);
+    assert_int_equal(be_u16(m->code + 18), INS_CALL_CONST);
     assert_int_equal(m->code[20], BC_INVOKESTATIC);
-    uint16_t q = be16(m->code + 21);
+    uint16_t q = be_u16(m->code + 21);
     expect_probe_ref(&w.cf, q, "q", "(II)V");
     assert_int_equal(m->code[23], BC_INVOKESTATIC);
-    assert_int_equal(be16(m->code + 24), 18);        /* System.arraycopy */
-    assert_int_equal(be16(m->code + 27), 3);
-    assert_int_equal(be16(m->code + 30), INS_SEG_PACK(2, 0, 1));
-    assert_int_equal(be16(m->code + 33), q);         /* the same Methodref */
+    assert_int_equal(be_u16(m->code + 24), 18);        /* System.arraycopy */
+    assert_int_equal(be_u16(m->code + 27), 3);
+    assert_int_equal(be_u16(m->code + 30), INS_SEG_PACK(2, 0, 1));
+    assert_int_equal(be_u16(m->code + 33), q);         /* the same Methodref */
     release(&w);
     extra_pool = NULL;
     extra_pool_len = 0;
@@ -1582,8 +1577,8 @@ static void ins_rewrite__reserve__the_caller_numbers_ids_sites_and_calls(void **
     rewrite(&w, &s, &opt);
     const cf_method *m = &w.cf.methods[0];
     assert_int_equal(w.r.methods[0].first_id, 500);
-    assert_int_equal(be16(m->code + 1), 500);       /* block 0's probe */
-    assert_int_equal(be16(m->code + 11), 501);      /* block 1's */
+    assert_int_equal(be_u16(m->code + 1), 500);       /* block 0's probe */
+    assert_int_equal(be_u16(m->code + 11), 501);      /* block 1's */
     assert_int_equal(base[0], 504);                 /* four blocks */
     assert_int_equal(base[1], 70);                  /* no array site, no call site */
     assert_int_equal(base[2], 9000);
@@ -1811,7 +1806,7 @@ static void ins_rewrite__frame_delta_past_63__takes_the_extended_form(void **sta
     const cf_method *m = &w.cf.methods[0];
     assert_int_equal(m->code_len, 6 + 4 + 6 + 58 + 6 + 1);
     assert_int_equal(m->code[7], 0x99);
-    assert_int_equal(be16(m->code + 8), 74 - 7);
+    assert_int_equal(be_u16(m->code + 8), 74 - 7);
     uint32_t len;
     const uint8_t *got = code_attr(m, &w.cf, "StackMapTable", &len);
     static const uint8_t want[] = {0, 1, 251, 0, 74};
@@ -1954,11 +1949,6 @@ static uint8_t *goto_chain(const uint8_t *head, size_t hlen, uint32_t k, int fra
     return cls;
 }
 
-static int32_t s4_at(const uint8_t *p)
-{
-    return (int32_t)be32(p);
-}
-
 static void ins_rewrite__goto_out_of_reach__widened_to_goto_w(void **state)
 {
     (void)state;
@@ -1975,10 +1965,10 @@ static void ins_rewrite__goto_out_of_reach__widened_to_goto_w(void **state)
     const cf_method *m = &cf.methods[0];
     assert_int_equal(m->code_len, 6 + 5 + 9 * k + 6 + 1);
     assert_int_equal(m->code[6], 0xc8);
-    assert_int_equal(s4_at(m->code + 7), (int32_t)(11 + 9 * k - 6));
+    assert_int_equal(be_s32(m->code + 7), (int32_t)(11 + 9 * k - 6));
     /* the short gotos stay short: each jumps over nothing to the next probe */
     assert_int_equal(m->code[11 + 6], 0xa7);
-    assert_int_equal(be16(m->code + 11 + 7), 3);
+    assert_int_equal(be_u16(m->code + 11 + 7), 3);
     cf_free(&cf);
     ins_free(&r);
     free(in);
@@ -2002,12 +1992,12 @@ static void ins_rewrite__conditional_out_of_reach__inverted_over_a_goto_w_when_f
     assert_int_equal(m->code_len, end_probe + 7);
     static const uint8_t want[] = {0x03, 0x9a, 0x00, 0x08, 0xc8};  /* iconst_0; ifne +8; goto_w */
     expect_bytes(m->code + 6, 5, want, sizeof want);
-    assert_int_equal(s4_at(m->code + 11), (int32_t)(end_probe - 10));
+    assert_int_equal(be_s32(m->code + 11), (int32_t)(end_probe - 10));
     assert_int_equal(m->code[15], 0x11);    /* the fall-through's probe, where ifne lands */
     /* frames: at the fall-through's probe (15), then every 9 bytes */
     uint32_t len;
     const uint8_t *smt = code_attr(m, &cf, "StackMapTable", &len);
-    assert_int_equal(be16(smt), k + 1);
+    assert_int_equal(be_u16(smt), k + 1);
     assert_int_equal(smt[2], 15);
     for (uint32_t j = 1; j <= k; j++)
         assert_int_equal(smt[2 + j], 8);
@@ -2349,15 +2339,15 @@ static uint32_t probe_at(const classfile *cf, const uint8_t *code, uint32_t code
     assert_true(pc + INS_PROBE_LEN <= code_len);
     uint32_t id;
     if (code[pc] == 0x11) {
-        id = be16(code + pc + 1);
+        id = be_u16(code + pc + 1);
     } else {
         int32_t v;
         assert_int_equal(code[pc], BC_LDC_W);
-        assert_int_equal(cp_integer(&cf->cp, be16(code + pc + 1), &v), 0);
+        assert_int_equal(cp_integer(&cf->cp, be_u16(code + pc + 1), &v), 0);
         id = (uint32_t)v;
     }
     assert_int_equal(code[pc + 3], BC_INVOKESTATIC);
-    assert_int_equal(be16(code + pc + 4), ref);
+    assert_int_equal(be_u16(code + pc + 4), ref);
     return id;
 }
 
@@ -2461,14 +2451,14 @@ static void ins_rewrite__javac_fixtures__original_code_between_the_probes(void *
             const uint8_t *oa = o->code_attrs, *na = m->code_attrs;
             for (uint32_t a = 0; a < o->code_attr_count; a++) {
                 cp_str name;
-                assert_int_equal(cp_utf8(&orig.cp, be16(oa), &name), 0);
+                assert_int_equal(cp_utf8(&orig.cp, be_u16(oa), &name), 0);
                 if ((name.len == 29 && memcmp(name.ptr, "RuntimeVisibleTypeAnnotations", 29) == 0) ||
                     (name.len == 31 && memcmp(name.ptr, "RuntimeInvisibleTypeAnnotations", 31) == 0)) {
-                    assert_int_equal(be16(na), be16(oa));
-                    tann_offsets += expect_tann_relocated(oa + 6, be32(oa + 2), na + 6, be32(na + 2), o, m, im);
+                    assert_int_equal(be_u16(na), be_u16(oa));
+                    tann_offsets += expect_tann_relocated(oa + 6, be_u32(oa + 2), na + 6, be_u32(na + 2), o, m, im);
                 }
-                oa += 6 + be32(oa + 2);
-                na += 6 + be32(na + 2);
+                oa += 6 + be_u32(oa + 2);
+                na += 6 + be_u32(na + 2);
             }
             assert_int_equal(im->new_len, m->code_len);
             blocks += b;
