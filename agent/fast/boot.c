@@ -222,7 +222,7 @@ int fast_retransform_loaded(agent *a, JNIEnv *jni)
                 ws[ntodo++] = (weighed){classes[i], w, i};
         }
         else if (!ok)
-            fast_watch_hidden(a, classes[i]); /* hidden classes defined before VMInit */
+            fast_watch_unprobed(a, classes[i]); /* hidden classes defined before VMInit */
     }
     int bad = todo == NULL || ws == NULL ? (agent_fail(a, "out of memory for the classes to retransform"), -1) : 0;
     long total = 0;

@@ -144,9 +144,9 @@ uint32_t seg_rest(const fast_method *fm, uint32_t pc, int *alloc);
 void fast_add_long(agent *a, JNIEnv *jni, thread_state *ts, jfieldID f, jlong d);
 void seg_abort(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t pc);
 
-/* hidden.c: hidden classes rewritten as they are defined, or watched */
-void fast_arm_hidden(agent *a);
-void fast_watch_hidden(agent *a, jclass klass);
+/* hidden.c: hidden classes rewritten as they are defined; methods without probes (hidden or JDK event classes) watched */
+void fast_arm_watched(agent *a);
+void fast_watch_unprobed(agent *a, jclass klass);
 int hidden_native_bound(const char *cls, const char *name, void *address, void **new_address);
 
 /* boot.c: the start at VMInit */
@@ -181,7 +181,7 @@ int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc);
 void fast_capabilities(agent *a, JavaVM *vm, jvmtiCapabilities *caps); /* at load */
 void fast_vm_init(agent *a, JNIEnv *jni);  /* at VMInit, first, on an agent thread: probe class, hook, retransformation */
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass); /* a hidden class's methods are watched */
-int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a hidden class's method */
+int fast_watched_breakpoint(agent *a, thread_state *ts, jmethodID method); /* 1: a watched method's */
 int fast_thread(agent *a, thread_state *ts, jthread thread, int on); /* switch a thread's probes on/off */
 void fast_problem(agent *a, const char *fmt, ...); /* this run's counts cannot be trusted: why */
 void fast_hidden_work(agent *a, const char *fmt, ...); /* the program's code ran hidden from stepping: refused */

@@ -133,7 +133,7 @@ static int has_probes(agent *a, jclass klass)
     return found;
 }
 
-/* A breakpoint at the start of a watched method (fast_watch_hidden). */
+/* A breakpoint at the start of a watched method (fast_watch_unprobed). */
 static void break_watched(agent *a, jmethodID m)
 {
     jlocation start = -1, end = -1;
@@ -141,14 +141,14 @@ static void break_watched(agent *a, jmethodID m)
         return;
     jvmtiError err = (*a->jvmti)->SetBreakpoint(a->jvmti, m, start);
     if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_DUPLICATE)
-        fast_problem(a, "cannot watch a method of a hidden class (JVMTI error %d)", (int)err);
+        fast_problem(a, "cannot watch a method without probes (JVMTI error %d)", (int)err);
 }
 
 /* The first time a thread counts: from now on every watched method has
  * its breakpoint (the ones seen so far get it now). Until then they run
  * without one, at full speed: a breakpoint costs an event at every call,
  * on every thread. */
-void fast_arm_hidden(agent *a)
+void fast_arm_watched(agent *a)
 {
     lock_enter(a);
     int armed = a->fast.watched_armed;
@@ -159,9 +159,9 @@ void fast_arm_hidden(agent *a)
         copy[i] = a->fast.watched[i].method;
     lock_exit(a);
     if (!armed && n > 0 && copy == NULL)
-        fast_problem(a, "out of memory watching the methods of hidden classes");
+        fast_problem(a, "out of memory watching the methods without probes");
     if (!armed)
-        agent_log(a, "fast engine: %u methods of hidden classes watched from now on", (unsigned)n);
+        agent_log(a, "fast engine: %u methods without probes (of hidden classes and JDK event classes) watched from now on", (unsigned)n);
     for (uint32_t i = 0; copy != NULL && i < n; i++)
         break_watched(a, copy[i]);
     free(copy);
@@ -188,11 +188,11 @@ static int event_method_unprobed(agent *a, jmethodID m)
  * or a JDK event class with methods the JVM added: those methods run no
  * probe, where the step engine counts their bytecode. They are watched,
  * each with its kind: a breakpoint at offset 0 of each
- * (fast_hidden_breakpoint), set once a thread has counted
- * (fast_arm_hidden), tells when one runs on a counting thread, which
+ * (fast_watched_breakpoint), set once a thread has counted
+ * (fast_arm_watched), tells when one runs on a counting thread, which
  * makes the run refused.
  */
-void fast_watch_hidden(agent *a, jclass klass)
+void fast_watch_unprobed(agent *a, jclass klass)
 {
     jvmtiEnv *jv = a->jvmti;
     char *sig = NULL;
@@ -215,7 +215,7 @@ void fast_watch_hidden(agent *a, jclass klass)
             struct fast_watched *v = grow_cap(a->fast.watched, &a->fast.watched_cap, 256, sizeof *v);
             if (v == NULL) {
                 lock_exit(a);
-                fast_problem(a, "out of memory watching the methods of hidden classes");
+                fast_problem(a, "out of memory watching the methods without probes");
                 break;
             }
             a->fast.watched = v;
@@ -236,10 +236,10 @@ void fast_watch_hidden(agent *a, jclass klass)
 }
 
 /* A breakpoint: 1 when it is at the start of a watched method
- * (fast_watch_hidden). On a counting thread outside a HIDDEN frame (where the
+ * (fast_watch_unprobed). On a counting thread outside a HIDDEN frame (where the
  * step engine counts nothing either) that makes the run refused, for the
  * reason its kind gives. */
-int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
+int fast_watched_breakpoint(agent *a, thread_state *ts, jmethodID method)
 {
     lock_enter(a);
     uint32_t lo = 0, hi = a->fast.nwatched;
@@ -275,5 +275,5 @@ int fast_hidden_breakpoint(agent *a, thread_state *ts, jmethodID method)
 void fast_class_prepare(agent *a, JNIEnv *jni, jclass klass)
 {
     (void)jni;
-    fast_watch_hidden(a, klass);
+    fast_watch_unprobed(a, klass);
 }

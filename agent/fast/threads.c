@@ -121,7 +121,7 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         return -1;
     }
     if (on)
-        fast_arm_hidden(a);
+        fast_arm_watched(a);
     if (!on) {
         sync_total(a, jni, ts);
     } else {
