@@ -408,20 +408,59 @@ public final class Probe {
      */
     @Hidden
     private void push(int id, int site) {
-        int top = ctxTop, r = runNode[top];
+        int cost = cost(id), top = ctxTop, r = runNode[top];
         if (r < 0) {
             pushFolded(id, top);
             return;
         }
-        int cost = cost(id), below = runBelow[top] + (runCount[top] & FRAMES) * runCost[top];
-        if (below + cost > STACK_BUDGET)
-            deep(id, below + cost);
+        int below = runBelow[top] + (runCount[top] & FRAMES) * runCost[top];
+        if (below + cost > STACK_BUDGET) {
+            pushDeep(id, site);
+            return;
+        }
         if ((top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
             again(top);
             return;
         }
-        site = child(r, id, site); /* the child node, in site's slot: push's locals count against its inlining */
-        open(r, site, below, cost);
+        if (ctxLastKey[r] != key(id, site)) { /* not the child found last */
+            pushNew(id, site);
+            return;
+        }
+        open(r, ctxLastChild[r], below, cost);
+    }
+
+    /*
+     * push's rare paths, each a call push makes last, with few arguments
+     * (C1 stores to the stack, on every path, the values that live across
+     * a call, and inlines push only while its locals and stack are few):
+     * past the budget (deep0 returns when the run ends otherwise, and the
+     * frame is pushed as below it), and a child other than the one found
+     * last. Each works out push's values again, from the same state.
+     */
+    @DontInline
+    @Hidden
+    private void pushDeep(int id, int site) {
+        int cost = cost(id), top = ctxTop, r = runNode[top];
+        int below = runBelow[top] + (runCount[top] & FRAMES) * runCost[top];
+        deep(id, below + cost);
+        if ((top > 0 && ctxMethod[r] == id) || top == CTX_NODES) {
+            again(top);
+            return;
+        }
+        open(r, child(r, id, site), below, cost);
+    }
+
+    @DontInline
+    @Hidden
+    private void pushNew(int id, int site) {
+        int cost = cost(id), top = ctxTop, r = runNode[top];
+        open(r, child(r, id, site), runBelow[top] + (runCount[top] & FRAMES) * runCost[top], cost);
+    }
+
+    /* child's key for (id, site): ctxLastKey's. */
+    @Hidden
+    private static long key(int id, int site) {
+        return (long) id << 32 | (site & 0xffffffffL);
     }
 
     /* One more frame in run top (not inline in push: its stack slots count against push's inlining). */
@@ -514,7 +553,7 @@ public final class Probe {
     /* The child of parent for (id, site), made when missing; -1 when the pool is full (contexts.c, child_of). */
     @Hidden
     private int child(int parent, int id, int site) {
-        long key = (long) id << 32 | (site & 0xffffffffL);
+        long key = key(id, site);
         if (ctxLastKey[parent] == key)
             return ctxLastChild[parent];
         int c = lookup(parent, id, site);
@@ -823,17 +862,34 @@ public final class Probe {
                 return;
             }
         }
-        if (p.mode != HIDDEN) {
-            if (p.callMark == p.n + p.on) {
-                p.countEntry(id);
-                p.push(id, p.pending - 1);
+        if (p.mode != WORK || p.callMark != p.n + p.on) {
+            p.enteredElse(id, k);
+            return;
+        }
+        p.workEntry();
+        p.push(id, p.pending - 1);
+        p.hit(id, k);
+    }
+
+    /*
+     * enteredBlock's other cases, a call it makes last (C1 stores to the
+     * stack, on every path, the values that live across a call): another
+     * mode than WORK, or a frame the JVM entered.
+     */
+    @DontInline
+    @Hidden
+    private void enteredElse(int id, int k) {
+        if (mode != HIDDEN) {
+            if (callMark == n + on) {
+                countEntry(id);
+                push(id, pending - 1);
             } else {
-                p.ctxAt = p.ctxAtMethod = -1;
-                jvmEntered0(id, 4); /* as in entered, with p's frame between */
-                p.jvmEntry(id);
+                ctxAt = ctxAtMethod = -1;
+                jvmEntered0(id, 5); /* as in entered, with enteredBlock's frame and this one's between */
+                jvmEntry(id);
             }
         }
-        p.hit(id, k);
+        hit(id, k);
     }
 
     /* After jvmEntered0: the method was entered by the JVM, not by an invoke. */
@@ -852,6 +908,16 @@ public final class Probe {
     private void entry(int id) {
         if (mode != HIDDEN && callMark == n + on)
             countEntry(id);
+    }
+
+    /* countEntry in WORK mode. */
+    @Hidden
+    private void workEntry() {
+        long c = entryFar != 0 ? 0 : closeness(pos - entryAt);
+        entries++;
+        close += c;
+        entryAt = pos;
+        entryFar = 0;
     }
 
     /* One entry, in the bucket of the block that follows (the program's code is work in OVERHEAD mode too). */
