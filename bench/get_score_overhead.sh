@@ -9,8 +9,9 @@
 #          (scripts/lib/jdk.sh), the agent writing its profile to a file; no
 #          sandbox, no signing, no scorer
 # and prints the median wall time of each and their difference, the
-# script's own share: bash, the JDK's version probe, the sandbox's set-up,
-# the submission's digests, the key, the psf-score runs. Both engines pay it,
+# script's own share: bash, the JDK's version check (its release file; a
+# `java -version` run only without one), the sandbox's set-up, the
+# submission's digests, the key, the psf-score runs. Both engines pay it,
 # and it is most of the fast engine's time on small inputs, so it decides the
 # step/fast ratio of a whole run (bench/fast_engine.sh times the JVM alone).
 # The machine is shared and noisy: read the medians, not one run. Not a test:
@@ -77,5 +78,5 @@ for engine in step fast; do
   done
 done
 echo "(median wall seconds over $REPEAT round(s); overhead: whole - jvm)"
-bench_page_end "For the agent fixture \`Loops.sum\` over 1000 numbers (about 9,000 bytecodes), each round runs \`scripts/get_score.sh --json\` as a grading server does (\`whole\`) and the same JVM alone with the agent writing its profile (\`jvm\`), per engine and sandbox mode. The difference is the script's own share: bash, the JDK's version probe, the sandbox, the submission's digests, the key and the \`psf-score\` runs. Both engines pay it, and on small inputs it is most of a fast-engine run. The machine is shared: read the medians." \
+bench_page_end "For the agent fixture \`Loops.sum\` over 1000 numbers (about 9,000 bytecodes), each round runs \`scripts/get_score.sh --json\` as a grading server does (\`whole\`) and the same JVM alone with the agent writing its profile (\`jvm\`), per engine and sandbox mode. The difference is the script's own share: bash, the JDK's version check (its release file; a \`java -version\` run only without one), the sandbox, the submission's digests, the key and the \`psf-score\` runs. Both engines pay it, and on small inputs it is most of a fast-engine run. The machine is shared: read the medians." \
   "What get_score.sh does around the JVM: [the grading server](../grading-server.md)."
