@@ -47,7 +47,7 @@ typedef struct fast_state {
     jmethodID m_ctx_init;
     jfieldID f_watching;        /* static: whether block probes report bystanders' blocks */
     jfieldID f_bound;           /* its bound: the most it may count before the bytecode limit */
-    jfieldID f_pos, f_entry_at, f_entry_far, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
+    jfieldID f_pos, f_entry_at, f_seg_fence, f_seg_fence_b; /* its exact position, last entry */
     jfieldID f_close[BUCKETS], f_fence_native[BUCKETS], f_fence_alloc[BUCKETS]; /* closeness and fences */
     jfieldID f_root_lend, f_root_seg_fence, f_root_seg_fence_b; /* per root frame: what it lent, the fence */
     int hooked;                 /* ClassFileLoadHook rewrites classes from now on */

@@ -58,7 +58,6 @@
     X(f_pos, "pos", "J", 0)                                               \
     X(f_bound, "bound", "J", 0)                                           \
     X(f_entry_at, "entryAt", "J", 0)                                      \
-    X(f_entry_far, "entryFar", "I", 0)                                    \
     X(f_seg_fence, "segFence", "J", 0)                                    \
     X(f_seg_fence_b, "segFenceB", "I", 0)                                 \
     X(f_close[BUCKET_WORK], "close", "J", 0)                              \

@@ -256,9 +256,13 @@ public final class Probe {
      * 0 when it switches the thread on).
      */
     long pos;
-    /** The position of the last method entry, and 1 while the span has none (entry_far). */
+    /**
+     * The position of the last method entry; while the span has none
+     * (entry_far), FAR, so far back that nothing is close to it (the
+     * agent sets it when it switches the thread on).
+     */
     long entryAt;
-    int entryFar;
+    static final long FAR = Long.MIN_VALUE / 2;
     /** The allocation fence counted when the current segment began, and its bucket (-1: none). */
     long segFence;
     int segFenceB;
@@ -913,17 +917,15 @@ public final class Probe {
     /* countEntry in WORK mode. */
     @Hidden
     private void workEntry() {
-        long c = entryFar != 0 ? 0 : closeness(pos - entryAt);
         entries++;
-        close += c;
+        close += closeness(pos - entryAt);
         entryAt = pos;
-        entryFar = 0;
     }
 
     /* One entry, in the bucket of the block that follows (the program's code is work in OVERHEAD mode too). */
     @Hidden
     private void countEntry(int id) {
-        long c = entryFar != 0 ? 0 : closeness(pos - entryAt);
+        long c = closeness(pos - entryAt);
         if (mode == OVERHEAD && !program(id)) {
             oentries++;
             oclose += c;
@@ -932,7 +934,6 @@ public final class Probe {
             close += c;
         }
         entryAt = pos;
-        entryFar = 0;
     }
 
     /* common/calls.h: how close an event `gap` bytecodes after the last entry is. */
@@ -953,7 +954,7 @@ public final class Probe {
     @DontInline
     @Hidden
     private void allocFence(int b) {
-        long f = entryFar != 0 ? 0 : closeness(pos - entryAt);
+        long f = closeness(pos - entryAt);
         if (b == WORK)
             fenceAlloc += f;
         else
@@ -1263,7 +1264,7 @@ public final class Probe {
             p.segFenceB = p.rootSegFenceB[s];
             if ((p.rootModes[s] & SEG_AFTER) != 0 && p.segFenceB >= 0) {
                 /* the allocation ending the caller's segment: its fence from the entry that is last now */
-                long f = p.entryFar != 0 ? 0 : closeness(p.pos - p.entryAt);
+                long f = closeness(p.pos - p.entryAt);
                 if (p.segFenceB == WORK)
                     p.fenceAlloc += f - p.segFence;
                 else
@@ -1328,7 +1329,7 @@ public final class Probe {
         if (f[site] == 0)
             f[site] = (byte) callKind0(site);
         /* it returned through a fence, unless the key has none (a Math interpreter intrinsic) */
-        if (f[site] == 1 && entryFar == 0) {
+        if (f[site] == 1) {
             long c = closeness(pos - entryAt);
             if (mode == OVERHEAD)
                 ofenceNative += c;
