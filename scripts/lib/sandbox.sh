@@ -73,7 +73,7 @@ decide_sandbox() {
   # read as zeros (so SecureRandom repeats), and the sandbox dies with us.
   # (The key's check is answered first: a key that cannot be used is refused,
   # or its warning printed, before anything is said about the sandbox; then
-  # the cost table's, as when it was read where the JDK was checked.)
+  # the cost table's, so that a bad table is reported after an unusable key.)
   finish_key
   finish_table
   SANDBOXED=0
