@@ -20,6 +20,8 @@
 #include "costs_keys.h"
 
 #include <errno.h>
+#include <ftw.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -202,7 +204,7 @@ static int build_kernels(calib_run *r, const char *work, const char *harness)
 {
     char *log = path_join(work, "javac.log");
     int rc = compile_kernels(r->opt, &r->ks, work, harness, log);
-    if (rc != 0) {
+    if (rc != 0 && !proc_stopped()) {
         kernel_set keep = { 0 };
         char *trial = path_join(work, "trial");
         mkdir(trial, 0755);
@@ -231,7 +233,7 @@ static int build_kernels(calib_run *r, const char *work, const char *harness)
         kernels_free(&r->ks);
         r->ks = keep;
         rc = compile_kernels(r->opt, &r->ks, work, harness, log);
-        if (rc != 0)
+        if (rc != 0 && !proc_stopped())
             note("error: javac failed on the generated kernels; see %s", log);
     }
     free(log);
@@ -258,7 +260,7 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
     proc_job *jobs = calloc(2 * n, sizeof *jobs);
     char **paths = calloc(2 * n, sizeof *paths);
     char *dir = path_join(work, "count");
-    int rc = 0;
+    int rc = 0, stopped;
 
     if (!jobs || !paths)
         abort();
@@ -289,9 +291,11 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
     } else {
         failed = proc_run_many(jobs, 2 * n, r->opt->jobs, count_progress, NULL);
     }
-    if (failed)
+    /* stopped by a signal: nothing to read, nothing to say (the caller stops) */
+    stopped = proc_stopped() != 0;
+    if (failed && !stopped)
         note("warning: %zu counting runs failed (their kernels are left out; see %s)", failed, dir);
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n && !stopped; k++) {
         histo a, b;
         char err[512];
         kresult *kr = &r->res[k];
@@ -325,6 +329,8 @@ static int count_kernels(calib_run *r, const char *work, const char *cp, const c
     for (size_t k = 0; k < n; k++)
         if (r->res[k].ok)
             return rc;
+    if (stopped)
+        return 1;
     note("error: no kernel could be counted (is %s working?)", agent);
     return 1;
 }
@@ -351,6 +357,8 @@ static void check_isolation(calib_run *r, const char *work, argvec *prefix)
     argv_push(&a, script);
     argv_push(&a, "true");
     rc = proc_run(&a, log);
+    if (proc_stopped())
+        goto out;
     if (rc == 0) {
         r->isolated = 1;
         snprintf(r->isolation_note, sizeof r->isolation_note, "isolated: timed through scripts/run_isolated.sh");
@@ -430,7 +438,8 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
         f = proc_open_read(&a, errlog, &pid);
         argv_free(&a);
         if (!f) {
-            note("error: cannot start the timing JVM");
+            if (!proc_stopped())
+                note("error: cannot start the timing JVM");
             free(errlog);
             free(outlog);
             return 1;
@@ -493,7 +502,8 @@ static int time_pass(calib_run *r, const argvec *prefix, const char *cp, const c
     }
     rc = proc_close(f, pid);
     if (rc != 0) {
-        note("error: the timing JVM exited with %d; see %s", rc, errlog);
+        if (!proc_stopped())
+            note("error: the timing JVM exited with %d; see %s", rc, errlog);
         free(errlog);
         return 1;
     }
@@ -741,14 +751,27 @@ static int write_outputs(calib_run *r)
     return 0;
 }
 
+/* nftw: each entry, a directory after what it holds. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* dir and everything in it, in this process (no child: it runs after a
+ * signal stopped the calibrator too), without following a link. */
 static void remove_tree(const char *dir)
 {
-    argvec a = { 0 };
-    argv_push(&a, "rm");
-    argv_push(&a, "-rf");
-    argv_push(&a, dir);
-    proc_run(&a, NULL);
-    argv_free(&a);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The name of a signal that stops the calibrator (proc_stop_on_signals). */
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
 /* A new temporary work directory under $TMPDIR (else /tmp), or NULL with
@@ -846,7 +869,7 @@ int calibrate_run(const calib_options *opt)
         note("error: cannot create the work directory %s: %s", work, strerror(errno));
         goto out;
     }
-    if (!opt->refit && build_kernels(&r, work, harness) != 0)
+    if (proc_stopped() || (!opt->refit && build_kernels(&r, work, harness) != 0))
         goto out;
     r.res = calloc(r.ks.n + 1, sizeof *r.res);
     if (!r.res)
@@ -856,13 +879,15 @@ int calibrate_run(const calib_options *opt)
         abort();
     note("%zu kernels (%s); counting with %d parallel JVMs", r.ks.n,
          opt->kernels ? "quick subset and --kernels" : opt->quick ? "quick subset" : "full set", opt->jobs);
-    if (count_kernels(&r, work, cp, agent) != 0)
+    if (proc_stopped() || count_kernels(&r, work, cp, agent) != 0)
         goto out;
 
     if (opt->refit)
         snprintf(r.isolation_note, sizeof r.isolation_note, "refit of the timings kept in %s", work);
     else
         check_isolation(&r, work, &prefix);
+    if (proc_stopped())
+        goto out;
     passes = opt->passes > 0 ? opt->passes : opt->quick ? 2 : 10;
     if (opt->refit) {
         /* as many passes as the earlier run kept, or the first --passes of
@@ -887,6 +912,8 @@ int calibrate_run(const calib_options *opt)
     r.passes = passes;
     for (int p = 1; p <= passes; p++)
         if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0) {
+            if (proc_stopped())
+                goto out;
             /* one retry: a JVM can fail to start on a loaded machine */
             note("retrying timing pass %d once", p);
             if (time_pass(&r, &prefix, cp, rdtsc, p, passes, work) != 0)
@@ -909,8 +936,10 @@ int calibrate_run(const calib_options *opt)
             r.res[k].ok = 0;
         }
 
+    if (proc_stopped())
+        goto out;
     while (fit_and_predict(&r) != 0) {
-        if (r.extra_passes_left-- <= 0)
+        if (proc_stopped() || r.extra_passes_left-- <= 0)
             goto out;
         r.passes++;
         r.passes_added++;
@@ -919,7 +948,7 @@ int calibrate_run(const calib_options *opt)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (write_outputs(&r) != 0)
+    if (proc_stopped() || write_outputs(&r) != 0)
         goto out;
     note("fit R^2 %.4f over %zu kernels; held out %zu: median error %.1f%%, worst %.1f%% (%s)",
          r.fit.r2, r.n_train, r.n_holdout, 100 * r.holdout_median, 100 * r.holdout_worst,
@@ -928,8 +957,10 @@ int calibrate_run(const calib_options *opt)
          r.isolated ? "" : " (not isolated)");
     rc = 0;
 out:
-    /* a temporary work directory goes, after a failure too: --work keeps
-     * the files the messages above name */
+    if (proc_stopped())
+        note("stopped by %s", signal_name(proc_stopped()));
+    /* a temporary work directory goes, after a failure and a stop by a
+     * signal too: --work keeps the files the messages above name */
     if (work_tmp) {
         remove_tree(work_tmp);
         if (rc != 0)

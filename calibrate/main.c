@@ -14,6 +14,7 @@
 #include <libxml/parser.h>
 
 #include "calibrate.h"
+#include "proc.h"
 
 static void usage(FILE *f)
 {
@@ -42,7 +43,7 @@ static void usage(FILE *f)
           "                 work at 0, before the table is refused\n"
           "  --work DIR     keep generated kernels, profiles, timings and logs in DIR\n"
           "                 (default: a directory under $TMPDIR, else /tmp, removed\n"
-          "                 at the end, also when the run fails)\n"
+          "                 at the end, also when the run fails or a signal stops it)\n"
           "  --refit DIR    fit again from the counts and timings a --work DIR run kept\n"
           "                 (no counting, no timing: for trying model changes); with\n"
           "                 --passes N, the first N passes, the rest as added passes\n"
@@ -154,7 +155,11 @@ int main(int argc, char **argv)
     opt.java_home = getenv("JAVA_HOME") && *getenv("JAVA_HOME") ? getenv("JAVA_HOME") : NULL;
 
     LIBXML_TEST_VERSION
+    /* SIGINT, SIGTERM, SIGHUP: the run stops its JVMs, removes its
+     * temporary work directory and ends by the signal (proc.h) */
+    proc_stop_on_signals();
     rc = calibrate_run(&opt);
     xmlCleanupParser();
+    proc_reraise();
     return rc;
 }

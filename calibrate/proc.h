@@ -1,6 +1,7 @@
 /*
  * proc.h - child processes of the calibrator: JVM runs with their output in
- * files, a few at a time, or one with its stdout read line by line.
+ * files, a few at a time, or one with its stdout read line by line; and
+ * the stop on a signal, which ends them first.
  */
 #ifndef PSF_PROC_H
 #define PSF_PROC_H
@@ -46,5 +47,20 @@ int proc_close(FILE *f, pid_t pid);
 /* Run argv with stdout and stderr to out_path (or /dev/null when NULL);
  * returns the exit code, -1 if it could not start. */
 int proc_run(const argvec *argv, const char *out_path);
+
+/* From now on SIGINT, SIGTERM and SIGHUP (those not ignored) stop the
+ * calibrator in order instead of ending it: the running children get
+ * SIGTERM (SIGKILL after a second signal), no new child starts (the
+ * functions above fail as if it could not start), and a blocked wait or
+ * read returns early. The caller notices with proc_stopped, removes what
+ * it made and ends with proc_reraise. */
+void proc_stop_on_signals(void);
+
+/* The signal that stopped the calibrator, or 0. */
+int proc_stopped(void);
+
+/* When a signal stopped the calibrator: end the process by that signal,
+ * with its default action (the exit status says so). Else nothing. */
+void proc_reraise(void);
 
 #endif

@@ -3,8 +3,10 @@
  * into a byte array in place: the class file (JVMS 4) stores every u2 and
  * u4, every constant-pool index and every branch offset most significant
  * byte first. Shared by the class-file readers and the rewriter
- * (agent/classfile/) and the opcode table's instruction lengths
- * (bytecode.c), and their tests.
+ * (agent/classfile/), the opcode table's instruction lengths (bytecode.c),
+ * every other part of the agent that reads an operand from a method's code
+ * (a constant-pool index, a branch offset) or patches a class's bytes, and
+ * their tests.
  *
  * The caller has checked that the bytes are there; nothing here checks a
  * bound. A signed read converts without relying on the implementation's

@@ -162,7 +162,7 @@ static int read_code(reader *r, const cpool *cp, cf_method *m, uint32_t alen, ui
     size_t attrs_at = sub.pos + 2;
     uint16_t nattrs = 0;
     if (!sub.failed && rd_need(&sub, 2, "Code attributes_count") == 0)
-        nattrs = (uint16_t)(r->p[sub.pos] << 8 | r->p[sub.pos + 1]);
+        nattrs = be_u16(&r->p[sub.pos]);
     if (!sub.failed)
         skip_attributes(&sub, cp, "Code attribute");
     if (!sub.failed && sub.pos != sub.len)

@@ -7,6 +7,7 @@
  */
 
 #include "bulk.h"
+#include "bytes.h"
 #include "events.h"
 #include "fast.h"
 #include "jvmti_util.h"
@@ -28,7 +29,7 @@ static uint32_t site_key(agent *a, uint32_t site)
     cp_str c = {0};
     if (p[0] != BC_NEWARRAY) {
         const cpool *cp = fast_pool_of(a, fm);
-        if (cp == NULL || cp_class_name(cp, (uint16_t)(p[1] << 8 | p[2]), &c) != 0 || c.len == 0) {
+        if (cp == NULL || cp_class_name(cp, be_u16(&p[1]), &c) != 0 || c.len == 0) {
             fast_problem(a, "the array class of %s at offset %u cannot be read", fm->name, st->pc);
             return 0;
         }
@@ -500,7 +501,7 @@ int fast_charged_native_call(agent *a, const fast_method *fm, uint32_t pc)
     const cpool *cp = fast_pool_of(a, fm);
     cp_str owner, name, desc;
     int hit = cp != NULL &&
-              cp_member_ref(cp, (uint16_t)(fm->code[pc + 1] << 8 | fm->code[pc + 2]), &owner, &name, &desc) == 0 &&
+              cp_member_ref(cp, be_u16(&fm->code[pc + 1]), &owner, &name, &desc) == 0 &&
               ((owner.len == 15 && memcmp(owner.ptr, "java/lang/Class", 15) == 0 && name.len == 13 &&
                 memcmp(name.ptr, "initClassName", 13) == 0) ||
                (owner.len == 27 && memcmp(owner.ptr, "java/lang/StackTraceElement", 27) == 0 && name.len == 22 &&

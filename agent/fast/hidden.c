@@ -198,6 +198,15 @@ void fast_watch_unprobed(agent *a, jclass klass)
     char *sig = NULL;
     if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         return;
+    /* A hidden class of package jdk.internal.event is watched as a hidden
+     * class's (or not at all once it has probes), and that is its right
+     * kind: the JVM adds methods only to the event classes, subclasses of
+     * jdk.internal.event.Event, and none of those is hidden. The package's
+     * only hidden classes are the lambdas' of EventHelper (its
+     * logX509ValidationEvent, on JDK 17 and 25), which are a lambda's; a
+     * program cannot define one there, since java.base neither exports
+     * nor opens the package to it, so it gets no Lookup with the access
+     * defineHiddenClass needs. */
     int hidden = hidden_signature(sig);
     int event = !hidden && strncmp(sig, "Ljdk/internal/event/", 20) == 0;
     jvmti_free(a, sig);

@@ -246,10 +246,14 @@ static int root_exit_back(agent *a, JNIEnv *jni, thread_state *ts, const struct 
     return 0;
 }
 
-/* Put the predictors and branch counts back as arm() took them. */
-static void predictors_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
+/* Put the fence of the limit's segment (and its bucket), the predictors
+ * and the branch counts back as arm() took them: the last step of every
+ * placed stop, before fast_limit_fix. */
+static void armed_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fast_armed *w)
 {
     jobject p = ts->fast.probe;
+    (*jni)->SetLongField(jni, p, a->fast.f_seg_fence, w->seg_fence);
+    (*jni)->SetIntField(jni, p, a->fast.f_seg_fence_b, w->seg_fence_b);
     jfieldID ctr[BUCKETS] = {a->fast.f_counters, a->fast.f_ocounters};
     jfieldID hist[BUCKETS] = {a->fast.f_history, a->fast.f_ohistory};
     for (int b = 0; b < BUCKETS; b++) {
@@ -462,9 +466,7 @@ static const char *returned_place(agent *a, JNIEnv *jni, jthread thread, thread_
     (*jni)->ExceptionClear(jni);
     if (!unchanged(a, jni, ts, w, 0))
         return "a frame began or ended between its probe and the limit's bytecode";
-    (*jni)->SetLongField(jni, p, a->fast.f_seg_fence, w->seg_fence);
-    (*jni)->SetIntField(jni, p, a->fast.f_seg_fence_b, w->seg_fence_b);
-    predictors_back(a, jni, ts, w);
+    armed_back(a, jni, ts, w);
     if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, w->method, at->old) != 0)
         return "the frames it stops could not be read";
     return NULL;
@@ -512,9 +514,7 @@ static const char *armed_place(agent *a, JNIEnv *jni, jthread thread, thread_sta
     } else if (kind != LIMIT_INVOKE && kind != -1 && !root_exit) {
         return "an allocation ran between its probe and the limit's bytecode";
     }
-    (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
-    (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
-    predictors_back(a, jni, ts, w);
+    armed_back(a, jni, ts, w);
     if (fast_limit_fix(a, jni, thread, ts, skip, extent_frames(ts, frames, skip), w->pc, NULL, -1) != 0)
         return "the frames it stops could not be read";
     return NULL;
@@ -655,9 +655,7 @@ void fast_limit_interrupt(agent *a, JNIEnv *jni, jthread thread, thread_state *t
     w->ts = NULL;
     const char *why = "a frame began or ended between its probe and the limit's bytecode";
     if (unchanged(a, jni, ts, w, 0)) {
-        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_seg_fence, w->seg_fence);
-        (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, w->seg_fence_b);
-        predictors_back(a, jni, ts, w);
+        armed_back(a, jni, ts, w);
         why = fast_limit_fix(a, jni, thread, ts, from_top, extent_frames(ts, frames, from_top), w->pc, NULL, -1) != 0
                   ? "the frames it stops could not be read"
                   : NULL;

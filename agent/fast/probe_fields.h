@@ -22,6 +22,14 @@
 #ifndef PSF_PROBE_FIELDS_H
 #define PSF_PROBE_FIELDS_H
 
+#include <stdint.h>
+
+/* Probe.FAR, the position the agent gives entryAt when it switches a
+ * thread on (threads.c): so far back that no entry is close to it. Java
+ * and C each write the number; tests/unit/test_probe_fields.c checks this
+ * one against the compiled field's ConstantValue. */
+#define PROBE_FAR (INT64_MIN / 2)
+
 /* Bound when the class is defined (define_probe); the first static one
  * initializes the class, before any probe runs. */
 #define PROBE_FIELDS(X)                                                   \

@@ -13,6 +13,7 @@
  */
 
 #include "bystanders.h"
+#include "bytes.h"
 #include "events.h"
 #include "extent.h"
 #include "fast.h"
@@ -135,7 +136,7 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     v->init_sites = fm->init_sites;
     v->calls = 0;
     v->cls[0] = '\0';
-    uint16_t idx = left >= 3 ? (uint16_t)(c[1] << 8 | c[2]) : 0;
+    uint16_t idx = left >= 3 ? be_u16(&c[1]) : 0;
     if (v->op == BC_LDC && left >= 2)
         idx = c[1];
     const cpool *cp = idx != 0 ? fast_pool_of(a, fm) : NULL;

@@ -7,6 +7,7 @@
  * whole run (a->fast.methods, in id order).
  */
 
+#include "bytes.h"
 #include "fast.h"
 #include "fast_api.h"
 #include "jvmti_util.h"
@@ -399,8 +400,7 @@ static uint8_t *hidden_kept_bytes(const classfile *cf, const unsigned char *data
     if (out == NULL)
         return NULL;
     memcpy(out, data, at - 2);
-    out[at - 2] = (uint8_t)((n + 4) >> 8);
-    out[at - 1] = (uint8_t)(n + 4);
+    be_put_u16(out + at - 2, (uint16_t)(n + 4));
     memcpy(out + at, name, n);
     memcpy(out + at + n, "+0x0", 4);
     memcpy(out + at + n + 4, name + n, len - at - n);

@@ -133,12 +133,12 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
         (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_sp, 0);
         (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_pending, 0); /* no call pending (span_start) */
         /* as if an invoke were the last step: the first method entered is an
-         * entry, with no closeness (span_start: entry_far; Probe.FAR, the
+         * entry, with no closeness (span_start: entry_far; PROBE_FAR, Probe.FAR: the
          * last entry so far back that nothing is close to it) */
         (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_call_mark, 0);
         (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_pos, 0);
         (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_bound, limit_bound(a));
-        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_entry_at, INT64_MIN / 2);
+        (*jni)->SetLongField(jni, ts->fast.probe, a->fast.f_entry_at, PROBE_FAR);
         (*jni)->SetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b, -1);
         /* its calling contexts from the root, one frame in its run (span_start: ctx_start) */
         jintArray rc = (*jni)->GetObjectField(jni, ts->fast.probe, a->fast.f_run_count);

@@ -11,6 +11,7 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "jvmti_util.h"
 #include "keys.h"
 #include "methods.h"
@@ -132,7 +133,7 @@ static uint32_t intern_mutf8(agent *a, enum key_kind kind, const char *text)
 static uint32_t key_at(agent *a, const class_info *c, const uint8_t *code, uint32_t pc)
 {
     uint8_t op = code[pc];
-    uint16_t idx = (uint16_t)(code[pc + 1] << 8 | code[pc + 2]);
+    uint16_t idx = be_u16(&code[pc + 1]);
     char owner[1024], key[4096];
     cp_str o, n, d;
     switch (op) {
@@ -172,7 +173,7 @@ static int names_dep(const class_info *c, const uint8_t *code, uint32_t pc)
 {
     uint8_t op = code[pc];
     if (op == BC_LDC || op == BC_LDC_W) {
-        uint16_t idx = op == BC_LDC ? code[pc + 1] : (uint16_t)(code[pc + 1] << 8 | code[pc + 2]);
+        uint16_t idx = op == BC_LDC ? code[pc + 1] : be_u16(&code[pc + 1]);
         return cp_tag(&c->cp, idx) == CP_CLASS;
     }
     return op == BC_NEW || (bc_flags(op) & BCF_INVOKE);
@@ -187,7 +188,7 @@ static int note_self_tail_call(method_info *m, const class_info *c, uint32_t pc,
     uint32_t next = pc + len;
     cp_str o, n, d;
     if (m->code[pc] == BC_INVOKEDYNAMIC || next >= m->code_len || !(bc_flags(m->code[next]) & BCF_RETURN) ||
-        cp_member_ref(&c->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &o, &n, &d) != 0 ||
+        cp_member_ref(&c->cp, be_u16(&m->code[pc + 1]), &o, &n, &d) != 0 ||
         n.len != strlen(name) || memcmp(n.ptr, name, n.len) != 0 || d.len != strlen(desc) ||
         memcmp(d.ptr, desc, d.len) != 0)
         return 0;

@@ -40,6 +40,7 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "clinit.h"
 #include "clinit_impl.h"
 #include "contexts.h"
@@ -403,7 +404,7 @@ static jthrowable initialize_interface(agent *a, JNIEnv *jni, jclass k, int dept
  */
 static void indy_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, const method_info *m, jlocation loc)
 {
-    uint16_t idx = (uint16_t)(m->code[loc + 1] << 8 | m->code[loc + 2]);
+    uint16_t idx = be_u16(&m->code[loc + 1]);
     uint16_t bsm = 0;
     cp_str name, desc, iface = {0};
     if (m->cls != NULL && cp_dynamic(&m->cls->cp, idx, &bsm, &name, &desc) == 0) {
@@ -462,7 +463,7 @@ void clinit_site(agent *a, thread_state *ts, JNIEnv *jni, jmethodID method, cons
         indy_site(a, ts, jni, method, m, loc);
         return;
     }
-    uint16_t idx = (uint16_t)(m->code[loc + 1] << 8 | m->code[loc + 2]);
+    uint16_t idx = be_u16(&m->code[loc + 1]);
     cp_str owner, name, desc;
     /* Checked once, when the check is over: another thread that arrives
      * meanwhile checks too (and waits in JNI while this one initializes),

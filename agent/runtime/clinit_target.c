@@ -29,6 +29,7 @@
  */
 #include "agent.h"
 #include "bytecode.h"
+#include "bytes.h"
 #include "clinit.h"
 #include "clinit_impl.h"
 #include "jvmti_util.h"
@@ -195,7 +196,7 @@ static void scan_method(agent *a, const class_info *c, jmethodID method)
             break;
         cp_str owner, name, desc;
         if (program_init_trigger(code[pc]) &&
-            cp_member_ref(&c->cp, (uint16_t)(code[pc + 1] << 8 | code[pc + 2]), &owner, &name, &desc) == 0 &&
+            cp_member_ref(&c->cp, be_u16(&code[pc + 1]), &owner, &name, &desc) == 0 &&
             owner_names_target(a, owner)) {
             lock_enter(a);
             if (!a->target_init_done && add_site(a, (struct init_site){method, pc, code[pc], owner, name, desc}) != 0)

@@ -4,6 +4,7 @@
  * elements to the instruction that made it, and the elements natives copy
  * or allocate (counting_arraycopy, step_elements).
  */
+#include "bytes.h"
 #include "events.h"
 #include "extent.h"
 #include "jvmti_util.h"
@@ -45,7 +46,7 @@ static int own_array(agent *a, jthread thread, thread_state *ts, uint32_t k)
     uint32_t pc = (uint32_t)ts->prev_loc;
     cp_str c = {0};
     if (m == NULL || m->cls == NULL || !m->cls->cp_ok || ts->prev_loc < 0 || pc + 3u > m->code_len ||
-        m->code[pc] != op || cp_class_name(&m->cls->cp, (uint16_t)(m->code[pc + 1] << 8 | m->code[pc + 2]), &c) != 0) {
+        m->code[pc] != op || cp_class_name(&m->cls->cp, be_u16(&m->code[pc + 1]), &c) != 0) {
         agent_fail(a, "the class of the array instruction that made an array cannot be read");
         return 1;
     }

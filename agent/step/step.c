@@ -30,6 +30,7 @@
  * is over or not yet its own.
  */
 #include "bystanders.h"
+#include "bytes.h"
 #include "clinit.h"
 #include "contexts.h"
 #include "events.h"
@@ -101,7 +102,7 @@ static inline void branch_outcome(thread_state *ts, const method_info *m, jlocat
     uint32_t pc = (uint32_t)ts->prev_loc;
     if ((uint64_t)pc + 3 > m->code_len)
         return;
-    int32_t target = (int32_t)pc + (int16_t)(uint16_t)((m->code[pc + 1] << 8) | m->code[pc + 2]);
+    int32_t target = (int32_t)pc + be_s16(&m->code[pc + 1]);
     int taken;
     if (loc == (jlocation)pc + 3)
         taken = 0;

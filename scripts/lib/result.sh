@@ -84,9 +84,12 @@ print_result() {
     rc=$?
     jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" >"$SCRATCH/result.out" || rc=70
   else
-    "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out"
+    # (its stderr kept, then passed on: a copy it did not make is reported
+    # with what it said, or how it ended)
+    "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out" 2>"$SCRATCH/score.err"
     rc=$?
-    [ -s "$signed" ] || fail internal_error "cannot sign the profile"
+    [ ! -s "$SCRATCH/score.err" ] || cat -- "$SCRATCH/score.err" >&2
+    [ -s "$signed" ] || { scorer_why "$rc" "$SCRATCH/score.err"; fail internal_error "cannot sign the profile: $WHY"; }
     if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score" >>"$SCRATCH/result.out"; fi
   fi
   # The score file is in place before the result is printed, so that a score
@@ -99,6 +102,23 @@ print_result() {
   trap '' PIPE
   print_file "$SCRATCH/result.out"
   exit "$rc"
+}
+# scorer_why RC FILE: why a psf-score that exited RC, its stderr in FILE,
+# did not do its work, in WHY: the last thing it said ("psf-score: ..."),
+# else the signal that ended it (killed on a loaded machine, it says
+# nothing), else its exit code.
+scorer_why() {
+  local line sig
+  WHY=""
+  while IFS= read -r line; do
+    [[ $line == "psf-score: "* ]] && WHY=${line#psf-score: }
+  done <"$2"
+  [ -z "$WHY" ] || return 0
+  if [ "$1" -gt 128 ] && sig=$(kill -l "$1" 2>/dev/null); then
+    WHY="psf-score was ended by SIG$sig"
+  else
+    WHY="psf-score exited $1 without saying why"
+  fi
 }
 # print_file FILE: FILE on stdout; its first 16 KiB by the shell itself (a
 # result is text without a NUL byte, and nearly always shorter: a cat was a

@@ -115,6 +115,31 @@ expect_eq "--signed-copy of a signed profile: bad input, as --sign" \
 expect_eq "--signed-copy of a signed profile: --sign's message" "$(cat "$TEST_TMP/code.err")" "$(cat "$D/sign3.err")"
 expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
   "$(wc -c <"$TEST_TMP/code.out") $(ls "$D/sign3.xml" "$D/sign3.junit" 2>/dev/null | wc -l)" "0 0"
+# get_score.sh's --signed-copy that leaves no copy: the result names the
+# scorer's reason, or the signal that ended it (as on a loaded machine,
+# where it says nothing), not only that the profile could not be signed.
+# Two stand-in builds, the real one but for a psf-score that, asked for
+# --signed-copy, says why it cannot, or is killed; the real psf-score
+# answers everything else. (No sandbox: it would show the build's files, not
+# the links to them.)
+standin() { # DIR SCRIPT: a build in DIR whose psf-score runs SCRIPT on --signed-copy
+  mkdir -p "$1"
+  for f in "$PSF_BUILD"/*; do ln -s "$(readlink -f "$f")" "$1/"; done
+  rm "$1/psf-score"
+  printf '#!/bin/sh\ncase " $* " in *" --signed-copy "*) %s ;; esac\nexec %q "$@"\n' "$2" "$(readlink -f "$PS")" >"$1/psf-score"
+  chmod +x "$1/psf-score"
+}
+standin "$D/says" 'echo "psf-score: the disk went away" >&2; exit 70'
+standin "$D/killed" 'kill -KILL $$'
+expect_eq "--signed-copy that says why: internal error" \
+  "$(PSF_BUILD=$D/says code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
+expect_eq "--signed-copy that says why: the result says it" "$(jq -r .message "$TEST_TMP/code.out")" \
+  "cannot sign the profile: the disk went away"
+expect_match "--signed-copy that says why: said on stderr too" "$(cat "$TEST_TMP/code.err")" $'(^|\n)psf-score: the disk went away(\n|$)'
+expect_eq "--signed-copy killed: internal error" \
+  "$(PSF_BUILD=$D/killed code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
+expect_eq "--signed-copy killed: the result names the signal" "$(jq -r .message "$TEST_TMP/code.out")" \
+  "cannot sign the profile: psf-score was ended by SIGKILL"
 
 # --- what --verify refuses ---------------------------------------------------------------
 # edited: one count changed (the profile stays valid and consistent)

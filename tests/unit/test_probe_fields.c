@@ -5,7 +5,8 @@
  * by agent/agent.mk), read with the agent's own class-file reader.
  *
  * A field renamed, retyped or made static in Probe.java and not in the
- * table fails here, by name, instead of as a JVM run that falls back.
+ * table fails here, by name, instead of as a JVM run that falls back; so
+ * does a Probe.FAR that is not PROBE_FAR.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bytes.h"
 #include "classfile.h"
 #include "probe_fields.h"
 #include "probename.h"
@@ -154,6 +156,43 @@ static void test_table_names_are_distinct(void **state)
             assert_string_not_equal(fields[i].name, fields[j].name);
 }
 
+/* The ConstantValue of static field name, read from the class's bytes
+ * (the reader skips the fields' attributes): 0, or -1 when the field or
+ * its attribute is not there or not a long. The reader has checked the
+ * bounds of everything walked here. */
+static int long_constant(const char *name, int64_t *out)
+{
+    const uint8_t *p = bytes + cf.cp_end + 6; /* access_flags, this_class, super_class */
+    p += 2 + 2 * (size_t)be_u16(p);          /* the interfaces */
+    uint16_t nfields = be_u16(p);
+    p += 2;
+    for (uint16_t i = 0; i < nfields; i++) {
+        cp_str fname;
+        int wanted = cp_utf8(&cf.cp, be_u16(p + 2), &fname) == 0 && is(fname, name);
+        uint16_t nattrs = be_u16(p + 6);
+        p += 8;
+        for (uint16_t k = 0; k < nattrs; k++) {
+            cp_str aname;
+            uint32_t len = be_u32(p + 2);
+            if (wanted && len == 2 && cp_utf8(&cf.cp, be_u16(p), &aname) == 0 && is(aname, "ConstantValue"))
+                return cp_long(&cf.cp, be_u16(p + 6), out);
+            p += 6 + (size_t)len;
+        }
+    }
+    return -1;
+}
+
+/* Probe.FAR, the number the agent writes into entryAt (threads.c), is
+ * PROBE_FAR: Java and C each spell it. */
+static void test_far_is_probe_far(void **state)
+{
+    (void)state;
+    int64_t far = 0;
+    assert_int_equal(long_constant("FAR", &far), 0);
+    assert_true(far == PROBE_FAR);
+    assert_true(far == -INT64_C(4611686018427387904)); /* Long.MIN_VALUE / 2 = -2^62 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_every_field_is_declared),
         cmocka_unit_test(test_every_method_is_declared),
         cmocka_unit_test(test_table_names_are_distinct),
+        cmocka_unit_test(test_far_is_probe_far),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
