@@ -110,7 +110,10 @@ sweep_scratch() {
       case $arg in *"$dir"/*) kill -KILL "$p" 2>/dev/null; break ;; esac
     done
   done
-  rm -rf -- "$dir"
+  # (after a run that ended through its exit trap the directory is gone, and
+  # it is looked at only once every process that names it is killed: no rm,
+  # a process, for nothing)
+  [ ! -e "$dir" ] && [ ! -L "$dir" ] || rm -rf -- "$dir"
 }
 # setup_scratch: the traps, the scratch directory, the sweeper, the first
 # run's directory.
