@@ -18,6 +18,7 @@
  *   psf-score --measure-tsc
  *   psf-score --submission-digests --classpath CP --main CLASS --method SPEC --jdk JAVA [-- ARG...]
  *   psf-score --compare-output [--ignore-trailing-space] EXPECTED ACTUAL
+ *   psf-score --batch [N merge|pass|drop ARG1 ... ARGN]...   (first: main.c, batch.h)
  *   psf-score --help
  */
 #ifndef PSF_CLI_H

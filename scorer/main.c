@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 
+#include "batch.h"
 #include "costs.h"
 #include "cpu_ident.h"
 #include "err.h"
@@ -951,7 +953,8 @@ static int run_verify(const options *o)
     return outbuf_flush(&b, bad ? status_exit_code(ST_UNVERIFIED) : 0);
 }
 
-int main(int argc, char **argv)
+/* One request: what psf-score does with the arguments argv. */
+static int run_request(int argc, char **argv)
 {
     options o;
     cost_table t;
@@ -1047,4 +1050,27 @@ int main(int argc, char **argv)
     options_free(&o);
     xml_cleanup();
     return code;
+}
+
+/* psf-score --batch REQUEST...: each REQUEST run as run_request would run it
+ * on its own, in a child of this process (batch.h). */
+static int run_batch(int argc, char **argv)
+{
+    batch_req *reqs;
+    psf_err err;
+    int n = batch_parse(argv[0], argc - 2, argv + 2, &reqs, &err);
+    if (n < 0) {
+        fprintf(stderr, "psf-score: %s\ntry 'psf-score --help'\n", err.msg);
+        return status_exit_code(err.status);
+    }
+    int rc = batch_run(reqs, n, run_request, STDOUT_FILENO, 1);
+    batch_free(reqs, n);
+    return rc == 0 ? 0 : 70;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--batch") == 0)
+        return run_batch(argc, argv);
+    return run_request(argc, argv);
 }

@@ -15,7 +15,7 @@ SCORER_CORE_SRCS   := scorer/err.c scorer/fixed.c scorer/xmlload.c scorer/costs.
 SCORER_SRCS        := scorer/main.c scorer/cli.c scorer/score.c scorer/rank.c \
                       scorer/json.c scorer/output.c scorer/html.c scorer/leaderboard.c \
                       scorer/junit.c scorer/report.c scorer/report_flame.c scorer/report_fmt.c scorer/report_lines.c scorer/sources.c scorer/outfile.c scorer/machine_check.c common/cpu_ident.c \
-                      scorer/sign.c scorer/submission.c scorer/outcmp.c common/mac.c $(SCORER_CORE_SRCS)
+                      scorer/sign.c scorer/submission.c scorer/outcmp.c scorer/batch.c common/mac.c $(SCORER_CORE_SRCS)
 
 all: $(PSF_SCORE)
 
@@ -33,7 +33,7 @@ $(PSF_SCORE): $(SCORER_SRCS) $(wildcard scorer/*.h) $(COMMON_TABLE_HDRS) common/
 UNIT_TESTS += scorer_fixed scorer_status scorer_json scorer_sha256 scorer_rank \
               scorer_cli scorer_costs scorer_profile scorer_score scorer_html scorer_junit \
               scorer_machine_check scorer_report scorer_sign scorer_outfile scorer_sources \
-              scorer_submission scorer_outcmp
+              scorer_submission scorer_outcmp scorer_batch
 
 UNIT_SRCS_scorer_fixed   := scorer/fixed.c
 UNIT_SRCS_scorer_status  := scorer/status.c
@@ -45,6 +45,7 @@ UNIT_SRCS_scorer_sign    := scorer/sign.c scorer/sha256.c scorer/err.c common/ma
 UNIT_SRCS_scorer_submission := scorer/submission.c scorer/sha256.c scorer/err.c
 UNIT_SRCS_scorer_outfile := scorer/outfile.c scorer/err.c
 UNIT_SRCS_scorer_outcmp  := scorer/outcmp.c
+UNIT_SRCS_scorer_batch   := scorer/batch.c scorer/err.c
 UNIT_SRCS_scorer_rank    := scorer/rank.c
 UNIT_SRCS_scorer_html    := scorer/html.c
 UNIT_SRCS_scorer_sources := scorer/sources.c scorer/err.c

@@ -85,5 +85,22 @@ run 7 --compare-output "$K/want" "$K/missing"
     "$F/basic.profile.xml" >"$K/verdict.xml"
 run 32 --json --key-file "$K/key" "$K/verdict.xml"
 run 34 --rank --require-checked --key-file "$K/key" "a=$K/verdict.xml" "b=$K/signed.xml"
+# several requests of one process (--batch, scorer/batch.c), each in a child
+# under valgrind too: a child with a memory error or a leak answers with
+# valgrind's exit code, 99, so the answers' exit codes are checked as well
+run 0 --batch 3 merge --init-key --key-file "$K/key" 3 merge --check-table --costs "$F/truncated.costs.xml" \
+    1 drop --measure-tsc 9 pass --submission-digests --classpath "$F/basic.profile.xml" --main M --method M.m \
+    --jdk /usr/bin/java
+run 2 --batch 2 keep --init-key
+codes=$(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+    "$SCORE" --batch 3 merge --init-key --key-file "$K/key" 3 merge --check-table --costs "$F/truncated.costs.xml" \
+    1 drop --measure-tsc 9 pass --submission-digests --classpath "$F/basic.profile.xml" --main M --method M.m \
+    --jdk /usr/bin/java 2>/dev/null | tr '\0' '\n' | awk 'prev == "" { printf "%s ", $0 } { prev = $0 }')
+if [ "$codes" = "0 7 0 0 " ]; then
+    echo "ok   (answers exit $codes): psf-score --batch"
+else
+    echo "FAIL (answers exit $codes, want 0 7 0 0): psf-score --batch"
+    failed=1
+fi
 rm -rf "$K"
 exit $failed

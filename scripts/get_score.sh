@@ -194,16 +194,18 @@ FALLBACK=""         # why it did
 . "$PSF_ROOT/scripts/lib/result.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/result.sh"
 
 # --- what can start early starts in the background -------------------------------
-start_jdk_probe     # the JDK's version (without a release file), the cost table's check
+start_jdk_probe     # the JDK's version (without a release file); the cost table's check asked
 start_probes        # whether setpriv and bubblewrap work here
 check_outputs
 resolve_classpath
-prepare_key         # the key's check
+prepare_key         # the key's check asked
 # The submission's digests need neither the JDK's version nor the cost
-# table: they are started now (while the version probe runs, if one does),
+# table: they are asked now (while the version probe runs, if one does),
 # with the launcher resolved above and used from here on.
 SUBMISSION_DIGESTS=""
-[ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || start_digests
+[ -z "$JAVA_REAL" ] || [ -z "$KEY_FILE" ] || ask_digests
+ask_tsc             # this machine's TSC rate, for the result
+start_answers       # all of them, of one psf-score (scripts/lib/scorer.sh)
 
 # --- the JDK and the cost table; from here on an error is reported signed -----
 # (the table's check answers while the scratch directory is made: its answer
@@ -229,9 +231,6 @@ sandbox_binds
 
 # --- the runs and the result -------------------------------------------------------
 score_options
-# The result compares a calibrated table with this machine (its TSC rate),
-# measured in the background while the JVM runs.
-start_tsc
 # (the submission's digests, taken in the background since the key was
 # ready, are read now at the latest: before the program runs)
 [ -z "$SUBMISSION_PENDING" ] || submission_fields

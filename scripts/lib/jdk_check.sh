@@ -5,17 +5,18 @@
 # versions, flags, cost tables) is scripts/lib/jdk.sh's, shared with the
 # tests; this part applies it to one run.
 #
-# start_jdk_probe picks the launcher (JAVA_HOME, else PATH) and starts what
-# can start early in the background: the version probe of a JDK without a
-# release file and the cost table's check. check_jdk reads their answers
-# and refuses an unsupported or unverified JDK or an unusable table.
+# start_jdk_probe picks the launcher (JAVA_HOME, else PATH), starts the
+# version probe of a JDK without a release file in the background and asks
+# the cost table's check early (ask_table_check, scripts/lib/scorer.sh).
+# check_jdk reads their answers and refuses an unsupported or unverified JDK
+# or an unusable table.
 #
 # Reads: JAVA_HOME, PSF_SELF_TEST_JDK, COSTS, PSF_ROOT, BUILD, CLASSPATH_ARG.
 # Sets: JAVA (resolved, after check_jdk), JAVA_REAL and CP_REALS
 #   (resolve_paths, scripts/lib/classpath.sh), JAVA_PROBE_FD,
 #   java_version, AUTO_COSTS, JDK_FLAGS, COSTS (the table's path).
 
-# start_jdk_probe: the launcher chosen, its version asked, the table's check started.
+# start_jdk_probe: the launcher chosen, its version asked, the table's check asked.
 start_jdk_probe() {
   # The JDK's feature version comes from its release file (scripts/lib/jdk.sh,
   # psf_jdk_feature_release). A JDK without one is asked with a JVM start
@@ -50,17 +51,17 @@ start_jdk_probe() {
       exec {JAVA_PROBE_FD}< <(exec "$JAVA" -XshowSettings:properties -version </dev/null 2>&1)
     java_version=$PSF_JDK_FEATURE
   fi
-  # The cost table's check (check_costs) starts here too, when the table is
-  # known already: the one of --costs, or the default one of the version the
-  # release file gave (AUTO_COSTS, which check_jdk takes).
+  # The cost table's check (check_costs) is asked early too, when the table
+  # is known already: the one of --costs, or the default one of the version
+  # the release file gave (AUTO_COSTS, which check_jdk takes).
   AUTO_COSTS=""
   if [ "$COSTS" = auto ] && [ -n "$java_version" ]; then
     psf_jdk_set_table "$PSF_ROOT" "$java_version" && AUTO_COSTS=$PSF_JDK_TABLE
   fi
   case $COSTS in
     none) ;;
-    auto) [ -z "$AUTO_COSTS" ] || start_table_check "$AUTO_COSTS" ;;
-    *) start_table_check "$COSTS" ;;
+    auto) [ -z "$AUTO_COSTS" ] || ask_table_check "$AUTO_COSTS" ;;
+    *) ask_table_check "$COSTS" ;;
   esac
 }
 

@@ -13,7 +13,7 @@
 # sees the old file or the whole new one; pass_output and keep_profile hand
 # on the program's output and the signed profile.
 #
-# Reads: SCORER, JSON, JUNIT_ARGS, METHOD, MAIN, JUDGED_BY, KEY_FD, KEY_FILE,
+# Reads: SCORER, JSON, JUNIT_ARGS, METHOD, MAIN, JUDGED_BY, KEY_PENDING, KEY_FILE,
 #   SUBMISSION, SUBMISSION_PENDING, the output options (SCORE_FILE,
 #   PROGRAM_OUTPUT, PROFILE_OUT, JUNIT, REPORT), MAX_OUTPUT, RUN_DIR.
 # Sets: the output options made absolute, PUBLISH_TMP (the temporary file
@@ -25,7 +25,7 @@
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
-  [ -z "${KEY_FD:-}" ] || finish_key
+  [ -z "${KEY_PENDING:-}" ] || finish_key
   [ -z "${TABLE_PENDING:-}" ] || finish_table
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
   [ -n "${SUBMISSION:-}" ] && signing=(--key-file "$KEY_FILE" --submission "$SUBMISSION")

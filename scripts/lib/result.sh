@@ -7,7 +7,7 @@
 # Reads: COSTS, COSTS_SHA256, WITH_OVERHEAD, EXPLAIN, JSON, RUNS, scores,
 #   first_profile, PROFILE_OUT, FALLBACK, JUDGED_BY, KEY_FILE, SUBMISSION,
 #   JUNIT_ARGS, SCORE_FILE, SCRATCH.
-# Sets: score_args, view_args (score_options), TSC_FD (start_tsc).
+# Sets: score_args, view_args (score_options).
 
 # score_options: score_args and view_args, for every psf-score that scores.
 score_options() {
@@ -21,16 +21,13 @@ score_options() {
   [ "$JSON" = 1 ] && view_args+=(--json)
 }
 
-# start_tsc: this machine's TSC rate, measured in the background (TSC_FD).
-start_tsc() {
+# ask_tsc: this machine's TSC rate, asked early (scripts/lib/scorer.sh).
+ask_tsc() {
   # The result compares a calibrated table with this machine, whose TSC rate
-  # takes psf-score 20 ms of sleeping to measure: measured now, in the
-  # background while the JVM runs, and handed to the scorer that writes the
-  # result (--tsc-hz). It holds none of the caller's streams, and it ends by
-  # itself, so an early failure needs not wait for it.
-  TSC_FD=""
-  [ "$COSTS" = none ] ||
-    exec {TSC_FD}< <(exec "$SCORER" --measure-tsc </dev/null 2>/dev/null {SWEEP_FD}>&-)
+  # takes psf-score 20 ms of sleeping to measure: measured in the background,
+  # with the other early questions, and handed to the scorer that writes the
+  # result (--tsc-hz). (Its stderr goes nowhere.)
+  [ "$COSTS" = none ] || ask_early tsc drop --measure-tsc
 }
 
 # print_result: the result printed; exits with the scorer's code.
@@ -45,10 +42,8 @@ print_result() {
     profile_name=${first_profile##*/}
   fi
   view_args+=(--profile-name "$profile_name")
-  if [ -n "$TSC_FD" ]; then
-    tsc_hz=""
-    read -r -u "$TSC_FD" tsc_hz
-    exec {TSC_FD}<&-
+  if early_line tsc; then
+    tsc_hz=$ANSWER_OUT
     # (no rate, 0 when none can be measured: the scorer measures or says so)
     [[ $tsc_hz =~ ^[1-9][0-9]{6,10}$ ]] && view_args+=(--tsc-hz "$tsc_hz")
   fi

@@ -1,47 +1,91 @@
 # shellcheck shell=bash disable=SC2034,SC2153,SC2154
 # (SC2034, SC2153, SC2154: get_score.sh's parts set variables the others read.)
-# scorer.sh - asking psf-score from get_score.sh: in the background while
-# other checks go on (bg_scorer, scorer_answer), the cost table's check
-# (check_costs), and reading a profile's status (sourced by
-# scripts/get_score.sh; bash).
+# scorer.sh - asking psf-score from get_score.sh: the early questions asked
+# of one process in the background while other checks go on (ask_early,
+# start_answers, scorer_answer), the cost table's check (check_costs), and
+# reading a profile's status (sourced by scripts/get_score.sh; bash).
 #
-# psf-score answers quickly, but each answer is a process: the ones that
-# can be asked early are asked in the background and read where they are
-# needed, so they cost no wall-clock time of their own.
+# psf-score answers quickly, but each answer is a process that loads
+# libxml2, ICU and libcrypto: the questions that can be asked early (the
+# key's check, the cost table's, the submission's digests, this machine's
+# TSC rate) are asked of one `psf-score --batch` (scorer/batch.h), which
+# answers each as psf-score alone would, all at once in children of its
+# own, in the background; each answer is read where it is needed, so they
+# cost neither a process each nor wall-clock time of their own.
 #
 # Reads: SCORER, COSTS, score_args (profile_why).
-# Sets: BG_FD, ANSWER_OUT, ANSWER_RC, SAYS, COSTS (absolute), COSTS_SHA256,
-#   TABLE_FD, TABLE_CHECKED, TABLE_PENDING, PROFILE_STATUS.
+# Sets: EARLY_ASKED, EARLY_ARGS, EARLY_FD, EARLY_ANSWERS, ANSWER,
+#   ANSWER_OUT, ANSWER_RC, SAYS, COSTS (absolute), COSTS_SHA256,
+#   TABLE_CHECKED, TABLE_PENDING, PROFILE_STATUS.
 
-# bg_scorer ARGS...: psf-score ARGS, started in the background (stdin
-# /dev/null, its stdout and stderr caught); BG_FD is the descriptor its
-# answer is read from (scorer_answer). A failure before then leaves it to end
-# by itself: it holds none of the caller's streams.
-bg_scorer() {
-  exec {BG_FD}< <(
-    exec </dev/null
-    out=$(exec "$SCORER" "$@" 2>&1)
-    printf '%s\n%s' "$?" "$out"
-  )
+# ask_early NAME STDERR ARGS...: psf-score ARGS, asked as NAME of the batch
+# that start_answers starts; STDERR is where its stderr goes (merge: into
+# its answer, as 2>&1; pass: the caller's; drop: nowhere).
+EARLY_ASKED=()  # the names asked, in the batch's order
+EARLY_ARGS=()   # the batch's arguments
+EARLY_FD=""     # its answers, until the last one asked is read
+EARLY_ANSWERS=() # the answers read so far, in order
+ask_early() {
+  local name=$1 how=$2
+  shift 2
+  EARLY_ASKED+=("$name")
+  EARLY_ARGS+=("$#" "$how" "$@")
 }
-# scorer_answer FD ARGS...: what psf-score ARGS answered, as
+# start_answers: the batch of what ask_early asked, started in the
+# background (stdin /dev/null; its stderr the caller's only for a request
+# asked with pass, and only while that one runs). A failure before its
+# answers are read leaves it to end by itself.
+start_answers() {
+  [ ${#EARLY_ASKED[@]} -gt 0 ] || return 0
+  exec {EARLY_FD}< <(exec "$SCORER" --batch "${EARLY_ARGS[@]}" </dev/null)
+}
+# early_answer NAME: NAME's answer, "EXIT\nOUTPUT", in ANSWER (the answers
+# before it read and kept on the way); fails when NAME was not asked or
+# got no answer (the batch could not run it).
+early_answer() {
+  local i answer
+  ANSWER=""
+  for i in "${!EARLY_ASKED[@]}"; do
+    if [ "$i" -ge ${#EARLY_ANSWERS[@]} ]; then
+      answer=""
+      [ -z "$EARLY_FD" ] || IFS= read -r -d '' -u "$EARLY_FD" answer || answer=""
+      EARLY_ANSWERS+=("$answer")
+      if [ $((i + 1)) -eq ${#EARLY_ASKED[@]} ] && [ -n "$EARLY_FD" ]; then
+        exec {EARLY_FD}<&-
+        EARLY_FD=""
+      fi
+    fi
+    if [ "${EARLY_ASKED[$i]}" = "$1" ]; then
+      ANSWER=${EARLY_ANSWERS[$i]}
+      [[ $ANSWER == *$'\n'* ]]
+      return
+    fi
+  done
+  return 1
+}
+# scorer_answer NAME ARGS...: what psf-score ARGS answered, as
 # out=$("$SCORER" ARGS 2>&1) would have it, in ANSWER_OUT, and its exit code
-# in ANSWER_RC: read from FD (bg_scorer's, closed then), or, with FD empty
-# or no answer there, asked now.
+# in ANSWER_RC: the early answer NAME (asked with merge), or, when there is
+# none, asked now.
 scorer_answer() {
-  local fd=$1 answer=""
+  local name=$1
   shift
-  if [ -n "$fd" ]; then
-    IFS= read -r -d '' -u "$fd" answer
-    exec {fd}<&-
-  fi
-  if [[ $answer == *$'\n'* ]]; then
-    ANSWER_RC=${answer%%$'\n'*}
-    ANSWER_OUT=${answer#*$'\n'}
+  if early_answer "$name"; then
+    ANSWER_RC=${ANSWER%%$'\n'*}
+    ANSWER_OUT=${ANSWER#*$'\n'}
+    # (as a command substitution drops them)
+    while [[ $ANSWER_OUT == *$'\n' ]]; do ANSWER_OUT=${ANSWER_OUT%$'\n'}; done
   else
     ANSWER_OUT=$(exec "$SCORER" "$@" 2>&1)
     ANSWER_RC=$?
   fi
+}
+# early_line NAME: the first line of NAME's early answer's output in
+# ANSWER_OUT (empty when it printed none); fails when there is no answer.
+early_line() {
+  early_answer "$1" || return 1
+  ANSWER_OUT=${ANSWER#*$'\n'}
+  ANSWER_OUT=${ANSWER_OUT%%$'\n'*}
 }
 # scorer_says OUT: the first line of psf-score's output OUT without its
 # "psf-score: ", in SAYS (empty when the line does not start so).
@@ -55,9 +99,9 @@ scorer_says() {
 # size, so a FIFO or /dev/zero is refused at once. Sets COSTS_SHA256, which
 # scoring later checks, so a table swapped during the run is noticed.
 # When the table is known early (--costs FILE, or the default table of a JDK
-# whose release file gave its version), the check starts in the background
-# (start_table_check, with the JDK's version probe) and its answer is read
-# here; a table that turns out to be another one is checked here, at once.
+# whose release file gave its version), its check is asked early
+# (ask_table_check, by start_jdk_probe) and its answer is read here; a table
+# that turns out to be another one is checked here, at once.
 # check_jdk chooses the table and leaves its answer pending (TABLE_PENDING)
 # while the scratch directory and the guard are set up: it is read
 # (finish_table) before the key's answer is acted on further (decide_sandbox)
@@ -65,24 +109,24 @@ scorer_says() {
 # (submission_fields), so a table that cannot be used is still reported
 # before everything that is checked after the JDK.
 COSTS_SHA256=""
-TABLE_FD=""      # the background check's answer (bg_scorer)
-TABLE_CHECKED="" # the table it checks
+TABLE_CHECKED="" # the table asked early
 TABLE_PENDING="" # the chosen table's answer is still to be read (finish_table)
 finish_table() {
   [ -z "$TABLE_PENDING" ] || check_costs
 }
-start_table_check() {
+ask_table_check() {
   abs_path TABLE_CHECKED "$1"
-  bg_scorer --check-table --costs "$TABLE_CHECKED"
-  TABLE_FD=$BG_FD
+  ask_early table merge --check-table --costs "$TABLE_CHECKED"
 }
 check_costs() {
   TABLE_PENDING=""
   [ "$COSTS" = none ] && return 0
   abs_path COSTS "$COSTS"
-  [ "$TABLE_CHECKED" = "$COSTS" ] || { [ -z "$TABLE_FD" ] || exec {TABLE_FD}<&-; TABLE_FD=""; }
-  scorer_answer "$TABLE_FD" --check-table --costs "$COSTS"
-  TABLE_FD=""
+  if [ "$TABLE_CHECKED" = "$COSTS" ]; then
+    scorer_answer table --check-table --costs "$COSTS"
+  else
+    scorer_answer "" --check-table --costs "$COSTS"
+  fi
   if [ "$ANSWER_RC" != 0 ]; then
     scorer_says "$ANSWER_OUT"
     # (reported unsigned, as where the JDK is checked: the table is part of

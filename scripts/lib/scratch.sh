@@ -101,7 +101,8 @@ sweep_scratch() {
     fd=${fd##*/}
     [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
   done
-  cat >/dev/null
+  # (the end of the pipe waited for by the shell itself: a cat was a process)
+  while IFS= read -r _; do :; done
   for p in /proc/[0-9]*; do
     p=${p#/proc/}
     [ "$p" = "$BASHPID" ] && continue
@@ -110,7 +111,10 @@ sweep_scratch() {
       case $arg in *"$dir"/*) kill -KILL "$p" 2>/dev/null; break ;; esac
     done
   done
-  rm -rf -- "$dir"
+  # (after a run that ended through its exit trap the directory is gone, and
+  # it is looked at only once every process that names it is killed: no rm,
+  # a process, for nothing)
+  [ ! -e "$dir" ] && [ ! -L "$dir" ] || rm -rf -- "$dir"
 }
 # setup_scratch: the traps, the scratch directory, the sweeper, the first
 # run's directory.

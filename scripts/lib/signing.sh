@@ -4,14 +4,15 @@
 # identity it signs them for (sourced by scripts/get_score.sh; bash).
 #
 # The key is checked (psf-score --init-key) and the submission's digests
-# taken (psf-score --submission-digests) in the background, while the JDK,
-# the cost table and the sandbox are seen to; their answers are read where
-# they are first needed. docs/trust-model.md explains what is signed.
+# taken (psf-score --submission-digests) in the background, by the batch of
+# early questions (scripts/lib/scorer.sh), while the JDK, the cost table and
+# the sandbox are seen to; their answers are read where they are first
+# needed. docs/trust-model.md explains what is signed.
 #
 # Reads: SCORER, abs_classpath, MAIN, METHOD, PROGRAM_ARGS, JAVA_REAL,
 #   COSTS_SHA256, JUDGED_BY, PSF_KEY_FILE, XDG_CONFIG_HOME, HOME.
-# Sets: KEY_FILE (absolute; empty when results are unsigned), KEY_FD,
-#   KEY_NAMED, DIGEST_FD, SUBMISSION_DIGESTS, SUBMISSION, SUBMISSION_PENDING.
+# Sets: KEY_FILE (absolute; empty when results are unsigned), KEY_PENDING,
+#   KEY_NAMED, SUBMISSION_DIGESTS, SUBMISSION, SUBMISSION_PENDING.
 
 # --- signed results ----------------------------------------------------------------
 # Kept profiles and JSON results are signed (psf-score --sign, HMAC-SHA256)
@@ -23,13 +24,13 @@
 # $XDG_CONFIG_HOME (default ~/.config), created (0600) when missing. A key
 # file that was named and cannot be used is a usage error; when the default
 # place cannot hold one, results are unsigned, with a warning. Only the key named here reaches psf-score.
-# psf-score --init-key (a few ms) runs in the background from here on, while
-# the JDK, the table and the scratch directory are seen to, and its answer
-# is read (finish_key) before the sandbox is decided, or first of all by a
-# failure (fail): a key that cannot be used is refused before anything else
-# is, as when it was checked here.
-KEY_FD=""   # the key check's answer (bg_scorer), until finish_key reads it
-KEY_NAMED=1 # the key file was named (--key-file, PSF_KEY_FILE)
+# psf-score --init-key (a few ms) is asked early (ask_early) from here on,
+# answered while the JDK, the table and the scratch directory are seen to,
+# and its answer is read (finish_key) before the sandbox is decided, or first
+# of all by a failure (fail): a key that cannot be used is refused before
+# anything else is, as when it was checked here.
+KEY_PENDING="" # the key check's answer is still to be read (finish_key)
+KEY_NAMED=1    # the key file was named (--key-file, PSF_KEY_FILE)
 prepare_key() {
   [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
   unset PSF_KEY_FILE
@@ -40,14 +41,13 @@ prepare_key() {
     [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
-  bg_scorer --init-key --key-file "$KEY_FILE"
-  KEY_FD=$BG_FD
+  ask_early key merge --init-key --key-file "$KEY_FILE"
+  KEY_PENDING=1
 }
 finish_key() {
-  local fd=$KEY_FD
-  [ -n "$fd" ] || return 0
-  KEY_FD=""
-  scorer_answer "$fd" --init-key --key-file "$KEY_FILE"
+  [ -n "$KEY_PENDING" ] || return 0
+  KEY_PENDING=""
+  scorer_answer key --init-key --key-file "$KEY_FILE"
   if [ "$ANSWER_RC" != 0 ]; then
     scorer_says "$ANSWER_OUT"
     # (reported unsigned, as it was before the submission was known; and
@@ -69,27 +69,24 @@ digest_fields() {
   exec "$SCORER" --submission-digests --classpath "$abs_classpath" --main "$MAIN" --method "$METHOD" \
     --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
 }
-# Reading the whole class path takes a while: the digests are taken in the
-# background (start_digests), from as soon as the key is named, while the
-# checks and the sandbox's set-up go on, and their answer is read
+# Reading the whole class path takes a while: the digests are asked early
+# (ask_digests), from as soon as the key is named, and taken while the
+# checks and the sandbox's set-up go on; their answer is read
 # (submission_digests) when it is first needed: by a failure that is
 # reported signed, else just before the program runs, so the digests are of
-# the class path as it was before the program could touch it. (Like the
-# version probe, a failure before then leaves it to end by itself; its
-# stdin is /dev/null, and its stderr the caller's, for what it cannot read.)
-DIGEST_FD=""
-start_digests() {
-  exec {DIGEST_FD}< <(exec </dev/null; digest_fields)
+# the class path as it was before the program could touch it. (What the
+# scorer cannot read it says on the caller's stderr, as it reads.)
+ask_digests() {
+  ask_early digests pass --submission-digests --classpath "$abs_classpath" --main "$MAIN" --method "$METHOD" \
+    --jdk "$JAVA_REAL" -- "${PROGRAM_ARGS[@]}"
 }
 # SUBMISSION_DIGESTS: the submission's digests as signed fields.
 submission_digests() {
   local fields="" hex='[0-9a-f]{64}'
   SUBMISSION_DIGESTS=""
   [ -n "$KEY_FILE" ] || return 0
-  if [ -n "$DIGEST_FD" ]; then
-    read -r -u "$DIGEST_FD" fields
-    exec {DIGEST_FD}<&-
-    DIGEST_FD=""
+  if early_line digests; then
+    fields=$ANSWER_OUT
   else
     fields=$(digest_fields)
   fi

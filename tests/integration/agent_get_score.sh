@@ -36,6 +36,33 @@ rel=$(realpath --relative-to="$CWD" "$PSF_BUILD")
 out=$(PSF_BUILD=$rel gs --classpath "$FX" --method Noisy.work --json --costs none -- 1000) && rc=0 || rc=$?
 expect_eq "relative PSF_BUILD ($rel): scored" "$rc/$(jq -r .bytecodes <<<"$out")" 0/9009
 
+# --- psf-score's runs: the early questions of one --batch, then the result ----------
+# A build whose psf-score notes each call's first argument, then runs the
+# real one (or, with PSF_TEST_NO_BATCH, answers --batch with nothing at all:
+# get_score.sh then asks each question on its own). The agent is a copy: the
+# sandbox shows the build directory, not what a link in it points to.
+WB=$TEST_TMP/wrapbuild
+mkdir -p "$WB"
+cp "$PSF_BUILD/libpsfagent.so" "$WB/"
+ln -s "$PSF_BUILD/psf-receive" "$WB/psf-receive"
+# shellcheck disable=SC2016 # the wrapper's own $1 and environment
+printf '#!/bin/sh\necho "$1" >>"%s"\n[ "$1" != --batch ] || [ -z "${PSF_TEST_NO_BATCH:-}" ] || exit 70\nexec "%s" "$@"\n' \
+  "$TEST_TMP/calls" "$PSF_BUILD/psf-score" >"$WB/psf-score"
+chmod +x "$WB/psf-score"
+: >"$TEST_TMP/calls"
+out=$(PSF_BUILD=$WB gs --classpath "$FX" --method Noisy.work --json -- 1000) && rc=0 || rc=$?
+expect_eq "psf-score runs: scored" "$rc/$(jq -r .score <<<"$out")/$(jq -r .verification <<<"$out")" \
+  "0/$(jq -r .score <<<"$(gs --classpath "$FX" --method Noisy.work --json -- 1000)")/verified"
+expect_eq "psf-score runs: one --batch (key, table, digests, TSC rate), one result" \
+  "$(tr '\n' ' ' <"$TEST_TMP/calls")" "--batch --costs "
+: >"$TEST_TMP/calls"
+out2=$(PSF_TEST_NO_BATCH=1 PSF_BUILD=$WB gs --classpath "$FX" --method Noisy.work --json -- 1000) && rc=0 || rc=$?
+expect_eq "psf-score runs: a --batch that answers nothing: each asked on its own, the same result" \
+  "$rc/$(jq -c '[.score, .status, .verification, .submission, .cost_table.sha256]' <<<"$out2")" \
+  "0/$(jq -c '[.score, .status, .verification, .submission, .cost_table.sha256]' <<<"$out")"
+expect_eq "psf-score runs: a --batch that answers nothing: the questions asked on their own" \
+  "$(tr '\n' ' ' <"$TEST_TMP/calls")" "--batch --init-key --check-table --submission-digests --costs "
+
 # --- the default cost table (shipped) -----------------------------------------
 out=$(gs --classpath "$FX" --method Noisy.work --json -- 10) && rc=0 || rc=$?
 expect_eq "default table: exit 0" "$rc" 0
