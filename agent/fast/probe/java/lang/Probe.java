@@ -673,16 +673,27 @@ public final class Probe {
         }
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
-            if (counting.length == 0)
-                return;
-            p = find();
-            if (p == null) {
-                if (watching)
-                    bystander(id);
-                return;
-            }
+            if (counting.length != 0)
+                blockElse(id, k);
+            return;
         }
         p.hit(id, k);
+    }
+
+    /*
+     * The block probe on a thread other than `one`'s while some thread
+     * counts: several count, or this one is a bystander. One call in the
+     * inlined probe where find and bystander were two: each call site C1
+     * compiles carries its debug information, at every block.
+     */
+    @DontInline
+    @Hidden
+    private static void blockElse(int id, int k) {
+        Probe p = find();
+        if (p != null)
+            p.hit(id, k);
+        else if (watching)
+            bystander(id);
     }
 
     /**
@@ -710,16 +721,29 @@ public final class Probe {
          */
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
-            if (counting.length == 0)
-                return;
-            p = find();
-            if (p == null) {
-                if (watching)
-                    bystander(a);
-                return;
-            }
+            if (counting.length != 0)
+                foldedOther(a, b, ~c);
+            return;
         }
         int f = ~c;
+        if (p.mode != WORK) {
+            p.foldedElse(a, b, f & F_SITE, f >>> F_TAKEN_SHIFT);
+            return;
+        }
+        p.predictAt(f & F_SITE, f >>> F_TAKEN_SHIFT);
+        p.hit(a, b);
+    }
+
+    /* The folded branch on a thread other than `one`'s while some thread counts (as blockElse): outcome f, then block a. */
+    @DontInline
+    @Hidden
+    private static void foldedOther(int a, int b, int f) {
+        Probe p = find();
+        if (p == null) {
+            if (watching)
+                bystander(a);
+            return;
+        }
         if (p.mode != WORK) {
             p.foldedElse(a, b, f & F_SITE, f >>> F_TAKEN_SHIFT);
             return;
