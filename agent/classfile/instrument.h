@@ -68,7 +68,11 @@
  * comes first. options.calls_filter limits entry and exit probes to the
  * methods it chooses (the fast engine's measured method). Where it returns
  * 2, the method gets the same probes calling ROOT_ENTRY_METHOD and
- * ROOT_EXIT_METHOD instead (the fast engine's overhead roots). With
+ * ROOT_EXIT_METHOD instead (the fast engine's overhead roots); with
+ * options.root_exit_not, the root exit probe pushes ~ID (bitwise not:
+ * negative, sipush down to -32768, else ldc_w of an Integer of its own),
+ * so that ROOT_EXIT_METHOD may be ROOT_ENTRY_METHOD, one Methodref for
+ * both, the sign saying which probe runs. With
  * options.other_entry_method, every other method (calls_filter returns 0)
  * gets an entry probe calling OTHER_ENTRY_METHOD and no exit probe, so
  * every method has exactly one entry probe. With
@@ -243,6 +247,7 @@ typedef struct ins_options {
                                    after a native that returns a new array (above) */
     const char *root_entry_method; /* NULL, or the entry and exit probes' methods, (I)V as */
     const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
+    int root_exit_not;          /* the root exit probe passes ~(block 0's id) (above) */
     const char *call_method;    /* NULL, or the probe class's static methods (I)V called with */
     const char *return_method;  /* the call site before and after every invoke other than
                                    invokedynamic (both or neither, above; the return probe

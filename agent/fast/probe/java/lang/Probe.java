@@ -22,18 +22,18 @@ package java.lang;
  *                     on instanceof Object) and the folded branch
  *   Code(Object;II)V  ifnull, ifnonnull in the other classes
  *   Code(Object;Object;II)V  if_acmp<cond>
- *   Code(I)V          the root entry probe
+ *   Code(I)V          the root entry and root exit probes
  *   SourceFile(II)V   the call, return and new probes
- *   SourceFile(I)V    the root exit probe
+ *   SourceFile(I)V    the other entry probe (a method entered where a
+ *                     jump lands on its first instruction)
  *   SourceFile(Object;II)V  the array probe
  *
  * told apart, where they share one, by a constant the rewriter passes
- * (negative for the second of each pair, 1 for the call), which the JIT
- * folds like the rest. The names are those of two class-file attributes,
+ * (negative for the second of each pair, 1 for the call; the root exit's
+ * id is ~id), which the JIT folds like the rest. The names are those of two class-file attributes,
  * whose Utf8 entries the constant pool of nearly every class holds
  * already. A class's rewritten constant pool then holds one Methodref per
- * descriptor and, but for the rarer probes (entered, copy, made), no new
- * name: HotSpot merges the pools of the classes the agent retransforms at
+ * descriptor and, but for the rarer probes (copy, made), no new name: HotSpot merges the pools of the classes the agent retransforms at
  * VMInit with a linear search per entry added, and those entries are a
  * large part of the engine's start.
  *
@@ -827,10 +827,11 @@ public final class Probe {
     /**
      * Any other method is entered (its first instruction, with its block
      * 0's id; not a loop back to it): an entry when the last counted step
-     * was an invoke.
+     * was an invoke. The other entry probe: named SourceFile, as the call
+     * probe.
      */
     @Hidden
-    public static void entered(int id) {
+    public static void SourceFile(int id) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
@@ -846,9 +847,9 @@ public final class Probe {
     }
 
     /**
-     * entered(id), then block(id, k): what the rewriter puts at offset 0 of
-     * a method where no jump lands on offset 0 (block 0 then starts only on
-     * entry), one lookup of the thread's counters instead of two. Not
+     * SourceFile(id) (the other entry), then block(id, k): what the
+     * rewriter puts at offset 0 of a method where no jump lands on offset 0
+     * (block 0 then starts only on entry), one lookup of the thread's counters instead of two. Not
      * inlined: inlined at every entry, it made the compiled methods larger
      * and cost more instructions than the call (callgrind, the merge sort).
      */
@@ -889,7 +890,7 @@ public final class Probe {
                 push(id, pending - 1);
             } else {
                 ctxAt = ctxAtMethod = -1;
-                jvmEntered0(id, 5); /* as in entered, with enteredBlock's frame and this one's between */
+                jvmEntered0(id, 5); /* as in SourceFile(I), with enteredBlock's frame and this one's between */
                 jvmEntry(id);
             }
         }
@@ -1164,11 +1165,16 @@ public final class Probe {
      * method-handle linkage, the program's static initializers. On a counting
      * thread the agent decides which mode the frame runs in, from where the
      * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
-     * The root entry probe: named Code, as the block probe (the class
-     * comment says why).
+     * The root entry probe (id >= 0) and, with ~id, the root exit probe:
+     * one method, named Code as the block probe (the class comment says
+     * why).
      */
     @Hidden
     public static void Code(int id) {
+        if (id < 0) {
+            rootExit(~id);
+            return;
+        }
         Probe p = current();
         if (p == null)
             return;
@@ -1235,12 +1241,11 @@ public final class Probe {
     }
 
     /**
-     * An overhead root returns (before each of its return instructions):
-     * its frame's mode ends. The root exit probe: named SourceFile, as the
-     * call probe.
+     * An overhead root returns (before each of its return instructions,
+     * the root exit probe: Code(~id)): its frame's mode ends.
      */
     @Hidden
-    public static void SourceFile(int id) {
+    private static void rootExit(int id) {
         Probe p = current();
         if (p == null)
             return;
