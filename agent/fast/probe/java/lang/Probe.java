@@ -29,13 +29,14 @@ package java.lang;
  *   SourceFile(Object;II)V  the array probe
  *
  * told apart, where they share one, by a constant the rewriter passes
- * (negative for the second of each pair, 1 for the call; the root exit's
- * id is ~id), which the JIT folds like the rest. The names are those of two class-file attributes,
- * whose Utf8 entries the constant pool of nearly every class holds
- * already. A class's rewritten constant pool then holds one Methodref per
- * descriptor and, but for the rarer probes (copy, made), no new name: HotSpot merges the pools of the classes the agent retransforms at
- * VMInit with a linear search per entry added, and those entries are a
- * large part of the engine's start.
+ * (negative for the second of each pair, 1 for the call; the root exit
+ * probe passes ~id), which the JIT folds like the rest. The names are
+ * those of two class-file attributes, whose Utf8 entries the constant
+ * pool of nearly every class holds already. A class's rewritten constant
+ * pool then holds one Methodref per probe method it calls and, but for
+ * the rarer probes (copy, made), no new name: HotSpot merges the pools of
+ * the classes the agent retransforms at VMInit with a linear search per
+ * entry added, and those entries are a large part of the engine's start.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
