@@ -223,6 +223,8 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
             if (c->merged && c->cst)
                 emit_const(&code, ~block_lengths(c, 0) & 0xffffu);    /* negative: see instrument.h */
+            if (c->root_cst)
+                emit_const(&code, ~INS_ROOT_CONST & 0xffffu);
             if (ins_emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
         }
@@ -238,9 +240,12 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
             goto fail;
         if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
-            int not = c->exit_probe == PR_ROOT_EXIT && c->w->opt->root_exit_not;
-            if ((not ? emit_not_id(c, &code, c->im->first_id, &notk) : emit_id(c, &code, c->im->first_id)) ||
-                ins_emit_invoke(c->w, &code, c->exit_probe))
+            int not = (c->exit_probe == PR_ROOT_EXIT || c->root_cst) && c->w->opt->root_exit_not;
+            if ((not ? emit_not_id(c, &code, c->im->first_id, &notk) : emit_id(c, &code, c->im->first_id)))
+                goto fail;
+            if (c->root_cst)
+                emit_const(&code, ~INS_ROOT_CONST & 0xffffu);
+            if (ins_emit_invoke(c->w, &code, c->exit_probe))
                 goto fail;
         }
         if (c->in[k].copy_probe) {  /* the length, the last argument */

@@ -15,22 +15,22 @@ package java.lang;
  * The probes most classes call have two names, one method for each
  * descriptor:
  *
- *   Code(II)V         the block probe and the entry-block probe
+ *   Code(II)V         the block probe, the entry-block probe and the
+ *                     root entry and exit probes
  *   Code(III)V        the if<cond> branch probe (if_icmp<cond>'s too, on
  *                     the sign of the difference of its operands, and in
  *                     the boot loader's classes ifnull's and ifnonnull's,
  *                     on instanceof Object) and the folded branch
  *   Code(Object;II)V  ifnull, ifnonnull in the other classes
  *   Code(Object;Object;II)V  if_acmp<cond>
- *   Code(I)V          the root entry and root exit probes
  *   SourceFile(II)V   the call, return and new probes
  *   SourceFile(I)V    the other entry probe (a method entered where a
  *                     jump lands on its first instruction)
  *   SourceFile(Object;II)V  the array probe
  *
  * told apart, where they share one, by a constant the rewriter passes
- * (negative for the second of each pair, 1 for the call; the root exit
- * probe passes ~id), which the JIT folds like the rest. The names are
+ * (negative for the second of each pair, 1 for the call, ~ROOT for the
+ * root probes, whose exit passes ~id), which the JIT folds like the rest. The names are
  * those of two class-file attributes, whose Utf8 entries the constant
  * pool of nearly every class holds already. A class's rewritten constant
  * pool then holds one Methodref per probe method it calls and, but for
@@ -665,11 +665,18 @@ public final class Probe {
      * branches of the probes included; everything rare is @DontInline.
      */
 
-    /** The block probe (k >= 0: the block's packed lengths) and the entry-block probe (k < 0: ~lengths). */
+    /**
+     * The block probe (k >= 0: the block's packed lengths), the entry-block
+     * probe (k < 0: ~lengths) and the root probes (k = ~ROOT, lengths no
+     * block packs to: root(id), root(~id)).
+     */
     @Hidden
     public static void Code(int id, int k) {
         if (k < 0) {
-            enteredBlock(id, ~k);
+            if (k == ~ROOT)
+                root(id);
+            else
+                enteredBlock(id, ~k);
             return;
         }
         Probe p = one;
@@ -764,6 +771,8 @@ public final class Probe {
 
     /* The call probe's constant (agent/classfile/instrument.h, INS_CALL_CONST). */
     static final int CALL = 1;
+    /* The root probes' (INS_ROOT_CONST). */
+    static final int ROOT = 1 << 7;
 
     /*
      * A block began on a thread that is not counting while another thread
@@ -1167,11 +1176,12 @@ public final class Probe {
      * thread the agent decides which mode the frame runs in, from where the
      * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
      * The root entry probe (id >= 0) and, with ~id, the root exit probe:
-     * one method, named Code as the block probe (the class comment says
-     * why).
+     * Code(id or ~id, ~ROOT), the block probe's method (the class comment
+     * says why), so that root0 reads the root's frame at depth 3 (root0,
+     * this, Code).
      */
     @Hidden
-    public static void Code(int id) {
+    private static void root(int id) {
         if (id < 0) {
             rootExit(~id);
             return;
@@ -1243,7 +1253,7 @@ public final class Probe {
 
     /**
      * An overhead root returns (before each of its return instructions,
-     * the root exit probe: Code(~id)): its frame's mode ends.
+     * the root exit probe: Code(~id, ~ROOT)): its frame's mode ends.
      */
     @Hidden
     private static void rootExit(int id) {
