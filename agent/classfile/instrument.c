@@ -98,7 +98,7 @@ int ins_layout_pass(method_ctx *c)
         insn *i = &c->in[k];
         i->start = pos;
         if (k == 0 && c->entry)     /* the entry probe: run on entry, jumped over */
-            pos += INS_PROBE_LEN + (c->merged ? c->cst : 0);
+            pos += INS_PROBE_LEN + (c->merged ? c->cst : 0) + c->root_cst;
         i->target = pos;
         if (i->leader && !(k == 0 && c->merged))
             pos += INS_PROBE_LEN + (c->cst || i->fold ? INS_CONST_LEN : 0) + (i->fold ? INS_CONST_LEN : 0);
@@ -106,7 +106,7 @@ int ins_layout_pass(method_ctx *c)
             pos += INS_BRANCH_PROBE_LEN + (ins_icmp_as_if(c->w, code[i->old]) ? INS_ICMP_EXTRA_LEN
                                            : ins_null_as_int(c->w, code[i->old]) ? INS_NULL_EXTRA_LEN : 0);
         if (i->exit_probe)
-            pos += INS_PROBE_LEN;
+            pos += INS_PROBE_LEN + c->root_cst;
         if (i->copy_probe)
             pos += INS_COPY_PROBE_LEN;
         if (i->call_probe)

@@ -68,7 +68,16 @@
  * comes first. options.calls_filter limits entry and exit probes to the
  * methods it chooses (the fast engine's measured method). Where it returns
  * 2, the method gets the same probes calling ROOT_ENTRY_METHOD and
- * ROOT_EXIT_METHOD instead (the fast engine's overhead roots). With
+ * ROOT_EXIT_METHOD instead (the fast engine's overhead roots); with
+ * options.root_exit_not, the root exit probe pushes ~ID (bitwise not:
+ * negative, sipush down to -32768, else ldc_w of an Integer of its own),
+ * so that ROOT_EXIT_METHOD may be ROOT_ENTRY_METHOD, one Methodref for
+ * both, the sign saying which probe runs. With root_exit_not,
+ * options.root_via_entry_block, options.consts and
+ * options.other_entry_block_method, both root probes call
+ * OTHER_ENTRY_BLOCK_METHOD(II)V instead, with ~INS_ROOT_CONST after the
+ * id (sipush: three bytes more each), a constant no entry-block probe
+ * passes (below), so that the root probes add no entry to the pool. With
  * options.other_entry_method, every other method (calls_filter returns 0)
  * gets an entry probe calling OTHER_ENTRY_METHOD and no exit probe, so
  * every method has exactly one entry probe. With
@@ -214,6 +223,9 @@
     ((unsigned)(len) | (unsigned)(alloc) << 12 | (unsigned)(program) << 13 | 1u << 14)
 #define INS_FOLD_PACK(site, taken) (((unsigned)(site) & 0x3fffu) | (unsigned)(taken) << 14)
 #define INS_CALL_CONST 1u       /* the call probe's constant: no segment packs to it */
+/* The root probes' constant with options.root_via_entry_block, ~ of it
+ * pushed: lengths no block packs to (a block has a bytecode at least). */
+#define INS_ROOT_CONST (1u << 7)
 
 typedef struct ins_options {
     const char *probe_class;    /* internal name of the probe class, e.g. "psf/Probe"; no class naming it in its pool is rewritten */
@@ -243,6 +255,8 @@ typedef struct ins_options {
                                    after a native that returns a new array (above) */
     const char *root_entry_method; /* NULL, or the entry and exit probes' methods, (I)V as */
     const char *root_exit_method;  /* above, for the methods calls_filter returns 2 for */
+    int root_exit_not;          /* the root exit probe passes ~(block 0's id) (above) */
+    int root_via_entry_block;   /* with root_exit_not: the root probes call other_entry_block_method (above) */
     const char *call_method;    /* NULL, or the probe class's static methods (I)V called with */
     const char *return_method;  /* the call site before and after every invoke other than
                                    invokedynamic (both or neither, above; the return probe

@@ -40,6 +40,28 @@ static int emit_id(method_ctx *c, buf *code, uint32_t id)
     return emit_id_k(c, code, id, NULL);
 }
 
+/* Push ~id (options.root_exit_not): sipush down to -32768, else ldc_w of
+ * an Integer (three bytes either way, as emit_id_k), *k the one added for
+ * an earlier exit of the method (0: none yet). */
+static int emit_not_id(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
+{
+    if (id <= INT16_MAX) {
+        put1(code, 0x11);   /* sipush */
+        put2(code, ~id & 0xffffu);
+        return 0;
+    }
+    if (*k == 0) {
+        uint8_t v[4];
+        be_put_u32(v, ~id);
+        *k = ins_cp_add(c->w, CP_INTEGER, v, 4);
+        if (*k == 0)
+            return -1;
+    }
+    put1(code, BC_LDC_W);
+    put2(code, *k);
+    return 0;
+}
+
 /* Push a probe's constant (below 32768): sipush. */
 static void emit_const(buf *code, unsigned v)
 {
@@ -194,12 +216,15 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
     const cf_method *m = c->m;
     buf code = {0};
     uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
+    uint16_t notk = 0;          /* the root exit probes' Integer of ~id, past 32767 */
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 (and its lengths when merged) */
             if (emit_id(c, &code, c->im->first_id))
                 goto fail;
             if (c->merged && c->cst)
                 emit_const(&code, ~block_lengths(c, 0) & 0xffffu);    /* negative: see instrument.h */
+            if (c->root_cst)
+                emit_const(&code, ~INS_ROOT_CONST & 0xffffu);
             if (ins_emit_invoke(c->w, &code, c->merged ? PR_ENTRY_BLOCK : c->entry_probe))
                 goto fail;
         }
@@ -215,7 +240,12 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
             emit_branch_probe(c, &code, m->code[c->in[k].old], c->im->first_id + block - 1))
             goto fail;
         if (c->in[k].exit_probe) {  /* the exit probe: id of block 0, as the entry probe */
-            if (emit_id(c, &code, c->im->first_id) || ins_emit_invoke(c->w, &code, c->exit_probe))
+            int not = (c->exit_probe == PR_ROOT_EXIT || c->root_cst) && c->w->opt->root_exit_not;
+            if ((not ? emit_not_id(c, &code, c->im->first_id, &notk) : emit_id(c, &code, c->im->first_id)))
+                goto fail;
+            if (c->root_cst)
+                emit_const(&code, ~INS_ROOT_CONST & 0xffffu);
+            if (ins_emit_invoke(c->w, &code, c->exit_probe))
                 goto fail;
         }
         if (c->in[k].copy_probe) {  /* the length, the last argument */

@@ -173,6 +173,7 @@ typedef struct method_ctx {
     uint32_t calls;             /* call sites: its invokes, with call probes */
     int entry_probe, exit_probe; /* which probes they are (PR_*): the entry/exit or the root pair */
     unsigned cst;               /* INS_CONST_LEN with options.consts, else 0 */
+    unsigned root_cst;          /* INS_CONST_LEN when its root probes pass INS_ROOT_CONST, else 0 */
 } method_ctx;
 /* Where the code for original offset `old` begins in the new code: its entry
  * probe (offset 0), else its block probe, else its branch probe, else the

@@ -118,6 +118,11 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
         }
     }
     c.cst = w->opt->consts ? INS_CONST_LEN : 0;
+    if (chosen == 2 && c.entry && w->opt->root_via_entry_block && w->opt->root_exit_not && w->opt->consts &&
+        w->opt->other_entry_block_method != NULL) { /* the root probes through the entry-block method */
+        c.root_cst = INS_CONST_LEN;
+        c.entry_probe = c.exit_probe = PR_ENTRY_BLOCK;
+    }
     int rc = -1;
     if (build_insns(&c))
         goto done;

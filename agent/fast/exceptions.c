@@ -284,7 +284,7 @@ static jint unwind_fix(agent *a, JNIEnv *jni, jthread thread, thread_state *ts, 
     if (frames <= 0 || ts->fast.probe == NULL)
         return -1;
     /* the root frames open on the thread (the root entry probe,
-     * Probe.Code(I)V), innermost last, and the mode each runs in: a frame's
+     * Probe.root), innermost last, and the mode each runs in: a frame's
      * blocks were counted in the mode of the innermost root frame at or
      * below it */
     jint sp = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_sp);

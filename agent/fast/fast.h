@@ -37,7 +37,7 @@ typedef struct fast_method {
     uint8_t program;            /* its class is the program's (the application class loader's) */
     uint8_t init_sites;         /* its static accesses run initializers as clinit.c's (program.c,
                                  * init_sites_class: the program's, reflection's accessors) */
-    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.Code(I)V, SourceFile(I)V) */
+    uint8_t root_probes;        /* it has the root entry and exit probes (Probe.root, with id and ~id) */
     uint32_t cls;               /* its class file: a->fast.classes[cls] */
     uint16_t cf_index;          /* its place in that class file's methods */
     method_info *mi;            /* its profile entry, made when the counts are collected */

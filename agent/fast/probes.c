@@ -170,7 +170,11 @@ static int caller_insn(agent *a, const char *name, jlocation loc, const char *ca
     return 0;
 }
 
-/* 1 when the root's frame (rm, depth 2 on this thread) belongs to a class loader. */
+/* The depth of a root's frame below root0: root0, Probe.root and Code(II)V
+ * (the root entry probe) are above it. */
+enum { ROOT_FRAME = 3 };
+
+/* 1 when the root's frame (rm, at ROOT_FRAME on this thread) belongs to a class loader. */
 static int in_class_loader(agent *a, JNIEnv *jni, jmethodID rm)
 {
     jclass k = NULL;
@@ -183,12 +187,12 @@ static int in_class_loader(agent *a, JNIEnv *jni, jmethodID rm)
     return is;
 }
 
-/* 1 when loadClass(String) at depth 2 on thread loads the class named `cls`. */
+/* 1 when loadClass(String) at ROOT_FRAME on thread loads the class named `cls`. */
 static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
 {
     jobject name = NULL;
     if (cls[0] == '\0' ||
-        jvmti_check(a, (*a->jvmti)->GetLocalObject(a->jvmti, thread, 2, 1, &name), "GetLocalObject") != 0 ||
+        jvmti_check(a, (*a->jvmti)->GetLocalObject(a->jvmti, thread, ROOT_FRAME, 1, &name), "GetLocalObject") != 0 ||
         name == NULL)
         return 0;
     const char *chars = (*jni)->GetStringUTFChars(jni, name, NULL);
@@ -200,7 +204,7 @@ static int loads(agent *a, JNIEnv *jni, jthread thread, const char *cls)
 }
 
 /*
- * Probe.root0(id, mode), from the root entry probe (Probe.Code(I)V) at the first instruction
+ * Probe.root0(id, mode), from the root entry probe (Probe.root, ROOT_FRAME above the root) at the first instruction
  * of a method with root probes (block 0: id) on a counting thread in mode
  * WORK or OVERHEAD: the mode its frame runs in, decided as the step engine
  * decides its bucket (root_enter in step/step.c) and as HotSpot posts its
@@ -249,11 +253,11 @@ jint JNICALL probe_root(JNIEnv *jni, jclass cls, jint id, jint mode)
     jmethodID rm = NULL, caller = NULL;
     jlocation rloc = 0, cloc = -1;
     if (jvmti_check(a, (*a->jvmti)->GetCurrentThread(a->jvmti, &thread), "GetCurrentThread") != 0 ||
-        jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &rm, &rloc), "GetFrameLocation") != 0) {
+        jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, ROOT_FRAME, &rm, &rloc), "GetFrameLocation") != 0) {
         fast_problem(a, "cannot read the frame of %s", root_name);
         return mode;
     }
-    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 3, &caller, &cloc);
+    jvmtiError err = (*a->jvmti)->GetFrameLocation(a->jvmti, thread, ROOT_FRAME + 1, &caller, &cloc);
     if (err != JVMTI_ERROR_NONE && err != JVMTI_ERROR_NO_MORE_FRAMES) {
         (*jni)->DeleteLocalRef(jni, thread);
         fast_problem(a, "cannot read the frame that entered %s (JVMTI error %d)", root_name, (int)err);

@@ -1658,6 +1658,85 @@ static void ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_get
     release(&w);
 }
 
+/* root_exit_not: the root exit probe passes ~id, so that the root pair can
+ * be one method and one Methodref (the fast engine's Code(I)V): three
+ * entries fewer than two names */
+static void ins_rewrite__root_exit_not__one_methodref_for_the_root_pair(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    int choice = 2;
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .calls_filter = choose_root,
+                       .calls_ctx = &choice, .root_entry_method = "root", .root_exit_method = "root",
+                       .root_exit_not = 1};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: the root entry probe (13 "psf/Probe", 14 its Class, 15
+     * "root", 16 "(I)V", 17 NameAndType, 18 Methodref), block 0's probe
+     * (19 "block", 20 with 16, 21); the root exit probe adds nothing */
+    expect_probe_ref(&w.cf, 18, "root", "(I)V");
+    expect_probe_ref(&w.cf, 21, "block", "(I)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 9);
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0xb8, 0x00, 18, 0x11, 0x00, 0x07, 0xb8, 0x00, 21};
+    expect_bytes(m->code, sizeof head, head, sizeof head);
+    assert_int_equal(m->code_len, 57);
+    /* before the ireturn: sipush ~7 (-8), invokestatic #18 */
+    static const uint8_t tail[] = {0x1b, 0x11, 0xff, 0xf8, 0xb8, 0x00, 18, 0xac};
+    expect_bytes(m->code + 49, sizeof tail, tail, sizeof tail);
+    release(&w);
+
+    /* ids past 32767: ldc_w of Integers, ~40000 an Integer of its own: 13
+     * Integer 40000 (the entry's), 14..19 the root probe as above, 20
+     * Integer 40000 (block 0's), 21 "block", 22, 23, the other blocks' 24
+     * 40001, 25 40002, 26 40003, and 27 -40001 (the exit's) */
+    opt.first_id = 40000;
+    rewrite(&w, &s, &opt);
+    m = &w.cf.methods[0];
+    int32_t v = 0;
+    assert_int_equal(cp_integer(&w.cf.cp, 27, &v), 0);
+    assert_int_equal(v, -40001);
+    assert_int_equal(w.cf.cp.count, 28);
+    static const uint8_t ltail[] = {0x1b, 0x13, 0x00, 27, 0xb8, 0x00, 19, 0xac};
+    expect_bytes(m->code + 49, sizeof ltail, ltail, sizeof ltail);
+    release(&w);
+}
+
+/* root_via_entry_block: the root probes call the entry-block method with
+ * ~INS_ROOT_CONST, which no block's lengths pack to (the fast engine's
+ * Code(II)V): no entry of their own in the pool */
+static void ins_rewrite__root_via_entry_block__root_probes_add_no_pool_entry(void **state)
+{
+    (void)state;
+    spec s = loop_spec();
+    int choice = 2;
+    ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = 7, .calls_filter = choose_root,
+                       .calls_ctx = &choice, .root_entry_method = "root", .root_exit_method = "root", .consts = 1,
+                       .other_entry_block_method = "eb", .root_exit_not = 1, .root_via_entry_block = 1};
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: the root entry probe (13 "psf/Probe", 14 its Class, 15 "eb",
+     * 16 "(II)V", 17 NameAndType, 18 Methodref), block 0's probe (19
+     * "block", 20 with 16, 21); "root" is never used, the root exit probe
+     * adds nothing: three entries fewer than root_exit_not alone */
+    expect_probe_ref(&w.cf, 18, "eb", "(II)V");
+    expect_probe_ref(&w.cf, 21, "block", "(II)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 9);
+    /* eb(7, ~INS_ROOT_CONST), block(7, INS_LEN_PACK(4, 4, 0)) */
+    static const uint8_t head[] = {0x11, 0x00, 0x07, 0x11, 0xff, 0x7f, 0xb8, 0x00, 18,
+                                   0x11, 0x00, 0x07, 0x11, 0x02, 0x04, 0xb8, 0x00, 21};
+    expect_bytes(m->code, sizeof head, head, sizeof head);
+    /* block 3's probe (id 10, INS_LEN_PACK(2, 2, 0)), iload_1, before the
+     * ireturn eb(~7, ~INS_ROOT_CONST) */
+    static const uint8_t tail[] = {0x11, 0x00, 0x0a, 0x11, 0x01, 0x02, 0xb8, 0x00, 21,
+                                   0x1b, 0x11, 0xff, 0xf8, 0x11, 0xff, 0x7f, 0xb8, 0x00, 18, 0xac};
+    assert_true(m->code_len > sizeof tail);
+    expect_bytes(m->code + m->code_len - sizeof tail, sizeof tail, tail, sizeof tail);
+    assert_int_equal(INS_ROOT_CONST & INS_LEN_MAX, 0);
+    release(&w);
+}
+
 static void ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one(void **state)
 {
     (void)state;
@@ -2531,6 +2610,8 @@ int main(void)
         cmocka_unit_test(ins_rewrite__entry_probe__runs_on_calls_and_loops_to_offset_0_skip_it),
         cmocka_unit_test(ins_rewrite__exit_probe__precedes_each_return_of_chosen_methods_only),
         cmocka_unit_test(ins_rewrite__root_probes__the_filter_chooses_which_pair_a_method_gets),
+        cmocka_unit_test(ins_rewrite__root_exit_not__one_methodref_for_the_root_pair),
+        cmocka_unit_test(ins_rewrite__root_via_entry_block__root_probes_add_no_pool_entry),
         cmocka_unit_test(ins_rewrite__other_entry_probe__every_method_the_filter_leaves_gets_one),
         cmocka_unit_test(ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_lands_on_offset_0),
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),

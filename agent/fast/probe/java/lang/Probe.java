@@ -15,27 +15,28 @@ package java.lang;
  * The probes most classes call have two names, one method for each
  * descriptor:
  *
- *   Code(II)V         the block probe and the entry-block probe
+ *   Code(II)V         the block probe, the entry-block probe and the
+ *                     root entry and exit probes
  *   Code(III)V        the if<cond> branch probe (if_icmp<cond>'s too, on
  *                     the sign of the difference of its operands, and in
  *                     the boot loader's classes ifnull's and ifnonnull's,
  *                     on instanceof Object) and the folded branch
  *   Code(Object;II)V  ifnull, ifnonnull in the other classes
  *   Code(Object;Object;II)V  if_acmp<cond>
- *   Code(I)V          the root entry probe
  *   SourceFile(II)V   the call, return and new probes
- *   SourceFile(I)V    the root exit probe
+ *   SourceFile(I)V    the other entry probe (a method entered where a
+ *                     jump lands on its first instruction)
  *   SourceFile(Object;II)V  the array probe
  *
  * told apart, where they share one, by a constant the rewriter passes
- * (negative for the second of each pair, 1 for the call), which the JIT
- * folds like the rest. The names are those of two class-file attributes,
- * whose Utf8 entries the constant pool of nearly every class holds
- * already. A class's rewritten constant pool then holds one Methodref per
- * descriptor and, but for the rarer probes (entered, copy, made), no new
- * name: HotSpot merges the pools of the classes the agent retransforms at
- * VMInit with a linear search per entry added, and those entries are a
- * large part of the engine's start.
+ * (negative for the second of each pair, 1 for the call, ~ROOT for the
+ * root probes, whose exit passes ~id), which the JIT folds like the rest. The names are
+ * those of two class-file attributes, whose Utf8 entries the constant
+ * pool of nearly every class holds already. A class's rewritten constant
+ * pool then holds one Methodref per probe method it calls and, but for
+ * the rarer probes (copy, made), no new name: HotSpot merges the pools of
+ * the classes the agent retransforms at VMInit with a linear search per
+ * entry added, and those entries are a large part of the engine's start.
  *
  * A probe counts only on a thread the agent has switched on (where the step
  * engine would enable single-stepping): `counting` holds those threads'
@@ -664,11 +665,18 @@ public final class Probe {
      * branches of the probes included; everything rare is @DontInline.
      */
 
-    /** The block probe (k >= 0: the block's packed lengths) and the entry-block probe (k < 0: ~lengths). */
+    /**
+     * The block probe (k >= 0: the block's packed lengths), the entry-block
+     * probe (k < 0: ~lengths) and the root probes (k = ~ROOT, lengths no
+     * block packs to: root(id), root(~id)).
+     */
     @Hidden
     public static void Code(int id, int k) {
         if (k < 0) {
-            enteredBlock(id, ~k);
+            if (k == ~ROOT)
+                root(id);
+            else
+                enteredBlock(id, ~k);
             return;
         }
         Probe p = one;
@@ -787,6 +795,8 @@ public final class Probe {
 
     /* The call probe's constant (agent/classfile/instrument.h, INS_CALL_CONST). */
     static final int CALL = 1;
+    /* The root probes' (INS_ROOT_CONST). */
+    static final int ROOT = 1 << 7;
 
     /*
      * A block began on a thread that is not counting while another thread
@@ -851,10 +861,11 @@ public final class Probe {
     /**
      * Any other method is entered (its first instruction, with its block
      * 0's id; not a loop back to it): an entry when the last counted step
-     * was an invoke.
+     * was an invoke. The other entry probe: named SourceFile, as the call
+     * probe.
      */
     @Hidden
-    public static void entered(int id) {
+    public static void SourceFile(int id) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
@@ -870,9 +881,9 @@ public final class Probe {
     }
 
     /**
-     * entered(id), then block(id, k): what the rewriter puts at offset 0 of
-     * a method where no jump lands on offset 0 (block 0 then starts only on
-     * entry), one lookup of the thread's counters instead of two. Not
+     * SourceFile(id) (the other entry), then block(id, k): what the
+     * rewriter puts at offset 0 of a method where no jump lands on offset 0
+     * (block 0 then starts only on entry), one lookup of the thread's counters instead of two. Not
      * inlined: inlined at every entry, it made the compiled methods larger
      * and cost more instructions than the call (callgrind, the merge sort).
      */
@@ -913,7 +924,7 @@ public final class Probe {
                 push(id, pending - 1);
             } else {
                 ctxAt = ctxAtMethod = -1;
-                jvmEntered0(id, 5); /* as in entered, with enteredBlock's frame and this one's between */
+                jvmEntered0(id, 5); /* as in SourceFile(I), with enteredBlock's frame and this one's between */
                 jvmEntry(id);
             }
         }
@@ -1188,11 +1199,17 @@ public final class Probe {
      * method-handle linkage, the program's static initializers. On a counting
      * thread the agent decides which mode the frame runs in, from where the
      * JVM entered it (root0); inside a HIDDEN frame everything stays hidden.
-     * The root entry probe: named Code, as the block probe (the class
-     * comment says why).
+     * The root entry probe (id >= 0) and, with ~id, the root exit probe:
+     * Code(id or ~id, ~ROOT), the block probe's method (the class comment
+     * says why), so that root0 reads the root's frame at depth 3 (root0,
+     * this, Code).
      */
     @Hidden
-    public static void Code(int id) {
+    private static void root(int id) {
+        if (id < 0) {
+            rootExit(~id);
+            return;
+        }
         Probe p = current();
         if (p == null)
             return;
@@ -1259,12 +1276,11 @@ public final class Probe {
     }
 
     /**
-     * An overhead root returns (before each of its return instructions):
-     * its frame's mode ends. The root exit probe: named SourceFile, as the
-     * call probe.
+     * An overhead root returns (before each of its return instructions,
+     * the root exit probe: Code(~id, ~ROOT)): its frame's mode ends.
      */
     @Hidden
-    public static void SourceFile(int id) {
+    private static void rootExit(int id) {
         Probe p = current();
         if (p == null)
             return;
