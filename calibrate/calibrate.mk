@@ -29,7 +29,7 @@ $(CALIB_HARNESS): $(wildcard calibrate/java/*.java)
 	touch $@
 
 # ---- unit tests (tests/unit/test_calibrate_*.c) ----
-UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table
+UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table calibrate_proc
 
 UNIT_SRCS_calibrate_nnls    := calibrate/nnls.c
 UNIT_LIBS_calibrate_nnls    := -lm
@@ -41,6 +41,8 @@ UNIT_SRCS_calibrate_table   := calibrate/table.c calibrate/model.c calibrate/cos
                                calibrate/nnls.c calibrate/kernels.c $(COMMON_TABLE_SRCS)
 UNIT_CFLAGS_calibrate_table := $(XML_CFLAGS)
 UNIT_LIBS_calibrate_table   := $(XML_LIBS) -lm
+UNIT_SRCS_calibrate_proc    := calibrate/proc.c
+UNIT_LIBS_calibrate_proc    := -Wl,--wrap=fdopen
 
 # ---- a quick calibration, and its integration test ----
 .PHONY: calibrate calibrate-quick integration-calibrate valgrind-calibrate

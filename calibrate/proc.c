@@ -321,8 +321,14 @@ FILE *proc_open_read(const argvec *argv, const char *err_path, pid_t *pid)
     child_started(slot, *pid);
     close(fds[1]);
     f = fdopen(fds[0], "r");
-    if (!f)
+    if (!f) {
+        /* no reader: the child is stopped and reaped, not left running in its slot */
+        int saved = errno;
         close(fds[0]);
+        kill(*pid, SIGTERM);
+        proc_close(NULL, *pid);
+        errno = saved;
+    }
     return f;
 }
 

@@ -172,6 +172,6 @@ copy_output() {
 # left one.
 keep_profile() {
   [ -n "$PROFILE_OUT" ] && [ -s "$1" ] || return 0
-  [ -s "$1.signed" ] || sign_copy "$1" "$1.signed" || fail internal_error "cannot sign the profile"
+  [ -s "$1.signed" ] || sign_copy_or_fail "$1" "$1.signed"
   publish "$1.signed" "$PROFILE_OUT" --profile-out || fail internal_error "cannot write the profile to '$PROFILE_OUT'"
 }

@@ -58,7 +58,7 @@ print_result() {
   if [ "$RUNS" -eq 1 ] && [ -n "$KEY_FILE" ] && [ ! -s "$signed" ]; then
     scored=(--submission "$SUBMISSION" --signed-copy "$signed" "$first_profile")
   else
-    [ -s "$signed" ] || sign_copy "$first_profile" "$signed" || fail internal_error "cannot sign the profile"
+    [ -s "$signed" ] || sign_copy_or_fail "$first_profile" "$signed"
     scored=("$signed")
   fi
   [ -z "$KEY_FILE" ] || view_args+=(--key-file "$KEY_FILE")

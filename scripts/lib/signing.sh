@@ -116,3 +116,15 @@ sign_copy() {
     "$SCORER" --sign --key-file "$KEY_FILE" --submission "$SUBMISSION" "$1" >"$2"
   fi
 }
+# sign_copy_or_fail SRC DEST: sign_copy, or the run ends as internal_error
+# "cannot sign the profile", with psf-score's reason when it signed
+# (scorer_why); what it said on stderr is passed on either way.
+sign_copy_or_fail() {
+  local rc=0
+  sign_copy "$1" "$2" 2>"$SCRATCH/sign.err" || rc=$?
+  [ ! -s "$SCRATCH/sign.err" ] || cat -- "$SCRATCH/sign.err" >&2
+  [ "$rc" -ne 0 ] || return 0
+  [ -n "$KEY_FILE" ] || fail internal_error "cannot sign the profile"
+  scorer_why "$rc" "$SCRATCH/sign.err"
+  fail internal_error "cannot sign the profile: $WHY"
+}

@@ -122,11 +122,11 @@ expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
 # --signed-copy, says why it cannot, or is killed; the real psf-score
 # answers everything else. (No sandbox: it would show the build's files, not
 # the links to them.)
-standin() { # DIR SCRIPT: a build in DIR whose psf-score runs SCRIPT on --signed-copy
+standin() { # DIR SCRIPT [OPTION]: a build in DIR whose psf-score runs SCRIPT on OPTION (--signed-copy)
   mkdir -p "$1"
   for f in "$PSF_BUILD"/*; do ln -s "$(readlink -f "$f")" "$1/"; done
   rm "$1/psf-score"
-  printf '#!/bin/sh\ncase " $* " in *" --signed-copy "*) %s ;; esac\nexec %q "$@"\n' "$2" "$(readlink -f "$PS")" >"$1/psf-score"
+  printf '#!/bin/sh\ncase " $* " in *" %s "*) %s ;; esac\nexec %q "$@"\n' "${3:---signed-copy}" "$2" "$(readlink -f "$PS")" >"$1/psf-score"
   chmod +x "$1/psf-score"
 }
 standin "$D/says" 'echo "psf-score: the disk went away" >&2; exit 70'
@@ -140,6 +140,22 @@ expect_eq "--signed-copy killed: internal error" \
   "$(PSF_BUILD=$D/killed code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
 expect_eq "--signed-copy killed: the result names the signal" "$(jq -r .message "$TEST_TMP/code.out")" \
   "cannot sign the profile: psf-score was ended by SIGKILL"
+# The copies signed by psf-score --sign (--profile-out's, and that of a
+# run of several) are reported so too.
+standin "$D/signsays" 'echo "psf-score: the key went away" >&2; exit 70' --sign
+expect_eq "--sign that says why, --profile-out: internal error" \
+  "$(PSF_BUILD=$D/signsays code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work \
+    --profile-out "$D/kept-says.xml" -- 10)" 70
+expect_eq "--sign that says why, --profile-out: the result says it" "$(jq -r .message "$TEST_TMP/code.out")" \
+  "cannot sign the profile: the key went away"
+expect_match "--sign that says why, --profile-out: said on stderr too" "$(cat "$TEST_TMP/code.err")" \
+  $'(^|\n)psf-score: the key went away(\n|$)'
+expect_eq "--sign that says why, --profile-out: no profile kept" "$([ -e "$D/kept-says.xml" ] && echo kept || echo none)" none
+expect_eq "--sign that says why, --runs 2: internal error" \
+  "$(PSF_BUILD=$D/signsays code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work \
+    --runs 2 -- 10)" 70
+expect_eq "--sign that says why, --runs 2: the result says it" "$(jq -r .message "$TEST_TMP/code.out")" \
+  "cannot sign the profile: the key went away"
 
 # --- what --verify refuses ---------------------------------------------------------------
 # edited: one count changed (the profile stays valid and consistent)

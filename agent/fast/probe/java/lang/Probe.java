@@ -681,8 +681,9 @@ public final class Probe {
         }
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
-            if (counting.length != 0)
-                blockElse(id, k);
+            if (counting.length == 0)
+                return;
+            blockElse(id, k);
             return;
         }
         p.hit(id, k);
@@ -729,8 +730,9 @@ public final class Probe {
          */
         Probe p = one;
         if (p == null || p.thread != Thread.currentThread()) {
-            if (counting.length != 0)
-                foldedOther(a, b, ~c);
+            if (counting.length == 0)
+                return;
+            foldedOther(a, b, ~c);
             return;
         }
         int f = ~c;
