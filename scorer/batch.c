@@ -2,6 +2,7 @@
  * batch.c - psf-score --batch (see batch.h).
  */
 #include "batch.h"
+#include "write_all.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,19 +95,6 @@ static void run_child(const batch_req *req, batch_fn fn, int out_w)
     exit(fn(req->argc, req->argv));
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
 
 /* Request i's answer: its output read to the end (NUL bytes left out), its
  * exit code, written to out_fd. */

@@ -14,6 +14,7 @@
 #include "agent.h"
 #include "writer.h"
 #include "mac.h"
+#include "write_all.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,19 +70,6 @@ int result_init(agent *a, char *err, size_t errlen)
     return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 static int emit_file(agent *a, const char *body, size_t len)
 {
