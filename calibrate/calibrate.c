@@ -525,6 +525,26 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The names of the fitted kernels (use) whose rows x exercise feature j, comma
+ * separated, as many as fit in out. */
+static void kernels_of(const calib_run *r, const double *x, const unsigned char *use, size_t j, char *out,
+                       size_t outlen)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < r->ks.n && o < outlen; k++) {
+        int l;
+        if (!use[k] || x[k * r->m.nf + j] <= 0)
+            continue;
+        l = snprintf(out + o, outlen - o, "%s%s", o ? ", " : "", r->ks.v[k].name);
+        if (l < 0 || (size_t)l >= outlen - o) {
+            out[o] = '\0';
+            break;
+        }
+        o += (size_t)l;
+    }
+}
+
 static int fit_and_predict(calib_run *r)
 {
     size_t n = r->ks.n, nf = r->m.nf;
@@ -564,7 +584,9 @@ static int fit_and_predict(calib_run *r)
         int bad_f = -1, prc;
         size_t bad_k = 0;
         char why[512];
-        prc = model_price_work(&r->m, x, y, use, n, costs_runs_bytecode, &r->fit, &bad_f, &bad_k, why,
+        /* entries left out only once the added passes are spent */
+        prc = model_price_work(&r->m, x, y, use, n, costs_runs_bytecode,
+                               r->extra_passes_left > 0 ? 0 : (size_t)r->opt->max_left_out, &r->fit, &bad_f, &bad_k, why,
                                sizeof why);
         if (prc < 0)
             abort();
@@ -584,6 +606,22 @@ static int fit_and_predict(calib_run *r)
             free(errs_t);
             return -1;
         }
+        for (size_t j = 0; j < nf; j++)
+            if (r->fit.unpriced[j] && (r->m.f[j].kind == FK_ARRAY_ALLOC || r->m.f[j].kind == FK_INVOKE)) {
+                char kernels[256];
+                kernels_of(r, x, use, j, kernels, sizeof kernels);
+                int by_reference = r->m.f[j].kind == FK_ARRAY_ALLOC && strcmp(r->m.f[j].name, "reference") != 0 &&
+                                   !costs_is_primitive_type(r->m.f[j].name);
+                note("warning: %s %s (kernels %s): %s after %d timing passes; left out of the table: %s "
+                     "(calibrate again on a quieter machine to price it)",
+                     r->m.f[j].kind == FK_ARRAY_ALLOC ? "array" : "invoke", r->m.f[j].name, kernels,
+                     r->fit.unpriced[j] == UNPRICED_CALL ? "their time leaves no cycles for its calls beyond the rest "
+                                                           "of their work"
+                                                         : "their time does not grow with its elements",
+                     r->passes,
+                     by_reference ? "the scorer prices it as array:reference"
+                                  : "a score that uses it is approximate (~) and lists it missing");
+            }
         for (size_t j = 0; j < nf; j++)
             if (r->fit.repriced[j])
                 note("%s%s: the fit priced it at 0; priced %s at %.3f cycles",

@@ -18,6 +18,7 @@ typedef struct calib_options {
     int jit;                /* --jit: time the kernels with the JIT (no -Xint), an experiment */
     int jobs;               /* parallel counting JVMs (never for timing) */
     int passes;             /* timing passes over all kernels (0: mode default) */
+    int max_left_out;       /* entries the table may lack for noise (model_price_work) */
     const char *out;        /* the table to write */
     const char *report;     /* the report to write */
     const char *keys_file;  /* --keys FILE or NULL */

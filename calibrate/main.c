@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
     fputs("Usage: psf-calibrate [--quick] [--no-isolate] [--jit] [--keys FILE] [--out FILE]\n"
           "                     [--report FILE] [--jobs N] [--passes N] [--work DIR]\n"
-          "                     [--refit DIR] [--kernels NAME,...]\n"
+          "                     [--refit DIR] [--kernels NAME,...] [--max-left-out N]\n"
           "\n"
           "Measures what each bytecode, array allocation and priced native call costs\n"
           "on this machine (TSC cycles in -Xint) and writes a calibrated cost table.\n"
@@ -40,7 +40,11 @@ static void usage(FILE *f)
           "                 always one JVM at a time\n"
           "  --passes N     timing passes over all kernels (default 10, --quick 2);\n"
           "                 up to 3 more (--quick: 4) when the fit would price some\n"
-          "                 work at 0, before the table is refused\n"
+          "                 work at 0; after them, see --max-left-out\n"
+          "  --max-left-out N  the most natives and array types left out of the table\n"
+          "                 (scores that use them approximate) when their kernels\n"
+          "                 still show no work for them after the added passes;\n"
+          "                 one more refuses the table (default 3; 0: refuse at once)\n"
           "  --work DIR     keep generated kernels, profiles, timings and logs in DIR\n"
           "                 (default: a directory under $TMPDIR, else /tmp, removed\n"
           "                 at the end, also when the run fails or a signal stops it)\n"
@@ -78,6 +82,7 @@ int main(int argc, char **argv)
 
     memset(&opt, 0, sizeof opt);
     opt.jobs = ncpu > 0 ? (int)(ncpu > 8 ? 8 : ncpu) : 1;
+    opt.max_left_out = UNPRICED_MAX;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -111,6 +116,14 @@ int main(int argc, char **argv)
                 opt.jobs = (int)v;
             else
                 opt.passes = (int)v;
+        } else if (strcmp(a, "--max-left-out") == 0 && has_value) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || v < 0 || v > 64) {
+                fprintf(stderr, "psf-calibrate: %s takes a number from 0 to 64\n", a);
+                return 2;
+            }
+            opt.max_left_out = (int)v;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;

@@ -230,6 +230,7 @@ void fit_free(fit_result *fr)
     free(fr->cost);
     free(fr->seen);
     free(fr->repriced);
+    free(fr->unpriced);
     memset(fr, 0, sizeof *fr);
 }
 
@@ -253,9 +254,10 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
     out->cost = calloc(nf, sizeof *out->cost);
     out->seen = calloc(nf, 1);
     out->repriced = calloc(nf, 1);
+    out->unpriced = calloc(nf, 1);
     a = calloc((nr + nf) * nf + 1, sizeof *a);
     b = calloc(nr + nf + 1, sizeof *b);
-    if (!out->cost || !out->seen || !out->repriced || !a || !b) {
+    if (!out->cost || !out->seen || !out->repriced || !out->unpriced || !a || !b) {
         free(a);
         free(b);
         fit_free(out);
@@ -359,10 +361,10 @@ static int only_dependency(const model *m, const double *xi, size_t j)
 }
 
 int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
-                     size_t rows, int (*runs_bytecode)(const char *name), fit_result *fr,
+                     size_t rows, int (*runs_bytecode)(const char *name), size_t max_unpriced, fit_result *fr,
                      int *bad_feature, size_t *bad_row, char *why, size_t whylen)
 {
-    size_t nf = m->nf;
+    size_t nf = m->nf, left_out = 0;
     double *a = calloc(2 * rows + 2, sizeof *a), *b = calloc(rows + nf + 1, sizeof *b);
     size_t *own = calloc(rows + 1, sizeof *own);
     int rc = 0;
@@ -478,14 +480,26 @@ int model_price_work(const model *m, const double *x, const double *y, const uns
             call_ok = 1;
             fr->repriced[j] = 2;
         }
+        /* an entry the scorer can do without is left out of the table: it
+         * prices the key as one the table lacks (missing, the score
+         * approximate; an array of references as array:reference) */
+        if ((!call_ok || elem_zero) && left_out < max_unpriced &&
+            (m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE) && fr->unpriced) {
+            fr->unpriced[j] = fr->unpriced[e] = call_zero ? UNPRICED_CALL : UNPRICED_ELEM;
+            left_out++;
+            continue;
+        }
         if (!call_ok || elem_zero) {
             int per_call = call_zero;
             *bad_feature = per_call ? (int)j : e;
             *bad_row = per_call ? lo : hi;
-            snprintf(why, whylen,
-                     per_call ? "its time leaves no cycles for the calls of %s beyond the rest of its work"
-                              : "its time does not grow with the elements of %s",
-                     m->f[j].name);
+            int l = snprintf(why, whylen,
+                             per_call ? "its time leaves no cycles for the calls of %s beyond the rest of its work"
+                                      : "its time does not grow with the elements of %s",
+                             m->f[j].name);
+            if (left_out > 0 && l >= 0 && (size_t)l < whylen)
+                snprintf(why + l, whylen - (size_t)l, "; %zu other entr%s without a price already left out of the table",
+                         left_out, left_out == 1 ? "y" : "ies");
             rc = 1;
             break;
         }

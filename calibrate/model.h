@@ -71,6 +71,10 @@ typedef struct fit_result {
     unsigned char *seen;    /* owned: nf flags: the feature is non-zero in some fitted row */
     unsigned char *repriced; /* owned: nf flags: priced again by model_price_work, 1 from its own
                               * rows, 2 at the price of an unlisted native's call */
+    unsigned char *unpriced; /* owned: nf flags: left out of the table by model_price_work (an
+                              * array type or a native its kernels show no work for), set on the
+                              * per-call and the per-element feature; UNPRICED_CALL: no cycles for
+                              * the calls, UNPRICED_ELEM: no growth with the elements */
     double r2;              /* coefficient of determination over fitted rows */
     double base;            /* the price every bytecode shares, already inside each group's */
     int status;             /* nnls_solve's return */
@@ -115,12 +119,23 @@ int model_fit(const model *m, const double *x, const double *y, const unsigned c
  * of the feature's rows brings elements.
  * runs_bytecode(name) says which priced methods are not natives (their
  * work is their counted bytecodes, and their extra may be 0); NULL: none.
+ * With max_unpriced > 0, an array type or a priced method (an entry the
+ * scorer lists as missing when the table lacks it) whose price stays at
+ * zero is left out of the table instead (fr->unpriced set on both of its
+ * features), up to max_unpriced entries; the next one refuses. Opcode
+ * groups, class constants and the unlisted natives' price always refuse.
  * Returns 0 (fr->cost updated; fr->repriced[j] set for each feature fitted
- * again), 1 refused, -1 out of memory.
+ * again, fr->unpriced for each left out), 1 refused, -1 out of memory.
  */
 #define MODEL_PRICE_MIN 0.0000005
+enum { UNPRICED_CALL = 1, UNPRICED_ELEM = 2 };
+/* The most entries a table may lack for noise (psf-calibrate's default,
+ * --max-left-out): a few natives or array types on a noisy machine; more
+ * say the timing as a whole is not to be trusted, and the table is
+ * refused. */
+#define UNPRICED_MAX 3
 int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
-                     size_t rows, int (*runs_bytecode)(const char *name), fit_result *fr,
+                     size_t rows, int (*runs_bytecode)(const char *name), size_t max_unpriced, fit_result *fr,
                      int *bad_feature, size_t *bad_row, char *why, size_t whylen);
 
 /* Predicted cycles for one row. */

@@ -23,6 +23,14 @@ static void single_prices(FILE *f, const model *m, const fit_result *fr, feat_ki
                     fr->seen[j] ? "" : "   [not exercised: not in the table]");
 }
 
+/* The mark of an entry model_price_work left out of the table, or "". */
+static const char *unpriced_note(unsigned char why)
+{
+    return why == UNPRICED_CALL   ? "   [left out of the table: no cycles for its calls beyond the rest of its kernels]"
+           : why == UNPRICED_ELEM ? "   [left out of the table: its kernels' time does not grow with its elements]"
+                                  : "";
+}
+
 static void kernel_rows(FILE *f, const calib_run *r, int holdout)
 {
     fprintf(f, "  %-28s %9s %9s %10s %10s %8s %6s %7s\n", "kernel", "n1", "n2", "measured", "predicted",
@@ -75,6 +83,14 @@ void report_write(FILE *f, const calib_run *r)
         fprintf(f, " (%d added: the fit of the first %d priced some work at 0)", r->passes_added,
                 r->passes - r->passes_added);
     fputc('\n', f);
+    {
+        size_t left = 0;
+        for (size_t j = 0; j < m->nf; j++)
+            left += fr->unpriced[j] && (m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE);
+        if (left > 0)
+            fprintf(f, "left out       %zu entr%s without a price after the added passes (marked below): priced "
+                       "as keys the table lacks\n", left, left == 1 ? "y" : "ies");
+    }
     if (r->spread_median > 0 || r->spread_worst > 0)
         fprintf(f, "timing spread  per kernel, highest / lowest of %d passes - 1: median %.1f%%, worst %.1f%% (%s)\n",
                 r->passes, 100 * r->spread_median, 100 * r->spread_worst, r->spread_worst_name);
@@ -164,7 +180,7 @@ void report_write(FILE *f, const calib_run *r)
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_ARRAY_ALLOC)
             fprintf(f, "  %-16s %9.3f + %7.3f per element%s%s\n", m->f[j].name, fr->cost[j], fr->cost[j + 1],
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]",
+                    !fr->seen[j] ? "   [not exercised: not in the table]" : unpriced_note(fr->unpriced[j]),
                     fr->repriced[j] || fr->repriced[j + 1] ? "   [from its own kernels]" : "");
 
     fprintf(f, "\nMethods priced per call (cycles, on top of the invoke)\n");
@@ -172,7 +188,7 @@ void report_write(FILE *f, const calib_run *r)
     for (size_t j = 0; j < m->nf; j++)
         if (m->f[j].kind == FK_INVOKE) {
             fprintf(f, "  %10.3f  %s%s%s\n", fr->cost[j], m->f[j].name,
-                    fr->seen[j] ? "" : "   [not exercised: not in the table]",
+                    !fr->seen[j] ? "   [not exercised: not in the table]" : unpriced_note(fr->unpriced[j]),
                     fr->repriced[j] == 2 ? "   [not separable from the natives beside it: an unlisted native's price]"
                     : fr->repriced[j] ? "   [from its own kernels]" : "");
             if (fr->seen[j + 1])
@@ -185,7 +201,9 @@ void report_write(FILE *f, const calib_run *r)
                     fr->seen[j] ? ": fitted, written as <default>" : ": not exercised");
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
     fputs("  No work is priced at 0: a price the fit set to 0 is fitted again from the\n"
-          "  kernels that exercise it alone, marked [from its own kernels].\n", f);
+          "  kernels that exercise it alone, marked [from its own kernels]. An array\n"
+          "  type or method still at 0 after the added timing passes is left out of\n"
+          "  the table, marked [left out ...]: a score that uses it is approximate.\n", f);
     fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
           "  copied), and so have an array's clone and Array.newArray (the elements\n"
           "  they allocate; kernels at 8 or 16 and at 256 elements).\n", f);

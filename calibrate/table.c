@@ -122,7 +122,7 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
         fprintf(f, "  <opcode name=\"%s\" cost=\"%s\"/>\n", mn, p1);
     }
     for (size_t j = 0; j < m->nf; j++) {
-        if (m->f[j].kind != FK_ARRAY_ALLOC || !(fr->seen[j] || fr->seen[j + 1]))
+        if (m->f[j].kind != FK_ARRAY_ALLOC || !(fr->seen[j] || fr->seen[j + 1]) || fr->unpriced[j])
             continue;
         table_escape_attr(m->f[j].name, e1, sizeof e1);
         table_format_price(fr->cost[j], p1, sizeof p1);
@@ -130,7 +130,7 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
         fprintf(f, "  <array elem=\"%s\" cost=\"%s\" cost_per_element=\"%s\"/>\n", e1, p1, p2);
     }
     for (size_t j = 0; j < m->nf; j++) {
-        if (m->f[j].kind != FK_INVOKE || !fr->seen[j])
+        if (m->f[j].kind != FK_INVOKE || !fr->seen[j] || fr->unpriced[j])
             continue;
         table_escape_attr(m->f[j].name, e1, sizeof e1);
         table_format_price(fr->cost[j], p1, sizeof p1);

@@ -286,10 +286,12 @@ awk -v sb=$SB '$1 == "K" && $2 == sb "_256" { c = ($6 - $5) / ($4 - $3) }
                line[i] = sprintf("K %s %d %d %d %.0f %d", f[2], f[3], f[4], f[5], f[5] + 1.5 * c * (f[4] - f[3]), f[7])
              print line[i] } }' "$TMP/refit/time.3.out" > "$TMP/refit/time.1.out"
 cp "$TMP/refit/time.1.out" "$TMP/refit/time.2.out"
-refit() {  # OUT: --refit --passes 2 of $TMP/refit, with the run's --keys and --kernels
+refit() {  # OUT [ARGS...]: --refit --passes 2 of $TMP/refit, with the run's --keys and --kernels
+  local out=$1
+  shift
   "$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --kernels other_stack_40,other_stack_400 \
-    --refit "$TMP/refit" --passes 2 --out "$TMP/$1.xml" \
-    > /dev/null 2> "$TMP/$1.err"
+    --refit "$TMP/refit" --passes 2 --out "$TMP/$out.xml" "$@" \
+    > /dev/null 2> "$TMP/$out.err"
 }
 rc=0
 refit refit3 || rc=$?
@@ -302,11 +304,27 @@ check "... and its prices are the run's own table's (the same timings in the end
   'diff <(prices "$TMP/costs.xml") <(prices "$TMP/refit3.xml") > "$TMP/refit.diff"' "differ: see the diff below"
 [ -s "$TMP/refit.diff" ] && head -n 6 "$TMP/refit.diff"
 rm "$TMP/refit/time.3.out"
+# Without a pass to add, StringBuilder[] is left out of the table (the
+# default --max-left-out 3): the table is written without its entry (the
+# scorer prices StringBuilder[] as array:reference then, like every
+# reference type a table does not list), the warning and the report name
+# it. With --max-left-out 0 the table is refused.
 rc=0
 refit refit2 || rc=$?
-check "the same without a pass to add: refused (exit 1), no table" \
-  '[ "$rc" = 1 ] && grep -q "error: kernel ${SB}_256 .*so the table would price that work at 0; no table written" "$TMP/refit2.err" &&
-   [ ! -e "$TMP/refit2.xml" ]' "exit $rc: $(grep -v "^\[" "$TMP/refit2.err" | tail -n 3)"
+check "the same without a pass to add: StringBuilder[] left out, the table written (exit 0)" \
+  '[ "$rc" = 0 ] && grep -q "^psf-calibrate: warning: array java.lang.StringBuilder (kernels ${SB}_1, ${SB}_16, ${SB}_256): their time does not grow with its elements after 2 timing passes; left out of the table: the scorer prices it as array:reference" "$TMP/refit2.err" &&
+   xmllint --noout --schema "$ROOT/config/costs.xsd" "$TMP/refit2.xml" 2> /dev/null &&
+   ! grep -q "<array elem=\"java.lang.StringBuilder\"" "$TMP/refit2.xml" && grep -q "<array elem=\"int\"" "$TMP/refit2.xml"' \
+  "exit $rc: $(grep -v "^\[" "$TMP/refit2.err" | tail -n 3)"
+check "... the report names it left out" \
+  'grep -q "^left out       1 entry without a price after the added passes" "$TMP/refit2-report.txt" &&
+   grep -q "^  java.lang.StringBuilder .*\[left out of the table: its kernels. time does not grow with its elements\]" "$TMP/refit2-report.txt"' \
+  "$(grep -n "left out" "$TMP/refit2-report.txt")"
+rc=0
+refit refit0 --max-left-out 0 || rc=$?
+check "the same with --max-left-out 0: refused (exit 1), no table" \
+  '[ "$rc" = 1 ] && grep -q "error: kernel ${SB}_256 .*so the table would price that work at 0; no table written" "$TMP/refit0.err" &&
+   [ ! -e "$TMP/refit0.xml" ]' "exit $rc: $(grep -v "^\[" "$TMP/refit0.err" | tail -n 3)"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

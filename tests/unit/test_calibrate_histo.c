@@ -300,7 +300,7 @@ static void model_price_work__zeroed_native__priced_from_its_own_kernels(void **
     x[0 * nf + load] = 10; x[0 * nf + go] = 1; y[0] = 32;
     x[1 * nf + load] = 100; x[1 * nf + cm] = 1; x[1 * nf + cm + 1] = 256; y[1] = 300 + 120 + 0.04 * 256;
     x[2 * nf + load] = 100; x[2 * nf + cm] = 1; x[2 * nf + cm + 1] = 65536; y[2] = 300 + 120 + 0.04 * 65536;
-    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, 0, &fr, &bad_f, &bad_row, why, sizeof why), 0);
     assert_true(fabs(fr.cost[cm] - 120) < 1e-6);
     assert_true(fabs(fr.cost[cm + 1] - 0.04) < 1e-9);
     assert_true(fr.repriced[cm] && fr.repriced[cm + 1]);
@@ -313,7 +313,7 @@ static void model_price_work__zeroed_native__priced_from_its_own_kernels(void **
     fr.cost[cm] = fr.cost[cm + 1] = 0;
     fr.repriced[cm] = fr.repriced[cm + 1] = 0;
     y[2] = y[1];
-    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, 0, &fr, &bad_f, &bad_row, why, sizeof why), 1);
     assert_int_equal(bad_f, cm + 1);
     assert_int_equal((int)bad_row, 2);
     assert_non_null(strstr(why, "does not grow with the elements of jdk.internal.misc.Unsafe.copyMemory0"));
@@ -323,7 +323,7 @@ static void model_price_work__zeroed_native__priced_from_its_own_kernels(void **
     fr.cost[cm] = fr.cost[cm + 1] = 0;
     y[1] = 300;
     y[2] = 300;
-    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, 0, &fr, &bad_f, &bad_row, why, sizeof why), 1);
     assert_int_equal(bad_f, cm);
     assert_int_equal((int)bad_row, 1);
     assert_non_null(strstr(why, "leaves no cycles for the calls of"));
@@ -362,7 +362,7 @@ static void model_price_work__after_fit__no_exercised_work_at_zero(void **state)
     /* as a fit on noisy timings can: both calls' extras zeroed */
     fr.cost[isp] = 0;
     fr.cost[sh] = 0;
-    assert_int_equal(model_price_work(&m, x, y, use, 4, costs_runs_bytecode, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_int_equal(model_price_work(&m, x, y, use, 4, costs_runs_bytecode, 0, &fr, &bad_f, &bad_row, why, sizeof why), 0);
     for (size_t j = 0; j < nf; j++) {
         int work = m.f[j].kind == FK_OPGROUP || m.f[j].kind == FK_ARRAY_ALLOC || m.f[j].kind == FK_INVOKE;
         if (fr.seen[j] && work && (int)j != sh)
@@ -414,11 +414,88 @@ static void model_price_work__inseparable_native__unlisted_native_price(void **s
     /* stack traces of 4 and 40 frames, at 10 cycles a frame and nothing a call */
     x[1 * nf + load] = 10; x[1 * nf + fst] = 1; x[1 * nf + fst + 1] = 4; y[1] = 30 + 40;
     x[2 * nf + load] = 10; x[2 * nf + fst] = 1; x[2 * nf + fst + 1] = 40; y[2] = 30 + 400;
-    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_int_equal(model_price_work(&m, x, y, use, 3, runs_bytecode_none, 0, &fr, &bad_f, &bad_row, why, sizeof why), 0);
     assert_true(fabs(fr.cost[giv] - 60) < 1e-9);
     assert_int_equal(fr.repriced[giv], 2);
     assert_true(fr.cost[cas] == 150 && !fr.repriced[cas]);
     assert_true(fr.cost[fst] < 1e-9 && fabs(fr.cost[fst + 1] - 10) < 1e-9);
+    fit_free(&fr);
+    test_free(x);
+    model_free(&m);
+}
+
+/* Noise that leaves no work for two natives (their kernels' time is their
+ * loads' alone) and an array type whose elements come out free: with
+ * room for three entries left out, each is left out of the table (both
+ * features flagged, the reason kept) and nothing is refused; with room for
+ * one, the second is refused, naming it, its kernel and the one already
+ * left out. A class constant at 0 is never left out. */
+static void model_price_work__noise__entries_left_out_up_to_the_most(void **state)
+{
+    model m;
+    fit_result fr;
+    size_t nf, bad_row = 99;
+    double *x, y[5];
+    unsigned char use[5] = { 1, 1, 1, 1, 1 };
+    int load, go, sq, ab, arr, ldc, bad_f = -1;
+    char why[512] = "";
+    (void)state;
+    x = fit_setup(&m, 5, &load, &go);
+    nf = m.nf;
+    sq = model_find(&m, FK_INVOKE, "java.lang.Math.sqrt(D)D");
+    ab = model_find(&m, FK_INVOKE, "java.lang.Math.abs(D)D");
+    arr = model_find(&m, FK_ARRAY_ALLOC, "byte");
+    ldc = model_find(&m, FK_LDC_CLASS, "class");
+    assert_true(sq >= 0 && ab >= 0 && arr >= 0 && ldc >= 0 && m.f[arr + 1].kind == FK_ARRAY_ELEM);
+    memset(&fr, 0, sizeof fr);
+    fr.cost = calloc(nf, sizeof *fr.cost);
+    fr.seen = calloc(nf, 1);
+    fr.repriced = calloc(nf, 1);
+    fr.unpriced = calloc(nf, 1);
+    fr.cost[load] = 3;
+    fr.seen[load] = fr.seen[sq] = fr.seen[ab] = fr.seen[arr] = fr.seen[arr + 1] = 1;
+    /* one kernel each for sqrt and abs: 10 loads, 30 cycles, the loads' */
+    x[0 * nf + load] = 10; x[0 * nf + sq] = 1; y[0] = 30;
+    x[1 * nf + load] = 10; x[1 * nf + ab] = 1; y[1] = 30;
+    /* byte[1] and byte[1024], 50 cycles an allocation each: no growth */
+    x[2 * nf + load] = 10; x[2 * nf + arr] = 1; x[2 * nf + arr + 1] = 1; y[2] = 80;
+    x[3 * nf + load] = 10; x[3 * nf + arr] = 1; x[3 * nf + arr + 1] = 1024; y[3] = 80;
+    x[4 * nf + load] = 10; y[4] = 30;
+    assert_int_equal(model_price_work(&m, x, y, use, 5, runs_bytecode_none, 3, &fr, &bad_f, &bad_row, why, sizeof why), 0);
+    assert_int_equal(fr.unpriced[sq], UNPRICED_CALL);
+    assert_int_equal(fr.unpriced[sq + 1], UNPRICED_CALL);
+    assert_int_equal(fr.unpriced[ab], UNPRICED_CALL);
+    assert_int_equal(fr.unpriced[arr], UNPRICED_ELEM);
+    assert_int_equal(fr.unpriced[arr + 1], UNPRICED_ELEM);
+    assert_int_equal(fr.unpriced[load], 0);
+    assert_true(fr.cost[load] == 3 && !fr.repriced[sq] && !fr.repriced[ab]);
+
+    /* the natives alone, room for one: Math.sqrt left out (it comes
+     * first), Math.abs refused */
+    memset(fr.unpriced, 0, nf);
+    fr.seen[arr] = fr.seen[arr + 1] = 0;
+    assert_int_equal(model_price_work(&m, x, y, use, 5, runs_bytecode_none, 1, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(bad_f, ab);
+    assert_int_equal((int)bad_row, 1);
+    assert_non_null(strstr(why, "leaves no cycles for the calls of java.lang.Math.abs(D)D"));
+    assert_non_null(strstr(why, "; 1 other entry without a price already left out of the table"));
+    assert_int_equal(fr.unpriced[sq], UNPRICED_CALL);
+    assert_int_equal(fr.unpriced[ab], 0);
+
+    /* none to spare: refused at the first, as without this rule */
+    memset(fr.unpriced, 0, nf);
+    assert_int_equal(model_price_work(&m, x, y, use, 5, runs_bytecode_none, 0, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(bad_f, sq);
+    assert_null(strstr(why, "left out"));
+
+    /* a class constant whose kernel shows no work: refused with room to spare */
+    memset(fr.unpriced, 0, nf);
+    fr.seen[sq] = fr.seen[ab] = 0;
+    x[4 * nf + ldc] = 1;
+    fr.seen[ldc] = 1;
+    assert_int_equal(model_price_work(&m, x, y, use, 5, runs_bytecode_none, 3, &fr, &bad_f, &bad_row, why, sizeof why), 1);
+    assert_int_equal(bad_f, ldc);
+    assert_int_equal(fr.unpriced[ldc], 0);
     fit_free(&fr);
     test_free(x);
     model_free(&m);
@@ -440,6 +517,7 @@ int main(void)
         cmocka_unit_test(model_price_work__zeroed_native__priced_from_its_own_kernels),
         cmocka_unit_test(model_price_work__after_fit__no_exercised_work_at_zero),
         cmocka_unit_test(model_price_work__inseparable_native__unlisted_native_price),
+        cmocka_unit_test(model_price_work__noise__entries_left_out_up_to_the_most),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

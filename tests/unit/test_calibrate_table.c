@@ -91,12 +91,23 @@ static void table_write__fitted_model__valid_against_schema(void **state)
     model_init(&m);
     fr.cost = calloc(m.nf, sizeof *fr.cost);
     fr.seen = calloc(m.nf, 1);
+    fr.unpriced = calloc(m.nf, 1);
     for (size_t j = 0; j < m.nf; j++) {
         fr.cost[j] = 0.5 + (double)j / 3.0;
         fr.seen[j] = j % 5 != 0;       /* some features unseen */
     }
     fr.seen[model_find(&m, FK_FENCE_NATIVE, "fence_native")] = 1;   /* one fence priced, */
     fr.seen[model_find(&m, FK_FENCE_ALLOC, "fence_alloc")] = 0;     /* the other not */
+    /* a native and an array type left out for noise (model_price_work),
+     * beside another of each, priced */
+    {
+        int sq = model_find(&m, FK_INVOKE, "java.lang.Math.sqrt(D)D"), ab = model_find(&m, FK_INVOKE, "java.lang.Math.abs(D)D");
+        int by = model_find(&m, FK_ARRAY_ALLOC, "byte"), in = model_find(&m, FK_ARRAY_ALLOC, "int");
+        assert_true(sq >= 0 && ab >= 0 && by >= 0 && in >= 0);
+        fr.seen[sq] = fr.seen[ab] = fr.seen[by] = fr.seen[by + 1] = fr.seen[in] = fr.seen[in + 1] = 1;
+        fr.unpriced[sq] = fr.unpriced[sq + 1] = UNPRICED_CALL;
+        fr.unpriced[by] = fr.unpriced[by + 1] = UNPRICED_ELEM;
+    }
     path = write_table(&meta, &fr, &m, "test_calibrate_table.xml");
     assert_true(validates(path));
     f = fopen(path, "r");
@@ -112,6 +123,10 @@ static void table_write__fitted_model__valid_against_schema(void **state)
     assert_non_null(strstr(buf, "cpu_vendor=\"AuthenticAMD\" cpu_family=\"26\" cpu_model_number=\"2\""
                                 " cpu_stepping=\"1\""));
     assert_non_null(strstr(buf, "<default cost=\"77.5\"/>"));
+    assert_null(strstr(buf, "<invoke method=\"java.lang.Math.sqrt(D)D\""));
+    assert_non_null(strstr(buf, "<invoke method=\"java.lang.Math.abs(D)D\""));
+    assert_null(strstr(buf, "<array elem=\"byte\""));
+    assert_non_null(strstr(buf, "<array elem=\"int\""));
     {
         /* the class-constant price, when its feature was seen */
         int j = model_find(&m, FK_LDC_CLASS, "class");
@@ -164,6 +179,7 @@ static void table_write__r2_out_of_range_and_partial_cpu__clamped_and_valid(void
     model_init(&m);
     fr.cost = calloc(m.nf, sizeof *fr.cost);
     fr.seen = calloc(m.nf, 1);
+    fr.unpriced = calloc(m.nf, 1);
     assert_true(validates(write_table(&meta, &fr, &m, "test_calibrate_table2.xml")));
     /* a CPU that reports only some fields: only those are written */
     meta.cpu = &partial;
