@@ -111,6 +111,14 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
     table_format_price(default_cost, p1, sizeof p1);
     fprintf(f, "  <!-- charged for a native method this table does not list -->\n"
                "  <default cost=\"%s\"/>\n", p1);
+    /* what the calibrator left out for noise, named where a reader of the
+     * table looks (a comment cannot hold "--": such a name is left to the
+     * report) */
+    for (size_t j = 0; j < m->nf; j++)
+        if (fr->unpriced[j] && (m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE) &&
+            fr->seen[j] && !strstr(m->f[j].name, "--"))
+            fprintf(f, "  <!-- left out: %s:%s, its kernels showed no work for it (the report says why) -->\n",
+                    m->f[j].kind == FK_ARRAY_ALLOC ? "array" : "invoke", m->f[j].name);
     for (unsigned op = 0; op < 256; op++) {
         const char *mn = bc_mnemonic((uint8_t)op);
         int fi = m->op_feature[op];

@@ -124,6 +124,9 @@ static void table_write__fitted_model__valid_against_schema(void **state)
                                 " cpu_stepping=\"1\""));
     assert_non_null(strstr(buf, "<default cost=\"77.5\"/>"));
     assert_null(strstr(buf, "<invoke method=\"java.lang.Math.sqrt(D)D\""));
+    assert_non_null(strstr(buf, "<!-- left out: invoke:java.lang.Math.sqrt(D)D, its kernels showed no work for it"));
+    assert_non_null(strstr(buf, "<!-- left out: array:byte, its kernels showed no work for it"));
+    assert_null(strstr(buf, "left out: invoke:java.lang.Math.abs"));
     assert_non_null(strstr(buf, "<invoke method=\"java.lang.Math.abs(D)D\""));
     assert_null(strstr(buf, "<array elem=\"byte\""));
     assert_non_null(strstr(buf, "<array elem=\"int\""));
