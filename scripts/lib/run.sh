@@ -234,11 +234,11 @@ show_progress() {
 }
 
 # The watcher runs all through the JVM's run, on a core the JVM's threads
-# would use: each poll is one process, stat, exec'd by its command
-# substitution's fork (bash forks a second time for a command with a
-# redirection or a list in a substitution: the '2>/dev/null || echo 0' that
-# was inside), about 2.5 ms of CPU, and the pauses are waits on a pipe that
-# never holds data (a sleep was a process each). The first poll is after
+# would use: each poll reads the output's size (output_size: by the shell
+# itself while the output is short, else one process, stat, exec'd by its
+# command substitution's fork, about 2.5 ms of CPU), and the pauses are
+# waits on a pipe that never holds data (a sleep was a process each). The
+# first poll is after
 # the first pause, and the pauses double from 0.1 s to 1 s: a run of 2.5 s
 # is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s), where a poll every
 # 0.1 s would be 25 and take some 0.06 s of CPU from the JVM's two cores
