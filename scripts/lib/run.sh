@@ -238,13 +238,14 @@ show_progress() {
 # itself while the output is short, else one process, stat, exec'd by its
 # command substitution's fork, about 2.5 ms of CPU), and the pauses are
 # waits on a pipe that never holds data (a sleep was a process each). The
-# first poll is after
-# the first pause, and the pauses double from 0.1 s to 1 s: a run of 2.5 s
-# is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s), where a poll every
-# 0.1 s would be 25 and take some 0.06 s of CPU from the JVM's two cores
-# (the script's own CPU, /usr/bin/time around get_score.sh --engine fast of
-# bench/fast_plain.sh's merge sort: median 0.135 s, 0.195 s with a poll
-# every 0.1 s). The output cannot grow much past the limit meanwhile:
+# first poll is after the first pause, and the pauses double from 0.1 s to
+# 1 s: a run of 2.5 s is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s),
+# where a poll every 0.1 s would be 25, and of a long output 25 stats,
+# some 0.06 s of CPU from the JVM's two cores (the script's own CPU,
+# user + sys of get_score.sh and the processes it waits for, around
+# bench/fast_plain.sh's merge sort: median 0.116 s, 15 runs, with the short
+# output read by the shell; 0.136 s with a stat a poll and after the run).
+# The output cannot grow much past the limit meanwhile:
 # RLIMIT_FSIZE caps each file (run_once), so a later poll only ends the run
 # later, and the size is looked at once more after the JVM has ended.
 watch_output() {
