@@ -191,6 +191,11 @@ static xmlSchemaPtr compile(const unsigned char *xsd, size_t xsd_len, psf_err *e
     return schema;
 }
 
+int xml_schema_compile(const unsigned char *xsd, size_t xsd_len, psf_err *err)
+{
+    return compile(xsd, xsd_len, err) ? 0 : -1;
+}
+
 int xml_validate(xmlDocPtr doc, const char *name,
                  const unsigned char *xsd, size_t xsd_len, psf_err *err)
 {

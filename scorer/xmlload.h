@@ -33,6 +33,11 @@ int xml_parse(const char *name, const unsigned char *bytes, size_t len,
 int xml_validate(xmlDocPtr doc, const char *name,
                  const unsigned char *xsd, size_t xsd_len, psf_err *err);
 
+/* Compile an XSD given as bytes into xml_validate's cache ahead of its
+ * first use (a process that forks its children after this compiles it once
+ * for all of them). */
+int xml_schema_compile(const unsigned char *xsd, size_t xsd_len, psf_err *err);
+
 /* The value of an attribute without namespace, or NULL; caller frees with
  * xmlFree. */
 char *xml_attr(xmlNodePtr node, const char *attr);

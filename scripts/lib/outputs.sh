@@ -157,11 +157,19 @@ pass_output() {
     copy_output "${files[@]}" >&2
   fi
 }
-# copy_output FILE...: the first --max-output bytes of the FILEs together
-# (one file, as nearly always, by a head alone: a cat before it was a
-# process more).
+# copy_output FILE...: the first --max-output bytes of the FILEs together:
+# by the shell itself when output_size (scripts/lib/run.sh) read them all
+# once the run had ended (short, no NUL byte), else by a head alone for one
+# file, as nearly always (a cat before it was a process more).
 copy_output() {
-  if [ $# -eq 1 ]; then
+  local LC_ALL=C f text="" read=1
+  for f in "$@"; do
+    [ -n "${OUTPUT_TEXT[$f]+set}" ] || { read=""; break; }
+    text+=${OUTPUT_TEXT[$f]}
+  done
+  if [ -n "$read" ]; then
+    printf '%s' "${text:0:MAX_OUTPUT}"
+  elif [ $# -eq 1 ]; then
     head -c "$MAX_OUTPUT" -- "$1"
   else
     cat -- "$@" | head -c "$MAX_OUTPUT"

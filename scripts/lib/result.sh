@@ -80,9 +80,16 @@ print_result() {
     jq --argjson runs "$RUNS" '. + {runs: $runs, distinct_scores: 1}' "$SCRATCH/result.json" >"$SCRATCH/result.out" || rc=70
   else
     # (its stderr kept, then passed on: a copy it did not make is reported
-    # with what it said, or how it ended)
-    "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out" 2>"$SCRATCH/score.err"
-    rc=$?
+    # with what it said, or how it ended). Run by the batch that answered
+    # the early questions, which has waited for it (scripts/lib/scorer.sh),
+    # else by a psf-score of its own.
+    if batch_request "$SCRATCH/result.out" "$SCRATCH/score.err" \
+      "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}"; then
+      rc=$BATCH_RC
+    else
+      "$SCORER" "${score_args[@]}" "${view_args[@]}" "${JUNIT_ARGS[@]}" "${scored[@]}" >"$SCRATCH/result.out" 2>"$SCRATCH/score.err"
+      rc=$?
+    fi
     [ ! -s "$SCRATCH/score.err" ] || cat -- "$SCRATCH/score.err" >&2
     [ -s "$signed" ] || { scorer_why "$rc" "$SCRATCH/score.err"; fail internal_error "cannot sign the profile: $WHY"; }
     if [ "$RUNS" -gt 1 ] && [ "$ndistinct" -eq 1 ]; then echo "runs      $RUNS, all with the same score" >>"$SCRATCH/result.out"; fi

@@ -234,17 +234,18 @@ show_progress() {
 }
 
 # The watcher runs all through the JVM's run, on a core the JVM's threads
-# would use: each poll is one process, stat, exec'd by its command
-# substitution's fork (bash forks a second time for a command with a
-# redirection or a list in a substitution: the '2>/dev/null || echo 0' that
-# was inside), about 2.5 ms of CPU, and the pauses are waits on a pipe that
-# never holds data (a sleep was a process each). The first poll is after
-# the first pause, and the pauses double from 0.1 s to 1 s: a run of 2.5 s
-# is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s), where a poll every
-# 0.1 s would be 25 and take some 0.06 s of CPU from the JVM's two cores
-# (the script's own CPU, /usr/bin/time around get_score.sh --engine fast of
-# bench/fast_plain.sh's merge sort: median 0.135 s, 0.195 s with a poll
-# every 0.1 s). The output cannot grow much past the limit meanwhile:
+# would use: each poll reads the output's size (output_size: by the shell
+# itself while the output is short, else one process, stat, exec'd by its
+# command substitution's fork, about 2.5 ms of CPU), and the pauses are
+# waits on a pipe that never holds data (a sleep was a process each). The
+# first poll is after the first pause, and the pauses double from 0.1 s to
+# 1 s: a run of 2.5 s is polled 5 times (at 0.1, 0.3, 0.7, 1.5 and 2.5 s),
+# where a poll every 0.1 s would be 25, and of a long output 25 stats,
+# some 0.06 s of CPU from the JVM's two cores (the script's own CPU,
+# user + sys of get_score.sh and the processes it waits for, around
+# bench/fast_plain.sh's merge sort: median 0.116 s, 15 runs, with the short
+# output read by the shell; 0.136 s with a stat a poll and after the run).
+# The output cannot grow much past the limit meanwhile:
 # RLIMIT_FSIZE caps each file (run_once), so a later poll only ends the run
 # later, and the size is looked at once more after the JVM has ended.
 watch_output() {
@@ -268,10 +269,50 @@ watch_output() {
   done
 }
 # output_size FILE...: the bytes the FILEs hold together, in OUTPUT_SIZE (0
-# when they cannot be read); one stat for all of them.
+# when they cannot be read). Short files, as a program's output nearly
+# always is (OUTPUT_READ_MAX bytes together at most), are read by the shell
+# itself, exactly: in the C locale every byte but NUL is one character, and
+# each NUL ends a read (-d '') and is counted as the byte it is. What they
+# hold, when none holds a NUL, is kept in OUTPUT_TEXT (by file name) for
+# copy_output, which then passes it on without a process. Longer files, or
+# files that cannot be opened, are measured by one stat for all of them (a
+# fork and an exec, some 2.5 ms of CPU each time: the watcher's polls and
+# the look once the JVM has ended).
+OUTPUT_READ_MAX=16384
+declare -A OUTPUT_TEXT=()
 output_size() {
-  local sizes n
+  local LC_ALL=C sizes n f fd chunk text total=0 nul=0
+  local -A texts=()
   OUTPUT_SIZE=0
+  OUTPUT_TEXT=()
+  for f in "$@"; do
+    # (the braces: an exec's own 2>/dev/null would stay for the whole script)
+    { exec {fd}<"$f"; } 2>/dev/null || { total=-1; break; }
+    text=""
+    while :; do
+      n=$((OUTPUT_READ_MAX - total + 1))
+      if IFS= read -r -d '' -n "$n" -u "$fd" chunk; then
+        # (n characters read: more than OUTPUT_READ_MAX in all; fewer: a NUL ended the read)
+        [ ${#chunk} -lt "$n" ] || { total=-1; break; }
+        total=$((total + ${#chunk} + 1))
+        nul=1
+      else
+        total=$((total + ${#chunk}))
+        text+=$chunk
+        break
+      fi
+      text+=$chunk
+      [ "$total" -le "$OUTPUT_READ_MAX" ] || { total=-1; break; }
+    done
+    exec {fd}<&-
+    [ "$total" -ge 0 ] || break
+    texts[$f]=$text
+  done
+  if [ "$total" -ge 0 ]; then
+    OUTPUT_SIZE=$total
+    [ "$nul" = 1 ] || for f in "${!texts[@]}"; do OUTPUT_TEXT[$f]=${texts[$f]}; done
+    return 0
+  fi
   sizes=$(exec stat -c %s "$@" 2>/dev/null) || return 0
   for n in $sizes; do OUTPUT_SIZE=$((OUTPUT_SIZE + n)); done
 }

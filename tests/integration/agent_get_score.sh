@@ -39,21 +39,31 @@ expect_eq "relative PSF_BUILD ($rel): scored" "$rc/$(jq -r .bytecodes <<<"$out")
 # --- psf-score's runs: the early questions of one --batch, then the result ----------
 # A build whose psf-score notes each call's first argument, then runs the
 # real one (or, with PSF_TEST_NO_BATCH, answers --batch with nothing at all:
-# get_score.sh then asks each question on its own). The agent is a copy: the
+# get_score.sh then asks each question on its own; with PSF_TEST_NO_MORE, a
+# --batch --more runs as a --batch, which answers the early questions and
+# ends without waiting for the result's request). The agent is a copy: the
 # sandbox shows the build directory, not what a link in it points to.
 WB=$TEST_TMP/wrapbuild
 mkdir -p "$WB"
 cp "$PSF_BUILD/libpsfagent.so" "$WB/"
 ln -s "$PSF_BUILD/psf-receive" "$WB/psf-receive"
 # shellcheck disable=SC2016 # the wrapper's own $1 and environment
-printf '#!/bin/sh\necho "$1" >>"%s"\n[ "$1" != --batch ] || [ -z "${PSF_TEST_NO_BATCH:-}" ] || exit 70\nexec "%s" "$@"\n' \
+printf '#!/bin/sh\necho "$1" >>"%s"\n[ "$1" != --batch ] || [ -z "${PSF_TEST_NO_BATCH:-}" ] || exit 70\nif [ "$1 $2" = "--batch --more" ] && [ -n "${PSF_TEST_NO_MORE:-}" ]; then shift 2; set -- --batch "$@"; fi\nexec "%s" "$@"\n' \
   "$TEST_TMP/calls" "$PSF_BUILD/psf-score" >"$WB/psf-score"
 chmod +x "$WB/psf-score"
 : >"$TEST_TMP/calls"
 out=$(PSF_BUILD=$WB gs --classpath "$FX" --method Noisy.work --json -- 1000) && rc=0 || rc=$?
 expect_eq "psf-score runs: scored" "$rc/$(jq -r .score <<<"$out")/$(jq -r .verification <<<"$out")" \
   "0/$(jq -r .score <<<"$(gs --classpath "$FX" --method Noisy.work --json -- 1000)")/verified"
-expect_eq "psf-score runs: one --batch (key, table, digests, TSC rate), one result" \
+# (the result too is the batch's: it waited for it while the JVM ran)
+expect_eq "psf-score runs: one --batch (key, table, digests, TSC rate, the result), nothing else" \
+  "$(tr '\n' ' ' <"$TEST_TMP/calls")" "--batch "
+: >"$TEST_TMP/calls"
+out3=$(PSF_TEST_NO_MORE=1 PSF_BUILD=$WB gs --classpath "$FX" --method Noisy.work --json -- 1000) && rc=0 || rc=$?
+expect_eq "psf-score runs: a --batch that does not wait for the result: the result scored on its own, the same" \
+  "$rc/$(jq -c '[.score, .status, .verification, .submission, .cost_table.sha256]' <<<"$out3")" \
+  "0/$(jq -c '[.score, .status, .verification, .submission, .cost_table.sha256]' <<<"$out")"
+expect_eq "psf-score runs: a --batch that does not wait for the result: one more psf-score, for the result" \
   "$(tr '\n' ' ' <"$TEST_TMP/calls")" "--batch --costs "
 : >"$TEST_TMP/calls"
 out2=$(PSF_TEST_NO_BATCH=1 PSF_BUILD=$WB gs --classpath "$FX" --method Noisy.work --json -- 1000) && rc=0 || rc=$?

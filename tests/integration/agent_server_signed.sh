@@ -118,28 +118,61 @@ expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
 # get_score.sh's --signed-copy that leaves no copy: the result names the
 # scorer's reason, or the signal that ended it (as on a loaded machine,
 # where it says nothing), not only that the profile could not be signed.
-# Two stand-in builds, the real one but for a psf-score that, asked for
+# Stand-in builds, the real one but for a psf-score that, asked for
 # --signed-copy, says why it cannot, or is killed; the real psf-score
-# answers everything else. (No sandbox: it would show the build's files, not
-# the links to them.)
-standin() { # DIR SCRIPT [OPTION]: a build in DIR whose psf-score runs SCRIPT on OPTION (--signed-copy)
+# answers everything else. get_score.sh asks for the result (and its
+# --signed-copy) the batch that answered its early questions and waited
+# (psf-score --batch --more): the stand-in's batch answers the early
+# questions by the real one, then the one request read on its stdin
+# (scorer/batch.h: N files OUT ERR ARGS..., each word ended by a NUL, then
+# an empty word) as psf-score would, SCRIPT and all. With NOMORE, its
+# batch does not wait for it, and get_score.sh runs psf-score for the
+# result itself. (No sandbox: it would show the build's files, not the
+# links to them.)
+standin() { # DIR SCRIPT [OPTION [NOMORE]]: a build in DIR whose psf-score runs SCRIPT on OPTION (--signed-copy)
   mkdir -p "$1"
   for f in "$PSF_BUILD"/*; do ln -s "$(readlink -f "$f")" "$1/"; done
   rm "$1/psf-score"
-  printf '#!/bin/sh\ncase " $* " in *" %s "*) %s ;; esac\nexec %q "$@"\n' "${3:---signed-copy}" "$2" "$(readlink -f "$PS")" >"$1/psf-score"
+  {
+    printf '#!/usr/bin/env bash\nreal=%q option=%q script=%q nomore=%q\n' "$(readlink -f "$PS")" "${3:---signed-copy}" "$2" "${4:-}"
+    cat <<'EOF'
+if [ "${1:-} ${2:-}" = "--batch --more" ]; then
+  shift 2
+  [ -z "$nomore" ] || exec "$real" --batch "$@"
+  "$real" --batch "$@" </dev/null || exit
+  words=()
+  while IFS= read -r -d '' w && [ -n "$w" ]; do words+=("$w"); done
+  [ "${words[1]:-}" = files ] || exit 70
+  args=("${words[@]:4}")
+  case " ${args[*]} " in
+    *" $option "*) bash -c "$script" >"${words[2]}" 2>"${words[3]}" ;;
+    *) "$real" "${args[@]}" >"${words[2]}" 2>"${words[3]}" ;;
+  esac
+  printf '%s\n\0' "$?"
+  exit 0
+fi
+case " $* " in *" $option "*) exec bash -c "$script" ;; esac
+exec "$real" "$@"
+EOF
+  } >"$1/psf-score"
   chmod +x "$1/psf-score"
 }
 standin "$D/says" 'echo "psf-score: the disk went away" >&2; exit 70'
 standin "$D/killed" 'kill -KILL $$'
-expect_eq "--signed-copy that says why: internal error" \
-  "$(PSF_BUILD=$D/says code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
-expect_eq "--signed-copy that says why: the result says it" "$(jq -r .message "$TEST_TMP/code.out")" \
-  "cannot sign the profile: the disk went away"
-expect_match "--signed-copy that says why: said on stderr too" "$(cat "$TEST_TMP/code.err")" $'(^|\n)psf-score: the disk went away(\n|$)'
-expect_eq "--signed-copy killed: internal error" \
-  "$(PSF_BUILD=$D/killed code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
-expect_eq "--signed-copy killed: the result names the signal" "$(jq -r .message "$TEST_TMP/code.out")" \
-  "cannot sign the profile: psf-score was ended by SIGKILL"
+standin "$D/says-alone" 'echo "psf-score: the disk went away" >&2; exit 70' --signed-copy nomore
+standin "$D/killed-alone" 'kill -KILL $$' --signed-copy nomore
+for how in "" -alone; do
+  name="--signed-copy${how:+ (psf-score of its own)}"
+  expect_eq "$name that says why: internal error" \
+    "$(PSF_BUILD=$D/says$how code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
+  expect_eq "$name that says why: the result says it" "$(jq -r .message "$TEST_TMP/code.out")" \
+    "cannot sign the profile: the disk went away"
+  expect_match "$name that says why: said on stderr too" "$(cat "$TEST_TMP/code.err")" $'(^|\n)psf-score: the disk went away(\n|$)'
+  expect_eq "$name killed: internal error" \
+    "$(PSF_BUILD=$D/killed$how code "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10)" 70
+  expect_eq "$name killed: the result names the signal" "$(jq -r .message "$TEST_TMP/code.out")" \
+    "cannot sign the profile: psf-score was ended by SIGKILL"
+done
 # The copies signed by psf-score --sign (--profile-out's, and that of a
 # run of several) are reported so too.
 standin "$D/signsays" 'echo "psf-score: the key went away" >&2; exit 70' --sign
