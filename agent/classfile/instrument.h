@@ -169,6 +169,14 @@
  * (between 0 and the segments, which have bit 14 set), so that a probe
  * class can give them the names of the block and return probes, one
  * method each: the constant, which the JIT folds, says which probe runs.
+ * With options.calls_not as well, the call, return and new probes push
+ * ~SITE instead of SITE (bitwise not: negative, sipush down to -32768,
+ * else ldc_w of an Integer of its own, the call probe's shared with its
+ * return probe's), so that CALL_METHOD, RETURN_METHOD and NEW_METHOD may
+ * be PROBE_METHOD, one Methodref for all: the probe takes a negative id
+ * with any constant but ~INS_ROOT_CONST (the root exit probe's, whose
+ * ~ROOT no segment's constant, bit 14 set or 0, nor ~ of one, equals)
+ * for theirs.
  *
  * With options.fold_method as well as branch_method, a conditional branch
  * whose two successors have no other way in (blk_ways_in) gets no branch
@@ -275,6 +283,7 @@ typedef struct ins_options {
                                    when no branch, switch or handler lands on offset 0 */
     int consts;                 /* block, entry-block, call, return and new probes pass a constant
                                    too (above): their descriptors are (II)V */
+    int calls_not;              /* with consts: the call, return and new probes pass ~site (above) */
     int program;                /* with consts: the program flag of INS_SEG_PACK */
     const char *fold_method;    /* NULL, or the probe class's static method (III)V that takes a
                                    branch's outcome in its successors' block probes (above) */

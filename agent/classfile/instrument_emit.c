@@ -40,9 +40,10 @@ static int emit_id(method_ctx *c, buf *code, uint32_t id)
     return emit_id_k(c, code, id, NULL);
 }
 
-/* Push ~id (options.root_exit_not): sipush down to -32768, else ldc_w of
- * an Integer (three bytes either way, as emit_id_k), *k the one added for
- * an earlier exit of the method (0: none yet). */
+/* Push ~id (options.root_exit_not, options.calls_not): sipush down to
+ * -32768, else ldc_w of an Integer (three bytes either way, as emit_id_k),
+ * *k the one added for an earlier exit of the method or the call probe of
+ * the same invoke (0: none yet). */
 static int emit_not_id(method_ctx *c, buf *code, uint32_t id, uint16_t *k)
 {
     if (id <= INT16_MAX) {
@@ -254,8 +255,9 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
+        int cnot = c->cst && c->w->opt->calls_not; /* the call, return and new probes pass ~site */
         if (c->in[k].call_probe) {
-            if (emit_id_k(c, &code, call, &callk))
+            if ((cnot ? emit_not_id(c, &code, call, &callk) : emit_id_k(c, &code, call, &callk)))
                 goto fail;
             if (c->cst)
                 emit_const(&code, INS_CALL_CONST);
@@ -264,7 +266,7 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
         }
         emit_insn(c, &c->in[k], &code);
         if (c->in[k].call_probe) {  /* reached only when the call returned */
-            if (emit_id_k(c, &code, call++, &callk))
+            if ((cnot ? emit_not_id(c, &code, call++, &callk) : emit_id_k(c, &code, call++, &callk)))
                 goto fail;
             if (c->cst)
                 emit_const(&code, segment_after(c, &c->in[k]));
@@ -272,7 +274,8 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
         }
         if (c->in[k].new_probe) {   /* reached only when new allocated */
-            if (emit_id(c, &code, call++))
+            uint16_t newk = 0;      /* its site's Integer of ~site past 32767 */
+            if ((cnot ? emit_not_id(c, &code, call++, &newk) : emit_id(c, &code, call++)))
                 goto fail;
             if (c->cst)
                 emit_const(&code, ~segment_after(c, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */

@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* the first byte picks the first id and site and whether branch, entry, exit, array, copy, made and
      * call probes go in, and the constants with folded branches, if_icmp<cond> and ifnull probes
-     * through the if<cond> probe (the fast engine's options) */
+     * through the if<cond> probe and the call sites' bitwise not (the fast engine's options) */
     unsigned b = size > 0 ? data[0] : 0;
     ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .first_id = b * 200u,
                        .branch_method = b & 1 ? "branch" : NULL, .entry_method = b & 2 ? "entry" : NULL,
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        .return_method = b & 64 ? "returned" : NULL, .first_call = b * 250u,
                        .new_method = b & 64 ? "allocated" : NULL, .consts = (b & 128) != 0,
                        .fold_method = b & 128 ? "branched" : NULL, .icmp_as_if = (b & 128) != 0,
-                       .null_as_int = (b & 128) != 0};
+                       .null_as_int = (b & 128) != 0, .calls_not = (b & 128) != 0};
     ins_result r;
     if (ins_rewrite(data, size, &opt, &r, NULL, 0) == 0) {
         check(data, size, &r,

@@ -1549,6 +1549,97 @@ static void ins_rewrite__consts__call_return_and_new_probes_share_q(void **state
     extra_pool_n = 0;
 }
 
+/* calls_not: the call, return and new probes push ~site, so that they can
+ * call the block probe's method (the fast engine's Code(II)V): no pool
+ * entry of their own, where q(II)V above costs a NameAndType and a
+ * Methodref (and a name) */
+static void ins_rewrite__calls_not__call_return_and_new_probes_add_no_pool_entry(void **state)
+{
+    (void)state;
+    spec s = arraycopy_method();
+    ins_options opt = probe_opts;
+    opt.probe_method = "p";
+    opt.call_method = "p";
+    opt.return_method = "p";
+    opt.new_method = "p";
+    opt.consts = 1;
+    opt.calls_not = 1;
+    opt.program = 1;
+    opt.first_call = 3;
+    rewritten w;
+    rewrite(&w, &s, &opt);
+    const cf_method *m = &w.cf.methods[0];
+    /* pool: block 0's probe (19 "psf/Probe", 20 its Class, 21 "p", 22
+     * "(II)V", 23 NameAndType, 24 Methodref); the call and return probes
+     * add nothing */
+    expect_probe_ref(&w.cf, 24, "p", "(II)V");
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6);
+    static const uint8_t want[] = {
+        0x11, 0x00, 0x07, 0x11, 0x03, 0x08, 0xb8, 0x00, 24, /*  0 p(7, 8 | 6 << 7) */
+        0x2a, 0x03, 0x2a, 0x03, 0x1b,                       /*  9 */
+        0x11, 0xff, 0xfc, 0x11, 0x00, 0x01, 0xb8, 0x00, 24, /* 14 p(~3, INS_CALL_CONST) */
+        0xb8, 0x00, 18,                                     /* 23 System.arraycopy */
+        0x11, 0xff, 0xfc, 0x11, 0x60, 0x02, 0xb8, 0x00, 24, /* 26 p(~3, 2 | program | 1 << 14) */
+        0x1b, 0x9a, 0xff, 0xdc,                             /* 35 iload_1; 36 ifne 0 */
+        0x11, 0x00, 0x08, 0x11, 0x00, 0x81, 0xb8, 0x00, 24, /* 39 p(8, 1 | 1 << 7) */
+        0xb1                                                /* 48 */
+    };
+    expect_bytes(m->code, m->code_len, want, sizeof want);
+    assert_int_equal(be_u16(want + 4), INS_LEN_PACK(8, 6, 0));
+    assert_int_equal(be_u16(want + 18), INS_CALL_CONST);
+    assert_int_equal(be_u16(want + 30), INS_SEG_PACK(2, 0, 1));
+    assert_int_equal(w.r.methods[0].ncalls, 1);
+    assert_int_equal(w.r.next_call, 4);
+    release(&w);
+
+    /* call sites past 32767: one Integer of ~site (25 -40001), pushed by
+     * both probes of the invoke */
+    opt.first_call = 40000;
+    rewrite(&w, &s, &opt);
+    m = &w.cf.methods[0];
+    int32_t v = 0;
+    assert_int_equal(cp_integer(&w.cf.cp, 25, &v), 0);
+    assert_int_equal(v, -40001);
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6 + 6 + 1);
+    static const uint8_t call[] = {0x13, 0x00, 25, 0x11, 0x00, 0x01, 0xb8, 0x00, 24};
+    expect_bytes(m->code + 14, sizeof call, call, sizeof call);
+    static const uint8_t ret[] = {0x13, 0x00, 25, 0x11, 0x60, 0x02, 0xb8, 0x00, 24};
+    expect_bytes(m->code + 26, sizeof ret, ret, sizeof ret);
+    release(&w);
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+
+    /* the new probe (new_code, site 9): p(~9, ~segment), the block
+     * probe's Methodref (13..18), nothing added */
+    spec n = {52, new_code, sizeof new_code, 3, NULL, 0, {{"StackMapTable", new_smt, sizeof new_smt}}, 1};
+    opt.program = 0;
+    opt.first_call = 9;
+    rewrite(&w, &n, &opt);
+    m = &w.cf.methods[0];
+    assert_int_equal(w.cf.cp.count, POOL_COUNT + 6);
+    static const uint8_t nwant[] = {
+        0x11, 0x00, 0x07, 0x11, 0x40, 0x84, 0xb8, 0x00, 18, /*  0 p(7, 4 | 1 << 7 | alloc) */
+        0xbb, 0x00, 0x04,                                   /*  9 new #4 */
+        0x11, 0xff, 0xf6, 0x11, 0xbf, 0xfc, 0xb8, 0x00, 18, /* 12 p(~9, ~(3 bytecodes after)) */
+        0x59, 0x03, 0x99, 0x00, 0x10,                       /* 21 dup; iconst_0; 23 ifeq 39 */
+        0x11, 0x00, 0x08, 0x11, 0x01, 0x02, 0xb8, 0x00, 18, /* 26 p(8, 2 | 2 << 7) */
+        0x04, 0xa7, 0x00, 0x0d,                             /* 35 iconst_1; 36 goto 49 */
+        0x11, 0x00, 0x09, 0x11, 0x00, 0x81, 0xb8, 0x00, 18, /* 39 p(9, 1 | 1 << 7) */
+        0x05,                                               /* 48 iconst_2 */
+        0x11, 0x00, 0x0a, 0x11, 0x02, 0x04, 0xb8, 0x00, 18, /* 49 p(10, 4 | 4 << 7) */
+        0x57, 0x57, 0x57, 0xb1                              /* 58 */
+    };
+    expect_bytes(m->code, m->code_len, nwant, sizeof nwant);
+    release(&w);
+
+    /* the root probes' constant is none of theirs: no segment (0 or bit
+     * 14 set) and INS_CALL_CONST differ from INS_ROOT_CONST */
+    assert_int_equal(INS_ROOT_CONST & (1u << 14), 0);
+    assert_int_not_equal(INS_ROOT_CONST, 0);
+    assert_int_not_equal(INS_ROOT_CONST, INS_CALL_CONST);
+}
+
 /* A reserve callback: ids from base[0], sites from base[1], calls from base[2], each advanced; base[3] asks to fail. */
 static int reserve_from(void *ctx, uint32_t ids, uint32_t sites, uint32_t calls, uint32_t *fid, uint32_t *fsite,
                         uint32_t *fcall)
@@ -2629,6 +2720,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__shared_names__probes_of_one_name_and_descriptor_share_a_methodref),
         cmocka_unit_test(ins_rewrite_parsed__a_class_parsed_by_the_caller__same_result),
         cmocka_unit_test(ins_rewrite__consts__call_return_and_new_probes_share_q),
+        cmocka_unit_test(ins_rewrite__calls_not__call_return_and_new_probes_add_no_pool_entry),
         cmocka_unit_test(ins_rewrite__reserve__the_caller_numbers_ids_sites_and_calls),
         cmocka_unit_test(ins_rewrite__frame_delta_past_63__takes_the_extended_form),
         cmocka_unit_test(ins_rewrite__handler_frame__range_takes_the_probes_and_frame_moves),

@@ -15,22 +15,23 @@ package java.lang;
  * The probes most classes call have two names, one method for each
  * descriptor:
  *
- *   Code(II)V         the block probe, the entry-block probe and the
- *                     root entry and exit probes
+ *   Code(II)V         the block probe, the entry-block probe, the
+ *                     root entry and exit probes and the call, return
+ *                     and new probes
  *   Code(III)V        the if<cond> branch probe (if_icmp<cond>'s too, on
  *                     the sign of the difference of its operands, and in
  *                     the boot loader's classes ifnull's and ifnonnull's,
  *                     on instanceof Object) and the folded branch
  *   Code(Object;II)V  ifnull, ifnonnull in the other classes
  *   Code(Object;Object;II)V  if_acmp<cond>
- *   SourceFile(II)V   the call, return and new probes
  *   SourceFile(I)V    the other entry probe (a method entered where a
  *                     jump lands on its first instruction)
  *   SourceFile(Object;II)V  the array probe
  *
  * told apart, where they share one, by a constant the rewriter passes
- * (negative for the second of each pair, 1 for the call, ~ROOT for the
- * root probes, whose exit passes ~id), which the JIT folds like the rest. The names are
+ * (negative for the second of each pair, ~ROOT for the root probes,
+ * whose exit passes ~id; the call, return and new probes pass ~site and
+ * 1 for the call), which the JIT folds like the rest. The names are
  * those of two class-file attributes, whose Utf8 entries the constant
  * pool of nearly every class holds already. A class's rewritten constant
  * pool then holds one Methodref per probe method it calls and, but for
@@ -667,11 +668,16 @@ public final class Probe {
 
     /**
      * The block probe (k >= 0: the block's packed lengths), the entry-block
-     * probe (k < 0: ~lengths) and the root probes (k = ~ROOT, lengths no
-     * block packs to: root(id), root(~id)).
+     * probe (k < 0: ~lengths), the root probes (k = ~ROOT, lengths no
+     * block packs to: root(id), root(~id)) and the call, return and new
+     * probes (id < 0: ~their site; k their constant, never ~ROOT).
      */
     @Hidden
     public static void Code(int id, int k) {
+        if (id < 0 && k != ~ROOT) {
+            call(~id, k);
+            return;
+        }
         if (k < 0) {
             if (k == ~ROOT)
                 root(id);
@@ -773,10 +779,10 @@ public final class Probe {
     /**
      * The return probe (s: the segment after the invoke, 0 or with bit 14
      * set), the new probe (s < 0: ~the segment after the new) and the call
-     * probe (s = INS_CALL_CONST, 1).
+     * probe (s = INS_CALL_CONST, 1), which call Code(~site, s).
      */
     @Hidden
-    public static void SourceFile(int site, int s) {
+    private static void call(int site, int s) {
         Probe p = current();
         if (p == null || p.mode == HIDDEN)
             return;
@@ -1328,7 +1334,7 @@ public final class Probe {
      */
 
 
-    /* After an invoke, when the call returned (SourceFile): its call site and the segment after it. */
+    /* After an invoke, when the call returned (the return probe): its call site and the segment after it. */
     @Hidden
     private void returned(int site, int s) {
         boolean nat = pending == site + 1 && n + on == pendingAt;
