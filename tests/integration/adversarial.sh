@@ -49,8 +49,16 @@ echo "# deadlock: --timeout $dl_timeout (the bytecode limit's run took at most $
 expect_end "deadlock" deadlock 15 Ends deadlock --timeout "$dl_timeout" -- deadlock
 # A JVM crash cannot come from SE Java code; a SIGSEGV delivered from outside
 # takes the JVM down the same way (its handler writes hs_err and aborts).
-# (once the run has started: on a loaded machine the checks before it take a while)
-( for i in $(seq 120); do pgrep -f "[E]nds spin-for-crash" >/dev/null && break; sleep 0.5; done
+# (once the JVM runs: on a loaded machine the checks before it take a
+# while, and the processes that start it (bubblewrap, timeout) name the
+# same arguments: a signal that came before the JVM did would end them
+# instead, so the wait is for a process that is java itself)
+( for _ in $(seq 120); do
+    for p in $(pgrep -f "[E]nds spin-for-crash"); do
+      [ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ] && break 2
+    done
+    sleep 0.5
+  done
   sleep 3; pkill -SEGV -f "[E]nds spin-for-crash" ) &
 killer=$!
 expect_end "JVM crash" crashed 16 Ends spin --max-bytecodes 1000000000000 --timeout 30 -- spin-for-crash
