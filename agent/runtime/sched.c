@@ -50,8 +50,11 @@
  * counted, I/O), the baton is free and the waiting threads poll.
  *
  * A holder that blocks without an event the agent sees, in a state JVMTI
- * reports as Object.wait, is found by the waiting threads' poll and
- * handled as the Object.wait it is, at the point where it stopped. The
+ * reports as Object.wait, is found by the waiting threads' poll once it is
+ * in the monitor's wait set, and handled as the Object.wait it is, at the
+ * point where it stopped. (A holder back from Object.wait still shows that
+ * state while the JVM retakes the monitor for it: in no wait set, it is
+ * left to run.) The
  * JVM's wait for a class another slot is initializing is not reported so
  * (JDK 17 and 25 show it as running): a holder inside a class initializer
  * keeps the baton past its quantum instead (sched_step), so that no other
@@ -366,7 +369,10 @@ void sched_settle(agent *a, JNIEnv *jni, int32_t me)
 }
 
 /* The holder stopped without an event this file sees, in a state JVMTI
- * reports as Object.wait. Handled as Object.wait from here. */
+ * reports as Object.wait, and is in the monitor's wait set. Handled as
+ * Object.wait from here. (A thread back from Object.wait, its
+ * MonitorWaited seen, shows that state too until the JVM's wait has
+ * retaken the monitor and returned: it is in no wait set, and runs on.) */
 static void watchdog(agent *a, JNIEnv *jni)
 {
     int32_t h = a->sched.holder;
@@ -381,10 +387,16 @@ static void watchdog(agent *a, JNIEnv *jni)
     jobject mon = NULL;
     if ((*a->jvmti)->GetCurrentContendedMonitor(a->jvmti, s->thread, &mon) != JVMTI_ERROR_NONE || mon == NULL)
         return;
+    int owner = OWN_OTHER, in_ws = 0;
+    if (monitor_of(a, jni, mon, s, &owner, &in_ws) != 0 || !in_ws) {
+        (*jni)->DeleteLocalRef(jni, mon);
+        return;
+    }
+    sched_drop_mon(jni, &s->mon);
     s->mon = (*jni)->NewGlobalRef(jni, mon);
     (*jni)->DeleteLocalRef(jni, mon);
     s->state = (st & JVMTI_THREAD_STATE_WAITING_WITH_TIMEOUT) ? SS_TWAIT : SS_WAIT;
-    s->pending = 1;
+    s->pending = 0; /* in the wait set: settled */
     s->arrived = 0;
     sched_pick(a, jni, h);
 }

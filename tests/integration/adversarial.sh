@@ -31,13 +31,34 @@ expect_end "exception escaping" exception 9 Ends escape -- escape
 expect_match "exception escaping: names the class" "$(jq -r .message "$TEST_TMP/out")" IllegalStateException
 expect_end "StackOverflowError" stack_overflow 10 Ends deep -- deep
 expect_end "OutOfMemoryError" out_of_memory 11 Ends hog --heap 32m -- hog
+# (the bytecode limit's run, a JVM start and a short method, is timed: the
+# deadlock's --timeout below is three times as long, rounded up to whole
+# seconds, at least 3 s)
+t0=$(date +%s%N)
 expect_end "endless loop: bytecode limit" bytecode_limit 17 Ends spin --max-bytecodes 1000000 -- spin
+start_s=$((($(date +%s%N) - t0 + 999999999) / 1000000000))
 expect_end "endless loop: timeout" timeout 14 Ends spin --max-bytecodes 1000000000000 --timeout 3 -- spin
-expect_end "deadlock" deadlock 15 Ends deadlock --timeout 3 -- deadlock
+# The deadlock is found in the thread dump taken at --timeout: the JVM must
+# have started and its two threads met within it. On an idle machine that
+# takes about a second and 3 s is enough; a busy one starts the JVM slower,
+# and a dump taken before the threads met finds no deadlock (status
+# timeout). So the limit grows with this machine's JVM start, measured just
+# before.
+dl_timeout=$((3 * start_s > 3 ? 3 * start_s : 3))
+echo "# deadlock: --timeout $dl_timeout (the bytecode limit's run took at most $start_s s)"
+expect_end "deadlock" deadlock 15 Ends deadlock --timeout "$dl_timeout" -- deadlock
 # A JVM crash cannot come from SE Java code; a SIGSEGV delivered from outside
 # takes the JVM down the same way (its handler writes hs_err and aborts).
-# (once the run has started: on a loaded machine the checks before it take a while)
-( for i in $(seq 120); do pgrep -f "[E]nds spin-for-crash" >/dev/null && break; sleep 0.5; done
+# (once the JVM runs: on a loaded machine the checks before it take a
+# while, and the processes that start it (bubblewrap, timeout) name the
+# same arguments: a signal that came before the JVM did would end them
+# instead, so the wait is for a process that is java itself)
+( for _ in $(seq 120); do
+    for p in $(pgrep -f "[E]nds spin-for-crash"); do
+      [ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ] && break 2
+    done
+    sleep 0.5
+  done
   sleep 3; pkill -SEGV -f "[E]nds spin-for-crash" ) &
 killer=$!
 expect_end "JVM crash" crashed 16 Ends spin --max-bytecodes 1000000000000 --timeout 30 -- spin-for-crash
@@ -71,11 +92,15 @@ expect_eq "a burst of output just before the JVM ends: output_limit, no score (8
     19/output_limit/null 19/output_limit/null 19/output_limit/null 19/output_limit/null)"
 # More than the limit, then a wait of the program's own: the watcher, whose
 # polls grow to one a second (scripts/lib/run.sh), ends the run, not --timeout.
+# A run that --timeout ended took at least --timeout (its clock starts after
+# this script's), so any shorter run was ended by the watcher: the bound is
+# --timeout itself, which only a broken watcher reaches, however slow the
+# machine (a run ends here in a few seconds).
 started=$SECONDS
 expect_end "too much output, then a wait: ended by the watcher" output_limit 19 Ends quick --max-output 100000 \
-  --timeout 60 -- flood
-[ $((SECONDS - started)) -lt 30 ] && pass "too much output, then a wait: ended well before --timeout" ||
-  fail "too much output, then a wait: ended well before --timeout" "after $((SECONDS - started)) s"
+  --timeout 120 -- flood
+[ $((SECONDS - started)) -lt 120 ] && pass "too much output, then a wait: ended before --timeout" ||
+  fail "too much output, then a wait: ended before --timeout" "after $((SECONDS - started)) s"
 # The launcher's words printed by the program after the method returned: the
 # authentic result stands (the program failed after the method: 8), not the
 # class_not_found (3) the text alone would suggest.

@@ -179,8 +179,10 @@ expect_match "JDK 26: says why" "$(JAVA_HOME=$TEST_TMP/jdk26 "$PSF_ROOT/scripts/
 expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
 
 # --- many runs at once from one directory ---------------------------------------
+# (four JVMs at once take several times one's time, more on a busy machine:
+# --timeout 600, so that what is checked is the runs' separation, not speed)
 for i in 1 2 3 4; do
-  gs --classpath "$FX" --method Noisy.work --json --costs none -- 50 >"$TEST_TMP/par.$i" &
+  gs --classpath "$FX" --method Noisy.work --json --costs none --timeout 600 -- 50 >"$TEST_TMP/par.$i" &
 done
 wait
 for i in 1 2 3 4; do

@@ -133,10 +133,12 @@ done
 # orphaned before it set its parent-death signal, which no test can time) is
 # ended by the run's sweeper once get_score.sh is gone, by a trapped signal
 # or by SIGKILL, and the scratch directory goes with it.
+# (--timeout 600: the signal below ends the run, and must find it still
+# running however long the waits for its processes took)
 for sig in TERM KILL; do
   n=$((n + 1))
   mark="psf-hygiene-$$-$n"
-  start "$mark" off --timeout 30
+  start "$mark" off --timeout 600
   scratch=""
   for i in $(seq 60); do
     scratch=$(ls -d "$TMPDIR"/psf.* 2>/dev/null | head -1)
@@ -167,9 +169,11 @@ for sig in TERM KILL; do
   expect_eq "SIG$sig: the scratch directory is removed" "$(tmp_left)" ""
 done
 
-# a live run's scratch directory is never taken for a stale one
+# a live run's scratch directory is never taken for a stale one (live all
+# through the other run however slow the machine: --timeout 600, ended by
+# the SIGTERM below)
 mark="psf-hygiene-$$-live"
-start "$mark" off --timeout 30
+start "$mark" off --timeout 600
 for i in $(seq 60); do
   [ -n "$(ls -A "$TMPDIR")" ] && [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
   sleep 0.5

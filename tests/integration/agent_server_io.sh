@@ -23,13 +23,16 @@ field() { jq -r ".$1" "$TEST_TMP/gs.out"; }
 # --- 1. parallel runs sharing one --profile-out each report their own result ----
 # Noisy.work(n) executes 9n+9 bytecodes. Eight runs alternate n = 10 and
 # n = 20 and keep their profiles at the same path, while another process
-# keeps writing a forged profile (a score of 1) to that path.
+# keeps writing a forged profile (a score of 1) to that path. (Eight JVMs at
+# once on a machine of two cores take several times one's time, and more on
+# a busy one: --timeout 600, so that what is checked is the profile, not the
+# machine's speed.)
 printf '<?xml version="1.0"?>\n<psf-profile/>\n' >"$TEST_TMP/forged.xml"
 ( while :; do cp "$TEST_TMP/forged.xml" "$D/shared.xml.new" 2>/dev/null && mv -f "$D/shared.xml.new" "$D/shared.xml"; sleep 0.05; done ) &
 writer=$!
 for i in 1 2 3 4 5 6 7 8; do
   n=$((i % 2 == 0 ? 20 : 10))
-  "$GS" --json --costs none --classpath "$FX" --method Noisy.work --profile-out "$D/shared.xml" -- "$n" \
+  "$GS" --json --costs none --timeout 600 --classpath "$FX" --method Noisy.work --profile-out "$D/shared.xml" -- "$n" \
     >"$TEST_TMP/par.$i" 2>/dev/null &
 done
 wait_pids=$(jobs -p | grep -v "^$writer\$" || true)
