@@ -51,6 +51,11 @@ UNIT_SRCS_options := agent/core/options.c
 UNIT_TESTS += mutf8
 UNIT_SRCS_mutf8 := agent/classfile/mutf8.c
 
+# the failure log; the agent's state struct needs the JDK's headers
+UNIT_TESTS += jvmti_util
+UNIT_SRCS_jvmti_util := agent/core/jvmti_util.c agent/classfile/mutf8.c
+UNIT_CFLAGS_jvmti_util := $(JNI_CFLAGS) $(AGENT_INCLUDES)
+
 # keys.c is pure C (keys.h): no JVM
 UNIT_TESTS += keys
 UNIT_SRCS_keys := agent/profile/keys.c

@@ -260,6 +260,7 @@ typedef struct agent {
 
     /* first failure of a JVMTI call, reported as status agent_error */
     char error[512];
+    _Atomic unsigned failures;  /* failures reported (agent_fail): only the first few are logged */
 
     /* result channel: out= file, or an authenticated record on result_fd */
     uint8_t *key_page;          /* mmap'd page holding the key, PROT_NONE except while signing */

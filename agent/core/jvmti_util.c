@@ -17,11 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FAIL_LINES 20
+
+/* A failure that repeats in a loop (a call the agent makes on every pass)
+ * would fill the program's output with one line until get_score.sh ends
+ * the run as output_limit, hiding the agent_error it is: the first
+ * FAIL_LINES failures are logged, then one line says the rest are not. */
 static void vrecord(agent *a, const char *fmt, va_list ap)
 {
     char msg[512];
+    unsigned n = atomic_fetch_add_explicit(&a->failures, 1, memory_order_relaxed);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    fprintf(stderr, "psf-agent: %s\n", msg);
+    if (n < FAIL_LINES)
+        fprintf(stderr, "psf-agent: %s\n", msg);
+    else if (n == FAIL_LINES)
+        fprintf(stderr, "psf-agent: more failures than %d; the rest are not logged (the first is the profile's "
+                        "message)\n", FAIL_LINES);
     if (a->error[0] == '\0')
         snprintf(a->error, sizeof a->error, "%s", msg);
 }
