@@ -607,7 +607,7 @@ static int fit_and_predict(calib_run *r)
             return -1;
         }
         for (size_t j = 0; j < nf; j++)
-            if (r->fit.unpriced[j] && (r->m.f[j].kind == FK_ARRAY_ALLOC || r->m.f[j].kind == FK_INVOKE)) {
+            if (model_left_out(&r->m, &r->fit, j)) {
                 char kernels[256];
                 kernels_of(r, x, use, j, kernels, sizeof kernels);
                 int by_reference = r->m.f[j].kind == FK_ARRAY_ALLOC && strcmp(r->m.f[j].name, "reference") != 0 &&

@@ -360,6 +360,11 @@ static int only_dependency(const model *m, const double *xi, size_t j)
     return 1;
 }
 
+int model_left_out(const model *m, const fit_result *fr, size_t j)
+{
+    return m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE ? fr->unpriced[j] : 0;
+}
+
 int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
                      size_t rows, int (*runs_bytecode)(const char *name), size_t max_unpriced, fit_result *fr,
                      int *bad_feature, size_t *bad_row, char *why, size_t whylen)

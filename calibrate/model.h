@@ -134,6 +134,11 @@ enum { UNPRICED_CALL = 1, UNPRICED_ELEM = 2 };
  * say the timing as a whole is not to be trusted, and the table is
  * refused. */
 #define UNPRICED_MAX 3
+
+/* Why the table entry feature j begins (an array type's allocations, a
+ * priced method's calls) was left out (UNPRICED_CALL, UNPRICED_ELEM), or 0:
+ * also 0 for the per-element feature that shares its entry. */
+int model_left_out(const model *m, const fit_result *fr, size_t j);
 int model_price_work(const model *m, const double *x, const double *y, const unsigned char *use,
                      size_t rows, int (*runs_bytecode)(const char *name), size_t max_unpriced, fit_result *fr,
                      int *bad_feature, size_t *bad_row, char *why, size_t whylen);

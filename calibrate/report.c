@@ -86,7 +86,7 @@ void report_write(FILE *f, const calib_run *r)
     {
         size_t left = 0;
         for (size_t j = 0; j < m->nf; j++)
-            left += fr->unpriced[j] && (m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE);
+            left += model_left_out(m, fr, j) != 0;
         if (left > 0)
             fprintf(f, "left out       %zu entr%s without a price after the added passes (marked below): priced "
                        "as keys the table lacks\n", left, left == 1 ? "y" : "ies");

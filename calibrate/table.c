@@ -115,7 +115,7 @@ int table_write(FILE *f, const model *m, const fit_result *fr, const table_meta 
      * table looks (a comment cannot hold "--": such a name is left to the
      * report) */
     for (size_t j = 0; j < m->nf; j++)
-        if (fr->unpriced[j] && (m->f[j].kind == FK_ARRAY_ALLOC || m->f[j].kind == FK_INVOKE) &&
+        if (model_left_out(m, fr, j) &&
             fr->seen[j] && !strstr(m->f[j].name, "--"))
             fprintf(f, "  <!-- left out: %s:%s, its kernels showed no work for it (the report says why) -->\n",
                     m->f[j].kind == FK_ARRAY_ALLOC ? "array" : "invoke", m->f[j].name);
