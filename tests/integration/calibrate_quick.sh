@@ -333,6 +333,14 @@ check "... the report names it left out" \
   'grep -q "^left out       $((BASE + 1)) entr\(y\|ies\) without a price after the added passes" "$TMP/refit2-report.txt" &&
    grep -q "^  java.lang.StringBuilder .*\[left out of the table: its kernels. time does not grow with its elements\]" "$TMP/refit2-report.txt"' \
   "$(grep -n "left out" "$TMP/refit2-report.txt")"
+# The report's paragraph on what is left out says what the scorer does
+# with it: a native's or a primitive array's key is missing (the score
+# approximate), an array of references is priced as array:reference (as
+# the warning above says), so such a score is not approximate.
+para() { sed -n '/^  No work is priced at 0/,/^  System\.arraycopy/p' "$1" | sed '$d' | tr -s ' \n' '  '; }
+check "... and its paragraph: natives and primitive arrays approximate, arrays of references priced as array:reference" \
+  'para "$TMP/refit2-report.txt" | grep -qF "A score that calls such a native or allocates such a primitive array is approximate (~) and names its key missing; an array of references left out is priced as array:reference (unless reference itself is left out)."' \
+  "$(para "$TMP/refit2-report.txt")"
 rc=0
 refit refit0 --max-left-out "$BASE" || rc=$?
 check "the same with --max-left-out $BASE: refused (exit 1), no table" \
