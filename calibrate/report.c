@@ -201,9 +201,12 @@ void report_write(FILE *f, const calib_run *r)
                     fr->seen[j] ? ": fitted, written as <default>" : ": not exercised");
     fprintf(f, "  default = %.3f cycles: what the scorer charges for a key the table lacks\n", r->default_cost);
     fputs("  No work is priced at 0: a price the fit set to 0 is fitted again from the\n"
-          "  kernels that exercise it alone, marked [from its own kernels]. An array\n"
-          "  type or method still at 0 after the added timing passes is left out of\n"
-          "  the table, marked [left out ...]: a score that uses it is approximate.\n", f);
+          "  kernels that exercise it alone, marked [from its own kernels]. A native\n"
+          "  or an array type still at 0 after the added timing passes is left out of\n"
+          "  the table, marked [left out ...]. A score that calls such a native or\n"
+          "  allocates such a primitive array is approximate (~) and names its key\n"
+          "  missing; an array of references left out is priced as array:reference\n"
+          "  (unless reference itself is left out).\n", f);
     fputs("  System.arraycopy has a per-element price (the agent reports the elements\n"
           "  copied), and so have an array's clone and Array.newArray (the elements\n"
           "  they allocate; kernels at 8 or 16 and at 256 elements).\n", f);

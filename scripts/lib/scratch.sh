@@ -18,7 +18,7 @@
 # a whole, and the scratch directory goes on every exit path. Only SIGKILL
 # of this script skips the traps: the JVM then dies with it (bubblewrap's
 # --die-with-parent, or a parent-death signal without the sandbox), and the
-# scratch directory, which names its owner in .owner, is removed by the next
+# scratch directory, whose name carries its owner, is removed by the next
 # run of the same user (clean_stale_scratch).
 
 # The start time of process PID (field 22 of /proc/PID/stat), in START_TIME
@@ -35,15 +35,17 @@ start_time() {
   set -- $rest
   START_TIME=${20}
 }
-# Remove scratch directories of this user's runs whose owner is gone.
+# Remove scratch directories of this user's runs whose owner is gone. A
+# scratch directory is psf.PID-START.XXXXXXXX (setup_scratch): its owner's
+# PID and start time are in its name from the moment mktemp makes it, so
+# that no kill of the owner leaves one that names none.
 clean_stale_scratch() {
-  local d pid started
+  local d started
   for d in "${TMPDIR:-/tmp}"/psf.*/ /tmp/psf.*/; do
     d=${d%/}
-    [ -O "$d" ] && [ ! -L "$d" ] && [ -f "$d/.owner" ] || continue
-    read -r pid started <"$d/.owner" 2>/dev/null || continue
-    [[ $pid =~ ^[0-9]+$ ]] || continue
-    start_time "$pid"
+    [ -O "$d" ] && [ ! -L "$d" ] && [[ ${d##*/} =~ ^psf\.([0-9]+)-([0-9]+)\.[A-Za-z0-9]+$ ]] || continue
+    started=${BASH_REMATCH[2]}
+    start_time "${BASH_REMATCH[1]}"
     [ "$START_TIME" = "$started" ] && continue
     rm -rf -- "$d"
   done
@@ -126,10 +128,14 @@ setup_scratch() {
   trap 'on_signal 2' INT
   trap 'on_signal 15' TERM
   clean_stale_scratch
-  SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d /tmp/psf.XXXXXXXX) ||
-    fail internal_error "cannot create a scratch directory"
+  # (the owner in the name: a run killed once mktemp has made the directory,
+  # before this shell has even learnt its name, leaves one the next run
+  # knows for its own; without a start time, which /proc gives, the name
+  # says no owner, and no run takes it for a stale one)
   start_time "$$"
-  printf '%s %s\n' "$$" "$START_TIME" >"$SCRATCH/.owner"
+  local owner=$$-$START_TIME
+  SCRATCH=$(exec mktemp -d "${TMPDIR:-/tmp}/psf.$owner.XXXXXXXX" 2>/dev/null) || SCRATCH=$(mktemp -d "/tmp/psf.$owner.XXXXXXXX") ||
+    fail internal_error "cannot create a scratch directory"
   # (the function reaches the sweeper's bash exported, in the environment of
   # this job alone: a declare -f in a command substitution was a fork more)
   exec {SWEEP_FD}> >(export -f sweep_scratch; PSF_SWEEP_DIR=$SCRATCH exec setsid bash -c sweep_scratch psf-sweep >/dev/null 2>&1)

@@ -128,6 +128,33 @@ for mode in "${modes[@]}"; do
   done
 done
 
+# SIGKILL of get_score.sh the moment its scratch directory exists, before
+# the script has learnt its name (a mktemp in front of the real one kills
+# its caller once it has made the directory): what the directory's name
+# says of its owner is all the next run has, and it removes the directory.
+# (the real mktemp found before PATH names the other one)
+real_mktemp=$(command -v mktemp)
+mkdir -p "$TEST_TMP/bin"
+cat >"$TEST_TMP/bin/mktemp" <<'EOF'
+#!/bin/bash
+[ "$PSF_REAL_MKTEMP" -ef "$0" ] && exit 1
+d=$("$PSF_REAL_MKTEMP" "$@") || exit
+case $d in "$TMPDIR"/psf.*) kill -KILL "$PPID" ;; esac
+printf '%s\n' "$d"
+EOF
+chmod +x "$TEST_TMP/bin/mktemp"
+rc=0
+{ # (the group's stderr takes this shell's "Killed" line too)
+  PATH=$TEST_TMP/bin:$PATH PSF_REAL_MKTEMP=$real_mktemp \
+    "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" || rc=$?
+} 2>/dev/null
+expect_eq "SIGKILL once mktemp made the scratch directory: get_score.sh killed" "$rc" 137
+expect_match "... the scratch directory alone left" "$(ls -A "$TMPDIR" | tr '\n' ' ')" '^psf\.[^ ]* $'
+"$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
+expect_eq "... the next run scores" "$(jq -r .score "$OUT/next.json")" 99
+expect_eq "... the next run removed the stale scratch directory" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+expect_eq "... no process left" "$(settle "$TMPDIR/")" ""
+
 # A process left behind that names the run's scratch directory (what
 # bubblewrap's own --die-with-parent race leaves: the sandbox's init,
 # orphaned before it set its parent-death signal, which no test can time) is

@@ -5,7 +5,7 @@
 # accepts (a real JVM run of the agent scored with it), with the keys --keys
 # named priced, and another thread's stack trace priced by its frames
 # (--kernels other_stack_*); --kernels refuses a name that is no built-in kernel; a
-# failed run, and one stopped by SIGTERM, leave nothing in TMPDIR; and a
+# failed run, and one stopped by SIGTERM, SIGINT or SIGHUP, leave nothing in TMPDIR; and a
 # fit that would price work at 0 gets more timing passes before a refusal.
 # Exit 77 (skipped) without java/javac, xmllint or an x86 TSC.
 set -eu
@@ -57,33 +57,37 @@ check "a failed calibration: exit 1, its work directory under TMPDIR named and r
    [ -z "$(ls -A "$TMP/tmpdir")" ] && [ ! -e "$TMP/f.xml" ]' \
   "exit $rc: $(cat "$TMP/ferr"); left in TMPDIR: $(ls -A "$TMP/tmpdir")"
 
-# A calibration stopped by SIGTERM leaves nothing behind either: killed
-# once its first counting JVMs have started (their output files are in its
-# work directory), it stops them, removes that directory and ends by the
-# signal (bash gives 128 + 15). Its SIGTERM has the default disposition
-# (env), whatever this script inherited. The JVMs name the work directory on
-# their command lines; the calibrator waits for them before it ends, so
+# A calibration stopped by SIGTERM, SIGINT or SIGHUP leaves nothing behind
+# either: killed once its first counting JVMs have started (their output
+# files are in its work directory), it stops them, removes that directory
+# and ends by the signal (bash gives 128 + its number: 143, 130, 129). The
+# signal has the default disposition (env), whatever this script inherited
+# (a background job's SIGINT is ignored). The JVMs name the work directory
+# on their command lines; the calibrator waits for them before it ends, so
 # none may be left when it has.
-mkdir "$TMP/tmpdir-term"
-TMPDIR=$TMP/tmpdir-term env --default-signal=TERM "$BUILD/psf-calibrate" --quick --no-isolate --out "$TMP/t.xml" \
-  > /dev/null 2> "$TMP/terr" &
-pid=$!
-deadline=$((SECONDS + 120))
-until compgen -G "$TMP/tmpdir-term/psf-calibrate.*/count/*.out" > /dev/null; do
-  if [ "$SECONDS" -ge "$deadline" ] || ! kill -0 "$pid" 2> /dev/null; then break; fi
-  sleep 0.1
+for sig in TERM INT HUP; do
+  SD=$TMP/tmpdir-$sig
+  mkdir "$SD"
+  TMPDIR=$SD env --default-signal=$sig "$BUILD/psf-calibrate" --quick --no-isolate --out "$TMP/t.xml" \
+    > /dev/null 2> "$TMP/terr" &
+  pid=$!
+  deadline=$((SECONDS + 120))
+  until compgen -G "$SD/psf-calibrate.*/count/*.out" > /dev/null; do
+    if [ "$SECONDS" -ge "$deadline" ] || ! kill -0 "$pid" 2> /dev/null; then break; fi
+    sleep 0.1
+  done
+  started=$(compgen -G "$SD/psf-calibrate.*/count/*.out" | wc -l)
+  kill -"$sig" "$pid" 2> /dev/null || true
+  rc=0
+  { wait "$pid" || rc=$?; } 2> /dev/null # (bash's "Hangup" line for the job)
+  jvms=$(pgrep -f -- "$SD/" || true)
+  check "a calibration stopped by SIG$sig while it counts: ended by the signal, its JVMs stopped, its work directory removed, no table" \
+    '[ "$started" -gt 0 ] && [ "$rc" = $((128 + $(kill -l "$sig"))) ] && grep -q "stopped by SIG$sig" "$TMP/terr" &&
+     grep -q "removed the temporary work directory $SD/psf-calibrate\.[^ /]*; run with --work DIR to keep its files" "$TMP/terr" &&
+     [ -z "$jvms" ] && [ -z "$(ls -A "$SD")" ] && [ ! -e "$TMP/t.xml" ]' \
+    "$started JVM(s) had started; exit $rc: $(cat "$TMP/terr"); JVMs left: ${jvms:-none}; left in TMPDIR: $(ls -A "$SD")"
+  for p in $jvms; do kill "$p" 2> /dev/null || true; done # a stop that failed: its JVMs end here
 done
-started=$(compgen -G "$TMP/tmpdir-term/psf-calibrate.*/count/*.out" | wc -l)
-kill -TERM "$pid" 2> /dev/null || true
-rc=0
-wait "$pid" || rc=$?
-jvms=$(pgrep -f -- "$TMP/tmpdir-term/" || true)
-check "a calibration stopped by SIGTERM while it counts: ended by the signal, its JVMs stopped, its work directory removed, no table" \
-  '[ "$started" -gt 0 ] && [ "$rc" = 143 ] && grep -q "stopped by SIGTERM" "$TMP/terr" &&
-   grep -q "removed the temporary work directory $TMP/tmpdir-term/psf-calibrate\.[^ /]*; run with --work DIR to keep its files" "$TMP/terr" &&
-   [ -z "$jvms" ] && [ -z "$(ls -A "$TMP/tmpdir-term")" ] && [ ! -e "$TMP/t.xml" ]' \
-  "$started JVM(s) had started; exit $rc: $(cat "$TMP/terr"); JVMs left: ${jvms:-none}; left in TMPDIR: $(ls -A "$TMP/tmpdir-term")"
-for p in $jvms; do kill "$p" 2> /dev/null || true; done # a stop that failed: its JVMs end here
 
 # A call with a double argument that runs no bytecode on this JDK and that
 # the JDK's shipped table does not price: StrictMath.sinh is a JNI native up
@@ -333,6 +337,14 @@ check "... the report names it left out" \
   'grep -q "^left out       $((BASE + 1)) entr\(y\|ies\) without a price after the added passes" "$TMP/refit2-report.txt" &&
    grep -q "^  java.lang.StringBuilder .*\[left out of the table: its kernels. time does not grow with its elements\]" "$TMP/refit2-report.txt"' \
   "$(grep -n "left out" "$TMP/refit2-report.txt")"
+# The report's paragraph on what is left out says what the scorer does
+# with it: a native's or a primitive array's key is missing (the score
+# approximate), an array of references is priced as array:reference (as
+# the warning above says), so such a score is not approximate.
+para() { sed -n '/^  No work is priced at 0/,/^  System\.arraycopy/p' "$1" | sed '$d' | tr -s ' \n' '  '; }
+check "... and its paragraph: natives and primitive arrays approximate, arrays of references priced as array:reference" \
+  'para "$TMP/refit2-report.txt" | grep -qF "A score that calls such a native or allocates such a primitive array is approximate (~) and names its key missing; an array of references left out is priced as array:reference (unless reference itself is left out)."' \
+  "$(para "$TMP/refit2-report.txt")"
 rc=0
 refit refit0 --max-left-out "$BASE" || rc=$?
 check "the same with --max-left-out $BASE: refused (exit 1), no table" \
