@@ -211,7 +211,10 @@ FALLBACK=""         # why it did
 . "$PSF_ROOT/scripts/lib/result.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/result.sh"
 
 # --- what can start early starts in the background -------------------------------
-start_jdk_probe     # the JDK's version (without a release file); the cost table's check asked
+name_key            # the key file named (its path is resolved with the others)
+sandbox_early_paths # what the sandbox shows of the system; the paths its key check resolves
+start_jdk_probe     # the JDK's version (without a release file); the cost table's check asked;
+                    # the launcher, the class path and the paths above resolved
 start_probes        # whether setpriv and bubblewrap work here
 check_outputs
 resolve_classpath
