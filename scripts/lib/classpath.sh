@@ -7,8 +7,9 @@
 # (scripts/lib/sandbox.sh binds each resolved entry) and what the
 # submission's digests cover (scripts/lib/signing.sh).
 #
-# Reads: CLASSPATH_ARG. Sets: abs_classpath, cp_abs_parts, JAVA_REAL and
-#   CP_REALS (resolve_paths).
+# Reads: CLASSPATH_ARG, SANDBOX_EARLY_PATHS (scripts/lib/sandbox.sh).
+# Sets: abs_classpath, cp_abs_parts, JAVA_REAL, CP_REALS and
+#   SANDBOX_EARLY_REALS (resolve_paths).
 
 # resolve_paths JAVA: the java launcher JAVA (none when empty), every
 # class path entry and the paths the sandbox's check of the key file needs
