@@ -40,8 +40,25 @@ dir_of() {
   esac
 }
 
+# PSF_ROOT: the directory above this script's, as `cd "$DIR_OF/.." && pwd`
+# names it (the logical path, its links kept). When the script's directory
+# is named without ".." and "//" (as it nearly always is), that is the
+# name's own parent, taken by the shell itself (a relative name put after
+# $PWD, as cd does, and its "." steps dropped); else cd and pwd name it, in
+# the fork of a command substitution.
 dir_of "${BASH_SOURCE[0]}"
-PSF_ROOT=$(cd "$DIR_OF/.." && pwd)
+root_of() {
+  local p=$DIR_OF
+  case $p in /*) ;; *) p=${PWD:-}/$p ;; esac
+  while [[ $p == */./* ]]; do p=${p//\/.\//\/}; done
+  [[ $p == */. ]] && p=${p%/.}
+  PSF_ROOT=""
+  case $p in /*/*) ;; *) return 1 ;; esac
+  case $p in *//* | */.. | */../* | */) return 1 ;; esac
+  [ -d "$p" ] || return 1
+  PSF_ROOT=${p%/*}
+}
+root_of || PSF_ROOT=$(cd "$DIR_OF/.." && pwd)
 BUILD=${PSF_BUILD:-$PSF_ROOT/build}
 # absolute: the JVM needs an absolute -agentpath, and the run changes directory
 case $BUILD in /*) ;; *) BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || BUILD=$PWD/${PSF_BUILD} ;; esac
@@ -194,7 +211,10 @@ FALLBACK=""         # why it did
 . "$PSF_ROOT/scripts/lib/result.sh" || fail internal_error "PSF is incomplete: no $PSF_ROOT/scripts/lib/result.sh"
 
 # --- what can start early starts in the background -------------------------------
-start_jdk_probe     # the JDK's version (without a release file); the cost table's check asked
+name_key            # the key file named (its path is resolved with the others)
+sandbox_early_paths # what the sandbox shows of the system; the paths its key check resolves
+start_jdk_probe     # the JDK's version (without a release file); the cost table's check asked;
+                    # the launcher, the class path and the paths above resolved
 start_probes        # whether setpriv and bubblewrap work here
 check_outputs
 resolve_classpath

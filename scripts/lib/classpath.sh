@@ -7,20 +7,28 @@
 # (scripts/lib/sandbox.sh binds each resolved entry) and what the
 # submission's digests cover (scripts/lib/signing.sh).
 #
-# Reads: CLASSPATH_ARG. Sets: abs_classpath, cp_abs_parts, JAVA_REAL and
-#   CP_REALS (resolve_paths).
+# Reads: CLASSPATH_ARG, SANDBOX_EARLY_PATHS (scripts/lib/sandbox.sh).
+# Sets: abs_classpath, cp_abs_parts, JAVA_REAL, CP_REALS and
+#   SANDBOX_EARLY_REALS (resolve_paths).
 
-# resolve_paths JAVA: the java launcher JAVA (none when empty) and every
-# class path entry resolved by one realpath, not a process each: JAVA's path
-# in JAVA_REAL, the entries' in CP_REALS, in order. When any of them cannot
-# be resolved, both are left empty: the launcher is then resolved on its own
-# (start_jdk_probe) and each entry too (resolve_classpath), which says which
-# entry failed and how, in the order it always did. (realpath -e resolves an
-# existing path as readlink -f does.)
+# resolve_paths JAVA: the java launcher JAVA (none when empty), every
+# class path entry and the paths the sandbox's check of the key file needs
+# (SANDBOX_EARLY_PATHS, scripts/lib/sandbox.sh) resolved by one realpath, not
+# a process each: JAVA's path in JAVA_REAL, the entries' in CP_REALS, in
+# order, and the sandbox's in SANDBOX_EARLY_REALS. realpath -m resolves them
+# all (the key file may not exist yet); the launcher and the entries must
+# exist, as realpath -e would have them (for an existing path -e and -m
+# resolve alike). When any of them cannot be resolved, all three are left
+# empty: the launcher is then resolved on its own (start_jdk_probe), each
+# entry too (resolve_classpath), which says which entry failed and how, in
+# the order it always did, and the sandbox's paths where the sandbox is set
+# up (sandbox_binds). (realpath -e resolves an existing path as readlink -f
+# does.)
 CP_REALS=()
+SANDBOX_EARLY_REALS=()
 resolve_paths() {
-  local parts=() part all=() n
-  JAVA_REAL="" CP_REALS=()
+  local parts=() part all=() n i
+  JAVA_REAL="" CP_REALS=() SANDBOX_EARLY_REALS=()
   IFS=: read -r -a parts <<<"$CLASSPATH_ARG"
   for part in "${parts[@]}"; do
     [ -z "$part" ] || all+=("$part")
@@ -28,8 +36,14 @@ resolve_paths() {
   [ -z "$1" ] || all=("$1" "${all[@]}")
   n=${#all[@]}
   [ "$n" -gt 0 ] || return 0
-  mapfile -d '' -t all < <(exec realpath -z -e -- "${all[@]}" 2>/dev/null)
-  [ ${#all[@]} -eq "$n" ] || return 0
+  local asked=("${all[@]}")
+  mapfile -d '' -t all < <(exec realpath -m -z -- "${asked[@]}" "${SANDBOX_EARLY_PATHS[@]}" 2>/dev/null)
+  [ ${#all[@]} -eq $((n + ${#SANDBOX_EARLY_PATHS[@]})) ] || return 0
+  for ((i = 0; i < n; i++)); do
+    [ -e "${asked[$i]}" ] && [ -e "${all[$i]}" ] || return 0
+  done
+  SANDBOX_EARLY_REALS=("${all[@]:n}")
+  all=("${all[@]:0:n}")
   if [ -n "$1" ]; then
     JAVA_REAL=${all[0]}
     all=("${all[@]:1}")

@@ -9,9 +9,11 @@
 # lists what the sandbox shows and refuses a key file the program could
 # read. docs/hidden-work.md says why paths inside are the same every run.
 #
-# Reads: SANDBOX, EUID, JAVA, AGENT, cp_abs_parts, abs_classpath, KEY_FILE.
+# Reads: SANDBOX, EUID, JAVA, AGENT, cp_abs_parts, abs_classpath, KEY_FILE,
+#   SANDBOX_EARLY_REALS (resolve_paths, scripts/lib/classpath.sh).
 # Sets: PROBE_FD, PDEATH, GUARD, SANDBOXED, SANDBOX_BINDS, SANDBOX_CP,
-#   SANDBOX_WORK, JVM_CLASSPATH, JDK_HOME.
+#   SANDBOX_WORK, JVM_CLASSPATH, JDK_HOME, SANDBOX_SYSTEM_BINDS,
+#   SANDBOX_EARLY_PATHS.
 
 # start_probes: whether setpriv and bubblewrap work, asked in the background.
 start_probes() {
@@ -94,21 +96,46 @@ decide_sandbox() {
   fi
 }
 
-# sandbox_binds: what the sandbox shows; the key file must not be in it.
-sandbox_binds() {
-  # What the sandbox shows, read-only: the system's programs and libraries,
-  # the few files of /etc the JVM reads, the JDK, PSF's build and the class
-  # path. Not the rest of the host: no /home, no other runs' scratch
-  # directories under /tmp, no /etc/shadow.
-  SANDBOX_BINDS=(--ro-bind /usr /usr --dev /dev --tmpfs /tmp
+# sandbox_early_paths: SANDBOX_SYSTEM_BINDS, what the sandbox shows of the
+# system, read-only: its programs and libraries and the few files of /etc
+# the JVM reads; not the rest of the host: no /home, no other runs' scratch
+# directories under /tmp, no /etc/shadow. And SANDBOX_EARLY_PATHS, the paths
+# the check of the key file resolves (sandbox_binds): the key file, then the
+# sources of those binds and PSF's build (the agent's directory), which
+# resolve_paths resolves with the launcher and the class path, in one
+# realpath (the JDK's home and the class path's entries are resolved paths
+# already, and so are the directories above them). Empty without a sandbox
+# to run in or a key to keep out of it.
+SANDBOX_SYSTEM_BINDS=()
+SANDBOX_EARLY_PATHS=()
+sandbox_early_paths() {
+  local d f i
+  SANDBOX_SYSTEM_BINDS=(--ro-bind /usr /usr --dev /dev --tmpfs /tmp
     --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom)
   for d in /bin /sbin /lib /lib32 /lib64 /libx32; do
-    [ -e "$d" ] && SANDBOX_BINDS+=(--ro-bind "$d" "$d")
+    [ -e "$d" ] && SANDBOX_SYSTEM_BINDS+=(--ro-bind "$d" "$d")
   done
   for f in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/passwd /etc/group /etc/nsswitch.conf \
     /etc/localtime /etc/java-* /etc/ssl/certs; do
-    [ -e "$f" ] && SANDBOX_BINDS+=(--ro-bind "$f" "$f")
+    [ -e "$f" ] && SANDBOX_SYSTEM_BINDS+=(--ro-bind "$f" "$f")
   done
+  SANDBOX_EARLY_PATHS=()
+  [ "$SANDBOX" != off ] && [ -n "$KEY_FILE" ] || return 0
+  SANDBOX_EARLY_PATHS=("$KEY_FILE")
+  for ((i = 0; i < ${#SANDBOX_SYSTEM_BINDS[@]} - 1; i++)); do
+    case ${SANDBOX_SYSTEM_BINDS[$i]} in
+      --ro-bind | --bind | --dev-bind) SANDBOX_EARLY_PATHS+=("${SANDBOX_SYSTEM_BINDS[$((i + 1))]}") ;;
+    esac
+  done
+  dir_of "$AGENT"
+  SANDBOX_EARLY_PATHS+=("$DIR_OF")
+}
+
+# sandbox_binds: what the sandbox shows; the key file must not be in it.
+sandbox_binds() {
+  # What the sandbox shows, read-only: the system's part
+  # (sandbox_early_paths), the JDK, PSF's build and the class path.
+  SANDBOX_BINDS=("${SANDBOX_SYSTEM_BINDS[@]}")
   # (JAVA is resolved, readlink -f: its directory's parent is the JDK's home,
   # no cd into it and pwd in a fork needed)
   dir_of "$JAVA"
@@ -139,20 +166,30 @@ sandbox_binds() {
   # The server key stays out of the sandbox: a key file under a path the
   # sandbox shows (the JDK, PSF's build, a class-path entry, /usr, ...) would
   # let the program read it and sign whatever it likes.
-  # One realpath resolves the key and every bind's source together (one fork
-  # per bind was most of the sandbox's set-up time); NUL-separated, so any
-  # path comes back whole, and a count that does not add up refuses the run.
+  # The key and every bind's source are resolved together, NUL-separated,
+  # so that any path comes back whole: by resolve_paths' realpath, with the
+  # launcher and the class path, where it could resolve them
+  # (SANDBOX_EARLY_REALS: the key, the system's sources, PSF's build; the
+  # JDK's home and the class path's entries are resolved already); else by
+  # one realpath here (not a process per path), whose count, when it does
+  # not add up, refuses the run.
   if [ "$SANDBOXED" = 1 ] && [ -n "$KEY_FILE" ]; then
-    shown_srcs=()
-    for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
-      case ${SANDBOX_BINDS[$i]} in
-        --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
-      esac
-    done
     resolved=()
-    mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
-    [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
-      fail internal_error "cannot resolve the key file and the sandbox's paths"
+    if [ ${#SANDBOX_EARLY_REALS[@]} -gt 0 ] && [ "${SANDBOX_EARLY_PATHS[0]}" = "$KEY_FILE" ]; then
+      # (in the order of the binds: the build's directory after the JDK's)
+      n=${#SANDBOX_EARLY_REALS[@]}
+      resolved=("${SANDBOX_EARLY_REALS[@]:0:n-1}" "$JDK_HOME" "${SANDBOX_EARLY_REALS[n - 1]}" "${cp_abs_parts[@]}")
+    else
+      shown_srcs=()
+      for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
+        case ${SANDBOX_BINDS[$i]} in
+          --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
+        esac
+      done
+      mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
+      [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
+        fail internal_error "cannot resolve the key file and the sandbox's paths"
+    fi
     key_real=${resolved[0]}
     for shown in "${resolved[@]:1}"; do
       case $key_real in

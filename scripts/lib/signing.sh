@@ -31,16 +31,21 @@
 # anything else is, as when it was checked here.
 KEY_PENDING="" # the key check's answer is still to be read (finish_key)
 KEY_NAMED=1    # the key file was named (--key-file, PSF_KEY_FILE)
-prepare_key() {
+# name_key: KEY_FILE (absolute) and KEY_NAMED, named before the paths are
+# resolved (the sandbox's check resolves the key's with them, resolve_paths);
+# prepare_key: the default key's directory made, the key's check asked.
+name_key() {
   [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
   unset PSF_KEY_FILE
   if [ -z "$KEY_FILE" ]; then
     KEY_NAMED=0
     KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
-    # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
-    [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   fi
   abs_path KEY_FILE "$KEY_FILE"
+}
+prepare_key() {
+  # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
+  [ "$KEY_NAMED" = 1 ] || [ -d "${KEY_FILE%/*}" ] || mkdir -p -m 700 "${KEY_FILE%/*}" 2>/dev/null
   ask_early key merge --init-key --key-file "$KEY_FILE"
   KEY_PENDING=1
 }

@@ -256,6 +256,26 @@ if sandbox_works "the key-in-sandbox check"; then
   expect_eq "a key file inside the class path: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
   expect_eq "a key file beside the class path: scored" \
     "$(code "$GS" --json --costs none --sandbox require --classpath "$D/cpkey" --method Noisy.work -- 10)" 0
+  # the key named through a link into the class path: the link is resolved
+  ln -s "$D/cpkey" "$D/cplink"
+  expect_eq "a key file named through a link into the class path: usage" \
+    "$(code "$GS" --json --costs none --sandbox require --classpath "$D/cpkey" --method Noisy.work \
+      --key-file "$D/cplink/server.key" -- 10)" 2
+  expect_match "a key file named through a link into the class path: says where" \
+    "$(jq -r .message "$TEST_TMP/code.out")" "is inside '[^']*/cpkey', which the sandbox shows"
+  # PSF's build, named through a link (PSF_BUILD), is shown too: a key in it
+  # is refused however either is named (the build's programs are links to
+  # the real ones; the run is refused before anything would start them)
+  mkdir -p "$D/build"
+  ln -s "$PSF_BUILD/libpsfagent.so" "$PSF_BUILD/psf-score" "$PSF_BUILD/psf-receive" "$D/build/"
+  ln -s "$D/build" "$D/buildlink"
+  cp -p "$PSF_KEY_FILE" "$D/build/server.key"
+  expect_eq "a key file inside PSF's build, named through a link: usage" \
+    "$(PSF_BUILD=$D/buildlink code "$GS" --json --costs none --sandbox require --classpath "$FX" --method Noisy.work \
+      --key-file "$D/build/server.key" --program-output "$D/prog" -- 10)" 2
+  expect_match "a key file inside PSF's build: says where" "$(jq -r .message "$TEST_TMP/code.out")" \
+    "is inside '[^']*/build', which the sandbox shows"
+  expect_eq "a key file inside PSF's build: the program never ran" "$([ -e "$D/prog" ] && echo ran || echo no)" no
 fi
 
 finish
