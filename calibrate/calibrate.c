@@ -35,6 +35,7 @@
 #include <libxml/xmlschemas.h>
 
 #include "machine.h"
+#include "outpath.h"
 #include "proc.h"
 #include "table.h"
 
@@ -728,7 +729,14 @@ static int validate_table(const calib_run *r, const char *path)
     return rc;
 }
 
-static int write_outputs(calib_run *r)
+/*
+ * The table, validated, and the report, each written beside its path and
+ * renamed over it; a path of /dev/null discards the output (the table is
+ * still written, in WORK, and validated). A path where something other
+ * than a regular file appeared since the start (outpath_check) is left
+ * alone, and the run fails.
+ */
+static int write_outputs(calib_run *r, const char *work)
 {
     char *tmp;
     FILE *f;
@@ -743,9 +751,10 @@ static int write_outputs(calib_run *r)
     meta.date = r->date;
     meta.fit_r2 = r->fit.r2;
     meta.isolated = r->isolated;
-    meta.report = rep_base ? rep_base + 1 : r->opt->report;
+    meta.report = outpath_discard(r->opt->report) ? NULL : rep_base ? rep_base + 1 : r->opt->report;
 
-    if (asprintf(&tmp, "%s.tmp.%ld", r->opt->out, (long)getpid()) < 0)
+    if (outpath_discard(r->opt->out) ? asprintf(&tmp, "%s/table.tmp.%ld", work, (long)getpid()) < 0
+                                     : asprintf(&tmp, "%s.tmp.%ld", r->opt->out, (long)getpid()) < 0)
         abort();
     f = fopen(tmp, "w");
     if (!f) {
@@ -765,12 +774,20 @@ static int write_outputs(calib_run *r)
         free(tmp);
         return 1;
     }
-    if (rename(tmp, r->opt->out) != 0) {
+    if (outpath_discard(r->opt->out)) {
+        unlink(tmp);
+    } else if (outpath_taken(r->opt->out)) {
+        note("error: %s is no longer a regular file; left alone (the table is kept as %s)", r->opt->out, tmp);
+        free(tmp);
+        return 1;
+    } else if (rename(tmp, r->opt->out) != 0) {
         note("error: cannot rename %s to %s: %s", tmp, r->opt->out, strerror(errno));
         free(tmp);
         return 1;
     }
     free(tmp);
+    if (outpath_discard(r->opt->report))
+        return 0;
     if (asprintf(&tmp, "%s.tmp.%ld", r->opt->report, (long)getpid()) < 0)
         abort();
     f = fopen(tmp, "w");
@@ -780,8 +797,10 @@ static int write_outputs(calib_run *r)
         return 1;
     }
     report_write(f, r);
-    if (fclose(f) != 0 || rename(tmp, r->opt->report) != 0) {
-        note("error: cannot write %s", r->opt->report);
+    if (fclose(f) != 0 || outpath_taken(r->opt->report) || rename(tmp, r->opt->report) != 0) {
+        note("error: cannot write %s%s", r->opt->report,
+             outpath_taken(r->opt->report) ? ": it is no longer a regular file; left alone" : "");
+        unlink(tmp);
         free(tmp);
         return 1;
     }
@@ -986,7 +1005,7 @@ int calibrate_run(const calib_options *opt)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (proc_stopped() || write_outputs(&r) != 0)
+    if (proc_stopped() || write_outputs(&r, work) != 0)
         goto out;
     note("fit R^2 %.4f over %zu kernels; held out %zu: median error %.1f%%, worst %.1f%% (%s)",
          r.fit.r2, r.n_train, r.n_holdout, 100 * r.holdout_median, 100 * r.holdout_worst,

@@ -9,7 +9,7 @@ CALIB_HARNESS     := $(CALIB_HARNESS_DIR)/.stamp
 CALIB_CORE_SRCS   := calibrate/nnls.c calibrate/histo.c calibrate/model.c calibrate/costs_keys.c \
                      calibrate/table.c calibrate/kernels.c $(COMMON_TABLE_SRCS) common/cpu_ident.c
 CALIB_SRCS        := calibrate/main.c calibrate/calibrate.c calibrate/report.c calibrate/proc.c \
-                     calibrate/machine.c $(CALIB_CORE_SRCS)
+                     calibrate/machine.c calibrate/outpath.c $(CALIB_CORE_SRCS)
 
 all: $(PSF_CALIBRATE) $(PSF_RDTSC_SO) $(CALIB_HARNESS)
 
@@ -29,7 +29,7 @@ $(CALIB_HARNESS): $(wildcard calibrate/java/*.java)
 	touch $@
 
 # ---- unit tests (tests/unit/test_calibrate_*.c) ----
-UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table calibrate_proc
+UNIT_TESTS += calibrate_nnls calibrate_histo calibrate_table calibrate_proc calibrate_outpath
 
 UNIT_SRCS_calibrate_nnls    := calibrate/nnls.c
 UNIT_LIBS_calibrate_nnls    := -lm
@@ -43,6 +43,7 @@ UNIT_CFLAGS_calibrate_table := $(XML_CFLAGS)
 UNIT_LIBS_calibrate_table   := $(XML_LIBS) -lm
 UNIT_SRCS_calibrate_proc    := calibrate/proc.c
 UNIT_LIBS_calibrate_proc    := -Wl,--wrap=fdopen
+UNIT_SRCS_calibrate_outpath := calibrate/outpath.c
 
 # ---- a quick calibration, and its integration test ----
 .PHONY: calibrate calibrate-quick integration-calibrate valgrind-calibrate

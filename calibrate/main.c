@@ -14,6 +14,7 @@
 #include <libxml/parser.h>
 
 #include "calibrate.h"
+#include "outpath.h"
 #include "proc.h"
 
 static void usage(FILE *f)
@@ -36,6 +37,8 @@ static void usage(FILE *f)
           "                 every kernel (the quick subset prices their bytecodes)\n"
           "  --out FILE     the table to write (default: config/costs.xml)\n"
           "  --report FILE  the report (default: the table's name with -report.txt)\n"
+          "                 (each a regular file or a new name, renamed over the path\n"
+          "                 once written; /dev/null discards it)\n"
           "  --jobs N       parallel counting JVMs (default: online CPUs); timing is\n"
           "                 always one JVM at a time\n"
           "  --passes N     timing passes over all kernels (default 10, --quick 2);\n"
@@ -162,6 +165,19 @@ int main(int argc, char **argv)
         else
             snprintf(report, sizeof report, "%s-report.txt", opt.out);
         opt.report = report;
+    }
+    {
+        /* refused now rather than after the minutes the run takes */
+        char msg[PATH_MAX + 160];
+        if (outpath_check("--out", opt.out, msg, sizeof msg) != 0 ||
+            outpath_check("--report", opt.report, msg, sizeof msg) != 0) {
+            fprintf(stderr, "psf-calibrate: %s\n", msg);
+            return 2;
+        }
+        if (!outpath_discard(opt.out) && strcmp(opt.out, opt.report) == 0) {
+            fprintf(stderr, "psf-calibrate: --out and --report name the same file '%s'\n", opt.out);
+            return 2;
+        }
     }
     opt.build = build;
     opt.root = root;

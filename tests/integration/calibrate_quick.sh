@@ -36,6 +36,25 @@ rc=0
 check "--work in a missing directory: exit 1, named" \
   '[ "$rc" = 1 ] && grep -q "cannot create the work directory $TMP/no/such/dir" "$TMP/werr"' "exit $rc: $(cat "$TMP/werr")"
 
+# The outputs are renamed over their paths once the table is made: what a
+# rename would replace that is not a regular file (a link, a directory, a
+# device: /dev/null spelled otherwise), and --out and --report naming one
+# file, are refused before anything runs (exit 2, no work directory made).
+mkdir "$TMP/odir"
+ln -s "$TMP/elsewhere.xml" "$TMP/olink.xml"
+for bad in "--out $TMP/odir:is a directory" "--out $TMP/olink.xml:is a symbolic link" \
+  "--out $TMP/r.xml --report /dev//null:is not a regular file" "--out $TMP/no/such/x.xml:does not exist" \
+  "--report $TMP/same.xml --out $TMP/same.xml:name the same file"; do
+  args=${bad%%:*}
+  rc=0
+  # shellcheck disable=SC2086 # the option and its path, split
+  TMPDIR=$TMP/odir "$BUILD/psf-calibrate" --quick --no-isolate $args > /dev/null 2> "$TMP/oerr" || rc=$?
+  check "$args: refused before the run (exit 2), named" \
+    '[ "$rc" = 2 ] && grep -q "${bad#*:}" "$TMP/oerr" && [ -z "$(ls -A "$TMP/odir")" ] &&
+     [ ! -e "$TMP/elsewhere.xml" ] && [ ! -e "$TMP/r.xml" ] && [ "$(stat -c %F /dev/null)" = "character special file" ]' \
+    "exit $rc: $(cat "$TMP/oerr")"
+done
+
 # --kernels names built-in kernels: a name that is none is named, before
 # anything runs, and no table is written.
 rc=0
@@ -319,6 +338,22 @@ check "... and its prices are the run's own table's (the same timings in the end
   'diff <(prices "$TMP/costs.xml") <(prices "$TMP/refit3.xml") > "$TMP/refit.diff"' "differ: see the diff below"
 [ -s "$TMP/refit.diff" ] && head -n 6 "$TMP/refit.diff"
 rm "$TMP/refit/time.3.out"
+# /dev/null discards an output: the table is still made and validated
+# (in the work directory, then removed), and the device stays a device.
+rc=0
+refit devnull --report /dev/null || rc=$?
+check "--report /dev/null: the table written, no report, /dev/null still a device" \
+  '[ "$rc" = 0 ] && [ -s "$TMP/devnull.xml" ] && [ ! -e "$TMP/devnull-report.txt" ] &&
+   grep -q "the fit and its hold-out errors are in the calibration report" "$TMP/devnull.xml" &&
+   [ "$(stat -c %F /dev/null)" = "character special file" ] && ! compgen -G "/dev/null.tmp.*" > /dev/null' \
+  "exit $rc: $(grep -v "^\[" "$TMP/devnull.err" | tail -n 3)"
+rc=0
+"$BUILD/psf-calibrate" --quick --no-isolate --keys "$TMP/keys" --kernels other_stack_40,other_stack_400 \
+  --refit "$TMP/refit" --passes 2 --out /dev/null --report "$TMP/devnull2-report.txt" > /dev/null 2> "$TMP/devnull2.err" || rc=$?
+check "--out /dev/null: the report written, no table left, /dev/null still a device" \
+  '[ "$rc" = 0 ] && [ -s "$TMP/devnull2-report.txt" ] && ! compgen -G "$TMP/refit/table.tmp.*" > /dev/null &&
+   [ "$(stat -c %F /dev/null)" = "character special file" ] && ! compgen -G "/dev/null.tmp.*" > /dev/null' \
+  "exit $rc: $(grep -v "^\[" "$TMP/devnull2.err" | tail -n 3)"
 # Without a pass to add, StringBuilder[] is left out of the table when
 # --max-left-out leaves room for it beside what the run's own table left
 # out: the table is written without its entry (the scorer prices
