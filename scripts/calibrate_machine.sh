@@ -15,7 +15,7 @@
 #                                     [--check-only] [--corpus DIR]... [--rounds N]
 #                                     [--seconds S] [--clock wall|cpu] [--skip-check]
 #   --out FILE     the table to write (default config/costs-local.xml, not
-#                  tracked by git); score with get_score.sh --costs FILE
+#                  tracked by git; not /dev/null); score with get_score.sh --costs FILE
 #   --isolate      calibrate on a reserved CPU (as root; docs/isolation.md):
 #                  scripts/init_environment.sh, psf-calibrate timing through
 #                  scripts/run_isolated.sh, then terminate_environment.sh,
@@ -74,6 +74,7 @@ case $SECONDS_PER in '' | *[!0-9.]*) echo "calibrate_machine.sh: --seconds needs
 [ -z "$ISOLATE_CPU" ] || [ "$ISOLATE" = 1 ] || { echo "calibrate_machine.sh: --cpu goes with --isolate" >&2; exit 2; }
 case $ISOLATE_CPU in *[!0-9]*) echo "calibrate_machine.sh: --cpu needs a CPU number" >&2; exit 2 ;; esac
 [ "$ISOLATE" = 0 ] || [ "$CALIBRATE" = 1 ] || { echo "calibrate_machine.sh: --isolate and --check-only: the check is never isolated" >&2; exit 2; }
+[ "$OUT" != /dev/null ] || { echo "calibrate_machine.sh: --out /dev/null: the table is the result (and is read back to check it); give a file" >&2; exit 2; }
 case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
 
 # The isolation this run set up (1 while a CPU is reserved by it), undone by

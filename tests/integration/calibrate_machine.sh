@@ -30,6 +30,9 @@ for bad in "--rounds 0" "--seconds x" "--clock tsc" "--bogus" "--check-only --sk
 done
 [ ! -e "$TMP/never.xml" ] || fail "a usage error wrote a table"
 rc=0
+"$ROOT/scripts/calibrate_machine.sh" --quick --out /dev/null > /dev/null 2> "$TMP/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "give a file" "$TMP/err" || fail "--out /dev/null: exit $rc, want 2: $(cat "$TMP/err")"
+rc=0
 "$ROOT/scripts/calibrate_machine.sh" --check-only --out "$TMP/none.xml" > /dev/null 2> "$TMP/err" || rc=$?
 [ "$rc" = 1 ] && grep -q "no table at $TMP/none.xml" "$TMP/err" || fail "--check-only without a table: exit $rc, $(cat "$TMP/err")"
 
