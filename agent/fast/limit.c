@@ -269,6 +269,15 @@ static void armed_back(agent *a, JNIEnv *jni, thread_state *ts, const struct fas
     (*jni)->ExceptionClear(jni);
 }
 
+/* The allocation fence the segment that began last added (Probe.segFence in bucket segFenceB) comes off. */
+static void seg_fence_back(agent *a, JNIEnv *jni, thread_state *ts)
+{
+    jobject p = ts->fast.probe;
+    jint fb = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
+    if (fb >= 0 && fb < BUCKETS)
+        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
+}
+
 /* Take back block id of fm, which its probe counted whole just now (its first segment's fence too). */
 static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, jint id)
 {
@@ -297,11 +306,8 @@ static void block_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_metho
         (*jni)->SetLongArrayRegion(jni, cc, slot, 1, &x);
         (*jni)->DeleteLocalRef(jni, cc);
     }
-    if (v & (1u << 30)) { /* its first segment ends at an allocation: its fence counted at the probe */
-        jint fb = (*jni)->GetIntField(jni, p, a->fast.f_seg_fence_b);
-        if (fb >= 0 && fb < BUCKETS)
-            fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, p, a->fast.f_seg_fence));
-    }
+    if (v & (1u << 30)) /* its first segment ends at an allocation: its fence counted at the probe */
+        seg_fence_back(a, jni, ts);
     (*jni)->ExceptionClear(jni);
 }
 
@@ -325,11 +331,8 @@ static const ins_pc *probe_insn(const fast_method *fm, uint32_t pc)
  * its allocation fence, if one ends it, comes off. */
 static void fence_back(agent *a, JNIEnv *jni, thread_state *ts, const fast_method *fm, uint32_t old)
 {
-    if (!(seg_after(fm, old) & SEG_ALLOC))
-        return;
-    jint fb = (*jni)->GetIntField(jni, ts->fast.probe, a->fast.f_seg_fence_b);
-    if (fb >= 0 && fb < BUCKETS)
-        fast_add_long(a, jni, ts, a->fast.f_fence_alloc[fb], -(*jni)->GetLongField(jni, ts->fast.probe, a->fast.f_seg_fence));
+    if (seg_after(fm, old) & SEG_ALLOC)
+        seg_fence_back(a, jni, ts);
 }
 
 /*
