@@ -5,7 +5,7 @@
 # 9,000 bytecodes), runs in turn, REPEAT times each, for each engine (step,
 # fast) and sandbox mode (auto, off):
 #   whole  get_score.sh --json, the way a grading server calls it
-#   jvm    the same JVM alone: get_score.sh's pinned flags and the JDK's flags
+#   jvm    the same JVM alone: get_score.sh's pinned and JIT flags and the JDK's flags
 #          (scripts/lib/jdk.sh), the agent writing its profile to a file; no
 #          sandbox, no signing, no scorer
 # and prints the median wall time of each and their difference, the
@@ -32,6 +32,7 @@ FX=$BUILD/fixtures/agent
 bench_need bench-gs "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$FX/Loops.class"
 bench_tmp
 mapfile -t FLAGS < <(gs_array PINNED_FLAGS)
+mapfile -t JIT < <(gs_array JIT_FLAGS)
 mapfile -t JDK_FLAGS < <(jdk_flags)
 # a key of this bench's own, so that no key of the user's is created or used
 KEY=$TMP/result.key
@@ -56,7 +57,7 @@ whole() {
     --classpath "$FX" --main Loops --method Loops.sum -- 1000
 }
 jvm() {
-  "$JAVA" "${FLAGS[@]}" "${JDK_FLAGS[@]}" -Xms512m -Xmx512m \
+  "$JAVA" "${FLAGS[@]}" "${JDK_FLAGS[@]}" "${JIT[@]}" -Xms512m -Xmx512m \
     "-agentpath:$BUILD/libpsfagent.so=method=Loops.sum,out=$TMP/p.xml,clock=virtual,processes=deny,engine=$1" \
     -cp "$FX" Loops 1000
 }
