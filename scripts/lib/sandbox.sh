@@ -96,6 +96,19 @@ decide_sandbox() {
   fi
 }
 
+# bind_sources BWRAP_ARGS...: the source of each bind among them, in
+# BIND_SOURCES.
+BIND_SOURCES=()
+bind_sources() {
+  BIND_SOURCES=()
+  while [ $# -gt 1 ]; do
+    case $1 in
+      --ro-bind | --bind | --dev-bind) BIND_SOURCES+=("$2") ;;
+    esac
+    shift
+  done
+}
+
 # sandbox_early_paths: SANDBOX_SYSTEM_BINDS, what the sandbox shows of the
 # system, read-only: its programs and libraries and the few files of /etc
 # the JVM reads; not the rest of the host: no /home, no other runs' scratch
@@ -109,7 +122,7 @@ decide_sandbox() {
 SANDBOX_SYSTEM_BINDS=()
 SANDBOX_EARLY_PATHS=()
 sandbox_early_paths() {
-  local d f i
+  local d f
   SANDBOX_SYSTEM_BINDS=(--ro-bind /usr /usr --dev /dev --tmpfs /tmp
     --dev-bind /dev/zero /dev/random --dev-bind /dev/zero /dev/urandom)
   for d in /bin /sbin /lib /lib32 /lib64 /libx32; do
@@ -121,12 +134,8 @@ sandbox_early_paths() {
   done
   SANDBOX_EARLY_PATHS=()
   [ "$SANDBOX" != off ] && [ -n "$KEY_FILE" ] || return 0
-  SANDBOX_EARLY_PATHS=("$KEY_FILE")
-  for ((i = 0; i < ${#SANDBOX_SYSTEM_BINDS[@]} - 1; i++)); do
-    case ${SANDBOX_SYSTEM_BINDS[$i]} in
-      --ro-bind | --bind | --dev-bind) SANDBOX_EARLY_PATHS+=("${SANDBOX_SYSTEM_BINDS[$((i + 1))]}") ;;
-    esac
-  done
+  bind_sources "${SANDBOX_SYSTEM_BINDS[@]}"
+  SANDBOX_EARLY_PATHS=("$KEY_FILE" "${BIND_SOURCES[@]}")
   dir_of "$AGENT"
   SANDBOX_EARLY_PATHS+=("$DIR_OF")
 }
@@ -180,14 +189,9 @@ sandbox_binds() {
       n=${#SANDBOX_EARLY_REALS[@]}
       resolved=("${SANDBOX_EARLY_REALS[@]:0:n-1}" "$JDK_HOME" "${SANDBOX_EARLY_REALS[n - 1]}" "${cp_abs_parts[@]}")
     else
-      shown_srcs=()
-      for ((i = 0; i < ${#SANDBOX_BINDS[@]} - 1; i++)); do
-        case ${SANDBOX_BINDS[$i]} in
-          --ro-bind | --bind | --dev-bind) shown_srcs+=("${SANDBOX_BINDS[$((i + 1))]}") ;;
-        esac
-      done
-      mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${shown_srcs[@]}")
-      [ ${#resolved[@]} -eq $((${#shown_srcs[@]} + 1)) ] ||
+      bind_sources "${SANDBOX_BINDS[@]}"
+      mapfile -d '' -t resolved < <(realpath -m -z -- "$KEY_FILE" "${BIND_SOURCES[@]}")
+      [ ${#resolved[@]} -eq $((${#BIND_SOURCES[@]} + 1)) ] ||
         fail internal_error "cannot resolve the key file and the sandbox's paths"
     fi
     key_real=${resolved[0]}
