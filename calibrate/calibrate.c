@@ -751,10 +751,10 @@ static int write_outputs(calib_run *r, const char *work)
     meta.date = r->date;
     meta.fit_r2 = r->fit.r2;
     meta.isolated = r->isolated;
-    meta.report = outpath_discard(r->opt->report) ? NULL : rep_base ? rep_base + 1 : r->opt->report;
+    meta.report = replace_discards(r->opt->report) ? NULL : rep_base ? rep_base + 1 : r->opt->report;
 
-    if (outpath_discard(r->opt->out) ? asprintf(&tmp, "%s/table.tmp.%ld", work, (long)getpid()) < 0
-                                     : asprintf(&tmp, "%s.tmp.%ld", r->opt->out, (long)getpid()) < 0)
+    if (replace_discards(r->opt->out) ? asprintf(&tmp, "%s/table.tmp.%ld", work, (long)getpid()) < 0
+                                      : asprintf(&tmp, "%s.tmp.%ld", r->opt->out, (long)getpid()) < 0)
         abort();
     f = fopen(tmp, "w");
     if (!f) {
@@ -774,9 +774,9 @@ static int write_outputs(calib_run *r, const char *work)
         free(tmp);
         return 1;
     }
-    if (outpath_discard(r->opt->out)) {
+    if (replace_discards(r->opt->out)) {
         unlink(tmp);
-    } else if (outpath_taken(r->opt->out)) {
+    } else if (replace_refused(r->opt->out)) {
         note("error: %s is no longer a regular file; left alone (the table is kept as %s)", r->opt->out, tmp);
         free(tmp);
         return 1;
@@ -786,7 +786,7 @@ static int write_outputs(calib_run *r, const char *work)
         return 1;
     }
     free(tmp);
-    if (outpath_discard(r->opt->report))
+    if (replace_discards(r->opt->report))
         return 0;
     if (asprintf(&tmp, "%s.tmp.%ld", r->opt->report, (long)getpid()) < 0)
         abort();
@@ -797,9 +797,9 @@ static int write_outputs(calib_run *r, const char *work)
         return 1;
     }
     report_write(f, r);
-    if (fclose(f) != 0 || outpath_taken(r->opt->report) || rename(tmp, r->opt->report) != 0) {
+    if (fclose(f) != 0 || replace_refused(r->opt->report) || rename(tmp, r->opt->report) != 0) {
         note("error: cannot write %s%s", r->opt->report,
-             outpath_taken(r->opt->report) ? ": it is no longer a regular file; left alone" : "");
+             replace_refused(r->opt->report) ? ": it is no longer a regular file; left alone" : "");
         unlink(tmp);
         free(tmp);
         return 1;

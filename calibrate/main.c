@@ -174,7 +174,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "psf-calibrate: %s\n", msg);
             return 2;
         }
-        if (!outpath_discard(opt.out) && strcmp(opt.out, opt.report) == 0) {
+        if (!replace_discards(opt.out) && strcmp(opt.out, opt.report) == 0) {
             fprintf(stderr, "psf-calibrate: --out and --report name the same file '%s'\n", opt.out);
             return 2;
         }

@@ -10,23 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int outpath_discard(const char *path)
-{
-    return strcmp(path, "/dev/null") == 0;
-}
-
-int outpath_taken(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
 int outpath_check(const char *opt, const char *path, char *msg, size_t n)
 {
     struct stat st;
     size_t len = strlen(path);
 
-    if (outpath_discard(path))
+    if (replace_discards(path))
         return 0;
     if (len == 0 || path[len - 1] == '/') {
         snprintf(msg, n, "%s '%s' names a directory, not a file", opt, path);

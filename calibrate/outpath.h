@@ -13,8 +13,7 @@
 
 #include <stddef.h>
 
-/* Whether PATH is /dev/null, spelled so: the output is discarded. */
-int outpath_discard(const char *path);
+#include "replace.h" /* replace_discards, replace_refused: asked again before each rename */
 
 /*
  * Whether PATH may be written: /dev/null, or a path that is no symbolic
@@ -23,8 +22,5 @@ int outpath_discard(const char *path);
  * option that gave the path).
  */
 int outpath_check(const char *opt, const char *path, char *msg, size_t n);
-
-/* Whether something other than a regular file is at PATH now (before the rename). */
-int outpath_taken(const char *path);
 
 #endif

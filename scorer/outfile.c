@@ -2,6 +2,7 @@
  * outfile.c - atomic whole-file writes (see outfile.h).
  */
 #include "outfile.h"
+#include "replace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,11 +16,10 @@ int outfile_write(const char *path, const void *bytes, size_t len, const char *w
     size_t n = strlen(path) + 16;
     char *tmp;
     FILE *f = NULL;
-    struct stat st;
     int rc = 0;
 
-    if (strcmp(path, "/dev/null") == 0)
-        return 0; /* "discard": never a temporary file in /dev, never a rename over the device */
+    if (replace_discards(path))
+        return 0; /* never a rename over the device */
     tmp = xmalloc(n);
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
@@ -32,8 +32,8 @@ int outfile_write(const char *path, const void *bytes, size_t len, const char *w
     } else {
         int bad = fwrite(bytes, 1, len, f) != len;
         bad |= fclose(f) != 0;
-        if (!bad && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-            /* a directory, FIFO, device, socket or link appeared there: not ours to replace */
+        if (!bad && replace_refused(path)) {
+            /* a directory, FIFO, device, socket or link appeared there */
             rc = psf_fail(err, ST_INTERNAL_ERROR, "cannot write the %s %s: it is not a regular file; left alone",
                           what, path);
             unlink(tmp);

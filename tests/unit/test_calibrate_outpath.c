@@ -56,10 +56,10 @@ static void accepts_a_regular_file_a_new_name_and_dev_null(void **state)
     assert_int_equal(outpath_check("--out", in_dir("table.xml"), msg, sizeof msg), 0);
     assert_int_equal(outpath_check("--out", in_dir("new.xml"), msg, sizeof msg), 0);
     assert_int_equal(outpath_check("--report", "/dev/null", msg, sizeof msg), 0);
-    assert_true(outpath_discard("/dev/null"));
-    assert_false(outpath_discard("/dev//null"));
-    assert_false(outpath_taken(in_dir("table.xml")));
-    assert_false(outpath_taken(in_dir("new.xml")));
+    assert_true(replace_discards("/dev/null"));
+    assert_false(replace_discards("/dev//null"));
+    assert_false(replace_refused(in_dir("table.xml")));
+    assert_false(replace_refused(in_dir("new.xml")));
 }
 
 static void refuses_what_a_rename_would_replace(void **state)
@@ -69,7 +69,7 @@ static void refuses_what_a_rename_would_replace(void **state)
     assert_int_equal(outpath_check("--out", in_dir("link.xml"), msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "is a symbolic link"));
     assert_non_null(strstr(msg, "--out"));
-    assert_true(outpath_taken(in_dir("link.xml")));
+    assert_true(replace_refused(in_dir("link.xml")));
 
     assert_int_equal(mkdir(in_dir("sub"), 0755), 0);
     assert_int_equal(outpath_check("--report", in_dir("sub"), msg, sizeof msg), -1);
@@ -83,7 +83,7 @@ static void refuses_what_a_rename_would_replace(void **state)
     /* /dev/null spelled otherwise is the device itself, never discarded nor replaced */
     assert_int_equal(outpath_check("--out", "/dev//null", msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "not a regular file"));
-    assert_true(outpath_taken("/dev//null"));
+    assert_true(replace_refused("/dev//null"));
 
     assert_int_equal(outpath_check("--out", "", msg, sizeof msg), -1);
     assert_int_equal(outpath_check("--out", in_dir("sub/"), msg, sizeof msg), -1);
