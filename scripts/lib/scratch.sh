@@ -38,14 +38,23 @@ start_time() {
 # Remove scratch directories of this user's runs whose owner is gone. A
 # scratch directory is psf.PID-START.XXXXXXXX (setup_scratch): its owner's
 # PID and start time are in its name from the moment mktemp makes it, so
-# that no kill of the owner leaves one that names none.
+# that no kill of the owner leaves one that names none. A directory of an
+# earlier get_score.sh, psf.XXXXXXXX, names them in its .owner file ("PID
+# START"); one without that file names no owner and is left alone.
 clean_stale_scratch() {
-  local d started
+  local d pid started
   for d in "${TMPDIR:-/tmp}"/psf.*/ /tmp/psf.*/; do
     d=${d%/}
-    [ -O "$d" ] && [ ! -L "$d" ] && [[ ${d##*/} =~ ^psf\.([0-9]+)-([0-9]+)\.[A-Za-z0-9]+$ ]] || continue
-    started=${BASH_REMATCH[2]}
-    start_time "${BASH_REMATCH[1]}"
+    [ -O "$d" ] && [ ! -L "$d" ] || continue
+    if [[ ${d##*/} =~ ^psf\.([0-9]+)-([0-9]+)\.[A-Za-z0-9]+$ ]]; then
+      pid=${BASH_REMATCH[1]} started=${BASH_REMATCH[2]}
+    elif [[ ${d##*/} =~ ^psf\.[A-Za-z0-9]+$ ]] && [ -f "$d/.owner" ] && [ ! -L "$d/.owner" ] &&
+      read -r pid started <"$d/.owner" 2>/dev/null && [[ $pid =~ ^[0-9]+$ && $started =~ ^[0-9]+$ ]]; then
+      :
+    else
+      continue
+    fi
+    start_time "$pid"
     [ "$START_TIME" = "$started" ] && continue
     rm -rf -- "$d"
   done

@@ -214,4 +214,16 @@ wait "$PID" || true
 expect_eq "the live run, ended: no process left" "$(settle "$mark")" ""
 expect_eq "the live run, ended: no temporary file left" "$(tmp_left)" ""
 
+# Scratch directories of an earlier get_score.sh (psf.XXXXXXXX, the owner's
+# PID and start time in .owner): removed once that owner is gone, kept while
+# it lives; one that names no owner is not ours to judge, and stays.
+mkdir "$TMPDIR/psf.Legacy01" "$TMPDIR/psf.Legacy02" "$TMPDIR/psf.Legacy03"
+echo "$$ 1" >"$TMPDIR/psf.Legacy01/.owner" # this shell's PID, another start time: a reused PID
+echo "$$ $(cut -d' ' -f22 "/proc/$$/stat")" >"$TMPDIR/psf.Legacy02/.owner"
+"$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
+expect_eq "earlier scratch directories: the run scores" "$(jq -r .score "$OUT/next.json")" 99
+expect_eq "earlier scratch directories: the dead owner's removed, the live owner's and the unowned kept" \
+  "$(ls -A "$TMPDIR" | tr '\n' ' ')" "psf.Legacy02 psf.Legacy03 "
+rm -rf "$TMPDIR/psf.Legacy02" "$TMPDIR/psf.Legacy03"
+
 finish
