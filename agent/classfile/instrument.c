@@ -221,6 +221,27 @@ int64_t ins_original_offset(const ins_method *m, uint32_t pc, int *in_probe)
     return m->pcs[lo].old;
 }
 
+void ins_fast_options(ins_options *o, const char *probe_class, int program, int boot)
+{
+    /* the probes most classes call share two names, Code and SourceFile,
+     * which the pool of nearly every class holds already (its attributes'
+     * names): a class's pool gains a Methodref per descriptor; if_icmp<cond>
+     * calls the if<cond> probe (icmp_as_if), one descriptor less, and so do
+     * ifnull and ifnonnull in the boot loader's classes (null_as_int: its
+     * instanceof Object resolves without asking a loader written in Java);
+     * the root probes call the entry-block probe Code(II)V with a constant
+     * of their own, the exit with ~id (root_via_entry_block, root_exit_not),
+     * and so do the call, return and new probes with ~site (calls_not): no
+     * Methodref for them */
+    *o = (ins_options){.probe_class = probe_class, .probe_method = "Code", .branch_method = "Code",
+                       .array_method = "SourceFile", .copy_method = program ? "programCopy" : "copy",
+                       .made_method = "made", .root_entry_method = "Code", .root_exit_method = "Code",
+                       .root_exit_not = 1, .root_via_entry_block = 1, .call_method = "Code",
+                       .return_method = "Code", .other_entry_method = "SourceFile",
+                       .other_entry_block_method = "Code", .new_method = "Code", .consts = 1, .calls_not = 1,
+                       .program = program, .fold_method = "Code", .icmp_as_if = 1, .null_as_int = boot};
+}
+
 void ins_free(ins_result *r)
 {
     if (r == NULL)

@@ -381,6 +381,21 @@ int ins_rewrite_parsed(const classfile *cf, const uint8_t *in, size_t len, const
 void ins_free(ins_result *r);
 
 /*
+ * The probes the fast engine puts into every class (agent/fast/registry.c),
+ * by the names and descriptors of its probe class
+ * (agent/fast/probe/java/lang/Probe.java): *o is set whole, with the probe
+ * class's internal name PROBE_CLASS, PROGRAM (a class of the program's: its
+ * segments say so, and System.arraycopy gets the program's copy probes) and
+ * BOOT (a class of the boot loader: ifnull and ifnonnull go through
+ * instanceof Object). The caller adds what depends on the run: the first
+ * id and sites, calls_filter (which methods get the measured method's
+ * entry and exit probes or a root's), branch_seed and reserve; with no
+ * calls_filter every method gets the entry and exit probes, which the
+ * fast engine gives only the measured method.
+ */
+void ins_fast_options(ins_options *o, const char *probe_class, int program, int boot);
+
+/*
  * The original offset of what runs at new offset pc of an instrumented
  * method (a location JVMTI reports in rewritten code): the instruction pc
  * lies in, or, when pc lies in a probe, the instruction the probe precedes,

@@ -450,26 +450,16 @@ int fast_rewrite(agent *a, JNIEnv *jni, jobject loader, const char *name, const 
     }
     if (!parallel)
         lock_enter(a);
-    /* the probes most classes call share two names (Probe.java), Code and
-     * SourceFile, which the pool of nearly every class holds already (its
-     * attributes' names): a class's pool gains a Methodref per descriptor;
-     * and if_icmp<cond> calls the if<cond> probe (icmp_as_if), one
-     * descriptor less, and so do ifnull and ifnonnull in the boot loader's
-     * classes (null_as_int: its instanceof Object resolves without asking
-     * a loader written in Java); the root probes call the entry-block
-     * probe Code(II)V with a constant of their own, the exit with ~id
-     * (root_via_entry_block, root_exit_not), and so do the call, return
-     * and new probes with ~site (calls_not): no Methodref for them */
-    ins_options opt = {.probe_class = a->fast.probe_name, .probe_method = "Code", .branch_method = "Code",
-                       .first_id = a->fast.next_id, .array_method = "SourceFile", .first_site = a->fast.next_site,
-                       .copy_method = program ? "programCopy" : "copy", .made_method = "made",
-                       .root_entry_method = "Code", .root_exit_method = "Code", .root_exit_not = 1,
-                       .root_via_entry_block = 1, .calls_filter = calls_of,
-                       .calls_ctx = &cc, .call_method = "Code", .return_method = "Code",
-                       .first_call = a->fast.next_call, .other_entry_method = "SourceFile",
-                       .other_entry_block_method = "Code", .new_method = "Code", .consts = 1, .calls_not = 1,
-                       .program = program, .fold_method = "Code", .branch_seed = seed_of, .seed_ctx = &cc,
-                       .icmp_as_if = 1, .null_as_int = loader == NULL};
+    /* the probes (Probe.java) and the run's numbering: ins_fast_options */
+    ins_options opt;
+    ins_fast_options(&opt, a->fast.probe_name, program, loader == NULL);
+    opt.first_id = a->fast.next_id;
+    opt.first_site = a->fast.next_site;
+    opt.first_call = a->fast.next_call;
+    opt.calls_filter = calls_of;
+    opt.calls_ctx = &cc;
+    opt.branch_seed = seed_of;
+    opt.seed_ctx = &cc;
     if (measured) {
         opt.entry_method = "enter";
         opt.exit_method = "exit";

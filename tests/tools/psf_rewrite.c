@@ -7,7 +7,8 @@
  *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]
  *               [-c COPY_METHOD] [-m MADE_METHOD] [-k CALL_METHOD -r RETURN_METHOD] [-n NEW_METHOD]
  *               [-K] [-f FOLD_METHOD] IN.class OUT.class BLOCKS.tsv
- *   psf-rewrite -s < LIST
+ *   psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] -A boot|jdk|program IN.class OUT.class BLOCKS.tsv
+ *   psf-rewrite [-A boot|jdk|program] -s < LIST
  *   psf-rewrite -B METHODS BLOCKS.tsv < OUTCOMES
  *
  * BLOCKS.tsv gets one line per block of every instrumented method:
@@ -18,6 +19,10 @@
  * -k and -r call and return probes, -n new probes, -K the fast engine's
  * constants and -f its folded branches (with -b), the branch sites seeded
  * as the agent seeds them (bp_seed of the method's name) (instrument.h).
+ * -A puts in the probes the fast engine puts into a class of the boot
+ * loader, another class of the JDK's or a class of the program's
+ * (ins_fast_options: the other probe flags are not read), each method as
+ * one that is neither measured nor a root.
  * with the method named as the profile names it (binary class name with
  * dots). stdout: "next_id N done D skipped S"; each method left
  * uninstrumented is named on stderr with the reason. Exit 0 on success
@@ -221,12 +226,24 @@ static int survey(const ins_options *opt)
     return failed || large || refused ? 1 : 0;
 }
 
+/* With -A: every method is neither the measured method nor a root (the fast engine's calls_of, 0). */
+static int no_calls(void *ctx, cp_str name, cp_str desc)
+{
+    (void)ctx;
+    (void)name;
+    (void)desc;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     ins_options opt = {.probe_class = "psf/Probe", .probe_method = "block", .branch_seed = seed_of};
     int c, do_survey = 0, do_replay = 0;
-    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:f:KsB")) != -1) {
-        if (c == 'K')
+    const char *agent = NULL;
+    while ((c = getopt(argc, argv, "p:i:b:e:a:c:m:k:r:n:f:A:KsB")) != -1) {
+        if (c == 'A')
+            agent = optarg;
+        else if (c == 'K')
             opt.consts = 1;
         else if (c == 'f')
             opt.fold_method = optarg;
@@ -257,6 +274,18 @@ int main(int argc, char **argv)
         else
             return 2;
     }
+    if (agent != NULL) {
+        int boot = strcmp(agent, "boot") == 0, program = strcmp(agent, "program") == 0;
+        if (!boot && !program && strcmp(agent, "jdk") != 0) {
+            fprintf(stderr, "psf-rewrite: -A takes boot, jdk or program, not '%s'\n", agent);
+            return 2;
+        }
+        uint32_t first_id = opt.first_id;
+        ins_fast_options(&opt, opt.probe_class, program, boot);
+        opt.first_id = first_id;
+        opt.calls_filter = no_calls;
+        opt.branch_seed = seed_of;
+    }
     if (do_survey)
         return survey(&opt);
     if (do_replay) {
@@ -268,7 +297,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] [-b BRANCH_METHOD] [-e ENTRY_METHOD] [-a ARRAY_METHOD]\n"
                         "                   [-c COPY_METHOD] [-m MADE_METHOD] [-k CALL_METHOD -r RETURN_METHOD] [-n NEW_METHOD]\n"
                         "                   [-K] [-f FOLD_METHOD] IN.class OUT.class BLOCKS.tsv\n"
-                        "       psf-rewrite -s < LIST_OF_CLASS_FILES\n"
+                        "       psf-rewrite [-p PROBE_CLASS] [-i FIRST_ID] -A boot|jdk|program IN.class OUT.class BLOCKS.tsv\n"
+                        "       psf-rewrite [-A boot|jdk|program] -s < LIST_OF_CLASS_FILES\n"
                         "       psf-rewrite -B METHODS BLOCKS.tsv < BRANCH_OUTCOMES\n");
         return 2;
     }

@@ -1956,6 +1956,85 @@ static void ins_rewrite__merged_entry_probe__replaces_both_probes_unless_a_jump_
     release(&w);
 }
 
+/* ---- the fast engine's options ------------------------------------------ */
+
+/* The fast engine's calls_filter for a method neither measured nor a root. */
+static int no_calls(void *ctx, cp_str name, cp_str desc)
+{
+    (void)ctx;
+    (void)name;
+    (void)desc;
+    return 0;
+}
+
+/* The probe class's Methodrefs in w's pool, "name desc" each, sorted, joined by "; ". */
+static void probe_refs(const rewritten *w, char *out, size_t n)
+{
+    char refs[32][96];
+    int k = 0;
+    for (uint16_t i = 1; i < w->cf.cp.count; i++) {
+        cp_str owner, name, desc;
+        if (cp_member_ref(&w->cf.cp, i, &owner, &name, &desc) != 0 || owner.len != 9 ||
+            memcmp(owner.ptr, "psf/Probe", 9) != 0)
+            continue;
+        assert_true(k < 32);
+        snprintf(refs[k++], sizeof refs[0], "%.*s %.*s", (int)name.len, name.ptr, (int)desc.len, desc.ptr);
+    }
+    qsort(refs, (size_t)k, sizeof refs[0], (int (*)(const void *, const void *))strcmp);
+    out[0] = '\0';
+    for (int i = 0; i < k; i++)
+        snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? "; " : "", refs[i]);
+}
+
+static void ins_fast_options__the_probes_by_loader_and_program(void **state)
+{
+    (void)state;
+    /* the null_as_int test's code: 0 aconst_null; 1 ifnull 5; 4 nop; 5
+     * iconst_0; 6 ifeq 10; 9 nop; 10 aconst_null x2; 12 if_acmpeq 16; 15
+     * nop; 16 return. No branch folds (each has a successor with another
+     * way in); offset 0 is no jump's target, so the entry and block 0's
+     * probe are one Code(II)V, as every block probe; ifeq and if_icmp<cond>
+     * call Code(III)V, and ifnull too in the boot loader's classes (through
+     * instanceof Object), elsewhere Code(Object,II)V; if_acmpeq its own */
+    static const uint8_t code[] = {0x01, 0xc6, 0x00, 0x04, 0x00, 0x03, 0x99, 0x00, 0x04, 0x00,
+                                   0x01, 0x01, 0xa5, 0x00, 0x04, 0x00, 0xb1};
+    static const char *const want[2] = {
+        "Code (II)V; Code (III)V; Code (Ljava/lang/Object;II)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V",
+        "Code (II)V; Code (III)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V"};
+    char got[1024];
+    for (int boot = 0; boot <= 1; boot++) {
+        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
+        ins_options opt;
+        ins_fast_options(&opt, "psf/Probe", 0, boot);
+        opt.calls_filter = no_calls;
+        rewritten w;
+        rewrite(&w, &s, &opt);
+        probe_refs(&w, got, sizeof got);
+        assert_string_equal(got, want[boot]);
+        release(&w);
+    }
+    /* System.arraycopy in a loop back to offset 0: the entry probe
+     * (SourceFile(I)V) apart from block 0's, the call and return probes
+     * through Code(II)V, the copy probes: the program's its own */
+    static const char *const want_copy[2] = {
+        "Code (II)V; Code (III)V; SourceFile (I)V; copy ()V; copy (I)V",
+        "Code (II)V; Code (III)V; SourceFile (I)V; programCopy ()V; programCopy (I)V"};
+    for (int program = 0; program <= 1; program++) {
+        spec s = arraycopy_method();
+        ins_options opt;
+        ins_fast_options(&opt, "psf/Probe", program, 1);
+        opt.calls_filter = no_calls;
+        rewritten w;
+        rewrite(&w, &s, &opt);
+        probe_refs(&w, got, sizeof got);
+        assert_string_equal(got, want_copy[program]);
+        release(&w);
+    }
+    extra_pool = NULL;
+    extra_pool_len = 0;
+    extra_pool_n = 0;
+}
+
 /* ---- stack map frames -------------------------------------------------- */
 
 static void ins_rewrite__frame_delta_past_63__takes_the_extended_form(void **state)
@@ -2708,6 +2787,7 @@ int main(void)
         cmocka_unit_test(ins_rewrite__array_probes__follow_each_array_instruction_with_its_sites),
         cmocka_unit_test(ins_rewrite__a_pool_naming_the_probe_class_is_refused),
         cmocka_unit_test(ins_rewrite__copy_probes__around_each_system_arraycopy),
+        cmocka_unit_test(ins_fast_options__the_probes_by_loader_and_program),
         cmocka_unit_test(ins_rewrite__made_probe__follows_an_array_clone_with_its_site),
         cmocka_unit_test(ins_rewrite__made_probe__after_multi_new_array_walks_the_levels),
         cmocka_unit_test(ins_rewrite__call_probes__around_each_invoke_with_its_call_site),
