@@ -1981,9 +1981,15 @@ static void probe_refs(const rewritten *w, char *out, size_t n)
         snprintf(refs[k++], sizeof refs[0], "%.*s %.*s", (int)name.len, name.ptr, (int)desc.len, desc.ptr);
     }
     qsort(refs, (size_t)k, sizeof refs[0], (int (*)(const void *, const void *))strcmp);
-    out[0] = '\0';
-    for (int i = 0; i < k; i++)
-        snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? "; " : "", refs[i]);
+    size_t at = 0;
+    for (int i = 0; i < k; i++) {
+        size_t len = strlen(refs[i]), sep = i ? 2 : 0;
+        assert_true(at + sep + len < n);
+        memcpy(out + at, "; ", sep);
+        memcpy(out + at + sep, refs[i], len);
+        at += sep + len;
+    }
+    out[at] = '\0';
 }
 
 static void ins_fast_options__the_probes_by_loader_and_program(void **state)
@@ -1998,36 +2004,28 @@ static void ins_fast_options__the_probes_by_loader_and_program(void **state)
      * instanceof Object), elsewhere Code(Object,II)V; if_acmpeq its own */
     static const uint8_t code[] = {0x01, 0xc6, 0x00, 0x04, 0x00, 0x03, 0x99, 0x00, 0x04, 0x00,
                                    0x01, 0x01, 0xa5, 0x00, 0x04, 0x00, 0xb1};
-    static const char *const want[2] = {
-        "Code (II)V; Code (III)V; Code (Ljava/lang/Object;II)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V",
-        "Code (II)V; Code (III)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V"};
-    char got[1024];
-    for (int boot = 0; boot <= 1; boot++) {
-        spec s = {52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
-        ins_options opt;
-        ins_fast_options(&opt, "psf/Probe", 0, boot);
-        opt.calls_filter = no_calls;
-        rewritten w;
-        rewrite(&w, &s, &opt);
-        probe_refs(&w, got, sizeof got);
-        assert_string_equal(got, want[boot]);
-        release(&w);
-    }
-    /* System.arraycopy in a loop back to offset 0: the entry probe
+    /* and System.arraycopy in a loop back to offset 0: the entry probe
      * (SourceFile(I)V) apart from block 0's, the call and return probes
      * through Code(II)V, the copy probes: the program's its own */
-    static const char *const want_copy[2] = {
-        "Code (II)V; Code (III)V; SourceFile (I)V; copy ()V; copy (I)V",
-        "Code (II)V; Code (III)V; SourceFile (I)V; programCopy ()V; programCopy (I)V"};
-    for (int program = 0; program <= 1; program++) {
-        spec s = arraycopy_method();
+    static const struct {
+        int copy, program, boot;
+        const char *want;
+    } cases[] = {
+        {0, 0, 0, "Code (II)V; Code (III)V; Code (Ljava/lang/Object;II)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V"},
+        {0, 0, 1, "Code (II)V; Code (III)V; Code (Ljava/lang/Object;Ljava/lang/Object;II)V"},
+        {1, 0, 1, "Code (II)V; Code (III)V; SourceFile (I)V; copy ()V; copy (I)V"},
+        {1, 1, 1, "Code (II)V; Code (III)V; SourceFile (I)V; programCopy ()V; programCopy (I)V"},
+    };
+    char got[1024];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        spec s = cases[k].copy ? arraycopy_method() : (spec){52, code, sizeof code, 2, NULL, 0, {{0}}, 0};
         ins_options opt;
-        ins_fast_options(&opt, "psf/Probe", program, 1);
+        ins_fast_options(&opt, "psf/Probe", cases[k].program, cases[k].boot);
         opt.calls_filter = no_calls;
         rewritten w;
         rewrite(&w, &s, &opt);
         probe_refs(&w, got, sizeof got);
-        assert_string_equal(got, want_copy[program]);
+        assert_string_equal(got, cases[k].want);
         release(&w);
     }
     extra_pool = NULL;
