@@ -46,6 +46,24 @@ for b in $(ls "$TEST_TMP"/block.* | sort -t. -k2 -n); do
       ;;
   esac
 done
+# Every script the README leads to answers --help with its usage, and runs
+# nothing (the set-up scripts once installed, built and ran the suite for
+# it); an option it does not know is a usage error, 2 (run_isolated.sh
+# takes a command instead: not asked).
+mkdir -p "$TEST_TMP/helptmp" "$TEST_TMP/cwd"
+for s in "$PSF_ROOT"/scripts/*.sh; do
+  n=${s##*/}
+  rc=0
+  (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --help) </dev/null >"$TEST_TMP/help.out" 2>&1 || rc=$?
+  expect_eq "$n --help: exit 0, its usage and nothing else" \
+    "$rc $(grep -ci '^usage' "$TEST_TMP/help.out") $(($(wc -l <"$TEST_TMP/help.out") <= 120))" "0 1 1"
+  [ "$n" = run_isolated.sh ] && continue
+  rc=0
+  (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --no-such-option) </dev/null >/dev/null 2>&1 || rc=$?
+  expect_eq "$n --no-such-option: usage error" "$rc" 2
+done
+expect_eq "--help left nothing in the working directory or TMPDIR" "$(find "$TEST_TMP/cwd" "$TEST_TMP/helptmp" -mindepth 1 | wc -l)" 0
+
 # what the blocks print where it can be checked: each score is the README's
 # insertion sort, and the judged runs say how they were judged
 outs=$(cat "$TEST_TMP"/block.*.out 2>/dev/null || true)
