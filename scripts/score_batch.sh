@@ -141,9 +141,9 @@ fi
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
 fi
-mkdir -p "$OUT/runs" || die "cannot create $OUT" 70
-OUT=$(cd "$OUT" && pwd)
-LINES=$OUT/.lines
+# The submissions' lines, read before --out is made: a manifest refused
+# leaves --out as it was, for the corrected batch.
+LINES=$(mktemp "${TMPDIR:-/tmp}/psf-batch.XXXXXXXX") || die "cannot create a temporary file" 70
 trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
 
 # --- the submissions, one line each, paths absolute --------------------------
@@ -200,6 +200,8 @@ for l in "${LABELS[@]}"; do
 done
 dup=$(printf '%s\n' "${LABELS[@]}" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "label '$dup' appears twice"
+mkdir -p "$OUT/runs" || die "cannot create $OUT" 70
+OUT=$(cd "$OUT" && pwd)
 
 # --- the runs ----------------------------------------------------------------------
 # PSF_BUILD, and JAVA_HOME where it is set, reach the jobs on other machines

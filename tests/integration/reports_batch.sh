@@ -122,6 +122,22 @@ expect_eq "unreachable machine: runs listed as internal_error" \
   "$(tr -d '\r' <"$TEST_TMP/nowhere/leaderboard.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $2, $5 }')" \
   "alice:internal_error bob:internal_error "
 
+# A manifest with a bad line is refused before --out is made, so the
+# corrected manifest can have that --out; the batch's own temporary file is
+# gone either way.
+{ cat "$TEST_TMP/two.tsv"; printf 'carol carol.jar Sorter Sorter.sort - 300\n'; } >"$TEST_TMP/bad.tsv"
+mkdir -p "$TEST_TMP/btmp"
+rc=0
+TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/bad.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "a manifest line without tabs: usage error naming the line" "$rc $(cat "$TEST_TMP/retry.err")" \
+  "2 score_batch.sh: $TEST_TMP/bad.tsv:3: expected label, class path, main, method and sources, tab-separated"
+expect_eq "a manifest line without tabs: --out not made" "$([ -e "$TEST_TMP/retry" ] && echo made || echo absent)" absent
+rc=0
+TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "the corrected manifest: scored into that --out" \
+  "$rc $(jq -r .status "$TEST_TMP/retry/runs/alice/result.json" "$TEST_TMP/retry/runs/bob/result.json" | tr '\n' ' ')" "0 ok ok "
+expect_eq "the batch left nothing in TMPDIR" "$(find "$TEST_TMP/btmp" -mindepth 1 | wc -l)" 0
+
 # A key that cannot be made: the batch says why once, plainly, and the
 # rows are listed unchecked.
 : >"$TEST_TMP/not-a-dir"
