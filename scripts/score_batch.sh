@@ -51,7 +51,8 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
                      limits for every run, as in get_score.sh
   --key-file FILE    the key every run signs with, on every machine (default: the one
                      get_score.sh picks here: $PSF_KEY_FILE, else psf/result.key under
-                     $XDG_CONFIG_HOME or ~/.config, created if missing)
+                     $XDG_CONFIG_HOME or ~/.config, created if missing); a key named
+                     here or by $PSF_KEY_FILE that cannot be made or read: usage error
   -h, --help         this text
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
@@ -123,6 +124,7 @@ fi
 # job, so that a job on another machine signs as one here does (the file
 # must be at the same path there, like PSF and the submissions).
 [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
+KEY_NAMED=${KEY_FILE:+1}
 if [ -z "$KEY_FILE" ]; then
   KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
   # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
@@ -131,12 +133,16 @@ fi
 KEY_FILE=$(abspath "$KEY_FILE")
 # The ranking checks every profile with the key the jobs signed with: a
 # row is ranked only when that key signed it.
+# A key named (--key-file, PSF_KEY_FILE) that cannot be used is refused, as
+# get_score.sh refuses it; only the default one is done without.
 key_args=()
-if "$SCORER" --init-key --key-file "$KEY_FILE" >/dev/null 2>&1; then
+if key_err=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1 >/dev/null); then
   RUN_OPTS+=(--key-file "$KEY_FILE")
   key_args=(--key-file "$KEY_FILE")
+elif [ -n "$KEY_NAMED" ]; then
+  die "the key file cannot be used: $(printf '%s\n' "$key_err" | sed -n '1s/^psf-score: //p')"
 else
-  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked" >&2
+  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified" >&2
 fi
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"

@@ -138,16 +138,30 @@ expect_eq "the corrected manifest: scored into that --out" \
   "$rc $(jq -r .status "$TEST_TMP/retry/runs/alice/result.json" "$TEST_TMP/retry/runs/bob/result.json" | tr '\n' ' ')" "0 ok ok "
 expect_eq "the batch left nothing in TMPDIR" "$(find "$TEST_TMP/btmp" -mindepth 1 | wc -l)" 0
 
-# A key that cannot be made: the batch says why once, plainly, and the
-# rows are listed unchecked.
+# A key named (--key-file, PSF_KEY_FILE) that cannot be made is refused
+# before anything runs, as get_score.sh refuses it: a typo in the server's
+# key option never gives an unchecked leaderboard.
 : >"$TEST_TMP/not-a-dir"
-"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/defaultsig" --key-file "$TEST_TMP/not-a-dir/result.key" "$TEST_TMP/two.tsv" \
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/namedsig" --key-file "$TEST_TMP/not-a-dir/result.key" "$TEST_TMP/two.tsv" \
+  >/dev/null 2>"$TEST_TMP/namedsig.err" || rc=$?
+expect_eq "--key-file that cannot be made: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/namedsig" ] && echo made) $(cat "$TEST_TMP/namedsig.err")" \
+  "2  score_batch.sh: the key file cannot be used: $TEST_TMP/not-a-dir/result.key: cannot open the key file: Not a directory"
+rc=0
+PSF_KEY_FILE=$TEST_TMP/not-a-dir/result.key "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/namedsig" "$TEST_TMP/two.tsv" \
+  >/dev/null 2>"$TEST_TMP/namedsig.err" || rc=$?
+expect_eq "PSF_KEY_FILE that cannot be made: usage error, nothing made" \
+  "$rc $([ -e "$TEST_TMP/namedsig" ] && echo made) $(grep -c 'the key file cannot be used' "$TEST_TMP/namedsig.err")" "2  1"
+# The default key cannot be made: the batch says why once, plainly, and the
+# rows are listed unsigned (on this machine the jobs' default is that key).
+XDG_CONFIG_HOME=$TEST_TMP/not-a-dir "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/defaultsig" "$TEST_TMP/two.tsv" \
   >/dev/null 2>"$TEST_TMP/defaultsig.err" || fail "batch without a usable key" "$(tail -3 "$TEST_TMP/defaultsig.err")"
 expect_eq "no usable key: said once, plainly" "$(grep -iE 'key|signature|unverified|unchecked' "$TEST_TMP/defaultsig.err" || true)" \
-  "score_batch.sh: warning: no usable key file at $TEST_TMP/not-a-dir/result.key: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked"
-expect_eq "no usable key: the rows are unchecked" \
+  "score_batch.sh: warning: no usable key file at $TEST_TMP/not-a-dir/psf/result.key: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified"
+expect_eq "no usable key: the rows are unsigned" \
   "$(tr -d '\r' <"$TEST_TMP/defaultsig/leaderboard.csv" | awk -F, 'NR > 1 { print $2 ":" $7 }' | sort | tr '\n' ' ')" \
-  "alice:unchecked bob:unchecked "
+  "alice:unsigned bob:unsigned "
 
 # --- the same batch through ssh to 127.0.0.1 -----------------------------------
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
