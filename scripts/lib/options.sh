@@ -160,8 +160,11 @@ check_heap() {
     fail usage "--heap $HEAP is more than this machine's memory ($((mem / 1024))m)"
 }
 
+# (a value is never an option: `--timeout -- 5` and `--classpath --main X`
+# are said to lack the value, not to have an unknown option after it)
 need_value() {
   [ $# -ge 2 ] && [ -n "$2" ] || fail usage "option $1 needs a value (see --help)"
+  case $2 in --*) fail usage "option $1 needs a value, not '$2' (see --help)" ;; esac
 }
 
 # parse_args ARGS...: the command line into the option variables.

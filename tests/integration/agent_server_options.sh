@@ -18,6 +18,14 @@ expect_eq "a control character in --method: usage" "$(gs --costs none --classpat
 # valid UTF-8 beyond ASCII is a name like any other (no such method here)
 expect_eq "a UTF-8 method name: looked for" "$(gs --costs none --classpath "$FX" --method 'Noisy.wörk' -- 1)" 4
 
+# --- an option where a value belongs: the option that lacks it is named ------------------
+expect_eq "--timeout followed by --: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --timeout -- 1)" 2
+expect_eq "--timeout followed by --: says --timeout lacks its value" "$(jq -r .message "$TEST_TMP/gs.out")" \
+  "option --timeout needs a value, not '--' (see --help)"
+expect_eq "--classpath followed by --method: usage" "$(gs --costs none --classpath --method Noisy.work -- 1)" 2
+expect_eq "--classpath followed by --method: says --classpath lacks its value" "$(jq -r .message "$TEST_TMP/gs.out")" \
+  "option --classpath needs a value, not '--method' (see --help)"
+
 # --- heap sizes -------------------------------------------------------------------------
 for h in 1k 512 15m 64g 999999999999g 99999999999999999999g 0m 1.5g -1m; do
   expect_eq "--heap $h: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --heap "$h" -- 1)" 2
