@@ -30,8 +30,8 @@ Scores every submission and writes into DIR (which must not exist or be empty):
 
 MANIFEST: one submission a line, tab-separated: label, class path, main class,
 method, sources directory (or -), then the program's arguments; '#' starts a
-comment; paths are relative to the manifest's directory. Labels are letters,
-digits, '.', '_' and '-'.
+comment; paths are relative to the manifest's directory; CRLF line ends are
+read as LF. Labels are letters, digits, '.', '_' and '-'.
 SUBMISSIONS_DIR: each subdirectory NAME is a submission labelled NAME (class path:
 NAME/classes if present, else NAME, plus the jars in NAME; sources: NAME/src), and
 each NAME.jar one labelled NAME; all share --main, --method and ARGS.
@@ -144,6 +144,7 @@ elif [ -n "$KEY_NAMED" ]; then
 else
   echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified" >&2
 fi
+[ ! -e "$OUT" ] || [ -d "$OUT" ] || die "--out $OUT is not a directory"
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
 fi
@@ -183,6 +184,7 @@ else
   n=0
   while IFS= read -r raw || [ -n "$raw" ]; do
     n=$((n + 1))
+    raw=${raw%$'\r'}   # a manifest saved with CRLF line ends (a spreadsheet's)
     case $raw in '#'* | '') continue ;; esac
     IFS=$'\t' read -r -a f <<<"$raw"
     [ ${#f[@]} -ge 5 ] || die "$src:$n: expected label, class path, main, method and sources, tab-separated"

@@ -132,11 +132,18 @@ TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry"
 expect_eq "a manifest line without tabs: usage error naming the line" "$rc $(cat "$TEST_TMP/retry.err")" \
   "2 score_batch.sh: $TEST_TMP/bad.tsv:3: expected label, class path, main, method and sources, tab-separated"
 expect_eq "a manifest line without tabs: --out not made" "$([ -e "$TEST_TMP/retry" ] && echo made || echo absent)" absent
+# (corrected in a spreadsheet, which saved it with CRLF line ends: the
+# programs' last arguments are still "300", not "300\r")
+sed 's/$/\r/' "$TEST_TMP/two.tsv" >"$TEST_TMP/crlf.tsv"
 rc=0
-TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
-expect_eq "the corrected manifest: scored into that --out" \
+TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/crlf.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "the corrected manifest, CRLF line ends: scored into that --out" \
   "$rc $(jq -r .status "$TEST_TMP/retry/runs/alice/result.json" "$TEST_TMP/retry/runs/bob/result.json" | tr '\n' ' ')" "0 ok ok "
 expect_eq "the batch left nothing in TMPDIR" "$(find "$TEST_TMP/btmp" -mindepth 1 | wc -l)" 0
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/two.tsv" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "--out naming a file: usage error saying so" "$rc $(cat "$TEST_TMP/retry.err")" \
+  "2 score_batch.sh: --out $TEST_TMP/two.tsv is not a directory"
 
 # A key named (--key-file, PSF_KEY_FILE) that cannot be made is refused
 # before anything runs, as get_score.sh refuses it: a typo in the server's
