@@ -81,4 +81,14 @@ expect_eq "README blocks: --expect-output judged the run" \
 expect_eq "README blocks: --check judged the run" \
   "$(printf '%s\n' "$outs" | grep -c '^output *judged in this run: accepted by the checker' || true)" 1
 expect_match "README blocks: the JUnit run scored Digits.digitSum" "$outs" 'method +Digits\.digitSum'
+# the README's ranked page scores as the batch's leaderboard does: with the
+# cost table (JDK 17's, the README's), alice's score the same on both
+ranked=$(find "$TEST_TMP/tmp" -name ranked.html | head -n 1)
+expect_eq "README's ranked page: scores with the cost table" "$(grep -c 'Score (cycles)' "$ranked" 2>/dev/null)" 1
+if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
+  board=$(find "$TEST_TMP/tmp" -path '*/batch/leaderboard.csv' | head -n 1)
+  alice=$(awk -F, '$2 == "alice" { print $3 }' "$board" 2>/dev/null || true)
+  expect_eq "README's ranked page: alice's score as on the batch's leaderboard ($alice)" \
+    "$(grep -c ">$alice<" "$ranked" 2>/dev/null)" 1
+fi
 finish
