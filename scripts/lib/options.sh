@@ -32,7 +32,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --costs FILE          cost table (default: the one calibrated for the JDK, config/costs.xml
                         for 17, config/costs-jdkN.xml for N, else the nearest); 'none'
                         scores plain bytecodes
-  --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically
+  --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically;
+                        a run that ends without a score removes FILE
   --explain             show where the score comes from: the counts the table prices, each
                         explained, then the top methods, opcodes and dependency keys
   --with-overhead       add the runtime overhead (class initialization, linkage) to the score

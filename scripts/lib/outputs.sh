@@ -25,6 +25,7 @@
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
+  drop_score_file
   [ -z "${KEY_PENDING:-}" ] || finish_key
   [ -z "${TABLE_PENDING:-}" ] || finish_table
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
@@ -103,6 +104,17 @@ check_outputs() {
   [ -z "$SCORE_FILE" ] || abs_path SCORE_FILE "$SCORE_FILE"
   [ -z "$PROGRAM_OUTPUT" ] || abs_path PROGRAM_OUTPUT "$PROGRAM_OUTPUT"
   [ -z "$PROFILE_OUT" ] || abs_path PROFILE_OUT "$PROFILE_OUT"
+  OUTPUTS_CHECKED=1
+}
+# drop_score_file: a run that ends without a score, once its outputs were
+# checked (a usage error before leaves them alone), leaves no --score-file:
+# an earlier run's score there would read as this run's. (The other outputs
+# are replaced by this run's: the profile, the JUnit verdict.)
+OUTPUTS_CHECKED=""
+drop_score_file() {
+  [ -n "$OUTPUTS_CHECKED" ] && [ -n "$SCORE_FILE" ] && [ "$SCORE_FILE" != /dev/null ] || return 0
+  [ -f "$SCORE_FILE" ] && [ ! -L "$SCORE_FILE" ] || return 0
+  rm -f -- "$SCORE_FILE"
 }
 
 # Put the file SRC at the output path DEST (checked by check_output before
