@@ -56,7 +56,7 @@ for s in "$PSF_ROOT"/scripts/*.sh; do
   rc=0
   (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --help) </dev/null >"$TEST_TMP/help.out" 2>&1 || rc=$?
   expect_eq "$n --help: exit 0, its usage and nothing else" \
-    "$rc $(grep -ci '^usage' "$TEST_TMP/help.out") $(($(wc -l <"$TEST_TMP/help.out") <= 120))" "0 1 1"
+    "$rc $(grep -ci '^usage' "$TEST_TMP/help.out") $(($(wc -l <"$TEST_TMP/help.out") <= 200))" "0 1 1"
   [ "$n" = run_isolated.sh ] && continue
   rc=0
   (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --no-such-option) </dev/null >/dev/null 2>&1 || rc=$?
