@@ -56,7 +56,8 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
   -h, --help         this text
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
-2 usage, 70 some run produced no result at all (an ssh or machine failure).
+2 usage (also a manifest line, a shared option or the cost table refused before
+anything runs), 70 some run produced no result at all (an ssh or machine failure).
 USAGE
 }
 
@@ -111,6 +112,10 @@ fi
 if [ "$COSTS" != none ]; then
   [ -r "$COSTS" ] || die "cannot read the cost table '$COSTS'"
   COSTS=$(abspath "$COSTS")
+  # read as every run and the ranking will read it: a bad table is refused
+  # here, not in each run and then by the leaderboard
+  table_err=$("$SCORER" --check-table --costs "$COSTS" 2>&1 >/dev/null) ||
+    die "the cost table is not usable: $(printf '%s\n' "$table_err" | sed -n '1s/^psf-score: //p')"
 fi
 RUN_OPTS+=(--costs "$COSTS")
 if [ -n "$COMPARE" ]; then
@@ -144,6 +149,13 @@ elif [ -n "$KEY_NAMED" ]; then
 else
   echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified" >&2
 fi
+# The options every run shares, checked once as get_score.sh checks them (a
+# bad one would fail every submission alike): with a stand-in submission and
+# the options each job adds (scripts/lib/batch_job.sh); nothing runs.
+rc=0
+opts_err=$("$PSF_ROOT/scripts/get_score.sh" --check-options --classpath "$PSF_ROOT" --method Submission.method \
+  --junit /dev/null --label check "${RUN_OPTS[@]}" 2>&1 >/dev/null) || rc=$?
+[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: //p')" "$([ "$rc" = 2 ] && echo 2 || echo 70)"
 [ ! -e "$OUT" ] || [ -d "$OUT" ] || die "--out $OUT is not a directory"
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"

@@ -80,6 +80,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         $PSF_KEY_FILE, else psf/result.key in $XDG_CONFIG_HOME or ~/.config);
                         created, mode 0600, when missing. Check results with
                         psf-score --verify (docs/trust-model.md)
+  --check-options       check the options and output paths as a run does first, then exit:
+                        0, or 2 (usage) with the reason; nothing runs, the class path, JDK
+                        and key are not looked at (a batch's shared options, once)
   -h, --help            this text
 
 Output files (--score-file, --program-output, --profile-out, --junit, --report) are checked
@@ -98,6 +101,7 @@ EOF
 }
 
 JSON=0
+CHECK_OPTIONS=0
 EXPLAIN=0
 WITH_OVERHEAD=0
 CLASSPATH_ARG=""
@@ -189,6 +193,7 @@ parse_args() {
       --main) need_value "$@"; MAIN=$2; shift 2 ;;
       --method) need_value "$@"; METHOD=$2; shift 2 ;;
       --json) JSON=1; shift ;;
+      --check-options) CHECK_OPTIONS=1; shift ;;
       --costs) need_value "$@"; COSTS=$2; shift 2 ;;
       --score-file) need_value "$@"; SCORE_FILE=$2; shift 2 ;;
       --explain) EXPLAIN=1; shift ;;

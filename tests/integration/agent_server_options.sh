@@ -26,6 +26,15 @@ expect_eq "--classpath followed by --method: usage" "$(gs --costs none --classpa
 expect_eq "--classpath followed by --method: says --classpath lacks its value" "$(jq -r .message "$TEST_TMP/gs.out")" \
   "option --classpath needs a value, not '--method' (see --help)"
 
+# --- --check-options: the command line checked, nothing run --------------------------------
+expect_eq "--check-options: good options, exit 0" "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --timeout 5)" 0
+expect_eq "--check-options: good options, nothing printed" "$(cat "$TEST_TMP/gs.out" "$TEST_TMP/gs.err")" ""
+expect_eq "--check-options: a bad one, usage" "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --timeout 0)" 2
+expect_eq "--check-options: a bad one, one JSON object saying why" "$(jq -s -r '.[0].message + " " + (length | tostring)' "$TEST_TMP/gs.out")" \
+  "--timeout takes a whole number above 0, not '0' 1"
+expect_eq "--check-options: an output in a missing directory, usage" \
+  "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --score-file "$TEST_TMP/none/s")" 2
+
 # --- heap sizes -------------------------------------------------------------------------
 for h in 1k 512 15m 64g 999999999999g 99999999999999999999g 0m 1.5g -1m; do
   expect_eq "--heap $h: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --heap "$h" -- 1)" 2

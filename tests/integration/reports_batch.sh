@@ -144,6 +144,19 @@ rc=0
 "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/two.tsv" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
 expect_eq "--out naming a file: usage error saying so" "$rc $(cat "$TEST_TMP/retry.err")" \
   "2 score_batch.sh: --out $TEST_TMP/two.tsv is not a directory"
+# The options every run shares are checked once, before anything is made:
+# a bad value or cost table is a usage error, not every submission failing
+# alike under exit 0 (the table: with an empty leaderboard).
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" --timeout abc "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "--timeout abc: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "2  score_batch.sh: --timeout takes a whole number above 0, not 'abc'"
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" --costs "$PSF_ROOT/README.md" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "--costs README.md: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "2  score_batch.sh: the cost table is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
 
 # A key named (--key-file, PSF_KEY_FILE) that cannot be made is refused
 # before anything runs, as get_score.sh refuses it: a typo in the server's
