@@ -97,7 +97,11 @@ a JDK 21 is accepted only after `scripts/self_test.sh --full` passed on it here.
 
 Exit codes (status words):
 EOF
-  if [ -x "$SCORER" ]; then "$SCORER" --status-table; fi
+  if [ -x "$SCORER" ]; then
+    "$SCORER" --status-table
+  else
+    echo "  (PSF is not built: run make in $PSF_ROOT, then this lists them)"
+  fi
 }
 
 JSON=0

@@ -35,6 +35,11 @@ expect_eq "--check-options: a bad one, one JSON object saying why" "$(jq -s -r '
 expect_eq "--check-options: an output in a missing directory, usage" \
   "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --score-file "$TEST_TMP/none/s")" 2
 
+# --help before PSF is built: the exit codes' table says how to get it
+expect_eq "--help, PSF not built: exit 0" "$(PSF_BUILD=$TEST_TMP/none "$GS" --help >"$TEST_TMP/help.out" 2>&1; echo $?)" 0
+expect_eq "--help, PSF not built: the exit codes say to build" "$(tail -n 1 "$TEST_TMP/help.out")" \
+  "  (PSF is not built: run make in $PSF_ROOT, then this lists them)"
+
 # --- heap sizes -------------------------------------------------------------------------
 for h in 1k 512 15m 64g 999999999999g 99999999999999999999g 0m 1.5g -1m; do
   expect_eq "--heap $h: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --heap "$h" -- 1)" 2
