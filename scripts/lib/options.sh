@@ -284,11 +284,12 @@ check_args() {
   case $ENGINE in step|fast) ;; *) fail usage "--engine takes step or fast, not '$ENGINE'" ;; esac
   if [ -z "$METHOD" ]; then
     METHOD="$MAIN.main"
-  elif [ -z "$MAIN" ]; then
+  else
     # the method's class: everything before the last '.' ahead of any '('
     spec_head=${METHOD%%(*}
-    [[ $spec_head == *.* ]] || fail usage "method spec '$METHOD' names no class (expected pkg.Class.name)"
-    MAIN=${spec_head%.*}
+    [[ $spec_head == *.* ]] ||
+      fail usage "method spec '$METHOD' names no class (expected pkg.Class.name${MAIN:+, such as $MAIN.$METHOD})"
+    [ -n "$MAIN" ] || MAIN=${spec_head%.*}
   fi
   case $METHOD$MAIN in
     *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;

@@ -35,6 +35,12 @@ expect_eq "--check-options: a bad one, one JSON object saying why" "$(jq -s -r '
 expect_eq "--check-options: an output in a missing directory, usage" \
   "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --score-file "$TEST_TMP/none/s")" 2
 
+# a method without its class, with --main: said before any JVM starts
+expect_eq "--method without a class, with --main: usage" "$(gs --costs none --classpath "$FX" --main Noisy --method work -- 1)" 2
+expect_eq "--method without a class, with --main: says so, nothing else on stderr" \
+  "$(jq -r '.status + ": " + .message' "$TEST_TMP/gs.out") $(wc -l <"$TEST_TMP/gs.err")" \
+  "usage: method spec 'work' names no class (expected pkg.Class.name, such as Noisy.work) 0"
+
 # --help before PSF is built: the exit codes' table says how to get it
 expect_eq "--help, PSF not built: exit 0" "$(PSF_BUILD=$TEST_TMP/none "$GS" --help >"$TEST_TMP/help.out" 2>&1; echo $?)" 0
 expect_eq "--help, PSF not built: the exit codes say to build" "$(tail -n 1 "$TEST_TMP/help.out")" \
