@@ -106,7 +106,10 @@ if [ -z "$COSTS" ]; then
   # named to every run so that all machines and the ranking use the same one
   # shellcheck source=lib/jdk.sh
   . "$PSF_ROOT/scripts/lib/jdk.sh"
-  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$(psf_jdk_feature "${JAVA_HOME:+$JAVA_HOME/bin/}java")") ||
+  feature=$(psf_jdk_feature "${JAVA_HOME:+$JAVA_HOME/bin/}java" 2>/dev/null)
+  [ -n "$feature" ] ||
+    die "no java $(if [ -n "${JAVA_HOME:-}" ]; then echo "at JAVA_HOME=$JAVA_HOME"; else echo on PATH; fi): no JDK to pick the cost table for (give one, or --costs FILE)" 70
+  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$feature") ||
     die "no cost table under $PSF_ROOT/config for this machine's JDK" 70
 fi
 if [ "$COSTS" != none ]; then

@@ -157,6 +157,13 @@ rc=0
 expect_eq "--costs README.md: usage error saying why, nothing made" \
   "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
   "2  score_batch.sh: the cost table is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
+# No JDK here to pick the table for: said once, not every submission failing
+# as jdk_not_found under exit 0.
+rc=0
+JAVA_HOME=$TEST_TMP/nojdk "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "JAVA_HOME without a JDK: exit 70 saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "70  score_batch.sh: no java at JAVA_HOME=$TEST_TMP/nojdk: no JDK to pick the cost table for (give one, or --costs FILE)"
 
 # A key named (--key-file, PSF_KEY_FILE) that cannot be made is refused
 # before anything runs, as get_score.sh refuses it: a typo in the server's
