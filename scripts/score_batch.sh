@@ -57,7 +57,8 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
 2 usage (also a manifest line, a shared option or the cost table refused before
-anything runs), 70 some run produced no result at all (an ssh or machine failure).
+anything runs), 70 some run produced no result at all (an ssh or machine failure),
+or what the batch needs here is missing (PSF built, GNU parallel, jq, a JDK).
 USAGE
 }
 
