@@ -273,8 +273,13 @@ check_args() {
   [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
   [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
     fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
-  [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"
-  [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)"
+  # (the option given after --, among the program's arguments: said so)
+  local after="" a
+  for a in "${PROGRAM_ARGS[@]}"; do
+    case $a in --classpath|--class-path|-cp|--main|--method) after="; '$a' came after '--', where the program's arguments are"; break ;; esac
+  done
+  [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)$after"
+  [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)$after"
   check_heap
   for pair in "timeout:$TIMEOUT" "max-bytecodes:$MAX_BYTECODES" "max-threads:$MAX_THREADS" \
     "max-output:$MAX_OUTPUT" "runs:$RUNS"; do

@@ -35,6 +35,10 @@ expect_eq "--check-options: a bad one, one JSON object saying why" "$(jq -s -r '
 expect_eq "--check-options: an output in a missing directory, usage" \
   "$(gs --check-options --classpath "$TEST_TMP/none" --method A.b --score-file "$TEST_TMP/none/s")" 2
 
+# options after --, among the program's arguments: said so
+expect_eq "options after --: usage" "$(gs -- 10 --costs none --classpath "$FX" --method Noisy.work)" 2
+expect_eq "options after --: says where they went" "$(jq -r .message "$TEST_TMP/gs.out")" \
+  "--classpath is required (see --help); '--classpath' came after '--', where the program's arguments are"
 # a method without its class, with --main: said before any JVM starts
 expect_eq "--method without a class, with --main: usage" "$(gs --costs none --classpath "$FX" --main Noisy --method work -- 1)" 2
 expect_eq "--method without a class, with --main: says so, nothing else on stderr" \
