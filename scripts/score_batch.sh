@@ -167,7 +167,7 @@ fi
 # The submissions' lines, read before --out is made: a manifest refused
 # leaves --out as it was, for the corrected batch.
 LINES=$(mktemp "${TMPDIR:-/tmp}/psf-batch.XXXXXXXX") || die "cannot create a temporary file" 70
-trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
+trap 'rm -f "$LINES"' EXIT
 
 # --- the submissions, one line each, paths absolute --------------------------
 src=${POSITIONAL[0]}
@@ -224,7 +224,15 @@ for l in "${LABELS[@]}"; do
 done
 dup=$(printf '%s\n' "${LABELS[@]}" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "label '$dup' appears twice"
-mkdir -p "$OUT/runs" || die "cannot create $OUT" 70
+# runs/ made by one mkdir, which fails when it exists: of two batches
+# started at once on one --out, only one goes on
+if ! mkdir -p -- "$OUT" || ! mkdir -- "$OUT/runs" 2>/dev/null; then
+  [ ! -d "$OUT/runs" ] || die "--out $OUT: another batch has just started there: results are never mixed"
+  die "cannot create $OUT" 70
+fi
+# (--out is this batch's from here on: a batch refused it never removes
+# what is in it, such as the running one's .stream)
+trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
 OUT=$(cd "$OUT" && pwd)
 
 # --- the runs ----------------------------------------------------------------------

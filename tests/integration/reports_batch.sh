@@ -157,6 +157,23 @@ rc=0
 expect_eq "--costs README.md: usage error saying why, nothing made" \
   "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
   "2  score_batch.sh: the cost table is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
+# Two batches on one --out, the second past its check that --out is empty
+# when the first makes it (its manifest, a FIFO, is written only then): the
+# second is refused, and the first's results are left as they were.
+mkfifo "$TEST_TMP/late.tsv"
+mkdir -p "$TEST_TMP/t2"
+TMPDIR=$TEST_TMP/t2 "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/twice" "$TEST_TMP/late.tsv" >/dev/null 2>"$TEST_TMP/twice.2.err" &
+second=$!
+for _ in $(seq 600); do [ -z "$(ls -A "$TEST_TMP/t2")" ] || break; sleep 0.05; done
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/twice" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/twice.1.err" || rc=$?
+cat "$TEST_TMP/two.tsv" >"$TEST_TMP/late.tsv"
+rc2=0
+wait "$second" || rc2=$?
+expect_eq "two batches on one --out: the second, past its emptiness check, refused" \
+  "$rc $rc2 $(cat "$TEST_TMP/twice.2.err")" "0 2 score_batch.sh: --out $TEST_TMP/twice: another batch has just started there: results are never mixed"
+expect_eq "two batches on one --out: the first's results as it left them" \
+  "$(jq -r .status "$TEST_TMP/twice/runs/alice/result.json" "$TEST_TMP/twice/runs/bob/result.json" 2>&1 | tr '\n' ' ')" "ok ok "
 # No JDK here to pick the table for: said once, not every submission failing
 # as jdk_not_found under exit 0.
 rc=0
