@@ -230,10 +230,10 @@ if ! mkdir -p -- "$OUT" || ! mkdir -- "$OUT/runs" 2>/dev/null; then
   [ ! -d "$OUT/runs" ] || die "--out $OUT: another batch has just started there: results are never mixed"
   die "cannot create $OUT" 70
 fi
+OUT=$(cd "$OUT" && pwd)
 # (--out is this batch's from here on: a batch refused it never removes
 # what is in it, such as the running one's .stream)
 trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
-OUT=$(cd "$OUT" && pwd)
 
 # --- the runs ----------------------------------------------------------------------
 # PSF_BUILD, and JAVA_HOME where it is set, reach the jobs on other machines
