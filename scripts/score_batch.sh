@@ -159,7 +159,7 @@ fi
 rc=0
 opts_err=$("$PSF_ROOT/scripts/get_score.sh" --check-options --classpath "$PSF_ROOT" --method Submission.method \
   --junit /dev/null --label check "${RUN_OPTS[@]}" 2>&1 >/dev/null) || rc=$?
-[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: //p')" "$([ "$rc" = 2 ] && echo 2 || echo 70)"
+[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: \(usage: \)\{0,1\}//p')" "$([ "$rc" = 2 ] && echo 2 || echo 70)"
 [ ! -e "$OUT" ] || [ -d "$OUT" ] || die "--out $OUT is not a directory"
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"

@@ -20,8 +20,8 @@
 #   the exit trap removes), OUTPUT_MODE, DIR_OF (dir_of, get_score.sh).
 
 # Report an error that happened before the scorer could: one JSON object with
-# --json (written by the scorer, so all JSON has one writer), a sentence on
-# stderr otherwise. Exits with the status's code.
+# --json (written by the scorer, so all JSON has one writer), the status word
+# and a sentence on stderr otherwise. Exits with the status's code.
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
@@ -38,11 +38,11 @@ fail() {
       "$SCORER" --status-json "$status" "$message" "${junit[@]}" "${signing[@]}"
       exit $?
     fi
-    echo "get_score.sh: $message" >&2
+    echo "get_score.sh: $status: $message" >&2
     "$SCORER" --status-json "$status" "$message" "${junit[@]}" >/dev/null
     exit $?
   fi
-  echo "get_score.sh: $message" >&2
+  echo "get_score.sh: $status: $message" >&2
   [ "$JSON" = 1 ] && printf '{"status":"internal_error","score":null,"message":"build/psf-score is missing: run make"}\n'
   exit 70
 }

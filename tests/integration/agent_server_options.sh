@@ -45,6 +45,13 @@ expect_eq "--method without a class, with --main: says so, nothing else on stder
   "$(jq -r '.status + ": " + .message' "$TEST_TMP/gs.out") $(wc -l <"$TEST_TMP/gs.err")" \
   "usage: method spec 'work' names no class (expected pkg.Class.name, such as Noisy.work) 0"
 
+# without --json a failure says its status word, as the exit code's table names it
+rc=0
+"$GS" --costs none --classpath "$FX:$TEST_TMP/none.jar" --method Noisy.work -- 1 >"$TEST_TMP/gs.out" 2>"$TEST_TMP/gs.err" || rc=$?
+expect_eq "no --json, a missing class path entry: exit 3, the status word and why on stderr, nothing on stdout" \
+  "$rc $(cat "$TEST_TMP/gs.err") $(wc -c <"$TEST_TMP/gs.out")" \
+  "3 get_score.sh: class_not_found: class path entry '$TEST_TMP/none.jar' does not exist 0"
+
 # --help before PSF is built: the exit codes' table says how to get it
 expect_eq "--help, PSF not built: exit 0" "$(PSF_BUILD=$TEST_TMP/none "$GS" --help >"$TEST_TMP/help.out" 2>&1; echo $?)" 0
 expect_eq "--help, PSF not built: the exit codes say to build" "$(tail -n 1 "$TEST_TMP/help.out")" \
