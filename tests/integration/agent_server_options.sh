@@ -52,6 +52,11 @@ expect_eq "no --json, a missing class path entry: exit 3, the status word and wh
   "$rc $(cat "$TEST_TMP/gs.err") $(wc -c <"$TEST_TMP/gs.out")" \
   "3 get_score.sh: class_not_found: class path entry '$TEST_TMP/none.jar' does not exist 0"
 
+# a class file given as the class path: said before any JVM starts
+expect_eq "a class file as the class path: usage" "$(gs --costs none --classpath "$FX/Noisy.class" --method Noisy.work -- 1)" 2
+expect_eq "a class file as the class path: says so" "$(jq -r .message "$TEST_TMP/gs.out")" \
+  "class path entry '$FX/Noisy.class' is a class file; give the directory its package starts in"
+
 # --help before PSF is built: the exit codes' table says how to get it
 expect_eq "--help, PSF not built: exit 0" "$(PSF_BUILD=$TEST_TMP/none "$GS" --help >"$TEST_TMP/help.out" 2>&1; echo $?)" 0
 expect_eq "--help, PSF not built: the exit codes say to build" "$(tail -n 1 "$TEST_TMP/help.out")" \
