@@ -10,6 +10,15 @@
 # the JUnit example's tests while it is scored). Installs nothing that is already
 # there; uses sudo when not root.
 set -eu
+case $# in
+  0) ;;
+  *) case $1 in
+       -h|--help) printf '%s\n' "Usage: scripts/install_deps.sh" \
+         "Installs with apt-get (through sudo when not root) what PSF needs and is missing;" \
+         "the list and why: docs/development.md#dependencies. Exit: 0 once all is there."; exit 0 ;;
+       *) echo "install_deps.sh: it takes no arguments, not '$1' (see --help)" >&2; exit 2 ;;
+     esac ;;
+esac
 want=(gcc make pkg-config libxml2-dev libxml2-utils libjansson-dev libcmocka-dev libssl-dev jq bubblewrap valgrind shellcheck clang libclang-rt-14-dev
   parallel chromium chromium-driver openssh-server openssh-client junit5)
 have_jdk() {

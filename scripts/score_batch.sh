@@ -30,8 +30,8 @@ Scores every submission and writes into DIR (which must not exist or be empty):
 
 MANIFEST: one submission a line, tab-separated: label, class path, main class,
 method, sources directory (or -), then the program's arguments; '#' starts a
-comment; paths are relative to the manifest's directory. Labels are letters,
-digits, '.', '_' and '-'.
+comment; paths are relative to the manifest's directory; CRLF line ends are
+read as LF. Labels are letters, digits, '.', '_' and '-'.
 SUBMISSIONS_DIR: each subdirectory NAME is a submission labelled NAME (class path:
 NAME/classes if present, else NAME, plus the jars in NAME; sources: NAME/src), and
 each NAME.jar one labelled NAME; all share --main, --method and ARGS.
@@ -51,11 +51,14 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
                      limits for every run, as in get_score.sh
   --key-file FILE    the key every run signs with, on every machine (default: the one
                      get_score.sh picks here: $PSF_KEY_FILE, else psf/result.key under
-                     $XDG_CONFIG_HOME or ~/.config, created if missing)
+                     $XDG_CONFIG_HOME or ~/.config, created if missing); a key named
+                     here or by $PSF_KEY_FILE that cannot be made or read: usage error
   -h, --help         this text
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
-2 usage, 70 some run produced no result at all (an ssh or machine failure).
+2 usage (also a manifest line, a shared option or the cost table refused before
+anything runs), 70 some run produced no result at all (an ssh or machine failure),
+or what the batch needs here is missing (PSF built, GNU parallel, jq, a JDK).
 USAGE
 }
 
@@ -104,12 +107,19 @@ if [ -z "$COSTS" ]; then
   # named to every run so that all machines and the ranking use the same one
   # shellcheck source=lib/jdk.sh
   . "$PSF_ROOT/scripts/lib/jdk.sh"
-  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$(psf_jdk_feature "${JAVA_HOME:+$JAVA_HOME/bin/}java")") ||
+  feature=$(psf_jdk_feature "${JAVA_HOME:+$JAVA_HOME/bin/}java" 2>/dev/null)
+  [ -n "$feature" ] ||
+    die "no java $(if [ -n "${JAVA_HOME:-}" ]; then echo "at JAVA_HOME=$JAVA_HOME"; else echo on PATH; fi): no JDK to pick the cost table for (give one, or --costs FILE)" 70
+  IFS=$'\t' read -r COSTS _ < <(psf_jdk_table "$PSF_ROOT" "$feature") ||
     die "no cost table under $PSF_ROOT/config for this machine's JDK" 70
 fi
 if [ "$COSTS" != none ]; then
   [ -r "$COSTS" ] || die "cannot read the cost table '$COSTS'"
   COSTS=$(abspath "$COSTS")
+  # read as every run and the ranking will read it: a bad table is refused
+  # here, not in each run and then by the leaderboard
+  table_err=$("$SCORER" --check-table --costs "$COSTS" 2>&1 >/dev/null) ||
+    die "the cost table is not usable: $(printf '%s\n' "$table_err" | sed -n '1s/^psf-score: //p')"
 fi
 RUN_OPTS+=(--costs "$COSTS")
 if [ -n "$COMPARE" ]; then
@@ -123,6 +133,7 @@ fi
 # job, so that a job on another machine signs as one here does (the file
 # must be at the same path there, like PSF and the submissions).
 [ -n "$KEY_FILE" ] || KEY_FILE=${PSF_KEY_FILE:-}
+KEY_NAMED=${KEY_FILE:+1}
 if [ -z "$KEY_FILE" ]; then
   KEY_FILE=${XDG_CONFIG_HOME:-${HOME:-/nonexistent}/.config}/psf/result.key
   # shellcheck disable=SC2174 # private: the key's own directory; its parents as the user keeps them
@@ -131,20 +142,32 @@ fi
 KEY_FILE=$(abspath "$KEY_FILE")
 # The ranking checks every profile with the key the jobs signed with: a
 # row is ranked only when that key signed it.
+# A key named (--key-file, PSF_KEY_FILE) that cannot be used is refused, as
+# get_score.sh refuses it; only the default one is done without.
 key_args=()
-if "$SCORER" --init-key --key-file "$KEY_FILE" >/dev/null 2>&1; then
+if key_err=$("$SCORER" --init-key --key-file "$KEY_FILE" 2>&1 >/dev/null); then
   RUN_OPTS+=(--key-file "$KEY_FILE")
   key_args=(--key-file "$KEY_FILE")
+elif [ -n "$KEY_NAMED" ]; then
+  die "the key file cannot be used: $(printf '%s\n' "$key_err" | sed -n '1s/^psf-score: //p')"
 else
-  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked" >&2
+  echo "score_batch.sh: warning: no usable key file at $KEY_FILE: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified" >&2
 fi
+# The options every run shares, checked once as get_score.sh checks them (a
+# bad one would fail every submission alike): with a stand-in submission and
+# the options each job adds (scripts/lib/batch_job.sh); nothing runs.
+rc=0
+opts_err=$("$PSF_ROOT/scripts/get_score.sh" --check-options --classpath "$PSF_ROOT" --method Submission.method \
+  --junit /dev/null --label check "${RUN_OPTS[@]}" 2>&1 >/dev/null) || rc=$?
+[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: \(usage: \)\{0,1\}//p')" "$([ "$rc" = 2 ] && echo 2 || echo 70)"
+[ ! -e "$OUT" ] || [ -d "$OUT" ] || die "--out $OUT is not a directory"
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"
 fi
-mkdir -p "$OUT/runs" || die "cannot create $OUT" 70
-OUT=$(cd "$OUT" && pwd)
-LINES=$OUT/.lines
-trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
+# The submissions' lines, read before --out is made: a manifest refused
+# leaves --out as it was, for the corrected batch.
+LINES=$(mktemp "${TMPDIR:-/tmp}/psf-batch.XXXXXXXX") || die "cannot create a temporary file" 70
+trap 'rm -f "$LINES"' EXIT
 
 # --- the submissions, one line each, paths absolute --------------------------
 src=${POSITIONAL[0]}
@@ -177,6 +200,7 @@ else
   n=0
   while IFS= read -r raw || [ -n "$raw" ]; do
     n=$((n + 1))
+    raw=${raw%$'\r'}   # a manifest saved with CRLF line ends (a spreadsheet's)
     case $raw in '#'* | '') continue ;; esac
     IFS=$'\t' read -r -a f <<<"$raw"
     [ ${#f[@]} -ge 5 ] || die "$src:$n: expected label, class path, main, method and sources, tab-separated"
@@ -200,6 +224,16 @@ for l in "${LABELS[@]}"; do
 done
 dup=$(printf '%s\n' "${LABELS[@]}" | sort | uniq -d | head -n 1)
 [ -z "$dup" ] || die "label '$dup' appears twice"
+# runs/ made by one mkdir, which fails when it exists: of two batches
+# started at once on one --out, only one goes on
+if ! mkdir -p -- "$OUT" || ! mkdir -- "$OUT/runs" 2>/dev/null; then
+  [ ! -d "$OUT/runs" ] || die "--out $OUT: another batch has just started there: results are never mixed"
+  die "cannot create $OUT" 70
+fi
+OUT=$(cd "$OUT" && pwd)
+# (--out is this batch's from here on: a batch refused it never removes
+# what is in it, such as the running one's .stream)
+trap 'rm -f "$LINES" "$OUT/.stream"' EXIT
 
 # --- the runs ----------------------------------------------------------------------
 # PSF_BUILD, and JAVA_HOME where it is set, reach the jobs on other machines

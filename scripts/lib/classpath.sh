@@ -74,6 +74,9 @@ resolve_classpath() {
     [ -f "$real" ] || [ -d "$real" ] ||
       fail usage "class path entry '$part' is neither a regular file nor a directory"
     case $real in *:*) fail usage "class path entry '$part' resolves to '$real', which contains ':'" ;; esac
+    # (a class file is no jar: java would look in it for classes and find none)
+    [[ $real != *.class || ! -f $real ]] ||
+      fail usage "class path entry '$part' is a class file; give the directory its package starts in"
     reals+=("$real")
     # a link itself (trailing slashes would make the test follow it)
     while [ "${part%/}" != "$part" ] && [ "${part%/}" != "" ]; do part=${part%/}; done

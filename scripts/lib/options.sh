@@ -32,7 +32,8 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
   --costs FILE          cost table (default: the one calibrated for the JDK, config/costs.xml
                         for 17, config/costs-jdkN.xml for N, else the nearest); 'none'
                         scores plain bytecodes
-  --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically
+  --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically;
+                        a run that ends with a status other than ok removes FILE
   --explain             show where the score comes from: the counts the table prices, each
                         explained, then the top methods, opcodes and dependency keys
   --with-overhead       add the runtime overhead (class initialization, linkage) to the score
@@ -79,6 +80,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         $PSF_KEY_FILE, else psf/result.key in $XDG_CONFIG_HOME or ~/.config);
                         created, mode 0600, when missing. Check results with
                         psf-score --verify (docs/trust-model.md)
+  --check-options       check the options and output paths as a run does first, then exit:
+                        0, or 2 (usage) with the reason; nothing runs, the class path, JDK
+                        and key are not looked at (a batch's shared options, once)
   -h, --help            this text
 
 Output files (--score-file, --program-output, --profile-out, --junit, --report) are checked
@@ -93,10 +97,15 @@ a JDK 21 is accepted only after `scripts/self_test.sh --full` passed on it here.
 
 Exit codes (status words):
 EOF
-  if [ -x "$SCORER" ]; then "$SCORER" --status-table; fi
+  if [ -x "$SCORER" ]; then
+    "$SCORER" --status-table
+  else
+    echo "  (PSF is not built: run make in $PSF_ROOT, then this lists them)"
+  fi
 }
 
 JSON=0
+CHECK_OPTIONS=0
 EXPLAIN=0
 WITH_OVERHEAD=0
 CLASSPATH_ARG=""
@@ -160,8 +169,11 @@ check_heap() {
     fail usage "--heap $HEAP is more than this machine's memory ($((mem / 1024))m)"
 }
 
+# (a value is never an option: `--timeout -- 5` and `--classpath --main X`
+# are said to lack the value, not to have an unknown option after it)
 need_value() {
   [ $# -ge 2 ] && [ -n "$2" ] || fail usage "option $1 needs a value (see --help)"
+  case $2 in --*) fail usage "option $1 needs a value, not '$2' (see --help)" ;; esac
 }
 
 # parse_args ARGS...: the command line into the option variables.
@@ -185,6 +197,7 @@ parse_args() {
       --main) need_value "$@"; MAIN=$2; shift 2 ;;
       --method) need_value "$@"; METHOD=$2; shift 2 ;;
       --json) JSON=1; shift ;;
+      --check-options) CHECK_OPTIONS=1; shift ;;
       --costs) need_value "$@"; COSTS=$2; shift 2 ;;
       --score-file) need_value "$@"; SCORE_FILE=$2; shift 2 ;;
       --explain) EXPLAIN=1; shift ;;
@@ -260,8 +273,13 @@ check_args() {
   [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
   [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
     fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"
-  [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)"
-  [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)"
+  # (the option given after --, among the program's arguments: said so)
+  local after="" a
+  for a in "${PROGRAM_ARGS[@]}"; do
+    case $a in --classpath|--class-path|-cp|--main|--method) after="; '$a' came after '--', where the program's arguments are"; break ;; esac
+  done
+  [ -n "$CLASSPATH_ARG" ] || fail usage "--classpath is required (see --help)$after"
+  [ -n "$MAIN$METHOD" ] || fail usage "give --main CLASS or --method SPEC (see --help)$after"
   check_heap
   for pair in "timeout:$TIMEOUT" "max-bytecodes:$MAX_BYTECODES" "max-threads:$MAX_THREADS" \
     "max-output:$MAX_OUTPUT" "runs:$RUNS"; do
@@ -271,11 +289,12 @@ check_args() {
   case $ENGINE in step|fast) ;; *) fail usage "--engine takes step or fast, not '$ENGINE'" ;; esac
   if [ -z "$METHOD" ]; then
     METHOD="$MAIN.main"
-  elif [ -z "$MAIN" ]; then
+  else
     # the method's class: everything before the last '.' ahead of any '('
     spec_head=${METHOD%%(*}
-    [[ $spec_head == *.* ]] || fail usage "method spec '$METHOD' names no class (expected pkg.Class.name)"
-    MAIN=${spec_head%.*}
+    [[ $spec_head == *.* ]] ||
+      fail usage "method spec '$METHOD' names no class (expected pkg.Class.name${MAIN:+, such as $MAIN.$METHOD})"
+    [ -n "$MAIN" ] || MAIN=${spec_head%.*}
   fi
   case $METHOD$MAIN in
     *,*|*=*) fail usage "a method spec or class name cannot contain ',' or '='" ;;

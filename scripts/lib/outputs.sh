@@ -20,11 +20,12 @@
 #   the exit trap removes), OUTPUT_MODE, DIR_OF (dir_of, get_score.sh).
 
 # Report an error that happened before the scorer could: one JSON object with
-# --json (written by the scorer, so all JSON has one writer), a sentence on
-# stderr otherwise. Exits with the status's code.
+# --json (written by the scorer, so all JSON has one writer), the status word
+# and a sentence on stderr otherwise. Exits with the status's code.
 # Once the submission is known (SUBMISSION), the JSON is signed too.
 fail() {
   local status=$1 message=$2 signing=()
+  drop_score_file
   [ -z "${KEY_PENDING:-}" ] || finish_key
   [ -z "${TABLE_PENDING:-}" ] || finish_table
   [ -z "${SUBMISSION_PENDING:-}" ] || submission_fields
@@ -37,11 +38,11 @@ fail() {
       "$SCORER" --status-json "$status" "$message" "${junit[@]}" "${signing[@]}"
       exit $?
     fi
-    echo "get_score.sh: $message" >&2
+    echo "get_score.sh: $status: $message" >&2
     "$SCORER" --status-json "$status" "$message" "${junit[@]}" >/dev/null
     exit $?
   fi
-  echo "get_score.sh: $message" >&2
+  echo "get_score.sh: $status: $message" >&2
   [ "$JSON" = 1 ] && printf '{"status":"internal_error","score":null,"message":"build/psf-score is missing: run make"}\n'
   exit 70
 }
@@ -103,6 +104,17 @@ check_outputs() {
   [ -z "$SCORE_FILE" ] || abs_path SCORE_FILE "$SCORE_FILE"
   [ -z "$PROGRAM_OUTPUT" ] || abs_path PROGRAM_OUTPUT "$PROGRAM_OUTPUT"
   [ -z "$PROFILE_OUT" ] || abs_path PROFILE_OUT "$PROFILE_OUT"
+  OUTPUTS_CHECKED=1
+}
+# drop_score_file: a run that ends without a score, once its outputs were
+# checked (a usage error before leaves them alone), leaves no --score-file:
+# an earlier run's score there would read as this run's. (The other outputs
+# are replaced by this run's: the profile, the JUnit verdict.)
+OUTPUTS_CHECKED=""
+drop_score_file() {
+  [ -n "$OUTPUTS_CHECKED" ] && [ -n "$SCORE_FILE" ] && [ "$SCORE_FILE" != /dev/null ] || return 0
+  [ -f "$SCORE_FILE" ] && [ ! -L "$SCORE_FILE" ] || return 0
+  rm -f -- "$SCORE_FILE"
 }
 
 # Put the file SRC at the output path DEST (checked by check_output before

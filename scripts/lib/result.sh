@@ -100,6 +100,8 @@ print_result() {
     printf '%s\n' "${scores[0]}" >"$SCRATCH/score"
     publish "$SCRATCH/score" "$SCORE_FILE" --score-file ||
       fail internal_error "cannot write the score file '$SCORE_FILE'"
+  elif [ "$rc" -ne 0 ]; then
+    drop_score_file
   fi
   trap '' PIPE
   print_file "$SCRATCH/result.out"

@@ -46,6 +46,24 @@ for b in $(ls "$TEST_TMP"/block.* | sort -t. -k2 -n); do
       ;;
   esac
 done
+# Every script the README leads to answers --help with its usage, and runs
+# nothing (the set-up scripts once installed, built and ran the suite for
+# it); an option it does not know is a usage error, 2 (run_isolated.sh
+# takes a command instead: not asked).
+mkdir -p "$TEST_TMP/helptmp" "$TEST_TMP/cwd"
+for s in "$PSF_ROOT"/scripts/*.sh; do
+  n=${s##*/}
+  rc=0
+  (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --help) </dev/null >"$TEST_TMP/help.out" 2>&1 || rc=$?
+  expect_eq "$n --help: exit 0, its usage and nothing else" \
+    "$rc $(grep -ci '^usage' "$TEST_TMP/help.out") $(($(wc -l <"$TEST_TMP/help.out") <= 200))" "0 1 1"
+  [ "$n" = run_isolated.sh ] && continue
+  rc=0
+  (cd "$TEST_TMP/cwd" && TMPDIR=$TEST_TMP/helptmp timeout 60 "$s" --no-such-option) </dev/null >/dev/null 2>&1 || rc=$?
+  expect_eq "$n --no-such-option: usage error" "$rc" 2
+done
+expect_eq "--help left nothing in the working directory or TMPDIR" "$(find "$TEST_TMP/cwd" "$TEST_TMP/helptmp" -mindepth 1 | wc -l)" 0
+
 # what the blocks print where it can be checked: each score is the README's
 # insertion sort, and the judged runs say how they were judged
 outs=$(cat "$TEST_TMP"/block.*.out 2>/dev/null || true)
@@ -63,4 +81,14 @@ expect_eq "README blocks: --expect-output judged the run" \
 expect_eq "README blocks: --check judged the run" \
   "$(printf '%s\n' "$outs" | grep -c '^output *judged in this run: accepted by the checker' || true)" 1
 expect_match "README blocks: the JUnit run scored Digits.digitSum" "$outs" 'method +Digits\.digitSum'
+# the README's ranked page scores as the batch's leaderboard does: with the
+# cost table (JDK 17's, the README's), alice's score the same on both
+ranked=$(find "$TEST_TMP/tmp" -name ranked.html | head -n 1)
+expect_eq "README's ranked page: scores with the cost table" "$(grep -c 'Score (cycles)' "$ranked" 2>/dev/null)" 1
+if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
+  board=$(find "$TEST_TMP/tmp" -path '*/batch/leaderboard.csv' | head -n 1)
+  alice=$(awk -F, '$2 == "alice" { print $3 }' "$board" 2>/dev/null || true)
+  expect_eq "README's ranked page: alice's score as on the batch's leaderboard ($alice)" \
+    "$(grep -c ">$alice<" "$ranked" 2>/dev/null)" 1
+fi
 finish

@@ -76,6 +76,19 @@ expect_eq "--score-file a symbolic link: its target untouched" "$(head -c 5 "$TE
 expect_eq "same path for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --profile-out "$D/x" -- 10)" 2
 expect_eq "same file spelled twice for two outputs: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/x" --junit "$D/dir/../x" -- 10)" 2
 expect_match "same file spelled twice: says so" "$(field message)" "name the same file"
+# A run that ends without a score leaves no score file (an earlier run's
+# score there would read as this one's); a command line refused before the
+# outputs are checked leaves it alone.
+S=$D/score
+left() { if [ -e "$S" ]; then cat "$S"; else echo gone; fi; }
+expect_eq "--score-file: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$S" -- 10) $(left)" "0 99"
+expect_eq "--score-file, a usage error: exit 2, the file left alone" \
+  "$(gs --costs none --classpath "$FX" --method Noisy.work --heap 1k --score-file "$S" -- 10) $(left)" "2 99"
+expect_eq "--score-file, no such method (the scorer's status): exit 4, no score file" \
+  "$(gs --costs none --classpath "$FX" --method Noisy.nosuch --score-file "$S" -- 10) $(left)" "4 gone"
+echo 99 >"$S"
+expect_eq "--score-file, a missing class path entry (get_score.sh's status): exit 3, no score file" \
+  "$(gs --costs none --classpath "$FX:$D/none.jar" --method Noisy.work --score-file "$S" -- 10) $(left)" "3 gone"
 # the reports psf-score writes follow the same rules
 expect_eq "--junit a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/fifo" --max-score 1000 -- 10)" 2
 expect_eq "--junit a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo

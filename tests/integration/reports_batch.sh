@@ -122,16 +122,90 @@ expect_eq "unreachable machine: runs listed as internal_error" \
   "$(tr -d '\r' <"$TEST_TMP/nowhere/leaderboard.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $2, $5 }')" \
   "alice:internal_error bob:internal_error "
 
-# A key that cannot be made: the batch says why once, plainly, and the
-# rows are listed unchecked.
+# A manifest with a bad line is refused before --out is made, so the
+# corrected manifest can have that --out; the batch's own temporary file is
+# gone either way.
+{ cat "$TEST_TMP/two.tsv"; printf 'carol carol.jar Sorter Sorter.sort - 300\n'; } >"$TEST_TMP/bad.tsv"
+mkdir -p "$TEST_TMP/btmp"
+rc=0
+TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/bad.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "a manifest line without tabs: usage error naming the line" "$rc $(cat "$TEST_TMP/retry.err")" \
+  "2 score_batch.sh: $TEST_TMP/bad.tsv:3: expected label, class path, main, method and sources, tab-separated"
+expect_eq "a manifest line without tabs: --out not made" "$([ -e "$TEST_TMP/retry" ] && echo made || echo absent)" absent
+# (corrected in a spreadsheet, which saved it with CRLF line ends: the
+# programs' last arguments are still "300", not "300\r")
+sed 's/$/\r/' "$TEST_TMP/two.tsv" >"$TEST_TMP/crlf.tsv"
+rc=0
+TMPDIR=$TEST_TMP/btmp "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/retry" "$TEST_TMP/crlf.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "the corrected manifest, CRLF line ends: scored into that --out" \
+  "$rc $(jq -r .status "$TEST_TMP/retry/runs/alice/result.json" "$TEST_TMP/retry/runs/bob/result.json" | tr '\n' ' ')" "0 ok ok "
+expect_eq "the batch left nothing in TMPDIR" "$(find "$TEST_TMP/btmp" -mindepth 1 | wc -l)" 0
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/two.tsv" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/retry.err" || rc=$?
+expect_eq "--out naming a file: usage error saying so" "$rc $(cat "$TEST_TMP/retry.err")" \
+  "2 score_batch.sh: --out $TEST_TMP/two.tsv is not a directory"
+# The options every run shares are checked once, before anything is made:
+# a bad value or cost table is a usage error, not every submission failing
+# alike under exit 0 (the table: with an empty leaderboard).
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" --timeout abc "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "--timeout abc: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "2  score_batch.sh: --timeout takes a whole number above 0, not 'abc'"
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" --costs "$PSF_ROOT/README.md" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "--costs README.md: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "2  score_batch.sh: the cost table is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
+# Two batches on one --out, the second past its check that --out is empty
+# when the first makes it (its manifest, a FIFO, is written only then): the
+# second is refused, and the first's results are left as they were.
+mkfifo "$TEST_TMP/late.tsv"
+mkdir -p "$TEST_TMP/t2"
+TMPDIR=$TEST_TMP/t2 "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/twice" "$TEST_TMP/late.tsv" >/dev/null 2>"$TEST_TMP/twice.2.err" &
+second=$!
+for _ in $(seq 600); do [ -z "$(ls -A "$TEST_TMP/t2")" ] || break; sleep 0.05; done
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/twice" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/twice.1.err" || rc=$?
+cat "$TEST_TMP/two.tsv" >"$TEST_TMP/late.tsv"
+rc2=0
+wait "$second" || rc2=$?
+expect_eq "two batches on one --out: the second, past its emptiness check, refused" \
+  "$rc $rc2 $(cat "$TEST_TMP/twice.2.err")" "0 2 score_batch.sh: --out $TEST_TMP/twice: another batch has just started there: results are never mixed"
+expect_eq "two batches on one --out: the first's results as it left them" \
+  "$(jq -r .status "$TEST_TMP/twice/runs/alice/result.json" "$TEST_TMP/twice/runs/bob/result.json" 2>&1 | tr '\n' ' ')" "ok ok "
+# No JDK here to pick the table for: said once, not every submission failing
+# as jdk_not_found under exit 0.
+rc=0
+JAVA_HOME=$TEST_TMP/nojdk "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "JAVA_HOME without a JDK: exit 70 saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "70  score_batch.sh: no java at JAVA_HOME=$TEST_TMP/nojdk: no JDK to pick the cost table for (give one, or --costs FILE)"
+
+# A key named (--key-file, PSF_KEY_FILE) that cannot be made is refused
+# before anything runs, as get_score.sh refuses it: a typo in the server's
+# key option never gives an unchecked leaderboard.
 : >"$TEST_TMP/not-a-dir"
-"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/defaultsig" --key-file "$TEST_TMP/not-a-dir/result.key" "$TEST_TMP/two.tsv" \
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/namedsig" --key-file "$TEST_TMP/not-a-dir/result.key" "$TEST_TMP/two.tsv" \
+  >/dev/null 2>"$TEST_TMP/namedsig.err" || rc=$?
+expect_eq "--key-file that cannot be made: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/namedsig" ] && echo made) $(cat "$TEST_TMP/namedsig.err")" \
+  "2  score_batch.sh: the key file cannot be used: $TEST_TMP/not-a-dir/result.key: cannot open the key file: Not a directory"
+rc=0
+PSF_KEY_FILE=$TEST_TMP/not-a-dir/result.key "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/namedsig" "$TEST_TMP/two.tsv" \
+  >/dev/null 2>"$TEST_TMP/namedsig.err" || rc=$?
+expect_eq "PSF_KEY_FILE that cannot be made: usage error, nothing made" \
+  "$rc $([ -e "$TEST_TMP/namedsig" ] && echo made) $(grep -c 'the key file cannot be used' "$TEST_TMP/namedsig.err")" "2  1"
+# The default key cannot be made: the batch says why once, plainly, and the
+# rows are listed unsigned (on this machine the jobs' default is that key).
+XDG_CONFIG_HOME=$TEST_TMP/not-a-dir "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/defaultsig" "$TEST_TMP/two.tsv" \
   >/dev/null 2>"$TEST_TMP/defaultsig.err" || fail "batch without a usable key" "$(tail -3 "$TEST_TMP/defaultsig.err")"
 expect_eq "no usable key: said once, plainly" "$(grep -iE 'key|signature|unverified|unchecked' "$TEST_TMP/defaultsig.err" || true)" \
-  "score_batch.sh: warning: no usable key file at $TEST_TMP/not-a-dir/result.key: each job signs with its own machine's default key, which cannot be checked here: every row of the leaderboard is unchecked"
-expect_eq "no usable key: the rows are unchecked" \
+  "score_batch.sh: warning: no usable key file at $TEST_TMP/not-a-dir/psf/result.key: each job signs with its own machine's default key, which cannot be checked here: no row of the leaderboard is verified"
+expect_eq "no usable key: the rows are unsigned" \
   "$(tr -d '\r' <"$TEST_TMP/defaultsig/leaderboard.csv" | awk -F, 'NR > 1 { print $2 ":" $7 }' | sort | tr '\n' ' ')" \
-  "alice:unchecked bob:unchecked "
+  "alice:unsigned bob:unsigned "
 
 # --- the same batch through ssh to 127.0.0.1 -----------------------------------
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
