@@ -47,6 +47,7 @@ const char options_usage[] =
     "  --with-overhead      add the overhead bucket (class init, linkage) to the score\n"
     "  --score-only         print only the score (\"~\" first when approximate)\n"
     "  --profile-name NAME  call the profile NAME in the output (default: its path)\n"
+    "  --no-profile-name    name no profile in the output (JSON: null): none is kept\n"
     "  --fallback REASON    say that the fast engine fell back to the step engine, and why\n"
     "  --check-table        load and validate the --costs table alone; print its sha256\n"
     "  --key-file KEY       the grading server's signing key (default: $PSF_KEY_FILE); with\n"
@@ -222,6 +223,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
                 FAIL("--fallback needs a REASON");
             else
                 o->fallback = v;
+        } else if (strcmp(a, "--no-profile-name") == 0) {
+            o->profile_unnamed = 1;
         } else if (is_opt(a, "--profile-name")) {
             if (!(v = value_of(a, "--profile-name", argc, argv, &i)) || !*v)
                 FAIL("--profile-name needs a NAME");

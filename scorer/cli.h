@@ -63,6 +63,7 @@ typedef struct options {
     const char *main_class;     /* --main (--submission-digests): the main class */
     const char *jdk;            /* --jdk (--submission-digests): the java launcher's resolved path */
     const char *profile_name;   /* --profile-name: the profile's name in the output; NULL: its path */
+    int profile_unnamed;        /* --no-profile-name: the output names no profile (none is kept) */
     const char *fallback;       /* --fallback REASON: why the fast engine fell back (get_score.sh); NULL: it did not */
     const char *key_file;       /* --key-file: the signing key; NULL: $PSF_KEY_FILE or none */
     const char *submission;     /* --submission FIELDS (--sign, --signed-copy): what identifies the submission */

@@ -514,7 +514,7 @@ static int run_score(const options *o, const cost_table *t, signed_copy *sc)
         reference_free(&ref);
         return fail_run(o, &err);
     }
-    oc.path = o->profile_name ? o->profile_name : p.path;
+    oc.path = o->profile_unnamed ? NULL : o->profile_name ? o->profile_name : p.path;
     oc.prof = &p;
     oc.status = p.status;
     oc.status_word = p.status_word;

@@ -625,8 +625,11 @@ void out_explain_text(FILE *f, const options *o, const cost_table *t, const scor
 void out_status_text(FILE *f, const outcome *oc)
 {
     fputs("psf-score: ", f);
-    put_text(f, oc->path);
-    fprintf(f, ": %s", oc->status_word);
+    if (oc->path) {
+        put_text(f, oc->path);
+        fputs(": ", f);
+    }
+    fputs(oc->status_word, f);
     if (oc->message && *oc->message) {
         fputs(": ", f);
         put_text(f, oc->message);

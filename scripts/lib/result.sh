@@ -36,12 +36,12 @@ print_result() {
   # scratch directory; the kept copy (--profile-out) is only what the output
   # names, since another process may write that path at any time.
   keep_profile "$first_profile"
+  # (without --profile-out no profile is kept: the output names none)
   if [ -n "$PROFILE_OUT" ]; then
-    profile_name=$PROFILE_OUT
+    view_args+=(--profile-name "$PROFILE_OUT")
   else
-    profile_name=${first_profile##*/}
+    view_args+=(--no-profile-name)
   fi
-  view_args+=(--profile-name "$profile_name")
   if early_line tsc; then
     tsc_hz=$ANSWER_OUT
     # (no rate, 0 when none can be measured: the scorer measures or says so)

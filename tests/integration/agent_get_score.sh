@@ -30,6 +30,16 @@ expect_match "json: jdk recorded" "$(jq -r .jdk <<<"$out")" '^(17|1[89]|[2-9][0-
 expect_eq "json: program output kept off stdout" "$(grep -c 'score: 1' <<<"$out" || true)" 0
 expect_match "json: program output on stderr" "$(cat "$TEST_TMP/gs.err")" "noise on stderr"
 expect_eq "cwd: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
+# no profile kept (no --profile-out): the result names none, not the
+# scratch copy it was scored from, which is gone with the run
+expect_eq "json: no profile kept, none named" "$(jq -r .profile <<<"$out")" null
+out=$(gs --classpath "$FX" --method Noisy.work --json --costs none --profile-out "$TEST_TMP/kept.xml" -- 1000)
+expect_eq "json: the profile kept is the one named" "$(jq -r .profile <<<"$out")/$(grep -c '<summary' "$TEST_TMP/kept.xml")" \
+  "$TEST_TMP/kept.xml/1"
+: >"$TEST_TMP/gs.err"
+gs --classpath "$FX" --method Noisy.nosuch --costs none -- 1000 >/dev/null || true
+expect_eq "text: a failure names no profile that was not kept" "$(grep '^psf-score:' "$TEST_TMP/gs.err")" \
+  "psf-score: method_not_found: the class was loaded but has no method Noisy.nosuch"
 
 # PSF_BUILD relative to the working directory (the JVM needs an absolute agent path)
 rel=$(realpath --relative-to="$CWD" "$PSF_BUILD")
