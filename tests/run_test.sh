@@ -5,10 +5,12 @@
 # valgrind) runs its scripts through this one file, so that a skip means
 # the same everywhere. A script exits 0 (passed), 77 (skipped: something it
 # needs is missing, and it printed why as its last line) or anything else
-# (failed). Under CI (CI=true, which CI sets) a skip fails the run, naming
-# the script and its reason: CI must not turn green by not testing. Outside
-# CI a skip is allowed but loud. Each outcome is appended to the summary
-# file, which tests/test_summary.sh prints at the end of `make test`.
+# (failed); an exit 0 whose closing line is "0 passed, N failed" ran no
+# check, and fails too. Under CI (CI=true, which CI sets) a skip fails the
+# run, naming the script and its reason: CI must not turn green by not
+# testing. Outside CI a skip is allowed but loud. Each outcome is appended
+# to the summary file, which tests/test_summary.sh prints at the end of
+# `make test`.
 #
 # usage: tests/run_test.sh SUMMARY-FILE COMMAND [ARG...]
 #   SUMMARY-FILE  the file outcomes are appended to ("-" for none)
@@ -42,7 +44,12 @@ fi
 took=$((SECONDS - start))
 
 # The verdict: pass, skip (a failure under CI) or fail, with its reason.
-if [ "$rc" -eq 0 ]; then
+# A script whose closing line (lib.sh's finish) counts no passed check ran
+# nothing: that is no pass, whatever its exit code.
+closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+if [ "$rc" -eq 0 ] && [ "${closing%% *}" = 0 ]; then
+  verdict=fail why="no check ran ($closing)" line="   FAILED: no check ran ($closing)"
+elif [ "$rc" -eq 0 ]; then
   verdict=pass why="" line=""
 elif [ "$rc" -eq 77 ]; then
   reason=$(grep -v -e '^[[:space:]#]*$' -e '^[0-9]* passed, [0-9]* failed' "$out" | tail -n 1 | sed 's/^[#[:space:]]*//')

@@ -70,6 +70,8 @@ outs=$(cat "$TEST_TMP"/block.*.out 2>/dev/null || true)
 # (the README's figures are JDK 17's: jdk_25.sh runs this suite on 25 too)
 readme_score=$(awk '/^score +[0-9]+ cycles$/ { print $2; exit }' "$README")
 readme_jdk=$(awk '/^jdk +[0-9]+/ { print $2; exit }' "$README" | sed 's/^\([0-9]*\).*/\1/')
+# (without it every comparison with the README below would be left out)
+expect_match "README: its sample result names the JDK of its figures" "$readme_jdk" '^[0-9]+$'
 scores=$(printf '%s\n' "$outs" | awk '/^method +Sorting.insertionSort/ { m = 1 } m && /^score / { print $2; m = 0 }' | sort -u)
 if [ "$(psf_jdk_feature "$JAVA")" = "$readme_jdk" ]; then
   expect_eq "README blocks: every scored insertion sort scores the README's $readme_score" "$scores" "$readme_score"

@@ -32,9 +32,12 @@ browser_dom() {
   timeout 120 "$CHROMIUM" "${flags[@]}" --virtual-time-budget=2000 --dump-dom "file://$1" >"$2" 2>"$TEST_TMP/chromium.err"
 }
 
-# browser_shot FILE.html OUT.png [WIDTH,HEIGHT]: a screenshot.
+# browser_shot FILE.html OUT.png [WIDTH,HEIGHT]: a screenshot. An earlier
+# run's OUT.png (the artifacts stay) is removed first, so that a check of
+# the file sees this run's screenshot or none.
 browser_shot() {
   local flags
+  rm -f "$2"
   mapfile -t flags < <(browser_flags)
   timeout 120 "$CHROMIUM" "${flags[@]}" --virtual-time-budget=2000 --window-size="${3:-1100,900}" \
     --screenshot="$2" "file://$1" >"$TEST_TMP/chromium.out" 2>&1
