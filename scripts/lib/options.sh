@@ -33,7 +33,7 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         for 17, config/costs-jdkN.xml for N, else the nearest); 'none'
                         scores plain bytecodes
   --score-file FILE     also write the bare score (with '~' when approximate) to FILE, atomically;
-                        a run that ends with a status other than ok removes FILE
+                        a run that ends with a status other than ok, or by a signal, removes FILE
   --explain             show where the score comes from: the counts the table prices, each
                         explained, then the top methods, opcodes and dependency keys
   --with-overhead       add the runtime overhead (class initialization, linkage) to the score

@@ -87,9 +87,12 @@ end_run() {
     RUN_HELPERS=()
   fi
 }
+# A run a signal ends has no score: no --score-file is left either
+# (drop_score_file, scripts/lib/outputs.sh).
 on_signal() {
   trap '' INT TERM HUP
   end_run
+  drop_score_file
   exit $((128 + $1))
 }
 # The sweeper: bubblewrap's --die-with-parent has a window (between its

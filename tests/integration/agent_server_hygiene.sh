@@ -128,6 +128,22 @@ for mode in "${modes[@]}"; do
   done
 done
 
+# A run a signal ends once its program runs has no score: it leaves no
+# --score-file (an earlier run's score there would read as its own)
+mark="psf-hygiene-$$-scorefile"
+echo 99 >"$OUT/score"
+start "$mark" off --timeout 600
+for i in $(seq 60); do
+  [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
+  sleep 0.5
+done
+kill -TERM "$PID" 2>/dev/null || true
+rc=0
+wait "$PID" || rc=$?
+expect_eq "SIGTERM while the program runs: ended by it, the earlier score file removed" \
+  "$rc $(if [ -e "$OUT/score" ]; then cat "$OUT/score"; else echo gone; fi)" "143 gone"
+expect_eq "SIGTERM while the program runs: no process left" "$(settle "$mark")" ""
+
 # SIGKILL of get_score.sh the moment its scratch directory exists, before
 # the script has learnt its name (a mktemp in front of the real one kills
 # its caller once it has made the directory): what the directory's name
