@@ -135,6 +135,12 @@ int xml_parse(const char *name, const unsigned char *bytes, size_t len,
     xmlSetStructuredErrorFunc(NULL, NULL);
     if (!d || fe.seen) {
         xmlFreeDoc(d);
+        size_t i = 0;
+        while (i < len && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\n' || bytes[i] == '\r'))
+            i++;
+        if (i < len && (bytes[i] == '{' || bytes[i] == '['))
+            /* (get_score.sh --json's result given for a profile, say) */
+            return psf_fail(err, ST_BAD_INPUT, "%s: JSON, not XML (it begins with '%c')", name, bytes[i]);
         if (fe.seen)
             return psf_fail(err, ST_BAD_INPUT, "%s:%ld: malformed XML: %s", name, fe.line, fe.msg);
         return psf_fail(err, ST_BAD_INPUT, "%s: malformed XML", name);

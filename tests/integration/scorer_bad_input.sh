@@ -57,6 +57,10 @@ run 7 "schema_invalid.profile.xml:9: does not match the schema: .*'end' is requi
 run 7 "inconsistent.profile.xml:7: inconsistent profile" $F/inconsistent.profile.xml
 run 7 "no-such.profile.xml: cannot open" $F/no-such.profile.xml
 run 7 "known.costs.xml:6: not a PSF profile" $F/known.costs.xml
+# a JSON result (get_score.sh --json's) given where a profile belongs: said so
+printf ' {"status":"ok","score":99}\n' >"$TMP/result.json"
+run 7 "result.json: JSON, not XML (it begins with '{')" "$TMP/result.json"
+run 7 "result.json: JSON, not XML" --costs "$TMP/result.json" $P
 run 7 "tests/fixtures/scorer: not a regular file (a directory)" $F
 # a device or FIFO is refused before a byte is read (never waited on)
 run 7 "/dev/zero: not a regular file (a device)" /dev/zero
