@@ -36,6 +36,36 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/*
+ * No method of the class matches the spec: say in target_problem what it
+ * has, so that the message shows which spelling was meant. WORDS (n, each
+ * malloc'd) are the descriptors of the methods of the spec's name when
+ * there are some (same: only the descriptor differs), else every method's
+ * name; sorted and each named once, since GetClassMethods' order varies
+ * between runs and the message is part of the profile.
+ */
+static void say_methods(agent *a, char **words, int n, int same)
+{
+    qsort(words, (size_t)n, sizeof *words, cmp_str);
+    char *p = a->target_problem, *end = p + sizeof a->target_problem;
+    int w = snprintf(p, (size_t)(end - p), "the class was loaded but has no method %s (%s%s", a->opts.method,
+                     same ? a->spec.name : "its methods: ", same ? " takes " : "");
+    if (w < 0 || w >= end - p)
+        return;
+    p += w;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && strcmp(words[i], words[i - 1]) == 0)
+            continue;
+        const char *sep = p[-1] == ' ' ? "" : same ? " or " : ", ";
+        if ((size_t)(end - p) < strlen(sep) + strlen(words[i]) + 7) { /* and room for " or ...)" */
+            snprintf(p, (size_t)(end - p), "%s...)", sep);
+            return;
+        }
+        p += snprintf(p, (size_t)(end - p), "%s%s", sep, words[i]);
+    }
+    snprintf(p, (size_t)(end - p), ")");
+}
+
 /* Search one prepared class with the target's name (lock held). */
 static void search_methods(agent *a, jclass klass)
 {
@@ -47,18 +77,37 @@ static void search_methods(agent *a, jclass klass)
     jmethodID found = NULL;
     char *found_desc = NULL;
     int matches = 0;
+    /* what the class has, for the message when nothing matches: the spec
+     * name's descriptors (same), else every method's name */
+    char **words = calloc((size_t)n + 1, sizeof *words);
+    int nwords = 0, same = 0;
     for (jint i = 0; i < n; i++) {
         char *name = NULL, *desc = NULL;
         if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, &desc, NULL), "GetMethodName") != 0)
             continue;
         char *uname = utf8_dup(name), *udesc = utf8_dup(desc);
-        if (uname != NULL && udesc != NULL && strcmp(uname, a->spec.name) == 0 &&
-            (a->spec.descriptor == NULL || strcmp(udesc, a->spec.descriptor) == 0)) {
+        int named = uname != NULL && udesc != NULL && strcmp(uname, a->spec.name) == 0;
+        if (named && (a->spec.descriptor == NULL || strcmp(udesc, a->spec.descriptor) == 0)) {
             matches++;
             add_candidate(a, desc);
             if (found == NULL) {
                 found = ms[i];
                 found_desc = utf8_dup(desc);
+            }
+        } else if (words != NULL && uname != NULL && udesc != NULL && strcmp(uname, "<clinit>") != 0) {
+            if (named && !same) { /* only the descriptor differs: the name's descriptors from now on */
+                for (int k = 0; k < nwords; k++)
+                    free(words[k]);
+                nwords = 0;
+                same = 1;
+            }
+            if (named == same) {
+                words[nwords] = named ? udesc : uname;
+                if (named)
+                    udesc = NULL;
+                else
+                    uname = NULL;
+                nwords++;
             }
         }
         free(uname);
@@ -67,6 +116,11 @@ static void search_methods(agent *a, jclass klass)
         jvmti_free(a, desc);
     }
     jvmti_free(a, ms);
+    if (matches == 0 && words != NULL && a->target_problem[0] == '\0')
+        say_methods(a, words, nwords, same);
+    for (int k = 0; k < nwords; k++)
+        free(words[k]);
+    free(words);
     if (matches > 1) {
         a->ambiguous = 1; /* GetClassMethods' order varies between runs: sort */
         qsort(a->candidates, (size_t)a->ncandidates, sizeof *a->candidates, cmp_str);

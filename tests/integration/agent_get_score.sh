@@ -38,8 +38,15 @@ expect_eq "json: the profile kept is the one named" "$(jq -r .profile <<<"$out")
   "$TEST_TMP/kept.xml/1"
 : >"$TEST_TMP/gs.err"
 gs --classpath "$FX" --method Noisy.nosuch --costs none -- 1000 >/dev/null || true
-expect_eq "text: a failure names no profile that was not kept" "$(grep '^psf-score:' "$TEST_TMP/gs.err")" \
-  "psf-score: method_not_found: the class was loaded but has no method Noisy.nosuch"
+expect_eq "text: a failure names no profile that was not kept; no such method: the class's methods named" \
+  "$(grep '^psf-score:' "$TEST_TMP/gs.err")" \
+  "psf-score: method_not_found: the class was loaded but has no method Noisy.nosuch (its methods: <init>, main, work)"
+# only the descriptor wrong: the name's descriptors (both engines: the target is found before either counts)
+for engine in fast step; do
+  out=$(gs --classpath "$FX" --method 'Noisy.work(J)J' --json --costs none --engine $engine -- 1000) || true
+  expect_eq "json, engine $engine: no such descriptor: the name's named" "$(jq -r .status,.message <<<"$out" | tr '\n' '|')" \
+    "method_not_found|the class was loaded but has no method Noisy.work(J)J (work takes (I)I)|"
+done
 
 # PSF_BUILD relative to the working directory (the JVM needs an absolute agent path)
 rel=$(realpath --relative-to="$CWD" "$PSF_BUILD")
