@@ -634,9 +634,11 @@ public final class Probe {
     @Hidden
     private void save(long q) {
         long[] v = saved;
-        if (nsaved == v.length)
+        int k = nsaved;
+        if (k == v.length)
             v = growSaved();
-        v[nsaved++] = q;
+        v[k] = q;
+        nsaved = k + 1;
     }
 
     @DontInline
@@ -783,8 +785,11 @@ public final class Probe {
      */
     @Hidden
     private static void call(int site, int s) {
-        Probe p = current();
-        if (p == null || p.mode == HIDDEN)
+        Probe p = one;
+        if (p == null || p.thread != Thread.currentThread())
+            if (counting.length == 0 || (p = find()) == null)
+                return;
+        if (p.mode == HIDDEN)
             return;
         if (s == CALL) {
             if (p.pos > p.bound) /* only while the agent waits for the next probe to stop the run: before the invoke */
@@ -1036,11 +1041,14 @@ public final class Probe {
     /* The segment after call site `site` given by the rewriter's constant s (0: from the table). */
     @Hidden
     private void callSegment(int site, int s) {
-        if (s == 0)
+        if (s == 0) {
             callSegment(site);
-        else
-            segment((s & S_LEN) | ((s & S_ALLOC) != 0 ? SEG_ALLOC : 0),
-                    mode == OVERHEAD && (s & S_PROGRAM) == 0 ? OVERHEAD : WORK);
+            return;
+        }
+        /* segment's work, the bucket worked out only for an allocation: s is a constant the JIT folds */
+        pos += s & S_LEN;
+        if ((s & S_ALLOC) != 0)
+            allocFence(mode == OVERHEAD && (s & S_PROGRAM) == 0 ? OVERHEAD : WORK);
     }
 
 
@@ -1349,7 +1357,7 @@ public final class Probe {
         int k = nsaved;
         while (k > 0) {
             long q = saved[--k];
-            if ((q & JVM) == 0) {
+            if ((int) q >= 0) { /* (q & JVM) == 0: JVM is the int's sign bit, which no run's count reaches */
                 restore(q);
                 break;
             }
