@@ -38,11 +38,11 @@ static int cmp_str(const void *x, const void *y)
 
 /*
  * No method of the class matches the spec: say in target_problem what it
- * has, so that the message shows which spelling was meant. WORDS (n, each
- * malloc'd) are the descriptors of the methods of the spec's name when
- * there are some (same: only the descriptor differs), else every method's
- * name; sorted and each named once, since GetClassMethods' order varies
- * between runs and the message is part of the profile.
+ * has, so that the message shows which spelling was meant. WORDS (n) are
+ * the descriptors of the methods of the spec's name when there are some
+ * (same: only the descriptor differs), else every method's name; sorted
+ * here and each named once, since GetClassMethods' order varies between
+ * runs and the message is part of the profile.
  */
 static void say_methods(agent *a, char **words, int n, int same)
 {
@@ -77,38 +77,27 @@ static void search_methods(agent *a, jclass klass)
     jmethodID found = NULL;
     char *found_desc = NULL;
     int matches = 0;
-    /* what the class has, for the message when nothing matches: the spec
-     * name's descriptors (same), else every method's name */
-    char **words = calloc((size_t)n + 1, sizeof *words);
-    int nwords = 0, same = 0;
+    /* for the message when nothing matches: the other methods' names (the
+     * name's descriptors are the candidates, mismatched ones included) */
+    char **names = calloc((size_t)n + 1, sizeof *names);
+    int nnames = 0;
     for (jint i = 0; i < n; i++) {
         char *name = NULL, *desc = NULL;
         if (jvmti_check(a, (*jv)->GetMethodName(jv, ms[i], &name, &desc, NULL), "GetMethodName") != 0)
             continue;
         char *uname = utf8_dup(name), *udesc = utf8_dup(desc);
         int named = uname != NULL && udesc != NULL && strcmp(uname, a->spec.name) == 0;
+        if (named)
+            add_candidate(a, desc);
         if (named && (a->spec.descriptor == NULL || strcmp(udesc, a->spec.descriptor) == 0)) {
             matches++;
-            add_candidate(a, desc);
             if (found == NULL) {
                 found = ms[i];
                 found_desc = utf8_dup(desc);
             }
-        } else if (words != NULL && uname != NULL && udesc != NULL && strcmp(uname, "<clinit>") != 0) {
-            if (named && !same) { /* only the descriptor differs: the name's descriptors from now on */
-                for (int k = 0; k < nwords; k++)
-                    free(words[k]);
-                nwords = 0;
-                same = 1;
-            }
-            if (named == same) {
-                words[nwords] = named ? udesc : uname;
-                if (named)
-                    udesc = NULL;
-                else
-                    uname = NULL;
-                nwords++;
-            }
+        } else if (!named && names != NULL && uname != NULL && strcmp(uname, "<clinit>") != 0) {
+            names[nnames++] = uname;
+            uname = NULL;
         }
         free(uname);
         free(udesc);
@@ -116,11 +105,15 @@ static void search_methods(agent *a, jclass klass)
         jvmti_free(a, desc);
     }
     jvmti_free(a, ms);
-    if (matches == 0 && words != NULL && a->target_problem[0] == '\0')
-        say_methods(a, words, nwords, same);
-    for (int k = 0; k < nwords; k++)
-        free(words[k]);
-    free(words);
+    if (matches == 0 && a->target_problem[0] == '\0') {
+        if (a->ncandidates > 0)
+            say_methods(a, a->candidates, a->ncandidates, 1);
+        else if (names != NULL)
+            say_methods(a, names, nnames, 0);
+    }
+    for (int k = 0; k < nnames; k++)
+        free(names[k]);
+    free(names);
     if (matches > 1) {
         a->ambiguous = 1; /* GetClassMethods' order varies between runs: sort */
         qsort(a->candidates, (size_t)a->ncandidates, sizeof *a->candidates, cmp_str);
