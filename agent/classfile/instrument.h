@@ -389,9 +389,11 @@ void ins_free(ins_result *r);
  * BOOT (a class of the boot loader: ifnull and ifnonnull go through
  * instanceof Object). The caller adds what depends on the run: the first
  * id and sites, calls_filter (which methods get the measured method's
- * entry and exit probes or a root's), branch_seed and reserve; with no
- * calls_filter every method gets the entry and exit probes, which the
- * fast engine gives only the measured method.
+ * entry and exit probes, a root's, or, returning 0, the other entry
+ * probe), branch_seed and reserve. Without a calls_filter every method is
+ * taken for the measured one, whose entry_method and exit_method are not
+ * set here: no method gets an entry probe (psf-rewrite -A passes a filter
+ * returning 0, as the fast engine's does for most methods).
  */
 void ins_fast_options(ins_options *o, const char *probe_class, int program, int boot);
 
