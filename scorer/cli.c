@@ -20,7 +20,8 @@ const char options_usage[] =
     "                 [--with-overhead] [--format text|csv|json|html] [--report-links PREFIX]\n"
     "                 [--failed LABEL=STATUS:MESSAGE ...] [--require-checked] LABEL=PROFILE ...\n"
     "       psf-score --status-json STATUS MESSAGE\n"
-    "       psf-score --check-table --costs FILE [--costs-sha256 HEX] [--unit UNIT]\n"
+    "       psf-score --check-table [--costs FILE] [--costs-sha256 HEX] [--unit UNIT]\n"
+    "                 [--compare PROFILE [--with-overhead]]\n"
     "       psf-score --sign --key-file KEY --submission FIELDS PROFILE > SIGNED\n"
     "       psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [--costs FILE ...] PROFILE\n"
     "       psf-score --verify [--key-file KEY] [--json] FILE ...\n"
@@ -49,7 +50,8 @@ const char options_usage[] =
     "  --profile-name NAME  call the profile NAME in the output (default: its path)\n"
     "  --no-profile-name    name no profile in the output (JSON: null): none is kept\n"
     "  --fallback REASON    say that the fast engine fell back to the step engine, and why\n"
-    "  --check-table        load and validate the --costs table alone; print its sha256\n"
+    "  --check-table        load and validate the --costs table alone; print its sha256;\n"
+    "                       with --compare, also load and score that reference as scoring would\n"
     "  --key-file KEY       the grading server's signing key (default: $PSF_KEY_FILE); with\n"
     "                       a key, profiles must carry its signature (see docs/trust-model.md)\n"
     "  --sign               print PROFILE with a signature line for --submission FIELDS\n"
@@ -397,8 +399,8 @@ int options_parse(options *o, int argc, char **argv, psf_err *err)
             FAIL("--compare-output takes EXPECTED and ACTUAL");
         break;
     case MODE_CHECK_TABLE:
-        if (!o->costs)
-            FAIL("--check-table needs --costs FILE");
+        if (!o->costs && !o->compare)
+            FAIL("--check-table needs --costs FILE or --compare PROFILE");
         if (o->n_args != 0)
             FAIL("--check-table takes no PROFILE");
         break;

@@ -10,7 +10,7 @@
  * and, with a single PROFILE or --status-json, a JUnit file and a report:
  *   --junit FILE [--max-score N | --max-ratio R --compare PROFILE] [--report FILE.html]
  *   [--label LABEL] [--method SPEC]
- *   psf-score --check-table --costs FILE
+ *   psf-score --check-table [--costs FILE] [--compare PROFILE]
  *   psf-score --sign --key-file KEY --submission FIELDS PROFILE
  *   psf-score --signed-copy SIGNED --key-file KEY --submission FIELDS [score options] PROFILE
  *   psf-score --verify [--key-file KEY] [--json] FILE ...

@@ -148,8 +148,12 @@ typedef struct reference {
 static int reference_load(const options *o, const cost_table *t, reference *ref, psf_err *err)
 {
     memset(ref, 0, sizeof *ref);
-    if (profile_load_file(&ref->prof, o->compare, err) != 0)
-        return -1;
+    if (profile_load_file(&ref->prof, o->compare, err) != 0) {
+        /* said of the reference, not of the profile scored (the message names the file) */
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        return psf_fail(err, err->status, "--compare: %.1000s", why);
+    }
     if (ref->prof.status != ST_OK) {
         psf_fail(err, ST_BAD_INPUT, "--compare %s: the reference was not scored (status %s)", o->compare,
                  ref->prof.status_word);
@@ -1021,15 +1025,22 @@ static int run_request(int argc, char **argv)
     case MODE_COMPARE_OUTPUT:
         code = run_compare_output(&o);
         break;
-    case MODE_CHECK_TABLE:
-        /* The table is read, parsed and validated exactly as for scoring. */
-        if (load_table(&o, &t, &err) != 0) {
+    case MODE_CHECK_TABLE: {
+        /* The table, and the --compare reference, are read, parsed, validated
+         * and scored exactly as for scoring, so that a run refuses them
+         * before its program runs, not after. */
+        reference ref;
+        if (load_table(&o, &t, &err) != 0 || (o.compare && reference_load(&o, &t, &ref, &err) != 0)) {
             code = fail_run(&o, &err);
             break;
         }
-        printf("%s\n", t.sha256);
+        if (o.compare)
+            reference_free(&ref);
+        if (o.costs)
+            printf("%s\n", t.sha256);
         code = fflush(stdout) == 0 ? 0 : 70;
         break;
+    }
     case MODE_SCORE:
     case MODE_RANK: {
         signed_copy sc;

@@ -182,7 +182,7 @@ part_missing() {
 # --- arguments: all checked before anything runs ------------------------------
 parse_args "$@"
 check_args
-[ "$CHECK_OPTIONS" = 0 ] || { check_outputs; exit 0; }
+[ "$CHECK_OPTIONS" = 0 ] || { check_outputs; check_options_compare; exit 0; }
 RUN_ENGINE=$ENGINE  # the engine of the next run: fast falls back to step for good
 FALLBACK=""         # why it did
 

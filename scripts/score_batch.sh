@@ -56,8 +56,8 @@ each NAME.jar one labelled NAME; all share --main, --method and ARGS.
   -h, --help         this text
 
 Exit codes: 0 every submission has a result (scored or not: see the leaderboard),
-2 usage (also a manifest line, a shared option or the cost table refused before
-anything runs), 70 some run produced no result at all (an ssh or machine failure),
+2 usage (also a manifest line, a shared option, the --compare profile or the cost
+table refused before anything runs), 70 some run produced no result at all (an ssh or machine failure),
 or what the batch needs here is missing (PSF built, GNU parallel, jq, a JDK).
 USAGE
 }
@@ -159,7 +159,8 @@ fi
 rc=0
 opts_err=$("$PSF_ROOT/scripts/get_score.sh" --check-options --classpath "$PSF_ROOT" --method Submission.method \
   --junit /dev/null --label check "${RUN_OPTS[@]}" 2>&1 >/dev/null) || rc=$?
-[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: \(usage: \)\{0,1\}//p')" "$([ "$rc" = 2 ] && echo 2 || echo 70)"
+# (2: an option refused; 7: the --compare profile, which is part of the options)
+[ "$rc" = 0 ] || die "$(printf '%s\n' "$opts_err" | sed -n '1s/^get_score.sh: \(usage: \|bad_input: \)\{0,1\}//p')" "$([ "$rc" = 2 ] || [ "$rc" = 7 ] && echo 2 || echo 70)"
 [ ! -e "$OUT" ] || [ -d "$OUT" ] || die "--out $OUT is not a directory"
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
   die "--out $OUT exists and is not empty: results are never mixed with an earlier batch's"

@@ -59,7 +59,7 @@ start_jdk_probe() {
     psf_jdk_set_table "$PSF_ROOT" "$java_version" && AUTO_COSTS=$PSF_JDK_TABLE
   fi
   case $COSTS in
-    none) ;;
+    none) [ -z "$COMPARE_ABS" ] || ask_table_check none ;;
     auto) [ -z "$AUTO_COSTS" ] || ask_table_check "$AUTO_COSTS" ;;
     *) ask_table_check "$COSTS" ;;
   esac

@@ -81,8 +81,9 @@ of SPEC: the bytecodes it executes (callees included), weighted by a cost table.
                         created, mode 0600, when missing. Check results with
                         psf-score --verify (docs/trust-model.md)
   --check-options       check the options and output paths as a run does first, then exit:
-                        0, or 2 (usage) with the reason; nothing runs, the class path, JDK
-                        and key are not looked at (a batch's shared options, once)
+                        0, 2 (usage) or 7 (bad_input: the --compare profile) with the reason;
+                        nothing runs, the class path, JDK, cost table and key are not looked
+                        at (a batch's shared options, once)
   -h, --help            this text
 
 Output files (--score-file, --program-output, --profile-out, --junit, --report) are checked
@@ -121,6 +122,7 @@ JUNIT_ARGS=()        # --junit and its budget, for every psf-score call that end
 MAX_SCORE=""
 MAX_RATIO=""
 COMPARE=""
+COMPARE_ABS=""       # COMPARE, absolute (checked with the cost table: scripts/lib/scorer.sh)
 LABEL=""
 SOURCES=""
 HEAP=$DEFAULT_HEAP
@@ -236,6 +238,21 @@ check_compare() {
   [ -z "$COMPARE" ] && return 0
   { [ -f "$COMPARE" ] && [ -r "$COMPARE" ]; } || fail usage "cannot read the --compare profile '$COMPARE' (a regular file)"
 }
+# refuse_compare WHY: the --compare profile is no reference (psf-score's
+# reason WHY, without its "--compare: "): bad_input, before the program runs.
+refuse_compare() {
+  fail bad_input "the --compare profile is not usable: ${1#--compare: }"
+}
+# check_options_compare: for --check-options, the --compare profile loaded
+# and scored now (with the built-in table; a run checks it with its cost
+# table, check_costs in scripts/lib/scorer.sh).
+check_options_compare() {
+  local says
+  [ -n "$COMPARE_ABS" ] || return 0
+  says=$("$SCORER" --check-table --compare "$COMPARE_ABS" 2>&1 >/dev/null) && return 0
+  says=${says%%$'\n'*}
+  refuse_compare "${says#psf-score: }"
+}
 # check_args: the options checked together, before anything runs.
 check_args() {
   # The JUnit report and its budget, and the student report, checked before
@@ -270,6 +287,7 @@ check_args() {
     abs_path abs "$COMPARE"
     [ -z "$COMPARE" ] || [ -n "$MAX_RATIO" ] || JUNIT_ARGS+=(--compare "$abs")
   fi
+  [ -z "$COMPARE" ] || abs_path COMPARE_ABS "$COMPARE"
   [ -z "$LABEL" ] || JUNIT_ARGS+=(--label "$LABEL")
   [ -r "$AGENT" ] && [ -x "$SCORER" ] && [ -x "$RECEIVER" ] ||
     fail internal_error "PSF is not built ($AGENT, $SCORER, $RECEIVER): run make in $PSF_ROOT"

@@ -155,27 +155,46 @@ TABLE_PENDING="" # the chosen table's answer is still to be read (finish_table)
 finish_table() {
   [ -z "$TABLE_PENDING" ] || check_costs
 }
+# The --compare reference (COMPARE_ABS, scripts/lib/options.sh) is loaded
+# and scored with the table in the same check, so a reference that is no
+# scored profile is refused before the program runs, not after it.
+# table_check_args TABLE: the check's arguments in TABLE_ARGS (TABLE none:
+# the reference alone, with the built-in table).
+table_check_args() {
+  TABLE_ARGS=(--check-table)
+  [ "$1" = none ] || TABLE_ARGS+=(--costs "$1")
+  if [ -n "$COMPARE_ABS" ]; then
+    TABLE_ARGS+=(--compare "$COMPARE_ABS")
+    [ "$WITH_OVERHEAD" = 0 ] || TABLE_ARGS+=(--with-overhead)
+  fi
+}
 ask_table_check() {
-  abs_path TABLE_CHECKED "$1"
-  ask_early table merge --check-table --costs "$TABLE_CHECKED"
+  TABLE_CHECKED=$1
+  [ "$1" = none ] || abs_path TABLE_CHECKED "$1"
+  table_check_args "$TABLE_CHECKED"
+  ask_early table merge "${TABLE_ARGS[@]}"
 }
 check_costs() {
   TABLE_PENDING=""
-  [ "$COSTS" = none ] && return 0
-  abs_path COSTS "$COSTS"
+  [ "$COSTS" = none ] && [ -z "$COMPARE_ABS" ] && return 0
+  [ "$COSTS" = none ] || abs_path COSTS "$COSTS"
+  table_check_args "$COSTS"
   if [ "$TABLE_CHECKED" = "$COSTS" ]; then
-    scorer_answer table --check-table --costs "$COSTS"
+    scorer_answer table "${TABLE_ARGS[@]}"
   else
-    scorer_answer "" --check-table --costs "$COSTS"
+    scorer_answer "" "${TABLE_ARGS[@]}"
   fi
   if [ "$ANSWER_RC" != 0 ]; then
     scorer_says "$ANSWER_OUT"
     # (reported unsigned, as where the JDK is checked: the table is part of
     # what is signed)
     SUBMISSION_PENDING="" SUBMISSION=""
-    fail bad_input "the cost table is not usable: $SAYS"
+    case $SAYS in
+      "--compare"*) refuse_compare "$SAYS" ;;
+      *) fail bad_input "the cost table is not usable: $SAYS" ;;
+    esac
   fi
-  COSTS_SHA256=$ANSWER_OUT
+  [ "$COSTS" = none ] || COSTS_SHA256=$ANSWER_OUT
 }
 # The status attribute of profile FILE's root element, in PROFILE_STATUS
 # (empty when it has none), read by the shell itself: the root element is

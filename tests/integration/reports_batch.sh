@@ -157,6 +157,11 @@ rc=0
 expect_eq "--costs README.md: usage error saying why, nothing made" \
   "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
   "2  score_batch.sh: the cost table is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
+rc=0
+"$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/badopt" --compare "$PSF_ROOT/README.md" "$TEST_TMP/two.tsv" >/dev/null 2>"$TEST_TMP/badopt.err" || rc=$?
+expect_eq "--compare README.md: usage error saying why, nothing made" \
+  "$rc $([ -e "$TEST_TMP/badopt" ] && echo made) $(cat "$TEST_TMP/badopt.err")" \
+  "2  score_batch.sh: the --compare profile is not usable: $PSF_ROOT/README.md:1: malformed XML: Start tag expected, '<' not found"
 # Two batches on one --out, the second past its check that --out is empty
 # when the first makes it (its manifest, a FIFO, is written only then): the
 # second is refused, and the first's results are left as they were.

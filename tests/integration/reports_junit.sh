@@ -111,6 +111,43 @@ for m in "$micro" "$((micro - 1))"; do
   fi
   valid "get_score.sh --max-ratio $ratio: valid" "$J"
 done
+# A --compare file that is no scored profile is refused before the program
+# runs (no program output is written), as bad_input with the reason, with
+# the cost table or without one; the JUnit report says so.
+printf 'not a profile\n' >"$TEST_TMP/notprofile.xml"
+for ref in notprofile "$F/agent_error.profile.xml"; do
+  [ "$ref" = notprofile ] && ref=$TEST_TMP/notprofile.xml
+  for costs in none "$PSF_ROOT/config/costs.xml"; do
+    rc=0
+    rm -f "$TEST_TMP/program.out" "$J"
+    "$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --method Sorting.insertionSort --costs "$costs" \
+      --sandbox off --json --junit "$J" --max-ratio 2 --compare "$ref" --program-output "$TEST_TMP/program.out" \
+      -- 40 >"$TEST_TMP/out.json" 2>/dev/null || rc=$?
+    what="--compare ${ref##*/}, --costs ${costs##*/}"
+    expect_eq "get_score.sh $what: bad_input" "$rc" 7
+    expect_eq "get_score.sh $what: refused before the program ran" "$([ -e "$TEST_TMP/program.out" ] && echo ran || echo "not run")" "not run"
+    expect_match "get_score.sh $what: says which file" "$(jq -r .message "$TEST_TMP/out.json")" \
+      "^the --compare profile is not usable: (--compare )?$ref"
+    expect_eq "get_score.sh $what: the JUnit report's failure" "$(xpath "$J" '//failure/@type')" bad_input
+  done
+done
+rc=0
+"$PSF_ROOT/scripts/get_score.sh" --classpath "$TEST_TMP/ex" --method Sorting.insertionSort --sandbox off \
+  --report "$TEST_TMP/r2.html" --compare "$TEST_TMP/notprofile.xml" --program-output "$TEST_TMP/program.out" -- 40 \
+  >/dev/null 2>&1 || rc=$?
+expect_eq "get_score.sh --report --compare no profile: bad_input before the run" \
+  "$rc $([ -e "$TEST_TMP/program.out" ] && echo ran || echo "not run")" "7 not run"
+for ref in "$TEST_TMP/notprofile.xml" "$TEST_TMP/ref.xml"; do
+  rc=0
+  "$PSF_ROOT/scripts/get_score.sh" --check-options --classpath "$TEST_TMP/ex" --method Sorting.insertionSort \
+    --junit "$J" --max-ratio 2 --compare "$ref" >/dev/null 2>"$TEST_TMP/err" || rc=$?
+  if [ "$ref" = "$TEST_TMP/ref.xml" ]; then
+    expect_eq "get_score.sh --check-options: a reference profile passes" "$rc" 0
+  else
+    expect_eq "get_score.sh --check-options: --compare no profile is bad_input" "$rc" 7
+    expect_match "get_score.sh --check-options: says why" "$(cat "$TEST_TMP/err")" "the --compare profile is not usable: .*malformed XML"
+  fi
+done
 expect_match "get_score.sh --report: the page has the score" "$(cat "$TEST_TMP/r.html")" \
   "<div class=\"card\" id=\"score\"><div class=\"big\">$bytecodes</div>"
 rc=0

@@ -178,7 +178,7 @@ static void options_parse__junit_budgets__parsed_and_checked(void **state)
     options_free(&o);
 }
 
-static void options_parse__check_table__needs_costs_and_no_profile(void **state)
+static void options_parse__check_table__needs_costs_or_compare_and_no_profile(void **state)
 {
     options o;
     psf_err e;
@@ -187,7 +187,15 @@ static void options_parse__check_table__needs_costs_and_no_profile(void **state)
     assert_int_equal(o.mode, MODE_CHECK_TABLE);
     options_free(&o);
     assert_int_equal(PARSE(&o, &e, "--check-table"), -1);
-    assert_string_equal(e.msg, "--check-table needs --costs FILE");
+    assert_string_equal(e.msg, "--check-table needs --costs FILE or --compare PROFILE");
+    options_free(&o);
+    /* the reference alone, checked with the built-in table */
+    assert_int_equal(PARSE(&o, &e, "--check-table", "--compare", "ref.xml"), 0);
+    assert_int_equal(o.mode, MODE_CHECK_TABLE);
+    assert_string_equal(o.compare, "ref.xml");
+    options_free(&o);
+    assert_int_equal(PARSE(&o, &e, "--check-table", "--compare", "ref.xml", "p.xml"), -1);
+    assert_string_equal(e.msg, "--check-table takes no PROFILE");
     options_free(&o);
     assert_int_equal(PARSE(&o, &e, "--check-table", "--costs", "t.xml", "p.xml"), -1);
     options_free(&o);
@@ -347,7 +355,7 @@ int main(void)
         cmocka_unit_test(options_parse__status_json__takes_next_two_verbatim),
         cmocka_unit_test(options_parse__html_leaderboard__links_and_failures),
         cmocka_unit_test(options_parse__junit_budgets__parsed_and_checked),
-        cmocka_unit_test(options_parse__check_table__needs_costs_and_no_profile),
+        cmocka_unit_test(options_parse__check_table__needs_costs_or_compare_and_no_profile),
         cmocka_unit_test(options_parse__tsc__measure_mode_and_given_rate),
         cmocka_unit_test(options_parse__signed_copy__scoring_with_submission),
         cmocka_unit_test(options_parse__submission_digests__all_four_and_the_arguments),
