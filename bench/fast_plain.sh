@@ -37,13 +37,15 @@
 # the JDK and PSF's commit, to the benchmark page docs/bench/fast-plain.md
 # (--page FILE: elsewhere; --no-page: nowhere).
 #
-# Usage: bench/fast_plain.sh [--page FILE | --no-page] [REPEAT]   (default 5)
+# Usage: bench/fast_plain.sh [--page FILE | --no-page] [REPEAT]   (default 15:
+#        on a shared 2-core machine, two 5-round runs minutes apart gave
+#        fast/plain 3.68 and 5.52; about 5 minutes)
 #        make bench-plain
 set -eu
 . "$(dirname "$0")/lib.sh"
 bench_page_opt docs/bench/fast-plain.md "$@"
 shift "$PAGE_SHIFT"
-REPEAT=${1:-5}
+REPEAT=${1:-15}
 N=100000
 BB=$BUILD/bench/java
 bench_need bench-plain "$BUILD/libpsfagent.so" "$BUILD/psf-score" "$BB/EngineBench.class" /usr/bin/time
