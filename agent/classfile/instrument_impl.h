@@ -129,6 +129,14 @@ typedef struct rewriter {
     uint32_t next_call;         /* the next call site */
     char *err;
     size_t errlen;
+    /* rewrite_method's per-method arrays (method_ctx's at, frame_at and in),
+     * kept from one method to the next: grown, never shrunk, freed with
+     * the class */
+    uint32_t *at;
+    uint8_t *frame_at;
+    uint32_t code_cap;          /* entries of at and frame_at */
+    struct insn *insns;
+    uint32_t insns_cap;         /* entries of insns */
 } rewriter;
 /* ---- one method --------------------------------------------------------- */
 
