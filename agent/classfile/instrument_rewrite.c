@@ -20,11 +20,15 @@ static int pool_names(const cpool *cp, const char *name)
     size_t n = strlen(name);
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str s;
-        if (cp_tag(cp, i) != CP_UTF8 || cp_utf8(cp, i, &s) != 0 || s.len < n)
+        if (pool_utf8_at(cp, i, &s) != 0 || s.len < n)
             continue;
-        for (size_t k = 0; k + n <= s.len; k++)
-            if (s.ptr[k] == name[0] && memcmp(s.ptr + k, name, n) == 0)
+        /* each place that holds name's first byte */
+        const char *q = s.ptr, *last = s.ptr + (s.len - n);
+        while (q <= last && (q = memchr(q, name[0], (size_t)(last - q) + 1)) != NULL) {
+            if (memcmp(q, name, n) == 0)
                 return 1;
+            q++;
+        }
     }
     return 0;
 }
