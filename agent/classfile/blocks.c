@@ -50,7 +50,8 @@ static int end_kind(const uint8_t *code, uint32_t pc)
 
 /* Mark target pc + delta (64-bit) of the instruction at pc as a leader;
  * -1 with a message when it is not an instruction start. */
-static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t delta, char *err, size_t errlen)
+static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t delta, uint32_t *leaders,
+                       char *err, size_t errlen)
 {
     int64_t to = (int64_t)pc + delta;
     if (to < 0 || to >= (int64_t)t->code_len || !(t->mark[to] & BLK_MARK_INSN)) {
@@ -59,32 +60,33 @@ static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t d
                    to < 0 || to >= (int64_t)t->code_len ? "outside the code" : "inside an instruction");
         return -1;
     }
+    *leaders += !(t->mark[to] & BLK_MARK_LEADER);
     t->mark[to] |= BLK_MARK_LEADER | BLK_MARK_TARGET;
     return 0;
 }
 
 /* Mark every target of the (decoded) instruction at pc, if it jumps. */
-static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, char *err, size_t errlen)
+static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, uint32_t *leaders, char *err, size_t errlen)
 {
     uint8_t op = code[pc];
     if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
-        return mark_target(t, code, pc, be_s16(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s16(code + pc + 1), leaders, err, errlen);
     if (op == 0xc8 || op == 0xc9)
-        return mark_target(t, code, pc, be_s32(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s32(code + pc + 1), leaders, err, errlen);
     if (op == 0xaa || op == 0xab) {
         /* bc_insn_length has checked that the whole switch lies in the code */
         uint32_t ops = (pc + 4) & ~3u;
-        if (mark_target(t, code, pc, be_s32(code + ops), err, errlen))
+        if (mark_target(t, code, pc, be_s32(code + ops), leaders, err, errlen))
             return -1;
         if (op == 0xaa) {
             int64_t n = (int64_t)be_s32(code + ops + 8) - be_s32(code + ops + 4) + 1;
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, be_s32(code + ops + 12 + 4 * i), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 12 + 4 * i), leaders, err, errlen))
                     return -1;
         } else {
             int64_t n = be_s32(code + ops + 4);
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, be_s32(code + ops + 8 + 8 * i + 4), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 8 + 8 * i + 4), leaders, err, errlen))
                     return -1;
         }
     }
@@ -195,14 +197,11 @@ uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32
     return n;
 }
 
-/* Cut the blocks at the leaders and count each block's opcodes. */
-static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errlen)
+/* Cut the blocks at the leaders and count each block's opcodes (the
+ * code's nblocks leaders and ninsns instructions, counted as they were
+ * marked). */
+static int cut_blocks(blk_table *t, const uint8_t *code, uint32_t nblocks, uint32_t ninsns, char *err, size_t errlen)
 {
-    uint32_t nblocks = 0, ninsns = 0;
-    for (uint32_t pc = 0; pc < t->code_len; pc++) {
-        nblocks += (t->mark[pc] & BLK_MARK_LEADER) != 0;
-        ninsns += (t->mark[pc] & BLK_MARK_INSN) != 0;
-    }
     t->blocks = calloc(nblocks, sizeof *t->blocks);
     t->hist = calloc(ninsns, sizeof *t->hist);  /* at most one entry per instruction */
     if (t->blocks == NULL || t->hist == NULL) {
@@ -257,7 +256,8 @@ static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errle
 }
 
 /* Check the exception table and mark its handlers as leaders. */
-static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, char *err, size_t errlen)
+static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, uint32_t *leaders, char *err,
+                          size_t errlen)
 {
     for (uint32_t i = 0; i < exc_count; i++) {
         const uint8_t *e = exc + 8 * i;
@@ -273,6 +273,7 @@ static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, 
                        i, handler);
             return -1;
         }
+        *leaders += !(t->mark[handler] & BLK_MARK_LEADER);
         t->mark[handler] |= BLK_MARK_LEADER;
     }
     return 0;
@@ -297,6 +298,7 @@ int blk_analyze(const uint8_t *code, uint32_t code_len, const uint8_t *exc, uint
         return -1;
     }
     t->mark[0] = BLK_MARK_LEADER;
+    uint32_t leaders = 1, ninsns = 0;
     for (uint32_t pc = 0; pc < code_len;) {
         uint32_t len = bc_insn_length(code, code_len, pc);
         if (len == 0) {
@@ -305,14 +307,17 @@ int blk_analyze(const uint8_t *code, uint32_t code_len, const uint8_t *exc, uint
             goto fail;
         }
         t->mark[pc] |= BLK_MARK_INSN;
-        if (end_kind(code, pc) >= 0 && pc + len < code_len)
+        ninsns++;
+        if (end_kind(code, pc) >= 0 && pc + len < code_len) {
+            leaders += !(t->mark[pc + len] & BLK_MARK_LEADER);
             t->mark[pc + len] |= BLK_MARK_LEADER;
+        }
         pc += len;
     }
     for (uint32_t pc = 0; pc < code_len; pc++)
-        if ((t->mark[pc] & BLK_MARK_INSN) && mark_targets(t, code, pc, err, errlen))
+        if ((t->mark[pc] & BLK_MARK_INSN) && mark_targets(t, code, pc, &leaders, err, errlen))
             goto fail;
-    if (check_handlers(t, exc, exc_count, err, errlen) || cut_blocks(t, code, err, errlen))
+    if (check_handlers(t, exc, exc_count, &leaders, err, errlen) || cut_blocks(t, code, leaders, ninsns, err, errlen))
         goto fail;
     return 0;
 
