@@ -176,9 +176,17 @@ void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, ui
     }
 }
 
+/* blk_seg_ends, inlined where blk_segment walks each instruction: the
+ * invokes (0xb6-0xba), new (0xbb), newarray and anewarray (0xbc, 0xbd)
+ * and multianewarray, the opcodes bc_flags gives BCF_NEWARRAY. */
+static inline int seg_ends(uint8_t op)
+{
+    return (op >= BC_INVOKEVIRTUAL && op <= BC_ANEWARRAY) || op == BC_MULTIANEWARRAY;
+}
+
 int blk_seg_ends(uint8_t op)
 {
-    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
+    return seg_ends(op);
 }
 
 uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32_t from, int *alloc)
@@ -189,7 +197,7 @@ uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32
         if (!(t->mark[pc] & BLK_MARK_INSN))
             continue;
         n++;
-        if (blk_seg_ends(code[pc])) {
+        if (seg_ends(code[pc])) {
             *alloc = code[pc] < BC_INVOKEVIRTUAL || code[pc] > BC_INVOKEDYNAMIC;
             break;
         }

@@ -235,6 +235,7 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
     buf code = *out;            /* the code goes on at the end of out */
     uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
     uint16_t notk = 0;          /* the root exit probes' Integer of ~id, past 32767 */
+    int cnot = c->cst && c->w->opt->calls_not; /* the call, return and new probes pass ~site */
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 (and its lengths when merged) */
             if (emit_id(c, &code, c->im->first_id))
@@ -272,7 +273,6 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
-        int cnot = c->cst && c->w->opt->calls_not; /* the call, return and new probes pass ~site */
         if (c->in[k].call_probe) {
             if ((cnot ? emit_not_id(c, &code, call, &callk) : emit_id_k(c, &code, call, &callk)))
                 goto fail;

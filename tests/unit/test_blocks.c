@@ -299,6 +299,13 @@ static void blk_segment__invokes_and_allocations__end_segments(void **state)
     static const uint8_t not_ends[] = {0xb4, 0xb5, 0xb2, 0xb3, 0xbe, 0xbf, 0xc0, 0x00};
     for (size_t k = 0; k < sizeof not_ends; k++)
         assert_false(blk_seg_ends(not_ends[k]));
+    /* every opcode: the invokes, new, and what bc_flags calls an array instruction */
+    for (unsigned op = 0; op < 256; op++) {
+        int want = (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) || op == BC_NEW ||
+                   (bc_flags((uint8_t)op) & BCF_NEWARRAY);
+        if (blk_seg_ends((uint8_t)op) != want)
+            fail_msg("blk_seg_ends(0x%02x) is %d, want %d", op, blk_seg_ends((uint8_t)op), want);
+    }
 }
 
 /* Every 3-byte code: analysis never reads out of bounds (ASan) and, when it
