@@ -29,23 +29,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* BLK_END_* + 1 of each opcode that ends a block, 0 for the others (wide
+ * ends one when it widens a ret). */
+static const uint8_t ends_block[256] = {
+    [0x99] = BLK_END_COND + 1, [0x9a] = BLK_END_COND + 1, [0x9b] = BLK_END_COND + 1,
+    [0x9c] = BLK_END_COND + 1, [0x9d] = BLK_END_COND + 1, [0x9e] = BLK_END_COND + 1,
+    [0x9f] = BLK_END_COND + 1, [0xa0] = BLK_END_COND + 1, [0xa1] = BLK_END_COND + 1,
+    [0xa2] = BLK_END_COND + 1, [0xa3] = BLK_END_COND + 1, [0xa4] = BLK_END_COND + 1,
+    [0xa5] = BLK_END_COND + 1, [0xa6] = BLK_END_COND + 1, [0xc6] = BLK_END_COND + 1,
+    [0xc7] = BLK_END_COND + 1,
+    [0xa7] = BLK_END_GOTO + 1, [0xc8] = BLK_END_GOTO + 1,
+    [0xa8] = BLK_END_JSR + 1, [0xc9] = BLK_END_JSR + 1,
+    [0xa9] = BLK_END_RET + 1,
+    [0xaa] = BLK_END_SWITCH + 1, [0xab] = BLK_END_SWITCH + 1,
+    [0xac] = BLK_END_RETURN + 1, [0xad] = BLK_END_RETURN + 1, [0xae] = BLK_END_RETURN + 1,
+    [0xaf] = BLK_END_RETURN + 1, [0xb0] = BLK_END_RETURN + 1, [0xb1] = BLK_END_RETURN + 1,
+    [0xbf] = BLK_END_THROW + 1,
+};
+
 /* BLK_END_* of the instruction at code[pc], or -1 when it does not end a
  * block. The caller has decoded the instruction (a wide has its second byte). */
-static int end_kind(const uint8_t *code, uint32_t pc)
+static inline int end_kind(const uint8_t *code, uint32_t pc)
 {
     uint8_t op = code[pc];
-    if ((op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7)
-        return BLK_END_COND;
-    switch (op) {
-    case 0xa7: case 0xc8: return BLK_END_GOTO;
-    case 0xa8: case 0xc9: return BLK_END_JSR;
-    case 0xa9: return BLK_END_RET;
-    case 0xaa: case 0xab: return BLK_END_SWITCH;
-    case 0xac: case 0xad: case 0xae: case 0xaf: case 0xb0: case 0xb1: return BLK_END_RETURN;
-    case 0xbf: return BLK_END_THROW;
-    case 0xc4: return code[pc + 1] == 0xa9 ? BLK_END_RET : -1;
-    default: return -1;
-    }
+    if (op == 0xc4)
+        return code[pc + 1] == 0xa9 ? BLK_END_RET : -1;
+    return (int)ends_block[op] - 1;
 }
 
 /* Mark target pc + delta (64-bit) of the instruction at pc as a leader;
