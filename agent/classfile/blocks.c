@@ -29,28 +29,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* BLK_END_* + 1 of each opcode that ends a block, 0 for the others (wide
+ * ends one when it widens a ret). */
+static const uint8_t ends_block[256] = {
+    [0x99] = BLK_END_COND + 1, [0x9a] = BLK_END_COND + 1, [0x9b] = BLK_END_COND + 1,
+    [0x9c] = BLK_END_COND + 1, [0x9d] = BLK_END_COND + 1, [0x9e] = BLK_END_COND + 1,
+    [0x9f] = BLK_END_COND + 1, [0xa0] = BLK_END_COND + 1, [0xa1] = BLK_END_COND + 1,
+    [0xa2] = BLK_END_COND + 1, [0xa3] = BLK_END_COND + 1, [0xa4] = BLK_END_COND + 1,
+    [0xa5] = BLK_END_COND + 1, [0xa6] = BLK_END_COND + 1, [0xc6] = BLK_END_COND + 1,
+    [0xc7] = BLK_END_COND + 1,
+    [0xa7] = BLK_END_GOTO + 1, [0xc8] = BLK_END_GOTO + 1,
+    [0xa8] = BLK_END_JSR + 1, [0xc9] = BLK_END_JSR + 1,
+    [0xa9] = BLK_END_RET + 1,
+    [0xaa] = BLK_END_SWITCH + 1, [0xab] = BLK_END_SWITCH + 1,
+    [0xac] = BLK_END_RETURN + 1, [0xad] = BLK_END_RETURN + 1, [0xae] = BLK_END_RETURN + 1,
+    [0xaf] = BLK_END_RETURN + 1, [0xb0] = BLK_END_RETURN + 1, [0xb1] = BLK_END_RETURN + 1,
+    [0xbf] = BLK_END_THROW + 1,
+};
+
 /* BLK_END_* of the instruction at code[pc], or -1 when it does not end a
  * block. The caller has decoded the instruction (a wide has its second byte). */
-static int end_kind(const uint8_t *code, uint32_t pc)
+static inline int end_kind(const uint8_t *code, uint32_t pc)
 {
     uint8_t op = code[pc];
-    if ((op >= 0x99 && op <= 0xa6) || op == 0xc6 || op == 0xc7)
-        return BLK_END_COND;
-    switch (op) {
-    case 0xa7: case 0xc8: return BLK_END_GOTO;
-    case 0xa8: case 0xc9: return BLK_END_JSR;
-    case 0xa9: return BLK_END_RET;
-    case 0xaa: case 0xab: return BLK_END_SWITCH;
-    case 0xac: case 0xad: case 0xae: case 0xaf: case 0xb0: case 0xb1: return BLK_END_RETURN;
-    case 0xbf: return BLK_END_THROW;
-    case 0xc4: return code[pc + 1] == 0xa9 ? BLK_END_RET : -1;
-    default: return -1;
-    }
+    if (op == 0xc4)
+        return code[pc + 1] == 0xa9 ? BLK_END_RET : -1;
+    return (int)ends_block[op] - 1;
 }
 
 /* Mark target pc + delta (64-bit) of the instruction at pc as a leader;
  * -1 with a message when it is not an instruction start. */
-static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t delta, char *err, size_t errlen)
+static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t delta, uint32_t *leaders,
+                       char *err, size_t errlen)
 {
     int64_t to = (int64_t)pc + delta;
     if (to < 0 || to >= (int64_t)t->code_len || !(t->mark[to] & BLK_MARK_INSN)) {
@@ -59,32 +69,33 @@ static int mark_target(blk_table *t, const uint8_t *code, uint32_t pc, int64_t d
                    to < 0 || to >= (int64_t)t->code_len ? "outside the code" : "inside an instruction");
         return -1;
     }
+    *leaders += !(t->mark[to] & BLK_MARK_LEADER);
     t->mark[to] |= BLK_MARK_LEADER | BLK_MARK_TARGET;
     return 0;
 }
 
 /* Mark every target of the (decoded) instruction at pc, if it jumps. */
-static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, char *err, size_t errlen)
+static int mark_targets(blk_table *t, const uint8_t *code, uint32_t pc, uint32_t *leaders, char *err, size_t errlen)
 {
     uint8_t op = code[pc];
     if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
-        return mark_target(t, code, pc, be_s16(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s16(code + pc + 1), leaders, err, errlen);
     if (op == 0xc8 || op == 0xc9)
-        return mark_target(t, code, pc, be_s32(code + pc + 1), err, errlen);
+        return mark_target(t, code, pc, be_s32(code + pc + 1), leaders, err, errlen);
     if (op == 0xaa || op == 0xab) {
         /* bc_insn_length has checked that the whole switch lies in the code */
         uint32_t ops = (pc + 4) & ~3u;
-        if (mark_target(t, code, pc, be_s32(code + ops), err, errlen))
+        if (mark_target(t, code, pc, be_s32(code + ops), leaders, err, errlen))
             return -1;
         if (op == 0xaa) {
             int64_t n = (int64_t)be_s32(code + ops + 8) - be_s32(code + ops + 4) + 1;
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, be_s32(code + ops + 12 + 4 * i), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 12 + 4 * i), leaders, err, errlen))
                     return -1;
         } else {
             int64_t n = be_s32(code + ops + 4);
             for (int64_t i = 0; i < n; i++)
-                if (mark_target(t, code, pc, be_s32(code + ops + 8 + 8 * i + 4), err, errlen))
+                if (mark_target(t, code, pc, be_s32(code + ops + 8 + 8 * i + 4), leaders, err, errlen))
                     return -1;
         }
     }
@@ -174,9 +185,17 @@ void blk_ways_in(const blk_table *t, const uint8_t *code, const uint8_t *exc, ui
     }
 }
 
+/* blk_seg_ends, inlined where blk_segment walks each instruction: the
+ * invokes (0xb6-0xba), new (0xbb), newarray and anewarray (0xbc, 0xbd)
+ * and multianewarray, the opcodes bc_flags gives BCF_NEWARRAY. */
+static inline int seg_ends(uint8_t op)
+{
+    return (op >= BC_INVOKEVIRTUAL && op <= BC_ANEWARRAY) || op == BC_MULTIANEWARRAY;
+}
+
 int blk_seg_ends(uint8_t op)
 {
-    return (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) || op == BC_NEW || (bc_flags(op) & BCF_NEWARRAY);
+    return seg_ends(op);
 }
 
 uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32_t from, int *alloc)
@@ -187,7 +206,7 @@ uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32
         if (!(t->mark[pc] & BLK_MARK_INSN))
             continue;
         n++;
-        if (blk_seg_ends(code[pc])) {
+        if (seg_ends(code[pc])) {
             *alloc = code[pc] < BC_INVOKEVIRTUAL || code[pc] > BC_INVOKEDYNAMIC;
             break;
         }
@@ -195,14 +214,11 @@ uint32_t blk_segment(const blk_table *t, const uint8_t *code, uint32_t b, uint32
     return n;
 }
 
-/* Cut the blocks at the leaders and count each block's opcodes. */
-static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errlen)
+/* Cut the blocks at the leaders and count each block's opcodes (the
+ * code's nblocks leaders and ninsns instructions, counted as they were
+ * marked). */
+static int cut_blocks(blk_table *t, const uint8_t *code, uint32_t nblocks, uint32_t ninsns, char *err, size_t errlen)
 {
-    uint32_t nblocks = 0, ninsns = 0;
-    for (uint32_t pc = 0; pc < t->code_len; pc++) {
-        nblocks += (t->mark[pc] & BLK_MARK_LEADER) != 0;
-        ninsns += (t->mark[pc] & BLK_MARK_INSN) != 0;
-    }
     t->blocks = calloc(nblocks, sizeof *t->blocks);
     t->hist = calloc(ninsns, sizeof *t->hist);  /* at most one entry per instruction */
     if (t->blocks == NULL || t->hist == NULL) {
@@ -257,7 +273,8 @@ static int cut_blocks(blk_table *t, const uint8_t *code, char *err, size_t errle
 }
 
 /* Check the exception table and mark its handlers as leaders. */
-static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, char *err, size_t errlen)
+static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, uint32_t *leaders, char *err,
+                          size_t errlen)
 {
     for (uint32_t i = 0; i < exc_count; i++) {
         const uint8_t *e = exc + 8 * i;
@@ -273,6 +290,7 @@ static int check_handlers(blk_table *t, const uint8_t *exc, uint16_t exc_count, 
                        i, handler);
             return -1;
         }
+        *leaders += !(t->mark[handler] & BLK_MARK_LEADER);
         t->mark[handler] |= BLK_MARK_LEADER;
     }
     return 0;
@@ -297,6 +315,7 @@ int blk_analyze(const uint8_t *code, uint32_t code_len, const uint8_t *exc, uint
         return -1;
     }
     t->mark[0] = BLK_MARK_LEADER;
+    uint32_t leaders = 1, ninsns = 0;
     for (uint32_t pc = 0; pc < code_len;) {
         uint32_t len = bc_insn_length(code, code_len, pc);
         if (len == 0) {
@@ -305,14 +324,17 @@ int blk_analyze(const uint8_t *code, uint32_t code_len, const uint8_t *exc, uint
             goto fail;
         }
         t->mark[pc] |= BLK_MARK_INSN;
-        if (end_kind(code, pc) >= 0 && pc + len < code_len)
+        ninsns++;
+        if (end_kind(code, pc) >= 0 && pc + len < code_len) {
+            leaders += !(t->mark[pc + len] & BLK_MARK_LEADER);
             t->mark[pc + len] |= BLK_MARK_LEADER;
+        }
         pc += len;
     }
     for (uint32_t pc = 0; pc < code_len; pc++)
-        if ((t->mark[pc] & BLK_MARK_INSN) && mark_targets(t, code, pc, err, errlen))
+        if ((t->mark[pc] & BLK_MARK_INSN) && mark_targets(t, code, pc, &leaders, err, errlen))
             goto fail;
-    if (check_handlers(t, exc, exc_count, err, errlen) || cut_blocks(t, code, err, errlen))
+    if (check_handlers(t, exc, exc_count, &leaders, err, errlen) || cut_blocks(t, code, leaders, ninsns, err, errlen))
         goto fail;
     return 0;
 

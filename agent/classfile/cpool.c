@@ -82,7 +82,9 @@ void cp_free(cpool *cp)
     memset(cp, 0, sizeof *cp);
 }
 
-int cp_tag(const cpool *cp, uint16_t idx)
+/* cp_tag, inlined in this file's accessors (the rewriter asks them for
+ * every invoke of every class the fast engine loads) */
+static inline int tag_of(const cpool *cp, uint16_t idx)
 {
     if (cp == NULL || idx == 0 || idx >= cp->count || cp->offsets == NULL)
         return 0;
@@ -90,12 +92,36 @@ int cp_tag(const cpool *cp, uint16_t idx)
     return off == NO_ENTRY ? 0 : cp->bytes[off];
 }
 
-/* The bytes after the tag of entry idx if it has tag `tag`, else NULL. */
-static const uint8_t *body(const cpool *cp, uint16_t idx, int tag)
+int cp_tag(const cpool *cp, uint16_t idx)
 {
-    if (cp_tag(cp, idx) != tag)
+    return tag_of(cp, idx);
+}
+
+/* The bytes after the tag of entry idx if it has tag `tag`, else NULL. */
+static inline const uint8_t *body(const cpool *cp, uint16_t idx, int tag)
+{
+    if (tag_of(cp, idx) != tag)
         return NULL;
     return cp->bytes + cp->offsets[idx] + 1;
+}
+
+/* 1 when the n bytes at s hold neither 0x00 nor a byte in 0xf0-0xff (JVMS
+ * 4.4.7), eight at a time: every class's names pass through here. */
+static int utf8_bytes_ok(const uint8_t *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u, f0 = 0xf0f0f0f0f0f0f0f0u;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x;
+        memcpy(&x, s + k, 8);
+        uint64_t y = (x & f0) ^ f0;     /* a zero byte where x's byte is 0xf0-0xff */
+        if (((x - ones) & ~x & highs) | ((y - ones) & ~y & highs))
+            return 0;
+    }
+    for (; k < n; k++)
+        if (s[k] == 0 || s[k] >= 0xf0)
+            return 0;
+    return 1;
 }
 
 /* Check that entry `idx` (referenced from entry `from`'s field `what`) has
@@ -103,11 +129,11 @@ static const uint8_t *body(const cpool *cp, uint16_t idx, int tag)
 static int check_ref(const cpool *cp, uint16_t from, const char *what, uint16_t idx,
                      const int *want, char *err, size_t errlen)
 {
-    int tag = cp_tag(cp, idx);
+    int tag = tag_of(cp, idx);
     for (const int *w = want; *w; w++)
         if (tag == *w)
             return 0;
-    const char *from_name = tag_name(cp_tag(cp, from));
+    const char *from_name = tag_name(tag_of(cp, from));
     if (idx == 0 || idx >= cp->count)
         errmsg_set(err, errlen, "constant pool index %u: %s %s %u is out of range (1..%u)",
              from, from_name, what, idx, cp->count - 1u);
@@ -126,7 +152,7 @@ static int check_entry(const cpool *cp, uint16_t i, char *err, size_t errlen)
                      field[] = {CP_FIELDREF, 0}, meth[] = {CP_METHODREF, 0},
                      imeth[] = {CP_INTERFACE_METHODREF, 0},
                      any_meth[] = {CP_METHODREF, CP_INTERFACE_METHODREF, 0};
-    int tag = cp_tag(cp, i);
+    int tag = tag_of(cp, i);
     if (tag == 0)
         return 0;
     const uint8_t *b = cp->bytes + cp->offsets[i] + 1;
@@ -229,12 +255,13 @@ int cp_parse(cpool *cp, uint16_t count, const uint8_t *bytes, size_t len,
                      "(%zu left)", i, n, pos, len - pos - 3);
                 goto fail;
             }
-            for (size_t k = 0; k < n; k++) {
-                if (s[k] == 0 || s[k] >= 0xf0) {
-                    errmsg_set(err, errlen, "constant pool index %u: Utf8 byte %zu is 0x%02x, "
-                         "not allowed in modified UTF-8", i, k, s[k]);
-                    goto fail;
-                }
+            if (!utf8_bytes_ok(s, n)) {
+                size_t k = 0;
+                while (s[k] != 0 && s[k] < 0xf0)
+                    k++;
+                errmsg_set(err, errlen, "constant pool index %u: Utf8 byte %zu is 0x%02x, "
+                     "not allowed in modified UTF-8", i, k, s[k]);
+                goto fail;
             }
             pos += 3 + n;
         } else {
@@ -295,7 +322,7 @@ int cp_name_and_type(const cpool *cp, uint16_t idx, cp_str *name, cp_str *desc)
 
 int cp_member_ref(const cpool *cp, uint16_t idx, cp_str *owner, cp_str *name, cp_str *desc)
 {
-    int tag = cp_tag(cp, idx);
+    int tag = tag_of(cp, idx);
     if (tag != CP_FIELDREF && tag != CP_METHODREF && tag != CP_INTERFACE_METHODREF)
         return -1;
     const uint8_t *b = cp->bytes + cp->offsets[idx] + 1;
@@ -306,7 +333,7 @@ int cp_member_ref(const cpool *cp, uint16_t idx, cp_str *owner, cp_str *name, cp
 
 int cp_dynamic(const cpool *cp, uint16_t idx, uint16_t *bootstrap_index, cp_str *name, cp_str *desc)
 {
-    int tag = cp_tag(cp, idx);
+    int tag = tag_of(cp, idx);
     if (tag != CP_DYNAMIC && tag != CP_INVOKE_DYNAMIC)
         return -1;
     const uint8_t *b = cp->bytes + cp->offsets[idx] + 1;

@@ -84,14 +84,13 @@ static unsigned block_lengths(const method_ctx *c, uint32_t b)
     return len <= INS_LEN_MAX && seg <= INS_LEN_MAX ? INS_LEN_PACK(len, seg, alloc) : 0;
 }
 
-/* The segment after instruction i, for its return or new probe's constant:
- * 0 when its length does not fit. */
-static unsigned segment_after(const method_ctx *c, const insn *i)
+/* The segment after instruction i of block b, for its return or new
+ * probe's constant: 0 when its length does not fit. */
+static unsigned segment_after(const method_ctx *c, uint32_t b, const insn *i)
 {
     const blk_table *t = &c->im->blocks;
-    int32_t b = blk_find(t, i->old);
     int alloc;
-    uint32_t n = blk_segment(t, c->m->code, (uint32_t)b, i->old + i->len, &alloc);
+    uint32_t n = blk_segment(t, c->m->code, b, i->old + i->len, &alloc);
     return n <= INS_SEG_MAX ? INS_SEG_PACK(n, alloc, c->w->opt->program != 0) : 0;
 }
 
@@ -154,7 +153,17 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
     const uint8_t *p = code + i->old;
     uint8_t op = p[0];
     if (i->kind == K_PLAIN) {
-        put(out, p, i->len);
+        if (i->len <= 3 && out->cap - out->len >= 3 && !out->oom) { /* most are: no call to put */
+            uint8_t *q = out->p + out->len;
+            q[0] = p[0];
+            if (i->len > 1)
+                q[1] = p[1];
+            if (i->len > 2)
+                q[2] = p[2];
+            out->len += i->len;
+        } else {
+            put(out, p, i->len);
+        }
     } else if (i->kind == K_BR16 || i->kind == K_BR32) {
         int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? be_s16(p + 1) : be_s32(p + 1));
         int32_t d = (int32_t)((int64_t)map_target(c, (uint32_t)target) - i->nw);
@@ -211,13 +220,22 @@ unsigned ins_stack_growth(const rewriter *w)
     return o->consts ? 2 : 1;   /* fold probes need branch_method */
 }
 
-/* Emit the whole new Code attribute into out. */
+/* Emit the whole new Code attribute into out: its head, then the code and
+ * the tables straight after it, then the attribute's length patched in. */
 int ins_emit_code_attr(method_ctx *c, buf *out)
 {
     const cf_method *m = c->m;
-    buf code = {0};
+    size_t head = out->len;
+    put(out, c->w->in + m->code_attr_off, 2);  /* attribute_name_index: "Code" */
+    put4(out, 0);                               /* attribute_length, below */
+    put2(out, (unsigned)m->max_stack + ins_stack_growth(c->w));
+    put2(out, m->max_locals);
+    put4(out, c->new_len);
+    size_t code_at = out->len;
+    buf code = *out;            /* the code goes on at the end of out */
     uint32_t block = 0, site = c->im->first_site, call = c->im->first_call;
     uint16_t notk = 0;          /* the root exit probes' Integer of ~id, past 32767 */
+    int cnot = c->cst && c->w->opt->calls_not; /* the call, return and new probes pass ~site */
     for (uint32_t k = 0; k < c->n; k++) {
         if (k == 0 && c->entry) {   /* the entry probe: id of block 0 (and its lengths when merged) */
             if (emit_id(c, &code, c->im->first_id))
@@ -255,7 +273,6 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
         }
         uint16_t callk = 0;         /* the call site's Integer past 32767, for both probes */
-        int cnot = c->cst && c->w->opt->calls_not; /* the call, return and new probes pass ~site */
         if (c->in[k].call_probe) {
             if ((cnot ? emit_not_id(c, &code, call, &callk) : emit_id_k(c, &code, call, &callk)))
                 goto fail;
@@ -269,7 +286,7 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
             if ((cnot ? emit_not_id(c, &code, call++, &callk) : emit_id_k(c, &code, call++, &callk)))
                 goto fail;
             if (c->cst)
-                emit_const(&code, segment_after(c, &c->in[k]));
+                emit_const(&code, segment_after(c, block - 1, &c->in[k]));
             if (ins_emit_invoke(c->w, &code, PR_RETURN))
                 goto fail;
         }
@@ -278,7 +295,7 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
             if ((cnot ? emit_not_id(c, &code, call++, &newk) : emit_id(c, &code, call++)))
                 goto fail;
             if (c->cst)
-                emit_const(&code, ~segment_after(c, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */
+                emit_const(&code, ~segment_after(c, block - 1, &c->in[k]) & 0xffffu);  /* negative: see instrument.h */
             if (ins_emit_invoke(c->w, &code, PR_NEW))
                 goto fail;
         }
@@ -300,29 +317,20 @@ int ins_emit_code_attr(method_ctx *c, buf *out)
                 goto fail;
         }
     }
-    if (code.oom || code.len != c->new_len) {
-        errmsg_set(c->w->err, c->w->errlen, code.oom ? "out of memory for rewritten code"
-                   : "internal error: laid out %u bytes of code, emitted %zu", c->new_len, code.len);
-        goto fail;
+    *out = code;
+    if (out->oom || out->len - code_at != c->new_len) {
+        errmsg_set(c->w->err, c->w->errlen, out->oom ? "out of memory for rewritten code"
+                   : "internal error: laid out %u bytes of code, emitted %zu", c->new_len, out->len - code_at);
+        return -1;
     }
-    buf body = {0};
-    put2(&body, (unsigned)m->max_stack + ins_stack_growth(c->w));
-    put2(&body, m->max_locals);
-    put4(&body, c->new_len);
-    put(&body, code.p, code.len);
-    ins_tables_emit(c, &body);
-    free(code.p);
-    if (body.oom) {
-        free(body.p);
+    ins_tables_emit(c, out);
+    if (out->oom) {
         errmsg_set(c->w->err, c->w->errlen, "out of memory for a rewritten Code attribute");
         return -1;
     }
-    put(out, c->w->in + m->code_attr_off, 2);  /* attribute_name_index: "Code" */
-    put4(out, (uint32_t)body.len);
-    put(out, body.p, body.len);
-    free(body.p);
+    be_put_u32(out->p + head + 2, (uint32_t)(out->len - head - 6));
     return 0;
 fail:
-    free(code.p);
+    *out = code;
     return -1;
 }

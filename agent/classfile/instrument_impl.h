@@ -87,6 +87,19 @@ static inline void put4(buf *b, uint32_t v)
     put(b, x, 4);
 }
 
+/* Slot i's Utf8 string, for a walk over a parsed pool's slots 1..count-1
+ * (cp_utf8 without its checks on the index): 0, or -1 when the slot holds
+ * something else. */
+static inline int pool_utf8_at(const cpool *cp, uint16_t i, cp_str *s)
+{
+    uint32_t off = cp->offsets[i];
+    if (off == UINT32_MAX || cp->bytes[off] != CP_UTF8)
+        return -1;
+    s->len = be_u16(cp->bytes + off + 1);
+    s->ptr = (const char *)cp->bytes + off + 3;
+    return 0;
+}
+
 static inline int str_is(cp_str s, const char *lit)
 {
     size_t n = strlen(lit);
@@ -129,6 +142,14 @@ typedef struct rewriter {
     uint32_t next_call;         /* the next call site */
     char *err;
     size_t errlen;
+    /* rewrite_method's per-method arrays (method_ctx's at, frame_at and in),
+     * kept from one method to the next: grown, never shrunk, freed with
+     * the class */
+    uint32_t *at;
+    uint8_t *frame_at;
+    uint32_t code_cap;          /* entries of at and frame_at */
+    struct insn *insns;
+    uint32_t insns_cap;         /* entries of insns */
 } rewriter;
 /* ---- one method --------------------------------------------------------- */
 

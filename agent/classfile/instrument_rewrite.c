@@ -20,63 +20,90 @@ static int pool_names(const cpool *cp, const char *name)
     size_t n = strlen(name);
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str s;
-        if (cp_tag(cp, i) != CP_UTF8 || cp_utf8(cp, i, &s) != 0 || s.len < n)
+        if (pool_utf8_at(cp, i, &s) != 0 || s.len < n)
             continue;
-        for (size_t k = 0; k + n <= s.len; k++)
-            if (s.ptr[k] == name[0] && memcmp(s.ptr + k, name, n) == 0)
+        /* each place that holds name's first byte */
+        const char *q = s.ptr, *last = s.ptr + (s.len - n);
+        while (q <= last && (q = memchr(q, name[0], (size_t)(last - q) + 1)) != NULL) {
+            if (memcmp(q, name, n) == 0)
                 return 1;
+            q++;
+        }
     }
     return 0;
 }
 
-/* The instruction list and the old-offset index of a method's code. */
+/* The instruction list and the old-offset index of a method's code, in
+ * the rewriter's arrays (grown to the largest method so far). */
 static int build_insns(method_ctx *c)
 {
+    rewriter *w = c->w;
+    const ins_options *o = w->opt;
     const cf_method *m = c->m;
     const blk_table *t = &c->im->blocks;
-    c->at = malloc((size_t)m->code_len * sizeof *c->at);
-    c->frame_at = calloc(m->code_len, 1);
-    uint32_t n = 0;
-    for (uint32_t pc = 0; pc < m->code_len; pc++)
-        n += (t->mark[pc] & BLK_MARK_INSN) != 0;
-    c->in = calloc(n, sizeof *c->in);
-    if (c->at == NULL || c->frame_at == NULL || c->in == NULL) {
-        errmsg_set(c->w->err, c->w->errlen, "out of memory for %u instructions", n);
+    uint32_t n = 0;     /* every instruction is in one block */
+    for (uint32_t b = 0; b < t->nblocks; b++)
+        n += t->blocks[b].ninsns;
+    if (m->code_len > w->code_cap) {
+        free(w->at);
+        free(w->frame_at);
+        w->at = malloc((size_t)m->code_len * sizeof *w->at);
+        w->frame_at = malloc(m->code_len);
+        w->code_cap = w->at != NULL && w->frame_at != NULL ? m->code_len : 0;
+    }
+    if (n > w->insns_cap) {
+        free(w->insns);
+        w->insns = malloc((size_t)n * sizeof *w->insns);
+        w->insns_cap = w->insns != NULL ? n : 0;
+    }
+    if (w->code_cap < m->code_len || w->insns_cap < n) {
+        errmsg_set(w->err, w->errlen, "out of memory for %u instructions", n);
         return -1;
     }
+    c->at = w->at;
+    c->frame_at = w->frame_at;
+    c->in = w->insns;
+    memset(c->at, 0xff, (size_t)m->code_len * sizeof *c->at);     /* NO_INSN */
+    memset(c->frame_at, 0, m->code_len);
+    memset(c->in, 0, (size_t)n * sizeof *c->in);
+    int calls = o->call_method != NULL && o->return_method != NULL;
     for (uint32_t pc = 0; pc < m->code_len; pc++) {
-        c->at[pc] = NO_INSN;
-        if (!(t->mark[pc] & BLK_MARK_INSN))
+        uint8_t mark = t->mark[pc];
+        if (!(mark & BLK_MARK_INSN))
             continue;
+        if (c->n > 0)   /* the instruction before ends here */
+            c->in[c->n - 1].len = pc - c->in[c->n - 1].old;
         insn *i = &c->in[c->n];
         c->at[pc] = c->n++;
         uint8_t op = m->code[pc];
+        unsigned flags = bc_flags(op);
         i->old = pc;
-        i->len = bc_insn_length(m->code, m->code_len, pc); /* nonzero: blk_analyze decoded it */
-        i->leader = (t->mark[pc] & BLK_MARK_LEADER) != 0;
-        i->branch_probe = c->w->opt->branch_method != NULL && is_cond(op);
-        i->exit_probe = c->exit && (bc_flags(op) & BCF_RETURN) != 0;
-        if (c->w->opt->array_method != NULL && (bc_flags(op) & BCF_NEWARRAY)) {
+        i->leader = (mark & BLK_MARK_LEADER) != 0;
+        i->branch_probe = o->branch_method != NULL && is_cond(op);
+        i->exit_probe = c->exit && (flags & BCF_RETURN) != 0;
+        if (o->array_method != NULL && (flags & BCF_NEWARRAY)) {
             i->array_probe = 1;
             i->dims = op == BC_MULTIANEWARRAY ? m->code[pc + 3] : 1;
             c->sites += i->dims;
         }
-        int makes = c->w->opt->made_method != NULL ? ins_makes_array(&c->w->cf->cp, m->code, pc) : 0;
-        if (makes) {
-            i->made_probe = (uint8_t)makes;
-            c->sites++;
+        if (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) {
+            /* only invokevirtual and invokestatic make arrays or copy them */
+            int makes = o->made_method != NULL && (op == BC_INVOKEVIRTUAL || op == BC_INVOKESTATIC)
+                            ? ins_makes_array(&w->cf->cp, m->code, pc) : 0;
+            if (makes) {
+                i->made_probe = (uint8_t)makes;
+                c->sites++;
+            }
+            if (calls) {
+                i->call_probe = 1;
+                c->calls++;
+            }
+            if (o->copy_method != NULL && op == BC_INVOKESTATIC && ins_is_arraycopy(w, m->code, pc))
+                i->copy_probe = 1;
         }
-        if (c->w->opt->call_method != NULL && c->w->opt->return_method != NULL && op >= BC_INVOKEVIRTUAL &&
-            op <= BC_INVOKEDYNAMIC) {
-            i->call_probe = 1;
-            c->calls++;
-        }
-        if (c->w->opt->new_method != NULL && op == BC_NEW) {
+        if (o->new_method != NULL && op == BC_NEW) {
             i->new_probe = 1;
             c->calls++;
-        }
-        if (c->w->opt->copy_method != NULL && ins_is_arraycopy(c->w, m->code, pc)) {
-            i->copy_probe = 1;
         }
         if ((op >= 0x99 && op <= 0xa8) || op == 0xc6 || op == 0xc7)
             i->kind = K_BR16;
@@ -87,6 +114,8 @@ static int build_insns(method_ctx *c)
         else
             i->kind = K_PLAIN;
     }
+    if (c->n > 0)
+        c->in[c->n - 1].len = m->code_len - c->in[c->n - 1].old;
     return 0;
 }
 
@@ -223,10 +252,15 @@ static int rewrite_method(rewriter *w, const cf_method *m, ins_method *im, buf *
     im->new_max_stack = (uint16_t)(m->max_stack + ins_stack_growth(w));
     rc = 0;
 done:
-    free(c.in);
-    free(c.at);
-    free(c.frame_at);
     return rc;
+}
+
+static void rewriter_free(rewriter *w)
+{
+    free(w->cp.p);
+    free(w->at);
+    free(w->frame_at);
+    free(w->insns);
 }
 
 static int options_bad(const ins_options *opt, char *err, size_t errlen)
@@ -347,14 +381,14 @@ int ins_rewrite_parsed(const classfile *cfp, const uint8_t *in, size_t len, cons
     r->next_id = w.next_id;
     r->next_site = w.next_site;
     r->next_call = w.next_call;
-    free(w.cp.p);
+    rewriter_free(&w);
     free(attrs.p);
     free(attr_at);
     return 0;
 
 fail:
     free(out.p);
-    free(w.cp.p);
+    rewriter_free(&w);
     free(attrs.p);
     free(attr_at);
     ins_free(r);

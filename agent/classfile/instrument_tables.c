@@ -208,9 +208,11 @@ static void table_emit(const method_ctx *c, const uint8_t *body, int with_length
         put2(out, ns);
         if (with_length) {
             put2(out, map_start(c, start + be_u16(e + 2)) - ns);
-            put(out, e + 4, 6);
+            put2(out, be_u16(e + 4));
+            put2(out, be_u16(e + 6));
+            put2(out, be_u16(e + 8));
         } else {
-            put(out, e + 2, 2);
+            put2(out, be_u16(e + 2));
         }
     }
 }
@@ -410,21 +412,21 @@ void ins_tables_emit(method_ctx *c, buf *body)
         cp_str name;
         cp_utf8(&c->w->cf->cp, be_u16(p), &name);
         uint32_t len = be_u32(p + 2);
-        buf a = {0};
-        if (str_is(name, "StackMapTable")) {
-            smt_walk(c, &a);    /* checked before: cannot fail */
-        } else if (is_type_annotations(name)) {
-            put(&a, p + 6, len);
-            if (!a.oom)
-                ta_walk(c, p + 6, len, a.p);    /* checked before: cannot fail */
-        } else {
-            table_emit(c, p + 6, !str_is(name, "LineNumberTable"), &a);
-        }
+        /* its name, its length (patched in below) and its body */
         put(body, p, 2);
-        put4(body, (uint32_t)a.len);
-        put(body, a.p, a.len);
-        body->oom |= a.oom;
-        free(a.p);
+        put4(body, 0);
+        size_t at = body->len;
+        if (str_is(name, "StackMapTable")) {
+            smt_walk(c, body);  /* checked before: cannot fail */
+        } else if (is_type_annotations(name)) {
+            put(body, p + 6, len);
+            if (!body->oom)
+                ta_walk(c, p + 6, len, body->p + at);   /* checked before: cannot fail */
+        } else {
+            table_emit(c, p + 6, !str_is(name, "LineNumberTable"), body);
+        }
+        if (!body->oom)
+            be_put_u32(body->p + at - 4, (uint32_t)(body->len - at));
         p += 6 + len;
     }
 }

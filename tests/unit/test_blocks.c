@@ -196,6 +196,20 @@ static void blk_analyze__jsr_ret_and_wide__end_blocks_of_their_kind(void **state
     assert_int_equal(hist_of(&t, 3, BC_WIDE), 1);
     assert_int_equal(hist_of(&t, 3, 0x84), 0);
     blk_free(&t);
+    /* jsr_w and a ret that is not wide */
+    static const uint8_t code2[] = {
+        0xc9, 0x00, 0x00, 0x00, 0x06, /* 0 jsr_w 6 */
+        0xb1,                         /* 5 return */
+        0x4c,                         /* 6 astore_1 */
+        0xa9, 0x01                    /* 7 ret 1 */
+    };
+    assert_int_equal(blk_analyze(code2, sizeof code2, NULL, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nblocks, 3);
+    assert_int_equal(t.blocks[0].end_kind, BLK_END_JSR);
+    assert_int_equal(t.blocks[1].end_kind, BLK_END_RETURN);
+    assert_int_equal(t.blocks[2].start, 6);
+    assert_int_equal(t.blocks[2].end_kind, BLK_END_RET);
+    blk_free(&t);
 }
 
 static void blk_analyze__malformed_code__rejected_with_the_offset(void **state)
@@ -299,6 +313,13 @@ static void blk_segment__invokes_and_allocations__end_segments(void **state)
     static const uint8_t not_ends[] = {0xb4, 0xb5, 0xb2, 0xb3, 0xbe, 0xbf, 0xc0, 0x00};
     for (size_t k = 0; k < sizeof not_ends; k++)
         assert_false(blk_seg_ends(not_ends[k]));
+    /* every opcode: the invokes, new, and what bc_flags calls an array instruction */
+    for (unsigned op = 0; op < 256; op++) {
+        int want = (op >= BC_INVOKEVIRTUAL && op <= BC_INVOKEDYNAMIC) || op == BC_NEW ||
+                   (bc_flags((uint8_t)op) & BCF_NEWARRAY);
+        if (blk_seg_ends((uint8_t)op) != want)
+            fail_msg("blk_seg_ends(0x%02x) is %d, want %d", op, blk_seg_ends((uint8_t)op), want);
+    }
 }
 
 /* Every 3-byte code: analysis never reads out of bounds (ASan) and, when it

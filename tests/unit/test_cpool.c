@@ -615,6 +615,23 @@ static void cp_parse__bad_tags_and_sizes__rejected_with_message(void **state)
         p.b[4] = forbidden[k];
         expect_error(&p, 2, "constant pool index 1: Utf8 byte 1", "not allowed in modified UTF-8");
     }
+    /* The same bytes at every place of a longer string (cp_parse checks
+     * eight bytes at a time, then the rest one by one), among the allowed
+     * bytes nearest them: 0x01, 0xef, 0x7f and 0x80. */
+    static const char near[] = "\x01\xef\x7f\x80\x01\xef\x7f\x80\x01\xef\x7f\x80\x01\xef\x7f\x80\x01\xef\x7f\x80";
+    for (size_t at = 0; at < sizeof near - 1; at++)
+        for (size_t k = 0; k < sizeof forbidden; k++) {
+            pool_buf p = {0};
+            pb_utf8(&p, near);
+            p.b[3 + at] = forbidden[k];
+            char want[64];
+            snprintf(want, sizeof want, "constant pool index 1: Utf8 byte %zu is 0x%02x", at, forbidden[k]);
+            expect_error(&p, 2, want, "not allowed in modified UTF-8");
+        }
+    pool_buf nearby = {0};
+    pb_utf8(&nearby, near);
+    char near_err[64];
+    assert_int_equal(parse_built(&nearby, 2, near_err, sizeof near_err), 0);
     /* Multi-byte sequences (here "é" and a surrogate half) are fine. */
     pool_buf ok = {0};
     pb_utf8(&ok, "\xc3\xa9\xed\xa0\x80\xc0\x80");
