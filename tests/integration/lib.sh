@@ -54,6 +54,13 @@ expect_match() {
   if [[ $2 =~ $3 ]]; then pass "$1"; else fail "$1" "'$2' does not match /$3/"; fi
 }
 
+# expect_same_scores NAME GOT WANT: GOT is WANT, and WANT is scores (one
+# or more numbers, a space apart): two runs that both gave no score (null,
+# nothing) do not agree
+expect_same_scores() {
+  if [[ $3 =~ ^[0-9.]+( [0-9.]+)*\ ?$ ]] && [ "$2" = "$3" ]; then pass "$1 ($3)"; else fail "$1" "got '$2', want '$3', scores"; fi
+}
+
 # expect_at_least NAME RC SCORE MIN: the run ended with exit code 0 and a
 # score of at least MIN (work handed elsewhere costs at least the work)
 expect_at_least() {
