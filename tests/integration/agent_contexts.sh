@@ -130,6 +130,7 @@ expect_eq "implicit: the frames add up to the total" "$(total work)" "$(xpath "$
 # from its own code, after another frame of its own ended: no line (0),
 # not an offset of that other method read as the initializer's line.
 P=$TEST_TMP/fails.xml
+# shellcheck disable=SC2016 # Java's nested classes' names ($) in single quotes
 FCL='StaticWork$Fails.<clinit>()V@75'
 run_agent "$P" StaticWork.fails "$FX" StaticWork fails
 expect_eq "fails: the exception's constructor from line 63 = 4" \

@@ -15,10 +15,13 @@ awk -v dir="$TEST_TMP" '
   /^```$/   { on = 0; next }
   on        { print > (dir "/block." n) }
 ' "$README"
-nblocks=$(ls "$TEST_TMP"/block.* 2>/dev/null | wc -l)
+nblocks=$(find "$TEST_TMP" -maxdepth 1 -name 'block.*' | wc -l)
 expect_match "README: shell blocks found" "$nblocks" '^[1-9][0-9]*$'
 
-for b in $(ls "$TEST_TMP"/block.* | sort -t. -k2 -n); do
+# in the README's order (block.N, N from 1; a block with no line has no file)
+for n in $(seq "$(grep -c '^```sh$' "$README")"); do
+  b=$TEST_TMP/block.$n
+  [ -f "$b" ] || continue
   first=$(head -n 1 "$b")
   case $first in
     scripts/try_example.sh*) # the set-up block: both commands are tested as a whole

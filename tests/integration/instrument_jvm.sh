@@ -40,7 +40,8 @@ rewrite_tree() {
   while IFS= read -r f; do
     mkdir -p "$out/$(dirname "$f")"
     if o=$("$REWRITE" -K -f branched -b branch -e entry -a array -c copy -m made -k call -r returned -n allocated -i "$id" "$in/$f" "$out/$f" "$BLOCKS" 2>>"$TEST_TMP/rewrite.err"); then
-      set -- $o   # next_id N done D skipped S
+      # shellcheck disable=SC2086 # its words: next_id N done D skipped S
+      set -- $o
       id=$2
       skipped=$((skipped + $6))
     else

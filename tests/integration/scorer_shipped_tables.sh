@@ -30,14 +30,12 @@ PER0="//*[@cost_per_element and number(@cost_per_element) <= 0]"
 # exit 10 with --xpath EXPR: count() answers 0 for the first, nothing for
 # the second)
 count() {
-  local n
   n=$(xmllint --xpath "count($2)" "$1" 2>/dev/null) || true
   case $n in '' | *[!0-9]*) echo error ;; *) echo "$n" ;; esac
 }
 # free_in TABLE: TABLE has no free entry and no zero
 # price per element
 free_in() {
-  local n
   n=$(count "$1" "$FREE")
   if [ "$n" = 0 ]; then ok "$1: no work at cost 0"; else fail "$1: work at cost 0 ($n): $(xmllint --xpath "$FREE" "$1" 2>&1 | head -c 400)"; fi
   n=$(count "$1" "$PER0")
@@ -57,6 +55,7 @@ for t in config/costs.xml config/costs-jdk25.xml; do
   n=$(xmllint --xpath "count(//*[$WORK])" "$t")
   if [ "$n" -gt 200 ]; then ok "$t: $n priced entries checked"; else fail "$t: only $n priced entries"; fi
   # natives charged by size: a per-element price, whichever JDK's name the table has
+  # shellcheck disable=SC2016 # Java's nested classes' names ($) in single quotes
   for m in 'jdk.internal.misc.Unsafe.copyMemory0(' 'jdk.internal.misc.Unsafe.copySwapMemory0(' \
            'java.lang.StackStreamFactory$AbstractStackWalker.fetchStackFrames(' 'java.util.zip.CRC32.updateBytes0(' \
            'java.lang.System.arraycopy(' 'java.nio.MappedMemoryUtils.force0(' 'java.lang.Class.getDeclaredMethods0('; do
