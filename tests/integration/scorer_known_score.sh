@@ -101,6 +101,7 @@ expect "call key" "$(j '[.explain.dependencies[] | select(.key == "call:close") 
 grep -q '^calls     5 method entries, closeness 400 ' "$TMP/t.txt" || fail "text: no calls line: $(cat "$TMP/t.txt")"
 # The plain summary leaves the branch and call details to --explain.
 "$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
+grep -q '^score  *388 cycles$' "$TMP/t.txt" || fail "summary: no score line of 388 cycles: $(cat "$TMP/t.txt")"
 ! grep -q '^branches\|^calls\|closeness' "$TMP/t.txt" || fail "summary shows --explain details: $(cat "$TMP/t.txt")"
 # 5 entries cannot be 500 bytecodes short of the previous (99 each at most).
 sed 's/entries="5" close="400"/entries="5" close="500"/' "$TMP/calls.xml" >"$TMP/bad.xml"
