@@ -225,6 +225,9 @@ for _ in $(seq 60); do
   sleep 0.5
 done
 live=$(ls -A "$TMPDIR")
+# what "no process left" asks sees a live run (a pattern that matched
+# nothing would find every run gone)
+expect_match "a live run: its processes are found by its mark" "$(procs "$mark")" '^[0-9]+'
 "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
 expect_eq "a run beside a live one: scores" "$(jq -r .score "$OUT/next.json")" 99
 expect_eq "a run beside a live one: the live run's scratch directory kept" "$(names "$TMPDIR")" "$live "
