@@ -86,6 +86,8 @@ for spec in "${WORKLOADS[@]}"; do
   nf=$(work "$TMP/fast.xml"); ns=$(work "$TMP/step.xml")
   if [ "$sf" != ok ]; then
     echo "$name: the fast engine did not count this run (status ${sf:-none}: $(sed -n 's/.*<message>\(.*\)<\/message>.*/\1/p' "$TMP/fast.xml" 2>/dev/null | head -n 1 | grep . || head -c 200 "$TMP/fast.err"))"
+  elif [ "$ss" != ok ]; then
+    echo "warning: $name: the step engine did not count this run (status ${ss:-none}), its count is none" >&2
   elif [ "$nf" != "$ns" ]; then
     echo "warning: $name: the fast engine counted $nf bytecodes, the step engine $ns" >&2
   fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # Markdown's backquotes in printf formats
 # fast_equality.sh - does the fast counting engine give the step engine's
 # profile on the fidelity corpora?
 #

@@ -79,6 +79,7 @@ WORKLOADS=(
 )
 [ -z "${PSF_BENCH_ONLY:-}" ] || mapfile -t WORKLOADS < <(printf '%s\n' "${WORKLOADS[@]}" | grep -E "^(${PSF_BENCH_ONLY//,/|}) ")
 
+# shellcheck disable=SC2016 # the quotes inside ${...:+} are text: the value expands
 bench_page_begin "$PAGE_FILE" "Benchmark: the fast engine under JIT configurations" \
   "${PSF_BENCH_ONLY:+PSF_BENCH_ONLY=$PSF_BENCH_ONLY }${PSF_JIT_CONFIGS:+PSF_JIT_CONFIGS='$PSF_JIT_CONFIGS' }bench/fast_jit.sh $REPEAT"
 echo "# configurations: $(for c in "${CONFIGS[@]}"; do printf '%s [%s]  ' "${c%% *}" "$(echo "$c" | cut -s -d' ' -f2-)"; done)"

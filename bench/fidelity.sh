@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # Markdown's backquotes in printf formats; code for bash -c
 # fidelity.sh - does the score track real time?
 #
 # For every program of a corpus (--corpus DIR, default bench/fidelity/programs:

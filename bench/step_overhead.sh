@@ -39,6 +39,7 @@ bench_page_begin "$PAGE_FILE" "Benchmark: the step engine's cost per bytecode, a
   "bench/step_overhead.sh $REPEAT"
 printf '%-6s %10s %14s %14s %7s\n' workload bytecodes "psf ms (med)" "bare ms (med)" ratio
 for spec in "loop 400000" "call 26" "tail 18" "alloc 300000"; do
+  # shellcheck disable=SC2086 # the workload's words
   set -- $spec
   : >"$TMP/psf" ; : >"$TMP/bare"
   for _ in $(seq "$REPEAT"); do

@@ -19,6 +19,7 @@ bench_tmp
 FLAGS=(-XX:-UseTLAB -XX:+UseSerialGC -XX:ActiveProcessorCount=1 -XX:-UseDynamicNumberOfCompilerThreads -Xlog:jni+resolve=off)
 bench_page_begin "$PAGE_FILE" "Benchmark: where a single-stepped run's time goes" "bench/step_profile.sh"
 for spec in "loop 400000" "call 26"; do
+  # shellcheck disable=SC2086 # the workload's words
   set -- $spec
   perf record -q -e cpu-clock -F 2000 -o "$TMP/perf.data" "$JAVA" "${FLAGS[@]}" \
     "-agentpath:$BUILD/libpsfagent.so=method=StepBench.$1,out=$TMP/p.xml" -cp "$BUILD/bench/java" StepBench "$1" "$2" >/dev/null 2>&1

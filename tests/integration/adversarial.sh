@@ -141,7 +141,7 @@ expect_eq "forger: the real score (9n+9)" "$rc/$(jq -r .score "$TEST_TMP/out")" 
 expect_match "forger: tried (and the sandbox shows it no descriptors)" "$(cat "$TEST_TMP/err")" "forger: wrote a fake result into [0-9]+ pipes"
 expect_match "forger: cannot open /proc/self/mem in the sandbox" "$(cat "$TEST_TMP/err")" "/proc/self/mem readable: no"
 expect_eq "forger: stdout is one JSON object" "$(jq -s length "$TEST_TMP/out")" 1
-expect_eq "forger: nothing written to the working directory" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "forger: nothing written to the working directory" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 
 # --- threads: handing work to another thread never makes it cheaper -------------------
 # sum(n) is lconst_0 lstore_1 iconst_0 istore_3, then per iteration iload_3
@@ -193,6 +193,7 @@ expect_at_least "work moved into finalize() is counted (13 x 100000)" "$rc" "$(j
 # thread gets done while the method runs depends on timing, and only
 # stepping shows it)
 if [ "${PSF_TEST_ENGINE:-fast}" = fast ]; then
+  # shellcheck disable=SC2016 # a regex: Fin$Worker, its $ escaped
   expect_match "finalize(): the fast engine leaves it to the step engine" "$(jq -r .fallback "$TEST_TMP/out")" \
     'Fin\$Worker declares finalize\(\)'
 fi
@@ -360,6 +361,7 @@ done
 # the method's own class, initialized by main's call before the method runs,
 # and the instance main makes for an instance method
 for spec in "Own own static_initializer" "Inst inst constructor"; do
+  # shellcheck disable=SC2086 # the case's words
   set -- $spec
   "$GS" --classpath "$FX" --main Precompute --method "Precompute\$$1.count" --json --costs none --sandbox require \
     -- "$2" >"$TEST_TMP/out" 2>/dev/null && rc=0 || rc=$?
@@ -464,6 +466,7 @@ for mode in crc32:java.util.zip.CRC32.updateBytes0 crc32direct:java.util.zip.CRC
     run Bulk work --profile-out "$P" -- "$mode" "$n" >/dev/null
     got="$got $(jq -r .bytecodes "$TEST_TMP/out")/$(xpath "$P" "/psf-profile/dependencies[@bucket='work']/invoke[starts-with(@method,'$key(')]/@elements")"
   done
+  # shellcheck disable=SC2086 # the two runs' results, one a word
   set -- $got
   if [ "${1%/*}" = "${2%/*}" ] && [ "${1#*/}" -ge 10000 ] && [ "${2#*/}" -ge 100000 ]; then
     pass "natives by size: $mode: the same bytecodes, elements grow with the input ($got)"

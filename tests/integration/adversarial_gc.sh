@@ -47,7 +47,7 @@ for jdk in "${JDKS[@]}"; do
   for mode in queue map cleaner get soft; do
     for engine in fast step; do
       got=""
-      for i in 1 2 3 4 5; do
+      for _ in 1 2 3 4 5; do
         rc=$(gs "$jdk" "$engine" "$mode")
         got="$got|$rc/$(jq -r '.status + ": " + .message' "$TEST_TMP/out" 2>/dev/null)"
       done
@@ -78,6 +78,7 @@ for jdk in "${JDKS[@]}"; do
       expect_eq "JDK $v, $engine, $mode: its output as without PSF" \
         "$(tr -d '\r' <"$TEST_TMP/err" | grep '^SORTED' | sort -u || true)" "$plain"
     done
+    # shellcheck disable=SC2086 # the scores, one a word
     set -- $scores
     if [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" = "${2:-}" ]; then
       pass "JDK $v, $mode: one score under both engines ($1)"

@@ -55,6 +55,7 @@ done
 # 16+...+1024 + 1000 = 3032), and one byte per character of each name
 # ("f0".."f99": 290 bytes; to "f999": 3890): 100+340+290 = 730 and
 # 1000+3032+3890 = 7922.
+declare -A other fill_of
 got=""
 for n in 100 1000; do
   rc=$(score list "$n")
@@ -110,16 +111,17 @@ expect_eq "natives by size: define (defineClass0): the class file's bytes" "$got
 # costs exactly 900 elements more.
 native=Thread.getStackTrace0
 [ "$FEATURE" = 17 ] && native=Thread.dumpThreads
+declare -A other fill_of
 got=""
 for n in 100 1000; do
   rc=$(score other "$n")
-  eval "other_$n=$(elements "$native")"
+  other[$n]=$(elements "$native")
   got="$got $rc"
 done
 expect_eq "natives by size: other ($native): scored" "$got" " 0 0"
-[ "$other_100" -gt 101 ] && pass "natives by size: other ($native): at least the 101 frames of waitDeep ($other_100)" ||
-  fail "natives by size: other ($native): at least the frames of waitDeep" "$other_100 elements"
-expect_eq "natives by size: other ($native): 900 frames deeper, 900 elements more" "$((other_1000 - other_100))" 900
+[ "${other[100]}" -gt 101 ] && pass "natives by size: other ($native): at least the 101 frames of waitDeep (${other[100]})" ||
+  fail "natives by size: other ($native): at least the frames of waitDeep" "${other[100]} elements"
+expect_eq "natives by size: other ($native): 900 frames deeper, 900 elements more" "$((other[1000] - other[100]))" 900
 
 # Stack traces cost by depth: a Throwable made N + 1 calls deep below work
 # has N + 3 frames (deep x N+1, work, main); its getStackTrace clones an
@@ -136,10 +138,10 @@ for n in 50 500; do
   fill=$(elements Throwable.fillInStackTrace)
   [ "$fill" -gt "$((n + 3))" ] && pass "natives by size: trace $n: fillInStackTrace charged by depth ($fill)" ||
     fail "natives by size: trace $n: fillInStackTrace charged by depth" "$fill elements"
-  eval "fill_$n=$fill"
+  fill_of[$n]=$fill
 done
-[ "$fill_500" -ge "$((fill_50 * 8))" ] && pass "natives by size: fillInStackTrace grows with depth ($fill_50, $fill_500)" ||
-  fail "natives by size: fillInStackTrace grows with depth" "$fill_50 then $fill_500"
+[ "${fill_of[500]}" -ge "$((fill_of[50] * 8))" ] && pass "natives by size: fillInStackTrace grows with depth (${fill_of[50]}, ${fill_of[500]})" ||
+  fail "natives by size: fillInStackTrace grows with depth" "${fill_of[50]} then ${fill_of[500]}"
 
 # Priced per element: 10x the bytes cost exactly 900,000 more at 1 per byte;
 # without a price per element the native is missing (the score approximate).

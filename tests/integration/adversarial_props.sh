@@ -23,6 +23,7 @@ score() {
 }
 
 # MODE|the program's method|the JDK initializer that runs it
+# shellcheck disable=SC2016 # Java's nested classes' names ($) in single quotes
 cases='selector|Props$Selector.<clinit>()V|java.nio.channels.spi.SelectorProvider$Holder.<clinit>()V
 async|Props$Async.<init>()V|java.nio.channels.spi.AsynchronousChannelProvider$ProviderHolder.<clinit>()V
 logging|Props$Manager.<init>()V|java.util.logging.LogManager.<clinit>()V
@@ -31,6 +32,7 @@ pool|Props$Factory.<init>()V|java.util.concurrent.ForkJoinPool.<clinit>()V
 properties|Props$Sorting.getProperty(Ljava/lang/String;)Ljava/lang/String;|java.nio.channels.spi.SelectorProvider$Holder.<clinit>()V'
 
 # a regular expression matching the string literally
+# shellcheck disable=SC2016 # $ in a sed bracket expression
 literal() { printf '%s' "$1" | sed 's/[][\.*^$(){}+?|/]/\\&/g'; }
 
 default_and_jdk25

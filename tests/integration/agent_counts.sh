@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # Java's nested classes' names ($) in single quotes
 # agent_counts.sh - the agent's profiles on fixtures whose counts are derived
 # by hand from their bytecode (javap -c), not from earlier runs.
 # PSF_AGENT_FIXTURES names another directory of the same fixtures' class

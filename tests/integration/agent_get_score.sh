@@ -29,7 +29,7 @@ expect_eq "json: method resolved" "$(jq -r .method <<<"$out")" "Noisy.work(I)I"
 expect_match "json: jdk recorded" "$(jq -r .jdk <<<"$out")" '^(17|1[89]|[2-9][0-9])'
 expect_eq "json: program output kept off stdout" "$(grep -c 'score: 1' <<<"$out" || true)" 0
 expect_match "json: program output on stderr" "$(cat "$TEST_TMP/gs.err")" "noise on stderr"
-expect_eq "cwd: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "cwd: nothing written into the working directory" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 # no profile kept (no --profile-out): the result names none, not the
 # scratch copy it was scored from, which is gone with the run
 expect_eq "json: no profile kept, none named" "$(jq -r .profile <<<"$out")" null
@@ -166,7 +166,7 @@ gs --classpath "$FX" --method Noisy.work --costs none --score-file "$TEST_TMP/sc
 expect_eq "score file: bare score" "$(cat "$TEST_TMP/score")" 99
 gs --classpath "$FX" --method Noisy.work --costs "$PSF_ROOT/config/costs-uncalibrated.xml" --score-file "$TEST_TMP/score" -- 10 >/dev/null
 expect_eq "score file: ~ when approximate (uncalibrated table)" "$(cat "$TEST_TMP/score")" "~99"
-expect_eq "score file: no temporary left" "$(ls -A "$TEST_TMP" | grep -c psf-score || true)" 0
+expect_eq "score file: no temporary left" "$(find "$TEST_TMP" -mindepth 1 -maxdepth 1 -name '*psf-score*' | wc -l)" 0
 
 # --- exit codes -------------------------------------------------------------------
 code() { gs "$@" >"$TEST_TMP/code.out" && echo 0 || echo $?; }
@@ -193,7 +193,7 @@ printf '#!/bin/sh\necho "    java.specification.version = 26" >&2\n' > "$TEST_TM
 chmod +x "$TEST_TMP/jdk26/bin/java"
 expect_eq "JDK 26: refused" "$(JAVA_HOME=$TEST_TMP/jdk26 code --classpath "$FX" --method Noisy.work -- 1)" 24
 expect_match "JDK 26: says why" "$(JAVA_HOME=$TEST_TMP/jdk26 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$FX" --method Noisy.work -- 1 2>/dev/null | jq -r .message)" "Java 26; PSF supports JDK 17, 21, 25"
-expect_eq "cwd: still empty after failures" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "cwd: still empty after failures" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 
 # --- many runs at once from one directory ---------------------------------------
 # (four JVMs at once take several times one's time, more on a busy machine:
@@ -247,7 +247,7 @@ expect_eq "engine fast, limit: the same counts as step's" "$(jq -c '[.bytecodes,
   "$(jq -c '[.bytecodes, .opcodes, .branches, .message]' <<<"$step")"
 out=$(gs --classpath "$FX" --method Marker.work --json --engine turbo -- 1000) && rc=0 || rc=$?
 expect_eq "engine turbo: usage (2)" "$rc/$(jq -r .status <<<"$out")" "2/usage"
-expect_eq "engine: nothing written into the working directory" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "engine: nothing written into the working directory" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 
 # --- determinism: identity hash codes (HashSet<Object>) -----------------------------
 scores=()

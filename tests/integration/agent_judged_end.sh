@@ -197,5 +197,5 @@ expect_eq "--check, System.exit(0) in another method: wrong_output" "$RC/$(field
 program stop
 expect_eq "not judged, Runtime.halt(0) in another method: ok" "$RC/$(field .status)/$(field .score)" 0/ok/4
 
-expect_eq "nothing in the working directory" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "nothing in the working directory" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 finish

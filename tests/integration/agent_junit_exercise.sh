@@ -92,6 +92,6 @@ sed 's|int s = 0;|int s = 0; System.out.println("[ 1 containers found ]\\n[ 9 te
 junit_run "$TEST_TMP/wrong:$EX:$JAR"
 expect_eq "a summary printed by the program: tests_failed" "$RC/$(field .status)" 33/tests_failed
 expect_match "a summary printed by the program: says so" "$(field .message)" 'holds 4 JUnit summaries'
-expect_eq "nothing in the working directory" "$(ls -A "$CWD" | wc -l)" 0
+expect_eq "nothing in the working directory" "$(find "$CWD" -mindepth 1 -maxdepth 1 | wc -l)" 0
 
 finish

@@ -33,13 +33,13 @@ TS=$TEST_TMP/typescript
 # shut; OPEN "line" opens it once the typescript shows the first call's
 # count (60 s at most), "3" after 3 s; then waits for the run.
 gated() {
-  local open=$1 i
+  local open=$1
   shift
   rm -f "$CP/gate" "$TS"
   script -qfec "$*" "$TS" </dev/null >/dev/null &
   local pid=$!
   if [ "$open" = line ]; then
-    for i in $(seq 600); do
+    for _ in $(seq 600); do
       tr '\r' '\n' 2>/dev/null <"$TS" | grep -q "get_score.sh: $ONE bytecodes counted" && break
       sleep 0.1
     done

@@ -43,8 +43,7 @@ procs() { { pgrep -f -- "$1"; pgrep -f -- "$TMPDIR/"; } | sort -u || true; }
 # Wait (at most 30 s; not a timing assertion, a bound on a hung test) until
 # no process of MARK is left; echo what is left.
 settle() {
-  local i
-  for i in $(seq 60); do
+  for _ in $(seq 60); do
     [ -z "$(procs "$1")" ] && return 0
     sleep 0.5
   done
@@ -54,12 +53,16 @@ settle() {
 # empty: a run's last files may go a moment after its end (the sweeper, a
 # helper's exit); echo what is left.
 tmp_left() {
-  local i
-  for i in $(seq 60); do
+  for _ in $(seq 60); do
     [ -z "$(ls -A "$TMPDIR")" ] && break
     sleep 0.5
   done
-  ls -A "$TMPDIR" | tr '\n' ' '
+  names "$TMPDIR"
+}
+# names DIR [GLOB]: the names in DIR (those matching GLOB), sorted, each
+# followed by a space
+names() {
+  find "$1" -mindepth 1 -maxdepth 1 -name "${2:-*}" -printf '%f\n' | sort | tr '\n' ' '
 }
 # A point from 0 to 3.9 s after the start, drawn from the seed, in $delay
 # (in this shell: a command substitution's subshell reseeds RANDOM, and its
@@ -95,7 +98,7 @@ for mode in "${modes[@]}"; do
     expect_eq "$name: get_score.sh ended by the signal" "$rc" "$((128 + $(kill -l "$sig")))"
     expect_eq "$name: no process left" "$(settle "$mark")" ""
     expect_eq "$name: no temporary file left" "$(tmp_left)" ""
-    expect_eq "$name: no temporary file beside the outputs" "$(ls -A "$OUT" | grep '^\.psf' | tr '\n' ' ' || true)" ""
+    expect_eq "$name: no temporary file beside the outputs" "$(names "$OUT" '.psf*')" ""
   done
 
   # the timeout ends the whole run too
@@ -110,7 +113,7 @@ for mode in "${modes[@]}"; do
 
   # SIGKILL of get_score.sh: the JVM goes with it; the scratch directory
   # stays until the next run of this user removes it
-  for k in 1 2; do
+  for _ in 1 2; do
     n=$((n + 1))
     mark="psf-hygiene-$$-$n"
     random_delay
@@ -120,11 +123,11 @@ for mode in "${modes[@]}"; do
     wait "$PID" 2>/dev/null || true
     name="sandbox $mode, SIGKILL after ${delay}s"
     expect_eq "$name: no process left" "$(settle "$mark")" ""
-    left=$(ls -A "$TMPDIR" | wc -l)
+    left=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l)
     expect_match "$name: at most the scratch directory left" "$left" '^[01]$'
     "$GS" --json --costs none --sandbox "$mode" --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
     expect_eq "$name: the next run scores" "$(jq -r .score "$OUT/next.json")" 99
-    expect_eq "$name: the next run removed the stale scratch directory" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+    expect_eq "$name: the next run removed the stale scratch directory" "$(names "$TMPDIR")" ""
   done
 done
 
@@ -133,7 +136,7 @@ done
 mark="psf-hygiene-$$-scorefile"
 echo 99 >"$OUT/score"
 start "$mark" off --timeout 600
-for i in $(seq 60); do
+for _ in $(seq 60); do
   [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
   sleep 0.5
 done
@@ -165,10 +168,10 @@ rc=0
     "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" || rc=$?
 } 2>/dev/null
 expect_eq "SIGKILL once mktemp made the scratch directory: get_score.sh killed" "$rc" 137
-expect_match "... the scratch directory alone left" "$(ls -A "$TMPDIR" | tr '\n' ' ')" '^psf\.[^ ]* $'
+expect_match "... the scratch directory alone left" "$(names "$TMPDIR")" '^psf\.[^ ]* $'
 "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
 expect_eq "... the next run scores" "$(jq -r .score "$OUT/next.json")" 99
-expect_eq "... the next run removed the stale scratch directory" "$(ls -A "$TMPDIR" | tr '\n' ' ')" ""
+expect_eq "... the next run removed the stale scratch directory" "$(names "$TMPDIR")" ""
 expect_eq "... no process left" "$(settle "$TMPDIR/")" ""
 
 # A process left behind that names the run's scratch directory (what
@@ -183,8 +186,8 @@ for sig in TERM KILL; do
   mark="psf-hygiene-$$-$n"
   start "$mark" off --timeout 600
   scratch=""
-  for i in $(seq 60); do
-    scratch=$(ls -d "$TMPDIR"/psf.* 2>/dev/null | head -1)
+  for _ in $(seq 60); do
+    scratch=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'psf.*' | sort | head -1)
     [ -n "$scratch" ] && [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
     sleep 0.5
   done
@@ -194,7 +197,7 @@ for sig in TERM KILL; do
   setsid -f perl -e 'sleep 600' "$scratch/run.1/work" </dev/null >/dev/null 2>&1
   # (setsid -f returns before the orphan runs: wait for it, at most 30 s)
   orphan=""
-  for i in $(seq 300); do
+  for _ in $(seq 300); do
     orphan=$(pgrep -fx -- "perl -e sleep 600 $scratch/run.1/work" || true)
     [ -n "$orphan" ] && break
     sleep 0.1
@@ -202,7 +205,7 @@ for sig in TERM KILL; do
   kill "-$sig" "$PID" 2>/dev/null || true
   wait "$PID" 2>/dev/null || true
   gone=no
-  for i in $(seq 60); do
+  for _ in $(seq 60); do
     [ -n "$orphan" ] && ! kill -0 "$orphan" 2>/dev/null && { gone=yes; break; }
     sleep 0.5
   done
@@ -217,14 +220,17 @@ done
 # the SIGTERM below)
 mark="psf-hygiene-$$-live"
 start "$mark" off --timeout 600
-for i in $(seq 60); do
+for _ in $(seq 60); do
   [ -n "$(ls -A "$TMPDIR")" ] && [ -n "$(pgrep -f -- "Spin $mark" || true)" ] && break
   sleep 0.5
 done
 live=$(ls -A "$TMPDIR")
+# what "no process left" asks sees a live run (a pattern that matched
+# nothing would find every run gone)
+expect_match "a live run: its processes are found by its mark" "$(procs "$mark")" '^[0-9]+'
 "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
 expect_eq "a run beside a live one: scores" "$(jq -r .score "$OUT/next.json")" 99
-expect_eq "a run beside a live one: the live run's scratch directory kept" "$(ls -A "$TMPDIR" | tr '\n' ' ')" "$live "
+expect_eq "a run beside a live one: the live run's scratch directory kept" "$(names "$TMPDIR")" "$live "
 kill -TERM "$PID"
 wait "$PID" || true
 expect_eq "the live run, ended: no process left" "$(settle "$mark")" ""
@@ -239,7 +245,7 @@ echo "$$ $(cut -d' ' -f22 "/proc/$$/stat")" >"$TMPDIR/psf.Legacy02/.owner"
 "$GS" --json --costs none --sandbox off --classpath "$FX" --method Noisy.work -- 10 >"$OUT/next.json" 2>/dev/null || true
 expect_eq "earlier scratch directories: the run scores" "$(jq -r .score "$OUT/next.json")" 99
 expect_eq "earlier scratch directories: the dead owner's removed, the live owner's and the unowned kept" \
-  "$(ls -A "$TMPDIR" | tr '\n' ' ')" "psf.Legacy02 psf.Legacy03 "
+  "$(names "$TMPDIR")" "psf.Legacy02 psf.Legacy03 "
 rm -rf "$TMPDIR/psf.Legacy02" "$TMPDIR/psf.Legacy03"
 
 finish

@@ -44,7 +44,7 @@ for i in 1 2 3 4 5 6 7 8; do
   expect_eq "shared --profile-out: run $i reports its own score" \
     "$(jq -r '[.status, .score] | join(" ")' "$TEST_TMP/par.$i")" "ok $((9 * n + 9))"
 done
-expect_eq "shared --profile-out: no temporary file left beside it" "$(ls -A "$D" | grep -c '^\.psf' || true)" 0
+expect_eq "shared --profile-out: no temporary file left beside it" "$(find "$D" -mindepth 1 -maxdepth 1 -name '.psf*' | wc -l)" 0
 
 # /dev/null is the documented way to discard an output
 expect_eq "--profile-out /dev/null: scored" "$(gs --costs none --classpath "$FX" --method Noisy.work --profile-out /dev/null -- 10)" 0
@@ -57,13 +57,13 @@ expect_eq "--profile-out a directory: usage" "$(gs --costs none --classpath "$FX
 expect_eq "--profile-out a directory: one JSON object" "$(objects)" 1
 expect_eq "--profile-out a directory: status" "$(field status)" usage
 expect_match "--profile-out a directory: says why" "$(field message)" "is a directory"
-expect_eq "--profile-out a directory: nothing written inside" "$(ls -A "$D/dir" | wc -l)" 0
+expect_eq "--profile-out a directory: nothing written inside" "$(find "$D/dir" -mindepth 1 -maxdepth 1 | wc -l)" 0
 
 # --- 2. --score-file never replaces a device, directory or FIFO ------------------------
 expect_eq "--score-file /dev/zero: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file /dev/zero -- 10)" 2
 expect_eq "--score-file /dev/zero: still a device" "$(stat -c %F /dev/zero)" "character special file"
 expect_eq "--score-file a directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/dir" -- 10)" 2
-expect_eq "--score-file a directory: no temporary inside" "$(ls -A "$D/dir" | wc -l)" 0
+expect_eq "--score-file a directory: no temporary inside" "$(find "$D/dir" -mindepth 1 -maxdepth 1 | wc -l)" 0
 mkfifo "$D/fifo"
 expect_eq "--score-file a FIFO: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --score-file "$D/fifo" -- 10)" 2
 expect_eq "--score-file a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo
@@ -94,7 +94,7 @@ expect_eq "--junit a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" 
 expect_eq "--junit a FIFO: still a FIFO" "$(stat -c %F "$D/fifo")" fifo
 expect_eq "--report a directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --report "$D/dir" -- 10)" 2
 expect_match "--report a directory: says why" "$(field message)" "is a directory"
-expect_eq "--report a directory: nothing written inside" "$(ls -A "$D/dir" | wc -l)" 0
+expect_eq "--report a directory: nothing written inside" "$(find "$D/dir" -mindepth 1 -maxdepth 1 | wc -l)" 0
 expect_eq "--junit a regular file: ok" "$(gs --costs none --classpath "$FX" --method Noisy.work --junit "$D/junit.xml" --max-score 1000 -- 10)" 0
 expect_match "--junit a regular file: the passed test case" "$(cat "$D/junit.xml")" 'failures="0"'
 expect_eq "--compare a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --report "$D/r.html" --compare "$D/fifo" -- 10)" 2
@@ -117,6 +117,7 @@ race() {
   # (a bound on a hung test, not a timing assertion)
   for i in $(seq 240); do pgrep -f -- "ReadFile $gate" >/dev/null && break; sleep 0.5; done
   mkfifo "$D/race"
+  # shellcheck disable=SC2016 # $1 is the inner shell's
   timeout 120 sh -c 'echo open >"$1"' sh "$gate" || true
   wait "$pid" || rc=$?
   rm -f "$gate"
@@ -127,7 +128,7 @@ for opt in --program-output --score-file; do
   expect_eq "$opt turned into a FIFO during the run: one JSON object" "$(objects)" 1
   expect_match "$opt turned into a FIFO during the run: says why" "$(field message)" "cannot write"
   expect_eq "$opt turned into a FIFO during the run: still a FIFO" "$(stat -c %F "$D/race")" fifo
-  expect_eq "$opt turned into a FIFO during the run: no temporary file left" "$(ls -A "$D" | grep -c '^\.psf' || true)" 0
+  expect_eq "$opt turned into a FIFO during the run: no temporary file left" "$(find "$D" -mindepth 1 -maxdepth 1 -name '.psf*' | wc -l)" 0
 done
 rm -f "$D/race"
 
@@ -150,7 +151,7 @@ expect_eq "a malformed cost table with a key: reported unsigned" "$(jq 'has("sig
 expect_eq "a key that cannot be used and a malformed cost table: usage, the key first" \
   "$(gs --costs "$D/bad-costs.xml" --key-file "$D/nodir/key" --classpath "$FX" --method Noisy.work -- 10)" 2
 expect_match "a key that cannot be used and a malformed cost table: says the key" "$(field message)" "the key file cannot be used"
-expect_eq "bad inputs: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
+expect_eq "bad inputs: the program never ran" "$(find "$D/prog" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" 0
 expect_eq "--program-output in a missing directory: usage" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/nodir/p" -- 10)" 2
 expect_eq "--program-output in a missing directory: one JSON object" "$(objects)" 1
 expect_eq "--program-output a FIFO: usage, no wait" "$(gs --costs none --classpath "$FX" --method Noisy.work --program-output "$D/fifo" -- 10)" 2

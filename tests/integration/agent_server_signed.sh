@@ -112,9 +112,10 @@ expect_eq "--signed-copy: the copy verifies" "$(code "$PS" --verify "$D/sign2.xm
 "$PS" --sign --submission "$F" "$D/a.xml" >/dev/null 2>"$D/sign3.err" || true
 expect_eq "--signed-copy of a signed profile: bad input, as --sign" \
   "$(code "$PS" --json --junit "$D/sign3.junit" --submission "$F" --signed-copy "$D/sign3.xml" "$D/a.xml")" 7
+expect_match "--sign of a signed profile: a message" "$(cat "$D/sign3.err")" '[^[:space:]]'
 expect_eq "--signed-copy of a signed profile: --sign's message" "$(cat "$TEST_TMP/code.err")" "$(cat "$D/sign3.err")"
 expect_eq "--signed-copy of a signed profile: no result, no copy, no report" \
-  "$(wc -c <"$TEST_TMP/code.out") $(ls "$D/sign3.xml" "$D/sign3.junit" 2>/dev/null | wc -l)" "0 0"
+  "$(wc -c <"$TEST_TMP/code.out") $(find "$D" -maxdepth 1 \( -name sign3.xml -o -name sign3.junit \) | wc -l)" "0 0"
 # get_score.sh's --signed-copy that leaves no copy: the result names the
 # scorer's reason, or the signal that ended it (as on a loaded machine,
 # where it says nothing), not only that the profile could not be signed.
@@ -214,7 +215,7 @@ jq 'del(.signature)' "$D/b.json" >"$D/nosig.json"
 expect_eq "a result without its signature: unverified" "$(code "$PS" --verify "$D/nosig.json")" 26
 expect_eq "--verify --json: one entry per file" \
   "$("$PS" --verify --json "$D/a.xml" "$D/edited.xml" | jq -c '[.[].verified]')" "[true,false]"
-expect_eq "--verify without a key: usage" "$(PSF_KEY_FILE= code "$PS" --verify "$D/a.xml")" 2
+expect_eq "--verify without a key: usage" "$(PSF_KEY_FILE='' code "$PS" --verify "$D/a.xml")" 2
 
 # --- --rank: only what the key signed is ranked ----------------------------------------
 expect_eq "rank: exit code with unverified rows" \
@@ -231,7 +232,7 @@ expect_eq "rank: a duplicate profile flagged" "$(jq -r '.entries[] | select(.lab
 expect_eq "rank: a copied submission flagged" "$(jq -r '.entries[] | select(.label == "carol") | .duplicate_of' "$R")" bob
 expect_match "rank: flagged on stderr too" "$(cat "$TEST_TMP/code.err")" "carol: the same submission as bob"
 # without a key nothing is checked, and every row says so
-PSF_KEY_FILE= code "$PS" --rank --format json alice="$D/a.xml" eve="$D/edited.xml" >/dev/null
+PSF_KEY_FILE='' code "$PS" --rank --format json alice="$D/a.xml" eve="$D/edited.xml" >/dev/null
 expect_eq "rank without a key: rows marked unchecked" "$(jq -r '[.entries[].verification] | join(" ")' "$R")" "unchecked unchecked"
 expect_match "rank without a key: a warning" "$(cat "$TEST_TMP/code.err")" "signatures are not checked"
 
@@ -241,7 +242,7 @@ chmod 644 "$D/keys/open.key"
 expect_eq "a key file others may read: usage, before the run" \
   "$(code "$GS" --json --costs none --classpath "$FX" --method Noisy.work --key-file "$D/keys/open.key" --program-output "$D/prog" -- 10)" 2
 expect_match "a key file others may read: says why" "$(jq -r .message "$TEST_TMP/code.out")" "chmod 600"
-expect_eq "a key file others may read: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
+expect_eq "a key file others may read: the program never ran" "$(find "$D/prog" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" 0
 expect_eq "a key file in a missing directory: usage" \
   "$(code "$GS" --json --costs none --classpath "$FX" --method Noisy.work --key-file "$D/nodir/k" -- 10)" 2
 if sandbox_works "the key-in-sandbox check"; then
@@ -253,7 +254,7 @@ if sandbox_works "the key-in-sandbox check"; then
     "$(code "$GS" --json --costs none --sandbox require --classpath "$D/cpkey" --method Noisy.work \
       --key-file "$D/cpkey/server.key" --program-output "$D/prog" -- 10)" 2
   expect_match "a key file inside the class path: says why" "$(jq -r .message "$TEST_TMP/code.out")" "the sandbox shows"
-  expect_eq "a key file inside the class path: the program never ran" "$(ls "$D/prog" 2>/dev/null | wc -l)" 0
+  expect_eq "a key file inside the class path: the program never ran" "$(find "$D/prog" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" 0
   expect_eq "a key file beside the class path: scored" \
     "$(code "$GS" --json --costs none --sandbox require --classpath "$D/cpkey" --method Noisy.work -- 10)" 0
   # the key named through a link into the class path: the link is resolved

@@ -31,7 +31,9 @@ javac --release 17 -d "$CLS/ns" "$PSF_ROOT/tests/fixtures/adversarial/NativeSize
 javac --release 17 -d "$CLS/ex" "$PSF_ROOT/examples/Sorting.java"
 CORPUS=(wordcount/StreamGroupingBy wordcount/HashMapGetOrDefault strings/RegexLookahead
         editdistance/MemoStringKeys programs/SortComparator)
-javac --release 17 -d "$CLS/corpus" $(for p in "${CORPUS[@]}"; do echo "$PSF_ROOT/bench/fidelity/$p.java"; done)
+SRCS=()
+for p in "${CORPUS[@]}"; do SRCS+=("$PSF_ROOT/bench/fidelity/$p.java"); done
+javac --release 17 -d "$CLS/corpus" "${SRCS[@]}"
 bash "$PSF_ROOT/examples/batch/build.sh" "$TEST_TMP/batch" >/dev/null
 
 # gs JDK CP MAIN METHOD NAME [ARGS...]: score into $TEST_TMP/NAME.json
@@ -95,6 +97,7 @@ for jdk in "${JDKS[@]}"; do
   for who in alice erin; do
     line=$(grep "^$who	" "$TEST_TMP/batch/manifest.tsv")
     IFS=$'\t' read -r _ cp main method _ args <<<"$line"
+    # shellcheck disable=SC2086 # the manifest's arguments, one a word
     gs "$jdk" "$TEST_TMP/batch/$cp" "$main" "$method" "batch$jdk.$who" $args
     expect_eq "JDK $jdk, batch $who: ok, not approximate$(said)" "$(j "batch$jdk.$who" '"\(.status) \(.approximate) \(.missing)"')" "ok false []"
   done

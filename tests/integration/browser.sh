@@ -1,5 +1,6 @@
 # browser.sh - headless Chromium for the tests of the HTML pages (sourced;
 # bash, after lib.sh).
+# shellcheck shell=bash
 #
 # The pages are checked as a person sees them: Chromium loads the file,
 # runs its inline script, and the tests read the resulting DOM and keep a

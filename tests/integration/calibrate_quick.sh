@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # each check is shell code, run later by eval
 # calibrate_quick.sh - psf-calibrate --quick --no-isolate writes a calibrated
 # table that validates against config/costs.xsd, says isolated_core="false",
 # comes with a report holding the hold-out errors, and that psf-score

@@ -894,6 +894,17 @@ test_shellcheck__scripts_are_clean() {
     shellcheck -x "$SCRIPTS"/*.sh "$SCRIPTS"/lib/*.sh "$HERE/isolation_test.sh" "$HERE/calibrate_isolated.sh"
 }
 
+test_shellcheck__tests_and_bench_are_clean() {
+    command -v shellcheck > /dev/null || { echo "  shellcheck not installed"; exit 77; }
+    # every shell script of the tests and benchmarks, the parts they
+    # source, and CI's entry point: a finding fails here, and one meant is
+    # a `# shellcheck disable=SCnnnn` beside it, with its reason
+    local files=()
+    mapfile -d '' -t files < <(find "$REPO/tests" "$REPO/bench" -name '*.sh' -type f -print0 | sort -z)
+    (( ${#files[@]} > 50 )) || { echo "  only ${#files[@]} scripts found under tests/ and bench/"; return 1; }
+    shellcheck -x "${files[@]}" "$REPO/.ci/run"
+}
+
 # ---------------------------------------------------------------- runner
 
 passed=0 failed=0 skipped=0 skipped_names=""

@@ -56,6 +56,7 @@ for home in "${homes[@]}"; do
     "java/lang/Math.min(II)I bytecode;java/lang/Integer.bitCount(I)I bytecode;jdk/internal/util/Preconditions.checkIndex(IILjava/util/function/BiFunction;)I bytecode;"
   # the library intrinsics: those before the bytecode intrinsics, which
   # start with the StringBuilder constructors
+  # shellcheck disable=SC2086,SC2116 # the names on one line, one space apart
   awk -F'\t' -v skip=" $(echo $INTERPRETER $LEFT_OUT) " '
     $1 == "_StringBuilder_void" { exit }
     $6 == "bytecode" && index(skip, " " $1 " ") == 0 { print $1 }' "$d/all" | sort >"$d/want"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # a script written out line by line, expanded when it runs
 # jdk_trust.sh - a supported JDK that PSF's CI does not check (21) is scored
 # with only after scripts/self_test.sh --full passed on that very build, with
 # that very PSF build (docs/jdks.md, "Trusting a JDK that CI does not check").
@@ -28,7 +29,7 @@ rm "$J21/bin/java" # a link to the real launcher: never write through it
   echo '#!/usr/bin/env bash'
   echo 'for a in "$@"; do'
   echo '  if [ "$a" = -XshowSettings:properties ]; then'
-  echo "    \"$REAL_JAVA\" \"\$@\" 2>&1 | sed 's/^\\( *java\\.specification\\.version = \\)17\$/\\121/' >&2"
+  printf '%s\n' "    \"$REAL_JAVA\" \"\$@\" 2>&1 | sed 's/^\\( *java\\.specification\\.version = \\)17\$/\\121/' >&2"
   echo '    exit "${PIPESTATUS[0]}"'
   echo '  fi'
   echo 'done'
@@ -59,7 +60,7 @@ got=$(score "$J21")
 expect_eq "JDK 21 without a record: refused as jdk_not_verified, exit 28" "$(cut -d' ' -f1,3 <<<"$got")" "jdk_not_verified 28"
 expect_match "JDK 21 without a record: says why and what to run" "$got" \
   "is JDK 21, which PSF's CI does not check, and it has not passed PSF's self-test on this machine .*run JAVA_HOME=$J21 .*self_test.sh --full first"
-expect_eq "an empty PSF_SELF_TEST_JDK lets nothing through" "$(PSF_SELF_TEST_JDK= score "$J21" | cut -d' ' -f1)" jdk_not_verified
+expect_eq "an empty PSF_SELF_TEST_JDK lets nothing through" "$(PSF_SELF_TEST_JDK='' score "$J21" | cut -d' ' -f1)" jdk_not_verified
 expect_eq "PSF_SELF_TEST_JDK naming another java lets this one not through" \
   "$(PSF_SELF_TEST_JDK=$REAL_JAVA score "$J21" | cut -d' ' -f1)" jdk_not_verified
 psf_build_id "$PSF_ROOT" "$TEST_TMP/no-build" >/dev/null && rc=0 || rc=$?

@@ -54,6 +54,13 @@ expect_match() {
   if [[ $2 =~ $3 ]]; then pass "$1"; else fail "$1" "'$2' does not match /$3/"; fi
 }
 
+# expect_same_scores NAME GOT WANT: GOT is WANT, and WANT is scores (one
+# or more numbers, a space apart): two runs that both gave no score (null,
+# nothing) do not agree
+expect_same_scores() {
+  if [[ $3 =~ ^[0-9.]+( [0-9.]+)*\ ?$ ]] && [ "$2" = "$3" ]; then pass "$1 ($3)"; else fail "$1" "got '$2', want '$3', scores"; fi
+}
+
 # expect_at_least NAME RC SCORE MIN: the run ended with exit code 0 and a
 # score of at least MIN (work handed elsewhere costs at least the work)
 expect_at_least() {
@@ -204,8 +211,8 @@ require_jdk25() {
 }
 
 # suites_on_jdk25 SUITE...: runs each suite of tests/integration (a name or
-# a path) with JAVA_HOME at JDK 25 ($JDK25: require_jdk25 first), one
-# after another. One check per suite, that it exited 0 having passed a
+# a path) with JAVA_HOME at JDK 25 ($JDK25: require_jdk25 first) and
+# PSF_SUITE_ON_JDK25=1 (readme_figures_here), one after another. One check per suite, that it exited 0 having passed a
 # check (a closing line of "0 passed" ran nothing, as in tests/run_test.sh),
 # named with the suite's closing line and its seconds (where a lane of make
 # test spends its time); the suite's failed checks are printed under it.
@@ -213,7 +220,7 @@ suites_on_jdk25() {
   local t rc start last
   for t in "$@"; do
     rc=0 start=$SECONDS
-    JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/${t##*/}" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
+    PSF_SUITE_ON_JDK25=1 JAVA_HOME=$JDK25 bash "$PSF_ROOT/tests/integration/${t##*/}" >"$TEST_TMP/suite.log" 2>&1 || rc=$?
     last=$(tail -n 1 "$TEST_TMP/suite.log")
     case $last in "0 passed, "*) [ "$rc" != 0 ] || rc="0 but no check ran" ;; esac
     expect_eq "${t##*/} on 25: exit 0 ($last; $((SECONDS - start)) s)" "$rc" 0
@@ -222,4 +229,24 @@ suites_on_jdk25() {
     # line, or the reason a FAIL line does not give)
     [ "$rc" = 0 ] || tail -n 15 "$TEST_TMP/suite.log" | sed 's/^/  | /'
   done
+}
+
+# readme_figures_here: 0 when the suite runs on the JDK whose figures
+# README.md shows (the feature version of its sample result's `jdk` line,
+# set in README_JDK), so that they are compared here. Else 1, allowed only
+# in the re-run of suites_on_jdk25, whose figures differ by design: in any
+# other run (the default JDK's) a README naming another JDK would leave
+# its figures compared nowhere, and that is a failed check.
+readme_figures_here() {
+  local jdk
+  README_JDK=$(awk '/^jdk +[0-9]+/ { print $2; exit }' "$PSF_ROOT/README.md" | sed 's/^\([0-9]*\).*/\1/')
+  jdk=$(psf_jdk_feature "$JAVA")
+  [ "$jdk" != "$README_JDK" ] || return 0
+  if [ "${PSF_SUITE_ON_JDK25:-}" = 1 ]; then
+    echo "# README.md's figures are JDK $README_JDK's: compared in the run on that JDK, not on JDK $jdk"
+  else
+    fail "README.md's figures are of the JDK this suite runs on" \
+      "its sample result names JDK '$README_JDK', this is JDK $jdk: its figures would be compared on no JDK"
+  fi
+  return 1
 }

@@ -53,7 +53,7 @@ csv_scores=$(awk -F, 'NR > 1 && $1 != "" { print $3 }' "$LOCAL/leaderboard.csv" 
 expect_eq "leaderboard sorted by score" "$csv_scores" "$(printf '%s\n' "$csv_scores" | sort -n)"
 expect_eq "ivan fails with an exception" "$(jq -r .status "$LOCAL/runs/ivan/result.json")" exception
 expect_match "ivan is listed as failed" "$(tr -d '\r' <"$LOCAL/leaderboard.csv")" $'\n,ivan,,false,exception,java.lang.ArrayIndexOutOfBoundsException'
-expect_eq "alice and judy (the same bytecode) tie" \
+expect_same_scores "alice and judy (the same bytecode) tie" \
   "$(jq -r .score "$LOCAL/runs/alice/result.json")" "$(jq -r .score "$LOCAL/runs/judy/result.json")"
 expect_match "a jar submission in a package is scored" "$(jq -r '[.status, .method] | join(" ")' "$LOCAL/runs/erin/result.json")" \
   '^ok erin\.sorting\.Sorter\.sort\(\[I\)V$'
@@ -91,7 +91,7 @@ fi
 # One submission alone gives the batch's result.
 "$PSF_ROOT/scripts/get_score.sh" --json --classpath "$BATCH/bob/classes" --main edu.bob.Sorter \
   --method edu.bob.Sorter.sort --profile-out "$TEST_TMP/bob.xml" -- 300 >"$TEST_TMP/bob.json" 2>/dev/null || true
-expect_eq "bob alone: same score" "$(jq -r .score "$TEST_TMP/bob.json")" "$(jq -r .score "$LOCAL/runs/bob/result.json")"
+expect_same_scores "bob alone: same score" "$(jq -r .score "$TEST_TMP/bob.json")" "$(jq -r .score "$LOCAL/runs/bob/result.json")"
 if cmp -s "$TEST_TMP/bob.xml" "$LOCAL/runs/bob/profile.xml"; then pass "bob alone: same profile"; else fail "bob alone: same profile"; fi
 
 # A submissions directory: a classes directory, a jar, and a submission in
@@ -101,7 +101,7 @@ cp -r "$BATCH/alice" "$BATCH/bob" "$TEST_TMP/subs/"
 cp "$BATCH/carol/carol.jar" "$TEST_TMP/subs/"
 "$PSF_ROOT/scripts/score_batch.sh" --out "$TEST_TMP/dir" --main Sorter --method Sorter.sort "$TEST_TMP/subs" -- 300 \
   >/dev/null 2>"$TEST_TMP/dir.err" || fail "directory batch" "$(tail -3 "$TEST_TMP/dir.err")"
-expect_eq "directory batch: same scores as the manifest's" \
+expect_same_scores "directory batch: same scores as the manifest's" \
   "$(jq -r '[.score] | @tsv' "$TEST_TMP/dir/runs/alice/result.json" "$TEST_TMP/dir/runs/carol/result.json" | tr '\n' ' ')" \
   "$(jq -r '[.score] | @tsv' "$LOCAL/runs/alice/result.json" "$LOCAL/runs/carol/result.json" | tr '\n' ' ')"
 expect_eq "directory batch: the wrong main class is a failure" "$(jq -r .status "$TEST_TMP/dir/runs/bob/result.json")" class_not_found

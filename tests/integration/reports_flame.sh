@@ -71,7 +71,7 @@ java.lang.Math.max(int, int) — line 30 | 97.894% | 2.105%"
 expect_eq "callees one row below their caller" \
   "$(html_xpath "$dom" "concat(($F)[1]/@data-depth, ($F)[2]/@data-depth, ($F)[5]/@data-depth, ($F)[6]/@data-depth)")" 0121
 expect_eq "the student's code and the library told apart" \
-  "$(html_xpath "$dom" "concat(count($F[contains(@class,'prog')]), ' ', count($F[not(contains(@class,'prog'))]))")" "5 1"
+  "$(html_xpath "$dom" "concat(count(${F}[contains(@class,'prog')]), ' ', count(${F}[not(contains(@class,'prog'))]))")" "5 1"
 expect_eq "a frame's tooltip says who called it from where" "$(html_xpath "$dom" "string(($F)[6]/@title)")" \
   "java.lang.Math.max(int, int), called from line 30 of Contexts.run(int, RuntimeException): 6 bytecodes (2.105%), 6 of them its own (library code)"
 
@@ -91,7 +91,7 @@ bad=
 for ((i = 1; i <= nf; i++)); do
   w=$((incl[$i] * 100000 / total))
   want="${incl[$i]} $((w / 1000)).$(printf '%03d' $((w % 1000)))%"
-  got=$(html_xpath "$dom" "concat($F[@data-frame='$i']/@data-bytecodes, ' ', substring-after($F[@data-frame='$i']/@style, 'width:'))")
+  got=$(html_xpath "$dom" "concat(${F}[@data-frame='$i']/@data-bytecodes, ' ', substring-after(${F}[@data-frame='$i']/@style, 'width:'))")
   [ "$got" = "$want" ] || bad="$bad frame $i: $got, want $want;"
 done
 expect_eq "every frame's bytecodes and width agree with the profile's tree" "$bad" ""

@@ -28,10 +28,16 @@ expect_eq "the text summary still goes to stdout" "$(sed -n 's/^score *//p' "$TE
 no_external_refs "report references nothing outside itself" "$page"
 expect_eq "the label is escaped" "$(grep -c 'zoe <z>' "$page" || true)" 0
 
+# a failed run gets its report and still exits with its status's code
+# (docs/grading-server.md: not_invoked 5, timeout 14)
+rc=0
 "$SCORE" --costs "$F/known.costs.xml" --report "$TEST_TMP/failed.html" --label carl "$F/not_invoked.profile.xml" \
-  >/dev/null 2>&1 || true
+  >/dev/null 2>&1 || rc=$?
+expect_eq "a report of a run never invoked: exit 5 (not_invoked)" "$rc" 5
+rc=0
 "$SCORE" --status-json timeout "the program ran longer than 60 s" --report "$TEST_TMP/timeout.html" \
-  --method Foo.bar >/dev/null || true
+  --method Foo.bar >/dev/null || rc=$?
+expect_eq "a report of a run with no profile: exit 14 (timeout)" "$rc" 14
 expect_match "a run with no profile gets a report" "$(cat "$TEST_TMP/timeout.html")" 'Not scored: timeout</strong> &mdash; the run took longer than --timeout'
 
 if ! browser_available; then

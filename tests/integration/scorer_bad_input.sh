@@ -111,13 +111,13 @@ rc=0
 [ "$rc" -eq 2 ] || fail "--status-json ok should be a usage error"
 # a failure that cannot be signed is still one JSON object, saying why
 rc=0
-PSF_KEY_FILE= "$SCORE" --status-json timeout "too long" --key-file "$TMP/no-such-dir/key" \
+PSF_KEY_FILE='' "$SCORE" --status-json timeout "too long" --key-file "$TMP/no-such-dir/key" \
     --submission classpath_sha256=ab >"$TMP/out" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "--status-json with a missing key file: exit $rc, want 2"
 [ "$(jq -r .status "$TMP/out")" = usage ] || fail "--status-json with a missing key file: $(cat "$TMP/out")"
 jq -r .message "$TMP/out" | grep -q "no-such-dir/key" || fail "--status-json with a missing key file: $(cat "$TMP/out")"
 rc=0
-PSF_KEY_FILE= "$SCORE" --status-json timeout "too long" --submission classpath_sha256=ab >"$TMP/out" 2>/dev/null || rc=$?
+PSF_KEY_FILE='' "$SCORE" --status-json timeout "too long" --submission classpath_sha256=ab >"$TMP/out" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] && [ "$(jq -r .status "$TMP/out")" = usage ] ||
     fail "--status-json --submission without a key: exit $rc, $(cat "$TMP/out")"
 echo "ok"

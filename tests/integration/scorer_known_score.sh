@@ -61,23 +61,23 @@ expect "exact total" "$(j .explain.total)" 437.5
 
 # Branch prices: taken and mispredicted conditional branches, on top of the
 # opcodes (README.md: 170 + 118 = 288; 318 with the overhead).
-B="--costs $F/branches.costs.xml"
-expect "branches" "$("$SCORE" $B --score-only $F/branches.profile.xml)" 288
-expect "branches + overhead" "$("$SCORE" $B --score-only --with-overhead $F/branches.profile.xml)" 318
-"$SCORE" $B --json --explain --top 0 $F/branches.profile.xml >"$TMP/a.json"
+B=$F/branches.costs.xml
+expect "branches" "$("$SCORE" --costs "$B" --score-only "$F/branches.profile.xml")" 288
+expect "branches + overhead" "$("$SCORE" --costs "$B" --score-only --with-overhead "$F/branches.profile.xml")" 318
+"$SCORE" --costs "$B" --json --explain --top 0 "$F/branches.profile.xml" >"$TMP/a.json"
 expect "branch totals" "$(j '.explain | "\(.opcode_total) \(.dependency_total)"')" '170 118'
 expect "branch counts in JSON" "$(j '.branches | "\(.conditional) \(.taken) \(.mispredicted)"')" '20 12 5'
-"$SCORE" $B --explain $F/branches.profile.xml >"$TMP/t.txt"
+"$SCORE" --costs "$B" --explain "$F/branches.profile.xml" >"$TMP/t.txt"
 grep -q '^branches  20 conditional, 12 taken, 5 mispredicted' "$TMP/t.txt" || fail "text: no branch line: $(cat "$TMP/t.txt")"
 expect "branch keys" "$(j '[.explain.dependencies[] | "\(.key)=\(.count)x\(.cost)"] | join(" ")')" \
   'branch:mispredicted=5x20 branch:taken=12x1.5'
 # A table without <branch> entries prices the if* opcodes alone: exact, 170.
-grep -v '<branch ' $F/branches.costs.xml >"$TMP/nobranch.xml"
-expect "no branch prices" "$("$SCORE" --costs "$TMP/nobranch.xml" --score-only $F/branches.profile.xml)" 170
+grep -v '<branch ' "$F/branches.costs.xml" >"$TMP/nobranch.xml"
+expect "no branch prices" "$("$SCORE" --costs "$TMP/nobranch.xml" --score-only "$F/branches.profile.xml")" 170
 # More mispredicted branches than conditional ones: refused as inconsistent.
 sed 's/conditional="20" taken="12" mispredicted="5"/conditional="20" taken="12" mispredicted="21"/' \
-  $F/branches.profile.xml >"$TMP/bad.xml"
-rc=0; "$SCORE" $B --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
+  "$F/branches.profile.xml" >"$TMP/bad.xml"
+rc=0; "$SCORE" --costs "$B" --score-only "$TMP/bad.xml" 2>"$TMP/err" >/dev/null || rc=$?
 expect "inconsistent branches exit" "$rc" 7
 grep -q 'work <branches>' "$TMP/err" || fail "inconsistent branches: $(cat "$TMP/err")"
 
@@ -87,11 +87,11 @@ grep -q 'work <branches>' "$TMP/err" || fail "inconsistent branches: $(cat "$TMP
 # 317.5 (README.md): 425 exactly.
 sed 's/<calls bucket="work" entries="0" close="0"/<calls bucket="work" entries="5" close="400"/;
      s/<calls bucket="overhead" entries="0" close="0"/<calls bucket="overhead" entries="2" close="30"/' \
-  $F/branches.profile.xml >"$TMP/calls.xml"
-sed 's|</costs>|  <call kind="close" cost="0.25"/>\n</costs>|' $F/branches.costs.xml >"$TMP/calls.costs.xml"
+  "$F/branches.profile.xml" >"$TMP/calls.xml"
+sed 's|</costs>|  <call kind="close" cost="0.25"/>\n</costs>|' "$F/branches.costs.xml" >"$TMP/calls.costs.xml"
 expect "calls" "$("$SCORE" --costs "$TMP/calls.costs.xml" --score-only "$TMP/calls.xml")" 388
 expect "calls + overhead" "$("$SCORE" --costs "$TMP/calls.costs.xml" --score-only --with-overhead "$TMP/calls.xml")" 425
-expect "calls without a price" "$("$SCORE" $B --score-only "$TMP/calls.xml")" 288
+expect "calls without a price" "$("$SCORE" --costs "$B" --score-only "$TMP/calls.xml")" 288
 "$SCORE" --costs "$TMP/calls.costs.xml" --json --explain --top 0 "$TMP/calls.xml" >"$TMP/a.json"
 expect "call counts in JSON" "$(j '.calls | "\(.entries) \(.close)"')" '5 400'
 expect "no class constants in JSON" "$(j .class_constants)" 0
@@ -101,6 +101,7 @@ expect "call key" "$(j '[.explain.dependencies[] | select(.key == "call:close") 
 grep -q '^calls     5 method entries, closeness 400 ' "$TMP/t.txt" || fail "text: no calls line: $(cat "$TMP/t.txt")"
 # The plain summary leaves the branch and call details to --explain.
 "$SCORE" --costs "$TMP/calls.costs.xml" "$TMP/calls.xml" >"$TMP/t.txt"
+grep -q '^score  *388 cycles$' "$TMP/t.txt" || fail "summary: no score line of 388 cycles: $(cat "$TMP/t.txt")"
 ! grep -q '^branches\|^calls\|closeness' "$TMP/t.txt" || fail "summary shows --explain details: $(cat "$TMP/t.txt")"
 # 5 entries cannot be 500 bytecodes short of the previous (99 each at most).
 sed 's/entries="5" close="400"/entries="5" close="500"/' "$TMP/calls.xml" >"$TMP/bad.xml"

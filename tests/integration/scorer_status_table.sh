@@ -11,6 +11,7 @@ trap 'rm -rf "$TMP"' EXIT
 # "   26  unverified           a profile ..." -> "26|unverified|a profile ..."
 "$SCORE" --status-table | sed -E 's/^ *([0-9]+) +([a-z_]+) +(.*)$/\1|\2|\3/' >"$TMP/want"
 # "| 26 | `unverified` | a profile ... |" -> the same
+# shellcheck disable=SC2016 # the table's backquotes, in a sed program
 sed -n -E 's/^\| ([0-9]+) \| `([a-z_]+)` \| (.*) \|$/\1|\2|\3/p' "$DOC" >"$TMP/got"
 [ -s "$TMP/got" ] || { echo "FAIL: $DOC has no status table rows" >&2; exit 1; }
 if ! diff -u "$TMP/want" "$TMP/got" >"$TMP/diff"; then
