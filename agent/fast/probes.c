@@ -625,6 +625,10 @@ void JNICALL probe_begin(JNIEnv *jni, jclass cls)
         jvmti_check(a, (*a->jvmti)->GetFrameLocation(a->jvmti, thread, 2, &caller, &loc), "GetFrameLocation") != 0 ||
         caller != a->target)
         return;
+    /* while another thread's extent runs this one is a bystander running
+     * the program's code: the step engine counts it for that invocation
+     * (borrow_begin, unscheduled), not as an extent of its own */
+    fast_bystander(a, jni, thread, 0, 1);
     fast_begin(a, jni, thread);
     (*jni)->DeleteLocalRef(jni, thread);
 }

@@ -159,6 +159,15 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
     while (i < a->fast.non && a->fast.on[i] != ts)
         i++;
     int changed = 0;
+    /* another thread counts already: this one began counting on its own
+     * while that one's count runs (the method's class's initializer or
+     * constructor, or the method, run on a thread it did not start); the
+     * step engine counts that work for the invocation running, unscheduled
+     * (core/borrow.c), not as a count of its own */
+    int beside = on && i == a->fast.non && a->fast.non > 0;
+    char counted[128] = "?";
+    if (beside && a->fast.on[0]->thread_name != NULL)
+        snprintf(counted, sizeof counted, "%s", a->fast.on[0]->thread_name);
     if (on && i == a->fast.non) {
         if (a->fast.non == a->fast.on_cap) {
             thread_state **v = grow_cap(a->fast.on, &a->fast.on_cap, 8, sizeof *v);
@@ -179,6 +188,10 @@ int fast_thread(agent *a, thread_state *ts, jthread thread, int on)
     }
     int bad = changed ? publish(a, jni) : 0;
     lock_exit(a);
+    if (beside)
+        fast_problem(a, "thread '%s' began counting while thread '%s' counted: the step engine counts the "
+                        "program's code a thread the method did not start runs for the invocation running",
+                     ts->thread_name != NULL ? ts->thread_name : "?", counted);
     /* no arrays a native allocated kept for a call's return probe: the
      * span's counts start or end here, and the arrays allocated here
      * (the counters, Probe.counting) are the agent's */

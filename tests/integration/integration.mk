@@ -70,12 +70,13 @@ integration-jdk25: all $(AGENT_FIXTURE_STAMP) $(ADV_FIXTURE_STAMP)
 	@PSF_BUILD=$(BUILD) $(RUN_TEST) bash tests/integration/jdk25_counting.sh
 
 # The fast counting engine against the step engine (agent/fast/fast.c), and
-# deep recursion and type annotations on code (fast_deep.sh,
-# fast_type_annotations.sh) under both, each on the default JDK and JDK 25.
+# deep recursion, type annotations on code and a thread the method did not
+# start working while it counts (fast_deep.sh, fast_type_annotations.sh,
+# fast_overlap.sh) under both, each on the default JDK and JDK 25.
 .PHONY: integration-fast
 INTEGRATION_GROUPS += integration-fast
 integration-fast: all $(AGENT_FIXTURE_STAMP)
-	@rc=0; for t in tests/integration/fast_engine.sh tests/integration/fast_deep.sh tests/integration/fast_type_annotations.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
+	@rc=0; for t in tests/integration/fast_engine.sh tests/integration/fast_deep.sh tests/integration/fast_type_annotations.sh tests/integration/fast_overlap.sh; do PSF_BUILD=$(BUILD) $(RUN_TEST) bash $$t || rc=1; done; exit $$rc
 
 # Code of hidden classes (lambdas, string concatenation, method handles)
 # counted by the fast engine as by the step engine, on the default JDK and
