@@ -51,13 +51,30 @@ on_both_jdks Overlap
 ENGINE_TIMEOUT=${OVERLAP_TIMEOUT:-300}
 
 N=400000 W=1000
+# overlapped OUT ENGINE MODE: the run, again (3 tries in all) while the
+# worker's task was not done inside main's extent (the program's second
+# word): a worker the machine woke only after main's extent ended is no
+# overlap, and the checks are of the overlap. The last try is checked
+# whatever it says, so a worker that never overlaps fails them.
+overlapped() {
+  local out=$1 engine=$2 mode=$3 try
+  for try in 1 2 3; do
+    run_engine "$out" "$engine" 'Overlap$Task.run' Overlap "$mode" "$N" "$W" || true
+    [ "$(cut -d' ' -f2 "$TEST_TMP/program.out")" != true ] || return 0
+    [ "$try" = 3 ] || echo "# $engine $mode: the worker's task was not done inside main's extent (try $try of 3): run again"
+  done
+}
 RUN="/psf-profile/methods/method[@name='Overlap\$Task.run()V']/@work"
 STEP="/psf-profile/methods/method[@name='Overlap.step(I)I']/@work"
 INTS="//dependencies[@bucket='work']/array[@elem='int']"
 for jdk in "${JDKS[@]}"; do
   use_java "$jdk/bin/java"
   v=$(psf_jdk_feature "$JAVA")
-  same "jdk $v: overlap jdk" - 'Overlap$Task.run' Overlap jdk "$N"
+  overlapped "$TEST_TMP/step.xml" step jdk
+  cp "$TEST_TMP/program.out" "$TEST_TMP/step.out"
+  overlapped "$TEST_TMP/fast.xml" fast jdk
+  cp "$TEST_TMP/program.out" "$TEST_TMP/fast.out"
+  same_checks "jdk $v: overlap jdk" -
   # main's sum: step(i) is i, or -1 for i % 8 == 0: N(N - 1)/2 - 4k(k - 1) - k, k = N/8
   k=$((N / 8))
   sum=$((N * (N - 1) / 2 - 4 * k * (k - 1) - k))
@@ -70,22 +87,22 @@ for jdk in "${JDKS[@]}"; do
   done
 
   S=$TEST_TMP/step.xml F=$TEST_TMP/fast.xml
-  run_engine "$S" step 'Overlap$Task.run' Overlap enter "$N" "$W" || true
+  overlapped "$S" step enter
   expect_eq "jdk $v: overlap enter, step: ok, one invocation, on main; the worker's Task.run unscheduled (hand count); its task done" \
     "$(xpath "$S" /psf-profile/@status) $(xpath "$S" 'count(//invocation)') $(xpath "$S" '//invocation/@thread') $(xpath "$S" '//invocation/@unscheduled') $(cut -d' ' -f2 "$TEST_TMP/program.out")" \
     "ok 1 main $((19 + 12 * W + 151 * W / 8)) true"
-  run_engine "$F" fast 'Overlap$Task.run' Overlap enter "$N" "$W" || true
+  overlapped "$F" fast enter
   expect_eq "jdk $v: overlap enter, fast: fallback" "$(xpath "$F" /psf-profile/@status)" fallback
   expect_match "jdk $v: overlap enter, fast: the message names the worker" "$(xpath "$F" /psf-profile/message)" \
     "thread 'pool-1-thread-1', which this engine does not count, ran the program's code"
 
-  run_engine "$S" step 'Overlap$Task.run' Overlap ctor "$N" "$W" || true
+  overlapped "$S" step ctor
   uns=$(xpath "$S" '//invocation/@unscheduled')
   [ "$v" != 25 ] || expect_eq "jdk $v: overlap ctor, step: the constructor unscheduled (hand count)" "$uns" 10
   expect_eq "jdk $v: overlap ctor, step: ok, one invocation, on main, some unscheduled; the task done" \
     "$(xpath "$S" /psf-profile/@status) $(xpath "$S" 'count(//invocation)') $(xpath "$S" '//invocation/@thread') $([ "${uns:-0}" -ge 10 ] && echo unscheduled) $(cut -d' ' -f2 "$TEST_TMP/program.out")" \
     "ok 1 main unscheduled true"
-  run_engine "$F" fast 'Overlap$Task.run' Overlap ctor "$N" "$W" || true
+  overlapped "$F" fast ctor
   expect_eq "jdk $v: overlap ctor, fast: fallback" "$(xpath "$F" /psf-profile/@status)" fallback
   if [ "$v" = 25 ]; then why="thread 'pool-1-thread-1' began counting while thread 'main' counted"; else why="thread 'pool-1-thread-1', which this engine does not count, ran the program's code"; fi
   expect_match "jdk $v: overlap ctor, fast: the message says why" "$(xpath "$F" /psf-profile/message)" "$why"
