@@ -51,6 +51,20 @@ int cp_tag(const cpool *cp, uint16_t idx);
 /* Each returns 0 on success and -1 when idx is out of range, has the wrong
  * tag, or refers to an entry of the wrong tag. */
 int cp_utf8(const cpool *cp, uint16_t idx, cp_str *out);
+
+/* Slot i's Utf8 string, for a walk over a parsed pool's slots
+ * 1..count-1 (cp_utf8 without its checks on the index: the rewriter walks
+ * every slot of every class the fast engine loads): 0, or -1 when the
+ * slot holds something else. */
+static inline int cp_utf8_slot(const cpool *cp, uint16_t i, cp_str *s)
+{
+    uint32_t off = cp->offsets[i];
+    if (off == UINT32_MAX || cp->bytes[off] != CP_UTF8)
+        return -1;
+    s->len = (size_t)(cp->bytes[off + 1] << 8 | cp->bytes[off + 2]);
+    s->ptr = (const char *)cp->bytes + off + 3;
+    return 0;
+}
 int cp_class_name(const cpool *cp, uint16_t idx, cp_str *internal_name);
 int cp_name_and_type(const cpool *cp, uint16_t idx, cp_str *name, cp_str *desc);
 /* Fieldref, Methodref or InterfaceMethodref. */

@@ -153,17 +153,7 @@ static void emit_insn(method_ctx *c, const insn *i, buf *out)
     const uint8_t *p = code + i->old;
     uint8_t op = p[0];
     if (i->kind == K_PLAIN) {
-        if (i->len <= 3 && out->cap - out->len >= 3 && !out->oom) { /* most are: no call to put */
-            uint8_t *q = out->p + out->len;
-            q[0] = p[0];
-            if (i->len > 1)
-                q[1] = p[1];
-            if (i->len > 2)
-                q[2] = p[2];
-            out->len += i->len;
-        } else {
-            put(out, p, i->len);
-        }
+        put_short(out, p, i->len);
     } else if (i->kind == K_BR16 || i->kind == K_BR32) {
         int64_t target = (int64_t)i->old + (i->kind == K_BR16 ? be_s16(p + 1) : be_s32(p + 1));
         int32_t d = (int32_t)((int64_t)map_target(c, (uint32_t)target) - i->nw);

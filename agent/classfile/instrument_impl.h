@@ -54,6 +54,23 @@ static inline void put(buf *b, const void *src, size_t n)
     b->len += n;
 }
 
+/* put_short: n bytes (one instruction of 1 to 3, most are), in place when
+ * the buffer has room, without memcpy; more through put. */
+static inline void put_short(buf *b, const uint8_t *src, size_t n)
+{
+    if (n > 3 || b->cap - b->len < 3 || b->oom) {
+        put(b, src, n);
+        return;
+    }
+    uint8_t *q = b->p + b->len;
+    q[0] = src[0];
+    if (n > 1)
+        q[1] = src[1];
+    if (n > 2)
+        q[2] = src[2];
+    b->len += n;
+}
+
 /* put1 and put2 write in place when the buffer has room: the rewriter
  * emits code a byte or two at a time, for every method of every class the
  * JVM loads, and a call to put (and memcpy) per byte was a visible part of
@@ -85,19 +102,6 @@ static inline void put4(buf *b, uint32_t v)
     uint8_t x[4];
     be_put_u32(x, v);
     put(b, x, 4);
-}
-
-/* Slot i's Utf8 string, for a walk over a parsed pool's slots 1..count-1
- * (cp_utf8 without its checks on the index): 0, or -1 when the slot holds
- * something else. */
-static inline int pool_utf8_at(const cpool *cp, uint16_t i, cp_str *s)
-{
-    uint32_t off = cp->offsets[i];
-    if (off == UINT32_MAX || cp->bytes[off] != CP_UTF8)
-        return -1;
-    s->len = be_u16(cp->bytes + off + 1);
-    s->ptr = (const char *)cp->bytes + off + 3;
-    return 0;
 }
 
 static inline int str_is(cp_str s, const char *lit)

@@ -58,7 +58,7 @@ static void names_init(rewriter *w)
     const cpool *cp = &w->cf->cp;
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str u;
-        if (pool_utf8_at(cp, i, &u) != 0)
+        if (cp_utf8_slot(cp, i, &u) != 0)
             continue;
         for (uint64_t m = by_len[u.len % 64]; m != 0; m &= m - 1) {
             unsigned k = 0;

@@ -20,7 +20,7 @@ static int pool_names(const cpool *cp, const char *name)
     size_t n = strlen(name);
     for (uint16_t i = 1; i < cp->count; i++) {
         cp_str s;
-        if (pool_utf8_at(cp, i, &s) != 0 || s.len < n)
+        if (cp_utf8_slot(cp, i, &s) != 0 || s.len < n)
             continue;
         /* each place that holds name's first byte */
         const char *q = s.ptr, *last = s.ptr + (s.len - n);
